@@ -1,0 +1,49 @@
+// The mmacheck subcommands.  Each lives in its own cmd_*.cc and is listed in
+// the table in commands.cc.
+//
+// Exit status, for every command: 0 what was checked holds, 1 it does not
+// hold (refuted, dispatch failed, unknown, a mismatch), 2 bad input or usage,
+// 3 no GPU (gpu command).  A command reports bad input by throwing Error;
+// main() prints it once and exits 2.
+#pragma once
+
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <boost/program_options.hpp>
+
+namespace mmacheck::cli {
+
+using Args = std::vector<std::string>;
+
+enum Exit : int { kHolds = 0, kFails = 1, kBadInput = 2, kNoGpu = 3 };
+
+struct Command {
+  std::string_view name;
+  std::string_view synopsis;  // "layout EXPR [--shape D0,D1,...] [--json]"
+  std::string_view summary;   // one line
+  int (*run)(const Args& args);
+};
+
+std::span<const Command> commands();
+const Command* find_command(std::string_view name);
+
+// Parse `args` (without the command name) with boost::program_options;
+// turns its exceptions into Error so that bad usage exits 2.
+boost::program_options::variables_map parse_options(
+    const Args& args, const boost::program_options::options_description& options,
+    const boost::program_options::positional_options_description& positional);
+
+// The commands.
+int run_prove(const Args& args);
+int run_layout(const Args& args);
+int run_emit(const Args& args);
+int run_sim(const Args& args);
+int run_mma(const Args& args);
+int run_gpu(const Args& args);
+int run_draw(const Args& args);
+int run_bench(const Args& args);
+
+}  // namespace mmacheck::cli

@@ -1,0 +1,59 @@
+// mmacheck — verify and simulate warp-level tensor-core GEMM.
+//
+// `mmacheck FILE ...` is `mmacheck prove FILE ...`; otherwise the first
+// argument names a command (see `mmacheck help`).  Every Error reaching this
+// boundary is bad input: printed once, exit status 2.
+#include <exception>
+#include <iostream>
+
+#include "cli/command.h"
+#include "core/error.h"
+
+namespace {
+
+using mmacheck::cli::Args;
+
+void print_usage(std::ostream& os) {
+  os << "usage: mmacheck FILE [options]          (same as: mmacheck prove FILE)\n"
+     << "       mmacheck COMMAND [arguments]\n\ncommands:\n";
+  for (const mmacheck::cli::Command& c : mmacheck::cli::commands()) {
+    std::string line = "  " + std::string(c.synopsis);
+    if (line.size() < 52) line.resize(52, ' ');
+    os << line << "  " << c.summary << "\n";
+  }
+  os << "\nexit status: 0 holds, 1 does not hold, 2 bad input or usage, 3 no GPU\n";
+}
+
+int dispatch(const Args& args) {
+  if (args.empty()) {
+    print_usage(std::cerr);
+    return mmacheck::cli::kBadInput;
+  }
+  const std::string& first = args.front();
+  if (first == "help" || first == "--help" || first == "-h") {
+    print_usage(std::cout);
+    return mmacheck::cli::kHolds;
+  }
+  if (first == "--version") {
+    std::cout << "mmacheck 0.1.0\n";
+    return mmacheck::cli::kHolds;
+  }
+  if (const mmacheck::cli::Command* cmd = mmacheck::cli::find_command(first); cmd && cmd->run)
+    return cmd->run(Args(args.begin() + 1, args.end()));
+  if (const mmacheck::cli::Command* prove = mmacheck::cli::find_command("prove"); prove && prove->run)
+    return prove->run(args);
+  throw mmacheck::Error("unknown command '" + first + "' (see 'mmacheck help')");
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  try {
+    return dispatch(Args(argv + 1, argv + argc));
+  } catch (const mmacheck::Error& e) {
+    std::cerr << e.what() << "\n";
+  } catch (const std::exception& e) {
+    std::cerr << "error: " << e.what() << "\n";
+  }
+  return mmacheck::cli::kBadInput;
+}

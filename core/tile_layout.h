@@ -1,0 +1,151 @@
+// TileLayout — TVM TIRx's layout: where each element of a logical tensor
+// lives, as a set of (axis -> coordinate) owners.
+//
+// A layout is a shard list S, a replica list R and an offset O:
+//
+//     L(x) = { D(x) + r + O  |  r in R }
+//
+// D is the shard map: flatten the logical coordinate row-major over the
+// tensor's shape, split the flat index across the shard extents row-major
+// (last iter fastest), and sum c_k * s_k on each iter's axis.  The replica
+// iters enumerate extra copies (broadcast); the offset adds one integer per
+// axis.  Shapes are static (all extents and strides are integers).
+//
+// Example, the m16n8 accumulator fragment (TIRx syntax):
+//
+//     S[(2, 8, 4, 2) : (2, 4@laneid, 1@laneid, 1)]
+//
+// puts D[r][c] of a 16x8 tile in lane 4*(r%8) + c/2 at register slot
+// 2*(r/8) + c%2: apply({9, 3}, {16, 8}) == {{laneid: 5, m: 3}}.
+//
+// Operations follow TVM (src/tirx/ir/layout/): canonicalize, group, tile,
+// tile_to, slice, storage, permute_by_groups.  An operation canonicalizes
+// only where TVM's does.  Operations that cannot be carried out throw Error
+// (without a source location; the caller adds it) naming the operation and
+// its operands, e.g. "layout S[16 : 1] can not be grouped by shape [3, 5]".
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <span>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "core/axis.h"
+
+namespace mmacheck {
+
+using Shape = std::vector<std::int64_t>;
+// Half-open [begin, end) per dimension.
+using Region = std::vector<std::pair<std::int64_t, std::int64_t>>;
+// One owner of an element: axis -> coordinate (axes at 0 may be absent).
+using Owner = std::map<Axis, std::int64_t>;
+// A layout's offset: axis -> integer.
+using Offset = std::map<Axis, std::int64_t>;
+
+// (extent, stride, axis): `extent` consecutive index values, `stride` apart on `axis`.
+struct Iter {
+  std::int64_t extent;
+  std::int64_t stride;
+  Axis axis;
+  bool operator==(const Iter&) const = default;
+};
+
+// What canonicalize may assume about the target.  TVM fuses thread axes
+// (warpid*32 + laneid -> tx, ...) only under a CUDA target; the `layout`
+// command uses none, the gemm dispatch uses cuda as TVM's lowering does.
+enum class Target { none, cuda };
+
+class GroupedLayout;
+
+class TileLayout {
+ public:
+  TileLayout(std::vector<Iter> shard, std::vector<Iter> replica = {}, Offset offset = {});
+  // TVM's DefaultLayout: row-major S[shape] on `m`.
+  static TileLayout row_major(const Shape& shape);
+
+  const std::vector<Iter>& shard() const { return shard_; }
+  const std::vector<Iter>& replica() const { return replica_; }
+  const Offset& offset() const { return offset_; }
+
+  // Product of the shard extents (on `axis` only, when given).
+  std::int64_t size(std::optional<Axis> axis = std::nullopt) const;
+  // 1 + sum (e-1)*s over shard and replica iters on `axis`, plus its offset;
+  // with no axis, over all memory axes.
+  std::int64_t span(std::optional<Axis> axis = std::nullopt) const;
+  Shape shard_shape() const;
+
+  // The owners of the element at `coord` of a tensor of `shape` (replicas
+  // expanded, in replica order).  Throws when the shape's element count is
+  // not the layout's size or coord is out of range.
+  std::vector<Owner> apply(std::span<const std::int64_t> coord,
+                           std::span<const std::int64_t> shape) const;
+  // The shard image of flat index `index` (no replicas, no range check
+  // beyond 0 <= index < size()).
+  Owner apply_flat(std::int64_t index) const;
+
+  // Drop extent-1 shard iters (keeping one 1:1 iter if all are unit), drop
+  // zero offsets, (Target::cuda) fuse thread axes by scope, fuse neighbouring
+  // iters on the same axis when next.extent * next.stride == prev.stride,
+  // order replicas.
+  TileLayout canonicalize(Target target = Target::none) const;
+  // Memory part only: thread-axis iters and offsets removed (no canonicalize).
+  TileLayout storage() const;
+  // Split iters so that cumulative extents hit every prefix product of
+  // `shape`; throws when not divisible.  Does not canonicalize.
+  GroupedLayout group(const Shape& shape) const;
+  // Reorder shard iters: new shard[i] = shard[perm[i]].
+  TileLayout permute_dims(std::span<const int> perm) const;
+  // `this` is the inner layout (as in TVM): outer strides on axes the inner
+  // layout uses are scaled by the inner span; per logical dim the outer
+  // iters come before the inner ones; the result is canonicalized.
+  TileLayout tile(const TileLayout& outer, const Shape& outer_shape,
+                  const Shape& inner_shape) const;
+  // tile() with the row-major outer layout S[to_shape / current_shape].
+  TileLayout tile_to(const Shape& to_shape, const Shape& current_shape) const;
+  // Restrict to `region` of a tensor of `shape`, moving the start into the
+  // offset.  nullopt when TVM's slice cannot express the region.
+  std::optional<TileLayout> slice(const Shape& shape, const Region& region) const;
+
+  bool has_thread_axis() const;
+  // TVM's VerifyWellFormed: thread axes must form one connected scope chain.
+  bool verify_well_formed() const;
+  // (innermost subscope, outermost scope) of the thread axes; nullopt when
+  // the layout has none.  Throws on an ill-formed (disconnected) chain.
+  std::optional<std::pair<ExecLevel, ExecLevel>> scope() const;
+
+  // TIRx text, as TVM prints it: "S[(2, 8) : (4@laneid, 1)] + R[2 : 1@warpid] + 64".
+  std::string str() const;
+
+  bool operator==(const TileLayout&) const = default;
+
+ private:
+  std::vector<Iter> shard_;
+  std::vector<Iter> replica_;
+  Offset offset_;
+};
+
+// A layout whose shard is split into consecutive groups, one per logical
+// dimension of the shape it was grouped by: group d is
+// shard[seps[d], seps[d+1]).  Remembers the separators so that
+// permute_by_groups can follow, as in `L.group([16, 16]).permute_by_groups([1, 0])`.
+class GroupedLayout {
+ public:
+  GroupedLayout(TileLayout layout, std::vector<int> seps);
+  const TileLayout& layout() const { return layout_; }
+  const std::vector<int>& seps() const { return seps_; }
+  int groups() const { return static_cast<int>(seps_.size()) - 1; }
+  // The iters of group g.
+  std::span<const Iter> group(int g) const;
+  // Groups reordered: new group i = old group perm[i].  Throws unless perm
+  // is a permutation of 0..groups()-1.
+  TileLayout permute_by_groups(std::span<const int> perm) const;
+
+ private:
+  TileLayout layout_;
+  std::vector<int> seps_;
+};
+
+}  // namespace mmacheck

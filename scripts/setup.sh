@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# Install what mmacheck needs to build and test, from Debian's packages.
+# Idempotent: quiet and quick when everything is already there.
+set -euo pipefail
+
+packages=(cmake g++ make pkg-config libz3-dev libeigen3-dev libboost-program-options-dev catch2)
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+
+if ((${#missing[@]})); then
+  echo "setup: installing ${missing[*]}"
+  sudo=()
+  [ "$(id -u)" -ne 0 ] && sudo=(sudo)
+  "${sudo[@]}" apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get install -y -qq --no-install-recommends \
+    "${missing[@]}" >/dev/null
+fi
+
+if [ ! -x /usr/local/cuda/bin/nvcc ] && ! command -v nvcc >/dev/null; then
+  echo "setup: error: the CUDA toolkit (nvcc, NVRTC headers) is expected under /usr/local/cuda" >&2
+  exit 1
+fi

@@ -1,0 +1,29 @@
+#include <array>
+#include <string>
+
+#include "core/error.h"
+#include "sim/mma_model.h"
+
+namespace mmacheck::sim {
+
+namespace {
+// One row per architecture (docs/numerics.md gives the sources):
+// name, sm, products per fused block (f16/bf16, tf32), bits kept below the
+// largest exponent when terms are aligned.
+constexpr std::array kArchParams = {
+    ArchParams{"sm_90", 90, 16, 8, 25},
+    ArchParams{"sm_80", 80, 8, 4, 24},
+};
+}  // namespace
+
+std::span<const ArchParams> all_arch_params() { return kArchParams; }
+
+const ArchParams& arch_params(std::string_view name) {
+  for (const ArchParams& p : kArchParams)
+    if (p.name == name) return p;
+  std::string known;
+  for (const ArchParams& p : kArchParams) known += (known.empty() ? "" : ", ") + std::string(p.name);
+  throw Error("unknown architecture '" + std::string(name) + "' (known: " + known + ")");
+}
+
+}  // namespace mmacheck::sim

@@ -1,0 +1,31 @@
+// Helpers shared by the tests: paths into the source tree, running the
+// mmacheck program, and skipping a test cleanly when there is no GPU.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace mmacheck::test {
+
+// Absolute path of `rel` inside the source tree ("examples/seed.txt").
+std::string source_path(const std::string& rel);
+// The shared H200 vectors folder (../shared/vectors beside the checkout),
+// or "" when it does not exist.
+std::string shared_vectors_dir();
+std::string read_file(const std::string& path);
+
+struct RunResult {
+  int status = -1;  // exit status; -1 when the program did not exit normally
+  std::string out;
+  std::string err;
+};
+// Run build/bin/mmacheck with `args` (no shell), capturing both streams.
+RunResult run_mmacheck(const std::vector<std::string>& args);
+// Run any program (argv[0] is looked up in PATH) with `args`.
+RunResult run_program(const std::vector<std::string>& argv);
+
+// Marks the running test as skipped: prints the marker ctest looks for.
+// Use as: if (!has_gpu()) return skip("no CUDA device");
+void skip(const std::string& reason);
+
+}  // namespace mmacheck::test
