@@ -43,6 +43,7 @@ int run_emit(const Args& args);
 int run_sim(const Args& args);
 int run_mma(const Args& args);
 int run_gpu(const Args& args);
+int run_capture(const Args& args);
 int run_draw(const Args& args);
 int run_bench(const Args& args);
 

@@ -10,6 +10,24 @@ namespace {
 // Add a row when a command lands.
 constexpr Command kCommands[] = {
     {"help", "help", "this list", nullptr},
+    {"prove", "prove FILE [--json] [--method z3|exhaustive]",
+     "dispatch, prove the nest computes the gemm, or give a counterexample", run_prove},
+    {"layout", "layout EXPR [--shape D0,D1,...] [--json]",
+     "evaluate a layout expression: iters, spans, element -> owners map", run_layout},
+    {"emit", "emit FILE [--tirx | --cuda] [--inst-set tvm|extended]",
+     "the lowered mma nest as TIRx IR or CUDA source", run_emit},
+    {"sim", "sim FILE [--cases N] [--seed S] [--arch sm_90|sm_80] [--inst-set tvm|extended]",
+     "run the program on the warp machine vs direct evaluation and Eigen reference", run_sim},
+    {"mma", "mma --vectors F... [--arch sm_90] [--show N]",
+     "run single instructions from vector files; prints N passed, N failed", run_mma},
+    {"bench", "bench [--instr I] [--seconds S] [--threads T]",
+     "bit-exact simulator throughput against Eigen float32", run_bench},
+    {"gpu", "gpu FILE [--cases N] [--seed S] [--inst-set tvm|extended]",
+     "run the nest on the GPU, diff bit for bit vs the simulator (3: no GPU)", run_gpu},
+    {"capture", "capture --instr PTX|TAG|all [--cases N] [--seed S] -o OUT.mmav",
+     "record single-instruction test vectors on the GPU (3: no GPU)", run_capture},
+    {"draw", "draw FILE -o OUT.svg [--method z3|exhaustive] [--inst-set tvm|extended]",
+     "SVG picture of the fragments, counterexamples highlighted", run_draw},
 };
 }  // namespace
 

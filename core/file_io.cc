@@ -1,5 +1,6 @@
 #include "core/file_io.h"
 
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -30,6 +31,15 @@ void write_file_atomic(const std::string& path, std::string_view content) {
   std::string tmpl = (dir / ("." + target.filename().string() + ".tmp-XXXXXX")).string();
   const int fd = mkstemp(tmpl.data());
   if (fd < 0) throw Error("cannot write '" + path + "': " + std::strerror(errno));
+  // mkstemp makes the file private; give it the mode a plain create would.
+  struct stat existing {};
+  if (::stat(path.c_str(), &existing) == 0) {
+    ::fchmod(fd, existing.st_mode & 07777);
+  } else {
+    const mode_t mask = ::umask(0);
+    ::umask(mask);
+    ::fchmod(fd, 0666 & ~mask);
+  }
   const char* p = content.data();
   std::size_t left = content.size();
   bool ok = true;

@@ -8,13 +8,15 @@
 // slot), the operators + - * // % with Python's meaning (// and % floor), unary
 // minus and parentheses.  Immutable; copies share the tree.
 //
-//     IndexExpr e = ...;                       // parsed from "lane // 4 + 8 * s"
+//     IndexExpr e = parse_index_expr("lane // 4 + 8 * s", "<expr>");
 //     e.eval({.lane = 5, .slot = 1}) == 9;
+//     e.str() == "lane // 4 + 8 * s";
 #pragma once
 
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <string_view>
 
 #include "core/error.h"
 
@@ -40,17 +42,37 @@ class IndexExpr {
   std::int64_t value() const;     // literal only
   const IndexExpr& lhs() const;   // unary/binary operand
   const IndexExpr& rhs() const;   // binary only
-  const SourceLoc& loc() const;   // where the (sub)expression starts
+  // A leaf's token, or a unary/binary node's operator token (so that eval's
+  // errors point at the operator).
+  const SourceLoc& loc() const;
 
-  // Throws Error (at the operator's location) on division or modulo by zero.
+  // Throws Error (at the operator's location) on division or modulo by zero
+  // and on int64 overflow.
   std::int64_t eval(const IndexEnv& env) const;
   // Fully parenthesised only where needed, Python operator spelling.
   std::string str() const;
+
+  // One binary operator (add, sub, mul, floordiv, floormod) on integers, with
+  // the semantics above; errors are placed at `loc`.  Also used to fold
+  // constant arithmetic in layout expressions.
+  static std::int64_t apply(Kind op, std::int64_t lhs, std::int64_t rhs, const SourceLoc& loc);
 
  private:
   struct Node;
   explicit IndexExpr(std::shared_ptr<const Node> node) : node_(std::move(node)) {}
   std::shared_ptr<const Node> node_;
 };
+
+class TokenCursor;
+
+// Parse one expression at the cursor, stopping before the first token that
+// cannot continue it (`,` `]` or the end of the line).  Variables: lane,
+// warp, tid, s; at most 1000 binary operators (which bounds the tree's depth).
+// Throws Error at the offending token ("unknown variable 'x'", "use '//' for
+// division", ...).
+IndexExpr parse_index_expr(TokenCursor& in);
+// Parse `text`, which must hold exactly one expression; `source` names it in
+// messages (SourceLoc::file).
+IndexExpr parse_index_expr(std::string_view text, const std::string& source);
 
 }  // namespace mmacheck

@@ -3,7 +3,17 @@
 //
 // It is the parse of the file and nothing more (no dispatch, no checking
 // beyond what the grammar and name resolution need): the dispatch turns it
-// into a Plan, the prover, simulator and CUDA backend read both.
+// into a Plan, the prover, simulator and CUDA backend read both.  The parser
+// checks names (unknown, redefined, reserved), dtype and scope spellings, a
+// buffer's element count against its layout's size, regions against shapes,
+// lane ranges (0..31) and CTA sizes (positive multiples of 32, at most 1024);
+// it records operand scopes, dtypes, alpha and beta for the dispatch to judge.
+//
+// Grammar (DESIGN.md "Layout file"), with what pasted TIRx code also needs:
+// statements end at a newline or `;`; `from ...`/`import ...` lines are
+// skipped; `buffer(...)` may be spelled `alloc_buffer`/`T.alloc_buffer` and
+// takes keywords shape=, dtype=, scope= (default "global") and layout=
+// (default row-major); `gemm` may be spelled `T.gemm`/`Tx.gemm`/`Tx.warp.gemm`.
 //
 //     D = buffer((16, 8), "float32", "local", D_FRAG)
 //     scope warp

@@ -1,0 +1,52 @@
+// mmacheck bench [--instr I] [--arch A] [--seconds S] [--threads T]
+//
+// Bit-exact simulator throughput against Eigen float32 on the same random
+// tiles (sim/throughput.h).  The last line is the ratio.
+#include <cstdio>
+#include <iostream>
+#include <string>
+#include <thread>
+
+#include "cli/command.h"
+#include "core/error.h"
+#include "sim/mma_model.h"
+#include "sim/throughput.h"
+
+namespace mmacheck::cli {
+
+namespace po = boost::program_options;
+
+int run_bench(const Args& args) {
+  const int hardware = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  po::options_description options("mmacheck bench");
+  options.add_options()
+      ("instr", po::value<std::string>()->default_value("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32"),
+       "instruction (full PTX name)")
+      ("arch", po::value<std::string>()->default_value("sm_90"), "architecture model")
+      ("seconds", po::value<double>()->default_value(2.0), "seconds per phase")
+      ("threads", po::value<int>()->default_value(hardware), "threads (default: hardware threads)");
+  const po::variables_map vm = parse_options(args, options, {});
+  const std::string name = vm["instr"].as<std::string>();
+  const MmaInst* inst = find_mma_inst(name);
+  if (!inst) throw Error("bench: unknown instruction '" + name + "'");
+  const sim::ArchParams& arch = sim::arch_params(vm["arch"].as<std::string>());
+
+  const sim::ThroughputResult r =
+      sim::measure_throughput(*inst, arch, vm["seconds"].as<double>(), vm["threads"].as<int>());
+  std::cout << inst->ptx() << " (" << arch.name << "), " << r.threads << " threads\n";
+  const auto phase = [](const char* name, const sim::PhaseResult& p) {
+    char line[200];
+    std::snprintf(line, sizeof line, "%-20s %.3g mma/s (%llu in %.2f s wall, %.2f s CPU: %.3g per CPU-second)\n",
+                  name, p.per_second(), static_cast<unsigned long long>(p.mma), p.wall_seconds, p.cpu_seconds,
+                  p.per_cpu_second());
+    std::cout << line;
+  };
+  phase("bit-exact simulator:", r.sim);
+  phase("Eigen float32:", r.eigen);
+  char ratio[80];
+  std::snprintf(ratio, sizeof ratio, "ratio %.3f (simulator / Eigen float32)\n", r.sim.per_second() / r.eigen.per_second());
+  std::cout << ratio << std::flush;
+  return kHolds;
+}
+
+}  // namespace mmacheck::cli

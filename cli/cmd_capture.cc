@@ -1,0 +1,85 @@
+// mmacheck capture --instr PTX... [--cases N] [--seed S] -o OUT.mmav
+//
+// Runs single mma.sync instructions on the GPU (one per warp, operands on
+// their PTX frames) on random inputs drawn as the shared vectors were, and
+// writes the inputs and result bits as test vectors (format mmav-1), with the
+// GPU, driver, CUDA and NVRTC versions in the header comments.  --instr
+// takes a full PTX name ("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32"),
+// a table tag ("m16n8k16.f16"), or `all` (every instruction the device has);
+// it may be repeated.  The output is written atomically.
+//
+// Exit status: 0 written; 2 bad input; 3 no GPU (no driver, no device, no
+// NVRTC).  Check the new vectors with `mmacheck mma --vectors OUT.mmav`.
+#include <iostream>
+
+#include "cli/command.h"
+#include "core/error.h"
+#include "core/file_io.h"
+#include "cuda/capture.h"
+#include "cuda/driver.h"
+#include "cuda/mmav_writer.h"
+
+namespace mmacheck::cli {
+
+namespace po = boost::program_options;
+
+namespace {
+
+const MmaInst& find_instruction(const std::string& name) {
+  if (const MmaInst* inst = find_mma_inst(name)) return *inst;
+  for (const MmaInst& inst : mma_instructions())
+    if (inst.tag == name) return inst;
+  throw Error("capture: unknown instruction '" + name + "' (a full PTX name, a tag such as m16n8k16.f16, or all)");
+}
+
+}  // namespace
+
+int run_capture(const Args& args) {
+  po::options_description options("mmacheck capture");
+  options.add_options()
+      ("instr", po::value<std::vector<std::string>>(), "instruction (PTX name, tag or all); repeatable")
+      ("cases", po::value<int>()->default_value(384), "cases per instruction")
+      ("seed", po::value<std::uint64_t>()->default_value(1), "random seed")
+      ("output,o", po::value<std::string>(), "vector file to write");
+  const po::variables_map vm = parse_options(args, options, {});
+  if (!vm.count("instr")) throw Error("capture: no instruction (use --instr PTX, a tag, or all)");
+  if (!vm.count("output")) throw Error("capture: no output file (use -o OUT.mmav)");
+  const int cases = vm["cases"].as<int>();
+  if (cases < 1) throw Error("capture: --cases must be >= 1");
+  bool all = false;
+  std::vector<const MmaInst*> wanted;
+  for (const std::string& name : vm["instr"].as<std::vector<std::string>>()) {
+    if (name == "all")
+      all = true;
+    else
+      wanted.push_back(&find_instruction(name));
+  }
+
+  std::optional<cuda::Gpu> gpu;
+  std::optional<cuda::Nvrtc> nvrtc;
+  try {
+    gpu.emplace(cuda::Driver::load());
+    nvrtc.emplace(cuda::Nvrtc::load());
+  } catch (const Error& e) {
+    std::cerr << "capture: no GPU: " << e.message() << "\n";
+    return kNoGpu;
+  }
+  if (all)
+    for (const MmaInst& inst : mma_instructions())
+      if (inst.min_sm <= gpu->info().sm) wanted.push_back(&inst);
+
+  std::vector<std::string> comments;
+  std::vector<sim::VectorCase> vectors;
+  for (const MmaInst* inst : wanted) {
+    cuda::Capture cap = cuda::capture_vectors(*gpu, *nvrtc, *inst, {.cases = cases, .seed = vm["seed"].as<std::uint64_t>()});
+    if (comments.empty()) comments.assign(cap.comments.begin(), cap.comments.end() - 1);
+    comments.push_back(cap.comments.back());
+    vectors.insert(vectors.end(), cap.cases.begin(), cap.cases.end());
+    std::cout << inst->ptx() << ": " << cases << " cases\n";
+  }
+  write_file_atomic(vm["output"].as<std::string>(), cuda::format_mmav(comments, vectors));
+  std::cout << vectors.size() << " cases written to " << vm["output"].as<std::string>() << std::endl;
+  return kHolds;
+}
+
+}  // namespace mmacheck::cli

@@ -1,0 +1,44 @@
+// mmacheck draw FILE -o OUT.svg [--method z3|exhaustive] [--inst-set tvm|extended]
+//
+// Proves the program (as `prove` does) and draws its fragments with the
+// counterexamples highlighted (core/draw_svg.h).  The picture is written
+// whole or not at all.  Exit status as `prove`: 0 proved, 1 refuted,
+// dispatch_failed or unknown, 2 bad input.
+#include <iostream>
+
+#include "cli/command.h"
+#include "core/dispatch.h"
+#include "core/draw_svg.h"
+#include "core/error.h"
+#include "core/file_io.h"
+#include "core/prove.h"
+
+namespace mmacheck::cli {
+
+namespace po = boost::program_options;
+
+int run_draw(const Args& args) {
+  po::options_description options("draw options");
+  options.add_options()("file", po::value<std::string>(), "layout file")(
+      "output,o", po::value<std::string>(), "the SVG file to write")(
+      "method", po::value<std::string>()->default_value("z3"), "z3 or exhaustive")(
+      "inst-set", po::value<std::string>()->default_value("tvm"), "tvm or extended");
+  po::positional_options_description positional;
+  positional.add("file", 1);
+  const po::variables_map vm = parse_options(args, options, positional);
+  if (!vm.count("file")) throw Error("draw: missing FILE (usage: mmacheck draw FILE -o OUT.svg)");
+  if (!vm.count("output")) throw Error("draw: missing -o OUT.svg");
+
+  const Program program = load_program(vm["file"].as<std::string>());
+  ProveOptions prove_options;
+  prove_options.method = parse_proof_method(vm["method"].as<std::string>());
+  prove_options.inst_set = parse_inst_set(vm["inst-set"].as<std::string>());
+  const ProofReport report = prove(program, prove_options);
+  const std::string out = vm["output"].as<std::string>();
+  write_file_atomic(out, draw_svg(program, report));
+  std::cout << out << ": " << verdict_name(report.verdict) << ", " << report.counterexamples.size()
+            << " counterexample(s) highlighted\n";
+  return report.verdict == Verdict::proved ? kHolds : kFails;
+}
+
+}  // namespace mmacheck::cli

@@ -1,0 +1,46 @@
+// mmacheck emit FILE [--tirx | --cuda] [--inst-set tvm|extended]
+//
+// Dispatches the file's gemm and prints the lowered nest: as TIRx IR
+// (default, core/emit_tirx.h) or as CUDA source (core/emit_cuda.h).  When
+// the dispatch fails it prints "dispatch_failed" and every reason row, and
+// exits 1.
+#include <iostream>
+
+#include "cli/command.h"
+#include "core/dispatch.h"
+#include "core/emit_cuda.h"
+#include "core/emit_tirx.h"
+#include "core/error.h"
+#include "core/program.h"
+
+namespace mmacheck::cli {
+
+namespace po = boost::program_options;
+
+int run_emit(const Args& args) {
+  po::options_description options("mmacheck emit");
+  options.add_options()
+      ("file", po::value<std::string>(), "layout file")
+      ("tirx", "print TIRx IR (the default)")
+      ("cuda", "print CUDA source")
+      ("inst-set", po::value<std::string>()->default_value("tvm"),
+       "instruction set: tvm or extended");
+  po::positional_options_description positional;
+  positional.add("file", 1);
+  const po::variables_map vm = parse_options(args, options, positional);
+  if (!vm.count("file")) throw Error("emit: no layout file");
+  if (vm.count("tirx") && vm.count("cuda"))
+    throw Error("emit: --tirx and --cuda exclude each other");
+  const InstSet set = parse_inst_set(vm["inst-set"].as<std::string>());
+
+  const Plan plan = dispatch(load_program(vm["file"].as<std::string>()), set);
+  if (!plan.ok) {
+    std::cout << "dispatch_failed\n";
+    for (const std::string& r : plan.reasons) std::cout << "  " << r << "\n";
+    return kFails;
+  }
+  std::cout << (vm.count("cuda") ? emit_cuda(plan.nest) : emit_tirx(plan));
+  return kHolds;
+}
+
+}  // namespace mmacheck::cli

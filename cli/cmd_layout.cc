@@ -1,0 +1,247 @@
+// mmacheck layout EXPR [--shape D0,D1,...] [--json]
+//
+// Evaluates one layout expression and prints the layout (TileLayout::str()),
+// the span of every axis it names and, with --shape, the owners of every
+// element of a tensor of that shape.
+//
+// Owners list every axis the layout names (shard, replica, offset), zeros
+// included, keys ordered by axis name; replicas in replica order.
+//
+// Text output: for a 2-D shape a grid of owner cells (core/owner_label.h:
+// `T5:3` = laneid 5, slot 3).  Other ranks list `(i, j, k)  cell` lines.
+//
+// Errors in EXPR print as `<expr>:1:COL: error: ...`, then the expression
+// and a caret under the column; exit status 2.
+#include <charconv>
+#include <iostream>
+#include <set>
+#include <sstream>
+
+#include "cli/command.h"
+#include "core/error.h"
+#include "core/json.h"
+#include "core/layout_parser.h"
+#include "core/owner_label.h"
+
+namespace mmacheck::cli {
+
+namespace po = boost::program_options;
+
+namespace {
+
+// Bounds the --shape map (elements times replicas) so output stays sane.
+constexpr std::int64_t kMaxOwners = std::int64_t{1} << 22;
+
+Shape parse_shape_option(const std::string& text) {
+  const Error bad("--shape: expected positive integers separated by ',' (e.g. 16,8), got '" + text + "'");
+  Shape shape;
+  std::int64_t count = 1;
+  std::size_t start = 0;
+  while (true) {
+    const std::size_t comma = std::min(text.find(',', start), text.size());
+    std::string_view part(text.data() + start, comma - start);
+    while (!part.empty() && part.front() == ' ') part.remove_prefix(1);
+    while (!part.empty() && part.back() == ' ') part.remove_suffix(1);
+    std::int64_t d = 0;
+    const auto [end, ec] = std::from_chars(part.data(), part.data() + part.size(), d);
+    if (part.empty() || ec != std::errc() || end != part.data() + part.size() || d <= 0) throw bad;
+    if (__builtin_mul_overflow(count, d, &count)) throw Error("--shape: too many elements");
+    shape.push_back(d);
+    if (comma == text.size()) return shape;
+    start = comma + 1;
+  }
+}
+
+std::string shape_str(const Shape& shape) {
+  std::string out = "[";
+  for (std::size_t i = 0; i < shape.size(); ++i) out += (i ? ", " : "") + std::to_string(shape[i]);
+  return out + "]";
+}
+
+std::set<Axis> named_axes(const TileLayout& layout) {
+  std::set<Axis> axes;
+  for (const Iter& it : layout.shard()) axes.insert(it.axis);
+  for (const Iter& it : layout.replica()) axes.insert(it.axis);
+  for (const auto& [axis, value] : layout.offset()) axes.insert(axis);
+  return axes;
+}
+
+struct Element {
+  Shape coord;
+  std::vector<Owner> owners;  // each lists exactly the named axes
+};
+
+std::vector<Element> owner_map(const TileLayout& layout, const Shape& shape, const std::set<Axis>& axes) {
+  std::int64_t count = 1;
+  for (std::int64_t d : shape) count *= d;  // no overflow: checked by parse_shape_option
+  if (count != layout.size())
+    throw Error("--shape " + shape_str(shape) + " has " + std::to_string(count) +
+                " elements but the layout covers " + std::to_string(layout.size()));
+  std::int64_t replicas = 1;
+  for (const Iter& it : layout.replica())
+    if (__builtin_mul_overflow(replicas, it.extent, &replicas)) replicas = kMaxOwners + 1;
+  if (replicas > kMaxOwners || count > kMaxOwners / replicas)
+    throw Error("--shape: the map would list more than " + std::to_string(kMaxOwners) + " owners");
+  std::vector<Element> map;
+  map.reserve(static_cast<std::size_t>(count));
+  for (std::int64_t flat = 0; flat < count; ++flat) {
+    Element e{Shape(shape.size()), {}};
+    for (std::size_t d = shape.size(), rest = static_cast<std::size_t>(flat); d-- > 0;) {
+      e.coord[d] = static_cast<std::int64_t>(rest % static_cast<std::size_t>(shape[d]));
+      rest /= static_cast<std::size_t>(shape[d]);
+    }
+    for (const Owner& o : layout.apply(e.coord, shape)) {
+      Owner full;
+      for (const Axis& a : axes) full.emplace(a, owner_coord(o, a));
+      e.owners.push_back(std::move(full));
+    }
+    map.push_back(std::move(e));
+  }
+  return map;
+}
+
+// ---- text ------------------------------------------------------------------
+
+void print_grid(std::ostream& os, const std::vector<Element>& map, const Shape& shape) {
+  std::vector<std::string> cells;
+  std::size_t width = std::to_string(shape[1] - 1).size();
+  for (const Element& e : map) {
+    cells.push_back(owner_label(e.owners));
+    width = std::max(width, cells.back().size());
+  }
+  const std::size_t label = std::to_string(shape[0] - 1).size();
+  const auto pad = [](const std::string& s, std::size_t w) { return std::string(w - std::min(w, s.size()), ' ') + s; };
+  os << std::string(label, ' ');
+  for (std::int64_t c = 0; c < shape[1]; ++c) os << "  " << pad(std::to_string(c), width);
+  os << "\n";
+  for (std::int64_t r = 0; r < shape[0]; ++r) {
+    os << pad(std::to_string(r), label);
+    for (std::int64_t c = 0; c < shape[1]; ++c) os << "  " << pad(cells[static_cast<std::size_t>(r * shape[1] + c)], width);
+    os << "\n";
+  }
+}
+
+void print_text(std::ostream& os, const LayoutValue& value, const std::set<Axis>& axes,
+                const std::optional<Shape>& shape, const std::vector<Element>& map) {
+  const TileLayout& layout = layout_of(value);
+  os << "layout  " << layout.str() << "\n";
+  if (const auto* g = std::get_if<GroupedLayout>(&value)) {
+    os << "seps   ";
+    for (int s : g->seps()) os << " " << s;
+    os << "\n";
+  }
+  os << "span   ";
+  for (const Axis& a : axes) os << (a == *axes.begin() ? " " : ", ") << a.name() << " " << layout.span(a);
+  os << "\n";
+  if (!shape) return;
+  std::string legend;
+  bool named = false;  // an axis shown as name=value
+  for (const Axis& a : axes) {
+    if (a.is_thread() && thread_axis_prefix(a).size() == 1) legend += thread_axis_prefix(a) + " = " + a.name() + "; ";
+    else if (a == Axis::m()) legend += "after ':' the register slot (m); ";
+    else named = true;
+  }
+  if (named) legend += "other axes as name=value; ";
+  if (!layout.replica().empty()) legend += "replicas joined by '|'; ";
+  os << "shape   " << shape_str(*shape) << "  (cells: " << legend.substr(0, legend.size() - 2) << ")\n\n";
+  if (shape->size() == 2) return print_grid(os, map, *shape);
+  for (const Element& e : map) {
+    std::string coord = "(";
+    for (std::size_t i = 0; i < e.coord.size(); ++i) coord += (i ? ", " : "") + std::to_string(e.coord[i]);
+    os << coord << ")  " << owner_label(e.owners) << "\n";
+  }
+}
+
+// ---- JSON ------------------------------------------------------------------
+
+void write_iters(JsonWriter& w, const std::vector<Iter>& iters) {
+  w.begin_array();
+  for (const Iter& it : iters) w.begin_array().value(it.extent).value(it.stride).value(it.axis.name()).end_array();
+  w.end_array();
+}
+
+std::string to_json(const LayoutValue& value, const std::set<Axis>& axes, const std::optional<Shape>& shape,
+                    const std::vector<Element>& map) {
+  const TileLayout& layout = layout_of(value);
+  JsonWriter w;
+  w.begin_object().key("layout").value(layout.str());
+  w.key("shard");
+  write_iters(w, layout.shard());
+  w.key("replica");
+  write_iters(w, layout.replica());
+  w.key("offset").begin_object();
+  for (const auto& [axis, off] : layout.offset()) w.key(axis.name()).value(off);
+  w.end_object().key("span").begin_object();
+  for (const Axis& a : axes) w.key(a.name()).value(layout.span(a));
+  w.end_object();
+  if (const auto* g = std::get_if<GroupedLayout>(&value)) {
+    w.key("seps").begin_array();
+    for (int s : g->seps()) w.value(s);
+    w.end_array();
+  }
+  if (shape) {
+    w.key("shape").begin_array();
+    for (std::int64_t d : *shape) w.value(d);
+    w.end_array().key("map").begin_array();
+    for (const Element& e : map) {
+      w.begin_object().key("coord").begin_array();
+      for (std::int64_t c : e.coord) w.value(c);
+      w.end_array().key("owners").begin_array();
+      for (const Owner& o : e.owners) {
+        w.begin_object();
+        for (const auto& [axis, v] : o) w.key(axis.name()).value(v);
+        w.end_object();
+      }
+      w.end_array().end_object();
+    }
+    w.end_array();
+  }
+  return w.end_object().str();
+}
+
+// The error, then the expression's line and a caret under the column.
+void print_expr_error(std::ostream& os, const Error& e, const std::string& expr) {
+  os << e.what() << "\n";
+  if (!e.loc().known()) return;
+  std::istringstream lines(expr);
+  std::string line;
+  for (int i = 0; i < e.loc().line && std::getline(lines, line);) ++i;
+  os << "  " << line << "\n  ";
+  for (int i = 1; i < e.loc().col && static_cast<std::size_t>(i - 1) < line.size(); ++i)
+    os << (line[static_cast<std::size_t>(i - 1)] == '\t' ? '\t' : ' ');
+  os << "^\n";
+}
+
+}  // namespace
+
+int run_layout(const Args& args) {
+  po::options_description options("layout options");
+  options.add_options()("expr", po::value<std::string>(), "layout expression")(
+      "shape", po::value<std::string>(), "D0,D1,...: list the owners of every element")(
+      "json", po::bool_switch(), "print one JSON object");
+  po::positional_options_description positional;
+  positional.add("expr", 1);
+  const po::variables_map vm = parse_options(args, options, positional);
+  if (!vm.count("expr")) throw Error("layout: missing EXPR (usage: mmacheck layout EXPR [--shape D0,D1,...] [--json])");
+  const std::string expr = vm["expr"].as<std::string>();
+  const std::optional<Shape> shape =
+      vm.count("shape") ? std::optional(parse_shape_option(vm["shape"].as<std::string>())) : std::nullopt;
+
+  std::optional<LayoutValue> value;
+  try {
+    value = parse_layout(expr, "<expr>");
+  } catch (const Error& e) {
+    print_expr_error(std::cerr, e, expr);
+    return kBadInput;
+  }
+  const TileLayout& layout = layout_of(*value);
+  const std::set<Axis> axes = named_axes(layout);
+  const std::vector<Element> map = shape ? owner_map(layout, *shape, axes) : std::vector<Element>{};
+  if (vm["json"].as<bool>())
+    std::cout << to_json(*value, axes, shape, map) << "\n";
+  else
+    print_text(std::cout, *value, axes, shape, map);
+  return kHolds;
+}
+
+}  // namespace mmacheck::cli

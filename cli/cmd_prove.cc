@@ -1,0 +1,139 @@
+// mmacheck prove FILE [--json] [--method z3|exhaustive] [--timeout-ms N]
+//                     [--inst-set tvm|extended]
+// (also plain `mmacheck FILE`)
+//
+// Dispatches the file's gemm and proves the nest (core/prove.h).  Text
+// output: the instruction and tiling, one line per check (result, time),
+// the counterexamples in words or the dispatch's reasons, and a last line
+// `verdict: ...`.  --json prints DESIGN.md's object.  Exit status 0 proved,
+// 1 refuted / dispatch_failed / unknown, 2 bad input.
+#include <cstdio>
+#include <iostream>
+
+#include "cli/command.h"
+#include "core/json.h"
+#include "core/prove.h"
+
+namespace mmacheck::cli {
+
+namespace po = boost::program_options;
+
+namespace {
+
+void element_json(JsonWriter& w, const std::optional<Element>& e) {
+  if (!e) {
+    w.null();
+    return;
+  }
+  w.begin_array();
+  for (std::int64_t v : *e) w.value(v);
+  w.end_array();
+}
+
+std::string json(const ProofReport& r) {
+  JsonWriter w;
+  w.begin_object();
+  w.key("verdict").value(verdict_name(r.verdict));
+  w.key("instruction");
+  if (r.inst) w.value(r.inst->ptx());
+  else w.null();
+  w.key("tiles").begin_object();
+  w.key("M").value(r.tiles_m).key("N").value(r.tiles_n).key("K").value(r.tiles_k).end_object();
+  w.key("mma_count").value(r.mma_count);
+  w.key("reasons").begin_array();
+  for (const std::string& reason : r.reasons) w.value(reason);
+  w.end_array();
+  w.key("checks").begin_array();
+  for (const CheckReport& c : r.checks) {
+    w.begin_object().key("name").value(c.name).key("result").value(check_result_name(c.result));
+    w.key("method").value(proof_method_name(c.method)).key("ms").value(c.ms);
+    if (!c.note.empty()) w.key("note").value(c.note);
+    w.end_object();
+  }
+  w.end_array();
+  w.key("counterexamples").begin_array();
+  for (const Counterexample& cx : r.counterexamples) {
+    w.begin_object().key("check").value(cx.check).key("lane").value(cx.lane).key("slot").value(cx.slot);
+    w.key("expected");
+    element_json(w, cx.expected);
+    w.key("actual");
+    element_json(w, cx.actual);
+    w.key("operand").value(cx.operand);
+    if (cx.warp) w.key("warp").value(*cx.warp);
+    if (cx.stmt) w.key("stmt").value(*cx.stmt);
+    if (cx.tile) {
+      w.key("tile").begin_array();
+      for (int t : *cx.tile) w.value(t);
+      w.end_array();
+    }
+    if (cx.element) w.key("element").value(*cx.element);
+    if (cx.k) w.key("k").value(*cx.k);
+    w.key("message").value(cx.message).end_object();
+  }
+  w.end_array();
+  w.end_object();
+  return w.str();
+}
+
+std::string ms_str(double ms) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.1f ms", ms);
+  return buf;
+}
+
+void text(std::ostream& os, const ProofReport& r) {
+  if (r.verdict == Verdict::dispatch_failed) {
+    os << "dispatch failed:\n";
+    for (const std::string& reason : r.reasons) os << "  " << reason << "\n";
+    os << "verdict: dispatch_failed\n";
+    return;
+  }
+  os << "instruction: " << r.inst->ptx() << "\n"
+     << "tiling: M " << r.tiles_m << " x N " << r.tiles_n << " x K " << r.tiles_k << " tiles per warp, "
+     << r.mma_count << " mma\n";
+  int refuted = 0, unknown = 0;
+  os << "checks (" << (r.checks.empty() ? "" : proof_method_name(r.checks.front().method)) << "):\n";
+  for (const CheckReport& c : r.checks) {
+    std::string name = "  " + c.name;
+    name.resize(std::max<std::size_t>(name.size() + 1, 18), ' ');
+    std::string result(check_result_name(c.result));
+    result.resize(9, ' ');
+    os << name << result << ms_str(c.ms) << (c.note.empty() ? "" : "  (" + c.note + ")") << "\n";
+    refuted += c.result == CheckResult::refuted;
+    unknown += c.result == CheckResult::unknown;
+  }
+  if (!r.counterexamples.empty()) os << "counterexamples:\n";
+  for (const Counterexample& cx : r.counterexamples) os << "  " << cx.check << ": " << cx.message << "\n";
+  os << "verdict: " << verdict_name(r.verdict);
+  if (refuted) os << " (" << refuted << " of " << r.checks.size() << " checks refuted)";
+  else if (unknown) os << " (" << unknown << " of " << r.checks.size() << " checks undecided)";
+  else os << " (all " << r.checks.size() << " checks)";
+  os << "\n";
+}
+
+}  // namespace
+
+int run_prove(const Args& args) {
+  po::options_description options("mmacheck prove");
+  options.add_options()
+      ("file", po::value<std::string>(), "layout file")
+      ("json", po::bool_switch(), "print the JSON report")
+      ("method", po::value<std::string>()->default_value("z3"), "z3 or exhaustive")
+      ("timeout-ms", po::value<unsigned>()->default_value(10000), "Z3 time limit per check")
+      ("inst-set", po::value<std::string>()->default_value("tvm"), "tvm or extended");
+  po::positional_options_description positional;
+  positional.add("file", 1);
+  const po::variables_map vm = parse_options(args, options, positional);
+  if (!vm.count("file")) throw Error("prove: missing FILE (usage: mmacheck prove FILE [--json])");
+
+  ProveOptions opts;
+  opts.method = parse_proof_method(vm["method"].as<std::string>());
+  opts.timeout_ms = vm["timeout-ms"].as<unsigned>();
+  opts.inst_set = parse_inst_set(vm["inst-set"].as<std::string>());
+  const ProofReport report = prove(load_program(vm["file"].as<std::string>()), opts);
+  if (vm["json"].as<bool>()) std::cout << json(report) << "\n";
+  else text(std::cout, report);
+  return report.verdict == Verdict::proved ? kHolds : kFails;
+}
+
+}  // namespace mmacheck::cli

@@ -1,0 +1,50 @@
+// Gpu — one CUDA device, ready to run a compiled kernel: its primary
+// context, current on the calling thread while the Gpu lives.  Copies share
+// the context (released when the last copy goes).
+//
+// Kernels here take only pointers: each argument is a host buffer copied to
+// the device before the launch and copied back after it.
+//
+//     const Gpu gpu(Driver::load());
+//     auto out = gpu.run(cubin, "mmacheck_gemm", {.grid = 64, .block = 32}, {a, b, c, d, table});
+//     // out[3]: d's bytes after the kernel
+#pragma once
+
+#include <cstddef>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "cuda/device.h"
+#include "cuda/driver.h"
+
+namespace mmacheck::cuda {
+
+using Bytes = std::vector<std::byte>;
+
+struct LaunchShape {
+  unsigned grid = 1;   // blocks (x)
+  unsigned block = 32; // threads per block (x)
+};
+
+class Gpu {
+ public:
+  // Device `ordinal` of the driver; throws Error when it has none.
+  explicit Gpu(const Driver& driver, int ordinal = 0);
+
+  const DeviceInfo& info() const;
+  const Driver& driver() const;
+
+  // Load `image` (a CUBIN), launch its extern "C" kernel `entry` with one
+  // pointer argument per buffer, wait for it, and return every buffer's
+  // contents afterwards.  Throws Error with the driver's error name (a fault
+  // in the kernel surfaces here).
+  std::vector<Bytes> run(const std::string& image, const std::string& entry, LaunchShape shape,
+                         std::vector<Bytes> buffers) const;
+
+ private:
+  struct Context;
+  std::shared_ptr<const Context> context_;
+};
+
+}  // namespace mmacheck::cuda

@@ -1,0 +1,33 @@
+// Nvrtc — CUDA C++ to a CUBIN at run time, through NVRTC loaded with dlopen
+// (libnvrtc.so.13, libnvrtc.so, then the toolkit's default place).  NVRTC
+// needs no GPU and no driver: kernels are compiled, and compile errors
+// found, on any machine that has the library.
+//
+//     const Nvrtc nvrtc = Nvrtc::load();           // throws Error when absent
+//     std::string cubin = nvrtc.compile(source, 90); // throws Error with the log
+#pragma once
+
+#include <memory>
+#include <string>
+
+namespace mmacheck::cuda {
+
+class Nvrtc {
+ public:
+  static Nvrtc load();
+
+  // "13.0": the NVRTC version, which is the compiler that lowers mma (record
+  // it with captured vectors: the fp8 emulation on sm_90 depends on it).
+  std::string version() const;
+  // The CUBIN of `source` for sm_<sm> (e.g. 90).  Throws Error carrying
+  // NVRTC's log when compilation fails; `name` labels the log's lines.
+  std::string compile(const std::string& source, int sm, const std::string& name = "mmacheck.cu") const;
+
+  struct Api;  // the library and its entry points, resolved once by load()
+
+ private:
+  explicit Nvrtc(std::shared_ptr<const Api> api) : api_(std::move(api)) {}
+  std::shared_ptr<const Api> api_;
+};
+
+}  // namespace mmacheck::cuda

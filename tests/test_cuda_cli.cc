@@ -1,0 +1,64 @@
+// mmacheck gpu and mmacheck capture: exit statuses with and without a GPU.
+#include <catch2/catch.hpp>
+
+#include <filesystem>
+
+#include "cuda/device.h"
+#include "tests/support.h"
+
+using mmacheck::test::run_mmacheck;
+using mmacheck::test::source_path;
+
+TEST_CASE("mmacheck gpu: bad usage and bad input exit 2, on any machine", "[cuda][cli]") {
+  CHECK(run_mmacheck({"gpu"}).status == 2);
+  CHECK(run_mmacheck({"gpu", "/nonexistent/layout.txt"}).status == 2);
+  CHECK(run_mmacheck({"gpu", source_path("examples/seed.txt"), "--cases", "0"}).status == 2);
+  CHECK(run_mmacheck({"gpu", source_path("examples/seed.txt"), "--inst-set", "all"}).status == 2);
+}
+
+TEST_CASE("mmacheck gpu: a gemm that does not dispatch exits 1 before looking for a GPU", "[cuda][cli]") {
+  const std::string file = source_path("examples/reject_alpha.txt");
+  if (!std::filesystem::exists(file)) return mmacheck::test::skip("examples/reject_alpha.txt is missing");
+  const auto r = run_mmacheck({"gpu", file});
+  CHECK(r.status == 1);
+  CHECK(r.out.find("dispatch_failed") != std::string::npos);
+}
+
+TEST_CASE("mmacheck gpu: 3 without a GPU; on one, the corrected seed matches the simulator", "[cuda][cli][gpu]") {
+  const std::string file = source_path("examples/seed_corrected.txt");
+  if (!std::filesystem::exists(file)) return mmacheck::test::skip("examples/seed_corrected.txt is missing");
+  const auto r = run_mmacheck({"gpu", file, "--cases", "16"});
+  INFO(r.out << r.err);
+  if (!mmacheck::cuda::probe_device()) {
+    CHECK(r.status == 3);
+    CHECK(r.err.find("no GPU") != std::string::npos);
+    return;
+  }
+  CHECK(r.status == 0);
+  CHECK(r.out.find("16 cases match, 0 differ") != std::string::npos);
+}
+
+TEST_CASE("mmacheck capture: usage errors exit 2; no GPU exits 3 and writes nothing", "[cuda][cli]") {
+  const std::string out = (std::filesystem::temp_directory_path() / "mmacheck-capture-test.mmav").string();
+  std::filesystem::remove(out);
+  CHECK(run_mmacheck({"capture", "-o", out}).status == 2);
+  CHECK(run_mmacheck({"capture", "--instr", "all"}).status == 2);
+  const auto bogus = run_mmacheck({"capture", "--instr", "m16n8k99.f16", "-o", out});
+  CHECK(bogus.status == 2);
+  CHECK(bogus.err.find("unknown instruction 'm16n8k99.f16'") != std::string::npos);
+  if (mmacheck::cuda::probe_device()) return;
+  CHECK(run_mmacheck({"capture", "--instr", "m16n8k16.f16", "-o", out}).status == 3);
+  CHECK_FALSE(std::filesystem::exists(out));
+}
+
+TEST_CASE("mmacheck capture on a GPU writes vectors the simulator reads and passes", "[cuda][cli][gpu]") {
+  if (!mmacheck::cuda::probe_device()) return mmacheck::test::skip("no CUDA device");
+  const std::string out = (std::filesystem::temp_directory_path() / "mmacheck-capture-gpu.mmav").string();
+  const auto r = run_mmacheck({"capture", "--instr", "m16n8k16.f16", "--cases", "16", "-o", out});
+  INFO(r.out << r.err);
+  REQUIRE(r.status == 0);
+  const auto check = run_mmacheck({"mma", "--vectors", out});
+  INFO(check.out << check.err);
+  CHECK(check.out.find("16 passed, 0 failed") != std::string::npos);
+  std::filesystem::remove(out);
+}

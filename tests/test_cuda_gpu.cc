@@ -1,0 +1,157 @@
+// On a GPU: kernels from layouts and from PTX frames against exact integer
+// arithmetic, packed initialisation copies, the differential runner's
+// bookkeeping, and capture.  Each test is skipped without a CUDA device.
+#include <catch2/catch.hpp>
+
+#include <optional>
+
+#include "core/dispatch.h"
+#include "core/error.h"
+#include "cuda/capture.h"
+#include "cuda/differential.h"
+#include "cuda/driver.h"
+#include "cuda/gemm_runner.h"
+#include "cuda/mmav_writer.h"
+#include "tests/support.h"
+#include "tests/test_cuda_support.h"
+
+using namespace mmacheck;
+using namespace mmacheck::cuda;
+using namespace mmacheck::sim;
+
+namespace {
+
+struct Session {
+  Gpu gpu;
+  Nvrtc nvrtc;
+};
+
+std::optional<Session> session_or_skip() {
+  std::string why;
+  if (!probe_device(&why)) {
+    test::skip("no CUDA device (" + why + ")");
+    return std::nullopt;
+  }
+  return Session{Gpu(Driver::load()), Nvrtc::load()};
+}
+
+const char* kSeed = R"(D_FRAG    = TileLayout(S[(2, 8, 4, 2) : (2, 4 @ laneid, 1 @ laneid, 1)])
+A_FRAG_K8 = S[(2, 8, 4, 2) : (2, 4 @ laneid, 1 @ laneid, 1)]
+B_FRAG_K8 = S[(4, 2, 8) : (1 @ laneid, 1, 4 @ laneid)]
+A_FRAG    = A_FRAG_K8.tile_to([16, 16], [16, 8])
+B_FRAG    = B_FRAG_K8.tile_to([16, 8], [8, 8])
+A = buffer((16, 16), "float16", "local", A_FRAG)
+B = buffer((16, 8),  "float16", "local", B_FRAG)
+D = buffer((16, 8),  "float32", "local", D_FRAG)
+scope warp
+gemm(D, A, B, D, transpose_A=False, transpose_B=False, alpha=1.0, beta=0.0)
+)";
+
+// Runs the program staged from its layouts on integer inputs and compares
+// with exact arithmetic.
+void check_exact(const Session& s, const Program& program, InstSet set) {
+  const Plan plan = dispatch(program, set);
+  REQUIRE(plan.ok);
+  if (plan.nest.inst->min_sm > s.gpu.info().sm) return;
+  const Program staged = test::layouts_only(program);
+  const GemmRunner runner(s.gpu, s.nvrtc, plan.nest, build_staging(staged, plan.nest));
+  std::vector<GemmInputs> cases;
+  for (std::uint64_t seed = 0; seed < 8; ++seed) cases.push_back(test::integer_inputs(staged, seed));
+  const auto d = runner.run(cases);
+  for (std::size_t i = 0; i < cases.size(); ++i) CHECK(d[i] == test::exact_gemm(staged, cases[i]));
+}
+
+}  // namespace
+
+TEST_CASE("GPU: the seed program computes A @ B exactly on integers", "[cuda][gpu]") {
+  const std::optional<Session> s = session_or_skip();
+  if (!s) return;
+  check_exact(*s, parse_program(kSeed, "seed.txt"), InstSet::tvm);
+}
+
+TEST_CASE("GPU: every dispatched example computes its gemm exactly on integers", "[cuda][gpu][examples]") {
+  const std::optional<Session> s = session_or_skip();
+  if (!s) return;
+  for (const test::Example& ex : test::examples()) {
+    INFO(ex.path);
+    Program program;
+    try {
+      program = load_program(ex.path);
+      if (!dispatch(program, ex.set).ok) continue;
+    } catch (const Error&) {
+      continue;  // an example of bad input
+    }
+    check_exact(*s, program, ex.set);
+  }
+}
+
+TEST_CASE("GPU: every instruction on its frames computes A @ B + C exactly on integers", "[cuda][gpu]") {
+  const std::optional<Session> s = session_or_skip();
+  if (!s) return;
+  for (const MmaInst& instr : mma_instructions()) {
+    if (instr.min_sm > s->gpu.info().sm) continue;
+    INFO(instr.ptx());
+    const GemmRunner runner(s->gpu, s->nvrtc, frame_nest(instr), frame_staging(instr));
+    std::vector<GemmInputs> cases;
+    for (std::uint64_t seed = 0; seed < 4; ++seed) cases.push_back(test::integer_inputs(instr, seed));
+    const auto d = runner.run(cases);
+    for (std::size_t i = 0; i < cases.size(); ++i) CHECK(d[i] == test::exact_mma(instr, cases[i]));
+  }
+}
+
+TEST_CASE("GPU: initialisation copies move 16-bit elements between word halves", "[cuda][gpu]") {
+  const std::optional<Session> s = session_or_skip();
+  if (!s) return;
+  const MmaInst& f16 = test::inst("mma.sync.aligned.m16n8k16.row.col.f16.f16.f16.f16");
+  Nest n = frame_nest(f16);
+  n.stmts = {InitStmt{0, 0, {0, 1, 2, 3}, {1, 0, 3, 2}}};  // D = C with each word's halves swapped
+  const Staging st = frame_staging(f16);
+  const GemmRunner runner(s->gpu, s->nvrtc, n, st);
+  const GemmInputs in = test::integer_inputs(f16, 11);
+  const std::vector<std::uint64_t> d = runner.run(std::span(&in, 1)).front();
+  for (int lane = 0; lane < 32; ++lane)
+    for (int e = 0; e < 4; ++e) CHECK(d[st.d.at(lane, e)] == in.c.bits[st.c.at(lane, e ^ 1)]);
+}
+
+TEST_CASE("GPU: the differential runner reports mismatches by case and element", "[cuda][gpu]") {
+  const std::optional<Session> s = session_or_skip();
+  if (!s) return;
+  const Program program = parse_program(kSeed, "seed.txt");
+  const Plan plan = dispatch(program);
+  REQUIRE(plan.ok);
+  const GemmRunner runner(s->gpu, s->nvrtc, plan.nest, build_staging(program, plan.nest));
+  // A "simulator" that is the GPU itself agrees everywhere; one that flips a
+  // bit of D[3][5] disagrees there in every case.
+  const Simulator same = [&](const Program&, const Nest&, const GemmInputs& in) {
+    return runner.run(std::span(&in, 1)).front();
+  };
+  const DiffReport ok = run_differential(runner, program, plan.nest, same, {.cases = 16, .seed = 3});
+  CHECK(ok.failed_cases == 0);
+  CHECK(ok.mismatches.empty());
+  const Simulator flip = [&](const Program& p, const Nest& n, const GemmInputs& in) {
+    std::vector<std::uint64_t> d = same(p, n, in);
+    d[3 * 8 + 5] ^= 1;
+    return d;
+  };
+  const DiffReport bad = run_differential(runner, program, plan.nest, flip, {.cases = 16, .seed = 3, .max_mismatches = 4});
+  CHECK(bad.failed_cases == 16);
+  CHECK(bad.mismatched_elements == 16);
+  REQUIRE(bad.mismatches.size() == 4);
+  CHECK(bad.mismatches[2].case_index == 2);
+  CHECK(bad.mismatches[2].dist == Distribution::cancel);
+  CHECK((bad.mismatches[2].row == 3 && bad.mismatches[2].col == 5));
+  CHECK((bad.mismatches[2].expected ^ bad.mismatches[2].got) == 1);
+}
+
+TEST_CASE("GPU: capture records the device and writes readable vectors", "[cuda][gpu]") {
+  const std::optional<Session> s = session_or_skip();
+  if (!s) return;
+  const MmaInst& k16 = test::inst("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32");
+  const Capture cap = capture_vectors(s->gpu, s->nvrtc, k16, {.cases = 16, .seed = 5});
+  REQUIRE(cap.cases.size() == 16);
+  CHECK(cap.comments.at(1).find(s->gpu.info().name) != std::string::npos);
+  const sim::VectorFile back = sim::parse_vector_file(format_mmav(cap.comments, cap.cases), "captured.mmav");
+  REQUIRE(back.cases.size() == 16);
+  CHECK(back.cases[7].kind == "nearsum");
+  CHECK(back.cases[7].d == cap.cases[7].d);
+}

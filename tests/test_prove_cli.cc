@@ -1,0 +1,128 @@
+// `mmacheck FILE` / `mmacheck prove FILE`: the JSON object of DESIGN.md, the
+// text report, exit statuses, and bad input reported at its position.
+#include <catch2/catch.hpp>
+
+#include <filesystem>
+#include <fstream>
+#include <unistd.h>
+
+#include "tests/support.h"
+#include "tests/test_prove_support.h"
+
+using namespace mmacheck;
+using namespace mmacheck::test;
+
+namespace {
+
+// Writes `text` to a fresh file named `name` in a per-process temp folder.
+std::string temp_file(const std::string& name, const std::string& text) {
+  const auto dir = std::filesystem::temp_directory_path() / ("mmacheck-prove-" + std::to_string(getpid()));
+  std::filesystem::create_directories(dir);
+  const std::string path = (dir / name).string();
+  std::ofstream(path) << text;
+  return path;
+}
+
+}  // namespace
+
+TEST_CASE("prove --json prints DESIGN.md's object for the seed", "[prove]") {
+  const RunResult r = run_mmacheck({"prove", source_path("examples/seed.txt"), "--json"});
+  CHECK(r.status == 1);
+  CHECK(r.err.empty());
+  const std::string& out = r.out;
+  CHECK(out.rfind("{\"verdict\": \"refuted\", "
+                  "\"instruction\": \"mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32\", "
+                  "\"tiles\": {\"M\": 1, \"N\": 1, \"K\": 1}, \"mma_count\": 1, \"reasons\": [], "
+                  "\"checks\": [{\"name\": \"A frame\", \"result\": \"proved\", \"method\": \"z3\", \"ms\": ",
+                  0) == 0);
+  CHECK(out.find("{\"name\": \"stage A\", \"result\": \"refuted\", \"method\": \"z3\", \"ms\": ") !=
+        std::string::npos);
+  CHECK(out.find("\"counterexamples\": [{\"check\": \"stage A\", \"lane\": 0, \"slot\": 2, "
+                 "\"expected\": [8, 0], \"actual\": [0, 8], \"operand\": \"A\", \"message\": ") !=
+        std::string::npos);
+  CHECK(out.size() > 2);
+  CHECK(out.substr(out.size() - 3) == "]}\n");
+}
+
+TEST_CASE("plain `mmacheck FILE` proves, with the exhaustive method on request", "[prove]") {
+  const RunResult r = run_mmacheck({source_path("examples/seed_corrected.txt"), "--method", "exhaustive"});
+  CHECK(r.status == 0);
+  CHECK(r.out.find("instruction: mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32\n") == 0);
+  CHECK(r.out.find("tiling: M 1 x N 1 x K 1 tiles per warp, 1 mma\n") != std::string::npos);
+  CHECK(r.out.find("checks (exhaustive):\n") != std::string::npos);
+  CHECK(r.out.find("  stage A") != std::string::npos);
+  CHECK(r.out.find("verdict: proved (all 11 checks)\n") != std::string::npos);
+}
+
+TEST_CASE("the text report gives the counterexample in words and the verdict last", "[prove]") {
+  const RunResult r = run_mmacheck({source_path("examples/seed.txt")});
+  CHECK(r.status == 1);
+  CHECK(r.out.find("  stage A: lane 0, slot 2: stage A loads A[0][8] but A_FRAG places A[8][0]\n") !=
+        std::string::npos);
+  CHECK(r.out.substr(r.out.rfind("verdict:")) == "verdict: refuted (1 of 11 checks refuted)\n");
+}
+
+TEST_CASE("a declined gemm prints the dispatch's reasons and exits 1", "[prove]") {
+  const RunResult text = run_mmacheck({source_path("examples/reject_shared.txt")});
+  CHECK(text.status == 1);
+  CHECK(text.out.find("dispatch failed:\n  declined — gemm mma requires") == 0);
+  CHECK(text.out.find("verdict: dispatch_failed\n") != std::string::npos);
+  const RunResult json = run_mmacheck({"prove", source_path("examples/reject_shared.txt"), "--json"});
+  CHECK(json.status == 1);
+  CHECK(json.out.rfind("{\"verdict\": \"dispatch_failed\", \"instruction\": null, "
+                       "\"tiles\": {\"M\": 0, \"N\": 0, \"K\": 0}, \"mma_count\": 0, \"reasons\": [\"declined — ",
+                       0) == 0);
+  CHECK(json.out.find("\"checks\": [], \"counterexamples\": []}") != std::string::npos);
+}
+
+TEST_CASE("with no time to solve, every z3 check is unknown and the run exits 1", "[prove]") {
+  const RunResult r = run_mmacheck({source_path("examples/seed_corrected.txt"), "--timeout-ms", "0", "--json"});
+  CHECK(r.status == 1);
+  CHECK(r.out.rfind("{\"verdict\": \"unknown\"", 0) == 0);
+  CHECK(r.out.find("\"result\": \"proved\"") == std::string::npos);
+}
+
+TEST_CASE("bad input exits 2 with FILE:LINE:COL", "[prove]") {
+  const std::string head = R"(D_FRAG = S[(2, 8, 4, 2) : (2, 4 @ laneid, 1 @ laneid, 1)]
+A = buffer((16, 16), float16, local, D_FRAG.tile_to([16, 16], [16, 8]))
+B = buffer((16, 8), float16, local, S[(4, 2, 8) : (1 @ laneid, 1, 4 @ laneid)].tile_to([16, 8], [8, 8]))
+D = buffer((16, 8), float32, local, D_FRAG)
+)";
+  const auto run = [](const std::string& name, const std::string& text) {
+    const std::string path = temp_file(name, text);
+    const RunResult r = run_mmacheck({path});
+    CHECK(r.status == 2);
+    CHECK(r.out.empty());
+    return std::pair{path, r.err};
+  };
+  SECTION("a stage on a shared buffer") {
+    const auto [path, err] = run("shared.txt", head + "S_A = buffer((16, 16), float16, shared, D_FRAG.tile_to([16, 16], [16, 8]))\n"
+                                                      "gemm(D, A, B, D)\nstage S_A[s] = A_g[lane, s]\n");
+    CHECK(err == path + ":7:1: error: stage S_A: 'S_A' is a shared buffer; stage and store move register (local) buffers\n");
+  }
+  SECTION("a store whose target has another shape") {
+    const auto [path, err] = run("shape.txt", head + "D_g = buffer((32, 8), float32, global)\ngemm(D, A, B, D)\n"
+                                                     "store D[s] -> D_g[lane, s]\n");
+    CHECK(err == path + ":7:1: error: store D: 'D_g' has shape (32, 8) but 'D' has shape (16, 8)\n");
+  }
+  SECTION("a stage on an unknown buffer") {
+    const auto [path, err] = run("unknown.txt", head + "gemm(D, A, B, D)\nstage Q[s] = A_g[lane, s]\n");
+    CHECK(err.rfind(path + ":6:7: error: stage on unknown buffer 'Q'", 0) == 0);
+  }
+  SECTION("operands whose K disagree") {
+    const auto [path, err] = run("k.txt", head + "B2 = buffer((8, 8), float16, local, S[(4, 2, 8) : (1 @ laneid, 1, 4 @ laneid)])\n"
+                                                 "gemm(D, A, B2, D)\n");
+    CHECK(err.rfind(path + ":6:", 0) == 0);
+    CHECK(err.find("error: gemm mma: A K=16 != B K=8") != std::string::npos);
+  }
+  SECTION("a division by zero in a staging expression") {
+    const auto [path, err] = run("div.txt", head + "gemm(D, A, B, D)\nstage A[s] = A_g[lane // (s - 3), s]\n");
+    CHECK(err.rfind(path + ":6:", 0) == 0);
+    CHECK(err.find("division by zero") != std::string::npos);
+  }
+  SECTION("an unknown method") {
+    const RunResult r = run_mmacheck({source_path("examples/seed.txt"), "--method", "guess"});
+    CHECK(r.status == 2);
+    CHECK(r.err == "error: unknown proof method 'guess' (expected z3 or exhaustive)\n");
+  }
+}
