@@ -18,6 +18,7 @@
 #include <string>
 #include <vector>
 
+#include "core/heap_tuning.h"
 #include "core/error.h"
 #include "core/program.h"
 #include "core/prove.h"
@@ -78,6 +79,7 @@ void report(const std::string& name, const Program& program, ProveOptions option
 }  // namespace
 
 int main(int argc, char** argv) {
+  mmacheck::keep_large_blocks_in_heap();
   std::string dir = "examples";
   int repeat = 5;
   for (int i = 1; i < argc; ++i) {

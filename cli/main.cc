@@ -8,6 +8,7 @@
 
 #include "cli/command.h"
 #include "core/error.h"
+#include "core/heap_tuning.h"
 
 namespace {
 
@@ -48,6 +49,7 @@ int dispatch(const Args& args) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  mmacheck::keep_large_blocks_in_heap();
   try {
     return dispatch(Args(argv + 1, argv + argc));
   } catch (const mmacheck::Error& e) {

@@ -25,7 +25,6 @@ class DynamicLibrary {
   static DynamicLibrary open(std::initializer_list<const char*> names, const std::string& what,
                              bool keep_loaded = false);
 
-  const std::string& name() const { return name_; }  // the name that loaded
   // The directory the library was loaded from ("" when the loader cannot say).
   std::string directory() const;
   // The symbol's address; throws Error naming the library when it is absent.

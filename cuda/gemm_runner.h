@@ -24,8 +24,6 @@ class GemmRunner {
   GemmRunner(Gpu gpu, const Nvrtc& nvrtc, const Nest& nest, Staging staging);
 
   const Staging& staging() const { return staging_; }
-  const GemmKernel& kernel() const { return kernel_; }
-  const Gpu& gpu() const { return gpu_; }
 
   // One launch, one CTA per case.  Returns each case's D buffer (row-major
   // element bits; elements the kernel does not store are 0).  Throws Error

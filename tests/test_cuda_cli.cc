@@ -24,7 +24,7 @@ TEST_CASE("mmacheck gpu: a gemm that does not dispatch exits 1 before looking fo
   CHECK(r.out.find("dispatch_failed") != std::string::npos);
 }
 
-TEST_CASE("mmacheck gpu: 3 without a GPU; on one, the corrected seed matches the simulator", "[cuda][cli][gpu]") {
+TEST_CASE("mmacheck gpu: 3 without a GPU, and on one the corrected seed matches the simulator", "[cuda][cli][gpu]") {
   const std::string file = source_path("examples/seed_corrected.txt");
   if (!std::filesystem::exists(file)) return mmacheck::test::skip("examples/seed_corrected.txt is missing");
   const auto r = run_mmacheck({"gpu", file, "--cases", "16"});
@@ -38,7 +38,7 @@ TEST_CASE("mmacheck gpu: 3 without a GPU; on one, the corrected seed matches the
   CHECK(r.out.find("16 cases match, 0 differ") != std::string::npos);
 }
 
-TEST_CASE("mmacheck capture: usage errors exit 2; no GPU exits 3 and writes nothing", "[cuda][cli]") {
+TEST_CASE("mmacheck capture: usage errors exit 2, no GPU exits 3 and writes nothing", "[cuda][cli]") {
   const std::string out = (std::filesystem::temp_directory_path() / "mmacheck-capture-test.mmav").string();
   std::filesystem::remove(out);
   CHECK(run_mmacheck({"capture", "-o", out}).status == 2);

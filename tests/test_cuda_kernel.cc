@@ -92,7 +92,7 @@ TEST_CASE("NVRTC compiles a tiled beta = 1 kernel whose C is D's buffer", "[cuda
   CHECK_FALSE(nvrtc->compile(k.source, 80).empty());
 }
 
-TEST_CASE("NVRTC errors carry the compiler's log; fp8 needs sm_89", "[cuda][nvrtc]") {
+TEST_CASE("NVRTC errors carry the compiler's log, and fp8 needs sm_89", "[cuda][nvrtc]") {
   const std::optional<Nvrtc> nvrtc = nvrtc_or_skip();
   if (!nvrtc) return;
   CHECK_THROWS_WITH(nvrtc->compile("__global__ void k() { undefined_thing(); }", 90, "bad.cu"),

@@ -122,7 +122,7 @@ TEST_CASE("an operand region moves its start into the register view", "[dispatch
   }
 }
 
-TEST_CASE("a CTA-scope gemm splits M over warps; each warp runs the same nest", "[dispatch]") {
+TEST_CASE("a CTA-scope gemm splits M over warps, and each warp runs the same nest", "[dispatch]") {
   // Warps own consecutive 16-row blocks of D and A; B is per-warp (laneid only).
   const int warps = GENERATE(2, 4);
   const std::int64_t M = 16 * warps;

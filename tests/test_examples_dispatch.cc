@@ -108,7 +108,7 @@ TEST_CASE("every example dispatches as its comment says", "[dispatch][examples]"
   }
 }
 
-TEST_CASE("the seed's staging of A is wrong at lane 0, slot 2; the corrected one is right",
+TEST_CASE("the seed's staging of A is wrong at lane 0, slot 2, the corrected one is right",
           "[dispatch][examples]") {
   const std::optional<StagingMismatch> m =
       staging_mismatch(load_program(source_path("examples/seed.txt")));

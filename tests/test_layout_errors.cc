@@ -47,7 +47,7 @@ TEST_CASE("errors name their operation", "[layout]") {
                     Catch::Contains("can not be grouped by shape [2, 6]"));
 }
 
-TEST_CASE("errors carry no location; callers add one", "[layout]") {
+TEST_CASE("errors carry no location, callers add one", "[layout]") {
   try {
     S({16}, {1}).group({3, 5});
     FAIL("group did not throw");

@@ -140,7 +140,7 @@ TEST_CASE("gemm keyword defaults, regions and recorded values", "[program]") {
   CHECK(p.gemm->a.loc.col == 17);
 }
 
-TEST_CASE("pasted TIRx spellings: alloc_buffer, keywords, ';', imports, continuation lines", "[program]") {
+TEST_CASE("pasted TIRx spellings: alloc_buffer, keywords, semicolons, imports, continuation lines", "[program]") {
   const Program p = parse_program(
       "from tvm.tirx.layout import S, TileLayout, laneid\n"
       "import tvm\n"
