@@ -15,6 +15,7 @@
 #include "cli/command.h"
 #include "core/error.h"
 #include "core/file_io.h"
+#include "cuda/gpu_session.h"
 #include "cuda/capture.h"
 #include "cuda/driver.h"
 #include "cuda/mmav_writer.h"
@@ -55,23 +56,22 @@ int run_capture(const Args& args) {
       wanted.push_back(&find_instruction(name));
   }
 
-  std::optional<cuda::Gpu> gpu;
-  std::optional<cuda::Nvrtc> nvrtc;
-  try {
-    gpu.emplace(cuda::Driver::load());
-    nvrtc.emplace(cuda::Nvrtc::load());
-  } catch (const Error& e) {
-    std::cerr << "capture: no GPU: " << e.message() << "\n";
+  std::string why;
+  std::optional<cuda::GpuSession> session = cuda::open_gpu_session(why);
+  if (!session) {
+    std::cerr << "capture: no GPU: " << why << "\n";
     return kNoGpu;
   }
+  cuda::Gpu& gpu = session->gpu;
+  cuda::Nvrtc& nvrtc = session->nvrtc;
   if (all)
     for (const MmaInst& inst : mma_instructions())
-      if (inst.min_sm <= gpu->info().sm) wanted.push_back(&inst);
+      if (inst.min_sm <= gpu.info().sm) wanted.push_back(&inst);
 
   std::vector<std::string> comments;
   std::vector<sim::VectorCase> vectors;
   for (const MmaInst* inst : wanted) {
-    cuda::Capture cap = cuda::capture_vectors(*gpu, *nvrtc, *inst, {.cases = cases, .seed = vm["seed"].as<std::uint64_t>()});
+    cuda::Capture cap = cuda::capture_vectors(gpu, nvrtc, *inst, {.cases = cases, .seed = vm["seed"].as<std::uint64_t>()});
     if (comments.empty()) comments.assign(cap.comments.begin(), cap.comments.end() - 1);
     comments.push_back(cap.comments.back());
     vectors.insert(vectors.end(), cap.cases.begin(), cap.cases.end());

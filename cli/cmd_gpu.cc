@@ -22,22 +22,14 @@
 #include "cuda/differential.h"
 #include "cuda/driver.h"
 #include "cuda/gemm_runner.h"
+#include "cuda/gpu_session.h"
 #include "cuda/nvrtc.h"
+#include "sim/element_value.h"
 #include "sim/warp_machine.h"
 
 namespace mmacheck::cli {
 
 namespace po = boost::program_options;
-
-namespace {
-
-std::string hex(std::uint64_t bits, DType type) {
-  char buf[24];
-  std::snprintf(buf, sizeof buf, "%0*llx", dtype_bits(type) / 4, static_cast<unsigned long long>(bits));
-  return buf;
-}
-
-}  // namespace
 
 int run_gpu(const Args& args) {
   po::options_description options("mmacheck gpu");
@@ -66,23 +58,22 @@ int run_gpu(const Args& args) {
   const Staging staging = build_staging(program, plan.nest);
   const cuda::GemmKernel kernel = cuda::gemm_kernel(plan.nest, staging);  // bad input surfaces here
 
-  std::optional<cuda::Gpu> gpu;
-  std::optional<cuda::Nvrtc> nvrtc;
-  try {
-    gpu.emplace(cuda::Driver::load());
-    nvrtc.emplace(cuda::Nvrtc::load());
-  } catch (const Error& e) {
-    std::cerr << "gpu: no GPU: " << e.message() << "\n";
+  std::string why;
+  std::optional<cuda::GpuSession> session = cuda::open_gpu_session(why);
+  if (!session) {
+    std::cerr << "gpu: no GPU: " << why << "\n";
     return kNoGpu;
   }
-  const cuda::DeviceInfo& dev = gpu->info();
+  cuda::Gpu& gpu = session->gpu;
+  cuda::Nvrtc& nvrtc = session->nvrtc;
+  const cuda::DeviceInfo& dev = gpu.info();
   std::cout << dev.name << " (sm_" << dev.sm << "), driver "
-            << (dev.driver_release.empty() ? "unknown" : dev.driver_release) << ", NVRTC " << nvrtc->version()
+            << (dev.driver_release.empty() ? "unknown" : dev.driver_release) << ", NVRTC " << nvrtc.version()
             << "\n"
             << plan.nest.inst->ptx() << ": " << plan.nest.tiles_m << " x " << plan.nest.tiles_n << " x "
             << plan.nest.tiles_k << " tiles per warp, " << plan.nest.mma_count() << " mma, "
             << staging.threads << " threads\n";
-  const cuda::GemmRunner runner(*gpu, *nvrtc, plan.nest, staging);
+  const cuda::GemmRunner runner(gpu, nvrtc, plan.nest, staging);
 
   sim::WarpMachine machine(plan.nest, staging, sim::arch_params("sm_" + std::to_string(dev.sm)));
   const cuda::Simulator simulate = [&machine](const Program&, const Nest&, const sim::GemmInputs& in) {
@@ -94,8 +85,8 @@ int run_gpu(const Args& args) {
   const DType d_type = staging.d.dtype;
   for (const cuda::DiffMismatch& m : report.mismatches)
     std::cout << "  case " << m.case_index << " (" << sim::distribution_name(m.dist) << ") " << staging.d.buffer
-              << "[" << m.row << "][" << m.col << "]: expected " << hex(m.expected, d_type) << ", got "
-              << hex(m.got, d_type) << "\n";
+              << "[" << m.row << "][" << m.col << "]: expected " << sim::element_text(d_type, m.expected) << ", got "
+              << sim::element_text(d_type, m.got) << "\n";
   std::cout << report.cases - report.failed_cases << " cases match, " << report.failed_cases << " differ ("
             << report.mismatched_elements << " elements)" << std::endl;
   return report.failed_cases ? kFails : kHolds;

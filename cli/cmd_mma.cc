@@ -11,20 +11,13 @@
 
 #include "cli/command.h"
 #include "core/error.h"
+#include "sim/element_value.h"
 #include "sim/mma_model.h"
 #include "sim/vector_file.h"
 
 namespace mmacheck::cli {
 
 namespace po = boost::program_options;
-
-namespace {
-std::string hex(std::uint64_t bits, DType type) {
-  char buf[24];
-  std::snprintf(buf, sizeof buf, "%0*llx", dtype_bits(type) / 4, static_cast<unsigned long long>(bits));
-  return buf;
-}
-}  // namespace
 
 int run_mma(const Args& args) {
   po::options_description options("mmacheck mma");
@@ -53,8 +46,8 @@ int run_mma(const Args& args) {
       std::cout << t.inst->ptx() << ": " << t.passed << " passed, " << t.failed << " failed\n";
     for (const sim::Mismatch& m : report.mismatches)
       std::cout << "  " << file.name << ": case " << m.vcase->id << " (" << m.vcase->kind << ") D["
-                << m.row << "][" << m.col << "]: expected " << hex(m.expected, m.vcase->inst->d)
-                << ", got " << hex(m.got, m.vcase->inst->d) << "\n";
+                << m.row << "][" << m.col << "]: expected " << sim::element_text(m.vcase->inst->d, m.expected)
+                << ", got " << sim::element_text(m.vcase->inst->d, m.got) << "\n";
     passed += report.passed;
     failed += report.failed;
   }

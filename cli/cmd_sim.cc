@@ -141,7 +141,7 @@ int run_sim(const Args& args) {
         outside += !f.within_bound;
         if (shown++ < show)
           std::cout << "  case " << i << " (" << sim::distribution_name(sim::case_distribution(i)) << ") "
-                    << d_name << "[" << f.row << "][" << f.col << "]: " << failure_text(f, g.d.dtype) << "\n";
+                    << d_name << "[" << f.row << "][" << f.col << "]: " << failure_text(f, g.d.dtype()) << "\n";
       }
       progress.update(i + 1);
     }

@@ -6,6 +6,7 @@
 #include <sstream>
 #include <vector>
 
+#include "core/error.h"
 #include "core/gemm_geometry.h"
 #include "core/owner_label.h"
 
@@ -64,7 +65,9 @@ void mark(std::vector<Panel>& panels, const Counterexample& cx, int number) {
     if (staging ? p.buffer->name != cx.operand : p.role != cx.operand) continue;
     const auto at = [&](const Element& e) -> std::optional<std::pair<std::int64_t, std::int64_t>> {
       if (e.size() != 2) return std::nullopt;
-      return staging ? std::pair{e[0], e[1]} : p.place.coord(e[0], e[1]);
+      if (staging) return std::pair{e[0], e[1]};
+      const Shape c = p.place.to_buffer(e[0], e[1]);
+      return std::pair{c[0], c[1]};
     };
     if (cx.expected)
       if (auto c = at(*cx.expected)) p.marks.emplace(*c, std::pair{Mark::wanted, number});
@@ -100,11 +103,13 @@ void draw_panel(std::ostream& svg, const Panel& p, int x0, int y0, int cell_w,
     }
   }
   // The gemm's region and the instruction's tiles inside it, in buffer space.
-  const auto [r0, c0] = p.place.coord(0, 0);
-  const std::int64_t region_rows = p.place.transposed ? p.place.cols : p.place.rows;
-  const std::int64_t region_cols = p.place.transposed ? p.place.rows : p.place.cols;
-  const int tr = p.place.transposed ? p.tile_cols : p.tile_rows;
-  const int tc = p.place.transposed ? p.tile_rows : p.tile_cols;
+  const Shape origin = p.place.to_buffer(0, 0);
+  const std::int64_t r0 = origin[0], c0 = origin[1];
+  const bool t = p.place.transposed();
+  const std::int64_t region_rows = t ? p.place.cols() : p.place.rows();
+  const std::int64_t region_cols = t ? p.place.rows() : p.place.cols();
+  const int tr = t ? p.tile_cols : p.tile_rows;
+  const int tc = t ? p.tile_rows : p.tile_cols;
   const int rx = gx + static_cast<int>(c0) * cell_w, ry = gy + static_cast<int>(r0) * kCellHeight;
   const int rw = static_cast<int>(region_cols) * cell_w, rh = static_cast<int>(region_rows) * kCellHeight;
   for (int r = tr; tr > 0 && r < region_rows; r += tr)
@@ -132,7 +137,10 @@ std::string draw_svg(const Program& program, const ProofReport& report) {
   const MmaInst* inst = report.inst;
   std::vector<Panel> panels;
   const auto add = [&](const char* role, const OperandRef& ref, const OperandPlace& place, int tr, int tc) {
-    panels.push_back(Panel{role, &program.buffer(ref.buffer, ref.loc), place, tr, tc, {}});
+    const BufferDecl& buffer = program.buffer(ref.buffer, ref.loc);
+    if (buffer.shape.size() != 2)
+      throw Error(buffer.loc, "draw: buffer '" + buffer.name + "' is not 2-D; only 2-D buffers are drawn");
+    panels.push_back(Panel{role, &buffer, place, tr, tc, {}});
   };
   add("A", call.a, geometry.a, inst ? inst->m : 0, inst ? inst->k : 0);
   add("B", call.b, geometry.b, inst ? inst->k : 0, inst ? inst->n : 0);

@@ -2,6 +2,7 @@
 // steps in the same order, so that structural comparisons with TVM's
 // results hold.
 #include <algorithm>
+#include <string_view>
 #include <tuple>
 
 #include "core/layout_detail.h"
@@ -13,31 +14,33 @@ namespace {
 
 using L = ExecLevel;
 
-// TVM's CUDA axis fusers: rewrite an iter on a finer thread axis onto the
-// axis that counts the same threads within the layout's outermost scope
-// (`sub`/`sup` are the layout's innermost subscope and outermost scope).
+// TVM's CUDA axis fusers (src/tirx/ir/layout/axis_registry.cc): under a
+// layout whose innermost subscope is `sub` and outermost scope `sup`, an
+// iter on `axis` moves to `to` with its stride times `factor` — the axis that
+// counts the same units within the outer scope.
+struct Fuser {
+  std::string_view axis;
+  L sub, sup;
+  std::string_view to;
+  std::int64_t factor;
+};
+constexpr Fuser kFusers[] = {
+    {"warpid", L::thread, L::cta, "tx", 32},
+    {"laneid", L::thread, L::warpgroup, "tid_in_wg", 1},
+    {"laneid", L::thread, L::cta, "tx", 1},
+    {"wgid", L::thread, L::cta, "tx", 128},
+    {"wgid", L::warp, L::cta, "wgid", 4},  // as TVM registers it (warps of a CTA would be warpid)
+    {"tid_in_wg", L::thread, L::cta, "tx", 1},
+    {"wid_in_wg", L::thread, L::warpgroup, "tid_in_wg", 32},
+    {"wid_in_wg", L::thread, L::cta, "tx", 32},
+    {"wid_in_wg", L::warp, L::cta, "warpid", 1},
+};
+
 // nullopt: the axis stays as it is.
 std::optional<Iter> fuse_to_scope(const Iter& it, L sub, L sup) {
-  const std::string& name = it.axis.name();
-  const auto scaled = [&](std::int64_t factor, const char* axis) {
-    return Iter{it.extent, layout_detail::mul(it.stride, factor, "canonicalize"), Axis(axis)};
-  };
-  if (name == "warpid") {
-    if (sub == L::thread && sup == L::cta) return scaled(32, "tx");
-  } else if (name == "laneid") {
-    if (sub == L::thread && sup == L::warpgroup) return scaled(1, "tid_in_wg");
-    if (sub == L::thread && sup == L::cta) return scaled(1, "tx");
-  } else if (name == "wgid") {
-    if (sub == L::thread && sup == L::cta) return scaled(128, "tx");
-    // Stays on wgid as TVM registers it (warps of a CTA would be warpid).
-    if (sub == L::warp && sup == L::cta) return scaled(4, "wgid");
-  } else if (name == "tid_in_wg") {
-    if (sub == L::thread && sup == L::cta) return scaled(1, "tx");
-  } else if (name == "wid_in_wg") {
-    if (sub == L::thread && sup == L::warpgroup) return scaled(32, "tid_in_wg");
-    if (sub == L::thread && sup == L::cta) return scaled(32, "tx");
-    if (sub == L::warp && sup == L::cta) return scaled(1, "warpid");
-  }
+  for (const Fuser& f : kFusers)
+    if (f.axis == it.axis.name() && f.sub == sub && f.sup == sup)
+      return Iter{it.extent, layout_detail::mul(it.stride, f.factor, "canonicalize"), Axis(f.to)};
   return std::nullopt;
 }
 

@@ -7,7 +7,7 @@ namespace mmacheck::prove_detail {
 
 namespace {
 
-bool inside(const OperandView& v, std::int64_t i, std::int64_t j) {
+bool inside(const OperandPlace& v, std::int64_t i, std::int64_t j) {
   return i >= 0 && i < v.rows() && j >= 0 && j < v.cols();
 }
 
@@ -35,7 +35,7 @@ FramePoint frame_point(const ProofSetup& setup, GemmOperand op, int mma, int war
   const std::int64_t i = *r0 + f.row.at(lane, elem), j = *c0 + f.col.at(lane, elem);
   p.expected = Element{i, j};
   const GemmOperand buffer = setup.frame_buffer(op);
-  const OperandView& v = setup.view(buffer);
+  const OperandPlace& v = setup.view(buffer);
   if (!inside(v, i, j)) return p;
   const Storage& st = setup.storage(buffer);
   p.holds = st.places(st.flat(v.to_buffer(i, j)), {warp, lane}, p.slot);

@@ -24,7 +24,7 @@ Outcome frames(const ProofSetup& setup, GemmOperand op) {
 }
 
 Outcome fragment(const ProofSetup& setup, GemmOperand op) {
-  const OperandView& v = setup.view(op);
+  const OperandPlace& v = setup.view(op);
   const Storage& st = setup.storage(op);
   const std::int64_t n = v.rows() * v.cols();
   const auto owners = [&](std::int64_t x) -> const std::vector<Key>& {
@@ -45,7 +45,7 @@ Outcome fragment(const ProofSetup& setup, GemmOperand op) {
 }
 
 Outcome accumulation(const ProofSetup& setup) {
-  const OperandView& d = setup.view(GemmOperand::D);
+  const OperandPlace& d = setup.view(GemmOperand::D);
   const std::int64_t K = setup.view(GemmOperand::A).cols();
   // The lowest lane of `w` holding D[i][j], if any.
   const auto holder = [&](int w, std::int64_t i, std::int64_t j) -> std::optional<int> {

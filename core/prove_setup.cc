@@ -68,10 +68,8 @@ ProofSetup::ProofSetup(const Program& program_, const Plan& plan_)
       inst(*plan_.inst),
       warps(program_.scope.warps()),
       beta_one(program_.gemm->beta == 1.0) {
-  const GemmCall& call = *program.gemm;
-  views_ = {OperandView(program, call.a, call.transpose_a),
-            OperandView(program, call.b, call.transpose_b), OperandView(program, call.c, false),
-            OperandView(program, call.d, false)};
+  const GemmGeometry g = gemm_geometry(program);
+  views_ = {g.a, g.b, g.c, g.d};
   // One Storage per buffer, however many roles it plays (C = D, a staged operand).
   const auto tabulate = [&](const BufferDecl& b) {
     require_known_thread_axes(b);
@@ -79,7 +77,7 @@ ProofSetup::ProofSetup(const Program& program_, const Plan& plan_)
       if (s.buffer().name == b.name) return;
     storages_.emplace_back(b);
   };
-  for (const OperandView& v : views_) tabulate(program.buffer(v.buffer(), {}));
+  for (const OperandPlace& v : views_) tabulate(program.buffer(v.buffer(), {}));
   for (const StageStmt& s : program.stages) staging.push_back({false, s.buffer, s.source, s.row, s.col, s.loc});
   for (const StoreStmt& s : program.stores) staging.push_back({true, s.buffer, s.target, s.row, s.col, s.loc});
   for (const StagingRef& s : staging) tabulate(program.buffer(s.buffer, s.loc));

@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "core/dispatch.h"
+#include "core/gemm_geometry.h"
 #include "core/program.h"
 #include "core/prove.h"
 
@@ -68,32 +69,6 @@ class Storage {
 enum class GemmOperand { A, B, C, D };
 std::string_view gemm_operand_name(GemmOperand op);
 
-// A gemm operand: logical [row, col] (A: M x K, B: K x N, C and D: M x N)
-// onto its buffer through the region and the transpose.
-class OperandView {
- public:
-  OperandView(const Program& program, const OperandRef& ref, bool transpose);
-
-  const std::string& buffer() const { return buffer_; }
-  std::int64_t rows() const { return rows_; }
-  std::int64_t cols() const { return cols_; }
-  // The region's begin per buffer dim, and the dims carrying row and col.
-  const Shape& origin() const { return origin_; }
-  int row_dim() const { return row_dim_; }
-  int col_dim() const { return col_dim_; }
-
-  Shape to_buffer(std::int64_t row, std::int64_t col) const;
-  // [row, col] of a buffer coordinate, nullopt outside the region.
-  std::optional<Element> from_buffer(std::span<const std::int64_t> coord) const;
-
- private:
-  std::string buffer_;
-  Shape origin_;
-  Shape extent_;
-  int row_dim_ = 0, col_dim_ = 1;
-  std::int64_t rows_ = 0, cols_ = 0;
-};
-
 // Tile origins of one mma statement in one warp, read off the layouts (see
 // core/prove.h); a component is absent when no operand's anchor slot holds
 // an element of its region.
@@ -139,7 +114,7 @@ class ProofSetup {
   std::vector<StagingRef> staging;
   std::vector<CheckSpec> checks;
 
-  const OperandView& view(GemmOperand op) const { return views_[static_cast<int>(op)]; }
+  const OperandPlace& view(GemmOperand op) const { return views_[static_cast<int>(op)]; }
   const Storage& storage(GemmOperand op) const;
   const Storage& storage(const std::string& buffer) const;
   // The frame of an mma operand (C and D: the accumulator frame).
@@ -154,7 +129,7 @@ class ProofSetup {
       const Origin& origin, GemmOperand op);
 
  private:
-  std::vector<OperandView> views_;
+  std::vector<OperandPlace> views_;
   std::vector<Storage> storages_;
 };
 

@@ -1,5 +1,4 @@
-// Storage (a buffer's placement, tabulated) and OperandView (a gemm operand
-// onto its buffer).
+// Storage: a buffer's placement, tabulated both ways.
 #include <algorithm>
 #include <set>
 
@@ -85,36 +84,6 @@ std::string_view gemm_operand_name(GemmOperand op) {
     case GemmOperand::D: return "D";
   }
   return "?";
-}
-
-OperandView::OperandView(const Program& program, const OperandRef& ref, bool transpose)
-    : buffer_(ref.buffer) {
-  const BufferDecl& buffer = program.buffer(ref.buffer, ref.loc);
-  std::vector<int> dims;  // the region's non-unit dims (the dispatch checked there are two)
-  for (std::size_t d = 0; d < buffer.shape.size(); ++d) {
-    const auto [begin, end] = ref.region ? (*ref.region)[d] : std::pair<std::int64_t, std::int64_t>{0, buffer.shape[d]};
-    origin_.push_back(begin);
-    extent_.push_back(end - begin);
-    if (end - begin != 1) dims.push_back(static_cast<int>(d));
-  }
-  if (dims.size() != 2) throw Error(ref.loc, "gemm operand '" + ref.buffer + "' is not 2-D");
-  row_dim_ = dims[transpose ? 1 : 0];
-  col_dim_ = dims[transpose ? 0 : 1];
-  rows_ = extent_[row_dim_];
-  cols_ = extent_[col_dim_];
-}
-
-Shape OperandView::to_buffer(std::int64_t row, std::int64_t col) const {
-  Shape c = origin_;
-  c[row_dim_] += row;
-  c[col_dim_] += col;
-  return c;
-}
-
-std::optional<Element> OperandView::from_buffer(std::span<const std::int64_t> coord) const {
-  for (std::size_t d = 0; d < coord.size(); ++d)
-    if (coord[d] < origin_[d] || coord[d] >= origin_[d] + extent_[d]) return std::nullopt;
-  return Element{coord[row_dim_] - origin_[row_dim_], coord[col_dim_] - origin_[col_dim_]};
 }
 
 }  // namespace mmacheck::prove_detail

@@ -50,7 +50,7 @@ Held held(const ProofSetup& setup, GemmOperand op, Thread t, std::int64_t slot) 
 
 // " (A[0][0] is at lane 0, slot 1)": where the layout does put an element.
 std::string located(const ProofSetup& setup, GemmOperand op, const Element& e) {
-  const OperandView& v = setup.view(op);
+  const OperandPlace& v = setup.view(op);
   if (e[0] < 0 || e[0] >= v.rows() || e[1] < 0 || e[1] >= v.cols()) return ", outside the gemm's region";
   const Storage& st = setup.storage(op);
   const Placement p = placement(setup, st, st.owners(st.flat(v.to_buffer(e[0], e[1]))).front());
@@ -87,7 +87,7 @@ void frame(const ProofSetup& setup, const CheckSpec& check, const FrameWitness& 
 
 void fragment(const ProofSetup& setup, const CheckSpec& check, const FragmentWitness& w,
               Counterexample& cx) {
-  const OperandView& v = setup.view(check.operand);
+  const OperandPlace& v = setup.view(check.operand);
   const Storage& st = setup.storage(check.operand);
   const std::string name(gemm_operand_name(check.operand));
   const Element x{w.x / v.cols(), w.x % v.cols()};

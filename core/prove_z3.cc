@@ -75,7 +75,7 @@ z3::expr owner_is(const Storage& storage, const std::vector<z3::expr>& owner, co
   return all;
 }
 
-std::vector<std::vector<z3::expr>> operand_owners(const Storage& storage, const OperandView& view,
+std::vector<std::vector<z3::expr>> operand_owners(const Storage& storage, const OperandPlace& view,
                                                   const z3::expr& row, const z3::expr& col, const Bv& bv) {
   std::vector<z3::expr> coord;
   for (int d = 0; d < static_cast<int>(view.origin().size()); ++d) {

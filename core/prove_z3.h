@@ -47,7 +47,7 @@ z3::expr axis_term(const Axis& axis, const z3::expr& warp, const z3::expr& lane,
 z3::expr owner_is(const Storage& storage, const std::vector<z3::expr>& owner, const z3::expr& warp,
                   const z3::expr& lane, const z3::expr& slot, const Bv& bv);
 // The owners of operand element [row, col] (through the view) of a storage.
-std::vector<std::vector<z3::expr>> operand_owners(const Storage& storage, const OperandView& view,
+std::vector<std::vector<z3::expr>> operand_owners(const Storage& storage, const OperandPlace& view,
                                                   const z3::expr& row, const z3::expr& col, const Bv& bv);
 // The storage places one of `owners` at (warp, lane, slot).
 z3::expr places(const Storage& storage, const std::vector<std::vector<z3::expr>>& owners,

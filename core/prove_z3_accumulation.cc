@@ -103,7 +103,7 @@ z3::expr init_fault(const ProofSetup& setup, const Point& p, const std::vector<S
 
 Outcome accumulation_z3(const ProofSetup& setup, Z3Session& session) {
   const Storage& d = setup.storage(GemmOperand::D);
-  const OperandView& dv = setup.view(GemmOperand::D);
+  const OperandPlace& dv = setup.view(GemmOperand::D);
   const auto width = bv_width(std::max({storage_bound(setup, d), storage_bound(setup, setup.storage(GemmOperand::C)),
                                         origin_bound(setup), setup.view(GemmOperand::A).cols(),
                                         static_cast<std::int64_t>(setup.plan.nest.stmts.size())}));

@@ -38,7 +38,7 @@ z3::expr same_place(const std::vector<z3::expr>& a, const std::vector<z3::expr>&
 
 Outcome fragment_z3(const ProofSetup& setup, GemmOperand op, Z3Session& session) {
   const Storage& st = setup.storage(op);
-  const OperandView& view = setup.view(op);
+  const OperandPlace& view = setup.view(op);
   const auto width = bv_width(storage_bound(setup, st));
   if (!width) return {CheckResult::unknown, std::nullopt, "values too large to encode"};
   const Bv bv(session.ctx(), *width);

@@ -66,7 +66,7 @@ Outcome decide(const ProofSetup& setup, GemmOperand op, const std::vector<Group>
   const Frame& f = setup.frame(op);
   const GemmOperand buffer = setup.frame_buffer(op);
   const Storage& st = setup.storage(buffer);
-  const OperandView& view = setup.view(buffer);
+  const OperandPlace& view = setup.view(buffer);
   const int G = static_cast<int>(groups.size()), W = setup.warps, E = f.elems();
 
   std::vector<std::int64_t> slots, row0, col0, defined;

@@ -7,28 +7,15 @@
 
 namespace mmacheck::sim {
 
-namespace {
-
-void check_input(const Matrix& m, const OperandPlace& p, const char* name) {
-  const std::int64_t last = p.at(p.rows - 1, p.cols - 1);
-  if (m.bits.size() != static_cast<std::size_t>(m.rows * m.cols) || m.cols != p.buffer_cols ||
-      last >= static_cast<std::int64_t>(m.bits.size()))
-    throw Error(std::string("input ") + name + " (" + std::to_string(m.rows) + " x " +
-                std::to_string(m.cols) + ") does not hold the gemm's " + std::to_string(p.rows) + " x " +
-                std::to_string(p.cols) + " operand");
-}
-
-}  // namespace
-
 Matrix direct_eval(const GemmGeometry& g, const MmaInst& inst, const ArchParams& arch, const GemmInputs& in) {
   if (g.m % inst.m || g.n % inst.n || g.k % inst.k)
     throw Error("M x N x K = " + std::to_string(g.m) + " x " + std::to_string(g.n) + " x " +
                 std::to_string(g.k) + " does not tile into " + inst.shape());
-  check_input(in.a, g.a, "A");
-  check_input(in.b, g.b, "B");
-  if (g.use_c) check_input(in.c, g.c, "C");
+  check_holds(in.a, g.a, "A");
+  check_holds(in.b, g.b, "B");
+  if (g.use_c) check_holds(in.c, g.c, "C");
 
-  Matrix d{g.m, g.n, g.d.dtype, std::vector<std::uint64_t>(g.m * g.n)};
+  Matrix d{g.m, g.n, g.d.dtype(), std::vector<std::uint64_t>(g.m * g.n)};
   std::vector<std::uint64_t> a(inst.m * inst.k), b(inst.k * inst.n), acc(inst.m * inst.n), next(acc.size());
   for (std::int64_t i0 = 0; i0 < g.m; i0 += inst.m)
     for (std::int64_t j0 = 0; j0 < g.n; j0 += inst.n) {

@@ -1,5 +1,5 @@
-// The data of one GPU gemm case: the logical contents of the gemm's A, B and
-// C buffers, as raw element bit patterns.
+// The data of one gemm case (simulator and GPU alike): the contents of the
+// gemm's A, B and C buffers, as raw element bit patterns.
 //
 // Matrices are whole buffers (not the gemm's regions), row-major in the
 // buffer's own shape (a transposed A is stored K x M, as declared), one
@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "core/dtype.h"
+#include "core/gemm_geometry.h"
 
 namespace mmacheck::sim {
 
@@ -25,5 +26,9 @@ struct Matrix {
 struct GemmInputs {
   Matrix a, b, c;
 };
+
+// Throws Error unless `m` is the whole 2-D buffer the operand `p` lives in
+// (`name` says which operand).
+void check_holds(const Matrix& m, const OperandPlace& p, const char* name);
 
 }  // namespace mmacheck::sim

@@ -23,23 +23,17 @@ struct Operands {
 };
 
 Operands logical_operands(const GemmGeometry& g, const GemmInputs& in) {
-  const auto check = [](const Matrix& m, const OperandPlace& p, const char* name) {
-    if (m.cols != p.buffer_cols || m.bits.size() != static_cast<std::size_t>(m.rows * m.cols) ||
-        p.at(p.rows - 1, p.cols - 1) >= static_cast<std::int64_t>(m.bits.size()))
-      throw Error(std::string("input ") + name + " does not hold the gemm's " + std::to_string(p.rows) +
-                  " x " + std::to_string(p.cols) + " operand");
-  };
-  check(in.a, g.a, "A");
-  check(in.b, g.b, "B");
-  if (g.use_c) check(in.c, g.c, "C");
+  check_holds(in.a, g.a, "A");
+  check_holds(in.b, g.b, "B");
+  if (g.use_c) check_holds(in.c, g.c, "C");
   Operands ops{Mat<long double>(g.m, g.k), Mat<long double>(g.n, g.k), Mat<long double>::Zero(g.m, g.n)};
   for (std::int64_t i = 0; i < g.m; ++i)
-    for (std::int64_t k = 0; k < g.k; ++k) ops.a(i, k) = element_value(g.a.dtype, in.a.bits[g.a.at(i, k)]);
+    for (std::int64_t k = 0; k < g.k; ++k) ops.a(i, k) = element_value(g.a.dtype(), in.a.bits[g.a.at(i, k)]);
   for (std::int64_t k = 0; k < g.k; ++k)
-    for (std::int64_t j = 0; j < g.n; ++j) ops.bt(j, k) = element_value(g.b.dtype, in.b.bits[g.b.at(k, j)]);
+    for (std::int64_t j = 0; j < g.n; ++j) ops.bt(j, k) = element_value(g.b.dtype(), in.b.bits[g.b.at(k, j)]);
   if (g.use_c)
     for (std::int64_t i = 0; i < g.m; ++i)
-      for (std::int64_t j = 0; j < g.n; ++j) ops.c(i, j) = element_value(g.c.dtype, in.c.bits[g.c.at(i, j)]);
+      for (std::int64_t j = 0; j < g.n; ++j) ops.c(i, j) = element_value(g.c.dtype(), in.c.bits[g.c.at(i, j)]);
   return ops;
 }
 

@@ -21,10 +21,10 @@ std::vector<ElementCheck> SimCheck::failures(const GemmInputs& inputs) {
   std::vector<ElementCheck> out;
   for (std::int64_t i = 0; i < geometry_.m; ++i)
     for (std::int64_t j = 0; j < geometry_.n; ++j) {
-      const std::int64_t at = d.at(i, j);
-      ElementCheck e{at / d.buffer_cols, at % d.buffer_cols, got[at], direct.at(i, j), ref.at(i, j)};
+      const Shape c = d.to_buffer(i, j);
+      ElementCheck e{c[0], c[1], got[static_cast<std::size_t>(d.at(i, j))], direct.at(i, j), ref.at(i, j)};
       e.bit_exact = e.got == e.direct;
-      e.within_bound = accepts(e.reference, d.dtype, e.got);
+      e.within_bound = accepts(e.reference, d.dtype(), e.got);
       if (!e.bit_exact || !e.within_bound) out.push_back(e);
     }
   return out;

@@ -82,7 +82,7 @@ inline Program program(const std::string& text) { return parse_program(text, "<t
 // One instruction on its frames: A m x k, B k x n, C and D m x n, beta = 1.
 inline GemmGeometry frame_geometry(const MmaInst& inst) {
   const auto place = [](std::int64_t rows, std::int64_t cols, DType t) {
-    return OperandPlace{rows, cols, 0, 0, cols, false, t};
+    return OperandPlace::whole(rows, cols, t);
   };
   return {inst.m, inst.n, inst.k, place(inst.m, inst.k, inst.a), place(inst.k, inst.n, inst.b),
           place(inst.m, inst.n, inst.c), place(inst.m, inst.n, inst.d), true};

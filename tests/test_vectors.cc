@@ -141,7 +141,7 @@ TEST_CASE("mmacheck mma prints the totals last and exits by the outcome", "[vect
   }
   const test::RunResult fail = test::run_mmacheck({"mma", "--vectors", bad_path});
   CHECK(fail.status == 1);
-  CHECK(fail.out.find("case 0 (normal) D[0][0]: expected 41000001, got 41000000") != std::string::npos);
+  CHECK(fail.out.find("case 0 (normal) D[0][0]: expected 0x41000001 (8.00000095), got 0x41000000 (8)") != std::string::npos);
   CHECK(fail.out.substr(fail.out.rfind('\n', fail.out.size() - 2) + 1) == "0 passed, 1 failed\n");
 
   {
