@@ -11,7 +11,7 @@ namespace {
 
 SlotTable empty_table(const BufferDecl& buffer, int slots, int threads) {
   if (buffer.shape.size() != 2)
-    throw Error(buffer.loc, "the GPU backend needs 2-D buffers; '" + buffer.name + "' has " +
+    throw Error(buffer.loc, "staging (the simulator and the GPU backend) needs 2-D buffers; '" + buffer.name + "' has " +
                                 std::to_string(buffer.shape.size()) + " dimensions");
   SlotTable t;
   t.buffer = buffer.name;
@@ -19,7 +19,7 @@ SlotTable empty_table(const BufferDecl& buffer, int slots, int threads) {
   t.rows = buffer.shape[0];
   t.cols = buffer.shape[1];
   if (t.elements() > std::numeric_limits<std::int32_t>::max())
-    throw Error(buffer.loc, "buffer '" + buffer.name + "' is too large for the GPU backend");
+    throw Error(buffer.loc, "buffer '" + buffer.name + "' is too large to stage");
   t.threads = threads;
   t.slots = slots;
   t.index.assign(static_cast<std::size_t>(threads) * slots, -1);
@@ -67,7 +67,7 @@ std::pair<std::int64_t, std::int64_t> place(const BufferDecl& buffer, const Owne
       const std::int64_t per = threads_per_unit(axis);
       if (per == 0 && value != 0)
         throw Error(buffer.loc, "'" + buffer.name + "' element " + coord_text(r, c) + " is on " + axis.name() +
-                                    " " + std::to_string(value) + "; the GPU backend runs one CTA");
+                                    " " + std::to_string(value) + "; a program runs in one CTA");
       thread += per * value;
     } else if (axis == Axis::m()) {
       slot = value;
@@ -107,7 +107,7 @@ SlotTable slots_from_layout(const BufferDecl& buffer, int slots, int threads, Sl
         if (thread < 0 || thread >= std::min<std::int64_t>(unit, threads) || slot < 0 || slot >= slots)
           throw Error(buffer.loc, "'" + buffer.name + "' element " + coord_text(r, c) + " lies in thread " +
                                       std::to_string(thread) + " slot " + std::to_string(slot) +
-                                      ", outside the kernel's " + std::to_string(threads) + " threads x " +
+                                      ", outside the scope's " + std::to_string(threads) + " threads x " +
                                       std::to_string(slots) + " slots");
         for (std::int64_t copy = 0; copy < (use == SlotUse::load ? units : 1); ++copy) {
           const std::int64_t t = thread + copy * unit;

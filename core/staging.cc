@@ -42,7 +42,7 @@ Staging build_staging(const Program& program, const Nest& nest) {
   const GemmCall& call = *program.gemm;
   const auto distinct = [&](const OperandRef& x, const OperandRef& y, const char* xs, const char* ys) {
     if (x.buffer == y.buffer)
-      throw Error(x.loc, std::string("the GPU backend needs ") + xs + " and " + ys +
+      throw Error(x.loc, std::string("staging needs ") + xs + " and " + ys +
                              " in different buffers; both are '" + x.buffer + "'");
   };
   distinct(call.a, call.b, "A", "B");

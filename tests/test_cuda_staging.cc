@@ -103,7 +103,7 @@ TEST_CASE("multi-warp layouts number threads 32 * warpid + laneid", "[cuda][stag
     return v;
   }();
   CHECK(store_slots(t, load_slots(t, m)) == m);
-  CHECK_THROWS_WITH(slots_from_layout(d, 4, 32, SlotUse::load), Catch::Contains("outside the kernel's 32 threads"));
+  CHECK_THROWS_WITH(slots_from_layout(d, 4, 32, SlotUse::load), Catch::Contains("outside the scope's 32 threads"));
 }
 
 TEST_CASE("a laneid-only layout in a CTA is loaded by every warp and stored by warp 0", "[cuda][staging]") {
