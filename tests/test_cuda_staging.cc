@@ -11,24 +11,13 @@ using namespace mmacheck;
 
 namespace {
 
-const char* kSeed = R"(D_FRAG    = TileLayout(S[(2, 8, 4, 2) : (2, 4 @ laneid, 1 @ laneid, 1)])
-A_FRAG_K8 = S[(2, 8, 4, 2) : (2, 4 @ laneid, 1 @ laneid, 1)]
-B_FRAG_K8 = S[(4, 2, 8) : (1 @ laneid, 1, 4 @ laneid)]
-A_FRAG    = A_FRAG_K8.tile_to([16, 16], [16, 8])
-B_FRAG    = B_FRAG_K8.tile_to([16, 8], [8, 8])
-A = buffer((16, 16), "float16", "local", A_FRAG)
-B = buffer((16, 8),  "float16", "local", B_FRAG)
-D = buffer((16, 8),  "float32", "local", D_FRAG)
-scope warp
-gemm(D, A, B, D, transpose_A=False, transpose_B=False, alpha=1.0, beta=0.0)
-)";
 
 const char* kCorrectStage =
     "stage A[s] = A_g[lane // 4 + 8 * ((s // 2) % 2), 2 * (lane % 4) + s % 2 + 8 * (s // 4)]\n";
 const char* kSeedStage =
     "stage A[s] = A_g[lane // 4 + 8 * (s // 4), 2 * (lane % 4) + s % 2 + 8 * ((s // 2) % 2)]\n";
 
-Program seed(const std::string& extra = "") { return parse_program(std::string(kSeed) + extra, "seed.txt"); }
+Program seed(const std::string& extra = "") { return parse_program(std::string(test::kSeedProgram) + extra, "seed.txt"); }
 
 const MmaInst& k16() { return test::inst("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32"); }
 
@@ -140,7 +129,7 @@ TEST_CASE("staging errors name the buffer and the place", "[cuda][staging]") {
   const BufferDecl flat{"F", {256}, DType::f32, MemScope::local, TileLayout({{8, 1, Axis::m()}, {32, 1, Axis::laneid()}}), {}};
   CHECK_THROWS_WITH(slots_from_layout(flat, 8, 32, SlotUse::load), Catch::Contains("needs 2-D buffers"));
   // A and B in one buffer.
-  std::string text = kSeed;
+  std::string text = test::kSeedProgram;
   text.replace(text.find("gemm(D, A, B"), 12, "gemm(D, A, A");
   const Program same = parse_program(text, "same.txt");
   CHECK_THROWS_WITH(build_staging(same, test::seed_nest()), Catch::Contains("A and B in different buffers"));

@@ -121,6 +121,32 @@ std::vector<Example> examples() {
   return out;
 }
 
+std::vector<DispatchedExample> dispatched_examples() {
+  std::vector<DispatchedExample> out;
+  for (const Example& ex : examples()) {
+    try {
+      Program program = load_program(ex.path);
+      Plan plan = dispatch(program, ex.set);
+      if (plan.ok) out.push_back({ex.path, ex.set, std::move(program), std::move(plan)});
+    } catch (const Error&) {
+      // an example of bad input
+    }
+  }
+  return out;
+}
+
+const char* const kSeedProgram = R"(D_FRAG    = TileLayout(S[(2, 8, 4, 2) : (2, 4 @ laneid, 1 @ laneid, 1)])
+A_FRAG_K8 = S[(2, 8, 4, 2) : (2, 4 @ laneid, 1 @ laneid, 1)]
+B_FRAG_K8 = S[(4, 2, 8) : (1 @ laneid, 1, 4 @ laneid)]
+A_FRAG    = A_FRAG_K8.tile_to([16, 16], [16, 8])
+B_FRAG    = B_FRAG_K8.tile_to([16, 8], [8, 8])
+A = buffer((16, 16), "float16", "local", A_FRAG)
+B = buffer((16, 8),  "float16", "local", B_FRAG)
+D = buffer((16, 8),  "float32", "local", D_FRAG)
+scope warp
+gemm(D, A, B, D, transpose_A=False, transpose_B=False, alpha=1.0, beta=0.0)
+)";
+
 namespace {
 
 std::uint64_t mask(DType t) {

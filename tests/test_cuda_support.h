@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "core/dispatch.h"
 #include "core/mma_inst.h"
 #include "core/nest.h"
 #include "core/program.h"
@@ -44,6 +45,18 @@ struct Example {
   InstSet set = InstSet::tvm;  // extended when its first comment line says `--inst-set extended`
 };
 std::vector<Example> examples();
+// The examples that parse and dispatch, loaded (examples of bad input and
+// declined ones left out).
+struct DispatchedExample {
+  std::string path;
+  InstSet set = InstSet::tvm;
+  Program program;
+  Plan plan;
+};
+std::vector<DispatchedExample> dispatched_examples();
+
+// The seed program of DESIGN.md without stage/store statements.
+extern const char* const kSeedProgram;
 
 // Small integers (|x| <= 3; u8: 0..3) in every element of the gemm's
 // buffers, seeded.
