@@ -18,10 +18,10 @@
 #include <string>
 #include <vector>
 
-#include "core/heap_tuning.h"
-#include "core/error.h"
-#include "core/program.h"
-#include "core/prove.h"
+#include "core/base/heap_tuning.h"
+#include "core/base/error.h"
+#include "core/program/program.h"
+#include "core/prove/prove.h"
 
 using namespace mmacheck;
 

@@ -1,16 +1,16 @@
 // mmacheck bench [--instr I] [--arch A] [--seconds S] [--threads T]
 //
 // Bit-exact simulator throughput against Eigen float32 on the same random
-// tiles (sim/throughput.h).  The last line is the ratio.
+// tiles (sim/numerics/throughput.h).  The last line is the ratio.
 #include <cstdio>
 #include <iostream>
 #include <string>
 #include <thread>
 
 #include "cli/command.h"
-#include "core/error.h"
-#include "sim/mma_model.h"
-#include "sim/throughput.h"
+#include "core/base/error.h"
+#include "sim/numerics/mma_model.h"
+#include "sim/numerics/throughput.h"
 
 namespace mmacheck::cli {
 

@@ -13,8 +13,8 @@
 #include <iostream>
 
 #include "cli/command.h"
-#include "core/error.h"
-#include "core/file_io.h"
+#include "core/base/error.h"
+#include "core/base/file_io.h"
 #include "cuda/gpu_session.h"
 #include "cuda/capture.h"
 #include "cuda/driver.h"

@@ -1,17 +1,17 @@
 // mmacheck draw FILE -o OUT.svg [--method z3|exhaustive] [--inst-set tvm|extended]
 //
 // Proves the program (as `prove` does) and draws its fragments with the
-// counterexamples highlighted (core/draw_svg.h).  The picture is written
+// counterexamples highlighted (core/emit/svg.h).  The picture is written
 // whole or not at all.  Exit status as `prove`: 0 proved, 1 refuted,
 // dispatch_failed or unknown, 2 bad input.
 #include <iostream>
 
 #include "cli/command.h"
-#include "core/dispatch.h"
-#include "core/draw_svg.h"
-#include "core/error.h"
-#include "core/file_io.h"
-#include "core/prove.h"
+#include "core/gemm/dispatch.h"
+#include "core/emit/svg.h"
+#include "core/base/error.h"
+#include "core/base/file_io.h"
+#include "core/prove/prove.h"
 
 namespace mmacheck::cli {
 

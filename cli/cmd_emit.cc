@@ -1,17 +1,17 @@
 // mmacheck emit FILE [--tirx | --cuda] [--inst-set tvm|extended]
 //
 // Dispatches the file's gemm and prints the lowered nest: as TIRx IR
-// (default, core/emit_tirx.h) or as CUDA source (core/emit_cuda.h).  When
+// (default, core/emit/tirx_text.h) or as CUDA source (core/emit/cuda_source.h).  When
 // the dispatch fails it prints "dispatch_failed" and every reason row, and
 // exits 1.
 #include <iostream>
 
 #include "cli/command.h"
-#include "core/dispatch.h"
-#include "core/emit_cuda.h"
-#include "core/emit_tirx.h"
-#include "core/error.h"
-#include "core/program.h"
+#include "core/gemm/dispatch.h"
+#include "core/emit/cuda_source.h"
+#include "core/emit/tirx_text.h"
+#include "core/base/error.h"
+#include "core/program/program.h"
 
 namespace mmacheck::cli {
 

@@ -4,7 +4,7 @@
 // from the file's stage/store statements or the buffers' layouts), compiles
 // it with NVRTC for the device, runs N random cases (one CTA each) and
 // compares D bit for bit with the lane-accurate simulator: the warp machine
-// (sim/warp_machine.h) staged through the same tables, with the arithmetic
+// (sim/machine/warp_machine.h) staged through the same tables, with the arithmetic
 // of the device's architecture.
 //
 // Exit status: 0 every case matches; 1 a mismatch or a dispatch failure;
@@ -17,15 +17,15 @@
 #include <optional>
 
 #include "cli/command.h"
-#include "core/dispatch.h"
-#include "core/error.h"
+#include "core/gemm/dispatch.h"
+#include "core/base/error.h"
 #include "cuda/differential.h"
 #include "cuda/driver.h"
 #include "cuda/gemm_runner.h"
 #include "cuda/gpu_session.h"
 #include "cuda/nvrtc.h"
-#include "sim/element_value.h"
-#include "sim/warp_machine.h"
+#include "sim/numerics/element_value.h"
+#include "sim/machine/warp_machine.h"
 
 namespace mmacheck::cli {
 

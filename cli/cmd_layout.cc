@@ -7,7 +7,7 @@
 // Owners list every axis the layout names (shard, replica, offset), zeros
 // included, keys ordered by axis name; replicas in replica order.
 //
-// Text output: for a 2-D shape a grid of owner cells (core/owner_label.h:
+// Text output: for a 2-D shape a grid of owner cells (core/layout/owner_label.h:
 // `T5:3` = laneid 5, slot 3).  Other ranks list `(i, j, k)  cell` lines.
 //
 // Errors in EXPR print as `<expr>:1:COL: error: ...`, then the expression
@@ -18,10 +18,10 @@
 #include <sstream>
 
 #include "cli/command.h"
-#include "core/error.h"
-#include "core/json.h"
-#include "core/layout_parser.h"
-#include "core/owner_label.h"
+#include "core/base/error.h"
+#include "core/base/json.h"
+#include "core/program/layout_parser.h"
+#include "core/layout/owner_label.h"
 
 namespace mmacheck::cli {
 

@@ -10,10 +10,10 @@
 #include <vector>
 
 #include "cli/command.h"
-#include "core/error.h"
-#include "sim/element_value.h"
-#include "sim/mma_model.h"
-#include "sim/vector_file.h"
+#include "core/base/error.h"
+#include "sim/numerics/element_value.h"
+#include "sim/numerics/mma_model.h"
+#include "sim/vectors/vector_file.h"
 
 namespace mmacheck::cli {
 

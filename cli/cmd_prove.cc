@@ -2,7 +2,7 @@
 //                     [--inst-set tvm|extended]
 // (also plain `mmacheck FILE`)
 //
-// Dispatches the file's gemm and proves the nest (core/prove.h).  Text
+// Dispatches the file's gemm and proves the nest (core/prove/prove.h).  Text
 // output: the instruction and tiling, one line per check (result, time),
 // the counterexamples in words or the dispatch's reasons, and a last line
 // `verdict: ...`.  --json prints DESIGN.md's object.  Exit status 0 proved,
@@ -11,8 +11,8 @@
 #include <iostream>
 
 #include "cli/command.h"
-#include "core/json.h"
-#include "core/prove.h"
+#include "core/base/json.h"
+#include "core/prove/prove.h"
 
 namespace mmacheck::cli {
 

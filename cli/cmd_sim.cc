@@ -19,12 +19,12 @@
 #include <string>
 
 #include "cli/command.h"
-#include "core/dispatch.h"
-#include "core/error.h"
-#include "sim/element_value.h"
-#include "sim/error_bound.h"
-#include "sim/random_inputs.h"
-#include "sim/sim_check.h"
+#include "core/gemm/dispatch.h"
+#include "core/base/error.h"
+#include "sim/numerics/element_value.h"
+#include "sim/check/error_bound.h"
+#include "sim/numerics/random_inputs.h"
+#include "sim/check/sim_check.h"
 
 namespace mmacheck::cli {
 

@@ -1,6 +1,6 @@
 #include "cli/command.h"
 
-#include "core/error.h"
+#include "core/base/error.h"
 
 namespace mmacheck::cli {
 

@@ -7,8 +7,8 @@
 #include <iostream>
 
 #include "cli/command.h"
-#include "core/error.h"
-#include "core/heap_tuning.h"
+#include "core/base/error.h"
+#include "core/base/heap_tuning.h"
 
 namespace {
 

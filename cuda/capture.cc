@@ -1,8 +1,8 @@
 #include "cuda/capture.h"
 
-#include "core/staging.h"
+#include "core/gemm/staging.h"
 #include "cuda/gemm_runner.h"
-#include "sim/random_inputs.h"
+#include "sim/numerics/random_inputs.h"
 
 namespace mmacheck::cuda {
 

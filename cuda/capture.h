@@ -1,6 +1,6 @@
 // Capture — new tensor-core test vectors from a real GPU: one `mma.sync` per
-// warp on its PTX frames (core/ptx_frame.h), random operands drawn as the
-// shared vectors were (sim/random_inputs.h), the result bits recorded.
+// warp on its PTX frames (core/gemm/ptx_frame.h), random operands drawn as the
+// shared vectors were (sim/numerics/random_inputs.h), the result bits recorded.
 //
 //     const Capture cap = capture_vectors(gpu, nvrtc, inst, {.cases = 384, .seed = 7});
 //     write_file_atomic("new.mmav", format_mmav(cap.comments, cap.cases));
@@ -14,10 +14,10 @@
 #include <string>
 #include <vector>
 
-#include "core/mma_inst.h"
+#include "core/gemm/mma_inst.h"
 #include "cuda/gpu.h"
 #include "cuda/nvrtc.h"
-#include "sim/vector_file.h"
+#include "sim/vectors/vector_file.h"
 
 namespace mmacheck::cuda {
 

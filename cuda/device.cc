@@ -1,6 +1,6 @@
 #include "cuda/device.h"
 
-#include "core/error.h"
+#include "core/base/error.h"
 #include "cuda/driver.h"
 
 namespace mmacheck::cuda {

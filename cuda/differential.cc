@@ -1,6 +1,6 @@
 #include "cuda/differential.h"
 
-#include "core/error.h"
+#include "core/base/error.h"
 
 namespace mmacheck::cuda {
 

@@ -1,13 +1,13 @@
 // The differential run: a gemm on the GPU against the lane-accurate
-// simulator, bit for bit, on random inputs (sim/random_inputs.h).
+// simulator, bit for bit, on random inputs (sim/numerics/random_inputs.h).
 //
 // The simulator is a hook, so that this layer does not fix how the warp
 // machine is driven.  It receives the program, its nest and one case's
 // inputs, and returns the D buffer the kernel would write: row-major element
 // bits of D's whole buffer, elements no thread stores 0.  The kernel stages
-// through the program's Staging (core/staging.h), so a simulator starting
+// through the program's Staging (core/gemm/staging.h), so a simulator starting
 // from the same tables computes what the kernel writes; sim::simulate
-// (sim/warp_machine.h) is such a hook.
+// (sim/machine/warp_machine.h) is such a hook.
 //
 //     DiffReport r = run_differential(runner, program, nest, sim::simulate, {.cases = 64, .seed = 1});
 //     // r.mismatches: (case, distribution, row, col, expected, got)
@@ -17,12 +17,12 @@
 #include <functional>
 #include <vector>
 
-#include "core/nest.h"
-#include "core/program.h"
+#include "core/gemm/nest.h"
+#include "core/program/program.h"
 #include "cuda/gemm_runner.h"
-#include "sim/gemm_inputs.h"
-#include "sim/input_specs.h"
-#include "sim/random_inputs.h"
+#include "sim/numerics/gemm_inputs.h"
+#include "sim/check/input_specs.h"
+#include "sim/numerics/random_inputs.h"
 
 namespace mmacheck::cuda {
 

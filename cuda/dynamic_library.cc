@@ -3,7 +3,7 @@
 #include <dlfcn.h>
 #include <link.h>
 
-#include "core/error.h"
+#include "core/base/error.h"
 
 namespace mmacheck::cuda {
 

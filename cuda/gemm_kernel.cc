@@ -2,8 +2,8 @@
 
 #include <sstream>
 
-#include "core/emit_cuda.h"
-#include "core/error.h"
+#include "core/emit/cuda_source.h"
+#include "core/base/error.h"
 
 namespace mmacheck::cuda {
 

@@ -13,7 +13,7 @@
 // bits.  `table` is staging's a, b, c, d slot tables, concatenated (table()).
 // Each thread zeroes its register arrays, loads them through the tables
 // (slot loops fully unrolled, so register indices are constants), calls the
-// emitted nest (core/emit_cuda.h) and stores D's slots.
+// emitted nest (core/emit/cuda_source.h) and stores D's slots.
 //
 //     GemmKernel k = gemm_kernel(nest, build_staging(program, nest));
 //     std::string cubin = Nvrtc::load().compile(k.source, 90);
@@ -23,8 +23,8 @@
 #include <string>
 #include <vector>
 
-#include "core/nest.h"
-#include "core/staging.h"
+#include "core/gemm/nest.h"
+#include "core/gemm/staging.h"
 
 namespace mmacheck::cuda {
 

@@ -2,7 +2,7 @@
 
 #include <cstring>
 
-#include "core/error.h"
+#include "core/base/error.h"
 
 namespace mmacheck::cuda {
 

@@ -8,12 +8,12 @@
 #include <span>
 #include <vector>
 
-#include "core/nest.h"
+#include "core/gemm/nest.h"
 #include "cuda/gemm_kernel.h"
 #include "cuda/gpu.h"
 #include "cuda/nvrtc.h"
-#include "sim/gemm_inputs.h"
-#include "core/staging.h"
+#include "sim/numerics/gemm_inputs.h"
+#include "core/gemm/staging.h"
 
 namespace mmacheck::cuda {
 

@@ -1,6 +1,6 @@
 #include "cuda/gpu_session.h"
 
-#include "core/error.h"
+#include "core/base/error.h"
 
 namespace mmacheck::cuda {
 

@@ -2,7 +2,7 @@
 
 #include <cstdio>
 
-#include "core/error.h"
+#include "core/base/error.h"
 
 namespace mmacheck::cuda {
 

@@ -1,5 +1,5 @@
 // Writing tensor-core test vectors in format mmav-1 (../shared/VECTORS.md);
-// sim/vector_file.h reads them back.
+// sim/vectors/vector_file.h reads them back.
 //
 //     # recorded on NVIDIA H200 (sm_90), driver 580.159.04, CUDA 13.0, NVRTC 13.0
 //     instr mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32
@@ -13,7 +13,7 @@
 #include <span>
 #include <string>
 
-#include "sim/vector_file.h"
+#include "sim/vectors/vector_file.h"
 
 namespace mmacheck::cuda {
 

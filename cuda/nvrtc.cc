@@ -4,7 +4,7 @@
 
 #include <optional>
 
-#include "core/error.h"
+#include "core/base/error.h"
 #include "cuda/dynamic_library.h"
 
 namespace mmacheck::cuda {

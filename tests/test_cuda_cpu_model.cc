@@ -4,10 +4,10 @@
 // buffer) and the nest's register conventions without a GPU.
 #include <catch2/catch.hpp>
 
-#include "core/dispatch.h"
-#include "core/error.h"
-#include "core/staging.h"
-#include "sim/warp_machine.h"
+#include "core/gemm/dispatch.h"
+#include "core/base/error.h"
+#include "core/gemm/staging.h"
+#include "sim/machine/warp_machine.h"
 #include "tests/support.h"
 #include "tests/test_cuda_support.h"
 

@@ -5,8 +5,8 @@
 
 #include <optional>
 
-#include "core/dispatch.h"
-#include "core/error.h"
+#include "core/gemm/dispatch.h"
+#include "core/base/error.h"
 #include "cuda/capture.h"
 #include "cuda/differential.h"
 #include "cuda/driver.h"

@@ -6,16 +6,16 @@
 #include <optional>
 #include <set>
 
-#include "core/dispatch.h"
-#include "core/error.h"
+#include "core/gemm/dispatch.h"
+#include "core/base/error.h"
 #include "cuda/capture.h"
 #include "cuda/differential.h"
 #include "cuda/gemm_kernel.h"
 #include "cuda/mmav_writer.h"
 #include "cuda/nvrtc.h"
-#include "sim/random_inputs.h"
-#include "core/staging.h"
-#include "sim/float_format.h"
+#include "sim/numerics/random_inputs.h"
+#include "core/gemm/staging.h"
+#include "sim/numerics/float_format.h"
 #include "tests/support.h"
 #include "tests/test_cuda_support.h"
 

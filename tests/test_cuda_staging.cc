@@ -2,9 +2,9 @@
 // frames; the seed program's staging (pure CPU).
 #include <catch2/catch.hpp>
 
-#include "core/error.h"
-#include "core/slot_table.h"
-#include "core/staging.h"
+#include "core/base/error.h"
+#include "core/gemm/slot_table.h"
+#include "core/gemm/staging.h"
 #include "tests/test_cuda_support.h"
 
 using namespace mmacheck;

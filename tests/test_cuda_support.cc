@@ -8,10 +8,10 @@
 #include <fstream>
 #include <random>
 
-#include "core/emit_cuda.h"
-#include "core/error.h"
-#include "sim/input_specs.h"
-#include "sim/float_format.h"
+#include "core/emit/cuda_source.h"
+#include "core/base/error.h"
+#include "sim/check/input_specs.h"
+#include "sim/numerics/float_format.h"
 #include "tests/support.h"
 
 namespace mmacheck::test {

@@ -8,12 +8,12 @@
 #include <string>
 #include <vector>
 
-#include "core/dispatch.h"
-#include "core/mma_inst.h"
-#include "core/nest.h"
-#include "core/program.h"
-#include "core/staging.h"
-#include "sim/gemm_inputs.h"
+#include "core/gemm/dispatch.h"
+#include "core/gemm/mma_inst.h"
+#include "core/gemm/nest.h"
+#include "core/program/program.h"
+#include "core/gemm/staging.h"
+#include "sim/numerics/gemm_inputs.h"
 
 namespace mmacheck::test {
 

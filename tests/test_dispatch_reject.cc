@@ -3,8 +3,8 @@
 // input TVM asserts against (thrown as Error at the operand).
 #include <catch2/catch.hpp>
 
-#include "core/dispatch.h"
-#include "core/error.h"
+#include "core/gemm/dispatch.h"
+#include "core/base/error.h"
 #include "tests/test_dispatch_support.h"
 
 using namespace mmacheck;

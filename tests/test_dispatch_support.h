@@ -10,9 +10,9 @@
 #include <optional>
 #include <string>
 
-#include "core/dispatch.h"
-#include "core/program.h"
-#include "core/tile_layout.h"
+#include "core/gemm/dispatch.h"
+#include "core/program/program.h"
+#include "core/layout/tile_layout.h"
 
 namespace mmacheck::test {
 
@@ -23,7 +23,7 @@ TileLayout a_frag();     // a_frag_k8().tile_to([16, 16], [16, 8])
 TileLayout b_frag();     // b_frag_k8().tile_to([16, 8], [8, 8])
 // The PTX frame of `inst`'s operand as a TIRx layout over the operand's
 // tile (A: m x k, B: k x n, C/D: m x n), written from the register-view
-// formulas of core/mma_inst.h: A slot = kp + k_pack (rM + m_regs kHi),
+// formulas of core/gemm/mma_inst.h: A slot = kp + k_pack (rM + m_regs kHi),
 // B slot = kp + k_pack kHi, C slot = rN + n_regs rM.  For m16n8k16 f16 these
 // are TVM's A_FRAG, B_FRAG and D_FRAG.
 TileLayout frame_layout(const MmaInst& inst, mmacheck::Operand op);

@@ -5,7 +5,7 @@
 #include <catch2/catch.hpp>
 #include <variant>
 
-#include "core/dispatch.h"
+#include "core/gemm/dispatch.h"
 #include "tests/test_dispatch_support.h"
 
 using namespace mmacheck;

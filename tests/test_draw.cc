@@ -5,9 +5,9 @@
 #include <filesystem>
 #include <string>
 
-#include "core/draw_svg.h"
-#include "core/program.h"
-#include "core/prove.h"
+#include "core/emit/svg.h"
+#include "core/program/program.h"
+#include "core/prove/prove.h"
 #include "tests/support.h"
 
 using namespace mmacheck;

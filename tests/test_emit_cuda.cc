@@ -2,9 +2,9 @@
 // compiling it for every instruction of the table (no GPU needed).
 #include <catch2/catch.hpp>
 
-#include "core/emit_cuda.h"
-#include "core/error.h"
-#include "core/staging.h"
+#include "core/emit/cuda_source.h"
+#include "core/base/error.h"
+#include "core/gemm/staging.h"
 #include "tests/support.h"
 #include "tests/test_cuda_support.h"
 

@@ -2,9 +2,9 @@
 // sm_80 and sm_90 (fp8 nests for sm_90 only).
 #include <catch2/catch.hpp>
 
-#include "core/dispatch.h"
-#include "core/emit_cuda.h"
-#include "core/error.h"
+#include "core/gemm/dispatch.h"
+#include "core/emit/cuda_source.h"
+#include "core/base/error.h"
 #include "tests/support.h"
 #include "tests/test_cuda_support.h"
 

@@ -1,9 +1,9 @@
 // The TIRx printer and `mmacheck emit`.
 #include <catch2/catch.hpp>
 
-#include "core/dispatch.h"
-#include "core/emit_tirx.h"
-#include "core/error.h"
+#include "core/gemm/dispatch.h"
+#include "core/emit/tirx_text.h"
+#include "core/base/error.h"
 #include "tests/support.h"
 #include "tests/test_dispatch_support.h"
 

@@ -12,8 +12,8 @@
 #include <filesystem>
 #include <sstream>
 
-#include "core/dispatch.h"
-#include "core/program.h"
+#include "core/gemm/dispatch.h"
+#include "core/program/program.h"
 #include "tests/support.h"
 #include "tests/test_dispatch_support.h"
 

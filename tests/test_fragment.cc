@@ -1,12 +1,12 @@
 // Lane registers <-> logical tiles through the PTX frames, and one mma
-// executed on lane registers (sim/fragment.h).
+// executed on lane registers (sim/machine/fragment.h).
 #include <catch2/catch.hpp>
 
 #include <random>
 
-#include "core/error.h"
-#include "core/mma_inst.h"
-#include "sim/fragment.h"
+#include "core/base/error.h"
+#include "core/gemm/mma_inst.h"
+#include "sim/machine/fragment.h"
 
 using namespace mmacheck;
 using namespace mmacheck::sim;

@@ -4,8 +4,8 @@
 
 #include <string>
 
-#include "core/error.h"
-#include "core/index_expr.h"
+#include "core/base/error.h"
+#include "core/program/index_expr.h"
 
 using namespace mmacheck;
 

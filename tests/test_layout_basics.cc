@@ -25,7 +25,7 @@
 //    parser; here it is ported as constructed layouts and their printed text.
 #include <catch2/catch.hpp>
 
-#include "core/error.h"
+#include "core/base/error.h"
 #include "tests/test_layout_support.h"
 
 using namespace mmacheck;

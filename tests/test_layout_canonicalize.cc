@@ -3,7 +3,7 @@
 // Skipped cases: see the list at the top of test_layout_basics.cc.
 #include <catch2/catch.hpp>
 
-#include "core/error.h"
+#include "core/base/error.h"
 #include "tests/test_layout_support.h"
 
 using namespace mmacheck;

@@ -3,7 +3,7 @@
 #include <catch2/catch.hpp>
 #include <limits>
 
-#include "core/error.h"
+#include "core/base/error.h"
 #include "tests/test_layout_support.h"
 
 using namespace mmacheck;

@@ -6,9 +6,9 @@
 #include <string>
 #include <vector>
 
-#include "core/error.h"
-#include "core/layout_parser.h"
-#include "core/lexer.h"
+#include "core/base/error.h"
+#include "core/program/layout_parser.h"
+#include "core/program/lexer.h"
 
 using namespace mmacheck;
 

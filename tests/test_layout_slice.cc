@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <catch2/catch.hpp>
 
-#include "core/error.h"
+#include "core/base/error.h"
 #include "tests/test_layout_support.h"
 
 using namespace mmacheck;

@@ -11,8 +11,8 @@
 #include <utility>
 #include <vector>
 
-#include "core/error.h"
-#include "core/tile_layout.h"
+#include "core/base/error.h"
+#include "core/layout/tile_layout.h"
 
 namespace mmacheck::test {
 

@@ -8,9 +8,9 @@
 #include <filesystem>
 #include <fstream>
 
-#include "core/gemm_geometry.h"
-#include "core/program.h"
-#include "core/prove.h"
+#include "core/gemm/geometry.h"
+#include "core/program/program.h"
+#include "core/prove/prove.h"
 #include "tests/support.h"
 
 using namespace mmacheck;

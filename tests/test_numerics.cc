@@ -5,11 +5,11 @@
 #include <string>
 #include <vector>
 
-#include "core/error.h"
-#include "core/mma_inst.h"
-#include "sim/f64_fma.h"
-#include "sim/float_format.h"
-#include "sim/mma_model.h"
+#include "core/base/error.h"
+#include "core/gemm/mma_inst.h"
+#include "sim/numerics/f64_fma.h"
+#include "sim/numerics/float_format.h"
+#include "sim/numerics/mma_model.h"
 
 using namespace mmacheck;
 using namespace mmacheck::sim;

@@ -1,5 +1,5 @@
-// The fixed-point fast path (sim/fused_tile_fast.h), both its portable and
-// its AVX2 kernels, against the reference fused model (sim/fused_dot.h) on
+// The fixed-point fast path (sim/numerics/fused_tile_fast.h), both its portable and
+// its AVX2 kernels, against the reference fused model (sim/numerics/fused_dot.h) on
 // random tiles drawn to hit the edges: zeros, subnormals, the largest
 // exponents, cancellation.
 #include <catch2/catch.hpp>
@@ -7,10 +7,10 @@
 #include <random>
 #include <vector>
 
-#include "core/mma_inst.h"
-#include "sim/fused_dot.h"
-#include "sim/fused_tile_fast.h"
-#include "sim/fused_tile_kernels.h"
+#include "core/gemm/mma_inst.h"
+#include "sim/numerics/fused_dot.h"
+#include "sim/numerics/fused_tile_fast.h"
+#include "sim/numerics/fused_tile_kernels.h"
 #include "tests/support.h"
 
 using namespace mmacheck;

@@ -5,9 +5,9 @@
 #include <random>
 #include <string>
 
-#include "core/error.h"
-#include "core/layout_parser.h"
-#include "core/program.h"
+#include "core/base/error.h"
+#include "core/program/layout_parser.h"
+#include "core/program/program.h"
 
 using namespace mmacheck;
 

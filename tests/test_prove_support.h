@@ -4,8 +4,8 @@
 
 #include <string>
 
-#include "core/program.h"
-#include "core/prove.h"
+#include "core/program/program.h"
+#include "core/prove/prove.h"
 
 namespace mmacheck::test {
 

@@ -5,9 +5,9 @@
 #include <functional>
 #include <set>
 
-#include "core/error.h"
-#include "core/mma_inst.h"
-#include "core/ptx_frame.h"
+#include "core/base/error.h"
+#include "core/gemm/mma_inst.h"
+#include "core/gemm/ptx_frame.h"
 
 using namespace mmacheck;
 

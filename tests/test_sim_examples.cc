@@ -10,10 +10,10 @@
 #include <string>
 #include <vector>
 
-#include "core/dispatch.h"
-#include "core/program.h"
-#include "core/prove.h"
-#include "sim/sim_check.h"
+#include "core/gemm/dispatch.h"
+#include "core/program/program.h"
+#include "core/prove/prove.h"
+#include "sim/check/sim_check.h"
 #include "tests/support.h"
 
 using namespace mmacheck;

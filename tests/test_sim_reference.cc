@@ -4,13 +4,13 @@
 #include <catch2/catch.hpp>
 #include <cmath>
 
-#include "core/dispatch.h"
-#include "sim/direct_eval.h"
-#include "sim/element_value.h"
-#include "sim/error_bound.h"
-#include "sim/float_format.h"
-#include "sim/reference.h"
-#include "sim/sim_check.h"
+#include "core/gemm/dispatch.h"
+#include "sim/check/direct_eval.h"
+#include "sim/numerics/element_value.h"
+#include "sim/check/error_bound.h"
+#include "sim/numerics/float_format.h"
+#include "sim/check/reference.h"
+#include "sim/check/sim_check.h"
 #include "tests/test_sim_support.h"
 
 namespace mmacheck {

@@ -6,11 +6,11 @@
 
 #include <string>
 
-#include "core/mma_inst.h"
-#include "core/program.h"
-#include "core/gemm_geometry.h"
-#include "sim/gemm_inputs.h"
-#include "sim/random_inputs.h"
+#include "core/gemm/mma_inst.h"
+#include "core/program/program.h"
+#include "core/gemm/geometry.h"
+#include "sim/numerics/gemm_inputs.h"
+#include "sim/numerics/random_inputs.h"
 
 namespace mmacheck::test {
 

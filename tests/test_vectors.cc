@@ -7,8 +7,8 @@
 #include <filesystem>
 #include <fstream>
 
-#include "core/error.h"
-#include "sim/vector_file.h"
+#include "core/base/error.h"
+#include "sim/vectors/vector_file.h"
 #include "tests/support.h"
 
 using namespace mmacheck;

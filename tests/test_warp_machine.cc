@@ -6,12 +6,12 @@
 #include <set>
 #include <utility>
 
-#include "core/dispatch.h"
-#include "core/error.h"
-#include "core/staging.h"
-#include "sim/direct_eval.h"
-#include "sim/sim_check.h"
-#include "sim/warp_machine.h"
+#include "core/gemm/dispatch.h"
+#include "core/base/error.h"
+#include "core/gemm/staging.h"
+#include "sim/check/direct_eval.h"
+#include "sim/check/sim_check.h"
+#include "sim/machine/warp_machine.h"
 #include "tests/test_sim_support.h"
 
 namespace mmacheck {

@@ -1,0 +1,29 @@
+#include "core/base/error.h"
+
+namespace mmacheck {
+
+std::string SourceLoc::str() const {
+  std::string s = file;
+  if (line > 0) {
+    s += (s.empty() ? "" : ":") + std::to_string(line);
+    if (col > 0) s += ":" + std::to_string(col);
+  }
+  return s;
+}
+
+static std::string render(const SourceLoc& loc, const std::string& message) {
+  const std::string where = loc.str();
+  return (where.empty() ? "" : where + ": ") + "error: " + message;
+}
+
+Error::Error(SourceLoc loc, std::string message)
+    : std::runtime_error(render(loc, message)), loc_(std::move(loc)), message_(std::move(message)) {}
+
+Error Error::located(const SourceLoc& loc) const {
+  if (loc_.known() || !loc.known()) return *this;
+  SourceLoc merged = loc;
+  if (merged.file.empty()) merged.file = loc_.file;
+  return Error(merged, message_);
+}
+
+}  // namespace mmacheck

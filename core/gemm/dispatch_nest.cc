@@ -1,0 +1,113 @@
+// Register views and the unrolled nest (TVM's _reg_layout and the body of
+// its impl()).
+//
+// A register of an operand is named by its first element: element index
+// i = r * per_reg, decomposed into view coordinates as core/gemm/mma_inst.h
+// gives them, mapped to a storage slot by the view; the register is the
+// slot / per_reg (TVM reaches A and B through a uint32 view of the
+// element view: a_words[m, k, rM, kHi, 0]).  Whether the words really hold
+// the frame's elements is the prover's question, not the dispatch's.
+#include "core/gemm/dispatch_detail.h"
+
+namespace mmacheck {
+
+std::int64_t RegisterView::slot(std::span<const std::int64_t> coord) const {
+  return owner_coord(layout.apply(coord, shape).front(), Axis::m());
+}
+
+namespace dispatch_detail {
+
+RegisterView register_view(std::string buffer, std::span<const std::span<const Iter>> groups,
+                           const Offset& offset) {
+  std::vector<Iter> iters;
+  Shape shape;
+  for (std::span<const Iter> group : groups) {
+    std::int64_t extent = 1;
+    for (const Iter& it : group) {
+      extent *= it.extent;
+      // Extent-1 iters iterate nothing, but would pin an axis: B's N has no
+      // register, its "register" group is a single lane iter.
+      if (it.extent != 1) iters.push_back(it);
+    }
+    shape.push_back(extent);
+  }
+  Offset memory_offset;
+  for (const auto& [axis, value] : offset)
+    if (axis.is_memory()) memory_offset.emplace(axis, value);
+  return RegisterView{std::move(buffer), std::move(shape),
+                      TileLayout(std::move(iters), {}, std::move(memory_offset))};
+}
+
+namespace {
+
+using Coord = std::vector<std::int64_t>;
+
+// Register index of the element at `coord` of a view.
+int register_of(const RegisterView& view, const Coord& coord, int per_reg) {
+  return static_cast<int>(view.slot(coord) / per_reg);
+}
+
+NestOperand nest_operand(const Program& program, const OperandRef& ref) {
+  const BufferDecl& buffer = program.buffer(ref.buffer, ref.loc);
+  return NestOperand{buffer.name, buffer.dtype, static_cast<int>(buffer.layout.span(Axis::m()))};
+}
+
+}  // namespace
+
+Nest build_nest(const MmaInst& inst, const Program& program, const GemmCall& call,
+                const RegisterView& d, const RegisterView& a, const RegisterView& b,
+                const RegisterView& c) {
+  Nest nest;
+  nest.inst = &inst;
+  nest.d = nest_operand(program, call.d);
+  nest.a = nest_operand(program, call.a);
+  nest.b = nest_operand(program, call.b);
+  nest.c = nest_operand(program, call.c);
+  nest.tiles_m = static_cast<int>(d.shape[0]);
+  nest.tiles_n = static_cast<int>(d.shape[1]);
+  nest.tiles_k = static_cast<int>(a.shape[1]);
+  nest.use_c = call.beta == 1.0;
+
+  const Frame& fa = inst.frame(Operand::A);
+  const Frame& fb = inst.frame(Operand::B);
+  const Frame& fc = inst.frame(Operand::C);
+  const int m_regs = inst.m_regs(), n_regs = inst.n_regs(), k_pack = inst.k_pack;
+
+  for (std::int64_t m = 0; m < nest.tiles_m; ++m)
+    for (std::int64_t n = 0; n < nest.tiles_n; ++n) {
+      InitStmt init{static_cast<int>(m), static_cast<int>(n), {}, {}};
+      for (std::int64_t rM = 0; rM < m_regs; ++rM)
+        for (std::int64_t rN = 0; rN < n_regs; ++rN) {
+          const Coord at{m, n, rM, rN};
+          init.d_slots.push_back(static_cast<int>(d.slot(at)));
+          if (nest.use_c) init.c_slots.push_back(static_cast<int>(c.slot(at)));
+        }
+      nest.stmts.emplace_back(std::move(init));
+
+      // D (and C = D, accumulating in place): element i = rN + n_regs * rM.
+      std::vector<int> d_regs;
+      for (int r = 0; r < fc.regs; ++r) {
+        const int i = r * fc.per_reg();
+        d_regs.push_back(register_of(d, {m, n, i / n_regs, i % n_regs}, fc.per_reg()));
+      }
+      for (std::int64_t k = 0; k < nest.tiles_k; ++k) {
+        MmaStmt mma{
+            static_cast<int>(m), static_cast<int>(n), static_cast<int>(k), d_regs, {}, {}, d_regs};
+        // A: element i = kp + k_pack * (rM + m_regs * kHi).
+        for (int r = 0; r < fa.regs; ++r) {
+          const int i = r * fa.per_reg(), q = i / k_pack;
+          mma.a.push_back(register_of(a, {m, k, q % m_regs, q / m_regs, i % k_pack}, fa.per_reg()));
+        }
+        // B: element i = kp + k_pack * kHi.
+        for (int r = 0; r < fb.regs; ++r) {
+          const int i = r * fb.per_reg();
+          mma.b.push_back(register_of(b, {k, n, i / k_pack, i % k_pack}, fb.per_reg()));
+        }
+        nest.stmts.emplace_back(std::move(mma));
+      }
+    }
+  return nest;
+}
+
+}  // namespace dispatch_detail
+}  // namespace mmacheck

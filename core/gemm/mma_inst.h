@@ -1,0 +1,51 @@
+// MmaInst — one concrete `mma.sync` instruction mmacheck can dispatch to,
+// simulate and emit.  The table in mma_inst.cc lists them in dispatch
+// preference order: first TVM's own four (so `--inst-set tvm` picks what TVM
+// picks), then the extended set.  Adding an instruction is adding a row.
+//
+// Register views (as TVM's gemm dispatch derives them, per lane):
+//   A element index  i = kp + k_pack * (rM + m_regs() * kHi)
+//   B element index  i = kp + k_pack * kHi
+//   C/D element index i = rN + n_regs() * rM
+// with rM < m_regs(), rN < n_regs(), kHi < k_hi(), kp < k_pack; within a
+// tile M = g + 8 rM, N = 2 t + rN (C/D), K = kp + k_pack t + 4 k_pack kHi.
+//
+//     const MmaInst& i = mma_instructions()[1];
+//     i.ptx() == "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32"
+#pragma once
+
+#include <span>
+#include <string>
+#include <string_view>
+
+#include "core/program/dtype.h"
+#include "core/gemm/ptx_frame.h"
+
+namespace mmacheck {
+
+enum class InstSet { tvm, extended };
+
+struct MmaInst {
+  std::string_view tag;  // TVM-style name, e.g. "m16n8k16.f16"
+  int m, n, k;
+  DType a, b, c, d;
+  int k_pack;    // A/B elements along K packed into one register
+  bool in_tvm;   // one of TVM's MMA_INSTRUCTIONS (else: --inst-set extended)
+  int min_sm;    // oldest architecture that has it (80, or 89 for fp8)
+
+  std::string shape() const;  // "m16n8k16"
+  std::string ptx() const;    // "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32"
+  const Frame& frame(Operand op) const;
+
+  int m_regs() const { return m / 8; }              // rM extent
+  int n_regs() const { return n / 4; }              // rN extent
+  int k_hi() const { return k / (4 * k_pack); }     // kHi extent
+  bool available(InstSet set) const { return in_tvm || set == InstSet::extended; }
+};
+
+// Every instruction, in dispatch preference order.
+std::span<const MmaInst> mma_instructions();
+// By full PTX name (as in a vector file's `instr` line); nullptr when unknown.
+const MmaInst* find_mma_inst(std::string_view ptx);
+
+}  // namespace mmacheck

@@ -1,0 +1,63 @@
+// Nest — the fully unrolled statement list a gemm lowers to, as plain data.
+//
+// Per output tile (m, n), in TVM's emission order:
+//   1. an InitStmt: D's accumulator slots of the tile are zeroed (beta = 0) or
+//      copied from C's slots (beta = 1);
+//   2. per K tile k, one MmaStmt: D = A * B + C on registers of the four
+//      buffers, with C = D (accumulate in place).
+//
+// Indices are per-thread storage positions of the operand buffers, the same
+// in every lane (registers must be compile-time constants):
+//   - InitStmt lists *slots* (elements).
+//   - MmaStmt lists *registers* in PTX operand order: register r of a buffer
+//     is slots [r * per_reg, (r + 1) * per_reg) of that buffer, per_reg =
+//     frame.per_reg() (two f16 per b32, four s8, one f32 or f64).
+//
+// Example, the seed m16n8k16 tile (beta = 0):
+//   Init{m=0, n=0, d_slots={0,1,2,3}, c_slots={}}
+//   Mma{m=0, n=0, k=0, d={0,1,2,3}, a={0,1,2,3}, b={0,1}, c={0,1,2,3}}
+#pragma once
+
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "core/program/dtype.h"
+#include "core/gemm/mma_inst.h"
+
+namespace mmacheck {
+
+struct InitStmt {
+  int tile_m = 0;
+  int tile_n = 0;
+  std::vector<int> d_slots;
+  std::vector<int> c_slots;  // same length as d_slots; empty when zeroing
+};
+
+struct MmaStmt {
+  int tile_m = 0;
+  int tile_n = 0;
+  int tile_k = 0;
+  std::vector<int> d, a, b, c;  // registers, PTX operand order
+};
+
+using NestStmt = std::variant<InitStmt, MmaStmt>;
+
+// One operand buffer as the nest sees it.
+struct NestOperand {
+  std::string buffer;  // name in the program
+  DType dtype;
+  int slots;  // per-thread storage span (elements)
+};
+
+struct Nest {
+  const MmaInst* inst = nullptr;
+  NestOperand d, a, b, c;
+  int tiles_m = 0, tiles_n = 0, tiles_k = 0;  // per warp
+  bool use_c = false;                          // beta == 1
+  std::vector<NestStmt> stmts;
+
+  int mma_count() const;
+};
+
+}  // namespace mmacheck

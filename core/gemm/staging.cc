@@ -1,0 +1,99 @@
+#include "core/gemm/staging.h"
+
+#include <numeric>
+
+#include "core/base/error.h"
+
+namespace mmacheck {
+
+namespace {
+
+const StageStmt* find_stage(const Program& program, const std::string& buffer) {
+  const StageStmt* found = nullptr;
+  for (const StageStmt& s : program.stages)
+    if (s.buffer == buffer) {
+      if (found) throw Error(s.loc, "buffer '" + buffer + "' is staged twice");
+      found = &s;
+    }
+  return found;
+}
+
+const StoreStmt* find_store(const Program& program, const std::string& buffer) {
+  const StoreStmt* found = nullptr;
+  for (const StoreStmt& s : program.stores)
+    if (s.buffer == buffer) {
+      if (found) throw Error(s.loc, "buffer '" + buffer + "' is stored twice");
+      found = &s;
+    }
+  return found;
+}
+
+SlotTable load_table(const Program& program, const OperandRef& ref, int slots, int threads) {
+  const BufferDecl& buffer = program.buffer(ref.buffer, ref.loc);
+  if (const StageStmt* s = find_stage(program, buffer.name))
+    return slots_from_statement(buffer, s->row, s->col, s->loc, slots, threads, SlotUse::load);
+  return slots_from_layout(buffer, slots, threads, SlotUse::load);
+}
+
+}  // namespace
+
+Staging build_staging(const Program& program, const Nest& nest) {
+  if (!program.gemm) throw Error(SourceLoc{program.file, 0, 0}, "the program has no gemm call");
+  const GemmCall& call = *program.gemm;
+  const auto distinct = [&](const OperandRef& x, const OperandRef& y, const char* xs, const char* ys) {
+    if (x.buffer == y.buffer)
+      throw Error(x.loc, std::string("staging needs ") + xs + " and " + ys +
+                             " in different buffers; both are '" + x.buffer + "'");
+  };
+  distinct(call.a, call.b, "A", "B");
+  distinct(call.a, call.c, "A", "C");
+  distinct(call.a, call.d, "A", "D");
+  distinct(call.b, call.c, "B", "C");
+  distinct(call.b, call.d, "B", "D");
+
+  Staging st;
+  st.threads = program.scope.threads;
+  st.c_in_d = call.c.buffer == call.d.buffer;
+  st.a = load_table(program, call.a, nest.a.slots, st.threads);
+  st.b = load_table(program, call.b, nest.b.slots, st.threads);
+  st.c = load_table(program, call.c, st.c_in_d ? nest.d.slots : nest.c.slots, st.threads);
+  const BufferDecl& d = program.buffer(call.d.buffer, call.d.loc);
+  if (const StoreStmt* s = find_store(program, d.name))
+    st.d = slots_from_statement(d, s->row, s->col, s->loc, nest.d.slots, st.threads, SlotUse::store);
+  else
+    st.d = slots_from_layout(d, nest.d.slots, st.threads, SlotUse::store);
+  return st;
+}
+
+Staging frame_staging(const MmaInst& inst) {
+  Staging st;
+  st.a = slots_from_frame(inst.frame(Operand::A), inst.a);
+  st.b = slots_from_frame(inst.frame(Operand::B), inst.b);
+  st.c = slots_from_frame(inst.frame(Operand::C), inst.c);
+  st.d = slots_from_frame(inst.frame(Operand::C), inst.d);
+  return st;
+}
+
+Nest frame_nest(const MmaInst& inst) {
+  const auto count = [](int n) {
+    std::vector<int> v(n);
+    std::iota(v.begin(), v.end(), 0);
+    return v;
+  };
+  const Frame& fa = inst.frame(Operand::A);
+  const Frame& fb = inst.frame(Operand::B);
+  const Frame& fc = inst.frame(Operand::C);
+  Nest nest;
+  nest.inst = &inst;
+  nest.d = {"D", inst.d, fc.elems()};
+  nest.a = {"A", inst.a, fa.elems()};
+  nest.b = {"B", inst.b, fb.elems()};
+  nest.c = {"C", inst.c, fc.elems()};
+  nest.tiles_m = nest.tiles_n = nest.tiles_k = 1;
+  nest.use_c = true;
+  nest.stmts.emplace_back(InitStmt{0, 0, count(fc.elems()), count(fc.elems())});
+  nest.stmts.emplace_back(MmaStmt{0, 0, 0, count(fc.regs), count(fa.regs), count(fb.regs), count(fc.regs)});
+  return nest;
+}
+
+}  // namespace mmacheck

@@ -1,0 +1,48 @@
+// Staging — how a program fills its operands' register arrays and writes D
+// back: one SlotTable per operand, for every thread of the scope.  The GPU
+// kernel (cuda/) and the warp machine (sim/) stage through the same tables,
+// so they start from the same registers.
+//
+//   a, b   loads of the A and B buffers;
+//   c      loads of the C buffer: into C's array, or, when C and D are one
+//          buffer (gemm(D, A, B, D)), into D's array (c_in_d);
+//   d      stores of the D buffer.
+//
+// Every register array starts zeroed; the loads fill it; the nest runs; the
+// D stores write the output matrix, which starts zeroed.  Starting from
+// load_slots and ending with store_slots, a simulator computes exactly what
+// the kernel writes.
+//
+// From a program, each operand follows its `stage` (or, for D, `store`)
+// statement when the file has one for that buffer, else its layout.  Thread
+// count: the scope's (32 for a warp).
+#pragma once
+
+#include "core/gemm/mma_inst.h"
+#include "core/gemm/nest.h"
+#include "core/program/program.h"
+#include "core/gemm/slot_table.h"
+
+namespace mmacheck {
+
+struct Staging {
+  int threads = 32;
+  SlotTable a, b, c, d;
+  bool c_in_d = false;
+};
+
+// Throws Error (at the offending statement or declaration) when an operand
+// cannot be staged: A or B shares a buffer with another operand, a buffer is
+// not 2-D, a layout leaves the scope's threads or the nest's slots, a
+// statement addresses outside its buffer, a buffer is staged twice.
+Staging build_staging(const Program& program, const Nest& nest);
+
+// One instruction on its PTX frames: 32 threads, slot = element index, C
+// and D distinct 2-D tiles (A m x k, B k x n, C and D m x n).
+Staging frame_staging(const MmaInst& inst);
+
+// The single-instruction nest frame_staging() matches: D = C (copy), then
+// one mma on registers 0, 1, ...
+Nest frame_nest(const MmaInst& inst);
+
+}  // namespace mmacheck

@@ -1,0 +1,47 @@
+// Helpers private to the layout algebra (core/layout/tile_layout.cc and
+// core/layout_*.cc): overflow-checked int64 arithmetic and list text for
+// error messages.  Extents and strides come from user text, so a product
+// that leaves int64 is bad input (an Error naming the operation), never
+// undefined behaviour.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <string>
+#include <string_view>
+
+#include "core/base/error.h"
+
+namespace mmacheck::layout_detail {
+
+inline std::int64_t mul(std::int64_t a, std::int64_t b, std::string_view what) {
+  std::int64_t r = 0;
+  if (__builtin_mul_overflow(a, b, &r)) throw Error(std::string(what) + " overflows int64");
+  return r;
+}
+
+inline std::int64_t add(std::int64_t a, std::int64_t b, std::string_view what) {
+  std::int64_t r = 0;
+  if (__builtin_add_overflow(a, b, &r)) throw Error(std::string(what) + " overflows int64");
+  return r;
+}
+
+inline std::int64_t sub(std::int64_t a, std::int64_t b, std::string_view what) {
+  std::int64_t r = 0;
+  if (__builtin_sub_overflow(a, b, &r)) throw Error(std::string(what) + " overflows int64");
+  return r;
+}
+
+// "[3, 5]"
+template <typename T>
+std::string list_str(std::span<const T> values) {
+  std::string s = "[";
+  for (std::size_t i = 0; i < values.size(); ++i) {
+    if (i > 0) s += ", ";
+    s += std::to_string(values[i]);
+  }
+  s += ']';
+  return s;
+}
+
+}  // namespace mmacheck::layout_detail

@@ -1,0 +1,272 @@
+// The grammar of layout expressions (Python's, restricted to what TIRx layout
+// code uses), evaluated while parsing:
+//
+//   sum      := product (('+' | '-') product)*
+//   product  := unary (('*' | '//' | '%' | '@') unary)*
+//   unary    := ('-' | '+') unary | postfix
+//   postfix  := atom ('.' NAME | '[' subscript ']' | '(' arguments ')')*
+//   atom     := INT | STRING | NAME | '(' [sum (',' sum)* [',']] ')' | '[' ... ']'
+//   subscript:= items [':' items]      items := sum (',' sum)* [',']
+#include "core/program/layout_parser.h"
+
+#include <algorithm>
+
+#include "core/program/layout_parser_values.h"
+#include "core/program/lexer.h"
+
+namespace mmacheck {
+
+using namespace layout_expr;
+
+const TileLayout& layout_of(const LayoutValue& value) {
+  if (const auto* g = std::get_if<GroupedLayout>(&value)) return g->layout();
+  return std::get<TileLayout>(value);
+}
+
+namespace {
+
+bool is_known_axis(std::string_view name) {
+  const auto names = Axis::known_names();
+  return std::find(names.begin(), names.end(), name) != names.end();
+}
+
+std::string known_axes() {
+  std::string out;
+  for (std::string_view n : Axis::known_names()) out += (out.empty() ? "" : ", ") + std::string(n);
+  return out;
+}
+
+bool is_builtin(std::string_view name) {
+  return name == "S" || name == "R" || name == "TileLayout" || name == "T" || name == "Tx" || name == "Axis";
+}
+
+std::string known_layouts(const LayoutNames& names) {
+  if (names.layouts.empty()) return "no layouts are defined";
+  std::string out = "known layouts: ";
+  int shown = 0;
+  for (const auto& [name, value] : names.layouts) {
+    if (shown++ == 12) return out + ", ...";
+    out += (shown > 1 ? ", " : "") + name;
+  }
+  return out;
+}
+
+class Parser {
+ public:
+  Parser(TokenCursor& in, const LayoutNames& names) : in_(in), names_(names) {}
+
+  Value sum() {
+    Value lhs = product();
+    while (in_.peek().is_op("+") || in_.peek().is_op("-")) {
+      const Token& op = in_.next();
+      const Value rhs = product();
+      lhs = op.text == "+" ? add(lhs, rhs, op) : arith(lhs, rhs, op);
+    }
+    return lhs;
+  }
+
+ private:
+  Value product() {
+    Value lhs = unary();
+    while (true) {
+      const Token& op = in_.peek();
+      if (op.is_op("/")) in_.fail(op, "use '//' for integer division");
+      if (op.is_op("@")) {
+        in_.next();
+        lhs = at_axis(lhs, axis_operand(), op);
+      } else if (op.is_op("*") || op.is_op("//") || op.is_op("%")) {
+        in_.next();
+        lhs = arith(lhs, unary(), op);
+      } else {
+        return lhs;
+      }
+    }
+  }
+
+  Value unary() {
+    const TokenCursor::Nesting guard(in_);
+    const Token& t = in_.peek();
+    if (t.is_op("-")) {
+      in_.next();
+      return negate(unary(), t);
+    }
+    if (t.is_op("+")) {
+      in_.next();
+      Value v = unary();
+      to_int(v, "an integer after unary '+'");
+      return v;
+    }
+    return postfix();
+  }
+
+  // Right of '@' a bare name means an axis, even one that a binding shadows.
+  Value axis_operand() {
+    const Token& t = in_.peek();
+    if (t.kind == TokenKind::identifier && !in_.peek(1).is_op(".")) {
+      if (is_known_axis(t.text)) return Value{Axis(in_.next().text), t.loc};
+      if (!names_.layouts.contains(t.text) && !is_builtin(t.text))
+        in_.fail(t, "unknown axis '" + t.text + "' (known axes: " + known_axes() + "; write \"" + t.text +
+                        "\" for a new memory axis)");
+    }
+    return unary();
+  }
+
+  Value postfix() {
+    Value v = atom();
+    while (true) {
+      const Token& t = in_.peek();
+      if (t.is_op(".")) {
+        in_.next();
+        v = attribute(v, in_.expect_name("a name after '.'"));
+      } else if (t.is_op("[")) {
+        in_.next();
+        v = subscript(v, t);
+      } else if (t.is_op("(")) {
+        in_.next();
+        v = call(v, t);
+      } else {
+        return v;
+      }
+    }
+  }
+
+  Value atom() {
+    const Token& t = in_.next();
+    switch (t.kind) {
+      case TokenKind::integer: return Value{t.int_value, t.loc};
+      case TokenKind::string: return Value{Str{t.text}, t.loc};
+      case TokenKind::identifier: return name(t);
+      case TokenKind::floating: in_.fail(t, "expected an integer, got '" + t.text + "'");
+      default: break;
+    }
+    if (t.is_op("(")) return sequence(t, ")", false);
+    if (t.is_op("[")) return sequence(t, "]", true);
+    in_.fail(t, "expected an expression, got " + describe(t));
+  }
+
+  Value name(const Token& t) {
+    if (const auto it = names_.layouts.find(t.text); it != names_.layouts.end())
+      return std::visit([&](const auto& layout) { return Value{layout, t.loc}; }, it->second);
+    if (const auto it = names_.others.find(t.text); it != names_.others.end())
+      in_.fail(t, "'" + t.text + "' is a " + it->second + ", not a layout");
+    if (t.text == "S" || t.text == "R") return Value{Builder{t.text == "R"}, t.loc};
+    if (t.text == "TileLayout") return Value{Wrapper{}, t.loc};
+    if (t.text == "T" || t.text == "Tx") return Value{Namespace{false}, t.loc};
+    if (t.text == "Axis") return Value{Namespace{true}, t.loc};
+    if (is_known_axis(t.text)) return Value{Axis(t.text), t.loc};
+    in_.fail(t, "unknown name '" + t.text + "' (" + known_layouts(names_) + ")");
+  }
+
+  // `(a, b)`, `(a,)`, `()` and `[...]`; a parenthesised single value is itself.
+  Value sequence(const Token& open, std::string_view close, bool list) {
+    Seq seq{{}, list};
+    bool comma = false;
+    while (!in_.peek().is_op(close)) {
+      seq.items.push_back(sum());
+      if (!in_.accept(",")) break;
+      comma = true;
+    }
+    in_.expect_close(close, open.text, open);
+    if (!list && !comma && seq.items.size() == 1) return seq.items.front();
+    return Value{std::move(seq), open.loc};
+  }
+
+  Value attribute(const Value& target, const Token& name) {
+    if (const Namespace* ns = target.get<Namespace>()) {
+      if (ns->axes) {
+        if (!is_known_axis(name.text))
+          in_.fail(name, "unknown axis 'Axis." + name.text + "' (known axes: " + known_axes() + ")");
+        return Value{Axis(name.text), target.loc};
+      }
+      if (name.text == "S" || name.text == "R") return Value{Builder{name.text == "R"}, target.loc};
+      if (name.text == "TileLayout") return Value{Wrapper{}, target.loc};
+      if (name.text == "Axis") return Value{Namespace{true}, target.loc};
+      in_.fail(name, "unknown name '" + name.text + "' after 'T.' (known: S, R, TileLayout, Axis)");
+    }
+    if (!is_layout_like(target)) in_.fail(name, kind_name(target) + " has no attribute '" + name.text + "'");
+    if (!is_method(name.text))
+      in_.fail(name, "unknown layout method '" + name.text + "' (methods: " + method_names() + ")");
+    const Token& open = in_.peek();
+    if (!open.is_op("(")) in_.fail(open, "expected '(' to call method '" + name.text + "', got " + describe(open));
+    in_.next();
+    return call_method(target, name, arguments(open, name.text + "("));
+  }
+
+  Value call(const Value& callee, const Token& open) {
+    if (!callee.get<Wrapper>()) in_.fail(open, kind_name(callee) + " cannot be called");
+    const Token name{TokenKind::identifier, "TileLayout", 0, 0, callee.loc};
+    const std::vector<Value> args = bind_args(arguments(open, "TileLayout("), name, {"spec"});
+    if (!is_layout_like(args[0]))
+      in_.fail(name, "TileLayout(...) takes a layout spec (S[...] + ...), got " + kind_name(args[0]));
+    return Value{to_layout(args[0]), callee.loc};
+  }
+
+  std::vector<Arg> arguments(const Token& open, const std::string& opener) {
+    std::vector<Arg> args;
+    while (!in_.peek().is_op(")")) {
+      std::optional<Token> keyword;
+      if (in_.peek().kind == TokenKind::identifier && in_.peek(1).is_op("=")) {
+        keyword = in_.next();
+        in_.next();
+      } else if (!args.empty() && args.back().keyword) {
+        in_.fail(in_.peek(), "positional argument after a keyword argument");
+      }
+      args.push_back(Arg{keyword, sum()});
+      if (!in_.accept(",")) break;
+    }
+    in_.expect_close(")", opener, open);
+    return args;
+  }
+
+  Value subscript(const Value& target, const Token& open) {
+    const Builder* builder = target.get<Builder>();
+    if (!builder) in_.fail(open, kind_name(target) + " cannot be subscripted");
+    const std::string opener = builder->replica ? "R[" : "S[";
+    if (in_.peek().is_op("]")) in_.fail(in_.peek(), opener + "...] needs at least one extent");
+    bool bare = false;
+    const Value extents = items(bare);
+    std::optional<Value> strides;
+    if (in_.peek().is_op(":")) {
+      const Token& colon = in_.next();
+      if (bare) in_.fail(colon, "write several extents as a tuple: " + opener + "(e0, e1) : (s0, s1)]");
+      strides = items(bare);
+      if (bare) throw Error(strides->loc, "write several strides as a tuple: " + opener + "(e0, e1) : (s0, s1)]");
+    }
+    in_.expect_close("]", opener, open);
+    return make_spec(*builder, extents, strides ? &*strides : nullptr, target.loc);
+  }
+
+  // One value, or a bare tuple `a, b, ...` (then `bare` is set).
+  Value items(bool& bare) {
+    const Value first = sum();
+    bare = in_.peek().is_op(",");
+    if (!bare) return first;
+    Seq seq{{first}, false};
+    while (in_.accept(",") && !in_.peek().is_op("]") && !in_.peek().is_op(":")) seq.items.push_back(sum());
+    return Value{std::move(seq), first.loc};
+  }
+
+  TokenCursor& in_;
+  const LayoutNames& names_;
+};
+
+}  // namespace
+
+LayoutValue parse_layout(TokenCursor& in, const LayoutNames& names) {
+  const Value v = Parser(in, names).sum();
+  if (const auto* g = v.get<GroupedLayout>()) return *g;
+  if (!is_layout_like(v)) throw Error(v.loc, "expected a layout, got " + kind_name(v));
+  return to_layout(v);
+}
+
+LayoutValue parse_layout(std::string_view text, const std::string& source, const LayoutNames& names) {
+  TokenCursor in(tokenize(text, source));
+  if (in.peek().ends_statement()) in.fail(in.peek(), "empty layout expression");
+  LayoutValue value = parse_layout(in, names);
+  while (in.peek().kind == TokenKind::newline) in.next();
+  if (in.peek().kind != TokenKind::end)
+    in.fail(in.peek(), "unexpected " + describe(in.peek()) + " after the layout expression");
+  return value;
+}
+
+}  // namespace mmacheck

@@ -1,0 +1,260 @@
+#include "core/program/layout_parser_values.h"
+
+#include <climits>
+
+#include "core/program/index_expr.h"
+
+namespace mmacheck::layout_expr {
+
+namespace {
+
+template <class... F>
+struct Overloaded : F... {
+  using F::operator()...;
+};
+template <class... F>
+Overloaded(F...) -> Overloaded<F...>;
+
+// Sizes and spans beyond this are refused, so that the algebra's arithmetic
+// (products of extents, strides times spans) stays well inside int64.
+constexpr std::int64_t kMaxMagnitude = std::int64_t{1} << 62;
+
+[[noreturn]] void fail(const SourceLoc& loc, const std::string& message) { throw Error(loc, message); }
+
+[[noreturn]] void expected(const Value& v, std::string_view what) {
+  fail(v.loc, "expected " + std::string(what) + ", got " + kind_name(v));
+}
+
+Axis to_axis(const Value& v) {
+  if (const Axis* a = v.get<Axis>()) return *a;
+  if (const Str* s = v.get<Str>()) {
+    if (s->text.empty()) fail(v.loc, "axis name must not be empty");
+    return Axis(s->text);
+  }
+  expected(v, "an axis (laneid, Axis.laneid or \"laneid\")");
+}
+
+Iter to_iter(std::int64_t extent, const Value& s) {
+  if (const auto* n = s.get<std::int64_t>()) return Iter{extent, *n, Axis::m()};
+  if (const auto* on = s.get<OnAxis>()) return Iter{extent, on->value, on->axis};
+  if (s.get<Axis>() || s.get<Str>()) return Iter{extent, 1, to_axis(s)};
+  if (const auto* seq = s.get<Seq>(); seq && !seq->list && seq->items.size() == 2)
+    return Iter{extent, to_int(seq->items[0], "a stride"), to_axis(seq->items[1])};
+  if (s.get<Offset>()) fail(s.loc, "a stride is one value on one axis (n@axis), not a sum");
+  expected(s, "a stride (n, n@axis, \"axis\" or (n, \"axis\"))");
+}
+
+[[noreturn]] void too_large(const SourceLoc& loc) {
+  fail(loc, "layout too large (sizes and spans are limited to 2^62)");
+}
+
+std::int64_t checked_mul(std::int64_t a, std::int64_t b, const SourceLoc& loc) {
+  std::int64_t r = 0;
+  if (__builtin_mul_overflow(a, b, &r) || r > kMaxMagnitude || r < -kMaxMagnitude) too_large(loc);
+  return r;
+}
+
+// Sizes, and per axis the reach of the iters plus the offset, within 2^62.
+void check_magnitudes(const Spec& spec, const SourceLoc& loc) {
+  const auto grow = [&](std::int64_t& total, std::int64_t term) {
+    if (term > kMaxMagnitude || term < -kMaxMagnitude) too_large(loc);
+    if ((term < 0 ? -term : term) > kMaxMagnitude - total) too_large(loc);
+    total += term < 0 ? -term : term;
+  };
+  std::map<Axis, std::int64_t> reach;
+  for (const std::optional<std::vector<Iter>>* iters : {&spec.shard, &spec.replica}) {
+    std::int64_t size = 1;
+    for (const Iter& it : iters->value_or(std::vector<Iter>{})) {
+      size = checked_mul(size, it.extent, loc);
+      grow(reach[it.axis], checked_mul(it.extent - 1, it.stride, loc));
+    }
+  }
+  for (const auto& [axis, off] : spec.offset) grow(reach[axis], off);
+}
+
+bool is_offset_like(const Value& v) { return v.get<std::int64_t>() || v.get<OnAxis>() || v.get<Offset>(); }
+
+Offset to_offset(const Value& v) {
+  if (const auto* n = v.get<std::int64_t>()) return Offset{{Axis::m(), *n}};
+  if (const auto* on = v.get<OnAxis>()) return Offset{{on->axis, on->value}};
+  return *v.get<Offset>();
+}
+
+Offset merge(Offset a, const Offset& b, const SourceLoc& loc) {
+  for (const auto& [axis, value] : b) {
+    auto [it, fresh] = a.emplace(axis, value);
+    if (!fresh) it->second = IndexExpr::apply(IndexExpr::Kind::add, it->second, value, loc);
+  }
+  return a;
+}
+
+Spec to_spec(const Value& v) {
+  if (const Spec* s = v.get<Spec>()) return *s;
+  if (is_offset_like(v)) return Spec{{}, {}, to_offset(v)};
+  const TileLayout layout = to_layout(v);
+  Spec spec{layout.shard(), {}, layout.offset()};
+  if (!layout.replica().empty()) spec.replica = layout.replica();
+  return spec;
+}
+
+}  // namespace
+
+std::string kind_name(const Value& value) {
+  return std::visit(
+      Overloaded{
+          [](std::int64_t) -> std::string { return "an integer"; },
+          [](const Str& s) -> std::string { return "string '" + s.text + "'"; },
+          [](const Axis& a) -> std::string { return "axis '" + a.name() + "'"; },
+          [](const OnAxis&) -> std::string { return "an axis-bound value (n@axis)"; },
+          [](const Offset&) -> std::string { return "an offset sum"; },
+          [](const Spec&) -> std::string { return "a layout spec"; },
+          [](const TileLayout&) -> std::string { return "a layout"; },
+          [](const GroupedLayout&) -> std::string { return "a grouped layout"; },
+          [](const Seq& s) -> std::string { return s.list ? "a list" : "a tuple"; },
+          [](const Builder& b) -> std::string { return b.replica ? "'R'" : "'S'"; },
+          [](const Wrapper&) -> std::string { return "'TileLayout'"; },
+          [](const Namespace& n) -> std::string { return n.axes ? "'Axis'" : "'T'"; },
+      },
+      value.v);
+}
+
+std::int64_t to_int(const Value& value, std::string_view what) {
+  if (const auto* n = value.get<std::int64_t>()) return *n;
+  expected(value, what);
+}
+
+const std::vector<Value>& to_seq(const Value& value, std::string_view what) {
+  if (const Seq* s = value.get<Seq>()) return s->items;
+  expected(value, what);
+}
+
+Shape to_shape(const Value& value, std::string_view what) {
+  const std::vector<Value>& items = to_seq(value, what);
+  if (items.empty()) fail(value.loc, "expected " + std::string(what) + ", got an empty one");
+  Shape shape;
+  for (const Value& item : items) {
+    const std::int64_t d = to_int(item, "a shape dimension (an integer)");
+    if (d <= 0) fail(item.loc, "shape dimension must be positive, got " + std::to_string(d));
+    shape.push_back(d);
+  }
+  return shape;
+}
+
+std::vector<int> to_int_list(const Value& value, std::string_view what) {
+  std::vector<int> out;
+  for (const Value& item : to_seq(value, what)) {
+    const std::int64_t n = to_int(item, "an integer");
+    if (n < INT_MIN || n > INT_MAX) fail(item.loc, "integer " + std::to_string(n) + " is out of range here");
+    out.push_back(static_cast<int>(n));
+  }
+  return out;
+}
+
+Region to_region(const Value& value, std::string_view what) {
+  Region region;
+  for (const Value& item : to_seq(value, what)) {
+    const std::vector<Value>& pair = to_seq(item, "a (start, end) pair");
+    if (pair.size() != 2) fail(item.loc, "expected a (start, end) pair, got " + std::to_string(pair.size()) + " values");
+    region.emplace_back(to_int(pair[0], "a start (an integer)"), to_int(pair[1], "an end (an integer)"));
+  }
+  return region;
+}
+
+bool is_layout_like(const Value& value) {
+  return value.get<Spec>() || value.get<TileLayout>() || value.get<GroupedLayout>();
+}
+
+TileLayout to_layout(const Value& value) {
+  if (const auto* l = value.get<TileLayout>()) return *l;
+  if (const auto* g = value.get<GroupedLayout>()) return g->layout();
+  const Spec* spec = value.get<Spec>();
+  if (!spec) expected(value, "a layout");
+  if (!spec->shard) fail(value.loc, "a layout needs a shard list S[...]");
+  check_magnitudes(*spec, value.loc);
+  try {
+    return TileLayout(*spec->shard, spec->replica.value_or(std::vector<Iter>{}), spec->offset);
+  } catch (const Error& e) {
+    throw e.located(value.loc);
+  }
+}
+
+Value make_spec(const Builder& builder, const Value& extents, const Value* strides, const SourceLoc& loc) {
+  const char* name = builder.replica ? "R" : "S";
+  const std::vector<Value> ext_items = extents.get<Seq>() ? extents.get<Seq>()->items : std::vector{extents};
+  if (ext_items.empty()) fail(extents.loc, std::string(name) + "[...] needs at least one extent");
+  std::vector<std::int64_t> ext;
+  for (const Value& e : ext_items) {
+    const std::int64_t n = to_int(e, "an extent (an integer)");
+    if (n <= 0) fail(e.loc, "extent must be positive, got " + std::to_string(n));
+    ext.push_back(n);
+  }
+  std::vector<Iter> iters;
+  if (!strides) {
+    // Row-major: the last extent is fastest (TVM's _get_default_strides).
+    std::vector<std::int64_t> s(ext.size());
+    std::int64_t stride = 1;
+    for (std::size_t i = ext.size(); i-- > 0;) {
+      s[i] = stride;
+      if (i > 0) stride = checked_mul(stride, ext[i], ext_items[i].loc);
+    }
+    for (std::size_t i = 0; i < ext.size(); ++i) iters.push_back(Iter{ext[i], s[i], Axis::m()});
+  } else {
+    const std::vector<Value> str_items =
+        strides->get<Seq>() ? strides->get<Seq>()->items : std::vector{*strides};
+    if (str_items.size() != ext.size())
+      fail(strides->loc, std::to_string(ext.size()) + (ext.size() == 1 ? " extent" : " extents") + " but " +
+                             std::to_string(str_items.size()) +
+                             (str_items.size() == 1 ? " stride" : " strides"));
+    for (std::size_t i = 0; i < ext.size(); ++i) iters.push_back(to_iter(ext[i], str_items[i]));
+  }
+  Spec spec;
+  (builder.replica ? spec.replica : spec.shard) = std::move(iters);
+  return Value{std::move(spec), loc};
+}
+
+Value add(const Value& a, const Value& b, const Token& op) {
+  if (a.get<std::int64_t>() && b.get<std::int64_t>())
+    return Value{IndexExpr::apply(IndexExpr::Kind::add, *a.get<std::int64_t>(), *b.get<std::int64_t>(), op.loc),
+                 a.loc};
+  if (is_offset_like(a) && is_offset_like(b)) return Value{merge(to_offset(a), to_offset(b), op.loc), a.loc};
+  const bool a_ok = is_layout_like(a) || is_offset_like(a);
+  const bool b_ok = is_layout_like(b) || is_offset_like(b);
+  if (!a_ok || !b_ok)
+    fail(op.loc, "cannot add " + kind_name(a) + " and " + kind_name(b) +
+                     " (a layout is S[...] + R[...] + offsets)");
+  Spec left = to_spec(a);
+  const Spec right = to_spec(b);
+  if (left.shard && right.shard) fail(b.loc, "second shard list S[...] (a layout has one)");
+  if (left.replica && right.replica) fail(b.loc, "second replica list R[...] (a layout has one)");
+  if (right.shard) left.shard = right.shard;
+  if (right.replica) left.replica = right.replica;
+  left.offset = merge(std::move(left.offset), right.offset, op.loc);
+  return Value{std::move(left), a.loc};
+}
+
+Value arith(const Value& a, const Value& b, const Token& op) {
+  const auto* x = a.get<std::int64_t>();
+  const auto* y = b.get<std::int64_t>();
+  if (!x || !y) {
+    std::string message = "'" + op.text + "' needs integers, got " + kind_name(a) + " and " + kind_name(b);
+    if (op.text == "-" && (is_layout_like(a) || is_offset_like(a))) message += " (layouts combine with '+' only)";
+    fail(op.loc, message);
+  }
+  using K = IndexExpr::Kind;
+  const K kind = op.text == "-" ? K::sub : op.text == "*" ? K::mul : op.text == "//" ? K::floordiv : K::floormod;
+  return Value{IndexExpr::apply(kind, *x, *y, op.loc), a.loc};
+}
+
+Value at_axis(const Value& a, const Value& b, const Token& op) {
+  const auto* n = a.get<std::int64_t>();
+  if (!n) fail(op.loc, "'@' needs an integer on its left, got " + kind_name(a));
+  return Value{OnAxis{*n, to_axis(b)}, a.loc};
+}
+
+Value negate(const Value& a, const Token& op) {
+  const auto* n = a.get<std::int64_t>();
+  if (!n) fail(op.loc, "unary '-' needs an integer, got " + kind_name(a));
+  return Value{IndexExpr::apply(IndexExpr::Kind::sub, 0, *n, op.loc), op.loc};
+}
+
+}  // namespace mmacheck::layout_expr

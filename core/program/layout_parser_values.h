@@ -1,0 +1,107 @@
+// The values a layout expression evaluates to on its way to a TileLayout, and
+// the operations on them — the C++ mirror of what Python does with TVM's
+// builders (S, R, `n @ axis`, `+`).  Internal to layout_parser.cc.
+//
+//     4 @ laneid            OnAxis{4, laneid}
+//     1 @ laneid + 64       Offset{laneid: 1, m: 64}
+//     S[8 : 4 @ laneid]     Spec{shard = [(8, 4, laneid)]}
+//     S[..] + R[..] + 64    Spec{shard, replica, offset}
+//
+// Every value keeps the location where it starts, for messages.
+#pragma once
+
+#include <cstdint>
+#include <initializer_list>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <variant>
+#include <vector>
+
+#include "core/base/error.h"
+#include "core/program/layout_parser.h"
+#include "core/program/lexer.h"
+
+namespace mmacheck::layout_expr {
+
+struct Str {
+  std::string text;
+};
+// `value @ axis`.
+struct OnAxis {
+  std::int64_t value;
+  Axis axis;
+};
+// A layout under construction: the terms of `S[..] + R[..] + offsets`.
+struct Spec {
+  std::optional<std::vector<Iter>> shard;
+  std::optional<std::vector<Iter>> replica;
+  Offset offset;
+};
+struct Builder {  // S or R
+  bool replica;
+};
+struct Wrapper {};  // TileLayout(...)
+struct Namespace {  // T / Tx (builders) or Axis (axes)
+  bool axes;
+};
+
+struct Value;
+struct Seq {
+  std::vector<Value> items;
+  bool list;  // [...] rather than (...)
+};
+
+struct Value {
+  std::variant<std::int64_t, Str, Axis, OnAxis, Offset, Spec, TileLayout, GroupedLayout, Seq, Builder,
+               Wrapper, Namespace>
+      v;
+  SourceLoc loc;
+
+  template <class T>
+  const T* get() const { return std::get_if<T>(&v); }
+};
+
+// "an integer", "a layout spec", "a tuple", ... for messages.
+std::string kind_name(const Value& value);
+
+// Conversions; each throws Error at the value's location naming `what`
+// ("expected <what>, got <kind>").
+std::int64_t to_int(const Value& value, std::string_view what);
+const std::vector<Value>& to_seq(const Value& value, std::string_view what);
+// Positive dimensions: "shape dimension must be positive, got 0".
+Shape to_shape(const Value& value, std::string_view what);
+std::vector<int> to_int_list(const Value& value, std::string_view what);
+Region to_region(const Value& value, std::string_view what);
+bool is_layout_like(const Value& value);
+// A Spec, TileLayout or GroupedLayout as a TileLayout.  A spec needs a
+// shard list and must stay within int64 ("layout too large").
+TileLayout to_layout(const Value& value);
+
+// `builder[extents : strides]` (strides null: row-major defaults).
+Value make_spec(const Builder& builder, const Value& extents, const Value* strides, const SourceLoc& loc);
+
+// Python's binary operators on these values; `op` is the operator token.
+Value add(const Value& a, const Value& b, const Token& op);
+Value arith(const Value& a, const Value& b, const Token& op);  // - * // %
+Value at_axis(const Value& a, const Value& b, const Token& op);  // @
+Value negate(const Value& a, const Token& op);
+
+// One argument of a call: `value` or `keyword=value`.
+struct Arg {
+  std::optional<Token> keyword;
+  Value value;
+};
+
+// The layout methods (layout_parser_methods.cc).
+bool is_method(std::string_view name);
+std::string method_names();  // "tile_to, tile, ..." for messages
+// `self.name(args)`; `self` is layout-like.  Algebra failures are placed at
+// the method's name.
+Value call_method(const Value& self, const Token& name, const std::vector<Arg>& args);
+// The values of `args` in the order of `params` (positional, then by
+// keyword); throws at the offending argument, or at `callee` for a missing one.
+std::vector<Value> bind_args(const std::vector<Arg>& args, const Token& callee,
+                             std::initializer_list<std::string_view> params);
+
+}  // namespace mmacheck::layout_expr

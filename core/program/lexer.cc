@@ -1,0 +1,289 @@
+#include "core/program/lexer.h"
+
+#include <charconv>
+#include <cstdio>
+
+namespace mmacheck {
+
+namespace {
+
+bool is_digit(char c) { return c >= '0' && c <= '9'; }
+bool is_name_start(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_'; }
+bool is_name_char(char c) { return is_name_start(c) || is_digit(c); }
+
+int hex_value(char c) {
+  if (is_digit(c)) return c - '0';
+  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+  return -1;
+}
+
+std::string quote_byte(char c) {
+  const auto byte = static_cast<unsigned char>(c);
+  if (byte >= 0x20 && byte < 0x7f) return "character '" + std::string(1, c) + "'";
+  char buf[8];
+  std::snprintf(buf, sizeof buf, "0x%02X", byte);
+  return std::string("byte ") + buf;
+}
+
+class Lexer {
+ public:
+  Lexer(std::string_view text, const std::string& file) : text_(text), file_(file) {}
+
+  std::vector<Token> run() {
+    while (pos_ < text_.size()) step();
+    tokens_.push_back(Token{TokenKind::end, "", 0, 0, here()});
+    return std::move(tokens_);
+  }
+
+ private:
+  char at(std::size_t i) const { return i < text_.size() ? text_[i] : '\0'; }
+  SourceLoc here() const { return SourceLoc{file_, line_, static_cast<int>(pos_ - line_start_) + 1}; }
+  [[noreturn]] void fail(const SourceLoc& loc, const std::string& message) const {
+    throw Error(loc, message);
+  }
+
+  void newline() {
+    ++pos_;
+    ++line_;
+    line_start_ = pos_;
+  }
+
+  // A newline token ends a non-empty logical line outside brackets.
+  void end_line(const SourceLoc& loc) {
+    if (depth_ == 0 && !tokens_.empty() && tokens_.back().kind != TokenKind::newline)
+      tokens_.push_back(Token{TokenKind::newline, "", 0, 0, loc});
+  }
+
+  void step() {
+    const char c = text_[pos_];
+    if (c == ' ' || c == '\t' || c == '\r' || c == '\f') {
+      ++pos_;
+    } else if (c == '\n') {
+      end_line(here());
+      newline();
+    } else if (c == '#') {
+      while (pos_ < text_.size() && text_[pos_] != '\n') ++pos_;
+    } else if (c == '\\') {
+      continuation();
+    } else if (is_name_start(c)) {
+      name();
+    } else if (is_digit(c) || (c == '.' && is_digit(at(pos_ + 1)))) {
+      number();
+    } else if (c == '\'' || c == '"') {
+      string();
+    } else {
+      op();
+    }
+  }
+
+  void continuation() {
+    const SourceLoc loc = here();
+    std::size_t i = pos_ + 1;
+    while (at(i) == ' ' || at(i) == '\t' || at(i) == '\r') ++i;
+    if (at(i) != '\n') fail(loc, "'\\' continues a line only at its end");
+    pos_ = i;
+    newline();
+  }
+
+  void name() {
+    const SourceLoc loc = here();
+    const std::size_t start = pos_;
+    while (is_name_char(at(pos_))) ++pos_;
+    tokens_.push_back(Token{TokenKind::identifier, std::string(text_.substr(start, pos_ - start)), 0, 0, loc});
+  }
+
+  // Digits (with '_' between them) in `base`, accumulated with overflow checks.
+  std::int64_t digits(int base, const SourceLoc& loc, std::size_t start) {
+    std::int64_t value = 0;
+    bool any = false;
+    while (true) {
+      const char c = at(pos_);
+      const int d = hex_value(c);
+      if (c == '_' && any && hex_value(at(pos_ + 1)) >= 0 && hex_value(at(pos_ + 1)) < base) {
+        ++pos_;
+        continue;
+      }
+      if (d < 0 || d >= base) break;
+      if (__builtin_mul_overflow(value, base, &value) || __builtin_add_overflow(value, d, &value)) {
+        while (is_name_char(at(pos_))) ++pos_;
+        fail(loc, "integer " + std::string(text_.substr(start, pos_ - start)) +
+                      " is too large (limit 9223372036854775807)");
+      }
+      any = true;
+      ++pos_;
+    }
+    if (!any) fail(loc, "malformed number");
+    return value;
+  }
+
+  void number() {
+    const SourceLoc loc = here();
+    const std::size_t start = pos_;
+    if (at(pos_) == '0' && (at(pos_ + 1) == 'x' || at(pos_ + 1) == 'X')) {
+      pos_ += 2;
+      const std::int64_t value = digits(16, loc, start);
+      finish_integer(loc, start, value);
+      return;
+    }
+    bool is_float = false;
+    while (is_digit(at(pos_)) || at(pos_) == '_') ++pos_;
+    // `0..15` is a range, `1.` and `1.5` are floats.
+    if (at(pos_) == '.' && at(pos_ + 1) != '.') {
+      is_float = true;
+      ++pos_;
+      while (is_digit(at(pos_))) ++pos_;
+    }
+    if ((at(pos_) == 'e' || at(pos_) == 'E') &&
+        (is_digit(at(pos_ + 1)) || ((at(pos_ + 1) == '+' || at(pos_ + 1) == '-') && is_digit(at(pos_ + 2))))) {
+      is_float = true;
+      pos_ += 2;
+      while (is_digit(at(pos_))) ++pos_;
+    }
+    if (!is_float) {
+      pos_ = start;
+      finish_integer(loc, start, digits(10, loc, start));
+      return;
+    }
+    std::string spelling;
+    for (char c : text_.substr(start, pos_ - start))
+      if (c != '_') spelling += c;
+    double value = 0;
+    const auto [end, ec] = std::from_chars(spelling.data(), spelling.data() + spelling.size(), value);
+    if (ec != std::errc() || end != spelling.data() + spelling.size())
+      fail(loc, "malformed number '" + spelling + "'");
+    tokens_.push_back(Token{TokenKind::floating, spelling, 0, value, loc});
+  }
+
+  void finish_integer(const SourceLoc& loc, std::size_t start, std::int64_t value) {
+    if (is_name_char(at(pos_))) {
+      while (is_name_char(at(pos_))) ++pos_;
+      fail(loc, "malformed number '" + std::string(text_.substr(start, pos_ - start)) + "'");
+    }
+    tokens_.push_back(Token{TokenKind::integer, std::string(text_.substr(start, pos_ - start)), value, 0, loc});
+  }
+
+  void string() {
+    const SourceLoc loc = here();
+    const char quote = text_[pos_++];
+    std::string value;
+    while (true) {
+      const char c = at(pos_);
+      if (pos_ >= text_.size() || c == '\n') fail(loc, "unterminated string");
+      ++pos_;
+      if (c == quote) break;
+      if (c != '\\') {
+        value += c;
+        continue;
+      }
+      const char e = at(pos_);
+      if (e == 'n') value += '\n';
+      else if (e == 't') value += '\t';
+      else if (e == '\\' || e == '\'' || e == '"') value += e;
+      else fail(SourceLoc{file_, line_, static_cast<int>(pos_ - line_start_)}, "unknown escape in string");
+      ++pos_;
+    }
+    tokens_.push_back(Token{TokenKind::string, value, 0, 0, loc});
+  }
+
+  void op() {
+    static constexpr std::string_view kTwo[] = {"//", "->", ".."};
+    static constexpr std::string_view kOne = "+-*/%@:,.;=()[]";
+    const SourceLoc loc = here();
+    for (std::string_view two : kTwo)
+      if (text_.substr(pos_, 2) == two) {
+        pos_ += 2;
+        tokens_.push_back(Token{TokenKind::op, std::string(two), 0, 0, loc});
+        return;
+      }
+    const char c = text_[pos_];
+    if (kOne.find(c) == std::string_view::npos) fail(loc, "unexpected " + quote_byte(c));
+    ++pos_;
+    if (c == '(' || c == '[') ++depth_;
+    if ((c == ')' || c == ']') && depth_ > 0) --depth_;
+    tokens_.push_back(Token{TokenKind::op, std::string(1, c), 0, 0, loc});
+  }
+
+  std::string_view text_;
+  const std::string& file_;
+  std::size_t pos_ = 0;
+  std::size_t line_start_ = 0;
+  int line_ = 1;
+  int depth_ = 0;
+  std::vector<Token> tokens_;
+};
+
+std::string where_opened(const Token& open, const Token& at) {
+  if (open.loc.line == at.loc.line) return "column " + std::to_string(open.loc.col);
+  return "line " + std::to_string(open.loc.line) + ", column " + std::to_string(open.loc.col);
+}
+
+constexpr int kMaxNesting = 200;
+
+}  // namespace
+
+std::string describe(const Token& token) {
+  switch (token.kind) {
+    case TokenKind::newline: return "end of line";
+    case TokenKind::end: return "end of input";
+    case TokenKind::string: return "string '" + token.text + "'";
+    default: return "'" + token.text + "'";
+  }
+}
+
+std::vector<Token> tokenize(std::string_view text, const std::string& file) {
+  return Lexer(text, file).run();
+}
+
+TokenCursor::TokenCursor(std::vector<Token> tokens) : tokens_(std::move(tokens)) {
+  if (tokens_.empty() || tokens_.back().kind != TokenKind::end) tokens_.push_back(Token{});
+}
+
+const Token& TokenCursor::peek(std::size_t ahead) const {
+  return tokens_[std::min(pos_ + ahead, tokens_.size() - 1)];
+}
+
+const Token& TokenCursor::next() {
+  const Token& t = tokens_[pos_];
+  if (pos_ + 1 < tokens_.size()) ++pos_;
+  return t;
+}
+
+bool TokenCursor::accept(std::string_view op) {
+  if (!peek().is_op(op)) return false;
+  next();
+  return true;
+}
+
+const Token& TokenCursor::expect(std::string_view op, std::string_view context) {
+  if (!peek().is_op(op)) {
+    std::string message = "expected '" + std::string(op) + "'";
+    if (!context.empty()) message.append(" ").append(context);
+    fail(peek(), message + ", got " + describe(peek()));
+  }
+  return next();
+}
+
+const Token& TokenCursor::expect_close(std::string_view close, std::string_view opener, const Token& open) {
+  if (!peek().is_op(close))
+    fail(peek(), "expected '" + std::string(close) + "' to close '" + std::string(opener) + "' opened at " +
+                     where_opened(open, peek()) + ", got " + describe(peek()));
+  return next();
+}
+
+const Token& TokenCursor::expect_name(std::string_view what) {
+  if (peek().kind != TokenKind::identifier)
+    fail(peek(), "expected " + std::string(what) + ", got " + describe(peek()));
+  return next();
+}
+
+void TokenCursor::fail(const Token& at, const std::string& message) const { throw Error(at.loc, message); }
+
+TokenCursor::Nesting::Nesting(TokenCursor& in) : in_(in) {
+  if (++in_.depth_ > kMaxNesting) {
+    --in_.depth_;
+    in_.fail(in_.peek(), "expression nested too deeply (limit " + std::to_string(kMaxNesting) + ")");
+  }
+}
+
+}  // namespace mmacheck

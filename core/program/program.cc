@@ -1,0 +1,32 @@
+#include "core/program/program.h"
+
+#include "core/base/file_io.h"
+
+namespace mmacheck {
+
+std::string_view mem_scope_name(MemScope scope) {
+  switch (scope) {
+    case MemScope::local: return "local";
+    case MemScope::shared: return "shared";
+    case MemScope::global: return "global";
+  }
+  return "?";
+}
+
+const BufferDecl* Program::find_buffer(std::string_view name) const {
+  for (const BufferDecl& b : buffers)
+    if (b.name == name) return &b;
+  return nullptr;
+}
+
+const BufferDecl& Program::buffer(std::string_view name, const SourceLoc& loc) const {
+  if (const BufferDecl* b = find_buffer(name)) return *b;
+  std::string known;
+  for (const BufferDecl& b : buffers) known += (known.empty() ? "" : ", ") + b.name;
+  throw Error(loc, "unknown buffer '" + std::string(name) + "' (" +
+                       (known.empty() ? std::string("no buffers are declared") : "buffers: " + known) + ")");
+}
+
+Program load_program(const std::string& path) { return parse_program(read_text_file(path), path); }
+
+}  // namespace mmacheck

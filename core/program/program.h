@@ -1,0 +1,124 @@
+// Layer core/program: lexer, index expressions, layout-expression and program parsers,
+// the front ends -> Program. Uses core/base and core/layout.
+//
+// Program — everything a layout file says: named layouts, buffers, the
+// execution scope, the gemm call and the optional staging statements.
+//
+// It is the parse of the file and nothing more (no dispatch, no checking
+// beyond what the grammar and name resolution need): the dispatch turns it
+// into a Plan, the prover, simulator and CUDA backend read both.  The parser
+// checks names (unknown, redefined, reserved), dtype and scope spellings, a
+// buffer's element count against its layout's size, regions against shapes,
+// lane ranges (0..31) and CTA sizes (positive multiples of 32, at most 1024);
+// it records operand scopes, dtypes, alpha and beta for the dispatch to judge.
+//
+// Grammar (DESIGN.md "Layout file"), with what pasted TIRx code also needs:
+// statements end at a newline or `;`; `from ...`/`import ...` lines are
+// skipped; `buffer(...)` may be spelled `alloc_buffer`/`T.alloc_buffer` and
+// takes keywords shape=, dtype=, scope= (default "global") and layout=
+// (default row-major); `gemm` may be spelled `T.gemm`/`Tx.gemm`/`Tx.warp.gemm`.
+//
+//     D = buffer((16, 8), "float32", "local", D_FRAG)
+//     scope warp
+//     gemm(D, A, B, D, transpose_A=False, transpose_B=False, alpha=1.0, beta=0.0)
+//     stage A[s] = A_g[lane // 4 + 8 * ((s // 2) % 2), 2 * (lane % 4) + s % 2 + 8 * (s // 4)]
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/program/dtype.h"
+#include "core/base/error.h"
+#include "core/program/index_expr.h"
+#include "core/layout/tile_layout.h"
+
+namespace mmacheck {
+
+enum class MemScope { local, shared, global };
+std::string_view mem_scope_name(MemScope scope);  // "local", "shared", "global"
+
+struct LayoutBinding {
+  std::string name;
+  TileLayout layout;
+  SourceLoc loc;
+};
+
+struct BufferDecl {
+  std::string name;
+  Shape shape;
+  DType dtype;
+  MemScope scope;
+  TileLayout layout;
+  SourceLoc loc;
+};
+
+// `scope warp` / `scope warp lanes LO..HI` / `scope cta threads N`.
+struct ExecScope {
+  enum class Kind { warp, cta };
+  Kind kind = Kind::warp;
+  int lane_lo = 0;   // active lanes [lane_lo, lane_hi] (warp scope)
+  int lane_hi = 31;
+  int threads = 32;  // CTA threads (cta scope); 32 for a warp
+  SourceLoc loc;     // unknown when the file has no scope statement
+
+  int warps() const { return kind == Kind::cta ? threads / 32 : 1; }
+  bool full_warp() const { return lane_lo == 0 && lane_hi == 31; }
+};
+
+// A gemm operand: a buffer, optionally restricted to a region.
+struct OperandRef {
+  std::string buffer;
+  std::optional<Region> region;  // absent: the whole buffer
+  SourceLoc loc;
+};
+
+struct GemmCall {
+  OperandRef d, a, b, c;
+  bool transpose_a = false;
+  bool transpose_b = false;
+  double alpha = 1.0;
+  double beta = 0.0;
+  SourceLoc loc;
+};
+
+// `stage BUF[s] = SRC[ROW, COL]`: slot s of every lane of BUF is loaded with
+// element (ROW, COL) of the global matrix SRC.
+struct StageStmt {
+  std::string buffer;
+  std::string source;
+  IndexExpr row, col;
+  SourceLoc loc;
+};
+
+// `store BUF[s] -> DST[ROW, COL]`: slot s of every lane of BUF is written to
+// element (ROW, COL) of DST.
+struct StoreStmt {
+  std::string buffer;
+  std::string target;
+  IndexExpr row, col;
+  SourceLoc loc;
+};
+
+struct Program {
+  std::string file;  // path as given, for messages
+  std::vector<LayoutBinding> layouts;
+  std::vector<BufferDecl> buffers;
+  ExecScope scope;
+  std::optional<GemmCall> gemm;
+  std::vector<StageStmt> stages;
+  std::vector<StoreStmt> stores;
+
+  // nullptr when no buffer has that name.
+  const BufferDecl* find_buffer(std::string_view name) const;
+  // Throws Error at `loc` when no buffer has that name.
+  const BufferDecl& buffer(std::string_view name, const SourceLoc& loc) const;
+};
+
+// Parse a layout file.  `text` is its content, `file` its name for messages.
+// Throws Error with FILE:LINE:COL on the first problem.
+Program parse_program(std::string_view text, const std::string& file);
+// Read and parse; throws Error when the file cannot be read.
+Program load_program(const std::string& path);
+
+}  // namespace mmacheck

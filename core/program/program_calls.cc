@@ -1,0 +1,225 @@
+// The calls of a layout file: `NAME = buffer(SHAPE, DTYPE, SCOPE, LAYOUT)`
+// and `gemm(D, A, B, C, transpose_A=..., transpose_B=..., alpha=..., beta=...)`.
+#include <algorithm>
+#include <optional>
+
+#include "core/program/program_parser.h"
+
+namespace mmacheck {
+
+namespace {
+
+// Element counts beyond this are refused (as layouts refuse them).
+constexpr std::int64_t kMaxElements = std::int64_t{1} << 62;
+
+std::string join(const std::vector<std::string_view>& names) {
+  std::string out;
+  for (std::string_view n : names) out += (out.empty() ? "" : ", ") + std::string(n);
+  return out;
+}
+
+std::int64_t elements(const Shape& shape) {
+  std::int64_t n = 1;
+  for (std::int64_t d : shape) n *= d;  // bounded by parse_shape
+  return n;
+}
+
+Shape parse_shape(TokenCursor& in) {
+  const Token& first = in.peek();
+  const auto dimension = [&]() {
+    const Token& t = in.peek();
+    if (t.kind != TokenKind::integer)
+      in.fail(t, "expected a shape dimension (an integer), got " + describe(t));
+    if (t.int_value <= 0) in.fail(t, "shape dimension must be positive, got " + t.text);
+    return in.next().int_value;
+  };
+  if (first.kind == TokenKind::integer) return Shape{dimension()};
+  if (!first.is_op("(") && !first.is_op("[")) in.fail(first, "expected a shape ((16, 8)), got " + describe(first));
+  const Token& open = in.next();
+  const std::string_view close = open.text == "(" ? ")" : "]";
+  Shape shape;
+  std::int64_t count = 1;
+  while (!in.peek().is_op(close)) {
+    const Token& at = in.peek();
+    shape.push_back(dimension());
+    if (__builtin_mul_overflow(count, shape.back(), &count) || count > kMaxElements)
+      in.fail(at, "buffer shape too large (more than 2^62 elements)");
+    if (!in.accept(",")) break;
+  }
+  in.expect_close(close, open.text, open);
+  if (shape.empty()) in.fail(open, "a buffer shape needs at least one dimension");
+  return shape;
+}
+
+// A dtype or scope: quoted ("float16") or bare (float16).
+const Token& word(TokenCursor& in, std::string_view what) {
+  const Token& t = in.peek();
+  if (t.kind != TokenKind::string && t.kind != TokenKind::identifier)
+    in.fail(t, "expected " + std::string(what) + ", got " + describe(t));
+  return in.next();
+}
+
+DType parse_dtype_word(TokenCursor& in) {
+  const Token& t = word(in, "a dtype (\"float16\")");
+  if (const std::optional<DType> d = parse_dtype(t.text)) return *d;
+  std::string known;
+  for (const DTypeInfo& info : all_dtypes()) known += (known.empty() ? "" : ", ") + std::string(info.tvm);
+  in.fail(t, "unknown dtype '" + t.text + "' (known: " + known + ")");
+}
+
+MemScope parse_scope_word(TokenCursor& in) {
+  const Token& t = word(in, "a scope (\"local\")");
+  for (MemScope s : {MemScope::local, MemScope::shared, MemScope::global})
+    if (t.text == mem_scope_name(s)) return s;
+  in.fail(t, "unknown scope '" + t.text + "' (known: local, shared, global)");
+}
+
+bool parse_bool(TokenCursor& in) {
+  const Token& t = in.peek();
+  if (!t.is_name("True") && !t.is_name("False")) in.fail(t, "expected True or False, got " + describe(t));
+  return in.next().text == "True";
+}
+
+double parse_number(TokenCursor& in) {
+  const bool negative = in.peek().is_op("-");
+  if (negative || in.peek().is_op("+")) in.next();
+  const Token& t = in.peek();
+  if (t.kind == TokenKind::integer) return static_cast<double>(negative ? -in.next().int_value : in.next().int_value);
+  if (t.kind == TokenKind::floating) return negative ? -in.next().float_value : in.next().float_value;
+  in.fail(t, "expected a number, got " + describe(t));
+}
+
+}  // namespace
+
+void ProgramParser::call_args(const Token& callee, std::initializer_list<std::string_view> params,
+                              std::size_t required, const std::function<void(std::size_t)>& parse_one) {
+  const std::vector<std::string_view> names(params);
+  const Token& open = in_.expect("(", "after '" + callee.text + "'");
+  std::vector<bool> given(names.size(), false);
+  std::size_t positional = 0;
+  bool keywords = false;
+  while (!in_.peek().is_op(")")) {
+    const Token& at = in_.peek();
+    std::size_t i = positional;
+    if (at.kind == TokenKind::identifier && in_.peek(1).is_op("=")) {
+      i = static_cast<std::size_t>(std::find(names.begin(), names.end(), at.text) - names.begin());
+      if (i == names.size())
+        in_.fail(at, callee.text + "() has no parameter '" + at.text + "' (parameters: " + join(names) + ")");
+      in_.next();
+      in_.next();
+      keywords = true;
+    } else if (keywords) {
+      in_.fail(at, "positional argument after a keyword argument");
+    } else if (++positional > names.size()) {
+      in_.fail(at, callee.text + "() takes at most " + std::to_string(names.size()) + " arguments (" +
+                       join(names) + ")");
+    }
+    if (given[i]) in_.fail(at, "argument '" + std::string(names[i]) + "' given twice");
+    given[i] = true;
+    parse_one(i);
+    if (!in_.accept(",")) break;
+  }
+  in_.expect_close(")", callee.text + "(", open);
+  for (std::size_t i = 0; i < required; ++i)
+    if (!given[i]) in_.fail(callee, callee.text + "() is missing argument '" + std::string(names[i]) + "'");
+}
+
+BufferDecl ProgramParser::buffer_call(const Token& name, const Token& callee) {
+  Shape shape;
+  DType dtype = DType::f32;
+  MemScope scope = MemScope::global;  // TVM's default
+  std::optional<TileLayout> layout;
+  SourceLoc layout_loc;
+  call_args(callee, {"shape", "dtype", "scope", "layout"}, 2, [&](std::size_t i) {
+    if (i == 0) shape = parse_shape(in_);
+    if (i == 1) dtype = parse_dtype_word(in_);
+    if (i == 2) scope = parse_scope_word(in_);
+    if (i == 3) {
+      layout_loc = in_.peek().loc;
+      layout = layout_of(parse_layout(in_, names_));
+    }
+  });
+  if (!layout) {
+    try {
+      layout = TileLayout::row_major(shape);
+    } catch (const Error& e) {
+      throw e.located(callee.loc);
+    }
+  } else if (elements(shape) != layout->size()) {
+    throw Error(layout_loc, "buffer '" + name.text + "' has " + std::to_string(elements(shape)) +
+                                " elements but its layout covers " + std::to_string(layout->size()));
+  }
+  return BufferDecl{name.text, shape, dtype, scope, *layout, name.loc};
+}
+
+void ProgramParser::gemm_call(const Token& callee) {
+  if (program_.gemm)
+    in_.fail(callee, "second gemm call (the first is at line " + std::to_string(program_.gemm->loc.line) + ")");
+  GemmCall g;
+  g.loc = callee.loc;
+  call_args(callee, {"D", "A", "B", "C", "transpose_A", "transpose_B", "alpha", "beta"}, 4, [&](std::size_t i) {
+    switch (i) {
+      case 0: g.d = operand(); break;
+      case 1: g.a = operand(); break;
+      case 2: g.b = operand(); break;
+      case 3: g.c = operand(); break;
+      case 4: g.transpose_a = parse_bool(in_); break;
+      case 5: g.transpose_b = parse_bool(in_); break;
+      case 6: g.alpha = parse_number(in_); break;
+      default: g.beta = parse_number(in_); break;
+    }
+  });
+  program_.gemm = g;
+}
+
+// NAME or NAME[START:END, ...]; an omitted START/END is the dimension's
+// start/end, a single index i is i:i+1.
+OperandRef ProgramParser::operand() {
+  const Token& name = in_.expect_name("a buffer name");
+  if (names_.layouts.contains(name.text)) in_.fail(name, "'" + name.text + "' is a layout, not a buffer");
+  const BufferDecl& buf = program_.buffer(name.text, name.loc);
+  OperandRef ref{name.text, std::nullopt, name.loc};
+  if (!in_.peek().is_op("[")) return ref;
+  const Token& open = in_.next();
+  struct Range {
+    std::optional<std::int64_t> lo, hi;
+    bool single;
+    const Token* at;
+  };
+  std::vector<Range> ranges;
+  while (!in_.peek().is_op("]")) {
+    Range r{std::nullopt, std::nullopt, false, &in_.peek()};
+    if (in_.peek().kind == TokenKind::integer) r.lo = in_.next().int_value;
+    if (in_.accept(":")) {
+      if (in_.peek().kind == TokenKind::integer) r.hi = in_.next().int_value;
+    } else if (r.lo) {
+      r.single = true;
+    } else {
+      in_.fail(*r.at, "expected a range START:END, got " + describe(*r.at));
+    }
+    ranges.push_back(r);
+    if (!in_.accept(",")) break;
+  }
+  in_.expect_close("]", name.text + "[", open);
+  if (ranges.size() != buf.shape.size())
+    in_.fail(open, "region has " + std::to_string(ranges.size()) + " ranges but buffer '" + buf.name +
+                       "' has rank " + std::to_string(buf.shape.size()));
+  Region region;
+  for (std::size_t d = 0; d < ranges.size(); ++d) {
+    const Range& r = ranges[d];
+    const std::int64_t extent = buf.shape[d];
+    const std::int64_t lo = r.lo.value_or(0);
+    const bool lo_ok = lo < extent;
+    const std::int64_t hi = r.single ? (lo_ok ? lo + 1 : lo) : r.hi.value_or(extent);
+    if (!lo_ok || hi > extent || lo >= hi) {
+      const std::string spelled = r.single ? std::to_string(lo) : std::to_string(lo) + ":" + std::to_string(hi);
+      in_.fail(*r.at, "region " + spelled + " is out of range for dimension " + std::to_string(d) + " of '" +
+                          buf.name + "' (extent " + std::to_string(extent) + ")");
+    }
+    region.emplace_back(lo, hi);
+  }
+  ref.region = std::move(region);
+  return ref;
+}
+
+}  // namespace mmacheck

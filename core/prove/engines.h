@@ -1,0 +1,32 @@
+// The two ways to decide a check (see core/prove/prove.h).  Private to
+// core/prove*.cc.
+#pragma once
+
+#include <memory>
+
+#include "core/prove/setup.h"
+#include "core/prove/witness.h"
+
+namespace mmacheck::prove_detail {
+
+// Enumerates the check's points in order; never unknown.
+Outcome check_exhaustive(const ProofSetup& setup, const CheckSpec& check);
+
+// One z3::context for a whole prove() run; each check is one or two small
+// bit-vector queries under a time limit of `timeout_ms` per check, then a
+// search for the first violating point (Z3Session, core/prove/z3_checker.h).
+class Z3Checker {
+ public:
+  Z3Checker(const ProofSetup& setup, unsigned timeout_ms);
+  ~Z3Checker();
+  Z3Checker(const Z3Checker&) = delete;
+  Z3Checker& operator=(const Z3Checker&) = delete;
+
+  Outcome check(const CheckSpec& check);
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace mmacheck::prove_detail

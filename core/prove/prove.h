@@ -1,0 +1,128 @@
+// Layer core/prove: proof set-up, checks, the Z3 and exhaustive engines, witnesses.
+// Uses core/base..core/gemm; knows nothing of core/emit.
+//
+// prove() — does the nest the dispatch emits compute D = A@B (+ C)?
+//
+// The specification is the program, not the dispatch: the operands' buffer
+// layouts (with the gemm's regions and transposes) and the PTX fragment
+// frames (core/gemm/ptx_frame.h).  The nest is only trusted for what it *is* (its
+// statements and register numbers).  Each property is a named check over
+// every warp of the scope, every lane and every register slot:
+//
+//   "A frame", "B frame", "C frame", "D frame" — for every mma statement,
+//       warp and lane, the register the nest passes holds the element the
+//       instruction's frame requires at the statement's tile: A[m0 + row,
+//       k0 + col], B[k0 + row, n0 + col], D[m0 + row, n0 + col] for the
+//       accumulator input ("C", the mma's C operand: registers of D,
+//       accumulated in place) and output ("D"); register r holds slots
+//       [r * per_reg, (r + 1) * per_reg).  The tile origins of a statement in
+//       a warp are read off the layouts: (m0, n0) from D's element in lane
+//       0's first accumulator slot, k0 from A's in lane 0's first A slot
+//       (falling back to A's row and B's element where D's or A's slot holds
+//       nothing).  Operands that disagree refute the disagreeing operand's
+//       frame; a warp where no operand gives a tile (a CTA larger than its
+//       layouts) refutes every frame.
+//   "A fragment", ... — each operand's layout places the elements of its
+//       region injectively, in threads of the scope, at slots of the buffer's
+//       storage span, on no memory axis but `m` ("C fragment" only when
+//       beta = 1).
+//   "accumulation" — every warp holding D[i][j] forms A[i][k]·B[k][j]
+//       (per the tile origins) exactly once for each k, starts from C[i][j]
+//       (beta = 1, copied from the slot of the same thread that C's layout
+//       assigns) or zero (beta = 0), and initialises the element's slot
+//       before the first mma covering it, never after.  Warps that split K
+//       each holding a copy of D fail here.
+//   "stage X", "store X" — for the program's stage/store statements: every
+//       warp, lane and slot of X's storage span (0 .. span(m) - 1) loads
+//       (writes) exactly the element X's layout places there; a slot that
+//       holds nothing, or an element outside X, refutes it.
+//
+// Two methods decide the same checks: z3 (symbolic warp, lane, slot,
+// element and statement group; bit-vector queries) and exhaustive
+// (concrete enumeration, no Z3).  Both report the *first* violation in the
+// same order (core/prove/witness.h), so their counterexamples coincide;
+// only z3 can end `unknown` (its time limit).
+//
+//     ProofReport r = prove(load_program("examples/seed.txt"), {});
+//     r.verdict == Verdict::refuted
+//     r.counterexamples[0].check == "stage A", .lane == 0, .slot == 2,
+//     .expected == {8, 0}, .actual == {0, 8}
+//     .message == "lane 0, slot 2: stage A loads A[0][8] but A_FRAG places A[8][0]"
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/gemm/dispatch.h"
+#include "core/program/program.h"
+
+namespace mmacheck {
+
+enum class ProofMethod { z3, exhaustive };
+// "z3" / "exhaustive"; throws Error otherwise.
+ProofMethod parse_proof_method(std::string_view name);
+std::string_view proof_method_name(ProofMethod method);
+
+enum class CheckResult { proved, refuted, unknown };
+std::string_view check_result_name(CheckResult result);
+
+enum class Verdict { proved, refuted, dispatch_failed, unknown };
+std::string_view verdict_name(Verdict verdict);
+
+struct ProveOptions {
+  ProofMethod method = ProofMethod::z3;
+  // Per check; a check that runs out is `unknown`.
+  unsigned timeout_ms = 10000;
+  InstSet inst_set = InstSet::tvm;
+};
+
+struct CheckReport {
+  std::string name;  // "A frame", "stage A", ...
+  CheckResult result = CheckResult::unknown;
+  ProofMethod method = ProofMethod::z3;
+  double ms = 0;
+  std::string note;  // why unknown; empty otherwise
+};
+
+// A logical element: [row, col] of an operand (frame, fragment, accumulation
+// checks) or of a buffer (stage/store checks).
+using Element = std::vector<std::int64_t>;
+
+// Where a check fails.  lane/slot are always set; the rest where relevant.
+struct Counterexample {
+  std::string check;
+  std::string operand;          // "A" (frames, fragments), "D" (accumulation), the buffer (staging)
+  std::optional<int> warp;      // set at CTA scope
+  int lane = 0;
+  std::int64_t slot = 0;        // register slot (element index into the thread's storage)
+  std::optional<int> stmt;      // index into the nest's statements
+  std::optional<std::vector<int>> tile;  // the mma's (m, n, k) tile indices
+  std::optional<int> element;   // frame element index
+  std::optional<std::int64_t> k;  // accumulation: the K index of the product
+  std::optional<Element> expected;  // what should be there (absent: nothing should)
+  std::optional<Element> actual;    // what is there (absent: nothing is)
+  std::string message;          // the whole counterexample in words
+};
+
+struct ProofReport {
+  Verdict verdict = Verdict::unknown;
+  const MmaInst* inst = nullptr;  // nullptr when the dispatch failed
+  int tiles_m = 0, tiles_n = 0, tiles_k = 0;
+  int mma_count = 0;
+  std::vector<std::string> reasons;  // the dispatch's, when it failed
+  std::vector<CheckReport> checks;
+  std::vector<Counterexample> counterexamples;  // one per refuted check, in check order
+};
+
+// Dispatch the program's gemm and prove its nest.  Throws Error on bad input
+// (the dispatch's, a stage/store on a non-local buffer or with a source of
+// another shape, a layout on thread axes other than laneid, warpid and tx).
+ProofReport prove(const Program& program, const ProveOptions& options);
+// Prove a given plan (tests hand-edit nests); `plan` must come from
+// dispatch(program) or be such an edit.
+ProofReport prove(const Program& program, const Plan& plan, const ProveOptions& options);
+
+}  // namespace mmacheck

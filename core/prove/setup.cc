@@ -1,0 +1,162 @@
+// ProofSetup: operands, storages, tile origins and the check list.
+#include <variant>
+
+#include "core/prove/setup.h"
+
+namespace mmacheck::prove_detail {
+
+namespace {
+
+std::string shape_str(const Shape& shape) {
+  std::string s = "(";
+  for (std::size_t i = 0; i < shape.size(); ++i) s += (i ? ", " : "") + std::to_string(shape[i]);
+  return s + ")";
+}
+
+// The prover knows how laneid, warpid and tx number the threads of a warp
+// or CTA; TVM's other thread axes are fused into these under its CUDA target.
+void require_known_thread_axes(const BufferDecl& buffer) {
+  const auto check = [&](const Axis& axis) {
+    if (axis.is_thread() && axis != Axis::laneid() && axis != Axis::warpid() && axis != Axis::tx())
+      throw Error(buffer.loc, "layout of '" + buffer.name + "' uses thread axis '" + axis.name() +
+                                  "'; the prover supports laneid, warpid and tx");
+  };
+  for (const Iter& it : buffer.layout.shard()) check(it.axis);
+  for (const Iter& it : buffer.layout.replica()) check(it.axis);
+  for (const auto& [axis, value] : buffer.layout.offset()) check(axis);
+}
+
+void require_frame_registers(const MmaStmt& mma, int stmt, const MmaInst& inst) {
+  const auto check = [&](const std::vector<int>& regs, Operand op, const char* name) {
+    const int want = inst.frame(op).regs;
+    if (static_cast<int>(regs.size()) != want)
+      throw Error("nest statement " + std::to_string(stmt) + " passes " +
+                  std::to_string(regs.size()) + " " + name + " registers, the " + inst.shape() +
+                  " frame has " + std::to_string(want));
+  };
+  check(mma.a, Operand::A, "A");
+  check(mma.b, Operand::B, "B");
+  check(mma.c, Operand::C, "C");
+  check(mma.d, Operand::C, "D");
+}
+
+}  // namespace
+
+void validate_staging(const Program& program) {
+  const auto check = [&](const std::string& buf, const std::string& matrix, const SourceLoc& loc,
+                         const char* what) {
+    const BufferDecl& buffer = program.buffer(buf, loc);
+    if (buffer.scope != MemScope::local)
+      throw Error(loc, std::string(what) + " " + buf + ": '" + buf + "' is a " +
+                           std::string(mem_scope_name(buffer.scope)) +
+                           " buffer; stage and store move register (local) buffers");
+    if (buffer.shape.size() != 2)
+      throw Error(loc, std::string(what) + " " + buf + ": [ROW, COL] needs a 2-D buffer, '" + buf +
+                           "' has shape " + shape_str(buffer.shape));
+    if (const BufferDecl* m = program.find_buffer(matrix); m && m->shape != buffer.shape)
+      throw Error(loc, std::string(what) + " " + buf + ": '" + matrix + "' has shape " +
+                           shape_str(m->shape) + " but '" + buf + "' has shape " +
+                           shape_str(buffer.shape));
+  };
+  for (const StageStmt& s : program.stages) check(s.buffer, s.source, s.loc, "stage");
+  for (const StoreStmt& s : program.stores) check(s.buffer, s.target, s.loc, "store");
+}
+
+ProofSetup::ProofSetup(const Program& program_, const Plan& plan_)
+    : program(program_),
+      plan(plan_),
+      inst(*plan_.inst),
+      warps(program_.scope.warps()),
+      beta_one(program_.gemm->beta == 1.0) {
+  const GemmGeometry g = gemm_geometry(program);
+  views_ = {g.a, g.b, g.c, g.d};
+  // One Storage per buffer, however many roles it plays (C = D, a staged operand).
+  const auto tabulate = [&](const BufferDecl& b) {
+    require_known_thread_axes(b);
+    for (const Storage& s : storages_)
+      if (s.buffer().name == b.name) return;
+    storages_.emplace_back(b);
+  };
+  for (const OperandPlace& v : views_) tabulate(program.buffer(v.buffer(), {}));
+  for (const StageStmt& s : program.stages) staging.push_back({false, s.buffer, s.source, s.row, s.col, s.loc});
+  for (const StoreStmt& s : program.stores) staging.push_back({true, s.buffer, s.target, s.row, s.col, s.loc});
+  for (const StagingRef& s : staging) tabulate(program.buffer(s.buffer, s.loc));
+
+  // Origins: where lane 0's first D, A and B elements of the statement live.
+  const Frame& fa = frame(GemmOperand::A);
+  const Frame& fb = frame(GemmOperand::B);
+  const Frame& fc = frame(GemmOperand::D);
+  const auto anchor = [&](GemmOperand op, const std::vector<int>& regs, const Frame& f, int warp)
+      -> std::optional<Element> {
+    const Storage& st = storage(op);
+    const auto flat = st.held({warp, 0}, std::int64_t{regs.front()} * f.per_reg());
+    if (!flat) return std::nullopt;
+    return view(op).from_buffer(st.coord(*flat));
+  };
+  for (std::size_t i = 0; i < plan.nest.stmts.size(); ++i) {
+    const auto* mma = std::get_if<MmaStmt>(&plan.nest.stmts[i]);
+    if (!mma) continue;
+    require_frame_registers(*mma, static_cast<int>(i), inst);
+    MmaRef ref{static_cast<int>(i), mma, {}};
+    for (int w = 0; w < warps; ++w) {
+      Origin o;
+      if (const auto d = anchor(GemmOperand::D, mma->d, fc, w)) {
+        o.m0 = (*d)[0] - fc.row.at(0, 0);
+        o.n0 = (*d)[1] - fc.col.at(0, 0);
+      }
+      if (const auto a = anchor(GemmOperand::A, mma->a, fa, w)) {
+        if (!o.m0) o.m0 = (*a)[0] - fa.row.at(0, 0);
+        o.k0 = (*a)[1] - fa.col.at(0, 0);
+      }
+      if (const auto b = anchor(GemmOperand::B, mma->b, fb, w)) {
+        if (!o.k0) o.k0 = (*b)[0] - fb.row.at(0, 0);
+        if (!o.n0) o.n0 = (*b)[1] - fb.col.at(0, 0);
+      }
+      ref.origin.push_back(o);
+    }
+    mmas.push_back(std::move(ref));
+  }
+
+  using K = CheckKind;
+  using G = GemmOperand;
+  for (G op : {G::A, G::B, G::C, G::D})
+    checks.push_back({K::frame, op, -1, std::string(gemm_operand_name(op)) + " frame"});
+  for (G op : {G::A, G::B, G::C, G::D})
+    if (op != G::C || beta_one)
+      checks.push_back({K::fragment, op, -1, std::string(gemm_operand_name(op)) + " fragment"});
+  checks.push_back({K::accumulation, G::D, -1, "accumulation"});
+  for (std::size_t i = 0; i < staging.size(); ++i)
+    checks.push_back({K::staging, G::A, static_cast<int>(i),
+                      (staging[i].store ? "store " : "stage ") + staging[i].buffer});
+}
+
+const Storage& ProofSetup::storage(GemmOperand op) const { return storage(view(op).buffer()); }
+
+const Storage& ProofSetup::storage(const std::string& buffer) const {
+  for (const Storage& s : storages_)
+    if (s.buffer().name == buffer) return s;
+  throw Error("internal: no storage for buffer '" + buffer + "'");
+}
+
+const Frame& ProofSetup::frame(GemmOperand op) const {
+  return inst.frame(op == GemmOperand::A ? Operand::A : op == GemmOperand::B ? Operand::B : Operand::C);
+}
+
+const std::vector<int>& ProofSetup::registers(const MmaStmt& mma, GemmOperand op) {
+  switch (op) {
+    case GemmOperand::A: return mma.a;
+    case GemmOperand::B: return mma.b;
+    case GemmOperand::C: return mma.c;
+    case GemmOperand::D: return mma.d;
+  }
+  return mma.d;
+}
+
+std::pair<std::optional<std::int64_t>, std::optional<std::int64_t>> ProofSetup::frame_origin(
+    const Origin& o, GemmOperand op) {
+  if (op == GemmOperand::A) return {o.m0, o.k0};
+  if (op == GemmOperand::B) return {o.k0, o.n0};
+  return {o.m0, o.n0};
+}
+
+}  // namespace mmacheck::prove_detail

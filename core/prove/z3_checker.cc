@@ -1,0 +1,130 @@
+// The Z3 method: sessions, the first violating point, symbolic placement,
+// and Z3Checker.
+#include "core/prove/z3_checker.h"
+
+#include <algorithm>
+
+#include "core/prove/engines.h"
+
+namespace mmacheck::prove_detail {
+
+Z3Session::Z3Session(z3::context& ctx, unsigned timeout_ms)
+    : ctx_(&ctx), deadline_(std::chrono::steady_clock::now() + std::chrono::milliseconds(timeout_ms)) {}
+
+z3::check_result Z3Session::check(z3::solver& solver) {
+  const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+      deadline_ - std::chrono::steady_clock::now());
+  if (left.count() <= 0) return z3::unknown;
+  z3::params p(*ctx_);
+  p.set("timeout", static_cast<unsigned>(left.count()));
+  solver.set(p);
+  return solver.check();
+}
+
+Z3Session::Result Z3Session::solve(const std::vector<z3::expr>& constraints,
+                                   const std::vector<z3::expr>& order) {
+  // The qfbv tactic (simplify, solve equations, bit-blast, SAT) as a solver:
+  // the QF_BV logic's solver adds an SMT core that costs milliseconds to set
+  // up for every query.
+  z3::solver solver = z3::tactic(*ctx_, "qfbv").mk_solver();
+  for (const z3::expr& c : constraints) solver.add(c);
+  const z3::check_result first = check(solver);
+  if (first == z3::unsat) return {CheckResult::proved, {}, {}};
+  if (first == z3::unknown) return {CheckResult::unknown, {}, "z3: " + solver.reason_unknown()};
+
+  std::vector<std::int64_t> values(order.size());
+  const auto read_model = [&] {
+    const z3::model model = solver.get_model();
+    for (std::size_t v = 0; v < order.size(); ++v)
+      values[v] = static_cast<std::int64_t>(model.eval(order[v], true).get_numeral_uint64());
+  };
+  read_model();
+  // Lexicographic minimum: bisect each coordinate with the earlier ones fixed.
+  for (std::size_t v = 0; v < order.size(); ++v) {
+    std::int64_t lo = 0, hi = values[v];
+    while (lo < hi) {
+      const std::int64_t mid = lo + (hi - lo) / 2;
+      solver.push();
+      solver.add(order[v] <= ctx_->bv_val(mid, order[v].get_sort().bv_size()));
+      const z3::check_result r = check(solver);
+      if (r == z3::sat) read_model();
+      solver.pop();
+      // Out of time while minimising: still refuted, at a point less early.
+      if (r == z3::unknown) return {CheckResult::refuted, values, {}};
+      if (r == z3::sat) hi = values[v];
+      else lo = mid + 1;
+    }
+    solver.add(order[v] == ctx_->bv_val(values[v], order[v].get_sort().bv_size()));
+  }
+  return {CheckResult::refuted, values, {}};
+}
+
+z3::expr axis_term(const Axis& axis, const z3::expr& warp, const z3::expr& lane, const z3::expr& slot,
+                   const Bv& bv) {
+  if (axis == Axis::laneid()) return lane;
+  if (axis == Axis::warpid()) return warp;
+  if (axis == Axis::tx()) return warp * bv.num(32) + lane;
+  return axis == Axis::m() ? slot : bv.num(0);
+}
+
+z3::expr owner_is(const Storage& storage, const std::vector<z3::expr>& owner, const z3::expr& warp,
+                  const z3::expr& lane, const z3::expr& slot, const Bv& bv) {
+  z3::expr all = bv.ctx().bool_val(true);
+  for (std::size_t a = 0; a < storage.axes().size(); ++a)
+    all = all && owner[a] == axis_term(storage.axes()[a], warp, lane, slot, bv);
+  return all;
+}
+
+std::vector<std::vector<z3::expr>> operand_owners(const Storage& storage, const OperandPlace& view,
+                                                  const z3::expr& row, const z3::expr& col, const Bv& bv) {
+  std::vector<z3::expr> coord;
+  for (int d = 0; d < static_cast<int>(view.origin().size()); ++d) {
+    const z3::expr base = bv.num(view.origin()[d]);
+    coord.push_back(d == view.row_dim()   ? base + row
+                    : d == view.col_dim() ? base + col
+                                          : base);
+  }
+  return apply_symbolic(storage.buffer().layout, storage.buffer().shape, coord, storage.axes(), bv);
+}
+
+z3::expr places(const Storage& storage, const std::vector<std::vector<z3::expr>>& owners,
+                const z3::expr& warp, const z3::expr& lane, const z3::expr& slot, const Bv& bv) {
+  z3::expr any = bv.ctx().bool_val(false);
+  for (const auto& owner : owners) any = any || owner_is(storage, owner, warp, lane, slot, bv);
+  return any;
+}
+
+std::int64_t storage_bound(const ProofSetup& setup, const Storage& storage) {
+  return std::max({layout_bound(storage.buffer().layout, storage.buffer().shape),
+                   std::int64_t{32} * setup.warps, storage.span()});
+}
+
+struct Z3Checker::Impl {
+  const ProofSetup& setup;
+  unsigned timeout_ms;
+  z3::context ctx;
+  FrameMemo frames;
+};
+
+Z3Checker::Z3Checker(const ProofSetup& setup, unsigned timeout_ms)
+    : impl_(new Impl{setup, timeout_ms, {}, {}}) {}
+
+Z3Checker::~Z3Checker() = default;
+
+Outcome Z3Checker::check(const CheckSpec& check) {
+  Z3Session session(impl_->ctx, impl_->timeout_ms);
+  const ProofSetup& setup = impl_->setup;
+  try {
+    switch (check.kind) {
+      case CheckKind::frame: return frames_z3(setup, check.operand, session, impl_->frames);
+      case CheckKind::fragment: return fragment_z3(setup, check.operand, session);
+      case CheckKind::accumulation: return accumulation_z3(setup, session);
+      case CheckKind::staging: return staging_z3(setup, setup.staging[check.staging], session);
+    }
+  } catch (const z3::exception& e) {
+    return {CheckResult::unknown, std::nullopt, std::string("z3: ") + e.msg()};
+  }
+  return {};
+}
+
+}  // namespace mmacheck::prove_detail

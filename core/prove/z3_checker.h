@@ -1,0 +1,69 @@
+// The Z3 method's shared machinery: running a query under the check's time
+// budget and finding its first violating point; the symbolic forms of
+// "thread (warp, lane) at slot s" and "the layout places x there".  Each
+// check's encoding lives in its own prove_z3_*.cc.  Private to core/prove*.cc.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <z3++.h>
+
+#include "core/layout/z3_encoding.h"
+#include "core/prove/setup.h"
+#include "core/prove/witness.h"
+
+namespace mmacheck::prove_detail {
+
+class Z3Session {
+ public:
+  Z3Session(z3::context& ctx, unsigned timeout_ms);
+  z3::context& ctx() const { return *ctx_; }
+
+  struct Result {
+    CheckResult result = CheckResult::unknown;
+    std::vector<std::int64_t> point;  // refuted: the values of `order`
+    std::string note;                 // unknown: why
+  };
+  // Are `constraints` (the domain and the violation) satisfiable?  When they
+  // are, the lexicographically smallest values of `order` (each ranging over
+  // non-negative values) among the solutions: refuted at that point.
+  Result solve(const std::vector<z3::expr>& constraints, const std::vector<z3::expr>& order);
+
+ private:
+  z3::check_result check(z3::solver& solver);
+  z3::context* ctx_;
+  std::chrono::steady_clock::time_point deadline_;
+};
+
+// The coordinate of (warp, lane, slot) on `axis` (see axis_value).
+z3::expr axis_term(const Axis& axis, const z3::expr& warp, const z3::expr& lane, const z3::expr& slot,
+                   const Bv& bv);
+// Owner `owner` (terms over storage.axes()) is the point (warp, lane, slot).
+z3::expr owner_is(const Storage& storage, const std::vector<z3::expr>& owner, const z3::expr& warp,
+                  const z3::expr& lane, const z3::expr& slot, const Bv& bv);
+// The owners of operand element [row, col] (through the view) of a storage.
+std::vector<std::vector<z3::expr>> operand_owners(const Storage& storage, const OperandPlace& view,
+                                                  const z3::expr& row, const z3::expr& col, const Bv& bv);
+// The storage places one of `owners` at (warp, lane, slot).
+z3::expr places(const Storage& storage, const std::vector<std::vector<z3::expr>>& owners,
+                const z3::expr& warp, const z3::expr& lane, const z3::expr& slot, const Bv& bv);
+// A bound for bv_width covering the storage's layout (coordinates, owners),
+// the scope's threads and its slots.
+std::int64_t storage_bound(const ProofSetup& setup, const Storage& storage);
+
+// Frame outcomes by query: the mma's C and D operands pose the same question
+// (the accumulator frame on D's registers) when the nest accumulates in place.
+using FrameMemo = std::map<std::vector<std::int64_t>, Outcome>;
+
+// The checks.
+Outcome frames_z3(const ProofSetup& setup, GemmOperand op, Z3Session& session, FrameMemo& memo);
+Outcome fragment_z3(const ProofSetup& setup, GemmOperand op, Z3Session& session);
+Outcome accumulation_z3(const ProofSetup& setup, Z3Session& session);
+Outcome staging_z3(const ProofSetup& setup, const StagingRef& staging, Z3Session& session);
+
+}  // namespace mmacheck::prove_detail

@@ -1,0 +1,106 @@
+#include "sim/check/reference.h"
+
+#include <Eigen/Dense>
+#include <cmath>
+#include <limits>
+#include <string>
+
+#include "core/base/error.h"
+#include "sim/numerics/element_value.h"
+#include "sim/check/error_bound.h"
+
+namespace mmacheck::sim {
+
+namespace {
+
+template <class T>
+using Mat = Eigen::Matrix<T, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+
+// The logical operands as values: A (M x K), B transposed (N x K, so an
+// element's K run is contiguous in both) and C (M x N; zero when beta = 0).
+struct Operands {
+  Mat<long double> a, bt, c;
+};
+
+Operands logical_operands(const GemmGeometry& g, const GemmInputs& in) {
+  check_holds(in.a, g.a, "A");
+  check_holds(in.b, g.b, "B");
+  if (g.use_c) check_holds(in.c, g.c, "C");
+  Operands ops{Mat<long double>(g.m, g.k), Mat<long double>(g.n, g.k), Mat<long double>::Zero(g.m, g.n)};
+  for (std::int64_t i = 0; i < g.m; ++i)
+    for (std::int64_t k = 0; k < g.k; ++k) ops.a(i, k) = element_value(g.a.dtype(), in.a.bits[g.a.at(i, k)]);
+  for (std::int64_t k = 0; k < g.k; ++k)
+    for (std::int64_t j = 0; j < g.n; ++j) ops.bt(j, k) = element_value(g.b.dtype(), in.b.bits[g.b.at(k, j)]);
+  if (g.use_c)
+    for (std::int64_t i = 0; i < g.m; ++i)
+      for (std::int64_t j = 0; j < g.n; ++j) ops.c(i, j) = element_value(g.c.dtype(), in.c.bits[g.c.at(i, j)]);
+  return ops;
+}
+
+// s8 / u8: exact in int64, compared after wrapping to 32 bits.
+Reference integer_reference(const Operands& ops) {
+  const Mat<std::int64_t> d =
+      ops.a.cast<std::int64_t>() * ops.bt.cast<std::int64_t>().transpose() + ops.c.cast<std::int64_t>();
+  Reference ref{d.rows(), d.cols(), {}};
+  for (std::int64_t i = 0; i < d.rows(); ++i)
+    for (std::int64_t j = 0; j < d.cols(); ++j)
+      ref.elems.push_back({static_cast<long double>(d(i, j)), 0, kFinite});
+  return ref;
+}
+
+template <class T>
+Reference float_reference(const Operands& ops, const BoundModel& model) {
+  const Mat<T> a = ops.a.cast<T>(), bt = ops.bt.cast<T>(), c = ops.c.cast<T>();
+  const Mat<T> d = a * bt.transpose() + c;
+  const Mat<T> magnitude = a.cwiseAbs() * bt.cwiseAbs().transpose() + c.cwiseAbs();
+  const long double terms = static_cast<long double>(a.cols()) + 2;
+  const long double u = std::numeric_limits<T>::epsilon() / 2;
+  const long double tiny = std::numeric_limits<T>::denorm_min();
+
+  const auto exps = [&](const Mat<long double>& m) {
+    std::vector<int> e(m.size());
+    for (std::int64_t x = 0; x < m.size(); ++x) e[x] = align_exp(model, m.data()[x]);
+    return e;
+  };
+  const std::vector<int> a_exp = exps(ops.a), b_exp = exps(ops.bt);
+  const auto k = static_cast<std::size_t>(a.cols());
+  Reference ref{d.rows(), d.cols(), {}};
+  ref.elems.reserve(d.size());
+  for (std::int64_t i = 0; i < d.rows(); ++i)
+    for (std::int64_t j = 0; j < d.cols(); ++j) {
+      const Outcomes o = element_outcomes(model, {{ops.a.row(i).data(), k},
+                                                  {ops.bt.row(j).data(), k},
+                                                  std::span(a_exp).subspan(i * k, k),
+                                                  std::span(b_exp).subspan(j * k, k),
+                                                  ops.c(i, j)});
+      const long double own = terms * (u * static_cast<long double>(magnitude(i, j)) * 1.01L + tiny);
+      ref.elems.push_back({static_cast<long double>(d(i, j)), (o.error + own) * (1 + 0x1p-20L), o.classes});
+    }
+  return ref;
+}
+
+}  // namespace
+
+Reference eigen_reference(const GemmGeometry& g, const MmaInst& inst, const ArchParams& arch,
+                          const GemmInputs& inputs) {
+  if (g.m % inst.m || g.n % inst.n || g.k % inst.k)
+    throw Error("M x N x K = " + std::to_string(g.m) + " x " + std::to_string(g.n) + " x " +
+                std::to_string(g.k) + " does not tile into " + inst.shape());
+  const Operands ops = logical_operands(g, inputs);
+  if (!dtype_info(inst.a).is_float) return integer_reference(ops);
+  const BoundModel model = bound_model(inst, arch);
+  return inst.a == DType::f64 ? float_reference<long double>(ops, model)
+                              : float_reference<double>(ops, model);
+}
+
+bool accepts(const Expectation& e, DType type, std::uint64_t bits) {
+  if (!dtype_info(type).is_float)
+    return static_cast<std::uint32_t>(bits) ==
+           static_cast<std::uint32_t>(static_cast<std::uint64_t>(static_cast<std::int64_t>(e.value)));
+  const long double v = element_value(type, bits);
+  if (std::isnan(v)) return e.classes & kNaN;
+  if (std::isinf(v)) return e.classes & (v > 0 ? kPosInf : kNegInf);
+  return (e.classes & kFinite) && std::fabs(v - e.value) <= e.bound;
+}
+
+}  // namespace mmacheck::sim

@@ -1,0 +1,33 @@
+#include "sim/check/sim_check.h"
+
+#include "sim/check/direct_eval.h"
+#include "sim/numerics/random_inputs.h"
+
+namespace mmacheck::sim {
+
+SimCheck::SimCheck(const Program& program, const Nest& nest, const ArchParams& arch)
+    : machine_(program, nest, arch), geometry_(gemm_geometry(program)), specs_(input_specs(program)) {}
+
+GemmInputs SimCheck::random_case(int index, std::uint64_t seed) const {
+  return random_gemm_inputs(specs_.a, specs_.b, specs_.c, case_distribution(index), seed, index);
+}
+
+std::vector<ElementCheck> SimCheck::failures(const GemmInputs& inputs) {
+  const MmaInst& inst = *machine_.nest().inst;
+  const std::vector<std::uint64_t> got = machine_.run(inputs);
+  const Matrix direct = direct_eval(geometry_, inst, machine_.arch(), inputs);
+  const Reference ref = eigen_reference(geometry_, inst, machine_.arch(), inputs);
+  const OperandPlace& d = geometry_.d;
+  std::vector<ElementCheck> out;
+  for (std::int64_t i = 0; i < geometry_.m; ++i)
+    for (std::int64_t j = 0; j < geometry_.n; ++j) {
+      const Shape c = d.to_buffer(i, j);
+      ElementCheck e{c[0], c[1], got[static_cast<std::size_t>(d.at(i, j))], direct.at(i, j), ref.at(i, j)};
+      e.bit_exact = e.got == e.direct;
+      e.within_bound = accepts(e.reference, d.dtype(), e.got);
+      if (!e.bit_exact || !e.within_bound) out.push_back(e);
+    }
+  return out;
+}
+
+}  // namespace mmacheck::sim

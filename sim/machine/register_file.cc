@@ -1,0 +1,48 @@
+#include "sim/machine/register_file.h"
+
+#include <algorithm>
+#include <string>
+
+#include "core/base/error.h"
+
+namespace mmacheck::sim {
+
+namespace {
+std::uint64_t low_mask(int bits) { return bits >= 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << bits) - 1; }
+}  // namespace
+
+RegisterFile::RegisterFile(DType dtype, int threads, int slots)
+    : dtype_(dtype),
+      threads_(threads),
+      slots_(slots),
+      elem_bits_(dtype_bits(dtype)),
+      reg_bits_(std::max(32, dtype_bits(dtype))),
+      regs_(0),
+      elem_mask_(low_mask(elem_bits_)),
+      reg_mask_(low_mask(reg_bits_)) {
+  if (threads < 0 || slots < 0)
+    throw Error("a register file needs non-negative threads and slots, got " + std::to_string(threads) +
+                " x " + std::to_string(slots));
+  regs_ = (slots + per_reg() - 1) / per_reg();
+  words_.assign(static_cast<std::size_t>(threads) * regs_, 0);
+}
+
+void RegisterFile::clear() { std::fill(words_.begin(), words_.end(), 0); }
+
+void RegisterFile::load(std::span<const std::uint64_t> values) {
+  if (values.size() != static_cast<std::size_t>(threads_) * slots_)
+    throw Error("loading a " + std::to_string(threads_) + " x " + std::to_string(slots_) +
+                " register file from " + std::to_string(values.size()) + " values");
+  clear();
+  for (int t = 0; t < threads_; ++t)
+    for (int s = 0; s < slots_; ++s) set_slot(t, s, values[t * slots_ + s]);
+}
+
+std::vector<std::uint64_t> RegisterFile::slot_values() const {
+  std::vector<std::uint64_t> values(static_cast<std::size_t>(threads_) * slots_);
+  for (int t = 0; t < threads_; ++t)
+    for (int s = 0; s < slots_; ++s) values[t * slots_ + s] = slot(t, s);
+  return values;
+}
+
+}  // namespace mmacheck::sim

@@ -1,0 +1,140 @@
+// AVX2 versions of the fused tile kernels (see fused_tile_kernels.h); only
+// these functions are compiled for AVX2, and only called when the processor
+// has it.
+#include "sim/numerics/fused_tile_kernels.h"
+
+#ifdef MMACHECK_AVX2_KERNELS
+
+#include <immintrin.h>
+
+#define MMACHECK_AVX2 __attribute__((target("avx2")))
+
+namespace mmacheck::sim::fast {
+
+bool cpu_has_avx2() {
+  static const bool has = __builtin_cpu_supports("avx2");
+  return has;
+}
+
+namespace {
+
+// The low 32 bits of 8 consecutive 64-bit words.
+MMACHECK_AVX2 __m256i low_words(const std::uint64_t* p) {
+  const __m256 lo = _mm256_loadu_ps(reinterpret_cast<const float*>(p));      // words 0..3
+  const __m256 hi = _mm256_loadu_ps(reinterpret_cast<const float*>(p + 4));  // words 4..7
+  // Even dwords per 128-bit half: 0 1 4 5 | 2 3 6 7; then restore the order.
+  const __m256i mixed = _mm256_castps_si256(_mm256_shuffle_ps(lo, hi, _MM_SHUFFLE(2, 0, 2, 0)));
+  return _mm256_permute4x64_epi64(mixed, _MM_SHUFFLE(3, 1, 2, 0));
+}
+
+// Decodes `count` (a multiple of 8) elements of format f; returns the lanes
+// that held NaN or Inf.
+MMACHECK_AVX2 __m256i decode_run(const FloatFormat& f, const std::uint64_t* words, int count, int pre_shift,
+                                 std::int32_t* sig, std::int32_t* exp) {
+  const __m128i ignored = _mm_cvtsi32_si128(f.ignored_low_bits);
+  const __m128i man_bits = _mm_cvtsi32_si128(f.man_bits);
+  const __m128i shift = _mm_cvtsi32_si128(pre_shift);
+  const __m128i to_sign = _mm_cvtsi32_si128(31 - f.exp_bits - f.man_bits);
+  const __m256i exp_mask = _mm256_set1_epi32((1 << f.exp_bits) - 1);
+  const __m256i man_mask = _mm256_set1_epi32((1 << f.man_bits) - 1);
+  const __m256i implicit = _mm256_set1_epi32(1 << f.man_bits);
+  const __m256i bias = _mm256_set1_epi32(f.bias);
+  const __m256i min_exp = _mm256_set1_epi32(f.min_exp());
+  const __m256i zero_exp = _mm256_set1_epi32(kZeroInputExp);
+  const __m256i zero = _mm256_setzero_si256();
+  __m256i special = zero;
+  for (int n = 0; n < count; n += 8) {
+    const __m256i w = _mm256_srl_epi32(low_words(words + n), ignored);
+    const __m256i e = _mm256_and_si256(_mm256_srl_epi32(w, man_bits), exp_mask);
+    const __m256i subnormal = _mm256_cmpeq_epi32(e, zero);
+    special = _mm256_or_si256(special, _mm256_cmpeq_epi32(e, exp_mask));
+    const __m256i mag = _mm256_or_si256(_mm256_and_si256(w, man_mask), _mm256_andnot_si256(subnormal, implicit));
+    __m256i x = _mm256_blendv_epi8(_mm256_sub_epi32(e, bias), min_exp, subnormal);
+    x = _mm256_blendv_epi8(x, zero_exp, _mm256_cmpeq_epi32(mag, zero));
+    const __m256i neg = _mm256_srai_epi32(_mm256_sll_epi32(w, to_sign), 31);
+    const __m256i s = _mm256_sll_epi32(mag, shift);
+    _mm256_store_si256(reinterpret_cast<__m256i*>(sig + n), _mm256_sub_epi32(_mm256_xor_si256(s, neg), neg));
+    _mm256_store_si256(reinterpret_cast<__m256i*>(exp + n), x);
+  }
+  return special;
+}
+
+MMACHECK_AVX2 inline __m256i at(const std::int32_t* p) {
+  return _mm256_load_si256(reinterpret_cast<const __m256i*>(p));
+}
+
+template <int K>
+MMACHECK_AVX2 void rows(const TileSpec& s, const Operands& op, Sums& out) {
+  const __m256i floor = _mm256_set1_epi32(s.zero_floor);
+  for (int i = 0; i < kM; ++i) {
+    const std::int32_t* a_exp = op.a_exp + i * K;
+    const std::int32_t* a_sig = op.a_sig + i * K;
+    const __m256i c_exp = at(op.c_exp + i * kN);
+    __m256i top = _mm256_max_epi32(c_exp, floor);
+    __m256i exps[K];
+    for (int k = 0; k < K; ++k) {
+      exps[k] = _mm256_add_epi32(_mm256_set1_epi32(a_exp[k]), at(op.b_exp + k * kN));
+      top = _mm256_max_epi32(top, exps[k]);
+    }
+    __m256i acc = _mm256_setzero_si256();
+    for (int k = 0; k < K; ++k) {
+      const __m256i shift = _mm256_sub_epi32(top, exps[k]);
+      const __m256i p = _mm256_mullo_epi32(_mm256_set1_epi32(a_sig[k]), at(op.b_sig + k * kN));
+      acc = _mm256_add_epi32(acc, _mm256_sign_epi32(_mm256_srlv_epi32(_mm256_abs_epi32(p), shift), p));
+    }
+    const __m256i c = at(op.c_sig + i * kN);
+    const __m256i c_term = _mm256_sign_epi32(_mm256_srlv_epi32(_mm256_abs_epi32(c), _mm256_sub_epi32(top, c_exp)), c);
+    _mm256_store_si256(reinterpret_cast<__m256i*>(out.acc + i * kN), acc);
+    _mm256_store_si256(reinterpret_cast<__m256i*>(out.c_term + i * kN), c_term);
+    _mm256_store_si256(reinterpret_cast<__m256i*>(out.top + i * kN), top);
+  }
+}
+
+// Four outputs: (acc + c_term) * 2^(top - kept_bits), exact in double, then
+// cut to f32 toward zero by bit manipulation.
+MMACHECK_AVX2 __m256i f32_toward_zero4(__m128i acc, __m128i c_term, __m128i top, int kept_bits) {
+  const __m256d sum = _mm256_add_pd(_mm256_cvtepi32_pd(acc), _mm256_cvtepi32_pd(c_term));
+  const __m256i scale = _mm256_slli_epi64(
+      _mm256_add_epi64(_mm256_cvtepi32_epi64(top), _mm256_set1_epi64x(1023 - kept_bits)), 52);
+  const __m256i bits = _mm256_castpd_si256(_mm256_mul_pd(sum, _mm256_castsi256_pd(scale)));
+  const __m256i sign = _mm256_srli_epi64(_mm256_and_si256(bits, _mm256_set1_epi64x(INT64_MIN)), 32);
+  const __m256i exp = _mm256_sub_epi64(_mm256_srli_epi64(bits, 52) & _mm256_set1_epi64x(0x7FF), _mm256_set1_epi64x(1023));
+  const __m256i man = _mm256_and_si256(bits, _mm256_set1_epi64x((std::int64_t{1} << 52) - 1));
+  const __m256i normal = _mm256_or_si256(_mm256_slli_epi64(_mm256_add_epi64(exp, _mm256_set1_epi64x(127)), 23),
+                                         _mm256_srli_epi64(man, 29));
+  const __m256i subnormal = _mm256_srlv_epi64(_mm256_or_si256(man, _mm256_set1_epi64x(std::int64_t{1} << 52)),
+                                              _mm256_sub_epi64(_mm256_set1_epi64x(-97), exp));
+  __m256i r = _mm256_blendv_epi8(normal, subnormal, _mm256_cmpgt_epi64(_mm256_set1_epi64x(-126), exp));
+  r = _mm256_blendv_epi8(r, _mm256_set1_epi64x(0x7F800000), _mm256_cmpgt_epi64(exp, _mm256_set1_epi64x(127)));
+  return _mm256_or_si256(r, sign);
+}
+
+}  // namespace
+
+MMACHECK_AVX2 bool decode_avx2(const TileSpec& s, const std::uint64_t* a, const std::uint64_t* b,
+                               const std::uint64_t* c, Operands& op) {
+  __m256i special = decode_run(*s.a, a, kM * s.k, s.pre_shift, op.a_sig, op.a_exp);
+  special = _mm256_or_si256(special, decode_run(*s.b, b, s.k * kN, 0, op.b_sig, op.b_exp));
+  special = _mm256_or_si256(special, decode_run(*s.c, c, kM * kN, s.c_shift, op.c_sig, op.c_exp));
+  return _mm256_testz_si256(special, special);
+}
+
+MMACHECK_AVX2 void aligned_sums_avx2(const TileSpec& s, const Operands& op, Sums& out) {
+  switch (s.k) {
+    case 16: return rows<16>(s, op, out);
+    case 8: return rows<8>(s, op, out);
+    default: return rows<4>(s, op, out);
+  }
+}
+
+MMACHECK_AVX2 void finish_f32_avx2(const TileSpec& s, const Sums& sums, std::uint64_t* d) {
+  for (int n = 0; n < kM * kN; n += 4) {
+    const auto four = [&](const std::int32_t* p) { return _mm_load_si128(reinterpret_cast<const __m128i*>(p + n)); };
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(d + n),
+                        f32_toward_zero4(four(sums.acc), four(sums.c_term), four(sums.top), s.kept_bits));
+  }
+}
+
+}  // namespace mmacheck::sim::fast
+
+#endif  // MMACHECK_AVX2_KERNELS

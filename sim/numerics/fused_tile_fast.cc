@@ -1,0 +1,136 @@
+#include "sim/numerics/fused_tile_fast.h"
+
+#include <algorithm>
+#include <bit>
+
+#include "sim/numerics/fused_tile_kernels.h"
+
+namespace mmacheck::sim {
+
+namespace fast {
+
+bool load(const FloatFormat& f, std::uint64_t bits, int pre_shift, std::int32_t* sig, std::int32_t* exp) {
+  const std::uint64_t w = bits >> f.ignored_low_bits;
+  const int exp_field = static_cast<int>(w >> f.man_bits) & ((1 << f.exp_bits) - 1);
+  if (exp_field == (1 << f.exp_bits) - 1) return false;
+  const std::int32_t man = static_cast<std::int32_t>(w & ((1u << f.man_bits) - 1));
+  const std::int32_t mag = (exp_field ? man | (1 << f.man_bits) : man) << pre_shift;
+  *sig = (w >> (f.exp_bits + f.man_bits)) & 1 ? -mag : mag;
+  *exp = mag == 0 ? kZeroInputExp : (exp_field ? exp_field - f.bias : f.min_exp());
+  return true;
+}
+
+std::uint32_t f32_toward_zero(std::int64_t sum, int scale) {
+  if (sum == 0) return 0;
+  const std::uint32_t sign = sum < 0 ? 0x80000000u : 0;
+  const std::uint64_t mag = sum < 0 ? -static_cast<std::uint64_t>(sum) : static_cast<std::uint64_t>(sum);
+  const int width = std::bit_width(mag);
+  const int exp = width - 1 + scale;
+  if (exp > 127) return sign | 0x7F800000u;
+  if (exp >= -126) {
+    const std::uint64_t sig = width > 24 ? mag >> (width - 24) : mag << (24 - width);
+    return sign | static_cast<std::uint32_t>((exp + 127) << 23) | static_cast<std::uint32_t>(sig & 0x7FFFFF);
+  }
+  const int shift = -149 - scale;  // the subnormals' quantum is 2^-149
+  const std::uint64_t sig = shift >= 64 ? 0 : shift >= 0 ? mag >> shift : mag << -shift;
+  return sign | static_cast<std::uint32_t>(sig);
+}
+
+bool decode(const TileSpec& s, const std::uint64_t* a, const std::uint64_t* b,
+                                    const std::uint64_t* c, Operands& op) {
+  bool finite = true;
+  for (int i = 0; i < kM; ++i)
+    for (int k = 0; k < s.k; ++k)
+      finite &= load(*s.a, a[i * s.k + k], s.pre_shift, &op.a_sig[i * s.k + k], &op.a_exp[i * s.k + k]);
+  for (int k = 0; k < s.k; ++k)
+    for (int j = 0; j < kN; ++j) finite &= load(*s.b, b[k * kN + j], 0, &op.b_sig[k * kN + j], &op.b_exp[k * kN + j]);
+  for (int i = 0; i < kM; ++i)
+    for (int j = 0; j < kN; ++j) finite &= load(*s.c, c[i * kN + j], s.c_shift, &op.c_sig[i * kN + j], &op.c_exp[i * kN + j]);
+  return finite;
+}
+
+void aligned_sums(const TileSpec& s, const Operands& op, Sums& out) {
+  for (int i = 0; i < kM; ++i)
+    for (int j = 0; j < kN; ++j) {
+      const int ij = i * kN + j;
+      const auto exp_of = [&](int k) { return op.a_exp[i * s.k + k] + op.b_exp[k * kN + j]; };
+      std::int32_t top = std::max(op.c_exp[ij], s.zero_floor);
+      for (int k = 0; k < s.k; ++k) top = std::max(top, exp_of(k));
+      const auto aligned = [&](std::int32_t v, int shift) {
+        const std::int32_t mag = (v < 0 ? -v : v) >> std::min(shift, 31);
+        return v < 0 ? -mag : mag;
+      };
+      std::int32_t acc = 0;
+      for (int k = 0; k < s.k; ++k) acc += aligned(op.a_sig[i * s.k + k] * op.b_sig[k * kN + j], top - exp_of(k));
+      out.acc[ij] = acc;
+      out.c_term[ij] = aligned(op.c_sig[ij], top - op.c_exp[ij]);
+      out.top[ij] = top;
+    }
+}
+
+void finish_f32(const TileSpec& s, const Sums& sums, std::uint64_t* d) {
+  for (int n = 0; n < kM * kN; ++n)
+    d[n] = f32_toward_zero(std::int64_t{sums.acc[n]} + sums.c_term[n], sums.top[n] - s.kept_bits);
+}
+
+namespace {
+
+struct Kernels {
+  bool (*decode)(const TileSpec&, const std::uint64_t*, const std::uint64_t*, const std::uint64_t*, Operands&);
+  void (*aligned_sums)(const TileSpec&, const Operands&, Sums&);
+  void (*finish_f32)(const TileSpec&, const Sums&, std::uint64_t*);
+};
+
+const Kernels& best_kernels() {
+  static constexpr Kernels portable{decode, aligned_sums, finish_f32};
+#ifdef MMACHECK_AVX2_KERNELS
+  static constexpr Kernels avx2{decode_avx2, aligned_sums_avx2, finish_f32_avx2};
+  if (cpu_has_avx2()) return avx2;
+#endif
+  return portable;
+}
+
+}  // namespace
+
+}  // namespace fast
+
+bool fused_tile_fast(const MmaInst& inst, const ArchParams& arch, std::span<const std::uint64_t> a,
+                     std::span<const std::uint64_t> b, std::span<const std::uint64_t> c,
+                     std::span<std::uint64_t> d) {
+  using namespace fast;
+  if (inst.m != kM || inst.n != kN || (inst.k != 16 && inst.k != 8 && inst.k != 4)) return false;
+  const FloatFormat& fd = float_format(inst.d);
+  const TileSpec spec{inst.k,
+                      &float_format(inst.a),
+                      &float_format(inst.b),
+                      &float_format(inst.c),
+                      arch.kept_bits - float_format(inst.a).man_bits - float_format(inst.b).man_bits,
+                      arch.kept_bits - float_format(inst.c).man_bits,
+                      arch.kept_bits,
+                      arch.zero_term_exp};
+  // kept_bits <= 25 keeps aligned products below 2^27 (the int32 bound in
+  // fused_tile_kernels.h).  The kernels apply the zero-term exponent as a
+  // floor on E for every output; that equals the model (zero terms only)
+  // while a nonzero C's exponent, at least c's min_exp, is never below it.
+  if (arch.kept_bits > 25 || spec.pre_shift < 0 || spec.c_shift < 0 || spec.c != &fd ||
+      arch.zero_term_exp > spec.c->min_exp())
+    return false;
+
+  const Kernels& kernels = best_kernels();
+  Operands op;
+  Sums sums;
+  if (!kernels.decode(spec, a.data(), b.data(), c.data(), op)) return false;
+  kernels.aligned_sums(spec, op, sums);
+  if (fd.man_bits == 23) {
+    kernels.finish_f32(spec, sums, d.data());
+    return true;
+  }
+  for (int n = 0; n < kM * kN; ++n) {  // f16 output: nearest-even
+    const std::int64_t s = std::int64_t{sums.acc[n]} + sums.c_term[n];
+    const std::uint64_t mag = s < 0 ? -static_cast<std::uint64_t>(s) : static_cast<std::uint64_t>(s);
+    d[n] = round_to_format(fd, s < 0, mag, sums.top[n] - arch.kept_bits, Rounding::nearest_even);
+  }
+  return true;
+}
+
+}  // namespace mmacheck::sim

@@ -1,0 +1,22 @@
+// A fast path for the fused model on whole tiles (f16, bf16, tf32 inputs; K
+// within one block): fixed-point alignment in 32/64-bit integers, vectorized
+// across the n columns of B.  Bit-identical to sim/numerics/fused_dot.h, which stays
+// the reference; tests compare the two on random and special tiles.
+#pragma once
+
+#include <cstdint>
+#include <span>
+
+#include "core/gemm/mma_inst.h"
+#include "sim/numerics/mma_model.h"
+
+namespace mmacheck::sim {
+
+// Computes D and returns true when the tile has no NaN or Inf among A, B, C
+// and the instruction is one this path covers; otherwise returns false and
+// leaves d untouched (the caller falls back to the reference).
+bool fused_tile_fast(const MmaInst& inst, const ArchParams& arch, std::span<const std::uint64_t> a,
+                     std::span<const std::uint64_t> b, std::span<const std::uint64_t> c,
+                     std::span<std::uint64_t> d);
+
+}  // namespace mmacheck::sim

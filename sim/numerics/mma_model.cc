@@ -1,0 +1,130 @@
+#include "sim/numerics/mma_model.h"
+
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include "core/base/error.h"
+#include "sim/numerics/f64_fma.h"
+#include "sim/numerics/fp8_emulation.h"
+#include "sim/numerics/fused_dot.h"
+#include "sim/numerics/fused_tile_fast.h"
+
+namespace mmacheck::sim {
+
+namespace {
+
+struct Tiles {
+  const MmaInst& inst;
+  std::span<const std::uint64_t> a, b, c;
+  std::span<std::uint64_t> d;
+};
+
+// A row-major (m x k) and B transposed to column-major (n x k), decoded, so
+// that the K run of every output is contiguous in both.
+struct DecodedOperands {
+  std::vector<FpValue> a;
+  std::vector<FpValue> bt;
+};
+
+DecodedOperands decode_operands(const Tiles& t) {
+  const MmaInst& in = t.inst;
+  const FloatFormat& fa = float_format(in.a);
+  const FloatFormat& fb = float_format(in.b);
+  DecodedOperands ops{std::vector<FpValue>(in.m * in.k), std::vector<FpValue>(in.n * in.k)};
+  for (int i = 0; i < in.m * in.k; ++i) ops.a[i] = decode(fa, t.a[i]);
+  for (int kk = 0; kk < in.k; ++kk)
+    for (int j = 0; j < in.n; ++j) ops.bt[j * in.k + kk] = decode(fb, t.b[kk * in.n + j]);
+  return ops;
+}
+
+// f16, bf16, tf32: chained fused blocks.
+void fused_mma(const Tiles& t, const ArchParams& arch) {
+  const MmaInst& in = t.inst;
+  const FloatFormat& out = float_format(in.d);
+  const FloatFormat& acc = float_format(in.c);
+  const int block = in.a == DType::tf32 ? arch.block_tf32 : arch.block_16bit;
+  if (in.k <= block && fused_tile_fast(in, arch, t.a, t.b, t.c, t.d)) return;
+
+  const DecodedOperands ops = decode_operands(t);
+  const FusedStep step = fused_step_for(out, arch);
+  for (int i = 0; i < in.m; ++i)
+    for (int j = 0; j < in.n; ++j) {
+      FpValue c = decode(acc, t.c[i * in.n + j]);
+      std::uint64_t bits = 0;
+      for (int k0 = 0; k0 < in.k; k0 += block) {
+        const int len = std::min(block, in.k - k0);
+        bits = fused_dot(step, std::span(ops.a).subspan(i * in.k + k0, len),
+                         std::span(ops.bt).subspan(j * in.k + k0, len), c);
+        c = decode(out, bits);
+      }
+      t.d[i * in.n + j] = bits;
+    }
+}
+
+// s8, u8 -> s32: exact, wrapping.
+void integer_mma(const Tiles& t) {
+  const MmaInst& in = t.inst;
+  const auto value = [](DType type, std::uint64_t w) -> std::int32_t {
+    return type == DType::s8 ? static_cast<std::int8_t>(w) : static_cast<std::uint8_t>(w);
+  };
+  for (int i = 0; i < in.m; ++i)
+    for (int j = 0; j < in.n; ++j) {
+      std::uint32_t sum = static_cast<std::uint32_t>(t.c[i * in.n + j]);
+      for (int kk = 0; kk < in.k; ++kk)
+        sum += static_cast<std::uint32_t>(value(in.a, t.a[i * in.k + kk]) *
+                                          value(in.b, t.b[kk * in.n + j]));
+      t.d[i * in.n + j] = sum;
+    }
+}
+
+// f64: a chain of fmas in k order, starting from c.
+void f64_mma(const Tiles& t) {
+  const MmaInst& in = t.inst;
+  for (int i = 0; i < in.m; ++i)
+    for (int j = 0; j < in.n; ++j) {
+      std::uint64_t acc = t.c[i * in.n + j];
+      for (int kk = 0; kk < in.k; ++kk) acc = f64_fma(t.a[i * in.k + kk], t.b[kk * in.n + j], acc);
+      t.d[i * in.n + j] = acc;
+    }
+}
+
+void check_size(const MmaInst& inst, std::string_view operand, std::size_t got, int want) {
+  if (got != static_cast<std::size_t>(want))
+    throw Error(inst.ptx() + ": tile " + std::string(operand) + " has " + std::to_string(got) +
+                " elements, expected " + std::to_string(want));
+}
+
+}  // namespace
+
+void mma_tile(const MmaInst& inst, const ArchParams& arch, std::span<const std::uint64_t> a,
+              std::span<const std::uint64_t> b, std::span<const std::uint64_t> c,
+              std::span<std::uint64_t> d) {
+  check_size(inst, "A", a.size(), inst.m * inst.k);
+  check_size(inst, "B", b.size(), inst.k * inst.n);
+  check_size(inst, "C", c.size(), inst.m * inst.n);
+  check_size(inst, "D", d.size(), inst.m * inst.n);
+  if (arch.sm < inst.min_sm)
+    throw Error(inst.ptx() + " needs sm_" + std::to_string(inst.min_sm) + ", not " +
+                std::string(arch.name));
+  const Tiles t{inst, a, b, c, d};
+  switch (inst.a) {
+    case DType::f16:
+    case DType::bf16:
+    case DType::tf32:
+      return fused_mma(t, arch);
+    case DType::e4m3:
+    case DType::e5m2:
+      return fp8_mma_emulated(inst, arch, a, b, c, d);
+    case DType::s8:
+    case DType::u8:
+      return integer_mma(t);
+    case DType::f64:
+      return f64_mma(t);
+    default:
+      throw Error(inst.ptx() + ": no arithmetic model for input type " +
+                  std::string(dtype_info(inst.a).ptx));
+  }
+}
+
+}  // namespace mmacheck::sim

@@ -1,0 +1,65 @@
+// Layer sim/numerics: bit-exact arithmetic per architecture, bit-pattern matrices,
+// random inputs. Uses core (up to core/gemm) only.
+//
+// The arithmetic of one mma.sync instruction on logical tiles, bit-exact with
+// real tensor cores (NVIDIA H200 for sm_90; docs/numerics.md has the model of
+// every variant, its sources and what is still open).
+//
+// Tiles hold raw element bit patterns, one per uint64_t, row-major:
+// A is m x k, B is k x n, C and D are m x n (logical, not per lane; the warp
+// machine gathers lanes into tiles through the PTX frame first, see
+// sim/machine/fragment.h).  Narrow types use the low bits (f16: 16, tf32: the full
+// f32 pattern, s8: 8); bits above the element width are ignored on input and
+// zero on output.
+//
+// The models, by input type:
+//   f16, bf16, tf32  fused blocks (sim/numerics/fused_dot.h) of block_16bit / block_tf32
+//                    products; a K longer than one block chains blocks, each
+//                    block's rounded result being the next block's C;
+//   e4m3, e5m2       sm_90 (CUDA 13's emulation, sim/numerics/fp8_emulation.h): each
+//                    fp8 converted to f16 exactly, one fused f16 block over
+//                    k mod 4 in {0,1} with C = +0, one over k mod 4 in {2,3}
+//                    accumulating onto it, then an f32 add of C
+//                    (nearest-even, canonical NaN);
+//   s8, u8           exact products and sum, wrapping to 32 bits;
+//   f64              fma(a3,b3, fma(a2,b2, fma(a1,b1, fma(a0,b0,c)))) in IEEE
+//                    double (sim/numerics/f64_fma.h for NaNs).
+//
+// Parameters that differ between architectures (products per fused block,
+// fraction bits kept when aligning, a zero term's exponent) live in one
+// ArchParams row each (sim/numerics/arch_params.cc).
+//
+//     const ArchParams& sm90 = arch_params("sm_90");
+//     mma_tile(*find_mma_inst("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32"),
+//              sm90, a, b, c, d);
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <string_view>
+
+#include "core/gemm/mma_inst.h"
+
+namespace mmacheck::sim {
+
+struct ArchParams {
+  std::string_view name;  // "sm_90"
+  int sm;                 // 90
+  int block_16bit;        // products per fused block, f16/bf16 inputs
+  int block_tf32;         // products per fused block, tf32 inputs
+  int kept_bits;          // terms truncated below 2^(E - kept_bits)
+  int zero_term_exp;      // alignment exponent a zero product or zero C takes
+};
+
+// Throws Error for an unknown architecture name.
+const ArchParams& arch_params(std::string_view name);
+std::span<const ArchParams> all_arch_params();
+
+// D = A * B + C for one instruction.  Throws Error when a span does not have
+// its tile's size or the instruction does not exist on `arch` (fp8 before
+// sm_89; fp8 is modelled for sm_90 only).
+void mma_tile(const MmaInst& inst, const ArchParams& arch, std::span<const std::uint64_t> a,
+              std::span<const std::uint64_t> b, std::span<const std::uint64_t> c,
+              std::span<std::uint64_t> d);
+
+}  // namespace mmacheck::sim

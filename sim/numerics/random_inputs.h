@@ -1,0 +1,49 @@
+// Random gemm inputs, drawn as the shared H200 vectors were (VECTORS.md):
+//
+//   normal    moderate exponents (|x| in [1/4, 8))
+//   wide      the whole exponent range, subnormals included
+//   cancel    the second half of K cancels the first (A negated, B repeated),
+//             then one bit of one A element flipped
+//   bits      uniform random bit patterns (NaN, Inf, subnormals)
+//   spread    exponents spread over +-12 (8- and 16-bit types) or +-24
+//   sparse    mostly zeros
+//   specials  +-0, +-Inf, NaN payloads and extremes mixed into normal data
+//   nearsum   large C, small products (rounding of the sum)
+//
+// Integer types draw small values for normal/cancel/sparse, the whole range
+// for wide/bits/spread, extremes for specials.  A case is a pure function of
+// (seed, case index): the same seed gives the same inputs whatever the
+// number of cases.
+//
+//     GemmInputs in = random_gemm_inputs({16, 16, DType::f16, 1}, {16, 8, DType::f16, 0},
+//                                        {16, 8, DType::f32}, Distribution::cancel, seed, 3);
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <string_view>
+
+#include "sim/numerics/gemm_inputs.h"
+
+namespace mmacheck::sim {
+
+enum class Distribution : std::uint8_t { normal, wide, cancel, bits, spread, sparse, specials, nearsum };
+
+std::span<const Distribution> all_distributions();
+std::string_view distribution_name(Distribution d);  // "normal", ...
+// The distribution case `index` uses: they take turns, in the order above.
+Distribution case_distribution(int index);
+
+// One operand's buffer: its shape, element type and which dimension runs
+// along the gemm's K (A: 1, or 0 when transposed; B: 0, or 1 when
+// transposed; C: -1).
+struct MatrixSpec {
+  std::int64_t rows = 0, cols = 0;
+  DType dtype = DType::f32;
+  int k_dim = -1;
+};
+
+GemmInputs random_gemm_inputs(const MatrixSpec& a, const MatrixSpec& b, const MatrixSpec& c,
+                              Distribution dist, std::uint64_t seed, int case_index);
+
+}  // namespace mmacheck::sim

@@ -1,0 +1,146 @@
+#include "sim/numerics/throughput.h"
+
+#include <Eigen/Core>
+#include <atomic>
+#include <chrono>
+#include <cmath>
+#include <ctime>
+#include <random>
+#include <thread>
+#include <vector>
+
+#include "core/base/error.h"
+#include "sim/numerics/float_format.h"
+
+namespace mmacheck::sim {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+constexpr int kBatch = 64;  // tiles per thread; small enough to stay in cache
+
+struct Batch {
+  std::vector<std::uint64_t> a, b, c;  // kBatch tiles each, concatenated
+};
+
+// A random element: floats with exponents in [-4, 4] and random fractions;
+// integers uniform over the type.
+std::uint64_t random_element(DType t, std::mt19937_64& rng) {
+  if (!dtype_info(t).is_float) return rng() & ((std::uint64_t{1} << dtype_bits(t)) - 1);
+  const FloatFormat& f = float_format(t);
+  const std::uint64_t man = rng() & ((std::uint64_t{1} << f.man_bits) - 1);
+  const int exp = static_cast<int>(rng() % 9) - 4;
+  return round_to_format(f, rng() & 1, man | (std::uint64_t{1} << f.man_bits), exp - f.man_bits,
+                         Rounding::nearest_even);
+}
+
+Batch random_batch(const MmaInst& in, std::uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  Batch batch;
+  for (int t = 0; t < kBatch; ++t) {
+    for (int i = 0; i < in.m * in.k; ++i) batch.a.push_back(random_element(in.a, rng));
+    for (int i = 0; i < in.k * in.n; ++i) batch.b.push_back(random_element(in.b, rng));
+    for (int i = 0; i < in.m * in.n; ++i) batch.c.push_back(random_element(in.c, rng));
+  }
+  return batch;
+}
+
+float to_float(DType t, std::uint64_t bits) {
+  switch (t) {
+    case DType::s8: return static_cast<std::int8_t>(bits);
+    case DType::u8: return static_cast<std::uint8_t>(bits);
+    case DType::s32: return static_cast<float>(static_cast<std::int32_t>(bits));
+    default: break;
+  }
+  const FpValue v = decode(float_format(t), bits);
+  const float mag = std::ldexp(static_cast<float>(v.sig), v.exp - v.frac);
+  return v.neg ? -mag : mag;
+}
+
+// Runs `work(thread)` on each thread until `seconds` have passed; work
+// returns the instructions it did in one round.
+template <class Work>
+PhaseResult timed(int threads, double seconds, Work work) {
+  std::atomic<std::uint64_t> total{0};
+  const std::clock_t cpu_start = std::clock();
+  const Clock::time_point start = Clock::now();
+  const Clock::time_point stop = start + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(seconds));
+  std::vector<std::thread> pool;
+  for (int t = 0; t < threads; ++t)
+    pool.emplace_back([&, t] {
+      std::uint64_t done = 0;
+      while (Clock::now() < stop) done += work(t);
+      total += done;
+    });
+  for (std::thread& th : pool) th.join();
+  return {std::chrono::duration<double>(Clock::now() - start).count(),
+          static_cast<double>(std::clock() - cpu_start) / CLOCKS_PER_SEC, total.load()};
+}
+
+template <int M, int N, int K>
+PhaseResult eigen_phase(const MmaInst& in, const std::vector<Batch>& batches, int threads,
+                                             double seconds) {
+  using MatA = Eigen::Matrix<float, M, K, Eigen::RowMajor>;
+  using MatB = Eigen::Matrix<float, K, N, Eigen::RowMajor>;
+  using MatC = Eigen::Matrix<float, M, N, Eigen::RowMajor>;
+  struct Tiles {
+    std::vector<MatA, Eigen::aligned_allocator<MatA>> a;
+    std::vector<MatB, Eigen::aligned_allocator<MatB>> b;
+    std::vector<MatC, Eigen::aligned_allocator<MatC>> c, d;
+  };
+  std::vector<Tiles> tiles(threads);
+  for (int t = 0; t < threads; ++t)
+    for (int n = 0; n < kBatch; ++n) {
+      MatA a;
+      MatB b;
+      MatC c;
+      for (int i = 0; i < M * K; ++i) a(i / K, i % K) = to_float(in.a, batches[t].a[n * M * K + i]);
+      for (int i = 0; i < K * N; ++i) b(i / N, i % N) = to_float(in.b, batches[t].b[n * K * N + i]);
+      for (int i = 0; i < M * N; ++i) c(i / N, i % N) = to_float(in.c, batches[t].c[n * M * N + i]);
+      tiles[t].a.push_back(a);
+      tiles[t].b.push_back(b);
+      tiles[t].c.push_back(c);
+      tiles[t].d.push_back(c);
+    }
+  return timed(threads, seconds, [&](int t) {
+    Tiles& w = tiles[t];
+    for (int n = 0; n < kBatch; ++n) w.d[n].noalias() = w.a[n] * w.b[n] + w.c[n];
+    return std::uint64_t{kBatch};
+  });
+}
+
+PhaseResult eigen_phase(const MmaInst& in, const std::vector<Batch>& batches, int threads, double seconds) {
+  if (in.m == 8) return eigen_phase<8, 8, 4>(in, batches, threads, seconds);
+  switch (in.k) {
+    case 4: return eigen_phase<16, 8, 4>(in, batches, threads, seconds);
+    case 8: return eigen_phase<16, 8, 8>(in, batches, threads, seconds);
+    case 16: return eigen_phase<16, 8, 16>(in, batches, threads, seconds);
+    case 32: return eigen_phase<16, 8, 32>(in, batches, threads, seconds);
+  }
+  throw Error("bench: no Eigen reference for " + in.shape());
+}
+
+}  // namespace
+
+ThroughputResult measure_throughput(const MmaInst& in, const ArchParams& arch, double seconds, int threads) {
+  if (threads < 1) throw Error("bench: threads must be at least 1");
+  if (!(seconds > 0)) throw Error("bench: seconds must be positive");
+  std::vector<Batch> batches;
+  for (int t = 0; t < threads; ++t) batches.push_back(random_batch(in, 0x5eed + t));
+
+  ThroughputResult r;
+  r.threads = threads;
+  const std::size_t a_len = in.m * in.k, b_len = in.k * in.n, c_len = in.m * in.n;
+  std::vector<std::vector<std::uint64_t>> outputs(threads, std::vector<std::uint64_t>(c_len * kBatch));
+  r.sim = timed(threads, seconds, [&](int t) {
+    const Batch& bt = batches[t];
+    for (std::size_t n = 0; n < kBatch; ++n)
+      mma_tile(in, arch, std::span(bt.a).subspan(n * a_len, a_len), std::span(bt.b).subspan(n * b_len, b_len),
+               std::span(bt.c).subspan(n * c_len, c_len), std::span(outputs[t]).subspan(n * c_len, c_len));
+    return std::uint64_t{kBatch};
+  });
+  r.eigen = eigen_phase(in, batches, threads, seconds);
+  return r;
+}
+
+}  // namespace mmacheck::sim

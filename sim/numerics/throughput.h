@@ -1,0 +1,42 @@
+// Simulator throughput: how many mma instructions per second the bit-exact
+// model (mma_tile) computes, against Eigen float32 doing the same products
+// (D = A * B + C with fixed-size float matrices), both on T threads.
+//
+// Each thread works through its own batch of random tiles (finite values of
+// moderate exponent, random signs: the common case, no NaN/Inf) for the
+// given wall-clock time; the Eigen batch holds the same values as floats.
+//
+//     ThroughputResult r = measure_throughput(inst, arch_params("sm_90"), 2.0, 2);
+//     r.sim.per_second() / r.eigen.per_second()
+#pragma once
+
+#include <cstdint>
+
+#include "core/gemm/mma_inst.h"
+#include "sim/numerics/mma_model.h"
+
+namespace mmacheck::sim {
+
+// A phase's wall time and the process's CPU time during it: on a busy
+// machine mma per CPU-second estimates what a quiet one would do per thread.
+struct PhaseResult {
+  double wall_seconds = 0;
+  double cpu_seconds = 0;
+  std::uint64_t mma = 0;  // instructions done, all threads
+
+  double per_second() const { return mma / wall_seconds; }
+  double per_cpu_second() const { return mma / cpu_seconds; }
+};
+
+struct ThroughputResult {
+  int threads = 0;
+  PhaseResult sim;
+  PhaseResult eigen;
+};
+
+// Runs the simulator for `seconds`, then Eigen for `seconds`, each on
+// `threads` threads.  Throws Error for threads < 1 or seconds <= 0.
+ThroughputResult measure_throughput(const MmaInst& inst, const ArchParams& arch, double seconds,
+                                    int threads);
+
+}  // namespace mmacheck::sim

@@ -1,0 +1,216 @@
+#include "sim/vectors/vector_file.h"
+
+#include <array>
+#include <optional>
+
+#include "core/base/error.h"
+#include "core/base/file_io.h"
+#include "sim/machine/fragment.h"
+
+namespace mmacheck::sim {
+
+namespace {
+
+struct Token {
+  std::string_view text;
+  int col;  // 1-based
+};
+
+std::vector<Token> split(std::string_view line) {
+  std::vector<Token> tokens;
+  std::size_t i = 0;
+  while (i < line.size()) {
+    while (i < line.size() && (line[i] == ' ' || line[i] == '\t' || line[i] == '\r')) ++i;
+    const std::size_t start = i;
+    while (i < line.size() && line[i] != ' ' && line[i] != '\t' && line[i] != '\r') ++i;
+    if (i > start) tokens.push_back({line.substr(start, i - start), static_cast<int>(start) + 1});
+  }
+  return tokens;
+}
+
+// 'text', built by appending (GCC 12 warns falsely on "'" + std::string).
+std::string quoted(std::string_view text) {
+  std::string s(1, '\'');
+  s.append(text);
+  s += '\'';
+  return s;
+}
+
+std::optional<std::uint64_t> parse_hex(std::string_view s) {
+  std::uint64_t v = 0;
+  for (const char ch : s) {
+    int digit;
+    if (ch >= '0' && ch <= '9') digit = ch - '0';
+    else if (ch >= 'a' && ch <= 'f') digit = ch - 'a' + 10;
+    else if (ch >= 'A' && ch <= 'F') digit = ch - 'A' + 10;
+    else return std::nullopt;
+    v = (v << 4) | digit;
+  }
+  return v;
+}
+
+std::optional<int> parse_count(std::string_view s) {
+  if (s.empty() || s.size() > 9) return std::nullopt;
+  int v = 0;
+  for (const char ch : s) {
+    if (ch < '0' || ch > '9') return std::nullopt;
+    v = v * 10 + (ch - '0');
+  }
+  return v;
+}
+
+// Operand lines of a case: which tile, its element count and type.
+struct OperandShape {
+  std::vector<std::uint64_t> VectorCase::*tile;
+  int count;
+  DType type;
+};
+
+std::optional<OperandShape> operand_shape(const MmaInst& in, std::string_view name) {
+  if (name == "A") return OperandShape{&VectorCase::a, in.m * in.k, in.a};
+  if (name == "B") return OperandShape{&VectorCase::b, in.k * in.n, in.b};
+  if (name == "C") return OperandShape{&VectorCase::c, in.m * in.n, in.c};
+  if (name == "D") return OperandShape{&VectorCase::d, in.m * in.n, in.d};
+  return std::nullopt;
+}
+
+class Parser {
+ public:
+  explicit Parser(const std::string& name) : name_(name) {}
+
+  void line(std::string_view text, int number) {
+    line_ = number;
+    const std::vector<Token> tokens = split(text);
+    if (tokens.empty() || tokens[0].text.front() == '#') return;
+    const std::string_view key = tokens[0].text;
+    if (key == "instr") return instr(tokens);
+    if (key == "case") return start_case(tokens);
+    if (!inst_) fail(tokens[0].col, quoted(key) + " line before any 'instr' line");
+    const std::optional<OperandShape> shape = operand_shape(*inst_, key);
+    if (!shape) fail(tokens[0].col, "unknown line kind " + quoted(key) + " (expected instr, case, A, B, C or D)");
+    if (!open_) fail(tokens[0].col, quoted(key) + " line before any 'case' line");
+    operand(tokens, *shape);
+  }
+
+  VectorFile finish() {
+    close_case();
+    if (file_.cases.empty()) throw Error(SourceLoc{name_, 0, 0}, "no test cases");
+    return std::move(file_);
+  }
+
+ private:
+  [[noreturn]] void fail(int col, const std::string& message) const {
+    throw Error(SourceLoc{name_, line_, col}, message);
+  }
+
+  void instr(const std::vector<Token>& tokens) {
+    if (tokens.size() != 2) fail(tokens[0].col, "expected 'instr <ptx instruction>'");
+    close_case();
+    inst_ = find_mma_inst(tokens[1].text);
+    if (!inst_) fail(tokens[1].col, "unknown instruction " + quoted(tokens[1].text));
+  }
+
+  void start_case(const std::vector<Token>& tokens) {
+    if (!inst_) fail(tokens[0].col, "'case' line before any 'instr' line");
+    if (tokens.size() < 2 || tokens.size() > 3) fail(tokens[0].col, "expected 'case <number> [<kind>]'");
+    const std::optional<int> id = parse_count(tokens[1].text);
+    if (!id) fail(tokens[1].col, "case number " + quoted(tokens[1].text) + " is not a non-negative integer");
+    close_case();
+    file_.cases.push_back({inst_, *id, tokens.size() == 3 ? std::string(tokens[2].text) : "", line_, {}, {}, {}, {}});
+    open_ = true;
+  }
+
+  void operand(const std::vector<Token>& tokens, const OperandShape& shape) {
+    VectorCase& vc = file_.cases.back();
+    std::vector<std::uint64_t>& tile = vc.*shape.tile;
+    const std::string key(tokens[0].text);
+    if (!tile.empty()) fail(tokens[0].col, "case " + std::to_string(vc.id) + " has a second " + key + " line");
+    const int words = static_cast<int>(tokens.size()) - 1;
+    if (words != shape.count)
+      fail(tokens[0].col, key + " has " + std::to_string(words) + " words, " + inst_->shape() + " needs " +
+                              std::to_string(shape.count));
+    const std::size_t digits = static_cast<std::size_t>(dtype_bits(shape.type) / 4);
+    tile.reserve(shape.count);
+    for (std::size_t i = 1; i < tokens.size(); ++i) {
+      const Token& t = tokens[i];
+      const std::optional<std::uint64_t> v = parse_hex(t.text);
+      if (!v) fail(t.col, quoted(t.text) + " is not a hex word");
+      if (t.text.size() != digits)
+        fail(t.col, quoted(t.text) + " has " + std::to_string(t.text.size()) + " hex digits, " +
+                        std::string(dtype_info(shape.type).ptx) + " words have " + std::to_string(digits));
+      tile.push_back(*v);
+    }
+  }
+
+  // A case is complete once it has all four tiles.
+  void close_case() {
+    if (!open_) return;
+    open_ = false;
+    const VectorCase& vc = file_.cases.back();
+    const std::array<std::pair<const char*, const std::vector<std::uint64_t>*>, 4> tiles = {
+        {{"A", &vc.a}, {"B", &vc.b}, {"C", &vc.c}, {"D", &vc.d}}};
+    for (const auto& [key, tile] : tiles)
+      if (tile->empty())
+        throw Error(SourceLoc{name_, vc.line, 0}, "case " + std::to_string(vc.id) + " has no " + key + " line");
+  }
+
+  std::string name_;
+  int line_ = 0;
+  const MmaInst* inst_ = nullptr;
+  bool open_ = false;
+  VectorFile file_;
+};
+
+}  // namespace
+
+VectorFile parse_vector_file(std::string_view text, const std::string& name) {
+  Parser parser(name);
+  int number = 0;
+  std::size_t pos = 0;
+  while (pos < text.size()) {
+    std::size_t end = text.find('\n', pos);
+    if (end == std::string_view::npos) end = text.size();
+    parser.line(text.substr(pos, end - pos), ++number);
+    pos = end + 1;
+  }
+  VectorFile file = parser.finish();
+  file.name = name;
+  return file;
+}
+
+VectorFile read_vector_file(const std::string& path) { return parse_vector_file(read_text_file(path), path); }
+
+std::vector<Mismatch> run_vector_case(const VectorCase& vc, const ArchParams& arch) {
+  const MmaInst& in = *vc.inst;
+  const WarpRegs d = execute_mma(in, arch, scatter_tile(in.frame(Operand::A), vc.a),
+                                 scatter_tile(in.frame(Operand::B), vc.b),
+                                 scatter_tile(in.frame(Operand::C), vc.c));
+  const std::vector<std::uint64_t> got = gather_tile(d);
+  std::vector<Mismatch> out;
+  for (int i = 0; i < in.m * in.n; ++i)
+    if (got[i] != vc.d[i]) out.push_back({&vc, i / in.n, i % in.n, vc.d[i], got[i]});
+  return out;
+}
+
+namespace {
+InstrTally& tally_of(std::vector<InstrTally>& tallies, const MmaInst* inst) {
+  for (InstrTally& t : tallies)
+    if (t.inst == inst) return t;
+  return tallies.emplace_back(InstrTally{inst});
+}
+}  // namespace
+
+VectorReport run_vector_file(const VectorFile& file, const ArchParams& arch, std::size_t max_mismatches) {
+  VectorReport report;
+  for (const VectorCase& vc : file.cases) {
+    InstrTally& tally = tally_of(report.tallies, vc.inst);
+    const std::vector<Mismatch> bad = run_vector_case(vc, arch);
+    ++(bad.empty() ? tally.passed : tally.failed);
+    ++(bad.empty() ? report.passed : report.failed);
+    for (const Mismatch& m : bad)
+      if (report.mismatches.size() < max_mismatches) report.mismatches.push_back(m);
+  }
+  return report;
+}
+
+}  // namespace mmacheck::sim

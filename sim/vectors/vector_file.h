@@ -1,0 +1,79 @@
+// Layer sim/vectors: .mmav vector files. Uses core, sim/numerics, sim/machine.
+//
+// Tensor-core test vectors (format mmav-1, ../shared/VECTORS.md): parsing,
+// and running each case through the lane-accurate path.
+//
+//     instr mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32
+//     case 0 normal
+//     A <m*k hex words>   B <k*n>   C <m*n>   D <m*n>   (logical, row-major)
+//
+// `#` starts a comment line; an instr line applies to the cases after it.
+// Each word is one element's raw bits, zero-padded to the element width
+// (2 hex digits for 8-bit types, 4 for 16-bit, 8 for f32/tf32/s32, 16 for
+// f64).  Malformed input throws Error at FILE:LINE[:COL].
+//
+//     VectorFile f = read_vector_file("m16n8k8.f32.tf32.tf32.f32.mmav");
+//     VectorReport r = run_vector_file(f, arch_params("sm_90"), 10);
+//     r.failed == 0
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/gemm/mma_inst.h"
+#include "sim/numerics/mma_model.h"
+
+namespace mmacheck::sim {
+
+struct VectorCase {
+  const MmaInst* inst;
+  int id;            // the number on its case line
+  std::string kind;  // how the inputs were drawn ("normal", "bits", ...); may be ""
+  int line;          // line of its case line
+  std::vector<std::uint64_t> a, b, c, d;  // logical tiles, row-major
+};
+
+struct VectorFile {
+  std::string name;
+  std::vector<VectorCase> cases;
+};
+
+// `name` is used in error locations.  Throws Error on malformed input.
+VectorFile parse_vector_file(std::string_view text, const std::string& name);
+// Reads and parses a file; throws Error when it cannot be read or is malformed.
+VectorFile read_vector_file(const std::string& path);
+
+// One D element that differs from the recorded bits.
+struct Mismatch {
+  const VectorCase* vcase;
+  int row;
+  int col;
+  std::uint64_t expected;
+  std::uint64_t got;
+};
+
+// The D elements of one case that differ, computed through the lane path:
+// A, B, C scattered into lane registers by the PTX frames, execute_mma, D
+// gathered back.  Empty when the case passes.
+std::vector<Mismatch> run_vector_case(const VectorCase& vcase, const ArchParams& arch);
+
+struct InstrTally {
+  const MmaInst* inst;
+  int passed = 0;
+  int failed = 0;
+};
+
+struct VectorReport {
+  std::vector<InstrTally> tallies;  // per instruction, in order of first appearance
+  std::vector<Mismatch> mismatches;  // the first max_mismatches of the file
+  int passed = 0;                    // cases
+  int failed = 0;
+};
+
+// Runs every case; the report points into `file`, which must outlive it.
+VectorReport run_vector_file(const VectorFile& file, const ArchParams& arch,
+                             std::size_t max_mismatches);
+
+}  // namespace mmacheck::sim
