@@ -29,6 +29,9 @@ struct Command {
 
 std::span<const Command> commands();
 const Command* find_command(std::string_view name);
+// The command whose name is nearest to `word` (edit distance at most 2 and
+// less than the word's length), or nullptr: `proove` -> prove.
+const Command* nearest_command(std::string_view word);
 
 // Parse `args` (without the command name) with boost::program_options;
 // turns its exceptions into Error so that bad usage exits 2.

@@ -1,5 +1,8 @@
 #include "cli/command.h"
 
+#include <algorithm>
+#include <vector>
+
 #include "core/base/error.h"
 
 namespace mmacheck::cli {
@@ -37,6 +40,37 @@ const Command* find_command(std::string_view name) {
   for (const Command& c : kCommands)
     if (c.name == name) return &c;
   return nullptr;
+}
+
+namespace {
+// Levenshtein distance: insertions, deletions and substitutions cost 1.
+std::size_t edit_distance(std::string_view a, std::string_view b) {
+  std::vector<std::size_t> row(b.size() + 1);
+  for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
+  for (std::size_t i = 1; i <= a.size(); ++i) {
+    std::size_t diag = row[0];
+    row[0] = i;
+    for (std::size_t j = 1; j <= b.size(); ++j) {
+      const std::size_t up = row[j];
+      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diag + (a[i - 1] == b[j - 1] ? 0 : 1)});
+      diag = up;
+    }
+  }
+  return row[b.size()];
+}
+}  // namespace
+
+const Command* nearest_command(std::string_view word) {
+  const Command* best = nullptr;
+  std::size_t best_distance = 3;
+  for (const Command& c : kCommands) {
+    const std::size_t d = edit_distance(word, c.name);
+    if (d < best_distance && d < word.size()) {
+      best = &c;
+      best_distance = d;
+    }
+  }
+  return best;
 }
 
 po::variables_map parse_options(const Args& args, const po::options_description& options,

@@ -4,6 +4,7 @@
 // argument names a command (see `mmacheck help`).  Every Error reaching this
 // boundary is bad input: printed once, exit status 2.
 #include <exception>
+#include <filesystem>
 #include <iostream>
 
 #include "cli/command.h"
@@ -25,6 +26,14 @@ void print_usage(std::ostream& os) {
   os << "\nexit status: 0 holds, 1 does not hold, 2 bad input or usage, 3 no GPU\n";
 }
 
+// `mmacheck WORD` proves the file WORD; a bare word that names no file and
+// has no path or extension in it is taken for a mistyped command instead.
+bool looks_like_command(const std::string& word) {
+  if (word.empty() || word.front() == '-' || word.find_first_of("./\\") != std::string::npos) return false;
+  std::error_code ec;
+  return !std::filesystem::exists(word, ec);
+}
+
 int dispatch(const Args& args) {
   if (args.empty()) {
     print_usage(std::cerr);
@@ -41,6 +50,14 @@ int dispatch(const Args& args) {
   }
   if (const mmacheck::cli::Command* cmd = mmacheck::cli::find_command(first); cmd && cmd->run)
     return cmd->run(Args(args.begin() + 1, args.end()));
+  if (looks_like_command(first)) {
+    std::string message = "unknown command '" + first + "'";
+    if (const mmacheck::cli::Command* near = mmacheck::cli::nearest_command(first))
+      message += "; did you mean '" + std::string(near->name) + "'?";
+    message += " (commands:";
+    for (const mmacheck::cli::Command& c : mmacheck::cli::commands()) message += " " + std::string(c.name);
+    throw mmacheck::Error(message + ")");
+  }
   if (const mmacheck::cli::Command* prove = mmacheck::cli::find_command("prove"); prove && prove->run)
     return prove->run(args);
   throw mmacheck::Error("unknown command '" + first + "' (see 'mmacheck help')");

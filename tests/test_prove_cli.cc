@@ -126,3 +126,21 @@ D = buffer((16, 8), float32, local, D_FRAG)
     CHECK(r.err == "error: unknown proof method 'guess' (expected z3 or exhaustive)\n");
   }
 }
+
+TEST_CASE("a mistyped command is named, the nearest command suggested and the commands listed", "[cli]") {
+  const RunResult r = run_mmacheck({"proove", "examples/seed.txt"});
+  CHECK(r.status == 2);
+  CHECK(r.err.find("unknown command 'proove'; did you mean 'prove'?") != std::string::npos);
+  CHECK(r.err.find("(commands: help prove layout emit sim mma bench gpu capture draw)") != std::string::npos);
+
+  const RunResult far = run_mmacheck({"frobnicate"});
+  CHECK(far.status == 2);
+  CHECK(far.err.find("unknown command 'frobnicate' (commands:") != std::string::npos);
+  CHECK(far.err.find("did you mean") == std::string::npos);
+
+  // A word with a path or an extension is still a file to prove.
+  const RunResult file = run_mmacheck({"no_such_file.txt"});
+  CHECK(file.status == 2);
+  CHECK(file.err.find("unknown command") == std::string::npos);
+  CHECK(file.err.find("no_such_file.txt") != std::string::npos);
+}
