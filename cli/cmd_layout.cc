@@ -154,49 +154,37 @@ void print_text(std::ostream& os, const LayoutValue& value, const std::set<Axis>
 
 // ---- JSON ------------------------------------------------------------------
 
-void write_iters(JsonWriter& w, const std::vector<Iter>& iters) {
-  w.begin_array();
-  for (const Iter& it : iters) w.begin_array().value(it.extent).value(it.stride).value(it.axis.name()).end_array();
-  w.end_array();
+Json iters_json(const std::vector<Iter>& iters) {
+  Json out = Json::array();
+  for (const Iter& it : iters) out.push_back(Json::array({it.extent, it.stride, it.axis.name()}));
+  return out;
+}
+
+Json owner_json(const Owner& owner) {
+  Json out = Json::object();
+  for (const auto& [axis, v] : owner) out[axis.name()] = v;
+  return out;
 }
 
 std::string to_json(const LayoutValue& value, const std::set<Axis>& axes, const std::optional<Shape>& shape,
                     const std::vector<Element>& map) {
   const TileLayout& layout = layout_of(value);
-  JsonWriter w;
-  w.begin_object().key("layout").value(layout.str());
-  w.key("shard");
-  write_iters(w, layout.shard());
-  w.key("replica");
-  write_iters(w, layout.replica());
-  w.key("offset").begin_object();
-  for (const auto& [axis, off] : layout.offset()) w.key(axis.name()).value(off);
-  w.end_object().key("span").begin_object();
-  for (const Axis& a : axes) w.key(a.name()).value(layout.span(a));
-  w.end_object();
-  if (const auto* g = std::get_if<GroupedLayout>(&value)) {
-    w.key("seps").begin_array();
-    for (int s : g->seps()) w.value(s);
-    w.end_array();
-  }
+  Json out = {{"layout", layout.str()}, {"shard", iters_json(layout.shard())}, {"replica", iters_json(layout.replica())}};
+  out["offset"] = Json::object();
+  for (const auto& [axis, off] : layout.offset()) out["offset"][axis.name()] = off;
+  out["span"] = Json::object();
+  for (const Axis& a : axes) out["span"][a.name()] = layout.span(a);
+  if (const auto* g = std::get_if<GroupedLayout>(&value)) out["seps"] = g->seps();
   if (shape) {
-    w.key("shape").begin_array();
-    for (std::int64_t d : *shape) w.value(d);
-    w.end_array().key("map").begin_array();
+    out["shape"] = *shape;
+    Json& elements = out["map"] = Json::array();
     for (const Element& e : map) {
-      w.begin_object().key("coord").begin_array();
-      for (std::int64_t c : e.coord) w.value(c);
-      w.end_array().key("owners").begin_array();
-      for (const Owner& o : e.owners) {
-        w.begin_object();
-        for (const auto& [axis, v] : o) w.key(axis.name()).value(v);
-        w.end_object();
-      }
-      w.end_array().end_object();
+      Json owners = Json::array();
+      for (const Owner& o : e.owners) owners.push_back(owner_json(o));
+      elements.push_back({{"coord", e.coord}, {"owners", std::move(owners)}});
     }
-    w.end_array();
   }
-  return w.end_object().str();
+  return json_line(out);
 }
 
 // The error, then the expression's line and a caret under the column.

@@ -20,59 +20,39 @@ namespace po = boost::program_options;
 
 namespace {
 
-void element_json(JsonWriter& w, const std::optional<Element>& e) {
-  if (!e) {
-    w.null();
-    return;
-  }
-  w.begin_array();
-  for (std::int64_t v : *e) w.value(v);
-  w.end_array();
-}
+Json element_json(const std::optional<Element>& e) { return e ? Json(*e) : Json(nullptr); }
 
 std::string json(const ProofReport& r) {
-  JsonWriter w;
-  w.begin_object();
-  w.key("verdict").value(verdict_name(r.verdict));
-  w.key("instruction");
-  if (r.inst) w.value(r.inst->ptx());
-  else w.null();
-  w.key("tiles").begin_object();
-  w.key("M").value(r.tiles_m).key("N").value(r.tiles_n).key("K").value(r.tiles_k).end_object();
-  w.key("mma_count").value(r.mma_count);
-  w.key("reasons").begin_array();
-  for (const std::string& reason : r.reasons) w.value(reason);
-  w.end_array();
-  w.key("checks").begin_array();
+  Json checks = Json::array();
   for (const CheckReport& c : r.checks) {
-    w.begin_object().key("name").value(c.name).key("result").value(check_result_name(c.result));
-    w.key("method").value(proof_method_name(c.method)).key("ms").value(c.ms);
-    if (!c.note.empty()) w.key("note").value(c.note);
-    w.end_object();
+    Json check = {{"name", c.name},
+                  {"result", check_result_name(c.result)},
+                  {"method", proof_method_name(c.method)},
+                  {"ms", c.ms}};
+    if (!c.note.empty()) check["note"] = c.note;
+    checks.push_back(std::move(check));
   }
-  w.end_array();
-  w.key("counterexamples").begin_array();
+  Json counterexamples = Json::array();
   for (const Counterexample& cx : r.counterexamples) {
-    w.begin_object().key("check").value(cx.check).key("lane").value(cx.lane).key("slot").value(cx.slot);
-    w.key("expected");
-    element_json(w, cx.expected);
-    w.key("actual");
-    element_json(w, cx.actual);
-    w.key("operand").value(cx.operand);
-    if (cx.warp) w.key("warp").value(*cx.warp);
-    if (cx.stmt) w.key("stmt").value(*cx.stmt);
-    if (cx.tile) {
-      w.key("tile").begin_array();
-      for (int t : *cx.tile) w.value(t);
-      w.end_array();
-    }
-    if (cx.element) w.key("element").value(*cx.element);
-    if (cx.k) w.key("k").value(*cx.k);
-    w.key("message").value(cx.message).end_object();
+    Json j = {{"check", cx.check},   {"lane", cx.lane},
+              {"slot", cx.slot},     {"expected", element_json(cx.expected)},
+              {"actual", element_json(cx.actual)}, {"operand", cx.operand}};
+    if (cx.warp) j["warp"] = *cx.warp;
+    if (cx.stmt) j["stmt"] = *cx.stmt;
+    if (cx.tile) j["tile"] = *cx.tile;
+    if (cx.element) j["element"] = *cx.element;
+    if (cx.k) j["k"] = *cx.k;
+    j["message"] = cx.message;
+    counterexamples.push_back(std::move(j));
   }
-  w.end_array();
-  w.end_object();
-  return w.str();
+  const Json out = {{"verdict", verdict_name(r.verdict)},
+                    {"instruction", r.inst ? Json(r.inst->ptx()) : Json(nullptr)},
+                    {"tiles", {{"M", r.tiles_m}, {"N", r.tiles_n}, {"K", r.tiles_k}}},
+                    {"mma_count", r.mma_count},
+                    {"reasons", r.reasons},
+                    {"checks", std::move(checks)},
+                    {"counterexamples", std::move(counterexamples)}};
+  return json_line(out);
 }
 
 std::string ms_str(double ms) {

@@ -3,7 +3,7 @@
 # Idempotent: quiet and quick when everything is already there.
 set -euo pipefail
 
-packages=(cmake g++ make pkg-config libz3-dev libeigen3-dev libboost-program-options-dev catch2)
+packages=(cmake g++ make pkg-config libz3-dev libeigen3-dev libboost-program-options-dev nlohmann-json3-dev catch2)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -7,10 +7,12 @@
 #include <fstream>
 #include <string>
 
+#include "core/base/json.h"
 #include "tests/support.h"
 
 using mmacheck::test::run_mmacheck;
 using mmacheck::test::RunResult;
+using mmacheck::Json;
 
 namespace {
 
@@ -28,35 +30,40 @@ TEST_CASE("layout --json reports the iters exactly as the expression evaluates",
   const RunResult r = run_mmacheck({"layout", kAFrag, "--json"});
   REQUIRE(r.status == 0);
   CHECK(r.err.empty());
-  CHECK(r.out ==
-        "{\"layout\": \"S[(2, 8, 2, 4, 2) : (2, 4@laneid, 4, 1@laneid, 1)]\", "
-        "\"shard\": [[2, 2, \"m\"], [8, 4, \"laneid\"], [2, 4, \"m\"], [4, 1, \"laneid\"], [2, 1, \"m\"]], "
-        "\"replica\": [], \"offset\": {}, \"span\": {\"laneid\": 32, \"m\": 8}}\n");
+  REQUIRE(count(r.out, "\n") == 1);
+  const Json j = Json::parse(r.out);
+  CHECK(j.dump() ==
+        R"({"layout":"S[(2, 8, 2, 4, 2) : (2, 4@laneid, 4, 1@laneid, 1)]",)"
+        R"("shard":[[2,2,"m"],[8,4,"laneid"],[2,4,"m"],[4,1,"laneid"],[2,1,"m"]],)"
+        R"("replica":[],"offset":{},"span":{"laneid":32,"m":8}})");
 }
 
 TEST_CASE("layout --shape --json lists every coordinate with its owners", "[cli]") {
   const RunResult r = run_mmacheck({"layout", kAFrag, "--shape", "16,16", "--json"});
   REQUIRE(r.status == 0);
-  CHECK(count(r.out, "\"coord\"") == 256);
-  CHECK_THAT(r.out, Catch::Contains("\"shape\": [16, 16], \"map\": [{\"coord\": [0, 0], \"owners\": "
-                                    "[{\"laneid\": 0, \"m\": 0}]}, {\"coord\": [0, 1], \"owners\": "
-                                    "[{\"laneid\": 0, \"m\": 1}]}"));
-  // A k16 slot = 4*kHi + 2*rM + kp (DESIGN.md "Known seed erratum").
-  CHECK_THAT(r.out, Catch::Contains("{\"coord\": [8, 0], \"owners\": [{\"laneid\": 0, \"m\": 2}]}"));
-  CHECK_THAT(r.out, Catch::Contains("{\"coord\": [0, 8], \"owners\": [{\"laneid\": 0, \"m\": 4}]}"));
-  CHECK_THAT(r.out, Catch::Contains("{\"coord\": [15, 15], \"owners\": [{\"laneid\": 31, \"m\": 7}]}]}"));
+  const Json j = Json::parse(r.out);
+  CHECK(j["shape"] == Json::array({16, 16}));
+  const Json& map = j["map"];
+  REQUIRE(map.size() == 256);
+  CHECK(map[0].dump() == R"({"coord":[0,0],"owners":[{"laneid":0,"m":0}]})");
+  CHECK(map[1].dump() == R"({"coord":[0,1],"owners":[{"laneid":0,"m":1}]})");
+  // Row-major order; a k16 slot = 4*kHi + 2*rM + kp (DESIGN.md "Known seed erratum").
+  CHECK(map[8 * 16].dump() == R"({"coord":[8,0],"owners":[{"laneid":0,"m":2}]})");
+  CHECK(map[8].dump() == R"({"coord":[0,8],"owners":[{"laneid":0,"m":4}]})");
+  CHECK(map[255].dump() == R"({"coord":[15,15],"owners":[{"laneid":31,"m":7}]})");
 }
 
 TEST_CASE("replicas, offsets and grouped layouts in JSON", "[cli]") {
   const RunResult r =
       run_mmacheck({"layout", "S[(16, 2) : (1@laneid, 1)] + R[2 : 16@laneid] + 4", "--shape", "16, 2", "--json"});
   REQUIRE(r.status == 0);
-  CHECK_THAT(r.out, Catch::Contains("\"replica\": [[2, 16, \"laneid\"]], \"offset\": {\"m\": 4}"));
-  CHECK_THAT(r.out, Catch::Contains("{\"coord\": [1, 1], \"owners\": [{\"laneid\": 1, \"m\": 5}, "
-                                    "{\"laneid\": 17, \"m\": 5}]}"));
+  const Json j = Json::parse(r.out);
+  CHECK(j["replica"].dump() == R"([[2,16,"laneid"]])");
+  CHECK(j["offset"].dump() == R"({"m":4})");
+  CHECK(j["map"][3].dump() == R"({"coord":[1,1],"owners":[{"laneid":1,"m":5},{"laneid":17,"m":5}]})");
   const RunResult g = run_mmacheck({"layout", kAFrag + ".group([16, 16])", "--json"});
   REQUIRE(g.status == 0);
-  CHECK_THAT(g.out, Catch::Contains("\"seps\": [0, 2, 5]"));
+  CHECK(Json::parse(g.out)["seps"] == Json::array({0, 2, 5}));
 }
 
 TEST_CASE("layout text output: spans and a grid of lane:slot cells", "[cli]") {

@@ -6,6 +6,7 @@
 #include <fstream>
 #include <unistd.h>
 
+#include "core/base/json.h"
 #include "tests/support.h"
 #include "tests/test_prove_support.h"
 
@@ -29,19 +30,35 @@ TEST_CASE("prove --json prints DESIGN.md's object for the seed", "[prove]") {
   const RunResult r = run_mmacheck({"prove", source_path("examples/seed.txt"), "--json"});
   CHECK(r.status == 1);
   CHECK(r.err.empty());
-  const std::string& out = r.out;
-  CHECK(out.rfind("{\"verdict\": \"refuted\", "
-                  "\"instruction\": \"mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32\", "
-                  "\"tiles\": {\"M\": 1, \"N\": 1, \"K\": 1}, \"mma_count\": 1, \"reasons\": [], "
-                  "\"checks\": [{\"name\": \"A frame\", \"result\": \"proved\", \"method\": \"z3\", \"ms\": ",
-                  0) == 0);
-  CHECK(out.find("{\"name\": \"stage A\", \"result\": \"refuted\", \"method\": \"z3\", \"ms\": ") !=
-        std::string::npos);
-  CHECK(out.find("\"counterexamples\": [{\"check\": \"stage A\", \"lane\": 0, \"slot\": 2, "
-                 "\"expected\": [8, 0], \"actual\": [0, 8], \"operand\": \"A\", \"message\": ") !=
-        std::string::npos);
-  CHECK(out.size() > 2);
-  CHECK(out.substr(out.size() - 3) == "]}\n");
+  REQUIRE(!r.out.empty());
+  CHECK(r.out.find('\n') == r.out.size() - 1);
+  const Json j = Json::parse(r.out);
+  std::vector<std::string> keys;
+  for (const auto& item : j.items()) keys.push_back(item.key());
+  CHECK(keys == std::vector<std::string>{"verdict", "instruction", "tiles", "mma_count", "reasons", "checks",
+                                         "counterexamples"});
+  CHECK(j["verdict"] == "refuted");
+  CHECK(j["instruction"] == "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32");
+  CHECK(j["tiles"].dump() == R"({"M":1,"N":1,"K":1})");
+  CHECK(j["mma_count"] == 1);
+  CHECK(j["reasons"].empty());
+  REQUIRE(!j["checks"].empty());
+  CHECK(j["checks"][0]["name"] == "A frame");
+  CHECK(j["checks"][0]["result"] == "proved");
+  CHECK(j["checks"][0]["method"] == "z3");
+  CHECK(j["checks"][0]["ms"].is_number());
+  bool stage_a_refuted = false;
+  for (const Json& c : j["checks"]) stage_a_refuted |= c["name"] == "stage A" && c["result"] == "refuted";
+  CHECK(stage_a_refuted);
+  REQUIRE(!j["counterexamples"].empty());
+  const Json& cx = j["counterexamples"][0];
+  CHECK(cx["check"] == "stage A");
+  CHECK(cx["lane"] == 0);
+  CHECK(cx["slot"] == 2);
+  CHECK(cx["expected"] == Json::array({8, 0}));
+  CHECK(cx["actual"] == Json::array({0, 8}));
+  CHECK(cx["operand"] == "A");
+  CHECK(cx["message"].is_string());
 }
 
 TEST_CASE("plain `mmacheck FILE` proves, with the exhaustive method on request", "[prove]") {
@@ -69,17 +86,24 @@ TEST_CASE("a declined gemm prints the dispatch's reasons and exits 1", "[prove]"
   CHECK(text.out.find("verdict: dispatch_failed\n") != std::string::npos);
   const RunResult json = run_mmacheck({"prove", source_path("examples/reject_shared.txt"), "--json"});
   CHECK(json.status == 1);
-  CHECK(json.out.rfind("{\"verdict\": \"dispatch_failed\", \"instruction\": null, "
-                       "\"tiles\": {\"M\": 0, \"N\": 0, \"K\": 0}, \"mma_count\": 0, \"reasons\": [\"declined — ",
-                       0) == 0);
-  CHECK(json.out.find("\"checks\": [], \"counterexamples\": []}") != std::string::npos);
+  const Json j = Json::parse(json.out);
+  CHECK(j["verdict"] == "dispatch_failed");
+  CHECK(j["instruction"].is_null());
+  CHECK(j["tiles"].dump() == R"({"M":0,"N":0,"K":0})");
+  CHECK(j["mma_count"] == 0);
+  REQUIRE(!j["reasons"].empty());
+  CHECK_THAT(j["reasons"][0].get<std::string>(), Catch::StartsWith("declined — "));
+  CHECK(j["checks"].empty());
+  CHECK(j["counterexamples"].empty());
 }
 
 TEST_CASE("with no time to solve, every z3 check is unknown and the run exits 1", "[prove]") {
   const RunResult r = run_mmacheck({source_path("examples/seed_corrected.txt"), "--timeout-ms", "0", "--json"});
   CHECK(r.status == 1);
-  CHECK(r.out.rfind("{\"verdict\": \"unknown\"", 0) == 0);
-  CHECK(r.out.find("\"result\": \"proved\"") == std::string::npos);
+  const Json j = Json::parse(r.out);
+  CHECK(j["verdict"] == "unknown");
+  REQUIRE(!j["checks"].empty());
+  for (const Json& c : j["checks"]) CHECK(c["result"] != "proved");
 }
 
 TEST_CASE("bad input exits 2 with FILE:LINE:COL", "[prove]") {

@@ -1,56 +1,29 @@
-// JsonWriter — builds one JSON text, for the commands' --json outputs.
+// JSON for every --json output and every JSON input, through nlohmann/json
+// (Debian's nlohmann-json3-dev): objects keep insertion order (`Json` is
+// nlohmann::ordered_json), so a report's keys come out in the order written.
 //
-// Commas and nesting are tracked for the caller; values are written in the
-// order given (objects keep insertion order).  Output is one line with ", "
-// and ": " separators.  Strings are escaped (quotes, backslash, control
-// characters as \u00XX); bytes that are not valid UTF-8 become U+FFFD, so the
-// output is always valid JSON.  Non-finite doubles are written as null;
-// finite ones in the shortest form that reads back exactly.
+// json_line() prints one compact line; bytes that are not valid UTF-8 become
+// U+FFFD, so the output is always valid JSON; non-finite doubles print as
+// null.  parse_json() reads a JSON text and reports a malformed one as an
+// Error at the line and column of the fault.
 //
-//     JsonWriter w;
-//     w.begin_object().key("span").begin_object().key("laneid").value(32).end_object();
-//     w.key("ok").value(true).end_object();
-//     w.str() == R"({"span": {"laneid": 32}, "ok": true})"
+//     Json j = {{"span", {{"laneid", 32}}}, {"ok", true}};
+//     json_line(j) == R"({"span":{"laneid":32},"ok":true})"
 #pragma once
 
-#include <cstdint>
 #include <string>
 #include <string_view>
-#include <vector>
+
+#include <nlohmann/json.hpp>
 
 namespace mmacheck {
 
-// `text` as a JSON string literal, quotes included.
-std::string json_quote(std::string_view text);
+using Json = nlohmann::ordered_json;
 
-class JsonWriter {
- public:
-  JsonWriter& begin_object();
-  JsonWriter& end_object();
-  JsonWriter& begin_array();
-  JsonWriter& end_array();
-  // The key of the next member; only inside an object.
-  JsonWriter& key(std::string_view name);
+// `value` as one line of JSON, without a trailing newline.
+std::string json_line(const Json& value);
 
-  JsonWriter& value(std::string_view text);
-  JsonWriter& value(const char* text) { return value(std::string_view(text)); }
-  JsonWriter& value(std::int64_t number);
-  JsonWriter& value(int number) { return value(static_cast<std::int64_t>(number)); }
-  JsonWriter& value(double number);
-  JsonWriter& value(bool flag);
-  JsonWriter& null();
-
-  // The text written so far (complete once every begin_ has its end_).
-  const std::string& str() const { return out_; }
-
- private:
-  // Writes the separator a new element needs at the current position.
-  void element();
-
-  std::string out_;
-  // One entry per open container: whether it already holds an element.
-  std::vector<bool> has_element_;
-  bool after_key_ = false;
-};
+// The JSON value in `text`; `file` names it in errors (FILE:LINE:COL).
+Json parse_json(std::string_view text, const std::string& file);
 
 }  // namespace mmacheck
