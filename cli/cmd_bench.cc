@@ -8,6 +8,7 @@
 #include <thread>
 
 #include "cli/command.h"
+#include "core/base/json.h"
 #include "core/base/error.h"
 #include "sim/numerics/mma_model.h"
 #include "sim/numerics/throughput.h"
@@ -24,7 +25,8 @@ int run_bench(const Args& args) {
        "instruction (full PTX name)")
       ("arch", po::value<std::string>()->default_value("sm_90"), "architecture model")
       ("seconds", po::value<double>()->default_value(2.0), "seconds per phase")
-      ("threads", po::value<int>()->default_value(hardware), "threads (default: hardware threads)");
+      ("threads", po::value<int>()->default_value(hardware), "threads (default: hardware threads)")
+      ("json", po::bool_switch(), "print one JSON object instead of the text lines");
   const po::variables_map vm = parse_options(args, options, {});
   const std::string name = vm["instr"].as<std::string>();
   const MmaInst* inst = find_mma_inst(name);
@@ -33,6 +35,17 @@ int run_bench(const Args& args) {
 
   const sim::ThroughputResult r =
       sim::measure_throughput(*inst, arch, vm["seconds"].as<double>(), vm["threads"].as<int>());
+  const double ratio = r.sim.per_second() / r.eigen.per_second();
+  if (vm["json"].as<bool>()) {
+    const auto phase = [](const sim::PhaseResult& p) {
+      return Json{{"mma_per_second", p.per_second()}, {"mma", p.mma}, {"wall_seconds", p.wall_seconds},
+                  {"cpu_seconds", p.cpu_seconds}, {"mma_per_cpu_second", p.per_cpu_second()}};
+    };
+    std::cout << json_line({{"instruction", inst->ptx()}, {"arch", arch.name}, {"threads", r.threads},
+                            {"simulator", phase(r.sim)}, {"eigen_float32", phase(r.eigen)}, {"ratio", ratio}})
+              << std::endl;
+    return kHolds;
+  }
   std::cout << inst->ptx() << " (" << arch.name << "), " << r.threads << " threads\n";
   const auto phase = [](const char* name, const sim::PhaseResult& p) {
     char line[200];
@@ -43,9 +56,9 @@ int run_bench(const Args& args) {
   };
   phase("bit-exact simulator:", r.sim);
   phase("Eigen float32:", r.eigen);
-  char ratio[80];
-  std::snprintf(ratio, sizeof ratio, "ratio %.3f (simulator / Eigen float32)\n", r.sim.per_second() / r.eigen.per_second());
-  std::cout << ratio << std::flush;
+  char line[80];
+  std::snprintf(line, sizeof line, "ratio %.3f (simulator / Eigen float32)\n", ratio);
+  std::cout << line << std::flush;
   return kHolds;
 }
 
