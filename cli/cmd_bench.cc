@@ -2,12 +2,18 @@
 //
 // Bit-exact simulator throughput against Eigen float32 on the same random
 // tiles (sim/numerics/throughput.h).  The last line is the ratio.
+#include <chrono>
+#include <cmath>
+#include <condition_variable>
 #include <cstdio>
 #include <iostream>
+#include <mutex>
 #include <string>
+#include <system_error>
 #include <thread>
 
 #include "cli/command.h"
+#include "cli/progress.h"
 #include "core/base/json.h"
 #include "core/base/error.h"
 #include "sim/numerics/mma_model.h"
@@ -16,6 +22,49 @@
 namespace mmacheck::cli {
 
 namespace po = boost::program_options;
+
+namespace {
+
+// Runs `measure` (two timed phases of `seconds` each) under a progress line.
+template <typename Measure>
+auto with_progress(double seconds, const Measure& measure) {
+  const bool bounded = std::isfinite(seconds) && seconds > 0 && seconds < 1e6;
+  const auto total = bounded ? static_cast<std::int64_t>(std::ceil(2 * seconds)) : 0;
+  std::mutex mutex;
+  std::condition_variable stop;
+  bool done = false;
+  std::thread ticker;
+  try {
+    ticker = std::thread([&] {
+      Progress progress(total, "s");
+      const auto start = std::chrono::steady_clock::now();
+      std::unique_lock lock(mutex);
+      while (!stop.wait_for(lock, std::chrono::milliseconds(100), [&] { return done; }))
+        progress.update(std::chrono::duration_cast<std::chrono::seconds>(std::chrono::steady_clock::now() - start)
+                            .count());
+    });
+  } catch (const std::system_error&) {
+    // No thread for the progress line: measure without it.
+  }
+  const auto finish = [&] {
+    {
+      const std::lock_guard lock(mutex);
+      done = true;
+    }
+    stop.notify_one();
+    if (ticker.joinable()) ticker.join();
+  };
+  try {
+    auto result = measure();
+    finish();
+    return result;
+  } catch (...) {
+    finish();
+    throw;
+  }
+}
+
+}  // namespace
 
 int run_bench(const Args& args) {
   const int hardware = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
@@ -33,8 +82,10 @@ int run_bench(const Args& args) {
   if (!inst) throw Error("bench: unknown instruction '" + name + "'");
   const sim::ArchParams& arch = sim::arch_params(vm["arch"].as<std::string>());
 
-  const sim::ThroughputResult r =
-      sim::measure_throughput(*inst, arch, vm["seconds"].as<double>(), vm["threads"].as<int>());
+  const double seconds = vm["seconds"].as<double>();
+  const sim::ThroughputResult r = with_progress(seconds, [&] {
+    return sim::measure_throughput(*inst, arch, seconds, vm["threads"].as<int>());
+  });
   const double ratio = r.sim.per_second() / r.eigen.per_second();
   if (vm["json"].as<bool>()) {
     const auto phase = [](const sim::PhaseResult& p) {

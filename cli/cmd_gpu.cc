@@ -18,6 +18,7 @@
 
 #include "cli/command.h"
 #include "cli/file_batch.h"
+#include "cli/progress.h"
 #include "core/gemm/dispatch.h"
 #include "core/base/error.h"
 #include "cuda/differential.h"
@@ -40,6 +41,7 @@ struct GpuSettings {
   std::uint64_t seed;
   InstSet inst_set;
   bool json;
+  bool progress;  // off over several files: the batch draws one line
 };
 
 // Opened at the first file that gets as far as the GPU, then shared.
@@ -82,8 +84,12 @@ FileOutcome run_gpu_file(const std::string& path, const GpuSettings& s, LazySess
   const cuda::GemmRunner runner(gpu, nvrtc, plan.nest, staging);
 
   sim::WarpMachine machine(plan.nest, staging, sim::arch_params("sm_" + std::to_string(dev.sm)));
-  const cuda::Simulator simulate = [&machine](const Program&, const Nest&, const sim::GemmInputs& in) {
-    return machine.run(in);
+  Progress progress(s.progress ? s.cases : 0, "cases simulated");
+  int simulated = 0;
+  const cuda::Simulator simulate = [&](const Program&, const Nest&, const sim::GemmInputs& in) {
+    std::vector<std::uint64_t> d = machine.run(in);
+    progress.update(++simulated);
+    return d;
   };
   const cuda::DiffReport report = cuda::run_differential(
       runner, program, plan.nest, simulate,
@@ -136,16 +142,18 @@ int run_gpu(const Args& args) {
   positional.add("file", -1);
   const po::variables_map vm = parse_options(args, options, positional);
   if (!vm.count("file")) throw Error("gpu: no layout file (usage: " + usage_line("gpu") + ")");
+  const std::vector<std::string> inputs = expand_inputs(vm["file"].as<std::vector<std::string>>());
   const GpuSettings settings{.cases = vm["cases"].as<int>(),
                              .show = vm["show"].as<int>(),
                              .seed = vm["seed"].as<std::uint64_t>(),
                              .inst_set = parse_inst_set(vm["inst-set"].as<std::string>()),
-                             .json = vm["json"].as<bool>()};
+                             .json = vm["json"].as<bool>(),
+                             .progress = inputs.size() == 1};
   if (settings.cases < 1) throw Error("gpu: --cases must be >= 1");
   if (settings.show < 0) throw Error("gpu: --show must be >= 0");
   LazySession lazy;
   // One file at a time: the files share the device and its NVRTC.
-  return run_batch(expand_inputs(vm["file"].as<std::vector<std::string>>()), {.jobs = 1, .json = settings.json},
+  return run_batch(inputs, {.jobs = 1, .json = settings.json},
                    [&](const std::string& path, std::ostream& out) { return run_gpu_file(path, settings, lazy, out); });
 }
 

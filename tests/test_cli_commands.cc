@@ -258,3 +258,17 @@ TEST_CASE("JSON reports of sim, mma, draw, bench and gpu", "[cli]") {
   REQUIRE((gpu.status == 0 || gpu.status == 3));
   CHECK(Json::parse(gpu.out)["result"] == (gpu.status == 0 ? "match" : "no_gpu"));
 }
+
+TEST_CASE("a progress line on a terminal for runs over a second, none otherwise", "[cli]") {
+  const RunResult piped = run_mmacheck({"bench", "--seconds", "0.7", "--threads", "1"});
+  CHECK(piped.status == 0);
+  CHECK(piped.err.find('\r') == std::string::npos);
+  // script(1) gives the program a terminal.
+  if (run_program({"sh", "-c", "command -v script"}).status != 0) return skip("no script(1) for a terminal");
+  const std::string binary = MMACHECK_BINARY;
+  const RunResult tty = run_program({"script", "-qec", "'" + binary + "' bench --seconds 0.7 --threads 1", "/dev/null"});
+  CHECK(tty.status == 0);
+  CHECK(tty.out.find("\r[####") != std::string::npos);
+  CHECK(tty.out.find("] 1/2 s") != std::string::npos);
+  CHECK(tty.out.find("ratio ") != std::string::npos);
+}
