@@ -13,6 +13,7 @@
 #include <iostream>
 
 #include "cli/command.h"
+#include "cli/options.h"
 #include "core/base/error.h"
 #include "core/base/file_io.h"
 #include "cuda/gpu_session.h"
@@ -40,7 +41,7 @@ int run_capture(const Args& args) {
   options.add_options()
       ("instr", po::value<std::vector<std::string>>(), "instruction (PTX name, tag or all); repeatable")
       ("cases", po::value<int>()->default_value(384), "cases per instruction")
-      ("seed", po::value<std::uint64_t>()->default_value(1), "random seed")
+      ("seed", unsigned_value<std::uint64_t>(1), "random seed")
       ("output,o", po::value<std::string>(), "vector file to write");
   const po::variables_map vm = parse_options(args, options, {});
   if (!vm.count("instr")) throw Error("capture: no instruction (use --instr PTX, a tag, or all)");
@@ -71,7 +72,7 @@ int run_capture(const Args& args) {
   std::vector<std::string> comments;
   std::vector<sim::VectorCase> vectors;
   for (const MmaInst* inst : wanted) {
-    cuda::Capture cap = cuda::capture_vectors(gpu, nvrtc, *inst, {.cases = cases, .seed = vm["seed"].as<std::uint64_t>()});
+    cuda::Capture cap = cuda::capture_vectors(gpu, nvrtc, *inst, {.cases = cases, .seed = unsigned_option<std::uint64_t>(vm, "seed")});
     if (comments.empty()) comments.assign(cap.comments.begin(), cap.comments.end() - 1);
     comments.push_back(cap.comments.back());
     vectors.insert(vectors.end(), cap.cases.begin(), cap.cases.end());

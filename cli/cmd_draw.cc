@@ -7,6 +7,7 @@
 #include <iostream>
 
 #include "cli/command.h"
+#include "cli/options.h"
 #include "core/gemm/dispatch.h"
 #include "core/emit/svg.h"
 #include "core/base/error.h"
@@ -23,6 +24,7 @@ int run_draw(const Args& args) {
       "output,o", po::value<std::string>(), "the SVG file to write")(
       "method", po::value<std::string>()->default_value("z3"), "z3 or exhaustive")(
       "inst-set", po::value<std::string>()->default_value("tvm"), "tvm or extended");
+  options.add(limit_options());
   po::positional_options_description positional;
   positional.add("file", 1);
   const po::variables_map vm = parse_options(args, options, positional);
@@ -33,10 +35,14 @@ int run_draw(const Args& args) {
   ProveOptions prove_options;
   prove_options.method = parse_proof_method(vm["method"].as<std::string>());
   prove_options.inst_set = parse_inst_set(vm["inst-set"].as<std::string>());
+  prove_options.limits = limits_from(vm);
   const ProofReport report = prove(program, prove_options);
   const std::string out = vm["output"].as<std::string>();
-  write_file_atomic(out, draw_svg(program, report));
-  std::cout << out << ": " << verdict_name(report.verdict) << ", " << report.counterexamples.size()
+  const std::string svg = draw_svg(program, report);
+  check_output_size(svg, prove_options.limits, "the picture");
+  write_file_atomic(out, svg);
+  // With -o - the picture is standard output; the summary goes to stderr.
+  (out == "-" ? std::cerr : std::cout) << out << ": " << verdict_name(report.verdict) << ", " << report.counterexamples.size()
             << " counterexample(s) highlighted\n";
   return report.verdict == Verdict::proved ? kHolds : kFails;
 }

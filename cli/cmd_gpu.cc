@@ -17,6 +17,7 @@
 #include <optional>
 
 #include "cli/command.h"
+#include "cli/options.h"
 #include "core/gemm/dispatch.h"
 #include "core/base/error.h"
 #include "cuda/differential.h"
@@ -36,9 +37,10 @@ int run_gpu(const Args& args) {
   options.add_options()
       ("file", po::value<std::string>(), "layout file")
       ("cases", po::value<int>()->default_value(64), "random cases (one CTA each)")
-      ("seed", po::value<std::uint64_t>()->default_value(1), "random seed")
+      ("seed", unsigned_value<std::uint64_t>(1), "random seed")
       ("inst-set", po::value<std::string>()->default_value("tvm"), "instruction set: tvm or extended")
       ("show", po::value<int>()->default_value(10), "mismatching elements to print");
+  options.add(limit_options());
   po::positional_options_description positional;
   positional.add("file", 1);
   const po::variables_map vm = parse_options(args, options, positional);
@@ -49,7 +51,7 @@ int run_gpu(const Args& args) {
   if (show < 0) throw Error("gpu: --show must be >= 0");
 
   const Program program = load_program(vm["file"].as<std::string>());
-  const Plan plan = dispatch(program, parse_inst_set(vm["inst-set"].as<std::string>()));
+  const Plan plan = dispatch(program, parse_inst_set(vm["inst-set"].as<std::string>()), limits_from(vm));
   if (!plan.ok) {
     std::cout << "dispatch_failed\n";
     for (const std::string& r : plan.reasons) std::cout << "  " << r << "\n";
@@ -81,7 +83,7 @@ int run_gpu(const Args& args) {
   };
   const cuda::DiffReport report = cuda::run_differential(
       runner, program, plan.nest, simulate,
-      {.cases = cases, .seed = vm["seed"].as<std::uint64_t>(), .max_mismatches = static_cast<std::size_t>(show)});
+      {.cases = cases, .seed = unsigned_option<std::uint64_t>(vm, "seed"), .max_mismatches = static_cast<std::size_t>(show)});
   const DType d_type = staging.d.dtype;
   for (const cuda::DiffMismatch& m : report.mismatches)
     std::cout << "  case " << m.case_index << " (" << sim::distribution_name(m.dist) << ") " << staging.d.buffer

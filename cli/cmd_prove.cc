@@ -11,6 +11,7 @@
 #include <iostream>
 
 #include "cli/command.h"
+#include "cli/options.h"
 #include "core/base/json.h"
 #include "core/prove/prove.h"
 
@@ -99,8 +100,9 @@ int run_prove(const Args& args) {
       ("file", po::value<std::string>(), "layout file")
       ("json", po::bool_switch(), "print the JSON report")
       ("method", po::value<std::string>()->default_value("z3"), "z3 or exhaustive")
-      ("timeout-ms", po::value<unsigned>()->default_value(10000), "Z3 time limit per check")
+      ("timeout-ms", unsigned_value<unsigned>(10000), "Z3 time limit for the whole run")
       ("inst-set", po::value<std::string>()->default_value("tvm"), "tvm or extended");
+  options.add(limit_options());
   po::positional_options_description positional;
   positional.add("file", 1);
   const po::variables_map vm = parse_options(args, options, positional);
@@ -108,7 +110,8 @@ int run_prove(const Args& args) {
 
   ProveOptions opts;
   opts.method = parse_proof_method(vm["method"].as<std::string>());
-  opts.timeout_ms = vm["timeout-ms"].as<unsigned>();
+  opts.timeout_ms = unsigned_option<unsigned>(vm, "timeout-ms");
+  opts.limits = limits_from(vm);
   opts.inst_set = parse_inst_set(vm["inst-set"].as<std::string>());
   const ProofReport report = prove(load_program(vm["file"].as<std::string>()), opts);
   if (vm["json"].as<bool>()) std::cout << json(report) << "\n";

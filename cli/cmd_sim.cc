@@ -19,6 +19,7 @@
 #include <string>
 
 #include "cli/command.h"
+#include "cli/options.h"
 #include "core/gemm/dispatch.h"
 #include "core/base/error.h"
 #include "sim/numerics/element_value.h"
@@ -98,24 +99,25 @@ int run_sim(const Args& args) {
   options.add_options()
       ("file", po::value<std::string>(), "layout file")
       ("cases", po::value<int>()->default_value(64), "random cases")
-      ("seed", po::value<std::uint64_t>()->default_value(1), "random seed")
+      ("seed", unsigned_value<std::uint64_t>(1), "random seed")
       ("arch", po::value<std::string>()->default_value("sm_90"), "arithmetic model: sm_90 or sm_80")
       ("inst-set", po::value<std::string>()->default_value("tvm"), "instruction set: tvm or extended")
       ("show", po::value<int>()->default_value(20), "failing elements to print");
+  options.add(limit_options());
   po::positional_options_description positional;
   positional.add("file", 1);
   const po::variables_map vm = parse_options(args, options, positional);
   if (!vm.count("file")) throw Error("sim: no layout file");
   const int cases = vm["cases"].as<int>();
   const int show = vm["show"].as<int>();
-  const std::uint64_t seed = vm["seed"].as<std::uint64_t>();
+  const std::uint64_t seed = unsigned_option<std::uint64_t>(vm, "seed");
   if (cases < 1) throw Error("sim: --cases must be >= 1");
   if (show < 0) throw Error("sim: --show must be >= 0");
   const sim::ArchParams& arch = sim::arch_params(vm["arch"].as<std::string>());
   const InstSet set = parse_inst_set(vm["inst-set"].as<std::string>());
 
   const Program program = load_program(vm["file"].as<std::string>());
-  const Plan plan = dispatch(program, set);
+  const Plan plan = dispatch(program, set, limits_from(vm));
   if (!plan.ok) {
     std::cout << "dispatch_failed\n";
     for (const std::string& r : plan.reasons) std::cout << "  " << r << "\n";

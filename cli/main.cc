@@ -5,10 +5,12 @@
 // boundary is bad input: printed once, exit status 2.
 #include <exception>
 #include <filesystem>
+#include <new>
 #include <iostream>
 
 #include "cli/command.h"
 #include "core/base/error.h"
+#include "core/base/file_io.h"
 #include "core/base/heap_tuning.h"
 
 namespace {
@@ -68,9 +70,14 @@ int dispatch(const Args& args) {
 int main(int argc, char** argv) {
   mmacheck::keep_large_blocks_in_heap();
   try {
-    return dispatch(Args(argv + 1, argv + argc));
+    const int status = dispatch(Args(argv + 1, argv + argc));
+    mmacheck::finish_standard_output();  // a result lost to a full disk is not a success
+    return status;
   } catch (const mmacheck::Error& e) {
     std::cerr << e.what() << "\n";
+  } catch (const std::bad_alloc&) {
+    // The limits (docs/reliability.md) keep every default run far from this.
+    std::cerr << "error: out of memory (a --max-* limit raised too far?)\n";
   } catch (const std::exception& e) {
     std::cerr << "error: " << e.what() << "\n";
   }

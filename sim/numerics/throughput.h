@@ -35,7 +35,8 @@ struct ThroughputResult {
 };
 
 // Runs the simulator for `seconds`, then Eigen for `seconds`, each on
-// `threads` threads.  Throws Error for threads < 1 or seconds <= 0.
+// `threads` threads.  Throws Error for threads < 1, seconds <= 0 or over a
+// day (inf included), or a thread that cannot be started.
 ThroughputResult measure_throughput(const MmaInst& inst, const ArchParams& arch, double seconds,
                                     int threads);
 
