@@ -2,12 +2,19 @@
 //
 // Bit-exact simulator throughput against Eigen float32 on the same random
 // tiles (sim/numerics/throughput.h).  The last line is the ratio.
+#include <chrono>
+#include <cmath>
+#include <condition_variable>
 #include <cstdio>
 #include <iostream>
+#include <mutex>
 #include <string>
+#include <system_error>
 #include <thread>
 
 #include "cli/command.h"
+#include "cli/progress.h"
+#include "core/base/json.h"
 #include "core/base/error.h"
 #include "sim/numerics/mma_model.h"
 #include "sim/numerics/throughput.h"
@@ -15,6 +22,49 @@
 namespace mmacheck::cli {
 
 namespace po = boost::program_options;
+
+namespace {
+
+// Runs `measure` (two timed phases of `seconds` each) under a progress line.
+template <typename Measure>
+auto with_progress(double seconds, const Measure& measure) {
+  const bool bounded = std::isfinite(seconds) && seconds > 0 && seconds < 1e6;
+  const auto total = bounded ? static_cast<std::int64_t>(std::ceil(2 * seconds)) : 0;
+  std::mutex mutex;
+  std::condition_variable stop;
+  bool done = false;
+  std::thread ticker;
+  try {
+    ticker = std::thread([&] {
+      Progress progress(total, "s");
+      const auto start = std::chrono::steady_clock::now();
+      std::unique_lock lock(mutex);
+      while (!stop.wait_for(lock, std::chrono::milliseconds(100), [&] { return done; }))
+        progress.update(std::chrono::duration_cast<std::chrono::seconds>(std::chrono::steady_clock::now() - start)
+                            .count());
+    });
+  } catch (const std::system_error&) {
+    // No thread for the progress line: measure without it.
+  }
+  const auto finish = [&] {
+    {
+      const std::lock_guard lock(mutex);
+      done = true;
+    }
+    stop.notify_one();
+    if (ticker.joinable()) ticker.join();
+  };
+  try {
+    auto result = measure();
+    finish();
+    return result;
+  } catch (...) {
+    finish();
+    throw;
+  }
+}
+
+}  // namespace
 
 int run_bench(const Args& args) {
   const int hardware = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
@@ -24,15 +74,29 @@ int run_bench(const Args& args) {
        "instruction (full PTX name)")
       ("arch", po::value<std::string>()->default_value("sm_90"), "architecture model")
       ("seconds", po::value<double>()->default_value(2.0), "seconds per phase")
-      ("threads", po::value<int>()->default_value(hardware), "threads (default: hardware threads)");
+      ("threads", po::value<int>()->default_value(hardware), "threads (default: hardware threads)")
+      ("json", po::bool_switch(), "print one JSON object instead of the text lines");
   const po::variables_map vm = parse_options(args, options, {});
   const std::string name = vm["instr"].as<std::string>();
   const MmaInst* inst = find_mma_inst(name);
   if (!inst) throw Error("bench: unknown instruction '" + name + "'");
   const sim::ArchParams& arch = sim::arch_params(vm["arch"].as<std::string>());
 
-  const sim::ThroughputResult r =
-      sim::measure_throughput(*inst, arch, vm["seconds"].as<double>(), vm["threads"].as<int>());
+  const double seconds = vm["seconds"].as<double>();
+  const sim::ThroughputResult r = with_progress(seconds, [&] {
+    return sim::measure_throughput(*inst, arch, seconds, vm["threads"].as<int>());
+  });
+  const double ratio = r.sim.per_second() / r.eigen.per_second();
+  if (vm["json"].as<bool>()) {
+    const auto phase = [](const sim::PhaseResult& p) {
+      return Json{{"mma_per_second", p.per_second()}, {"mma", p.mma}, {"wall_seconds", p.wall_seconds},
+                  {"cpu_seconds", p.cpu_seconds}, {"mma_per_cpu_second", p.per_cpu_second()}};
+    };
+    std::cout << json_line({{"instruction", inst->ptx()}, {"arch", arch.name}, {"threads", r.threads},
+                            {"simulator", phase(r.sim)}, {"eigen_float32", phase(r.eigen)}, {"ratio", ratio}})
+              << std::endl;
+    return kHolds;
+  }
   std::cout << inst->ptx() << " (" << arch.name << "), " << r.threads << " threads\n";
   const auto phase = [](const char* name, const sim::PhaseResult& p) {
     char line[200];
@@ -43,9 +107,9 @@ int run_bench(const Args& args) {
   };
   phase("bit-exact simulator:", r.sim);
   phase("Eigen float32:", r.eigen);
-  char ratio[80];
-  std::snprintf(ratio, sizeof ratio, "ratio %.3f (simulator / Eigen float32)\n", r.sim.per_second() / r.eigen.per_second());
-  std::cout << ratio << std::flush;
+  char line[80];
+  std::snprintf(line, sizeof line, "ratio %.3f (simulator / Eigen float32)\n", ratio);
+  std::cout << line << std::flush;
   return kHolds;
 }
 

@@ -8,6 +8,7 @@
 
 #include "cli/command.h"
 #include "cli/options.h"
+#include "core/base/json.h"
 #include "core/gemm/dispatch.h"
 #include "core/emit/svg.h"
 #include "core/base/error.h"
@@ -19,11 +20,12 @@ namespace mmacheck::cli {
 namespace po = boost::program_options;
 
 int run_draw(const Args& args) {
-  po::options_description options("draw options");
+  po::options_description options("mmacheck draw");
   options.add_options()("file", po::value<std::string>(), "layout file")(
       "output,o", po::value<std::string>(), "the SVG file to write")(
       "method", po::value<std::string>()->default_value("z3"), "z3 or exhaustive")(
-      "inst-set", po::value<std::string>()->default_value("tvm"), "tvm or extended");
+      "inst-set", po::value<std::string>()->default_value("tvm"), "tvm or extended")(
+      "json", po::bool_switch(), "print what was drawn as one JSON object");
   options.add(limit_options());
   po::positional_options_description positional;
   positional.add("file", 1);
@@ -41,9 +43,20 @@ int run_draw(const Args& args) {
   const std::string svg = draw_svg(program, report);
   check_output_size(svg, prove_options.limits, "the picture");
   write_file_atomic(out, svg);
-  // With -o - the picture is standard output; the summary goes to stderr.
-  (out == "-" ? std::cerr : std::cout) << out << ": " << verdict_name(report.verdict) << ", " << report.counterexamples.size()
-            << " counterexample(s) highlighted\n";
+  // With -o - the picture is standard output; what was drawn goes to stderr.
+  std::ostream& summary = out == "-" ? std::cerr : std::cout;
+  if (vm["json"].as<bool>())
+    summary << json_line({{"output", out},
+                            {"verdict", verdict_name(report.verdict)},
+                            {"instruction", report.inst ? Json(report.inst->ptx()) : Json(nullptr)},
+                            {"operands", program.gemm ? Json::array({program.gemm->a.buffer, program.gemm->b.buffer,
+                                                                     program.gemm->d.buffer})
+                                                      : Json::array()},
+                            {"highlighted_counterexamples", report.counterexamples.size()}})
+              << "\n";
+  else
+    summary << out << ": " << verdict_name(report.verdict) << ", " << report.counterexamples.size()
+              << " counterexample(s) highlighted\n";
   return report.verdict == Verdict::proved ? kHolds : kFails;
 }
 

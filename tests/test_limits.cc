@@ -140,7 +140,7 @@ TEST_CASE("limit options reject negative values", "[hardening][limits]") {
   const test::RunResult r =
       test::run_mmacheck({"prove", test::source_path("examples/seed.txt"), "--max-mma", "-1"});
   CHECK(r.status == 2);
-  CHECK_THAT(r.err, Contains("'--max-mma' must be a non-negative integer"));
+  CHECK_THAT(r.err, Contains("option '--max-mma' is invalid: it must be >= 0"));
 }
 
 }  // namespace mmacheck
