@@ -49,5 +49,6 @@ int run_gpu(const Args& args);
 int run_capture(const Args& args);
 int run_draw(const Args& args);
 int run_bench(const Args& args);
+int run_cute(const Args& args);
 
 }  // namespace mmacheck::cli

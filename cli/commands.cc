@@ -31,6 +31,8 @@ constexpr Command kCommands[] = {
      "record single-instruction test vectors on the GPU (3: no GPU)", run_capture},
     {"draw", "draw FILE -o OUT.svg [--method z3|exhaustive] [--inst-set tvm|extended]",
      "SVG picture of the fragments, counterexamples highlighted", run_draw},
+    {"cute", "cute FILE [--json]",
+     "prove CuTe MMA atoms (trait header or atom list) against the PTX frames", run_cute},
 };
 }  // namespace
 
