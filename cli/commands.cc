@@ -33,6 +33,7 @@ constexpr Command kCommands[] = {
      "SVG picture of the fragments, counterexamples highlighted", run_draw},
     {"cute", "cute FILE [--json]",
      "prove CuTe MMA atoms (trait header or atom list) against the PTX frames", run_cute},
+    {"triton", "triton FILE [--json]", "prove Triton MMA v2 linear layouts against the PTX frames", run_triton},
 };
 }  // namespace
 
