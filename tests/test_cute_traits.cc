@@ -130,4 +130,8 @@ TEST_CASE("an atom's name names its instruction", "[cute]") {
   CHECK(why.find("unknown element type") != std::string::npos);
   CHECK_FALSE(decode_atom_name("SM80_16x8x8_F32F16F16F32_TN_FAST", &why));
   CHECK_FALSE(decode_atom_name("Mini_Tag", &why));
+  CHECK_FALSE(decode_atom_name("SM90_64x8x16_F16F16F16_SS<tnspA,tnspB,scaleA,scaleB>", &why));
+  CHECK(why.find("templated atom") != std::string::npos);
+  CHECK_FALSE(decode_atom_name("SM90_64x8x16_F32F16F16F32_RS", &why));
+  CHECK(why.find("wgmma") != std::string::npos);
 }

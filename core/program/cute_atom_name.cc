@@ -71,6 +71,10 @@ std::vector<std::string_view> split(std::string_view s, char sep) {
 }  // namespace
 
 std::optional<CuteAtomName> decode_atom_name(std::string_view name, std::string* problem) {
+  if (name.find('<') != std::string_view::npos) {
+    fail(problem, "a templated atom: its instruction depends on template arguments (wgmma, UMMA, sm_120 mma)");
+    return std::nullopt;
+  }
   const std::vector<std::string_view> parts = split(name, '_');
   if (parts.size() < 4 || parts.size() > 5 || parts[0].size() < 3 || parts[0].substr(0, 2) != "SM") {
     fail(problem, "not an mma atom name of the form SM<arch>_<M>x<N>x<K>_<types>_<layout>");
@@ -111,6 +115,10 @@ std::optional<CuteAtomName> decode_atom_name(std::string_view name, std::string*
   }
   if (types.size() != 4) {
     fail(problem, "types '" + std::string(parts[2]) + "' are not four (D, A, B, C)");
+    return std::nullopt;
+  }
+  if (parts[3] == "SS" || parts[3] == "RS") {
+    fail(problem, "operands " + std::string(parts[3]) + ": a warpgroup MMA (wgmma), not mma.sync");
     return std::nullopt;
   }
   if (parts[3] != "TN") {

@@ -42,7 +42,8 @@ CuteOperandReport verdict(Operand op, CuteVerdict v, std::string message) {
 std::optional<std::vector<int>> warp_lanes(const CuteLayout& thr, std::string* why) {
   if (thr.size() != kWarp) {
     *why = "ThrID " + thr.str() + " has " + std::to_string(thr.size()) +
-           " threads; mma.sync needs the 32 lanes of one warp";
+           " threads; mmacheck's frames are for mma.sync over the 32 lanes of one warp"
+           " (sm_70's m8n8k4 runs per quad pair)";
     return std::nullopt;
   }
   std::vector<int> lanes(kWarp);
@@ -163,8 +164,8 @@ CuteOperandReport check_operand(Operand op, const CuteAtomTraits& atom, const Cu
                        "; a TV layout has two modes (thread, value)");
   if (!tv.congruent()) {
     std::string m = member_name(op) + ": shape " + tv.shape.str() + " and stride " + tv.stride.str() +
-                    " are not congruent (CuTe's Layout no longer asserts congruence, so the header compiles, but the"
-                    " layout has no CuTe meaning)";
+                    " are not congruent (layout.hpp's congruence static_assert is commented out, so the"
+                    " header compiles, but the layout has no CuTe meaning)";
     if (modes_readable(tv)) {
       const CuteOperandReport as_read = compare(op, tv, lanes, *frame, s);
       m += as_read.result == CuteVerdict::proved
