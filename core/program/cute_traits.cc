@@ -112,31 +112,32 @@ struct Reader {
     else throw Error(key.loc, "unknown key '" + key.text + "' (A, B, C, ThrID, Shape_MNK)");
   }
 
+  // After `MMA_Traits<`: the text up to the matching `>`, spaces dropped.
+  std::string template_argument() {
+    std::string text;
+    int depth = 1;
+    while (!c.at_end()) {
+      const CppToken& t = c.next();
+      if (t.is("<")) ++depth;
+      if (t.is(">") && --depth == 0) break;
+      text += t.text;
+    }
+    return text;
+  }
+
   // After `struct`: MMA_Traits<ATOM> [: MMA_Traits<BASE>] { ... };
   std::optional<CuteAtomTraits> traits() {
     CuteAtomTraits atom;
     atom.loc = c.next().loc;  // struct
     c.next();                 // MMA_Traits
     c.next();                 // <
-    int depth = 1;
-    while (!c.at_end()) {
-      const CppToken& t = c.next();
-      if (t.is("<")) ++depth;
-      if (t.is(">") && --depth == 0) break;
-      atom.name += t.text;
-    }
+    atom.name = template_argument();
     if (c.accept(":")) {
       if (c.peek().is_name("public")) c.next();
       if (c.peek().is_name("MMA_Traits") && c.peek(1).is("<")) {
         c.next();
         c.next();
-        int d = 1;
-        while (!c.at_end()) {
-          const CppToken& t = c.next();
-          if (t.is("<")) ++d;
-          if (t.is(">") && --d == 0) break;
-          atom.base += t.text;
-        }
+        atom.base = template_argument();
       }
       while (!c.at_end() && !c.peek().is("{") && !c.peek().is(";")) c.next();
     }
