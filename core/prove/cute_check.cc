@@ -164,8 +164,8 @@ CuteOperandReport check_operand(Operand op, const CuteAtomTraits& atom, const Cu
                        "; a TV layout has two modes (thread, value)");
   if (!tv.congruent()) {
     std::string m = member_name(op) + ": shape " + tv.shape.str() + " and stride " + tv.stride.str() +
-                    " are not congruent (layout.hpp's congruence static_assert is commented out, so the"
-                    " header compiles, but the layout has no CuTe meaning)";
+                    " are not congruent (CuTe requires it and the CuTe DSL's make_layout refuses such a"
+                    " layout; layout.hpp's static_assert is commented out, so the header compiles)";
     if (modes_readable(tv)) {
       const CuteOperandReport as_read = compare(op, tv, lanes, *frame, s);
       m += as_read.result == CuteVerdict::proved
