@@ -119,6 +119,12 @@ TEST_CASE("wrong sizes, indices outside the tile and ThrID are reported", "[cute
   CHECK(operand(r[1], Operand::A).counterexample->lane == 8);
   CHECK(r[2].result == CuteVerdict::unchecked);
   CHECK(operand(r[2], Operand::A).message.find("has 16 threads") != std::string::npos);
+  // Too large to enumerate: the sizes alone refute it, at once.
+  const std::vector<CuteAtomReport> big = check_text(
+      "SM80_16x8x8_F16F16F16F16_TN: A = ((100000,100000),(2,2)):((1,1),(1,1)), B = ((4,8),2):((16,1),8),"
+      " C = ((4,8),(2,2)):((32,1),(16,8))\n");
+  CHECK(operand(big[0], Operand::A).result == CuteVerdict::refuted);
+  CHECK(operand(big[0], Operand::A).message.find("10000000000 threads") != std::string::npos);
 }
 
 TEST_CASE("the mini header: congruence, missing aliases, unknown instructions, inheritance", "[cute]") {

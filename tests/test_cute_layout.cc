@@ -2,6 +2,8 @@
 // colexicographic evaluation, congruence and default strides, located errors.
 #include <catch2/catch.hpp>
 
+#include <limits>
+
 #include "core/base/error.h"
 #include "core/program/cute_layout.h"
 
@@ -67,4 +69,8 @@ TEST_CASE("a malformed layout is an Error at its position", "[cute]") {
   CHECK_THROWS_AS(parse_cute_layout("Layout<Shape<_4,x>>"), Error);
   CHECK_THROWS_AS(parse_cute_layout("(4,8):(1,4) extra"), Error);
   CHECK_THROWS_AS(parse_cute_layout("(4,8):(1,99999999999999999999)"), Error);
+  CHECK_THROWS_AS(parse_cute_layout("(4,8):(1,_99999999999999999999)"), Error);
+  CHECK_THROWS_AS(parse_cute_layout("(4,8):(1,2147483648)"), Error);
+  // Sizes saturate instead of overflowing.
+  CHECK(parse_cute_layout("(2147483647,2147483647,2147483647)").size() == std::numeric_limits<std::int64_t>::max());
 }

@@ -1,6 +1,8 @@
 #include "core/program/cute_layout.h"
 
 #include <algorithm>
+#include <charconv>
+#include <limits>
 
 #include "core/base/error.h"
 
@@ -9,7 +11,8 @@ namespace mmacheck {
 std::int64_t IntTuple::size() const {
   if (leaf) return value;
   std::int64_t n = 1;
-  for (const IntTuple& t : items) n *= t.size();
+  for (const IntTuple& t : items)
+    if (__builtin_mul_overflow(n, t.size(), &n)) return std::numeric_limits<std::int64_t>::max();
   return n;
 }
 
@@ -98,21 +101,35 @@ bool integer_ahead(const CppCursor& c) {
          std::all_of(t.text.begin() + 1, t.text.end(), [](char ch) { return ch >= '0' && ch <= '9'; });
 }
 
+// Shapes and strides are kept below 2^31, so that sizes and indices of
+// layouts of a few modes cannot overflow.
+constexpr std::int64_t kLargest = std::int64_t{1} << 31;
+
+std::int64_t bounded(std::int64_t v, const CppToken& t) {
+  if (v >= kLargest) throw Error(t.loc, "integer " + t.text + " is too large for a layout (at most 2^31 - 1)");
+  return v;
+}
+
 std::int64_t parse_integer(CppCursor& c) {
   if (c.peek().is_name("cute") && c.peek(1).is("::")) {
     c.next();
     c.next();
   }
   const CppToken& t = c.next();
-  if (t.kind == CppKind::integer) return t.value;
+  if (t.kind == CppKind::integer) return bounded(t.value, t);
   if (t.text == "Int" || t.text == "C") {
     c.expect("<", "after " + t.text);
     const CppToken& v = c.next();
     if (v.kind != CppKind::integer) throw Error(v.loc, "expected an integer in " + t.text + "<...>, got " + describe(v));
     c.expect(">", "closing " + t.text + "<...>");
-    return v.value;
+    return bounded(v.value, v);
   }
-  return std::stoll(t.text.substr(1));
+  std::int64_t v = 0;
+  const std::string digits = t.text.substr(1);
+  const auto [ptr, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), v);
+  if (ec != std::errc{} || ptr != digits.data() + digits.size())
+    throw Error(t.loc, "integer " + t.text + " is too large for a layout (at most 2^31 - 1)");
+  return bounded(v, t);
 }
 
 void skip_cute_prefix(CppCursor& c) {

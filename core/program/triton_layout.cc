@@ -96,6 +96,14 @@ struct LineReader {
   }
 };
 
+// Input dimensions of up to 2^24 points: anything larger is no GPU layout,
+// and 1 << bases stays defined.
+void check_sizes(const TritonLayout& layout, const SourceLoc& where) {
+  for (const TritonLayout::InDim& d : layout.in_dims)
+    if (d.bases.size() > 24)
+      throw Error(where, "'" + d.name + "' has " + std::to_string(d.bases.size()) + " bases (at most 24)");
+}
+
 }  // namespace
 
 TritonLayout parse_triton_layout(std::string_view text, const std::string& file, int first_line) {
@@ -154,6 +162,7 @@ TritonLayout parse_triton_layout(std::string_view text, const std::string& file,
     if (end == text.size()) break;
   }
   if (!have_out) throw Error(SourceLoc{file, first_line, 0}, "no 'where out dims are: [...]' line");
+  check_sizes(layout, SourceLoc{file, first_line, 0});
   for (const TritonLayout::InDim& d : layout.in_dims)
     for (const std::vector<std::int64_t>& b : d.bases)
       if (b.size() != layout.out_dims.size())
@@ -190,6 +199,7 @@ TritonLayout triton_layout_from_json(const Json& j, const SourceLoc& where) {
     }
     layout.in_dims.push_back(std::move(in));
   }
+  check_sizes(layout, where);
   return layout;
 }
 

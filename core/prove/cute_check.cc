@@ -9,6 +9,7 @@ namespace mmacheck {
 namespace {
 
 constexpr int kWarp = 32;
+constexpr double kEnumerable = 1 << 20;  // (thread, value) points worth listing
 
 // The CuTe index space of an operand: (M, K), (N, K) or (M, N), and how a PTX
 // (row, col) of the frame reads in it.
@@ -73,6 +74,11 @@ CuteOperandReport compare(Operand op, const CuteLayout& tv, const std::vector<in
   if (values != frame.elems())
     problems.push_back("value mode has " + std::to_string(values) + " values, PTX gives each lane " +
                        std::to_string(frame.elems()));
+  if (threads * 1.0 * values > kEnumerable) {  // too large to list: the sizes alone refute it
+    r.result = CuteVerdict::refuted;
+    r.message = problems.front() + (problems.size() > 1 ? "; " + problems.back() : "");
+    return r;
+  }
 
   std::vector<std::int64_t> owner(static_cast<std::size_t>(tile), -1);  // t + threads * v
   std::int64_t reached = 0;

@@ -103,6 +103,9 @@ Judged judge(const TritonDotOperand& op) {
   const int warps = static_cast<int>(L.in_size("warp"));
   const int elems = frame->elems();
   if (regs % elems) return give(CuteVerdict::refuted, std::to_string(regs) + " registers are not whole instructions of " + std::to_string(elems));
+  if (std::int64_t{regs} * warps > (1 << 16))
+    return give(CuteVerdict::unchecked, std::to_string(regs) + " registers x " + std::to_string(warps) +
+                                            " warps: larger than mmacheck enumerates");
   const int per_lane = regs / elems;  // instructions per lane
   const std::int64_t k_total = op.role == TritonRole::a ? L.out_dims[1].second : L.out_dims[0].second;
   const int k_instr = op.role == TritonRole::a ? frame->cols : frame->rows;
