@@ -16,6 +16,7 @@
 #include "core/base/file_io.h"
 #include "core/base/json.h"
 #include "core/prove/cute_check.h"
+#include "core/prove/cute_tiled_check.h"
 
 namespace mmacheck::cli {
 
@@ -76,7 +77,8 @@ int run_cute(const Args& args) {
   if (atoms.empty()) throw Error(SourceLoc{path, 0, 0}, "no MMA atoms found");
 
   std::vector<CuteAtomReport> reports;
-  for (const CuteAtomTraits& atom : atoms) reports.push_back(check_cute_atom(atom));
+  for (const CuteAtomTraits& atom : atoms)
+    reports.push_back(atom.tiled ? check_cute_tiled(atom) : check_cute_atom(atom));
   std::array<int, 4> counts{};
   for (const CuteAtomReport& r : reports) ++counts[static_cast<std::size_t>(r.result)];
   const bool holds = counts[static_cast<std::size_t>(CuteVerdict::refuted)] == 0 &&

@@ -108,8 +108,10 @@ struct Reader {
     else if (key.text == "CLayout" || key.text == "C") atom.c = member(statement);
     else if (key.text == "ThrID") atom.thr_id = member(statement);
     else if (key.text == "Shape_MNK") atom.shape_mnk = shape_member(statement);
+    else if (key.text == "ThrLayoutVMNK" && atom.tiled) atom.thr_vmnk = member(statement);
+    else if (key.text == "Tile" && atom.tiled) atom.tile = member(statement).layout->shape;
     else if (statement) skip_statement();
-    else throw Error(key.loc, "unknown key '" + key.text + "' (A, B, C, ThrID, Shape_MNK)");
+    else throw Error(key.loc, "unknown key '" + key.text + "' (A, B, C, ThrID, Shape_MNK; tiled: ThrLayoutVMNK, Tile)");
   }
 
   // After `MMA_Traits<`: the text up to the matching `>`, spaces dropped.
@@ -241,6 +243,10 @@ std::vector<CuteAtomTraits> read_cute_atom_list(const std::string& text, const s
       continue;
     }
     CuteAtomTraits atom;
+    if (r.c.peek().is_name("tiled") && r.c.peek(1).kind == CppKind::identifier) {
+      r.c.next();
+      atom.tiled = true;
+    }
     const CppToken& name = r.c.expect_name("(an atom's name) at the start of an entry");
     atom.name = name.text;
     atom.loc = name.loc;
@@ -257,6 +263,8 @@ std::vector<CuteAtomTraits> read_cute_atom_list(const std::string& text, const s
     }
     for (const CuteLayoutSource* s : {&atom.a, &atom.b, &atom.c})
       if (!s->present()) throw Error(atom.loc, "atom " + atom.name + " gives no A, B or C layout (all three are needed)");
+    if (atom.tiled && (!atom.thr_vmnk.present() || !atom.tile))
+      throw Error(atom.loc, "tiled " + atom.name + " needs ThrLayoutVMNK and Tile");
     atoms.push_back(std::move(atom));
   }
   return atoms;

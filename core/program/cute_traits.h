@@ -18,7 +18,11 @@
 //                                   B = ((4,8),(2,2)):((16,1),(8,64)), C = SM80_16x8_Row
 //
 // keys A, B, C, ThrID (default Layout<_32>) and Shape_MNK (a Shape<...>);
-// `using NAME = LAYOUT;` lines define aliases for later entries.
+// `using NAME = LAYOUT;` lines define aliases for later entries.  A TiledMMA
+// is written as CuTe (or the CuTe DSL's print) shows it:
+//
+//     tiled SM80_16x8x16_F32F16F16F32_TN: ThrLayoutVMNK = (32,2,2,1):(1,32,64,0),
+//         Tile = (32,32,16), A = <tv_layout_A_tiled>, B = ..., C = ...
 #pragma once
 
 #include <optional>
@@ -45,6 +49,12 @@ struct CuteAtomTraits {
   std::string base;  // "" or the atom it inherits from
   std::optional<IntTuple> shape_mnk;
   CuteLayoutSource thr_id, a, b, c;
+  // A TiledMMA of the atom (atom lists only, `tiled NAME: ...`): a, b, c are
+  // then the TiledMMA's TV layouts over the tile (M, N, K), thr_vmnk its
+  // thread layout (lane, warp M, warp N, warp K) -> thread index.
+  bool tiled = false;
+  CuteLayoutSource thr_vmnk;
+  std::optional<IntTuple> tile;
 };
 
 // Every MMA_Traits specialization of a header, in file order, with

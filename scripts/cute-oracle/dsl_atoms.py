@@ -5,11 +5,16 @@ Run outside the build, in a venv with `pip install nvidia-cutlass-dsl` (4.8.x;
 CPU only is enough: the atoms are built while tracing a @cute.jit function):
 
     /work/venv-cute/bin/python scripts/cute-oracle/dsl_atoms.py > tests/data/cute/dsl_atoms.txt
+    /work/venv-cute/bin/python scripts/cute-oracle/dsl_atoms.py --tiled > tests/data/cute/dsl_tiled.txt
 
 Writes an mmacheck atom list (docs/cute.md): one entry per atom, named as
 CUTLASS's C++ atom for the same instruction, with ThrID, Shape_MNK and the A,
 B, C layouts exactly as the DSL prints them.  The DSL offers warp MMAs for
 f16/bf16, tf32 and fp8 only.
+
+--tiled writes TiledMMAs instead (make_tiled_mma with atom layouts and
+permutations of M, N and K): ThrLayoutVMNK, the tile and the tiled TV layouts
+of A, B and C as the DSL prints them, as `tiled NAME: ...` entries.
 """
 import re
 import sys
@@ -57,7 +62,46 @@ def entry(name, printed):
     return f"{name}:\n    " + ",\n    ".join(f"{k} = {fields[k]}" for k in order)
 
 
+# (atom, atom layout MNK, permutation MNK as (size or (shape, stride)) per mode)
+TILED = [
+    ("SM80_16x8x16_F32F16F16F32_TN", (2, 2, 1), None),
+    ("SM80_16x8x16_F32F16F16F32_TN", (2, 2, 1), (32, ((8, 4), (4, 1)), 16)),
+    ("SM80_16x8x16_F32F16F16F32_TN", (1, 2, 1), (32, 32, 32)),
+    ("SM80_16x8x16_F32F16F16F32_TN", (2, 1, 1), (((16, 2), (2, 1)), 16, ((8, 2, 2), (1, 16, 8)))),
+    ("SM80_16x8x8_F32TF32TF32F32_TN", (1, 4, 1), (32, ((4, 8), (8, 1)), 8)),
+    ("SM89_16x8x32_F32E4M3E4M3F32_TN", (2, 2, 1), (64, 16, 32)),
+    # Not a permutation: (8,4):(1,16) has size 32 but reaches N up to 55.  The
+    # DSL builds it anyway (a stride (4,2) instead crashes it with SIGFPE).
+    ("SM80_16x8x16_F32F16F16F32_TN", (2, 2, 1), (32, ((8, 4), (1, 16)), 16)),
+]
+
+
+def tiled_main():
+    ops = dict((name, make) for name, make in ATOMS)
+    printed = []
+
+    def mode(p):
+        return p if isinstance(p, int) else cute.make_layout(p[0], stride=p[1])
+
+    @cute.jit
+    def build():
+        for name, layout, perm in TILED:
+            kw = {} if perm is None else {"permutation_mnk": tuple(mode(p) for p in perm)}
+            t = cute.make_tiled_mma(ops[name](), layout, **kw)
+            tile = f"({t.get_tile_size(0)},{t.get_tile_size(1)},{t.get_tile_size(2)})"
+            fields = [f"ThrLayoutVMNK = {t.thr_layout_vmnk}", f"Tile = {tile}", f"A = {t.tv_layout_A_tiled}",
+                      f"B = {t.tv_layout_B_tiled}", f"C = {t.tv_layout_C_tiled}"]
+            printed.append(f"# atom layout {layout}, permutation {perm}\ntiled {name}:\n    " + ",\n    ".join(fields))
+
+    build()
+    print("# CuTe DSL " + cutlass.__version__)
+    print("# made by: python scripts/cute-oracle/dsl_atoms.py --tiled > tests/data/cute/dsl_tiled.txt")
+    print("\n".join(printed))
+
+
 def main():
+    if sys.argv[1:] == ["--tiled"]:
+        return tiled_main()
     printed = {}
 
     @cute.jit
@@ -66,7 +110,7 @@ def main():
             printed[name] = str(cute.make_mma_atom(make()))
 
     build()
-    print("# CuTe DSL " + cutlass.__version__ if hasattr(cutlass, "__version__") else "# CuTe DSL")
+    print("# CuTe DSL " + cutlass.__version__)
     print("# made by: python scripts/cute-oracle/dsl_atoms.py > tests/data/cute/dsl_atoms.txt")
     for name, _ in ATOMS:
         print(entry(name, printed[name]))
