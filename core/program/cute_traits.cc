@@ -110,8 +110,22 @@ struct Reader {
     else if (key.text == "Shape_MNK") atom.shape_mnk = shape_member(statement);
     else if (key.text == "ThrLayoutVMNK" && atom.tiled) atom.thr_vmnk = member(statement);
     else if (key.text == "Tile" && atom.tiled) atom.tile = member(statement).layout->shape;
+    else if (key.text == "AtomLayout" && atom.tiled) atom.atom_layout = member(statement).layout;
+    else if (key.text == "Permutation" && atom.tiled) permutation(atom);
     else if (statement) skip_statement();
-    else throw Error(key.loc, "unknown key '" + key.text + "' (A, B, C, ThrID, Shape_MNK; tiled: ThrLayoutVMNK, Tile)");
+    else throw Error(key.loc, "unknown key '" + key.text +
+                                 "' (A, B, C, ThrID, Shape_MNK; tiled: ThrLayoutVMNK, Tile, AtomLayout, Permutation)");
+  }
+
+  // `(P_M, P_N, P_K)`, each a layout or `_`.
+  void permutation(CuteAtomTraits& atom) {
+    c.expect("(", "opening the permutation (P_M, P_N, P_K)");
+    for (int i = 0; i < 3; ++i) {
+      if (i) c.expect(",", "between the permutation's modes");
+      if (c.peek().is_name("_")) c.next();
+      else atom.permutation[static_cast<std::size_t>(i)] = parse_cute_layout(c);
+    }
+    c.expect(")", "closing the permutation");
   }
 
   // After `MMA_Traits<`: the text up to the matching `>`, spaces dropped.
@@ -261,10 +275,20 @@ std::vector<CuteAtomTraits> read_cute_atom_list(const std::string& text, const s
       atom.thr_id.layout = CuteLayout::compact(IntTuple::of(32));
       atom.thr_id.loc = atom.loc;
     }
+    if (atom.tiled && atom.atom_layout) {
+      const CuteAtomTraits* base = nullptr;
+      for (const CuteAtomTraits& a : atoms)
+        if (!a.tiled && a.name == atom.name) base = &a;
+      if (!base) throw Error(atom.loc, "tiled " + atom.name + " in CuTe notation needs the atom's own entry before it");
+      atom.thr_id = base->thr_id;
+      atom.a = base->a;
+      atom.b = base->b;
+      atom.c = base->c;
+    }
     for (const CuteLayoutSource* s : {&atom.a, &atom.b, &atom.c})
       if (!s->present()) throw Error(atom.loc, "atom " + atom.name + " gives no A, B or C layout (all three are needed)");
-    if (atom.tiled && (!atom.thr_vmnk.present() || !atom.tile))
-      throw Error(atom.loc, "tiled " + atom.name + " needs ThrLayoutVMNK and Tile");
+    if (atom.tiled && !atom.atom_layout && (!atom.thr_vmnk.present() || !atom.tile))
+      throw Error(atom.loc, "tiled " + atom.name + " needs ThrLayoutVMNK and Tile, or AtomLayout");
     atoms.push_back(std::move(atom));
   }
   return atoms;

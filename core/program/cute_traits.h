@@ -23,8 +23,13 @@
 //
 //     tiled SM80_16x8x16_F32F16F16F32_TN: ThrLayoutVMNK = (32,2,2,1):(1,32,64,0),
 //         Tile = (32,32,16), A = <tv_layout_A_tiled>, B = ..., C = ...
+//
+// or in CuTe notation, after the atom's own entry:
+//
+//     tiled SM80_16x8x16_F32F16F16F32_TN: AtomLayout = (2,2,1), Permutation = (32, (8,4):(4,1), _)
 #pragma once
 
+#include <array>
 #include <optional>
 #include <string>
 #include <vector>
@@ -55,6 +60,11 @@ struct CuteAtomTraits {
   bool tiled = false;
   CuteLayoutSource thr_vmnk;
   std::optional<IntTuple> tile;
+  // Or the TiledMMA in CuTe notation, to be built: make_tiled_mma(atom,
+  // atom_layout, permutation) with a, b, c, thr_id the atom's own (from the
+  // file's entry of the same name); a permutation mode absent is CuTe's `_`.
+  std::optional<CuteLayout> atom_layout;
+  std::array<std::optional<CuteLayout>, 3> permutation;
 };
 
 // Every MMA_Traits specialization of a header, in file order, with

@@ -11,14 +11,6 @@ namespace {
 
 constexpr int kWarp = 32;
 
-struct TiledOperand {
-  Operand op;
-  const CuteLayout* tv = nullptr;
-  const Frame* frame = nullptr;
-  std::int64_t rest0 = 1, rest1 = 1;  // (RestM, RestK), (RestN, RestK) or (RestM, RestN)
-  std::int64_t dim0 = 0;              // the tile's first extent for this operand
-};
-
 struct Failure {
   std::string message;
   std::optional<CuteCounterexample> cex;
@@ -37,6 +29,109 @@ std::array<std::string_view, 2> axes_of(Operand op) {
 
 }  // namespace
 
+namespace {
+
+// The thread layout (lane, wm, wn, wk) -> thread: tiled_product(ThrID,
+// AtomLayoutMNK) for an atom of 32 lanes.
+CuteLayout thread_layout(const CuteLayout& atom_layout) {
+  const CuteLayout flat = atom_layout.flat();
+  std::vector<IntTuple> shape{IntTuple::of(kWarp)}, stride{IntTuple::of(1)};
+  for (std::size_t i = 0; i < 3; ++i) {
+    shape.push_back(flat.shape.items[i]);
+    stride.push_back(IntTuple::of(kWarp * flat.stride.items[i].value));
+  }
+  return {IntTuple::tuple(std::move(shape)), IntTuple::tuple(std::move(stride))};
+}
+
+}  // namespace
+
+std::string tiled_tables(const CuteAtomTraits& t, const CuteAtomName& inst, TiledTables& out) {
+  // Threads: (lane, wm, wn, wk) -> thread index, a bijection.
+  const bool derive = t.atom_layout.has_value();
+  if (derive && (!t.atom_layout->congruent() || t.atom_layout->flat().shape.items.size() != 3))
+    return "AtomLayout " + t.atom_layout->str() + " is not a layout of (M, N, K)";
+  if (!derive && !t.thr_vmnk.layout) return "ThrLayoutVMNK: " + t.thr_vmnk.problem;
+  out.vmnk = derive ? thread_layout(*t.atom_layout) : *t.thr_vmnk.layout;
+  const CuteLayout& vmnk = out.vmnk;
+  if (!vmnk.congruent() || vmnk.rank() != 4 || vmnk.mode(0).size() != kWarp)
+    return "ThrLayoutVMNK " + vmnk.str() + " is not (32 lanes, warps M, N, K)";
+  out.threads = vmnk.size();
+  if (out.threads > 4096) return "more than 4096 threads";
+  out.thread_of.assign(static_cast<std::size_t>(out.threads), -1);
+  std::vector<std::int64_t> coord_of(static_cast<std::size_t>(out.threads), -1);
+  for (std::int64_t c = 0; c < out.threads; ++c) {
+    const std::int64_t th = vmnk.at(c);
+    if (th < 0 || th >= out.threads || coord_of[static_cast<std::size_t>(th)] >= 0)
+      return "ThrLayoutVMNK " + vmnk.str() + " is not a bijection onto its threads";
+    coord_of[static_cast<std::size_t>(th)] = c;
+    out.thread_of[static_cast<std::size_t>(c)] = th;
+  }
+  const std::int64_t w[3] = {vmnk.mode(1).size(), vmnk.mode(2).size(), vmnk.mode(3).size()};
+  const std::int64_t atom_mnk[3] = {inst.m, inst.n, inst.k};
+  // P_M, P_N, P_K: CuTe's `_` is the identity over atom size x warps.
+  std::array<CuteLayout, 3> perm;
+  for (std::size_t i = 0; i < 3; ++i)
+    perm[i] = t.permutation[i] ? *t.permutation[i] : CuteLayout::compact(IntTuple::of(atom_mnk[i] * w[i]));
+  if (derive) {
+    out.tile = {perm[0].size(), perm[1].size(), perm[2].size()};
+  } else {
+    if (!t.tile || t.tile->flatten().size() != 3) return "Tile is not (M, N, K)";
+    const std::vector<std::int64_t> tile = t.tile->flatten();
+    out.tile = {tile[0], tile[1], tile[2]};
+  }
+  for (std::size_t i = 0; i < 3; ++i)
+    if (out.tile[i] <= 0 || out.tile[i] % (atom_mnk[i] * w[i]))
+      return "the tile (" + std::to_string(out.tile[0]) + "," + std::to_string(out.tile[1]) + "," +
+             std::to_string(out.tile[2]) + ") is not whole atoms x warps";
+
+  for (Operand op : {Operand::A, Operand::B, Operand::C}) {
+    const CuteLayoutSource& src = op == Operand::A ? t.a : op == Operand::B ? t.b : t.c;
+    TiledOperand& o = out.ops[static_cast<std::size_t>(op)];
+    o.op = op;
+    const std::string name(operand_name(op));
+    if (!src.layout) return name + ": " + src.problem;
+    const int bits = op == Operand::A ? inst.a_bits : op == Operand::B ? inst.b_bits : inst.c_bits;
+    o.frame = lookup_frame(inst.shape, op, bits);
+    if (!o.frame) return "no PTX frame for " + inst.shape + " " + name;
+    // The operand's two dimensions among M, N, K.
+    const std::size_t d0 = op == Operand::B ? 1 : 0, d1 = op == Operand::C ? 1 : 2;
+    o.dim0 = out.tile[d0];
+    const std::int64_t elems = o.frame->elems();
+    if (derive) {
+      const CuteLayout& atom = *src.layout;
+      if (!atom.congruent() || atom.rank() != 2 || atom.mode(0).size() != kWarp || atom.mode(1).size() != elems)
+        return name + " " + atom.str() + " is not the atom's (32 threads, " + std::to_string(elems) + " values)";
+      o.rest0 = out.tile[d0] / (atom_mnk[d0] * w[d0]);
+      o.rest1 = out.tile[d1] / (atom_mnk[d1] * w[d1]);
+      const std::int64_t values = elems * o.rest0 * o.rest1;
+      o.table.assign(static_cast<std::size_t>(out.threads * values), 0);
+      for (std::int64_t th = 0; th < out.threads; ++th) {
+        const std::int64_t c = coord_of[static_cast<std::size_t>(th)];
+        const std::int64_t lane = c % kWarp;
+        const std::int64_t wc[3] = {(c / kWarp) % w[0], (c / kWarp / w[0]) % w[1], c / kWarp / w[0] / w[1]};
+        for (std::int64_t v = 0; v < values; ++v) {
+          const std::int64_t e = v % elems, r0 = (v / elems) % o.rest0, r1 = v / elems / o.rest0;
+          const std::int64_t a = atom.at(lane + kWarp * e);  // index over the atom's (d0, d1)
+          const std::int64_t i = a % atom_mnk[d0] + atom_mnk[d0] * (wc[d0] + w[d0] * r0);
+          const std::int64_t j = a / atom_mnk[d0] + atom_mnk[d1] * (wc[d1] + w[d1] * r1);
+          o.table[static_cast<std::size_t>(th + out.threads * v)] = perm[d0].at(i) + out.tile[d0] * perm[d1].at(j);
+        }
+      }
+      continue;
+    }
+    const CuteLayout& tv = *src.layout;
+    const CuteLayout values = tv.rank() == 2 ? tv.mode(1) : CuteLayout{};
+    if (!tv.congruent() || tv.rank() != 2 || values.rank() != 2 || values.mode(0).size() != elems ||
+        values.mode(1).rank() != 2 || tv.mode(0).size() != out.threads || tv.size() > (1 << 22))
+      return name + " " + tv.str() + " is not ((threads), ((atom values), (rest, rest)))";
+    o.rest0 = values.mode(1).mode(0).size();
+    o.rest1 = values.mode(1).mode(1).size();
+    o.table.resize(static_cast<std::size_t>(tv.size()));
+    for (std::int64_t i = 0; i < tv.size(); ++i) o.table[static_cast<std::size_t>(i)] = tv.at(i);
+  }
+  return "";
+}
+
 CuteAtomReport check_cute_tiled(const CuteAtomTraits& t) {
   CuteAtomReport report;
   report.atom = "tiled " + t.name;
@@ -51,47 +146,18 @@ CuteAtomReport check_cute_tiled(const CuteAtomTraits& t) {
   const std::optional<CuteAtomName> inst = decode_atom_name(t.name, &why);
   if (!inst) return all(CuteVerdict::unchecked, "no mma.sync instruction: " + why);
   report.instruction = inst->ptx;
-
-  // Threads: (lane, wm, wn, wk) -> thread index, a bijection.
-  if (!t.thr_vmnk.layout) return all(CuteVerdict::ill_formed, "ThrLayoutVMNK: " + t.thr_vmnk.problem);
-  const CuteLayout& vmnk = *t.thr_vmnk.layout;
-  if (!vmnk.congruent() || vmnk.rank() != 4 || vmnk.mode(0).size() != kWarp)
-    return all(CuteVerdict::ill_formed, "ThrLayoutVMNK " + vmnk.str() + " is not (32 lanes, warps M, N, K)");
-  const std::int64_t wm_n = vmnk.mode(1).size(), wn_n = vmnk.mode(2).size(), wk_n = vmnk.mode(3).size();
-  const std::int64_t threads = vmnk.size();
-  if (threads > 4096) return all(CuteVerdict::unchecked, "more than 4096 threads");
-  std::vector<std::int64_t> thread_of(static_cast<std::size_t>(threads), -1);  // coord index -> thread
-  std::vector<bool> taken(static_cast<std::size_t>(threads), false);
-  for (std::int64_t c = 0; c < threads; ++c) {
-    const std::int64_t th = vmnk.at(c);
-    if (th < 0 || th >= threads || taken[static_cast<std::size_t>(th)])
-      return all(CuteVerdict::ill_formed, "ThrLayoutVMNK " + vmnk.str() + " is not a bijection onto its threads");
-    taken[static_cast<std::size_t>(th)] = true;
-    thread_of[static_cast<std::size_t>(c)] = th;
-  }
-  if (!t.tile || t.tile->flatten().size() != 3) return all(CuteVerdict::ill_formed, "Tile is not (M, N, K)");
-  const std::vector<std::int64_t> tile = t.tile->flatten();
-  const std::int64_t tm = tile[0], tn = tile[1], tk = tile[2];
-
-  std::array<TiledOperand, 3> ops;
-  for (Operand op : {Operand::A, Operand::B, Operand::C}) {
-    const CuteLayoutSource& src = op == Operand::A ? t.a : op == Operand::B ? t.b : t.c;
-    TiledOperand& o = ops[static_cast<std::size_t>(op)];
-    o.op = op;
-    const std::string name(operand_name(op));
-    if (!src.layout) return all(CuteVerdict::ill_formed, name + ": " + src.problem);
-    o.tv = &*src.layout;
-    const int bits = op == Operand::A ? inst->a_bits : op == Operand::B ? inst->b_bits : inst->c_bits;
-    o.frame = lookup_frame(inst->shape, op, bits);
-    if (!o.frame) return all(CuteVerdict::unchecked, "no PTX frame for " + inst->shape + " " + name);
-    const CuteLayout values = o.tv->rank() == 2 ? o.tv->mode(1) : CuteLayout{};
-    if (!o.tv->congruent() || o.tv->rank() != 2 || values.rank() != 2 || values.mode(0).size() != o.frame->elems() ||
-        values.mode(1).rank() != 2 || o.tv->mode(0).size() != threads)
-      return all(CuteVerdict::ill_formed, name + " " + o.tv->str() + " is not ((threads), ((atom values), (rest, rest)))");
-    o.rest0 = values.mode(1).mode(0).size();
-    o.rest1 = values.mode(1).mode(1).size();
-    o.dim0 = op == Operand::B ? tn : tm;
-  }
+  TiledTables tables;
+  why = tiled_tables(t, *inst, tables);
+  if (!why.empty())
+    return all(why.rfind("no PTX frame", 0) == 0 || why.rfind("more than", 0) == 0 ? CuteVerdict::unchecked
+                                                                                    : CuteVerdict::ill_formed,
+               why);
+  const std::int64_t threads = tables.threads;
+  const std::int64_t tm = tables.tile[0], tn = tables.tile[1], tk = tables.tile[2];
+  const std::int64_t wm_n = tables.vmnk.mode(1).size(), wn_n = tables.vmnk.mode(2).size(),
+                     wk_n = tables.vmnk.mode(3).size();
+  const std::vector<std::int64_t>& thread_of = tables.thread_of;
+  const std::array<TiledOperand, 3>& ops = tables.ops;
   const TiledOperand& A = ops[0];
   const TiledOperand& B = ops[1];
   const TiledOperand& C = ops[2];
@@ -131,7 +197,7 @@ CuteAtomReport check_cute_tiled(const CuteAtomTraits& t) {
                 for (int e = 0; e < o->frame->elems(); ++e) {
                   const std::int64_t th = thread_of[static_cast<std::size_t>(lane + kWarp * (wm + wm_n * wn))];
                   const std::int64_t value = e + o->frame->elems() * rest;
-                  const std::int64_t idx = o->tv->at(th + threads * value);
+                  const std::int64_t idx = o->table[static_cast<std::size_t>(th + threads * value)];
                   CuteCounterexample cex;
                   cex.thread = static_cast<int>(th);
                   cex.value = static_cast<int>(value);

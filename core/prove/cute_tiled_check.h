@@ -21,10 +21,38 @@
 // coordinate the other operands and the frame imply.
 #pragma once
 
+#include <array>
+#include <vector>
+
+#include "core/program/cute_atom_name.h"
 #include "core/prove/cute_check.h"
 
 namespace mmacheck {
 
 CuteAtomReport check_cute_tiled(const CuteAtomTraits& tiled);
+
+// The TiledMMA as tables: per operand, index[thread + threads * value] over
+// its tile dims, and the value mode's (rest, rest) extents.  Built from the
+// tiled TV layouts given, or — with AtomLayout — as make_tiled_mma builds
+// them (mma_atom.hpp): value (e, (r0, r1)) of thread (lane, wm, wn, wk) is
+// atom index a = TV(lane, e), at i = a % atom_d0 + atom_d0 (w_d0 + W_d0 r0),
+// j = a / atom_d0 + atom_d1 (w_d1 + W_d1 r1), then through the permutations:
+// P_d0(i) + tile_d0 P_d1(j).
+struct TiledOperand {
+  Operand op = Operand::A;
+  const Frame* frame = nullptr;
+  std::int64_t rest0 = 1, rest1 = 1;  // (RestM, RestK), (RestN, RestK) or (RestM, RestN)
+  std::int64_t dim0 = 0;              // the tile's extent along the operand's first dim
+  std::vector<std::int64_t> table;
+};
+struct TiledTables {
+  CuteLayout vmnk;                      // (lane, wm, wn, wk) -> thread
+  std::int64_t threads = 0;
+  std::vector<std::int64_t> thread_of;  // coordinate index -> thread
+  std::array<std::int64_t, 3> tile{};   // M, N, K
+  std::array<TiledOperand, 3> ops;      // A, B, C
+};
+// "" on success, else why the TiledMMA cannot be read.
+std::string tiled_tables(const CuteAtomTraits& tiled, const CuteAtomName& inst, TiledTables& out);
 
 }  // namespace mmacheck

@@ -83,19 +83,35 @@ def tiled_main():
     def mode(p):
         return p if isinstance(p, int) else cute.make_layout(p[0], stride=p[1])
 
+    def notation(p):
+        return str(p) if isinstance(p, int) else (str(p[0]) + ":" + str(p[1])).replace(" ", "")
+
+    atoms = {}
+    # Outside @cute.jit: the DSL stages the `if`s inside it.
+    forms = []
+    for _, layout, perm in TILED:
+        form = f"AtomLayout = {str(layout).replace(' ', '')}"
+        if perm is not None:
+            form += ", Permutation = (" + ", ".join(notation(p) for p in perm) + ")"
+        forms.append(form)
+
     @cute.jit
     def build():
         for name, layout, perm in TILED:
-            kw = {} if perm is None else {"permutation_mnk": tuple(mode(p) for p in perm)}
+            atoms.setdefault(name, entry(name, str(cute.make_mma_atom(ops[name]()))))
+            kw = {"permutation_mnk": tuple(mode(p) for p in perm)} if perm else {}
             t = cute.make_tiled_mma(ops[name](), layout, **kw)
             tile = f"({t.get_tile_size(0)},{t.get_tile_size(1)},{t.get_tile_size(2)})"
             fields = [f"ThrLayoutVMNK = {t.thr_layout_vmnk}", f"Tile = {tile}", f"A = {t.tv_layout_A_tiled}",
                       f"B = {t.tv_layout_B_tiled}", f"C = {t.tv_layout_C_tiled}"]
-            printed.append(f"# atom layout {layout}, permutation {perm}\ntiled {name}:\n    " + ",\n    ".join(fields))
+            cute_form = forms[len(printed)]
+            printed.append(f"# make_tiled_mma(atom, {layout}, {perm}): as the DSL prints it, then in CuTe notation\n"
+                           f"tiled {name}:\n    " + ",\n    ".join(fields) + f"\ntiled {name}: {cute_form}")
 
     build()
     print("# CuTe DSL " + cutlass.__version__)
     print("# made by: python scripts/cute-oracle/dsl_atoms.py --tiled > tests/data/cute/dsl_tiled.txt")
+    print("\n".join(atoms.values()))
     print("\n".join(printed))
 
 
