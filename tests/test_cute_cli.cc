@@ -80,3 +80,35 @@ TEST_CASE("cute: bad input exits 2 with a located error", "[cli][cute]") {
   CHECK(bad.err.find("cute_cli_bad.txt:3:1: error:") != std::string::npos);
   CHECK(bad.out.empty());
 }
+
+TEST_CASE("triton: the wheel's layouts exit 0, #3580's reuse exits 1, JSON keys as documented", "[cli][triton]") {
+  const RunResult ok = run_mmacheck({"triton", source_path("tests/data/triton/mma_v2.json")});
+  CHECK(ok.status == 0);
+  CHECK(ok.out.find("25 layouts: 23 proved, 0 refuted, 0 ill_formed, 2 unchecked") != std::string::npos);
+  CHECK(ok.out.find("zero bases: register[3]") != std::string::npos);
+  const RunResult bad = run_mmacheck({"triton", source_path("tests/data/triton/chained_int8.json"), "--json"});
+  CHECK(bad.status == 1);
+  const Json j = Json::parse(bad.out);
+  REQUIRE(j["layouts"].size() == 2);
+  const Json& l = j["layouts"][0];
+  std::vector<std::string> keys;
+  for (auto it = l.begin(); it != l.end(); ++it) keys.push_back(it.key());
+  CHECK(keys == std::vector<std::string>{"name", "operand", "instruction", "result", "counterexample", "zero_bases",
+                                         "k_permutation", "message"});
+  CHECK(l["result"] == "refuted");
+  CHECK(l["instruction"] == "mma.sync.aligned.m16n8k32.row.col.s32.s8.s8.s32");
+  CHECK(l["counterexample"]["register"] == 2);
+  CHECK(l["counterexample"]["coordinate"] == Json::array({8, 0}));
+  CHECK(l["counterexample"]["ptx"] == Json::array({0, 2}));
+  CHECK(run_mmacheck({"triton", "/nonexistent.json"}).status == 2);
+  const std::string path = "triton_cli_bad.json";
+  {
+    std::ofstream out(path);
+    out << "{\"operands\": [\n  {\"operand\": \"a\", \"dtype\": \"f16\", \"k_width\": 2,\n"
+           "   \"layout\": \" - register=1 -> (0, 1)\\n   register=4 -> (8, 0)\\nwhere out dims are: [dim0 (size 16), dim1 (size 8)]\"}]}\n";
+  }
+  const RunResult malformed = run_mmacheck({"triton", path});
+  std::remove(path.c_str());
+  CHECK(malformed.status == 2);
+  CHECK(malformed.err.find("error: register=4 where register=2 comes next") != std::string::npos);
+}
