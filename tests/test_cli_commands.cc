@@ -93,7 +93,7 @@ TEST_CASE("every command's --help gives its usage, options with defaults and an 
 }
 
 TEST_CASE("each command's help example is a valid invocation", "[cli]") {
-  for (const std::string& name : {"prove", "layout", "emit", "sim", "mma", "help"}) {
+  for (const std::string name : {"prove", "layout", "emit", "sim", "mma", "help"}) {
     INFO(name);
     const RunResult help = run_mmacheck({name, "--help"});
     const std::size_t at = help.out.find("\nexample:\n  ");
