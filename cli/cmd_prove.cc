@@ -51,7 +51,8 @@ std::string json(const ProofReport& r) {
                     {"mma_count", r.mma_count},
                     {"reasons", r.reasons},
                     {"checks", std::move(checks)},
-                    {"counterexamples", std::move(counterexamples)}};
+                    {"counterexamples", std::move(counterexamples)},
+                    {"notes", r.notes}};
   return json_line(out);
 }
 
@@ -84,6 +85,7 @@ void text(std::ostream& os, const ProofReport& r) {
   }
   if (!r.counterexamples.empty()) os << "counterexamples:\n";
   for (const Counterexample& cx : r.counterexamples) os << "  " << cx.check << ": " << cx.message << "\n";
+  for (const std::string& note : r.notes) os << "note: " << note << "\n";
   os << "verdict: " << verdict_name(r.verdict);
   if (refuted) os << " (" << refuted << " of " << r.checks.size() << " checks refuted)";
   else if (unknown) os << " (" << unknown << " of " << r.checks.size() << " checks undecided)";

@@ -41,6 +41,7 @@
 #include <string>
 #include <string_view>
 #include <variant>
+#include <vector>
 
 #include "core/layout/tile_layout.h"
 
@@ -60,6 +61,9 @@ struct LayoutNames {
   // Names that exist but are not layouts, and what they are ("buffer"), so
   // that using one gets "'A' is a buffer, not a layout", not "unknown name".
   std::map<std::string, std::string, std::less<>> others;
+  // Integer tuples: the separators of `grouped, seps = L.group(shape)`
+  // (TVM's group returns the layout and its separators).
+  std::map<std::string, std::vector<int>, std::less<>> lists;
 };
 
 // Parse one layout expression at the cursor, stopping before the first
