@@ -5,7 +5,7 @@
 //
 // program_parser.cc: statements, bindings, scope, stage/store.
 // program_calls.cc: the calls buffer(...) and gemm(...) and their arguments.
-// tvmscript_parser.cc, tvmscript_staging.cc: TVMScript (a @T.prim_func, its
+// tvmscript_parser.cc, tvmscript_scope.cc, tvmscript_staging.cc: TVMScript (a @T.prim_func, its
 // thread ids, match_buffer, .local() views, the staging loops, the scoped
 // gemm); see docs/tvmscript.md.
 #pragma once
@@ -32,6 +32,9 @@ DType parse_dtype_word(TokenCursor& in);           // "float16", float16, T.floa
 MemScope parse_scope_word(TokenCursor& in);        // "local", local
 bool parse_bool(TokenCursor& in);                  // True, False
 double parse_number(TokenCursor& in);              // 1, -0.5
+bool is_tirx_prefix(const Token& t);               // T or Tx
+// T.<name>(...) is a thread id TVM has (warp_id, lane_id, ..., warpgroup_id).
+bool is_thread_id_name(std::string_view name);
 }  // namespace program_detail
 
 class ProgramParser {
