@@ -166,3 +166,50 @@ TEST_CASE("TVMScript statements join with ';' and docstrings are read past", "[t
   REQUIRE(p.gemm.has_value());
   CHECK(p.gemm->loc.line == 15);
 }
+
+TEST_CASE("the TVMScript examples: a tiling, a transpose, k8, a region, a refusal, a staging mistake",
+          "[tvmscript][examples]") {
+  const auto report = [](const char* file) { return prove_both(load_program(source_path(file))); };
+  // T.grid staging over a 2 x 2 x 2 tiling: 8 mma, every staging proved.
+  const ProofReport tiled = report("examples/tiled_2x2x2.py");
+  CHECK(tiled.verdict == Verdict::proved);
+  CHECK(tiled.mma_count == 8);
+  CHECK(result_of(tiled, "stage A_f") == CheckResult::proved);
+  CHECK(result_of(tiled, "store D_f") == CheckResult::proved);
+  // grouped, seps = A_FRAG.group(...); grouped.permute_by_groups(seps, [1, 0]).
+  const Program transpose = load_program(source_path("examples/transpose_a.py"));
+  REQUIRE(transpose.gemm.has_value());
+  CHECK(transpose.gemm->transpose_a);
+  CHECK(report("examples/transpose_a.py").verdict == Verdict::proved);
+  CHECK(report("examples/k8.py").inst->ptx() == "mma.sync.aligned.m16n8k8.row.col.f32.f16.f16.f32");
+  const ProofReport region = report("examples/region.py");
+  CHECK(region.verdict == Verdict::proved);
+  REQUIRE(region.notes.size() == 1);
+  const ProofReport shared = report("examples/reject_shared.py");
+  CHECK(shared.verdict == Verdict::dispatch_failed);
+  REQUIRE_FALSE(shared.reasons.empty());
+  CHECK(shared.reasons.front().find("requires A in register (local) scope, got shared") != std::string::npos);
+  // B decoded as kHi, kp = s % 2, s // 2: slot 1 gets B[8][0] where B_FRAG holds B[1][0].
+  const ProofReport mistake = report("examples/staging_mistake_b.py");
+  CHECK(mistake.verdict == Verdict::refuted);
+  const Counterexample* cx = counterexample(mistake, "stage B_f");
+  REQUIRE(cx != nullptr);
+  CHECK(cx->lane == 0);
+  CHECK(cx->slot == 1);
+  CHECK(cx->expected == Element{1, 0});
+  CHECK(cx->actual == Element{8, 0});
+  CHECK(mistake.counterexamples.size() == 1);
+}
+
+TEST_CASE("a layout pasted as TVM prints it reads back as the same layout", "[tvmscript][layout]") {
+  const Program p = parse_program(
+      "A = T.TileLayout.from_iters(shard=[T.Iter(2, 2, \"m\"), T.Iter(8, 4, \"laneid\"), T.Iter(4, 1, \"laneid\"), "
+      "T.Iter(2, 1, \"m\")], replica=[])\n"
+      "B = TileLayout(S[(2, 8, 4, 2) : (2, 4 @ Axis.get(\"laneid\"), 1 @ Axis.get(\"laneid\"), 1)])\n"
+      "C = T.TileLayout.from_iters(shard=[], replica=[T.Iter(4, 1, \"laneid\")], offset={\"m\": 3})\n",
+      "t.py");
+  REQUIRE(p.layouts.size() == 3);
+  CHECK(p.layouts[0].layout == p.layouts[1].layout);
+  CHECK(p.layouts[2].layout.str() == "R[4 : 1@laneid] + 3");
+  CHECK(p.layouts[2].layout.size() == 1);
+}
