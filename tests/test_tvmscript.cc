@@ -164,7 +164,7 @@ TEST_CASE("TVMScript statements join with ';' and docstrings are read past", "[t
                                   "t.py");
   CHECK(p.buffers.size() == 6);
   REQUIRE(p.gemm.has_value());
-  CHECK(p.gemm->loc.line == 15);
+  CHECK(p.gemm->loc.line == 16);
 }
 
 TEST_CASE("the TVMScript examples: a tiling, a transpose, k8, a region, a refusal, a staging mistake",
@@ -212,4 +212,34 @@ TEST_CASE("a layout pasted as TVM prints it reads back as the same layout", "[tv
   CHECK(p.layouts[0].layout == p.layouts[1].layout);
   CHECK(p.layouts[2].layout.str() == "R[4 : 1@laneid] + 3");
   CHECK(p.layouts[2].layout.size() == 1);
+}
+
+TEST_CASE("T.Buffer parameters, T.decl_buffer, T.thread_id and Tx.gemm under with T.warp()", "[tvmscript]") {
+  const std::string text =
+      "D_FRAG = TileLayout(S[(2, 8, 4, 2) : (2, 4 @ laneid, 1 @ laneid, 1)])\n"
+      "A_FRAG = TileLayout(S[(2, 8, 4, 2) : (2, 4 @ laneid, 1 @ laneid, 1)]).tile_to([16, 16], [16, 8])\n"
+      "B_FRAG = TileLayout(S[(4, 2, 8) : (1 @ laneid, 1, 4 @ laneid)]).tile_to([16, 8], [8, 8])\n"
+      "@T.prim_func(private=True)\n"
+      "def f(D_g: T.Buffer((16, 8), \"float32\")):\n"
+      "    T.device_entry()\n"
+      "    T.cta_id([1])\n"
+      "    tid = T.thread_id([32])\n"
+      "    A = T.decl_buffer((16, 16), T.bfloat16, scope=\"local\", layout=A_FRAG)\n"
+      "    B = T.decl_buffer((16, 8), T.bfloat16, scope=\"local\", layout=B_FRAG)\n"
+      "    D = T.decl_buffer((16, 8), T.float32, scope=\"local\", layout=D_FRAG)\n"
+      "    with T.warp():\n"
+      "        Tx.gemm(D, A, B, D)\n"
+      "    D_reg = D.local(2, 2)\n"
+      "    for rM, rN in T.grid(2, 2):\n"
+      "        D_g[tid // 4 + 8 * rM, 2 * (tid % 4) + rN] = D_reg[rM, rN]\n";
+  const Program p = parse_program(text, "t.py");
+  CHECK(p.find_buffer("D_g")->scope == MemScope::global);
+  CHECK(p.find_buffer("A")->dtype == DType::bf16);
+  CHECK(p.scope.kind == ExecScope::Kind::warp);
+  CHECK(p.scope.loc.line == 13);
+  const ProofReport report = prove_both(p);
+  CHECK(report.verdict == Verdict::proved);
+  CHECK(result_of(report, "store D") == CheckResult::proved);
+  REQUIRE(report.notes.size() == 1);
+  CHECK(report.notes.front().find("A (A), B (B)") != std::string::npos);
 }
