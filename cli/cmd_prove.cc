@@ -53,7 +53,8 @@ Json json(const ProofReport& r) {
                     {"mma_count", r.mma_count},
                     {"reasons", r.reasons},
                     {"checks", std::move(checks)},
-                    {"counterexamples", std::move(counterexamples)}};
+                    {"counterexamples", std::move(counterexamples)},
+                    {"notes", r.notes}};
   return out;
 }
 
@@ -86,6 +87,7 @@ void text(std::ostream& os, const ProofReport& r) {
   }
   if (!r.counterexamples.empty()) os << "counterexamples:\n";
   for (const Counterexample& cx : r.counterexamples) os << "  " << cx.check << ": " << cx.message << "\n";
+  for (const std::string& note : r.notes) os << "note: " << note << "\n";
   os << "verdict: " << verdict_name(r.verdict);
   if (refuted) os << " (" << refuted << " of " << r.checks.size() << " checks refuted)";
   else if (unknown) os << " (" << unknown << " of " << r.checks.size() << " checks undecided)";

@@ -36,7 +36,8 @@ TEST_CASE("prove --json prints DESIGN.md's object for the seed", "[prove]") {
   std::vector<std::string> keys;
   for (const auto& item : j.items()) keys.push_back(item.key());
   CHECK(keys == std::vector<std::string>{"verdict", "instruction", "tiles", "mma_count", "reasons", "checks",
-                                         "counterexamples"});
+                                         "counterexamples", "notes"});
+  CHECK(j["notes"].empty());  // the seed stages every operand
   CHECK(j["verdict"] == "refuted");
   CHECK(j["instruction"] == "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32");
   CHECK(j["tiles"].dump() == R"({"M":1,"N":1,"K":1})");

@@ -4,6 +4,7 @@
 
 #include <chrono>
 #include <optional>
+#include <tuple>
 
 #include "core/gemm/resources.h"
 #include "core/prove/engines.h"
@@ -41,6 +42,31 @@ std::string_view verdict_name(Verdict verdict) {
   return "?";
 }
 
+namespace {
+
+// A proof of the layouts says nothing about how the program fills them.
+std::vector<std::string> staging_notes(const Program& program) {
+  if (program.stages.empty() && program.stores.empty())
+    return {"staging not checked: the program does not stage its registers (no stage/store statements, no "
+            "TVMScript staging loops)"};
+  const GemmCall& g = *program.gemm;
+  std::string missing;
+  const auto staged = [&](const OperandRef& op, bool store) {
+    for (const StageStmt& s : program.stages)
+      if (!store && s.buffer == op.buffer) return true;
+    for (const StoreStmt& s : program.stores)
+      if (store && s.buffer == op.buffer) return true;
+    return false;
+  };
+  for (const auto& [name, op, store] : {std::tuple{"A", &g.a, false}, std::tuple{"B", &g.b, false},
+                                        std::tuple{"D", &g.d, true}})
+    if (!staged(*op, store)) missing += std::string(missing.empty() ? "" : ", ") + name + " (" + op->buffer + ")";
+  if (missing.empty()) return {};
+  return {"staging not checked for " + missing + ": the program gives no staging for it"};
+}
+
+}  // namespace
+
 ProofReport prove(const Program& program, const ProveOptions& options) {
   validate_staging(program);
   return prove(program, dispatch(program, options.inst_set, options.limits), options);
@@ -75,6 +101,7 @@ ProofReport prove(const Program& program, const Plan& plan, const ProveOptions& 
     unknown = unknown || outcome.result == CheckResult::unknown;
   }
   report.verdict = refuted ? Verdict::refuted : unknown ? Verdict::unknown : Verdict::proved;
+  report.notes = staging_notes(program);
   return report;
 }
 

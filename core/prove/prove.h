@@ -117,6 +117,10 @@ struct ProofReport {
   std::vector<std::string> reasons;  // the dispatch's, when it failed
   std::vector<CheckReport> checks;
   std::vector<Counterexample> counterexamples;  // one per refuted check, in check order
+  // What the checks did not cover, in words: "staging not checked: ..." when
+  // the program gives no staging (no stage/store statements, no TVMScript
+  // staging loops), or names the operands it leaves unstaged.
+  std::vector<std::string> notes;
 };
 
 // Dispatch the program's gemm and prove its nest.  Throws Error on bad input
