@@ -90,8 +90,8 @@ std::optional<std::string> index_cause(const std::vector<Point>& points, int c) 
     for (const Term& t2 : terms()) {
       if (&t1 == &t2 || t1.of_lane != t2.of_lane) continue;
       if (fits([&](const Point& p) { return value(t2, p) - value(t1, p); }, k))
-        return "a wrong modulus: " + index + " has " + scaled(k, t2.text) + " where the layout needs " +
-               scaled(k, t1.text);
+        return "a wrong modulus: " + index + " has " + scaled(k < 0 ? -k : k, (k < 0 ? t1 : t2).text) +
+               " where the layout needs " + scaled(k < 0 ? -k : k, (k < 0 ? t2 : t1).text);
     }
   return std::nullopt;
 }
@@ -229,7 +229,10 @@ void explain_mismatches(const ProofSetup& setup, const CheckSpec& check, Counter
   bool complete = true;  // every point has both an expected and an actual element
   for (const Point& p : points) complete = complete && p.m.expected && p.m.actual;
   if (!complete) return;
-  if (auto perm = permutation(setup, setup.staging[check.staging], points)) {
+  // A permutation named by the index bits it swaps explains best; one that
+  // is not a swap says less than a wrong stride or modulus would.
+  const std::optional<std::string> perm = permutation(setup, setup.staging[check.staging], points);
+  if (perm && perm->find(" swapped)") != std::string::npos) {
     cx.summary += "; " + *perm;
     return;
   }
@@ -246,6 +249,7 @@ void explain_mismatches(const ProofSetup& setup, const CheckSpec& check, Counter
   for (int c = 0; c < 2; ++c)
     if (auto cause = index_cause(points, c)) causes.push_back(*cause);
   for (const std::string& cause : causes) cx.summary += "; " + cause;
+  if (causes.empty() && perm) cx.summary += "; " + *perm;
 }
 
 }  // namespace mmacheck::prove_detail
