@@ -174,7 +174,16 @@ TEST_CASE("draw of a declined file outlines the diagnosis's cells in red", "[dra
   REQUIRE(report.verdict == Verdict::dispatch_failed);
   DrawSummary summary;
   const std::string svg = draw_svg(p, report, {}, &summary);
-  CHECK(count(svg, "class='found'") >= 1);
+  // Every element of B placed at a lane the warp does not have, by the layout itself.
+  const BufferDecl& b = p.buffer("B", {});
+  int impossible = 0;
+  for (std::int64_t i = 0; i < b.shape[0]; ++i)
+    for (std::int64_t j = 0; j < b.shape[1]; ++j) {
+      const std::int64_t at[] = {i, j};
+      impossible += owner_coord(b.layout.apply(at, b.shape).front(), Axis::laneid()) >= 32;
+    }
+  CHECK(impossible == 32);
+  CHECK(count(svg, "class='found'") == impossible);
   CHECK(svg.find("B: lanes 32..59 do not exist (laneid span 60 &gt; 32)") != std::string::npos);
   CHECK(svg.find("layout findings: red = an element at a lane that does not exist") != std::string::npos);
 }

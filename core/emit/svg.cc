@@ -58,6 +58,7 @@ struct Panel {
   std::vector<std::vector<Owner>> owners;  // per drawn cell, row-major
   std::vector<std::string> labels;
   std::string title, subtitle;
+  bool lanes_wrong = false, doubled = false;  // a declined file's findings: mark every such cell
   int gx = 0, gy = 0;  // grid origin
 
   std::int64_t rows() const { return r1 - r0; }
@@ -231,6 +232,8 @@ std::string draw_svg(const Program& program, const ProofReport& report, const Dr
     kinds.insert("layout");
     if (Panel* p = panel_for(panels, d.operand, false)) {
       const Counterexample& cx = *d.counterexample;
+      p->lanes_wrong = p->lanes_wrong || d.property == "lane range";
+      p->doubled = p->doubled || d.property == "injectivity";
       if (d.property == "injectivity") mark(*p, std::nullopt, cx.expected, false, 0);
       mark(*p, d.property == "frame" ? cx.expected : std::nullopt, cx.actual, false, badge);
     }
@@ -267,6 +270,19 @@ std::string draw_svg(const Program& program, const ProofReport& report, const Dr
         p.labels.push_back(owner_label(p.owners.back()));
         cw = std::max(cw, text_width(p.labels.back(), kCharCell) + 4);
       }
+  }
+  // Every element at a lane the warp does not have, every element sharing
+  // its (thread, slot) with another: not only the first.
+  for (Panel& p : panels) {
+    std::map<std::string, int> seen;
+    for (const std::string& l : p.labels) ++seen[l];
+    for (std::size_t at = 0; at < p.labels.size(); ++at) {
+      const Cell cell{p.r0 + static_cast<std::int64_t>(at) / p.cols(), p.c0 + static_cast<std::int64_t>(at) % p.cols()};
+      const Owner& o = p.owners[at].front();
+      const std::int64_t lane = owner_coord(o, Axis::laneid()), tx = owner_coord(o, Axis::tx());
+      const bool bad_lane = lane < 0 || lane >= 32 || tx < 0 || tx >= program.scope.threads;
+      if ((p.lanes_wrong && bad_lane) || (p.doubled && seen[p.labels[at]] > 1)) p.found.emplace(cell, 0);
+    }
   }
   const auto width_of = [&](const Panel& p) {
     return std::max({kAxisLabels + static_cast<int>(p.cols()) * cw, text_width(p.title, kCharTitle),

@@ -1,5 +1,7 @@
-// Layer core/prove: proof set-up, checks, the Z3 and exhaustive engines, witnesses.
-// Uses core/base..core/gemm; knows nothing of core/emit.
+// Layer core/prove: proof set-up, checks, the Z3 and exhaustive engines, witnesses,
+// complete mismatch sets (mismatch.h), the diagnosis of declined layouts and
+// the fix search (diagnosis.h, fix_search.h).  Uses core/base..core/gemm;
+// knows nothing of core/emit.
 //
 // prove() — does the nest the dispatch emits compute D = A@B (+ C)?
 //
@@ -47,7 +49,12 @@
 //     r.verdict == Verdict::refuted
 //     r.counterexamples[0].check == "stage A", .lane == 0, .slot == 2,
 //     .expected == {8, 0}, .actual == {0, 8}
-//     .message == "lane 0, slot 2: stage A loads A[0][8] but A_FRAG places A[8][0]"
+//     .message == "lane 0, slot 2: stage A loads A_g[0][8] but A_FRAG places A[8][0]"
+//     .mismatches.size() == 128, .summary ends "(kHi and rM swapped)"
+//
+// With options.explain (the default), a refuted check also gets every
+// mismatch and a summary (frame, staging) and a layout fix (frame,
+// fragment); a failed dispatch gets ProofReport::diagnosis.
 #pragma once
 
 #include <cstdint>
