@@ -151,7 +151,9 @@ void print_counterexample(std::ostream& os, const Counterexample& cx) {
     if (cx.mismatches.size() > kShownMismatches + 1)
       os << "    ... (" << cx.mismatches.size() << " in all; --json lists every one)\n";
   }
-  if (cx.fix) os << "    fix: " << *cx.fix << "  (" << cx.fix_reason << ")\n";
+  const bool staging = cx.check.rfind("stage ", 0) == 0 || cx.check.rfind("store ", 0) == 0;
+  if (cx.fix && staging) os << "    or, if the " << cx.check.substr(0, 5) << " is what was meant, fix the layout: " << *cx.fix << "  (" << cx.fix_reason << ")\n";
+  else if (cx.fix) os << "    fix: " << *cx.fix << "  (" << cx.fix_reason << ")\n";
 }
 
 void text(std::ostream& os, const ProofReport& r) {

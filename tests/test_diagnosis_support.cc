@@ -29,6 +29,21 @@ std::optional<Element> layout_holds(const Program& p, const OperandPlace& v, int
   return std::nullopt;
 }
 
+Holdings layout_holdings(const Program& p, const OperandPlace& v) {
+  Holdings out;
+  const BufferDecl& b = p.buffer(v.buffer(), {});
+  for (std::int64_t i = 0; i < v.rows(); ++i)
+    for (std::int64_t j = 0; j < v.cols(); ++j)
+      for (const Owner& o : b.layout.apply(v.to_buffer(i, j), b.shape))
+        for (int w = 0; w < p.scope.warps(); ++w) {
+          const std::int64_t lane = o.count(Axis::tx()) ? o.at(Axis::tx()) - 32 * w : owner_coord(o, Axis::laneid());
+          if (o.count(Axis::warpid()) && o.at(Axis::warpid()) != w) continue;
+          if (o.count(Axis::tx()) && (lane < 0 || lane >= 32)) continue;
+          out.emplace(std::tuple{w, static_cast<int>(lane), owner_coord(o, Axis::m())}, Element{i, j});
+        }
+  return out;
+}
+
 bool diagnosis_true(const Program& p, const Diagnosis& d) {
   if (!d.counterexample) return false;
   const Counterexample& cx = *d.counterexample;

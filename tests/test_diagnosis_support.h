@@ -2,7 +2,9 @@
 // the layouts (not by trusting the prover), and applying a reported fix.
 #pragma once
 
+#include <map>
 #include <optional>
+#include <tuple>
 #include <string>
 
 #include "core/gemm/geometry.h"
@@ -18,6 +20,11 @@ const OperandPlace& operand_view(const GemmGeometry& g, const std::string& role)
 bool layout_places(const Program& p, const OperandPlace& v, const Element& e, int warp, int lane, std::int64_t slot);
 // The logical element the operand's layout places at (warp, lane, slot), if any.
 std::optional<Element> layout_holds(const Program& p, const OperandPlace& v, int warp, int lane, std::int64_t slot);
+
+// Everything the operand's layout places: (warp, lane, slot) -> the lowest
+// logical element there (warps 0 .. scope's warps - 1).
+using Holdings = std::map<std::tuple<int, int, std::int64_t>, Element>;
+Holdings layout_holdings(const Program& p, const OperandPlace& v);
 
 // Whether a diagnosis finding's counterexample is true of the program.
 bool diagnosis_true(const Program& p, const Diagnosis& d);

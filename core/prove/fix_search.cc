@@ -113,6 +113,15 @@ std::vector<Candidate> candidates(const TileLayout& layout, const BufferDecl& bu
   return out;
 }
 
+// The (thread, slot) points a layout's spans allow: at least its size when
+// it is injective, exactly its size when it is also tight.
+std::int64_t room(const TileLayout& layout) {
+  std::int64_t r = 1;
+  for (const Axis& a : {Axis::laneid(), Axis::warpid(), Axis::tx(), Axis::m()})
+    r *= std::max<std::int64_t>(1, layout.span(a));
+  return r;
+}
+
 // The name the file bound the buffer's layout to, if any.
 std::string binding_name(const Program& program, const BufferDecl& buffer) {
   for (const LayoutBinding& b : program.layouts)
@@ -157,10 +166,10 @@ std::optional<Fix> search_fix(const Program& program, const std::string& buffer,
     if (c.layout == decl.layout || c.layout.size() != decl.layout.size()) continue;
     // Cheap necessary conditions before evaluating the candidate: a warp's
     // lanes, and room for every element on the axes it uses.
+    // A fix is never looser than the mistake: no more room than it had.
     if (c.layout.span(Axis::laneid()) > 32) continue;
-    std::int64_t room = 1;
-    for (const Axis& a : {Axis::laneid(), Axis::warpid(), Axis::tx(), Axis::m()}) room *= std::max<std::int64_t>(1, c.layout.span(a));
-    if (room < c.layout.size()) continue;
+    const std::int64_t r = room(c.layout);
+    if (r < c.layout.size() || r > std::max(room(decl.layout), decl.layout.size())) continue;
     const Program p = with_layout(program, buffer, c.layout);
     bool ok = false;
     try {

@@ -53,12 +53,45 @@ namespace {
 
 // A refuted frame or fragment check: the single layout change of its
 // operand that makes every check prove.
+// Every stage/store statement of `buffer` moves exactly what its layout
+// keeps (the staging checks, concretely; cheaper than proving).
+bool staging_agrees(const Program& program, const std::string& buffer) {
+  const Storage st(program.buffer(buffer, {}));
+  const Shape& shape = st.buffer().shape;
+  const auto agrees = [&](const IndexExpr& row, const IndexExpr& col) {
+    for (int w = 0; w < program.scope.warps(); ++w)
+      for (int l = 0; l < 32; ++l)
+        for (std::int64_t s = 0; s < st.span(); ++s) {
+          const IndexEnv env{l, w, 32 * std::int64_t{w} + l, s};
+          const Element y{row.eval(env), col.eval(env)};
+          if (y[0] < 0 || y[0] >= shape[0] || y[1] < 0 || y[1] >= shape[1] || !st.places(st.flat(y), {w, l}, s))
+            return false;
+        }
+    return true;
+  };
+  for (const StageStmt& s : program.stages)
+    if (s.buffer == buffer && !agrees(s.row, s.col)) return false;
+  for (const StoreStmt& s : program.stores)
+    if (s.buffer == buffer && !agrees(s.row, s.col)) return false;
+  return true;
+}
+
+// A refuted stage or store check: the layout change that makes the staging,
+// as written, agree (the other reading of the same mismatch).
 void search_layout_fix(const Program& program, const ProofSetup& setup, const CheckSpec& check,
                        const ProveOptions& options, Counterexample& cx) {
-  const GemmOperand op = setup.frame_buffer(check.operand);
-  const std::string& buffer = setup.view(op).buffer();
+  std::optional<GemmOperand> op;
+  if (check.kind != CheckKind::staging) op = setup.frame_buffer(check.operand);
+  const std::string buffer =
+      check.kind == CheckKind::staging ? setup.staging[check.staging].buffer : setup.view(*op).buffer();
+  for (GemmOperand o : {GemmOperand::A, GemmOperand::B, GemmOperand::C, GemmOperand::D})
+    if (!op && setup.view(o).buffer() == buffer) op = o;
+  if (!op) return;  // a staged buffer the gemm does not use
   const MmaInst& inst = setup.inst;
-  const auto fits = [&](const Program& p) { return !operand_fit(p, gemm_geometry(p), op, inst).has_value(); };
+  const bool staging = check.kind == CheckKind::staging;
+  const auto fits = [&](const Program& p) {
+    return !operand_fit(p, gemm_geometry(p), *op, inst).has_value() && (!staging || staging_agrees(p, buffer));
+  };
   if (const std::optional<Fix> fix = search_fix(program, buffer, options.inst_set, fits); fix && fix->proves) {
     cx.fix = fix->line;
     cx.fix_reason = fix->reason;
@@ -104,8 +137,15 @@ ProofReport prove(const Program& program, const Plan& plan, const ProveOptions& 
       Counterexample cx = describe(setup, check, *outcome.witness);
       if (options.explain) {
         explain_mismatches(setup, check, cx);
-        const std::string& buffer = setup.view(setup.frame_buffer(check.operand)).buffer();
-        if ((check.kind == CheckKind::frame || check.kind == CheckKind::fragment) &&
+        const std::string buffer = check.kind == CheckKind::staging ? setup.staging[check.staging].buffer
+                                                                    : setup.view(setup.frame_buffer(check.operand)).buffer();
+        // A staging mismatch explained as an index typo (offset, stride,
+        // modulus) is the statement's fault; a swap may be either's.
+        const bool statement_typo = check.kind == CheckKind::staging &&
+                                    (cx.summary.find("; an offset") != std::string::npos ||
+                                     cx.summary.find("; a wrong stride") != std::string::npos ||
+                                     cx.summary.find("; a wrong modulus") != std::string::npos);
+        if (check.kind != CheckKind::accumulation && !statement_typo &&
             std::find(fixed.begin(), fixed.end(), buffer) == fixed.end()) {
           fixed.push_back(buffer);
           search_layout_fix(program, setup, check, options, cx);

@@ -134,8 +134,10 @@ struct Counterexample {
   std::vector<Mismatch> mismatches;
   std::int64_t points = 0;  // how many points the check has (the denominator of the summary)
   std::string summary;
-  // Refuted frame and fragment checks: a single change of the operand's
-  // layout that makes every check prove, as the user would write it.
+  // Refuted frame, fragment and staging checks: a single change of the
+  // operand's layout that makes every check prove, as the user would write
+  // it (for staging: the other reading — the statement was meant, the
+  // layout was not).
   std::optional<std::string> fix;
   std::string fix_reason;
 };
