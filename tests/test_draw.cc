@@ -202,3 +202,18 @@ TEST_CASE("mmacheck draw --lane/--operand/--tile/--json and their bad values", "
   CHECK(test::run_mmacheck({"draw", tiled, "-o", out, "--tile", "0,1,0"}).status == 0);
   std::remove(out.c_str());
 }
+
+TEST_CASE("draw's legend says what red and green mean for a store check", "[draw]") {
+  std::string text = test::read_file(test::source_path("examples/seed_corrected.txt"));
+  text.replace(text.rfind("s % 2]"), 6, "s // 2]");  // the store's column: s // 2 for s % 2
+  const Program p = parse_program(text, "store_typo.txt");
+  const ProofReport report = prove(p, {});
+  REQUIRE(report.counterexamples.size() == 1);
+  REQUIRE(report.counterexamples[0].check == "store D");
+  const std::string svg = draw_svg(p, report);
+  CHECK(svg.find("store checks: red = the element a slot is written to, green = the element the layout keeps in that slot") !=
+        std::string::npos);
+  // Slots 1 and 2 of every lane are wrong: 64 pairs; each writes an element of D another slot keeps.
+  CHECK(report.counterexamples[0].mismatches.size() == 64);
+  CHECK(count(svg, "class='found'") == 64);
+}

@@ -114,7 +114,7 @@ std::vector<Diagnosis> diagnose(const Program& program, const ProveOptions& opti
       if (const std::optional<Fix>& fix = fixes[key]) {
         d.fix = fix->text;
         d.fix_line = fix->line;
-        d.fix_reason = fix->reason;
+        d.fix_reason = fix->reason + (set != options.inst_set ? ", with --inst-set extended" : "");
         d.fix_proves = fix->proves;
       } else {
         d.fix_reason = "no single change of " + buffer + "'s layout makes it fit the " + inst->shape() + " frame";
