@@ -34,6 +34,33 @@ Diagnosis note(std::string instruction, std::string property, std::string messag
 
 }  // namespace
 
+std::string register_role(GemmOperand op, const MmaInst& inst, std::int64_t di, std::int64_t dj) {
+  const auto along_k = [&](std::int64_t d) { return d < inst.k_pack ? "kp" : d < inst.k ? "kHi" : "Ko"; };
+  switch (op) {
+    case GemmOperand::A: return di ? (di < inst.m ? "rM" : "Mo") : along_k(dj);
+    case GemmOperand::B: return di ? along_k(di) : "No";
+    default: return di ? (di < inst.m ? "rM" : "Mo") : (dj < inst.n ? "rN" : "No");
+  }
+}
+
+std::string iter_role(const Program& program, const OperandPlace& view, GemmOperand op, const MmaInst& inst,
+                      int index) {
+  const BufferDecl& b = program.buffer(view.buffer(), {});
+  const std::vector<Iter>& shard = b.layout.shard();
+  std::int64_t step = 1;
+  for (std::size_t j = static_cast<std::size_t>(index) + 1; j < shard.size(); ++j) step *= shard[j].extent;
+  if (step >= b.layout.size() || b.shape.size() != 2) return "";
+  const auto logical = [&](std::int64_t flat) { return view.from_buffer(Shape{flat / b.shape[1], flat % b.shape[1]}); };
+  const auto a = logical(0), c = logical(step);
+  if (!a || !c) return "";
+  const std::int64_t di = (*c)[0] - (*a)[0], dj = (*c)[1] - (*a)[1];
+  if ((di != 0) == (dj != 0) || di < 0 || dj < 0) return "";
+  const Axis& axis = shard[static_cast<std::size_t>(index)].axis;
+  if (axis == Axis::m()) return register_role(op, inst, di, dj);
+  if (axis == Axis::laneid()) return (op == GemmOperand::B) == (di != 0) ? "t" : "g";
+  return "";
+}
+
 std::string user_layout_text(const TileLayout& layout) {
   std::string s;
   for (const char c : layout.str()) s += c == '@' ? std::string(" @ ") : std::string(1, c);
@@ -108,7 +135,8 @@ std::vector<Diagnosis> diagnose(const Program& program, const ProveOptions& opti
         const auto fits = [&, op](const Program& p) {
           return !operand_fit(p, gemm_geometry(p), op, *inst).has_value();
         };
-        fixes[key] = search_fix(program, buffer, set, fits);
+        const auto name = [&, op](int i) { return iter_role(program, buffer_of(op), op, *inst, i); };
+        fixes[key] = search_fix(program, buffer, set, fits, name);
         if (fixes[key] && fixes[key]->proves) fixes[buffer] = fixes[key];
       }
       if (const std::optional<Fix>& fix = fixes[key]) {

@@ -57,6 +57,16 @@ std::optional<Finding> operand_fit(const Program& program, const GemmGeometry& g
 std::vector<Diagnosis> diagnose(const Program& program, const ProveOptions& options,
                                 const std::vector<std::string>& reasons);
 
+// The name of the register iter that moves an operand's element by (di, dj)
+// logical rows and columns (exactly one nonzero): kp, kHi, Ko along K; rM,
+// Mo along M; rN, No along N (core/gemm/mma_inst.h's names).
+std::string register_role(GemmOperand op, const MmaInst& inst, std::int64_t di, std::int64_t dj);
+// The role of shard iter `index` of the operand's buffer layout: a register
+// role, or g / t for the lane iters (lane / 4, lane % 4); "" when the iter
+// moves along both dims or leaves the operand.
+std::string iter_role(const Program& program, const OperandPlace& view, GemmOperand op, const MmaInst& inst,
+                      int index);
+
 // The layout text as a user writes it: "4 @ laneid", not "4@laneid".
 std::string user_layout_text(const TileLayout& layout);
 

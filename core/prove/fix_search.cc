@@ -32,9 +32,15 @@ std::string stride_text(std::int64_t stride, const Axis& axis) {
 
 std::string iter_text(const Iter& it) { return "(" + std::to_string(it.extent) + " : " + stride_text(it.stride, it.axis) + ")"; }
 
-std::vector<Candidate> candidates(const TileLayout& layout, const BufferDecl& buffer, const std::string& name) {
+std::vector<Candidate> candidates(const TileLayout& layout, const BufferDecl& buffer, const std::string& name,
+                                  const std::function<std::string(int)>& role) {
   const std::vector<Iter>& shard = layout.shard();
   const int n = static_cast<int>(shard.size());
+  // "kHi (2 : 4)" where the iter's role is known, else "(2 : 4)".
+  const auto iter_name = [&](int i) {
+    const std::string r = role ? role(i) : "";
+    return (r.empty() ? "" : r + " ") + iter_text(shard[i]);
+  };
   std::vector<Candidate> out;
   const auto add = [&](std::vector<Iter> iters, Offset offset, std::string reason, std::string text = {}) {
     try {
@@ -54,7 +60,7 @@ std::vector<Candidate> candidates(const TileLayout& layout, const BufferDecl& bu
         std::swap(s[i].axis, s[j].axis);
         std::string reason = kind(a.axis) == kind(b.axis) && same_kind(a.axis) == 2
                                  ? "the two " + kind(a.axis) + " iters were swapped"
-                                 : "the strides of " + iter_text(a) + " and " + iter_text(b) + " were swapped";
+                                 : "the strides of " + iter_name(i) + " and " + iter_name(j) + " were swapped";
         add(std::move(s), layout.offset(), std::move(reason));
       }
     }
@@ -63,11 +69,11 @@ std::vector<Candidate> candidates(const TileLayout& layout, const BufferDecl& bu
       if (shard[i].extent == shard[j].extent) continue;
       std::vector<Iter> s = shard;
       std::swap(s[i], s[j]);
-      add(s, layout.offset(), "the iters " + iter_text(shard[i]) + " and " + iter_text(shard[j]) + " were in the wrong order");
+      add(s, layout.offset(), "the iters " + iter_name(i) + " and " + iter_name(j) + " were in the wrong order");
       s = shard;
       std::swap(s[i].extent, s[j].extent);
       add(std::move(s), layout.offset(),
-          "the extents of " + iter_text(shard[i]) + " and " + iter_text(shard[j]) + " were swapped");
+          "the extents of " + iter_name(i) + " and " + iter_name(j) + " were swapped");
     }
   if (!layout.replica().empty()) {
     try {
@@ -107,7 +113,7 @@ std::vector<Candidate> candidates(const TileLayout& layout, const BufferDecl& bu
         s[i].stride = stride;
         s[i].axis = axis;
         add(std::move(s), layout.offset(),
-            "a stride typo: " + iter_text(shard[i]) + " should be " + iter_text(Iter{shard[i].extent, stride, axis}));
+            "a stride typo: " + iter_name(i) + " should be " + iter_text(Iter{shard[i].extent, stride, axis}));
       }
   }
   return out;
@@ -158,11 +164,12 @@ bool proves(const Program& program, InstSet set, bool with_staging) {
 }
 
 std::optional<Fix> search_fix(const Program& program, const std::string& buffer, InstSet set,
-                              const std::function<bool(const Program&)>& fits) {
+                              const std::function<bool(const Program&)>& fits,
+                              const std::function<std::string(int)>& role) {
   const BufferDecl& decl = program.buffer(buffer, {});
   const std::string name = binding_name(program, decl);
   std::optional<Fix> fallback;
-  for (Candidate& c : candidates(decl.layout, decl, name)) {
+  for (Candidate& c : candidates(decl.layout, decl, name, role)) {
     if (c.layout == decl.layout || c.layout.size() != decl.layout.size()) continue;
     // Cheap necessary conditions before evaluating the candidate: a warp's
     // lanes, and room for every element on the axes it uses.

@@ -43,7 +43,10 @@ Program with_layout(const Program& program, const std::string& buffer, const Til
 // checks count only when `with_staging`.
 bool proves(const Program& program, InstSet set, bool with_staging = true);
 
+// `name(i)` names shard iter i of the buffer's layout in the reasons ("rM",
+// "kHi"; "" for none).
 std::optional<Fix> search_fix(const Program& program, const std::string& buffer, InstSet set,
-                              const std::function<bool(const Program&)>& fits);
+                              const std::function<bool(const Program&)>& fits,
+                              const std::function<std::string(int)>& name = {});
 
 }  // namespace mmacheck::prove_detail

@@ -7,6 +7,7 @@
 #include <set>
 
 #include "core/prove/checks.h"
+#include "core/prove/diagnosis.h"
 
 namespace mmacheck::prove_detail {
 
@@ -108,13 +109,7 @@ std::string slot_bit_name(const ProofSetup& setup, const std::string& buffer, in
     if (!a || !b) break;
     const std::int64_t di = (*b)[0] - (*a)[0], dj = (*b)[1] - (*a)[1];
     if ((di != 0) == (dj != 0)) break;
-    const MmaInst& inst = setup.inst;
-    const auto k_name = [&](std::int64_t d) { return d < inst.k_pack ? "kp" : d < inst.k ? "kHi" : "Ko"; };
-    switch (op) {
-      case GemmOperand::A: return di ? (di < inst.m ? "rM" : "Mo") : k_name(dj);
-      case GemmOperand::B: return di ? k_name(di) : "No";
-      default: return di ? (di < inst.m ? "rM" : "Mo") : (dj < inst.n ? "rN" : "No");
-    }
+    return register_role(op, setup.inst, di, dj);
   }
   return "slot bit " + std::to_string(bit);
 }

@@ -92,7 +92,8 @@ void search_layout_fix(const Program& program, const ProofSetup& setup, const Ch
   const auto fits = [&](const Program& p) {
     return !operand_fit(p, gemm_geometry(p), *op, inst).has_value() && (!staging || staging_agrees(p, buffer));
   };
-  if (const std::optional<Fix> fix = search_fix(program, buffer, options.inst_set, fits); fix && fix->proves) {
+  const auto role = [&](int i) { return iter_role(program, setup.view(*op), *op, inst, i); };
+  if (const std::optional<Fix> fix = search_fix(program, buffer, options.inst_set, fits, role); fix && fix->proves) {
     cx.fix = fix->line;
     cx.fix_reason = fix->reason;
   }
