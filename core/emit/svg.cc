@@ -214,7 +214,9 @@ std::string draw_svg(const Program& program, const ProofReport& report, const Dr
     Panel* p = panel_for(panels, cx.operand, staging);
     legend.push_back("  [" + std::to_string(++badge) + "] " + cx.check + ": " + cx.message);
     if (!cx.summary.empty()) legend.push_back("      " + cx.summary);
-    if (cx.fix) legend.push_back("      fix: " + *cx.fix);
+    if (cx.fix)
+      legend.push_back(staging ? "      or, if the " + cx.check.substr(0, 5) + " is what was meant, fix the layout: " + *cx.fix
+                               : "      fix: " + *cx.fix);
     kinds.insert(staging ? cx.check.substr(0, 5) : cx.check.find("frame") != std::string::npos ? "frame" : "layout");
     if (!p) continue;
     mark(*p, cx.expected, cx.actual, staging, badge);
