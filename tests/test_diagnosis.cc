@@ -325,3 +325,19 @@ TEST_CASE("planted staging and store typos: the buffer and source named, every m
   CHECK(named == planted);
   CHECK(true_cx == planted);
 }
+
+TEST_CASE("a layout using half the warp fails coverage, with its lanes counted", "[diagnosis]") {
+  // Injective and inside lanes 0..15, but lanes 16..31 hold nothing: each
+  // lane of the first half holds 8 of D's elements, the frame gives each of 32 lanes 4.
+  const Program p = program_from(replace_once(kSeedCorrected, "D_FRAG = TileLayout(S[(2, 8, 4, 2) : (2, 4 @ laneid, 1 @ laneid, 1)])",
+                                              "D_FRAG = TileLayout(S[(2, 4, 2, 4, 2) : (2, 4 @ laneid, 8, 1 @ laneid, 1)])"));
+  const ProofReport r = prove(p, {});
+  REQUIRE(r.verdict == Verdict::dispatch_failed);
+  REQUIRE(!r.diagnosis.empty());
+  const Diagnosis& d = r.diagnosis[0];
+  CHECK(d.operand == "D");
+  CHECK(d.property == "coverage");
+  CHECK(d.message == "lane 0 holds 8 of D's 128 elements; each of the 32 lanes holding D must hold 4");
+  CHECK(d.counterexample->slot == 8);  // the first slot beyond the 4 a lane may hold
+  CHECK(diagnosis_true(p, d));
+}

@@ -64,8 +64,8 @@ bool diagnosis_true(const Program& p, const Diagnosis& d) {
   }
   if (d.property == "coverage") {
     std::int64_t held = 0;
-    for (std::int64_t s = 0; s < 64; ++s) held += layout_holds(p, v, warp, cx.lane, s).has_value();
-    return held == cx.slot && held * 32 != v.rows() * v.cols();
+    for (const auto& [at, e] : layout_holdings(p, v)) held += std::get<0>(at) == warp && std::get<1>(at) == cx.lane;
+    return held * 32 != v.rows() * v.cols() && layout_holds(p, v, warp, cx.lane, cx.slot) == cx.actual;
   }
   if (d.property == "frame") {
     const MmaInst* inst = nullptr;

@@ -12,6 +12,10 @@ namespace mmacheck::prove_detail {
 
 namespace {
 
+// Larger layouts get no fix search (a few hundred candidates, each evaluated
+// over every element and possibly proved).
+constexpr std::int64_t kMaxFixElements = 8192;
+
 struct Candidate {
   TileLayout layout;
   std::string text;  // empty: user_layout_text(layout)
@@ -167,6 +171,8 @@ std::optional<Fix> search_fix(const Program& program, const std::string& buffer,
                               const std::function<bool(const Program&)>& fits,
                               const std::function<std::string(int)>& role) {
   const BufferDecl& decl = program.buffer(buffer, {});
+  // Each candidate is evaluated element by element: bound the work.
+  if (decl.layout.size() > kMaxFixElements) return std::nullopt;
   const std::string name = binding_name(program, decl);
   std::optional<Fix> fallback;
   for (Candidate& c : candidates(decl.layout, decl, name, role)) {

@@ -190,7 +190,13 @@ class Fit {
         const auto it = count.find({w, l});
         const std::int64_t has = it == count.end() ? 0 : it->second;
         if (has == need && total % threads == 0) continue;
-        return finding("coverage", w, l, has, std::nullopt, std::nullopt,
+        // The slot to show: the lowest one below `need` the lane leaves
+        // empty, else (a lane holding too many) the lowest one past it.
+        std::int64_t slot = 0;
+        while (slot < need && held(w, l, slot).first) ++slot;
+        if (slot == need)
+          while (!held(w, l, slot).first) ++slot;
+        return finding("coverage", w, l, slot, std::nullopt, held(w, l, slot).first,
                        (warps_ > 1 ? "warp " + std::to_string(w) + ", " : "") + "lane " +
                            std::to_string(l) + " holds " + std::to_string(has) + " of " + name_ + "'s " +
                            std::to_string(total) + " elements; each of the " + std::to_string(threads) +
