@@ -154,3 +154,23 @@ TEST_CASE("a file without stage or store says its staging was not checked", "[mi
   CHECK(text.out.find("note: the program has no stage or store statements: its staging was not checked\n") !=
         std::string::npos);
 }
+
+TEST_CASE("a refuted frame lists every wrong register slot and names the shift", "[mismatch]") {
+  // Dispatched as written (TVM keeps the memory offset in its register view),
+  // so the prover, not the dispatch, sees the + 1.
+  const Program p = program_from(replace_once(kSeedCorrected, "A_FRAG = A_FRAG_K8.tile_to([16, 16], [16, 8])",
+                                              "A_FRAG = A_FRAG_K8.tile_to([16, 16], [16, 8]) + 1"));
+  const ProofReport r = prove_both(p);
+  const Counterexample& cx = only_refuted(r, "A frame");
+  CHECK(cx.mismatches.size() == 256);
+  for (const Mismatch& m : cx.mismatches) {
+    Counterexample one = cx;
+    one.lane = m.lane, one.slot = m.slot, one.expected = m.expected, one.actual = m.actual;
+    CHECK(counterexample_true(p, one));
+  }
+  CHECK(cx.summary == "256 of 256 (lane, slot) pairs wrong — slots 0..7 of every lane; slot 1 holds what the frame puts "
+                      "in slot 0 (every wrong slot is off by -1)");
+  REQUIRE(cx.fix.has_value());
+  CHECK(*cx.fix == "A_FRAG = S[(2, 8, 2, 4, 2) : (2, 4 @ laneid, 4, 1 @ laneid, 1)]");
+  CHECK(cx.fix_reason == "the offset + 1 was not meant");
+}

@@ -5,6 +5,7 @@
 #include <functional>
 #include <map>
 #include <set>
+#include <tuple>
 
 #include "core/prove/checks.h"
 #include "core/prove/diagnosis.h"
@@ -57,6 +58,7 @@ const std::vector<Term>& terms() {
 struct Point {
   Mismatch m;
   bool wrong = false;
+  int group = 0;  // frames: the mma (index into ProofSetup::mmas)
 };
 
 std::string scaled(std::int64_t k, const std::string& term) {
@@ -123,11 +125,18 @@ std::optional<std::pair<int, int>> two_bits(std::int64_t x) {
   return std::pair{a, 63 - __builtin_clzll(static_cast<unsigned long long>(x))};
 }
 
-// A permutation of slots within lanes, or of lanes at one slot.
-std::optional<std::string> permutation(const ProofSetup& setup, const StagingRef& s, const std::vector<Point>& points) {
+// Where each wrong point's content belongs: wrong slot (lane) -> the slot
+// (lane) of the same thread (at the same slot) the reference puts it in.
+struct Moves {
+  std::map<std::int64_t, std::int64_t> map;
+  bool by_slot = true;
+};
+
+// Staging: where the layout places what the statement moves.
+std::optional<Moves> staging_moves(const ProofSetup& setup, const StagingRef& s, const std::vector<Point>& points) {
   const Storage& st = setup.storage(s.buffer);
   const Shape& shape = st.buffer().shape;
-  std::vector<std::pair<const Point*, Placement>> moved;  // wrong point -> where the layout puts what it holds
+  std::vector<std::pair<const Point*, Placement>> moved;
   bool same_lane = true, same_slot = true;
   for (const Point& p : points) {
     if (!p.wrong) continue;
@@ -140,22 +149,49 @@ std::optional<std::string> permutation(const ProofSetup& setup, const StagingRef
     moved.emplace_back(&p, at);
   }
   if (!same_lane && !same_slot) return std::nullopt;
-  std::map<std::int64_t, std::int64_t> map;  // wrong slot (lane) -> the slot (lane) of what it holds
+  Moves m;
+  m.by_slot = same_lane;
   for (const auto& [p, at] : moved) {
     const std::int64_t from = same_lane ? p->m.slot : p->m.lane, to = same_lane ? at.slot : at.lane;
-    if (const auto [it, fresh] = map.emplace(from, to); !fresh && it->second != to) return std::nullopt;
+    if (const auto [it, fresh] = m.map.emplace(from, to); !fresh && it->second != to) return std::nullopt;
   }
-  const bool by_slot = same_lane;
-  if (map.empty()) return std::nullopt;
-  const auto [from, to] = *map.begin();
-  const std::string unit = by_slot ? "slot " : "lane ";
-  std::string out = unit + std::to_string(from) + " holds what the layout puts in " + unit + std::to_string(to);
+  return m;
+}
+
+// Frames: where the frame wants what the register holds, in the same
+// statement and thread.
+std::optional<Moves> frame_moves(const std::vector<Point>& points) {
+  std::map<std::tuple<int, int, int, Element>, std::int64_t> wanted;  // (mma, warp, lane, element) -> slot
+  for (const Point& p : points)
+    if (p.m.expected) wanted.emplace(std::tuple{p.group, p.m.warp.value_or(0), p.m.lane, *p.m.expected}, p.m.slot);
+  Moves m;
+  for (const Point& p : points) {
+    if (!p.wrong || !p.m.actual) continue;  // a slot holding nothing moves nothing
+    const auto it = wanted.find({p.group, p.m.warp.value_or(0), p.m.lane, *p.m.actual});
+    if (it == wanted.end()) return std::nullopt;
+    if (const auto [at, fresh] = m.map.emplace(p.m.slot, it->second); !fresh && at->second != it->second)
+      return std::nullopt;
+  }
+  return m;
+}
+
+// The moves in words: a swap of two index bits (named by the operand's
+// iters), an offset of the slots, or the first move.
+std::optional<std::string> describe_moves(const ProofSetup& setup, const std::string& buffer, const Moves& m,
+                                          const std::string& reference) {
+  if (m.map.empty()) return std::nullopt;
+  const auto [from, to] = *m.map.begin();
+  const std::string unit = m.by_slot ? "slot " : "lane ";
+  std::string out = unit + std::to_string(from) + " holds what " + reference + " puts in " + unit + std::to_string(to);
+  bool shifted = m.by_slot;
+  for (const auto& [f, t] : m.map) shifted = shifted && t - f == to - from;
+  if (shifted) return out + " (every wrong slot is off by " + std::to_string(to - from) + ")";
   const auto bits = two_bits(from ^ to);
   if (!bits) return out;
-  for (const auto& [f, t] : map)
+  for (const auto& [f, t] : m.map)
     if ((f ^ t) != (from ^ to) || (((f >> bits->first) ^ (f >> bits->second)) & 1) == 0) return out;
-  std::string x = by_slot ? slot_bit_name(setup, s.buffer, bits->first) : lane_bit_name(bits->first);
-  std::string y = by_slot ? slot_bit_name(setup, s.buffer, bits->second) : lane_bit_name(bits->second);
+  std::string x = m.by_slot ? slot_bit_name(setup, buffer, bits->first) : lane_bit_name(bits->first);
+  std::string y = m.by_slot ? slot_bit_name(setup, buffer, bits->second) : lane_bit_name(bits->second);
   if (x == y) return out;
   const auto lower = [](std::string v) {
     for (char& c : v) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
@@ -195,7 +231,7 @@ void explain_mismatches(const ProofSetup& setup, const CheckSpec& check, Counter
         for (int l = 0; l < 32; ++l)
           for (int e = 0; e < elems; ++e) {
             const FramePoint fp = frame_point(setup, check.operand, q, w, l, e);
-            Point p{{warp_of(w), l, fp.slot, fp.expected, std::nullopt}, !fp.holds};
+            Point p{{warp_of(w), l, fp.slot, fp.expected, std::nullopt}, !fp.holds, q};
             if (const auto f = st.held({w, l}, fp.slot)) {
               if (const auto logical = setup.view(buffer).from_buffer(st.coord(*f))) p.m.actual = *logical;
             }
@@ -220,13 +256,21 @@ void explain_mismatches(const ProofSetup& setup, const CheckSpec& check, Counter
   if (cx.mismatches.empty()) return;
   cx.summary = std::to_string(cx.mismatches.size()) + " of " + std::to_string(cx.points) +
                " (lane, slot) pairs wrong — " + where_summary(setup, points);
+  if (check.kind == CheckKind::frame) {
+    const std::string& buffer = setup.view(setup.frame_buffer(check.operand)).buffer();
+    if (const auto moves = frame_moves(points))
+      if (const auto words = describe_moves(setup, buffer, *moves, "the frame")) cx.summary += "; " + *words;
+    return;
+  }
   if (check.kind != CheckKind::staging) return;
   bool complete = true;  // every point has both an expected and an actual element
   for (const Point& p : points) complete = complete && p.m.expected && p.m.actual;
   if (!complete) return;
   // A permutation named by the index bits it swaps explains best; one that
   // is not a swap says less than a wrong stride or modulus would.
-  const std::optional<std::string> perm = permutation(setup, setup.staging[check.staging], points);
+  const StagingRef& staging = setup.staging[check.staging];
+  const std::optional<Moves> moves = staging_moves(setup, staging, points);
+  const std::optional<std::string> perm = moves ? describe_moves(setup, staging.buffer, *moves, "the layout") : std::nullopt;
   if (perm && perm->find(" swapped)") != std::string::npos) {
     cx.summary += "; " + *perm;
     return;

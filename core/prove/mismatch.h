@@ -9,10 +9,10 @@
 //   holds what the layout puts in slot 4 (kHi and rM swapped)
 //
 // The causes recognised, in this order (staging checks; frames get the
-// count and the slots):
+// first two, against where the frame wants what a register holds):
 //   a permutation of slots within each lane (named by the slot bits it
 //     swaps: kp, rM, kHi, rN, Mo, No, Ko as the operand's layout uses them),
-//     or of lanes at the same slot;
+//     or of lanes at the same slot; a shift of every wrong slot by one amount;
 //   an offset: every wrong element is the same (row, col) distance away;
 //   a wrong stride: one index is off by c * T for one term T of lane or s
 //     (lane // 4, lane % 4, s % 2, (s // 2) % 2, s // 4, ...);
