@@ -42,7 +42,7 @@ std::vector<int> parse_tile(const std::string& text) {
 }  // namespace
 
 int run_draw(const Args& args) {
-  po::options_description options("draw options");
+  po::options_description options("mmacheck draw");
   options.add_options()("file", po::value<std::string>(), "layout file")(
       "output,o", po::value<std::string>(), "the SVG file to write")(
       "method", po::value<std::string>()->default_value("z3"), "z3 or exhaustive")(
@@ -78,10 +78,15 @@ int run_draw(const Args& args) {
   DrawSummary summary;
   write_file_atomic(out, draw_svg(program, report, draw, &summary));
   if (vm["json"].as<bool>()) {
-    const Json j = {{"file", program.file},     {"output", out},
-                    {"verdict", verdict_name(report.verdict)}, {"panels", summary.panels},
-                    {"cells", summary.cells},   {"marked", summary.marked},
-                    {"counterexamples", report.counterexamples.size()}, {"diagnosis", report.diagnosis.size()}};
+    const Json j = {{"output", out},
+                    {"verdict", verdict_name(report.verdict)},
+                    {"instruction", report.inst ? Json(report.inst->ptx()) : Json(nullptr)},
+                    {"operands", Json::array({program.gemm->a.buffer, program.gemm->b.buffer, program.gemm->d.buffer})},
+                    {"highlighted_counterexamples", report.counterexamples.size()},
+                    {"panels", summary.panels},
+                    {"cells", summary.cells},
+                    {"marked", summary.marked},
+                    {"diagnosis", report.diagnosis.size()}};
     std::cout << json_line(j) << "\n";
   } else {
     std::cout << out << ": " << verdict_name(report.verdict) << ", " << summary.marked << " cell(s) outlined ("
