@@ -11,6 +11,7 @@
 #include <iostream>
 
 #include "cli/command.h"
+#include "cli/options.h"
 #include "core/base/error.h"
 #include "core/base/file_io.h"
 #include "core/base/json.h"
@@ -51,6 +52,7 @@ int run_draw(const Args& args) {
       "operand", po::value<std::string>(), "draw only this operand: A, B, C or D")(
       "tile", po::value<std::string>(), "M,N,K: draw only this mma tile's cells")(
       "json", po::bool_switch(), "print what was drawn as JSON");
+  options.add(limit_options());
   po::positional_options_description positional;
   positional.add("file", 1);
   const po::variables_map vm = parse_options(args, options, positional);
@@ -73,25 +75,30 @@ int run_draw(const Args& args) {
   ProveOptions prove_options;
   prove_options.method = parse_proof_method(vm["method"].as<std::string>());
   prove_options.inst_set = parse_inst_set(vm["inst-set"].as<std::string>());
+  prove_options.limits = limits_from(vm);
   const ProofReport report = prove(program, prove_options);
   const std::string out = vm["output"].as<std::string>();
-  DrawSummary summary;
-  write_file_atomic(out, draw_svg(program, report, draw, &summary));
+  DrawSummary drawn;
+  const std::string svg = draw_svg(program, report, draw, &drawn);
+  check_output_size(svg, prove_options.limits, "the picture");
+  write_file_atomic(out, svg);
+  // With -o - the picture is standard output; what was drawn goes to stderr.
+  std::ostream& summary = out == "-" ? std::cerr : std::cout;
   if (vm["json"].as<bool>()) {
     const Json j = {{"output", out},
                     {"verdict", verdict_name(report.verdict)},
                     {"instruction", report.inst ? Json(report.inst->ptx()) : Json(nullptr)},
                     {"operands", Json::array({program.gemm->a.buffer, program.gemm->b.buffer, program.gemm->d.buffer})},
                     {"highlighted_counterexamples", report.counterexamples.size()},
-                    {"panels", summary.panels},
-                    {"cells", summary.cells},
-                    {"marked", summary.marked},
+                    {"panels", drawn.panels},
+                    {"cells", drawn.cells},
+                    {"marked", drawn.marked},
                     {"diagnosis", report.diagnosis.size()}};
-    std::cout << json_line(j) << "\n";
+    summary << json_line(j) << "\n";
   } else {
-    std::cout << out << ": " << verdict_name(report.verdict) << ", " << summary.marked << " cell(s) outlined ("
-              << report.counterexamples.size() << " counterexample(s), " << report.diagnosis.size()
-              << " diagnosis finding(s))\n";
+    summary << out << ": " << verdict_name(report.verdict) << ", " << drawn.marked << " cell(s) outlined ("
+            << report.counterexamples.size() << " counterexample(s), " << report.diagnosis.size()
+            << " diagnosis finding(s))\n";
   }
   return report.verdict == Verdict::proved ? kHolds : kFails;
 }

@@ -7,6 +7,7 @@
 #include <optional>
 
 #include "core/prove/diagnosis.h"
+#include "core/gemm/resources.h"
 #include "core/prove/engines.h"
 #include "core/prove/fix_search.h"
 #include "core/prove/mismatch.h"
@@ -46,7 +47,7 @@ std::string_view verdict_name(Verdict verdict) {
 
 ProofReport prove(const Program& program, const ProveOptions& options) {
   validate_staging(program);
-  return prove(program, dispatch(program, options.inst_set), options);
+  return prove(program, dispatch(program, options.inst_set, options.limits), options);
 }
 
 namespace {
@@ -103,6 +104,7 @@ void search_layout_fix(const Program& program, const ProofSetup& setup, const Ch
 
 ProofReport prove(const Program& program, const Plan& plan, const ProveOptions& options) {
   validate_staging(program);
+  check_resources(program, options.limits);
   ProofReport report;
   if (!plan.ok) {
     report.verdict = Verdict::dispatch_failed;
