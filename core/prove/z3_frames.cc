@@ -113,7 +113,11 @@ Outcome frames_z3(const ProofSetup& setup, GemmOperand op, Z3Session& session, F
     key.push_back(g.first_mma);
     for (const auto* part : {&g.slots, &g.row0, &g.col0, &g.defined}) key.insert(key.end(), part->begin(), part->end());
   }
-  if (const auto known = memo.find(key); known != memo.end()) return known->second;
+  if (const auto known = memo.find(key); known != memo.end()) {
+    Outcome same = known->second;
+    same.solved = false;
+    return same;
+  }
   const Outcome outcome = decide(setup, op, groups, session);
   memo.emplace(std::move(key), outcome);
   return outcome;
