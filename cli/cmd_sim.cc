@@ -1,4 +1,4 @@
-// mmacheck sim FILE [--cases N] [--seed S] [--arch sm_90|sm_80] [--inst-set tvm|extended] [--show N]
+// mmacheck sim FILE [--cases N] [--seed S] [--arch sm_75..sm_120] [--inst-set tvm|extended] [--show N]
 //
 // Dispatches the file's gemm and runs the whole program (stage -> nest ->
 // store) on the lane-accurate warp machine for N random cases, the input
@@ -99,7 +99,7 @@ int run_sim(const Args& args) {
       ("file", po::value<std::string>(), "layout file")
       ("cases", po::value<int>()->default_value(64), "random cases")
       ("seed", po::value<std::uint64_t>()->default_value(1), "random seed")
-      ("arch", po::value<std::string>()->default_value("sm_90"), "arithmetic model: sm_90 or sm_80")
+      ("arch", po::value<std::string>()->default_value("sm_90"), ("arithmetic model: " + sim::arch_names()).c_str())
       ("inst-set", po::value<std::string>()->default_value("tvm"), "instruction set: tvm or extended")
       ("show", po::value<int>()->default_value(20), "failing elements to print");
   po::positional_options_description positional;

@@ -207,5 +207,5 @@ TEST_CASE("mma_tile rejects tiles of the wrong size", "[numerics]") {
   const MmaInst& inst = *find_mma_inst(kF16F32);
   std::vector<std::uint64_t> a(16 * 16), b(16 * 8), c(16 * 8), d(16 * 7);
   CHECK_THROWS_AS(mma_tile(inst, arch_params("sm_90"), a, b, c, d), Error);
-  CHECK_THROWS_AS(arch_params("sm_75"), Error);
+  CHECK_THROWS_AS(arch_params("sm_91"), Error);
 }
