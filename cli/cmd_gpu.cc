@@ -1,4 +1,4 @@
-// mmacheck gpu FILE [--cases N] [--seed S] [--inst-set tvm|extended] [--show N]
+// mmacheck gpu FILE [--cases N] [--seed S] [--inputs standard|edge|all] [--inst-set tvm|extended] [--show N]
 //
 // Dispatches the file's gemm, generates a CUDA kernel from its nest (staging
 // from the file's stage/store statements or the buffers' layouts), compiles
@@ -37,6 +37,9 @@ int run_gpu(const Args& args) {
       ("file", po::value<std::string>(), "layout file")
       ("cases", po::value<int>()->default_value(64), "random cases (one CTA each)")
       ("seed", po::value<std::uint64_t>()->default_value(1), "random seed")
+      ("inputs", po::value<std::string>()->default_value("standard"),
+       "random input kinds: standard (the shared vectors' eight), edge (threshold, zeroterm, underflow, ties, "
+       "overflow, lowbits) or all")
       ("inst-set", po::value<std::string>()->default_value("tvm"), "instruction set: tvm or extended")
       ("show", po::value<int>()->default_value(10), "mismatching elements to print");
   po::positional_options_description positional;
@@ -47,6 +50,7 @@ int run_gpu(const Args& args) {
   const int show = vm["show"].as<int>();
   if (cases < 1) throw Error("gpu: --cases must be >= 1");
   if (show < 0) throw Error("gpu: --show must be >= 0");
+  const sim::InputSet inputs = sim::input_set(vm["inputs"].as<std::string>());
 
   const Program program = load_program(vm["file"].as<std::string>());
   const Plan plan = dispatch(program, parse_inst_set(vm["inst-set"].as<std::string>()));
@@ -81,7 +85,7 @@ int run_gpu(const Args& args) {
   };
   const cuda::DiffReport report = cuda::run_differential(
       runner, program, plan.nest, simulate,
-      {.cases = cases, .seed = vm["seed"].as<std::uint64_t>(), .max_mismatches = static_cast<std::size_t>(show)});
+      {.cases = cases, .seed = vm["seed"].as<std::uint64_t>(), .max_mismatches = static_cast<std::size_t>(show), .inputs = inputs});
   const DType d_type = staging.d.dtype;
   for (const cuda::DiffMismatch& m : report.mismatches)
     std::cout << "  case " << m.case_index << " (" << sim::distribution_name(m.dist) << ") " << staging.d.buffer

@@ -1,4 +1,5 @@
-// mmacheck sim FILE [--cases N] [--seed S] [--arch sm_75..sm_120] [--inst-set tvm|extended] [--show N]
+// mmacheck sim FILE [--cases N] [--seed S] [--inputs standard|edge|all] [--arch sm_75..sm_120]
+//              [--inst-set tvm|extended] [--show N]
 //
 // Dispatches the file's gemm and runs the whole program (stage -> nest ->
 // store) on the lane-accurate warp machine for N random cases, the input
@@ -99,6 +100,9 @@ int run_sim(const Args& args) {
       ("file", po::value<std::string>(), "layout file")
       ("cases", po::value<int>()->default_value(64), "random cases")
       ("seed", po::value<std::uint64_t>()->default_value(1), "random seed")
+      ("inputs", po::value<std::string>()->default_value("standard"),
+       "random input kinds: standard (the shared vectors' eight), edge (threshold, zeroterm, underflow, ties, "
+       "overflow, lowbits) or all")
       ("arch", po::value<std::string>()->default_value("sm_90"), ("arithmetic model: " + sim::arch_names()).c_str())
       ("inst-set", po::value<std::string>()->default_value("tvm"), "instruction set: tvm or extended")
       ("show", po::value<int>()->default_value(20), "failing elements to print");
@@ -112,6 +116,7 @@ int run_sim(const Args& args) {
   if (cases < 1) throw Error("sim: --cases must be >= 1");
   if (show < 0) throw Error("sim: --show must be >= 0");
   const sim::ArchParams& arch = sim::arch_params(vm["arch"].as<std::string>());
+  const sim::InputSet inputs = sim::input_set(vm["inputs"].as<std::string>());
   const InstSet set = parse_inst_set(vm["inst-set"].as<std::string>());
 
   const Program program = load_program(vm["file"].as<std::string>());
@@ -133,14 +138,14 @@ int run_sim(const Args& args) {
   {
     Progress progress(cases);
     for (int i = 0; i < cases; ++i) {
-      const std::vector<sim::ElementCheck> failures = check.failures(check.random_case(i, seed));
+      const std::vector<sim::ElementCheck> failures = check.failures(check.random_case(i, seed, inputs));
       failed_cases += !failures.empty();
       for (const sim::ElementCheck& f : failures) {
         ++wrong;
         not_exact += !f.bit_exact;
         outside += !f.within_bound;
         if (shown++ < show)
-          std::cout << "  case " << i << " (" << sim::distribution_name(sim::case_distribution(i)) << ") "
+          std::cout << "  case " << i << " (" << sim::distribution_name(sim::case_distribution(i, inputs)) << ") "
                     << d_name << "[" << f.row << "][" << f.col << "]: " << failure_text(f, g.d.dtype()) << "\n";
       }
       progress.update(i + 1);
