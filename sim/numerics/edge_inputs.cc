@@ -135,8 +135,19 @@ class EdgeCase {
         break;
       }
       case Distribution::zeroterm: {
-        const int center = (f16_out ? -21 : -133) - va_.uniform(0, 27);
-        products(center, 2, 50, 50);
+        // Products at two levels about 26 binades apart, both below the
+        // zero-term exponent, so that E is the zero term's and the lower
+        // level sits at its truncation threshold; short fractions half the
+        // time, so that f16 results land on ties that a tiny term decides.
+        const int center = (f16_out ? -21 : -133) - va_.uniform(0, 12);
+        const Frac mode = va_.chance(2) ? Frac::shortened : Frac::full;
+        const auto level = [&](Values& v, int half) {
+          const int pick = v.uniform(0, 99);
+          if (pick < 45) return v.zero();
+          return v.value(v.sign(), half + (pick < 85 ? 0 : -13) + v.uniform(-2, 2), mode);
+        };
+        for (std::uint64_t& x : in_.a.bits) x = level(va_, center / 2);
+        for (std::uint64_t& x : in_.b.bits) x = level(vb_, center - center / 2);
         fill_c([&] { return vc_.chance(4) ? vc_.value(vc_.sign(), center + vc_.uniform(-3, 3)) : vc_.zero(); });
         break;
       }
