@@ -13,6 +13,8 @@
 #include <iostream>
 
 #include "cli/command.h"
+#include "cli/progress.h"
+#include "core/base/json.h"
 #include "core/base/error.h"
 #include "core/base/file_io.h"
 #include "cuda/gpu_session.h"
@@ -44,13 +46,14 @@ int run_capture(const Args& args) {
       ("inputs", po::value<std::string>()->default_value("standard"),
        "random input kinds: standard (the shared vectors' eight), edge (threshold, zeroterm, underflow, ties, "
        "overflow, lowbits) or all")
-      ("output,o", po::value<std::string>(), "vector file to write");
+      ("output,o", po::value<std::string>(), "vector file to write")
+      ("json", po::bool_switch(), "print one JSON object: cases per instruction, the file written");
   const po::variables_map vm = parse_options(args, options, {});
   if (!vm.count("instr")) throw Error("capture: no instruction (use --instr PTX, a tag, or all)");
   if (!vm.count("output")) throw Error("capture: no output file (use -o OUT.mmav)");
   const int cases = vm["cases"].as<int>();
   if (cases < 1) throw Error("capture: --cases must be >= 1");
-  const sim::InputSet inputs = sim::input_set(vm["inputs"].as<std::string>());
+  const sim::InputSet input_set = sim::input_set(vm["inputs"].as<std::string>());
   bool all = false;
   std::vector<const MmaInst*> wanted;
   for (const std::string& name : vm["instr"].as<std::vector<std::string>>()) {
@@ -72,17 +75,27 @@ int run_capture(const Args& args) {
     for (const MmaInst& inst : mma_instructions())
       if (inst.min_sm <= gpu.info().sm) wanted.push_back(&inst);
 
+  const bool as_json = vm["json"].as<bool>();
   std::vector<std::string> comments;
   std::vector<sim::VectorCase> vectors;
+  Json captured = Json::array();
+  Progress progress(static_cast<std::int64_t>(wanted.size()), "instructions");
   for (const MmaInst* inst : wanted) {
-    cuda::Capture cap = cuda::capture_vectors(gpu, nvrtc, *inst, {.cases = cases, .seed = vm["seed"].as<std::uint64_t>(), .inputs = inputs});
+    cuda::Capture cap = cuda::capture_vectors(gpu, nvrtc, *inst, {.cases = cases, .seed = vm["seed"].as<std::uint64_t>(), .inputs = input_set});
     if (comments.empty()) comments.assign(cap.comments.begin(), cap.comments.end() - 1);
     comments.push_back(cap.comments.back());
     vectors.insert(vectors.end(), cap.cases.begin(), cap.cases.end());
-    std::cout << inst->ptx() << ": " << cases << " cases\n";
+    captured.push_back({{"instruction", inst->ptx()}, {"cases", cases}});
+    if (!as_json) std::cout << inst->ptx() << ": " << cases << " cases\n";
+    progress.update(static_cast<std::int64_t>(captured.size()));
   }
   write_file_atomic(vm["output"].as<std::string>(), cuda::format_mmav(comments, vectors));
-  std::cout << vectors.size() << " cases written to " << vm["output"].as<std::string>() << std::endl;
+  if (as_json)
+    std::cout << json_line({{"output", vm["output"].as<std::string>()}, {"cases", vectors.size()},
+                            {"device", gpu.info().name}, {"sm", gpu.info().sm}, {"instructions", std::move(captured)}})
+              << std::endl;
+  else
+    std::cout << vectors.size() << " cases written to " << vm["output"].as<std::string>() << std::endl;
   return kHolds;
 }
 

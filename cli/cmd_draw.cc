@@ -7,6 +7,7 @@
 #include <iostream>
 
 #include "cli/command.h"
+#include "core/base/json.h"
 #include "core/gemm/dispatch.h"
 #include "core/emit/svg.h"
 #include "core/base/error.h"
@@ -18,11 +19,12 @@ namespace mmacheck::cli {
 namespace po = boost::program_options;
 
 int run_draw(const Args& args) {
-  po::options_description options("draw options");
+  po::options_description options("mmacheck draw");
   options.add_options()("file", po::value<std::string>(), "layout file")(
       "output,o", po::value<std::string>(), "the SVG file to write")(
       "method", po::value<std::string>()->default_value("z3"), "z3 or exhaustive")(
-      "inst-set", po::value<std::string>()->default_value("tvm"), "tvm or extended");
+      "inst-set", po::value<std::string>()->default_value("tvm"), "tvm or extended")(
+      "json", po::bool_switch(), "print what was drawn as one JSON object");
   po::positional_options_description positional;
   positional.add("file", 1);
   const po::variables_map vm = parse_options(args, options, positional);
@@ -36,8 +38,18 @@ int run_draw(const Args& args) {
   const ProofReport report = prove(program, prove_options);
   const std::string out = vm["output"].as<std::string>();
   write_file_atomic(out, draw_svg(program, report));
-  std::cout << out << ": " << verdict_name(report.verdict) << ", " << report.counterexamples.size()
-            << " counterexample(s) highlighted\n";
+  if (vm["json"].as<bool>())
+    std::cout << json_line({{"output", out},
+                            {"verdict", verdict_name(report.verdict)},
+                            {"instruction", report.inst ? Json(report.inst->ptx()) : Json(nullptr)},
+                            {"operands", program.gemm ? Json::array({program.gemm->a.buffer, program.gemm->b.buffer,
+                                                                     program.gemm->d.buffer})
+                                                      : Json::array()},
+                            {"highlighted_counterexamples", report.counterexamples.size()}})
+              << "\n";
+  else
+    std::cout << out << ": " << verdict_name(report.verdict) << ", " << report.counterexamples.size()
+              << " counterexample(s) highlighted\n";
   return report.verdict == Verdict::proved ? kHolds : kFails;
 }
 

@@ -18,6 +18,7 @@
 #include <sstream>
 
 #include "cli/command.h"
+#include "cli/error_report.h"
 #include "core/base/error.h"
 #include "core/base/json.h"
 #include "core/program/layout_parser.h"
@@ -187,23 +188,10 @@ std::string to_json(const LayoutValue& value, const std::set<Axis>& axes, const 
   return json_line(out);
 }
 
-// The error, then the expression's line and a caret under the column.
-void print_expr_error(std::ostream& os, const Error& e, const std::string& expr) {
-  os << e.what() << "\n";
-  if (!e.loc().known()) return;
-  std::istringstream lines(expr);
-  std::string line;
-  for (int i = 0; i < e.loc().line && std::getline(lines, line);) ++i;
-  os << "  " << line << "\n  ";
-  for (int i = 1; i < e.loc().col && static_cast<std::size_t>(i - 1) < line.size(); ++i)
-    os << (line[static_cast<std::size_t>(i - 1)] == '\t' ? '\t' : ' ');
-  os << "^\n";
-}
-
 }  // namespace
 
 int run_layout(const Args& args) {
-  po::options_description options("layout options");
+  po::options_description options("mmacheck layout");
   options.add_options()("expr", po::value<std::string>(), "layout expression")(
       "shape", po::value<std::string>(), "D0,D1,...: list the owners of every element")(
       "json", po::bool_switch(), "print one JSON object");
@@ -219,7 +207,7 @@ int run_layout(const Args& args) {
   try {
     value = parse_layout(expr, "<expr>");
   } catch (const Error& e) {
-    print_expr_error(std::cerr, e, expr);
+    report_error(std::cerr, std::cout, e, vm["json"].as<bool>(), expr);
     return kBadInput;
   }
   const TileLayout& layout = layout_of(*value);

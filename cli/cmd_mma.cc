@@ -11,6 +11,7 @@
 
 #include "cli/command.h"
 #include "core/base/error.h"
+#include "core/base/json.h"
 #include "sim/numerics/element_value.h"
 #include "sim/numerics/mma_model.h"
 #include "sim/vectors/vector_file.h"
@@ -24,7 +25,8 @@ int run_mma(const Args& args) {
   options.add_options()
       ("vectors", po::value<std::vector<std::string>>()->multitoken(), "vector files (mmav-1)")
       ("arch", po::value<std::string>()->default_value("sm_90"), "architecture model")
-      ("show", po::value<int>()->default_value(10), "mismatching elements to print per file");
+      ("show", po::value<int>()->default_value(10), "mismatching elements to print per file")
+      ("json", po::bool_switch(), "print one JSON object: counts per file and instruction, the mismatches");
   po::positional_options_description positional;
   positional.add("vectors", -1);
   const po::variables_map vm = parse_options(args, options, positional);
@@ -38,20 +40,37 @@ int run_mma(const Args& args) {
   for (const std::string& path : vm["vectors"].as<std::vector<std::string>>())
     files.push_back(sim::read_vector_file(path));
 
+  const bool as_json = vm["json"].as<bool>();
   int passed = 0;
   int failed = 0;
+  Json file_reports = Json::array();
   for (const sim::VectorFile& file : files) {
     const sim::VectorReport report = sim::run_vector_file(file, arch, static_cast<std::size_t>(show));
-    for (const sim::InstrTally& t : report.tallies)
-      std::cout << t.inst->ptx() << ": " << t.passed << " passed, " << t.failed << " failed\n";
-    for (const sim::Mismatch& m : report.mismatches)
-      std::cout << "  " << file.name << ": case " << m.vcase->id << " (" << m.vcase->kind << ") D["
-                << m.row << "][" << m.col << "]: expected " << sim::element_text(m.vcase->inst->d, m.expected)
-                << ", got " << sim::element_text(m.vcase->inst->d, m.got) << "\n";
+    Json tallies = Json::array(), mismatches = Json::array();
+    for (const sim::InstrTally& t : report.tallies) {
+      tallies.push_back({{"instruction", t.inst->ptx()}, {"passed", t.passed}, {"failed", t.failed}});
+      if (!as_json) std::cout << t.inst->ptx() << ": " << t.passed << " passed, " << t.failed << " failed\n";
+    }
+    for (const sim::Mismatch& m : report.mismatches) {
+      const DType d = m.vcase->inst->d;
+      mismatches.push_back({{"case", m.vcase->id}, {"kind", m.vcase->kind}, {"row", m.row}, {"col", m.col},
+                            {"expected", sim::element_text(d, m.expected)}, {"got", sim::element_text(d, m.got)}});
+      if (!as_json)
+        std::cout << "  " << file.name << ": case " << m.vcase->id << " (" << m.vcase->kind << ") D[" << m.row << "]["
+                  << m.col << "]: expected " << sim::element_text(d, m.expected) << ", got "
+                  << sim::element_text(d, m.got) << "\n";
+    }
+    file_reports.push_back({{"file", file.name}, {"passed", report.passed}, {"failed", report.failed},
+                            {"instructions", std::move(tallies)}, {"mismatches", std::move(mismatches)}});
     passed += report.passed;
     failed += report.failed;
   }
-  std::cout << passed << " passed, " << failed << " failed" << std::endl;
+  if (as_json)
+    std::cout << json_line({{"result", failed ? "failed" : "passed"}, {"arch", arch.name}, {"passed", passed},
+                            {"failed", failed}, {"files", std::move(file_reports)}})
+              << std::endl;
+  else
+    std::cout << passed << " passed, " << failed << " failed" << std::endl;
   return failed ? kFails : kHolds;
 }
 

@@ -1,6 +1,6 @@
-// mmacheck prove FILE [--json] [--method z3|exhaustive] [--timeout-ms N]
-//                     [--inst-set tvm|extended]
-// (also plain `mmacheck FILE`)
+// mmacheck prove FILE... [--json] [--method z3|exhaustive] [--timeout-ms N]
+//                        [--inst-set tvm|extended] [-j N]
+// (also plain `mmacheck FILE...`)
 //
 // Dispatches the file's gemm and proves the nest (core/prove/prove.h).  Text
 // output: the instruction and tiling, one line per check (result, time),
@@ -11,6 +11,7 @@
 #include <iostream>
 
 #include "cli/command.h"
+#include "cli/file_batch.h"
 #include "core/base/json.h"
 #include "core/prove/prove.h"
 
@@ -22,7 +23,7 @@ namespace {
 
 Json element_json(const std::optional<Element>& e) { return e ? Json(*e) : Json(nullptr); }
 
-std::string json(const ProofReport& r) {
+Json json(const ProofReport& r) {
   Json checks = Json::array();
   for (const CheckReport& c : r.checks) {
     Json check = {{"name", c.name},
@@ -52,7 +53,7 @@ std::string json(const ProofReport& r) {
                     {"reasons", r.reasons},
                     {"checks", std::move(checks)},
                     {"counterexamples", std::move(counterexamples)}};
-  return json_line(out);
+  return out;
 }
 
 std::string ms_str(double ms) {
@@ -96,24 +97,32 @@ void text(std::ostream& os, const ProofReport& r) {
 int run_prove(const Args& args) {
   po::options_description options("mmacheck prove");
   options.add_options()
-      ("file", po::value<std::string>(), "layout file")
-      ("json", po::bool_switch(), "print the JSON report")
+      ("file", po::value<std::vector<std::string>>(), "layout files or folders; - is standard input")
+      ("json", po::bool_switch(), "print the JSON report (JSON Lines, one object per file, for several)")
       ("method", po::value<std::string>()->default_value("z3"), "z3 or exhaustive")
       ("timeout-ms", po::value<unsigned>()->default_value(10000), "Z3 time limit per check")
-      ("inst-set", po::value<std::string>()->default_value("tvm"), "tvm or extended");
+      ("inst-set", po::value<std::string>()->default_value("tvm"), "tvm or extended")
+      ("jobs,j", po::value<int>()->default_value(1), "files proved at once (0: one per hardware thread)");
   po::positional_options_description positional;
-  positional.add("file", 1);
+  positional.add("file", -1);
   const po::variables_map vm = parse_options(args, options, positional);
-  if (!vm.count("file")) throw Error("prove: missing FILE (usage: mmacheck prove FILE [--json])");
+  if (!vm.count("file")) throw Error("prove: missing FILE (usage: " + usage_line("prove") + ")");
 
   ProveOptions opts;
   opts.method = parse_proof_method(vm["method"].as<std::string>());
   opts.timeout_ms = vm["timeout-ms"].as<unsigned>();
   opts.inst_set = parse_inst_set(vm["inst-set"].as<std::string>());
-  const ProofReport report = prove(load_program(vm["file"].as<std::string>()), opts);
-  if (vm["json"].as<bool>()) std::cout << json(report) << "\n";
-  else text(std::cout, report);
-  return report.verdict == Verdict::proved ? kHolds : kFails;
+  const bool as_json = vm["json"].as<bool>();
+  const BatchOptions batch{.jobs = checked_jobs(vm["jobs"].as<int>()), .json = as_json};
+  return run_batch(expand_inputs(vm["file"].as<std::vector<std::string>>()), batch,
+                   [&](const std::string& path, std::ostream& out) {
+                     const ProofReport report = prove(load_program(path), opts);
+                     FileOutcome outcome{report.verdict == Verdict::proved ? kHolds : kFails,
+                                         std::string(verdict_name(report.verdict)), nullptr};
+                     if (as_json) outcome.json = json(report);
+                     else text(out, report);
+                     return outcome;
+                   });
 }
 
 }  // namespace mmacheck::cli

@@ -1,5 +1,5 @@
-// mmacheck sim FILE [--cases N] [--seed S] [--inputs standard|edge|all] [--arch sm_75..sm_120]
-//              [--inst-set tvm|extended] [--show N]
+// mmacheck sim FILE... [--cases N] [--seed S] [--inputs standard|edge|all] [--arch sm_75..sm_120]
+//                      [--inst-set tvm|extended] [--show N]
 //
 // Dispatches the file's gemm and runs the whole program (stage -> nest ->
 // store) on the lane-accurate warp machine for N random cases, the input
@@ -12,14 +12,13 @@
 //
 // Exit status: 0 every case passes; 1 some element fails or the dispatch
 // fails (its reasons printed); 2 bad input.
-#include <unistd.h>
-
-#include <chrono>
 #include <cstdio>
 #include <iostream>
 #include <string>
 
 #include "cli/command.h"
+#include "cli/file_batch.h"
+#include "cli/progress.h"
 #include "core/gemm/dispatch.h"
 #include "core/base/error.h"
 #include "sim/numerics/element_value.h"
@@ -32,34 +31,6 @@ namespace mmacheck::cli {
 namespace po = boost::program_options;
 
 namespace {
-
-// A progress bar on stderr, only when stderr is a terminal and the run has
-// lasted over a second.
-class Progress {
- public:
-  explicit Progress(int total) : total_(total), tty_(isatty(STDERR_FILENO)), start_(Clock::now()) {}
-  ~Progress() {
-    if (shown_) std::cerr << "\r" << std::string(60, ' ') << "\r" << std::flush;
-  }
-
-  void update(int done) {
-    if (!tty_) return;
-    const Clock::time_point now = Clock::now();
-    if (now - start_ < std::chrono::seconds(1) || now - last_ < std::chrono::milliseconds(100)) return;
-    last_ = now;
-    shown_ = true;
-    const int width = 40, filled = static_cast<int>(static_cast<long>(width) * done / total_);
-    std::cerr << "\r[" << std::string(filled, '#') << std::string(width - filled, '.') << "] " << done << "/"
-              << total_ << " cases" << std::flush;
-  }
-
- private:
-  using Clock = std::chrono::steady_clock;
-  int total_;
-  bool tty_;
-  bool shown_ = false;
-  Clock::time_point start_, last_;
-};
 
 std::string number(long double v) {
   char buf[40];
@@ -92,12 +63,105 @@ std::string failure_text(const sim::ElementCheck& f, DType type) {
          failed + " failed]";
 }
 
+// The bits as JSON reads them back: "0x3c00", as wide as the type.
+std::string hex_bits(DType type, std::uint64_t bits) {
+  char buf[24];
+  std::snprintf(buf, sizeof buf, "0x%0*llx", dtype_info(type).bits / 4, static_cast<unsigned long long>(bits));
+  return buf;
+}
+
+Json failure_json(int case_index, sim::InputSet input_set, const std::string& buffer, const sim::ElementCheck& f,
+                  DType type) {
+  return {{"case", case_index},
+          {"distribution", sim::distribution_name(sim::case_distribution(case_index, input_set))},
+          {"element", buffer + "[" + std::to_string(f.row) + "][" + std::to_string(f.col) + "]"},
+          {"row", f.row},
+          {"col", f.col},
+          {"got", hex_bits(type, f.got)},
+          {"direct", hex_bits(type, f.direct)},
+          {"reference", expectation_text(f.reference, type)},
+          {"bit_exact", f.bit_exact},
+          {"within_bound", f.within_bound}};
+}
+
+struct SimSettings {
+  int cases;
+  int show;
+  std::uint64_t seed;
+  sim::InputSet input_set;
+  const sim::ArchParams* arch;
+  InstSet inst_set;
+  bool json;
+  bool progress;  // off when several files run at once: one line per run
+};
+
+FileOutcome simulate_file(const std::string& path, const SimSettings& s, std::ostream& out) {
+  const Program program = load_program(path);
+  const Plan plan = dispatch(program, s.inst_set);
+  if (!plan.ok) {
+    out << "dispatch_failed\n";
+    for (const std::string& r : plan.reasons) out << "  " << r << "\n";
+    return {kFails, "dispatch_failed", {{"result", "dispatch_failed"}, {"reasons", plan.reasons}}};
+  }
+  sim::SimCheck check(program, plan.nest, *s.arch);
+  const GemmGeometry& g = check.geometry();
+  const std::string& d_name = program.gemm->d.buffer;
+  out << plan.inst->ptx() << " on " << s.arch->name << ": M x N x K = " << g.m << " x " << g.n << " x " << g.k
+      << ", " << plan.nest.mma_count() << " mma per warp, " << check.machine().warps() << " warp(s); " << s.cases
+      << " cases, seed " << s.seed << "\n";
+
+  int failed_cases = 0, shown = 0;
+  std::int64_t wrong = 0, not_exact = 0, outside = 0;
+  Json failures = Json::array();
+  {
+    Progress progress(s.progress ? s.cases : 0, "cases");
+    for (int i = 0; i < s.cases; ++i) {
+      const std::vector<sim::ElementCheck> found = check.failures(check.random_case(i, s.seed, s.input_set));
+      failed_cases += !found.empty();
+      for (const sim::ElementCheck& f : found) {
+        ++wrong;
+        not_exact += !f.bit_exact;
+        outside += !f.within_bound;
+        if (shown++ >= s.show) continue;
+        if (s.json) failures.push_back(failure_json(i, s.input_set, d_name, f, g.d.dtype()));
+        else
+          out << "  case " << i << " (" << sim::distribution_name(sim::case_distribution(i, s.input_set)) << ") " << d_name << "["
+              << f.row << "][" << f.col << "]: " << failure_text(f, g.d.dtype()) << "\n";
+      }
+      progress.update(i + 1);
+    }
+  }
+  const bool passed = failed_cases == 0;
+  if (shown > s.show) out << "  ... " << shown - s.show << " more failing elements\n";
+  if (passed)
+    out << "passed: " << s.cases << " cases, every element bit-identical to the direct evaluation and "
+        << "within the Eigen reference bound" << std::endl;
+  else
+    out << "FAILED: " << failed_cases << " of " << s.cases << " cases, " << wrong << " wrong elements (" << not_exact
+        << " differ from the direct evaluation, " << outside << " outside the Eigen reference bound)" << std::endl;
+  const Json report = {{"result", passed ? "passed" : "failed"},
+                       {"instruction", plan.inst->ptx()},
+                       {"arch", s.arch->name},
+                       {"shape", {{"M", g.m}, {"N", g.n}, {"K", g.k}}},
+                       {"mma_count", plan.nest.mma_count()},
+                       {"warps", check.machine().warps()},
+                       {"cases", s.cases},
+                       {"seed", s.seed},
+                       {"inputs", sim::input_set_name(s.input_set)},
+                       {"failed_cases", failed_cases},
+                       {"wrong_elements", wrong},
+                       {"not_bit_exact", not_exact},
+                       {"outside_bound", outside},
+                       {"failures", std::move(failures)}};
+  return {passed ? kHolds : kFails, passed ? "passed" : "failed", report};
+}
+
 }  // namespace
 
 int run_sim(const Args& args) {
   po::options_description options("mmacheck sim");
   options.add_options()
-      ("file", po::value<std::string>(), "layout file")
+      ("file", po::value<std::vector<std::string>>(), "layout files or folders; - is standard input")
       ("cases", po::value<int>()->default_value(64), "random cases")
       ("seed", po::value<std::uint64_t>()->default_value(1), "random seed")
       ("inputs", po::value<std::string>()->default_value("standard"),
@@ -105,62 +169,27 @@ int run_sim(const Args& args) {
        "overflow, lowbits) or all")
       ("arch", po::value<std::string>()->default_value("sm_90"), ("arithmetic model: " + sim::arch_names()).c_str())
       ("inst-set", po::value<std::string>()->default_value("tvm"), "instruction set: tvm or extended")
-      ("show", po::value<int>()->default_value(20), "failing elements to print");
+      ("show", po::value<int>()->default_value(20), "failing elements to print")
+      ("json", po::bool_switch(), "print a JSON object (JSON Lines, one per file, for several)")
+      ("jobs,j", po::value<int>()->default_value(1), "files simulated at once (0: one per hardware thread)");
   po::positional_options_description positional;
-  positional.add("file", 1);
+  positional.add("file", -1);
   const po::variables_map vm = parse_options(args, options, positional);
-  if (!vm.count("file")) throw Error("sim: no layout file");
-  const int cases = vm["cases"].as<int>();
-  const int show = vm["show"].as<int>();
-  const std::uint64_t seed = vm["seed"].as<std::uint64_t>();
-  if (cases < 1) throw Error("sim: --cases must be >= 1");
-  if (show < 0) throw Error("sim: --show must be >= 0");
-  const sim::ArchParams& arch = sim::arch_params(vm["arch"].as<std::string>());
-  const sim::InputSet inputs = sim::input_set(vm["inputs"].as<std::string>());
-  const InstSet set = parse_inst_set(vm["inst-set"].as<std::string>());
-
-  const Program program = load_program(vm["file"].as<std::string>());
-  const Plan plan = dispatch(program, set);
-  if (!plan.ok) {
-    std::cout << "dispatch_failed\n";
-    for (const std::string& r : plan.reasons) std::cout << "  " << r << "\n";
-    return kFails;
-  }
-  sim::SimCheck check(program, plan.nest, arch);
-  const GemmGeometry& g = check.geometry();
-  const std::string& d_name = program.gemm->d.buffer;
-  std::cout << plan.inst->ptx() << " on " << arch.name << ": M x N x K = " << g.m << " x " << g.n << " x "
-            << g.k << ", " << plan.nest.mma_count() << " mma per warp, " << check.machine().warps()
-            << " warp(s); " << cases << " cases, seed " << seed << "\n";
-
-  int failed_cases = 0, shown = 0;
-  std::int64_t wrong = 0, not_exact = 0, outside = 0;
-  {
-    Progress progress(cases);
-    for (int i = 0; i < cases; ++i) {
-      const std::vector<sim::ElementCheck> failures = check.failures(check.random_case(i, seed, inputs));
-      failed_cases += !failures.empty();
-      for (const sim::ElementCheck& f : failures) {
-        ++wrong;
-        not_exact += !f.bit_exact;
-        outside += !f.within_bound;
-        if (shown++ < show)
-          std::cout << "  case " << i << " (" << sim::distribution_name(sim::case_distribution(i, inputs)) << ") "
-                    << d_name << "[" << f.row << "][" << f.col << "]: " << failure_text(f, g.d.dtype()) << "\n";
-      }
-      progress.update(i + 1);
-    }
-  }
-  if (shown > show) std::cout << "  ... " << shown - show << " more failing elements\n";
-  if (failed_cases == 0) {
-    std::cout << "passed: " << cases << " cases, every element bit-identical to the direct evaluation and "
-              << "within the Eigen reference bound" << std::endl;
-    return kHolds;
-  }
-  std::cout << "FAILED: " << failed_cases << " of " << cases << " cases, " << wrong << " wrong elements ("
-            << not_exact << " differ from the direct evaluation, " << outside
-            << " outside the Eigen reference bound)" << std::endl;
-  return kFails;
+  if (!vm.count("file")) throw Error("sim: no layout file (usage: " + usage_line("sim") + ")");
+  const std::vector<std::string> inputs = expand_inputs(vm["file"].as<std::vector<std::string>>());
+  const SimSettings settings{.cases = vm["cases"].as<int>(),
+                             .show = vm["show"].as<int>(),
+                             .seed = vm["seed"].as<std::uint64_t>(),
+                             .input_set = sim::input_set(vm["inputs"].as<std::string>()),
+                             .arch = &sim::arch_params(vm["arch"].as<std::string>()),
+                             .inst_set = parse_inst_set(vm["inst-set"].as<std::string>()),
+                             .json = vm["json"].as<bool>(),
+                             .progress = inputs.size() == 1};
+  if (settings.cases < 1) throw Error("sim: --cases must be >= 1");
+  if (settings.show < 0) throw Error("sim: --show must be >= 0");
+  const BatchOptions batch{.jobs = checked_jobs(vm["jobs"].as<int>()), .json = settings.json};
+  return run_batch(inputs, batch,
+                   [&](const std::string& path, std::ostream& out) { return simulate_file(path, settings, out); });
 }
 
 }  // namespace mmacheck::cli

@@ -1,5 +1,8 @@
-// The mmacheck subcommands.  Each lives in its own cmd_*.cc and is listed in
-// the table in commands.cc.
+// The mmacheck subcommands.  Each lives in its own cmd_*.cc and is a row of
+// the table in commands.cc: name, operands, summary and an example.  The
+// options come from the command's own Boost.Program_options description,
+// which `mmacheck COMMAND --help` / `mmacheck help COMMAND` prints (with
+// defaults), so nothing is described twice.
 //
 // Exit status, for every command: 0 what was checked holds, 1 it does not
 // hold (refuted, dispatch failed, unknown, a mismatch), 2 bad input or usage,
@@ -22,8 +25,9 @@ enum Exit : int { kHolds = 0, kFails = 1, kBadInput = 2, kNoGpu = 3 };
 
 struct Command {
   std::string_view name;
-  std::string_view synopsis;  // "layout EXPR [--shape D0,D1,...] [--json]"
+  std::string_view operands;  // "FILE...", "EXPR", "" (before "[options]")
   std::string_view summary;   // one line
+  std::string_view example;   // the arguments after "mmacheck NAME"
   int (*run)(const Args& args);
 };
 
@@ -33,8 +37,20 @@ const Command* find_command(std::string_view name);
 // less than the word's length), or nullptr: `proove` -> prove.
 const Command* nearest_command(std::string_view word);
 
-// Parse `args` (without the command name) with boost::program_options;
-// turns its exceptions into Error so that bad usage exits 2.
+// "mmacheck prove FILE... [options]": the usage line of help, errors and the
+// README's command table.
+std::string usage_line(const Command& command);
+std::string usage_line(std::string_view command_name);
+
+// Thrown by parse_options once it has printed a command's help; main()
+// exits 0.
+struct HelpShown {};
+
+// Parse `args` (without the command name) with boost::program_options; the
+// description's caption is "mmacheck NAME".  `--help`/`-h` prints the
+// command's usage, options with defaults and example, then throws HelpShown.
+// Boost's exceptions, and a negative value for an unsigned option (which
+// Boost would wrap to 2^64 - 1), become Error, so bad usage exits 2.
 boost::program_options::variables_map parse_options(
     const Args& args, const boost::program_options::options_description& options,
     const boost::program_options::positional_options_description& positional);
@@ -49,5 +65,6 @@ int run_gpu(const Args& args);
 int run_capture(const Args& args);
 int run_draw(const Args& args);
 int run_bench(const Args& args);
+int run_help(const Args& args);
 
 }  // namespace mmacheck::cli

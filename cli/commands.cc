@@ -7,30 +7,27 @@
 
 namespace mmacheck::cli {
 
-namespace po = boost::program_options;
-
 namespace {
-// Add a row when a command lands.
+// Add a row when a command lands.  Operands and example are what help and
+// the README show; the options are the command's own description.
 constexpr Command kCommands[] = {
-    {"help", "help", "this list", nullptr},
-    {"prove", "prove FILE [--json] [--method z3|exhaustive]",
-     "dispatch, prove the nest computes the gemm, or give a counterexample", run_prove},
-    {"layout", "layout EXPR [--shape D0,D1,...] [--json]",
-     "evaluate a layout expression: iters, spans, element -> owners map", run_layout},
-    {"emit", "emit FILE [--tirx | --cuda] [--inst-set tvm|extended]",
-     "the lowered mma nest as TIRx IR or CUDA source", run_emit},
-    {"sim", "sim FILE [--cases N] [--seed S] [--arch sm_90|sm_80] [--inst-set tvm|extended]",
-     "run the program on the warp machine vs direct evaluation and Eigen reference", run_sim},
-    {"mma", "mma --vectors F... [--arch sm_90] [--show N]",
-     "run single instructions from vector files; prints N passed, N failed", run_mma},
-    {"bench", "bench [--instr I] [--seconds S] [--threads T]",
-     "bit-exact simulator throughput against Eigen float32", run_bench},
-    {"gpu", "gpu FILE [--cases N] [--seed S] [--inst-set tvm|extended]",
-     "run the nest on the GPU, diff bit for bit vs the simulator (3: no GPU)", run_gpu},
-    {"capture", "capture --instr PTX|TAG|all [--cases N] [--seed S] -o OUT.mmav",
-     "record single-instruction test vectors on the GPU (3: no GPU)", run_capture},
-    {"draw", "draw FILE -o OUT.svg [--method z3|exhaustive] [--inst-set tvm|extended]",
-     "SVG picture of the fragments, counterexamples highlighted", run_draw},
+    {"help", "[COMMAND]", "the commands, or one command's usage, options and example", "prove", run_help},
+    {"prove", "FILE...", "dispatch, prove the nest computes the gemm, or give a counterexample",
+     "examples/seed.txt --json", run_prove},
+    {"layout", "EXPR", "evaluate a layout expression: iters, spans, element -> owners map",
+     "'S[(2, 8, 4, 2) : (2, 4@laneid, 1@laneid, 1)]' --shape 16,8", run_layout},
+    {"emit", "FILE", "the lowered mma nest as TIRx IR or CUDA source", "examples/m64.txt --cuda", run_emit},
+    {"sim", "FILE...", "run the program on the warp machine vs direct evaluation and Eigen reference",
+     "examples/seed_corrected.txt --cases 256", run_sim},
+    {"mma", "[--vectors] F...", "run single instructions from vector files; prints N passed, N failed",
+     "--vectors tests/data/m16n8k16.f32.f16.f16.f32.mmav", run_mma},
+    {"bench", "", "bit-exact simulator throughput against Eigen float32", "--seconds 1 --threads 2", run_bench},
+    {"gpu", "FILE...", "run the nest on the GPU, diff bit for bit vs the simulator (3: no GPU)",
+     "examples/m64.txt --cases 4096", run_gpu},
+    {"capture", "--instr PTX|TAG|all -o OUT.mmav", "record single-instruction test vectors on the GPU (3: no GPU)",
+     "--instr m16n8k16.f16 --cases 1024 -o new.mmav", run_capture},
+    {"draw", "FILE -o OUT.svg", "SVG picture of the fragments, counterexamples highlighted",
+     "examples/seed.txt -o seed.svg", run_draw},
 };
 }  // namespace
 
@@ -73,16 +70,15 @@ const Command* nearest_command(std::string_view word) {
   return best;
 }
 
-po::variables_map parse_options(const Args& args, const po::options_description& options,
-                                const po::positional_options_description& positional) {
-  po::variables_map vm;
-  try {
-    po::store(po::command_line_parser(args).options(options).positional(positional).run(), vm);
-    po::notify(vm);
-  } catch (const po::error& e) {
-    throw Error(e.what());
-  }
-  return vm;
+std::string usage_line(const Command& command) {
+  std::string line = "mmacheck " + std::string(command.name);
+  if (!command.operands.empty()) line += " " + std::string(command.operands);
+  return line + " [options]";
+}
+
+std::string usage_line(std::string_view command_name) {
+  const Command* command = find_command(command_name);
+  return command ? usage_line(*command) : "mmacheck " + std::string(command_name);
 }
 
 }  // namespace mmacheck::cli

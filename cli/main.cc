@@ -2,29 +2,22 @@
 //
 // `mmacheck FILE ...` is `mmacheck prove FILE ...`; otherwise the first
 // argument names a command (see `mmacheck help`).  Every Error reaching this
-// boundary is bad input: printed once, exit status 2.
+// boundary is bad input: printed once (with the source line and a caret, and
+// as a JSON object when --json was asked for), exit status 2.
+#include <algorithm>
 #include <exception>
 #include <filesystem>
 #include <iostream>
 
 #include "cli/command.h"
+#include "cli/error_report.h"
+#include "cli/help.h"
 #include "core/base/error.h"
 #include "core/base/heap_tuning.h"
+#include "mmacheck_version.h"
 
+namespace mmacheck::cli {
 namespace {
-
-using mmacheck::cli::Args;
-
-void print_usage(std::ostream& os) {
-  os << "usage: mmacheck FILE [options]          (same as: mmacheck prove FILE)\n"
-     << "       mmacheck COMMAND [arguments]\n\ncommands:\n";
-  for (const mmacheck::cli::Command& c : mmacheck::cli::commands()) {
-    std::string line = "  " + std::string(c.synopsis);
-    if (line.size() < 52) line.resize(52, ' ');
-    os << line << "  " << c.summary << "\n";
-  }
-  os << "\nexit status: 0 holds, 1 does not hold, 2 bad input or usage, 3 no GPU\n";
-}
 
 // `mmacheck WORD` proves the file WORD; a bare word that names no file and
 // has no path or extension in it is taken for a mistyped command instead.
@@ -36,43 +29,42 @@ bool looks_like_command(const std::string& word) {
 
 int dispatch(const Args& args) {
   if (args.empty()) {
-    print_usage(std::cerr);
-    return mmacheck::cli::kBadInput;
+    print_overview(std::cerr);
+    return kBadInput;
   }
   const std::string& first = args.front();
-  if (first == "help" || first == "--help" || first == "-h") {
-    print_usage(std::cout);
-    return mmacheck::cli::kHolds;
-  }
+  if (first == "--help" || first == "-h") return run_help({});
   if (first == "--version") {
-    std::cout << "mmacheck 0.1.0\n";
-    return mmacheck::cli::kHolds;
+    std::cout << "mmacheck " << kVersion << " (git " << kGitRevision << ")\n";
+    return kHolds;
   }
-  if (const mmacheck::cli::Command* cmd = mmacheck::cli::find_command(first); cmd && cmd->run)
-    return cmd->run(Args(args.begin() + 1, args.end()));
+  if (const Command* cmd = find_command(first)) return cmd->run(Args(args.begin() + 1, args.end()));
   if (looks_like_command(first)) {
     std::string message = "unknown command '" + first + "'";
-    if (const mmacheck::cli::Command* near = mmacheck::cli::nearest_command(first))
-      message += "; did you mean '" + std::string(near->name) + "'?";
+    if (const Command* near = nearest_command(first)) message += "; did you mean '" + std::string(near->name) + "'?";
     message += " (commands:";
-    for (const mmacheck::cli::Command& c : mmacheck::cli::commands()) message += " " + std::string(c.name);
-    throw mmacheck::Error(message + ")");
+    for (const Command& c : commands()) message += " " + std::string(c.name);
+    throw Error(message + ")");
   }
-  if (const mmacheck::cli::Command* prove = mmacheck::cli::find_command("prove"); prove && prove->run)
-    return prove->run(args);
-  throw mmacheck::Error("unknown command '" + first + "' (see 'mmacheck help')");
+  return run_prove(args);
 }
 
 }  // namespace
+}  // namespace mmacheck::cli
 
 int main(int argc, char** argv) {
+  using namespace mmacheck::cli;
   mmacheck::keep_large_blocks_in_heap();
+  const Args args(argv + 1, argv + argc);
+  const bool json = std::find(args.begin(), args.end(), "--json") != args.end();
   try {
-    return dispatch(Args(argv + 1, argv + argc));
+    return dispatch(args);
+  } catch (const HelpShown&) {
+    return kHolds;
   } catch (const mmacheck::Error& e) {
-    std::cerr << e.what() << "\n";
+    report_error(std::cerr, std::cout, e, json);
   } catch (const std::exception& e) {
-    std::cerr << "error: " << e.what() << "\n";
+    report_error(std::cerr, std::cout, mmacheck::Error(e.what()), json);
   }
-  return mmacheck::cli::kBadInput;
+  return kBadInput;
 }

@@ -1,6 +1,8 @@
 // mmacheck draw: the SVG picture of the fragments, counterexamples highlighted.
 #include <catch2/catch.hpp>
 
+#include <unistd.h>
+
 #include <cstdio>
 #include <filesystem>
 #include <string>
@@ -43,7 +45,7 @@ TEST_CASE("draw of a proved program marks nothing", "[draw]") {
 }
 
 TEST_CASE("mmacheck draw writes the picture and exits like prove", "[draw][cli]") {
-  const std::string out = (std::filesystem::temp_directory_path() / "mmacheck-test-draw.svg").string();
+  const std::string out = (std::filesystem::temp_directory_path() / ("mmacheck-test-draw-" + std::to_string(getpid()) + ".svg")).string();
   std::remove(out.c_str());
   const test::RunResult refuted = test::run_mmacheck({"draw", test::source_path("examples/seed.txt"), "-o", out});
   CHECK(refuted.status == 1);

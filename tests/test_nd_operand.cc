@@ -4,6 +4,8 @@
 // only and say so, exit 2.
 #include <catch2/catch.hpp>
 
+#include <unistd.h>
+
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -37,7 +39,7 @@ TEST_CASE("a 2-D region of a 3-D buffer is placed, dispatched and proved", "[geo
 }
 
 TEST_CASE("simulator and draw decline a 3-D buffer with an error", "[geometry][sim][draw]") {
-  const std::string path = (std::filesystem::temp_directory_path() / "mmacheck-test-nd.txt").string();
+  const std::string path = (std::filesystem::temp_directory_path() / ("mmacheck-test-nd-" + std::to_string(getpid()) + ".txt")).string();
   std::ofstream(path) << kProgram;
   const test::RunResult sim = test::run_mmacheck({"sim", path});
   CHECK(sim.status == 2);

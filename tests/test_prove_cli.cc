@@ -122,16 +122,20 @@ D = buffer((16, 8), float32, local, D_FRAG)
   SECTION("a stage on a shared buffer") {
     const auto [path, err] = run("shared.txt", head + "S_A = buffer((16, 16), float16, shared, D_FRAG.tile_to([16, 16], [16, 8]))\n"
                                                       "gemm(D, A, B, D)\nstage S_A[s] = A_g[lane, s]\n");
-    CHECK(err == path + ":7:1: error: stage S_A: 'S_A' is a shared buffer; stage and store move register (local) buffers\n");
+    CHECK(err == path + ":7:1: error: stage S_A: 'S_A' is a shared buffer; stage and store move register (local) buffers\n"
+                        "  stage S_A[s] = A_g[lane, s]\n  ^\n");
   }
   SECTION("a store whose target has another shape") {
     const auto [path, err] = run("shape.txt", head + "D_g = buffer((32, 8), float32, global)\ngemm(D, A, B, D)\n"
                                                      "store D[s] -> D_g[lane, s]\n");
-    CHECK(err == path + ":7:1: error: store D: 'D_g' has shape (32, 8) but 'D' has shape (16, 8)\n");
+    CHECK(err == path + ":7:1: error: store D: 'D_g' has shape (32, 8) but 'D' has shape (16, 8)\n"
+                        "  store D[s] -> D_g[lane, s]\n  ^\n");
   }
   SECTION("a stage on an unknown buffer") {
     const auto [path, err] = run("unknown.txt", head + "gemm(D, A, B, D)\nstage Q[s] = A_g[lane, s]\n");
     CHECK(err.rfind(path + ":6:7: error: stage on unknown buffer 'Q'", 0) == 0);
+    // The source line and a caret under column 7.
+    CHECK(err.find("\n  stage Q[s] = A_g[lane, s]\n        ^\n") != std::string::npos);
   }
   SECTION("operands whose K disagree") {
     const auto [path, err] = run("k.txt", head + "B2 = buffer((8, 8), float16, local, S[(4, 2, 8) : (1 @ laneid, 1, 4 @ laneid)])\n"

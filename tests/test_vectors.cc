@@ -4,6 +4,8 @@
 // parser's errors, and the `mmacheck mma` command.
 #include <catch2/catch.hpp>
 
+#include <unistd.h>
+
 #include <filesystem>
 #include <fstream>
 
@@ -133,7 +135,7 @@ TEST_CASE("mmacheck mma prints the totals last and exits by the outcome", "[vect
   CHECK(ok.out.find("mma.sync.aligned.m8n8k4.row.col.f64.f64.f64.f64: 12 passed, 0 failed\n") != std::string::npos);
   CHECK(ok.out.substr(ok.out.rfind('\n', ok.out.size() - 2) + 1) == std::to_string(cases) + " passed, 0 failed\n");
 
-  const std::string bad_path = (std::filesystem::temp_directory_path() / "mmacheck-test-mismatch.mmav").string();
+  const std::string bad_path = (std::filesystem::temp_directory_path() / ("mmacheck-test-mismatch-" + std::to_string(getpid()) + ".mmav")).string();
   {
     std::string d = kD;
     d.replace(d.find("41000000"), 8, "41000001");

@@ -1,0 +1,276 @@
+// The command line as users meet it: help generated from the options
+// (COMMAND --help, help COMMAND), --version, the README's command table,
+// many files per run (folders, -j, JSON Lines, worst exit status), --json for
+// every reporting command and for bad input, and unsigned options that refuse
+// negative values.
+#include <catch2/catch.hpp>
+
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <regex>
+#include <sstream>
+#include <unistd.h>
+
+#include "core/base/json.h"
+#include "tests/support.h"
+
+using namespace mmacheck;
+using namespace mmacheck::test;
+
+namespace {
+
+namespace fs = std::filesystem;
+
+// The command names, from `mmacheck help`'s list.
+std::vector<std::string> command_names() {
+  const RunResult r = run_mmacheck({"help"});
+  REQUIRE(r.status == 0);
+  std::vector<std::string> names;
+  std::istringstream lines(r.out);
+  const std::regex row(R"(^  mmacheck ([a-z]+)\b.*)");
+  std::smatch m;
+  for (std::string line; std::getline(lines, line);)
+    if (std::regex_match(line, m, row)) names.push_back(m[1]);
+  return names;
+}
+
+// The first two lines of COMMAND --help: the usage line and the summary.
+std::pair<std::string, std::string> usage_and_summary(const std::string& help) {
+  std::istringstream lines(help);
+  std::string usage, summary;
+  std::getline(lines, usage);
+  std::getline(lines, summary);
+  REQUIRE(usage.rfind("usage: ", 0) == 0);
+  REQUIRE(summary.rfind("  ", 0) == 0);
+  return {usage.substr(7), summary.substr(2)};
+}
+
+// A fresh folder for this process and test.
+fs::path temp_dir(const std::string& name) {
+  const fs::path dir = fs::temp_directory_path() / ("mmacheck-cli-" + std::to_string(getpid())) / name;
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  return dir;
+}
+
+void copy_example(const std::string& example, const fs::path& to) {
+  fs::create_directories(to.parent_path());
+  fs::copy_file(source_path("examples/" + example), to, fs::copy_options::overwrite_existing);
+}
+
+std::vector<Json> json_lines(const std::string& out) {
+  std::vector<Json> objects;
+  std::istringstream lines(out);
+  for (std::string line; std::getline(lines, line);) objects.push_back(Json::parse(line));
+  return objects;
+}
+
+}  // namespace
+
+TEST_CASE("every command's --help gives its usage, options with defaults and an example", "[cli]") {
+  const std::vector<std::string> names = command_names();
+  REQUIRE(names.size() >= 10);
+  for (const std::string& name : names) {
+    INFO(name);
+    const RunResult r = run_mmacheck({name, "--help"});
+    CHECK(r.status == 0);
+    CHECK(r.err.empty());
+    const auto [usage, summary] = usage_and_summary(r.out);
+    CHECK(usage.rfind("mmacheck " + name, 0) == 0);
+    CHECK(!summary.empty());
+    CHECK(r.out.find("\nexample:\n  mmacheck " + name) != std::string::npos);
+    // help COMMAND is the same text.
+    CHECK(run_mmacheck({"help", name}).out == r.out);
+  }
+  const RunResult prove = run_mmacheck({"prove", "--help"});
+  CHECK(prove.out.find("--timeout-ms arg (=10000)") != std::string::npos);
+  CHECK(prove.out.find("--method arg (=z3)") != std::string::npos);
+  CHECK(prove.out.find("-j [ --jobs ] arg (=1)") != std::string::npos);
+  // The positional operand is in the usage line, not listed as an option.
+  CHECK(prove.out.find("--file") == std::string::npos);
+  CHECK(run_mmacheck({"sim", "-h"}).out.find("--cases arg (=64)") != std::string::npos);
+}
+
+TEST_CASE("each command's help example is a valid invocation", "[cli]") {
+  for (const std::string& name : {"prove", "layout", "emit", "sim", "mma", "help"}) {
+    INFO(name);
+    const RunResult help = run_mmacheck({name, "--help"});
+    const std::size_t at = help.out.find("\nexample:\n  ");
+    REQUIRE(at != std::string::npos);
+    std::string example = help.out.substr(at + 12);
+    example = example.substr(0, example.find('\n'));
+    const std::string binary = MMACHECK_BINARY;
+    const RunResult r = run_program({"sh", "-c", "cd '" + source_path("") + "' && '" + binary + "'" +
+                                                     example.substr(std::string("mmacheck").size()) + " >/dev/null"});
+    INFO(example << "\n" << r.err);
+    CHECK((r.status == 0 || r.status == 1));
+  }
+}
+
+TEST_CASE("the README's command table is what --help says", "[cli]") {
+  const std::string readme = read_file(source_path("README.md"));
+  for (const std::string& name : command_names()) {
+    INFO(name);
+    auto [usage, summary] = usage_and_summary(run_mmacheck({name, "--help"}).out);
+    std::string escaped;
+    for (const char c : usage) escaped += c == '|' ? std::string("\\|") : std::string(1, c);
+    CHECK(readme.find("| `" + escaped + "` | " + summary + " |\n") != std::string::npos);
+  }
+}
+
+TEST_CASE("help for an unknown command and --version", "[cli]") {
+  const RunResult bad = run_mmacheck({"help", "simm"});
+  CHECK(bad.status == 2);
+  CHECK(bad.err == "error: help: unknown command 'simm'; did you mean 'sim'?\n");
+  const RunResult v = run_mmacheck({"--version"});
+  CHECK(v.status == 0);
+  CHECK(std::regex_match(v.out, std::regex(R"(mmacheck \d+\.\d+\.\d+ \(git ([0-9a-f]{12}(-dirty)?|unknown)\)\n)")));
+  const RunResult git = run_program({"git", "-C", source_path(""), "rev-parse", "--short=12", "HEAD"});
+  if (git.status == 0 && git.out.size() == 13) CHECK(v.out.find("(git " + git.out.substr(0, 12)) != std::string::npos);
+}
+
+TEST_CASE("negative values for unsigned options are errors, not 2^64 - 1", "[cli]") {
+  const RunResult t = run_mmacheck({source_path("examples/seed.txt"), "--timeout-ms", "-1"});
+  CHECK(t.status == 2);
+  CHECK_THAT(t.err, Catch::Contains("'--timeout-ms' is invalid: it must be >= 0"));
+  const RunResult s = run_mmacheck({"sim", source_path("examples/seed.txt"), "--seed=-1"});
+  CHECK(s.status == 2);
+  CHECK_THAT(s.err, Catch::Contains("'--seed' is invalid: it must be >= 0"));
+  CHECK(run_mmacheck({"sim", source_path("examples/seed_corrected.txt"), "--seed", "18446744073709551615",
+                      "--cases", "1"})
+            .status == 0);
+}
+
+TEST_CASE("prove over several files and folders: a report each, a summary, the worst status", "[cli]") {
+  const fs::path dir = temp_dir("batch");
+  copy_example("seed_corrected.txt", dir / "a_good.txt");
+  copy_example("seed.txt", dir / "sub" / "b_erratum.txt");
+  copy_example("seed.txt", dir / ".hidden" / "skipped.txt");
+  copy_example("seed.txt", dir / "notes.md");
+  const RunResult r = run_mmacheck({"prove", dir.string()});
+  CHECK(r.status == 1);
+  const std::string a = (dir / "a_good.txt").string(), b = (dir / "sub" / "b_erratum.txt").string();
+  CHECK(r.out.rfind("== " + a + " ==\n", 0) == 0);
+  CHECK(r.out.find("\n== " + b + " ==\n") != std::string::npos);
+  CHECK(r.out.find("skipped.txt") == std::string::npos);
+  CHECK(r.out.find("notes.md") == std::string::npos);
+  CHECK(r.out.find("\n2 files: 1 proved, 1 refuted\n") != std::string::npos);
+
+  // -j 2 prints the same reports in the same order (times aside).
+  const RunResult j = run_mmacheck({"prove", a, b, "-j", "2", "--method", "exhaustive"});
+  const RunResult one = run_mmacheck({"prove", a, b, "--method", "exhaustive"});
+  const std::regex ms(R"([0-9.]+ ms)");
+  CHECK(std::regex_replace(j.out, ms, "T") == std::regex_replace(one.out, ms, "T"));
+  CHECK(j.status == 1);
+
+  // Bad input in one file is its report; the others still run; exit 2.
+  std::ofstream(dir / "c_bad.txt") << "gemm(D, A, B, D)\n";
+  const RunResult bad = run_mmacheck({"prove", a, (dir / "c_bad.txt").string(), b});
+  CHECK(bad.status == 2);
+  CHECK(bad.out.find(":1:6: error: unknown buffer 'D'") != std::string::npos);
+  CHECK(bad.out.find("\n3 files: 1 proved, 1 bad input, 1 refuted\n") != std::string::npos);
+
+  const RunResult empty = run_mmacheck({"prove", temp_dir("empty").string()});
+  CHECK(empty.status == 2);
+  CHECK_THAT(empty.err, Catch::Contains("the folder holds no .txt or .py file"));
+}
+
+TEST_CASE("JSON over several files is JSON Lines, one object per file, file first", "[cli]") {
+  const fs::path dir = temp_dir("jsonl");
+  copy_example("seed_corrected.txt", dir / "a.txt");
+  std::ofstream(dir / "b.txt") << "gemm(D, A, B, D)\n";
+  copy_example("reject_shape.txt", dir / "c.txt");
+  const RunResult r = run_mmacheck({"prove", dir.string(), "--json", "-j", "3"});
+  CHECK(r.status == 2);
+  const std::vector<Json> objects = json_lines(r.out);
+  REQUIRE(objects.size() == 3);
+  CHECK(objects[0].begin().key() == "file");
+  CHECK(objects[0]["file"] == (dir / "a.txt").string());
+  CHECK(objects[0]["verdict"] == "proved");
+  CHECK(objects[1]["line"] == 1);
+  CHECK(objects[1]["column"] == 6);
+  CHECK(objects[1]["message"] == "unknown buffer 'D' (no buffers are declared)");
+  CHECK(objects[2]["verdict"] == "dispatch_failed");
+  const RunResult sim = run_mmacheck({"sim", (dir / "a.txt").string(), (dir / "c.txt").string(), "--json",
+                                      "--cases", "2"});
+  CHECK(sim.status == 1);
+  const std::vector<Json> sims = json_lines(sim.out);
+  REQUIRE(sims.size() == 2);
+  CHECK(sims[0]["result"] == "passed");
+  CHECK(sims[0]["cases"] == 2);
+  CHECK(sims[1]["result"] == "dispatch_failed");
+}
+
+TEST_CASE("bad input under --json is an object with file, line, column and message", "[cli]") {
+  const fs::path dir = temp_dir("badjson");
+  std::ofstream(dir / "bad.txt") << "\n  gemm(D, A, B, D)\n";
+  const std::string path = (dir / "bad.txt").string();
+  const RunResult r = run_mmacheck({"prove", path, "--json"});
+  CHECK(r.status == 2);
+  const Json j = Json::parse(r.out);
+  CHECK(j.dump() == Json({{"file", path}, {"line", 2}, {"column", 8},
+                          {"message", "unknown buffer 'D' (no buffers are declared)"}}).dump());
+  // stderr keeps the human form, with the source line and a caret.
+  CHECK(r.err == path + ":2:8: error: unknown buffer 'D' (no buffers are declared)\n    gemm(D, A, B, D)\n         ^\n");
+  const RunResult usage = run_mmacheck({"sim", path, "--cases", "x", "--json"});
+  CHECK(usage.status == 2);
+  CHECK(Json::parse(usage.out)["file"].is_null());
+  CHECK(Json::parse(usage.out)["message"].get<std::string>().find("--cases") != std::string::npos);
+  const RunResult layout = run_mmacheck({"layout", "S[(2, 8) : (1@laneid, q)]", "--json"});
+  CHECK(layout.status == 2);
+  CHECK(Json::parse(layout.out)["column"] == 23);
+}
+
+TEST_CASE("JSON reports of sim, mma, draw, bench and gpu", "[cli]") {
+  const RunResult sim = run_mmacheck({"sim", source_path("examples/seed_corrected.txt"), "--json", "--cases", "3"});
+  CHECK(sim.status == 0);
+  const Json s = Json::parse(sim.out);
+  CHECK(s["result"] == "passed");
+  CHECK(s["instruction"] == "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32");
+  CHECK(s["shape"].dump() == R"({"M":16,"N":8,"K":16})");
+  CHECK(s["failures"].empty());
+
+  const RunResult mma = run_mmacheck({"mma", source_path("tests/data/m16n8k8.f32.f16.f16.f32.mmav"), "--json"});
+  CHECK(mma.status == 0);
+  const Json m = Json::parse(mma.out);
+  CHECK(m["result"] == "passed");
+  CHECK(m["failed"] == 0);
+  CHECK(m["passed"].get<int>() > 0);
+  CHECK(m["files"][0]["instructions"][0]["instruction"] == "mma.sync.aligned.m16n8k8.row.col.f32.f16.f16.f32");
+
+  const fs::path svg = temp_dir("draw") / "seed.svg";
+  const RunResult draw = run_mmacheck({"draw", source_path("examples/seed.txt"), "-o", svg.string(), "--json"});
+  CHECK(draw.status == 1);
+  const Json d = Json::parse(draw.out);
+  CHECK(d["output"] == svg.string());
+  CHECK(d["verdict"] == "refuted");
+  CHECK(fs::exists(svg));
+
+  const RunResult bench = run_mmacheck({"bench", "--seconds", "0.05", "--threads", "1", "--json"});
+  CHECK(bench.status == 0);
+  const Json b = Json::parse(bench.out);
+  CHECK(b["threads"] == 1);
+  CHECK(b["kernel"]["finite"]["mma"].get<std::int64_t>() > 0);
+  CHECK(b["kernel"]["specials"]["mma"].get<std::int64_t>() > 0);
+  CHECK(b["baseline"].get<std::string>().rfind("Eigen float32", 0) == 0);
+  CHECK(b["ratio"].get<double>() > 0);
+
+  const RunResult gpu = run_mmacheck({"gpu", source_path("examples/seed_corrected.txt"), "--json", "--cases", "2"});
+  REQUIRE((gpu.status == 0 || gpu.status == 3));
+  CHECK(Json::parse(gpu.out)["result"] == (gpu.status == 0 ? "match" : "no_gpu"));
+}
+
+TEST_CASE("a progress line on a terminal for runs over a second, none otherwise", "[cli]") {
+  const RunResult piped = run_mmacheck({"bench", "--seconds", "0.7", "--threads", "1"});
+  CHECK(piped.status == 0);
+  CHECK(piped.err.find('\r') == std::string::npos);
+  // script(1) gives the program a terminal.
+  if (run_program({"sh", "-c", "command -v script"}).status != 0) return skip("no script(1) for a terminal");
+  const std::string binary = MMACHECK_BINARY;
+  const RunResult tty = run_program({"script", "-qec", "'" + binary + "' bench --seconds 0.7 --threads 1", "/dev/null"});
+  CHECK(tty.status == 0);
+  CHECK(tty.out.find("\r[####") != std::string::npos);
+  CHECK(tty.out.find("] 1/3 s") != std::string::npos);  // three phases of 0.7 s
+  CHECK(tty.out.find("ratio ") != std::string::npos);
+}
