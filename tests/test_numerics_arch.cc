@@ -10,25 +10,14 @@
 #include "core/base/error.h"
 #include "core/gemm/mma_inst.h"
 #include "sim/numerics/mma_model.h"
+#include "tests/test_numerics_support.h"
 
 using namespace mmacheck;
 using namespace mmacheck::sim;
 
 namespace {
 
-// D[0][0] with A row 0, B column 0 and C[0][0] given, everything else +0.
-std::uint64_t d00(const std::string& ptx, const std::vector<std::uint64_t>& a_row,
-                  const std::vector<std::uint64_t>& b_col, std::uint64_t c, std::string_view arch) {
-  const MmaInst* inst = find_mma_inst(ptx);
-  REQUIRE(inst);
-  std::vector<std::uint64_t> a(inst->m * inst->k), b(inst->k * inst->n), cc(inst->m * inst->n),
-      d(inst->m * inst->n, 0xDEAD);
-  for (std::size_t k = 0; k < a_row.size(); ++k) a[k] = a_row[k];
-  for (std::size_t k = 0; k < b_col.size(); ++k) b[k * inst->n] = b_col[k];
-  cc[0] = c;
-  mma_tile(*inst, arch_params(arch), a, b, cc, d);
-  return d[0];
-}
+using test::d00;
 
 const std::string kBF16K16 = "mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32";
 const std::string kBF16K8 = "mma.sync.aligned.m16n8k8.row.col.f32.bf16.bf16.f32";
