@@ -7,6 +7,7 @@
 #include <iostream>
 
 #include "cli/command.h"
+#include "cli/options.h"
 #include "core/base/json.h"
 #include "core/gemm/dispatch.h"
 #include "core/emit/svg.h"
@@ -25,6 +26,7 @@ int run_draw(const Args& args) {
       "method", po::value<std::string>()->default_value("z3"), "z3 or exhaustive")(
       "inst-set", po::value<std::string>()->default_value("tvm"), "tvm or extended")(
       "json", po::bool_switch(), "print what was drawn as one JSON object");
+  options.add(limit_options());
   po::positional_options_description positional;
   positional.add("file", 1);
   const po::variables_map vm = parse_options(args, options, positional);
@@ -35,11 +37,16 @@ int run_draw(const Args& args) {
   ProveOptions prove_options;
   prove_options.method = parse_proof_method(vm["method"].as<std::string>());
   prove_options.inst_set = parse_inst_set(vm["inst-set"].as<std::string>());
+  prove_options.limits = limits_from(vm);
   const ProofReport report = prove(program, prove_options);
   const std::string out = vm["output"].as<std::string>();
-  write_file_atomic(out, draw_svg(program, report));
+  const std::string svg = draw_svg(program, report);
+  check_output_size(svg, prove_options.limits, "the picture");
+  write_file_atomic(out, svg);
+  // With -o - the picture is standard output; what was drawn goes to stderr.
+  std::ostream& summary = out == "-" ? std::cerr : std::cout;
   if (vm["json"].as<bool>())
-    std::cout << json_line({{"output", out},
+    summary << json_line({{"output", out},
                             {"verdict", verdict_name(report.verdict)},
                             {"instruction", report.inst ? Json(report.inst->ptx()) : Json(nullptr)},
                             {"operands", program.gemm ? Json::array({program.gemm->a.buffer, program.gemm->b.buffer,
@@ -48,7 +55,7 @@ int run_draw(const Args& args) {
                             {"highlighted_counterexamples", report.counterexamples.size()}})
               << "\n";
   else
-    std::cout << out << ": " << verdict_name(report.verdict) << ", " << report.counterexamples.size()
+    summary << out << ": " << verdict_name(report.verdict) << ", " << report.counterexamples.size()
               << " counterexample(s) highlighted\n";
   return report.verdict == Verdict::proved ? kHolds : kFails;
 }

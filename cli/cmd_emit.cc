@@ -7,6 +7,7 @@
 #include <iostream>
 
 #include "cli/command.h"
+#include "cli/options.h"
 #include "core/gemm/dispatch.h"
 #include "core/emit/cuda_source.h"
 #include "core/emit/tirx_text.h"
@@ -25,6 +26,7 @@ int run_emit(const Args& args) {
       ("cuda", "print CUDA source")
       ("inst-set", po::value<std::string>()->default_value("tvm"),
        "instruction set: tvm or extended");
+  options.add(limit_options());
   po::positional_options_description positional;
   positional.add("file", 1);
   const po::variables_map vm = parse_options(args, options, positional);
@@ -33,13 +35,16 @@ int run_emit(const Args& args) {
     throw Error("emit: --tirx and --cuda exclude each other");
   const InstSet set = parse_inst_set(vm["inst-set"].as<std::string>());
 
-  const Plan plan = dispatch(load_program(vm["file"].as<std::string>()), set);
+  const Limits limits = limits_from(vm);
+  const Plan plan = dispatch(load_program(vm["file"].as<std::string>()), set, limits);
   if (!plan.ok) {
     std::cout << "dispatch_failed\n";
     for (const std::string& r : plan.reasons) std::cout << "  " << r << "\n";
     return kFails;
   }
-  std::cout << (vm.count("cuda") ? emit_cuda(plan.nest) : emit_tirx(plan));
+  const std::string text = vm.count("cuda") ? emit_cuda(plan.nest) : emit_tirx(plan);
+  check_output_size(text, limits, vm.count("cuda") ? "the CUDA source" : "the TIRx text");
+  std::cout << text;
   return kHolds;
 }
 

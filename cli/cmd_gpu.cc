@@ -17,6 +17,7 @@
 #include <optional>
 
 #include "cli/command.h"
+#include "cli/options.h"
 #include "cli/file_batch.h"
 #include "cli/progress.h"
 #include "core/gemm/dispatch.h"
@@ -41,6 +42,7 @@ struct GpuSettings {
   std::uint64_t seed;
   sim::InputSet input_set;
   InstSet inst_set;
+  Limits limits;
   bool json;
   bool progress;  // off over several files: the batch draws one line
 };
@@ -60,7 +62,7 @@ struct LazySession {
 
 FileOutcome run_gpu_file(const std::string& path, const GpuSettings& s, LazySession& lazy, std::ostream& out) {
   const Program program = load_program(path);
-  const Plan plan = dispatch(program, s.inst_set);
+  const Plan plan = dispatch(program, s.inst_set, s.limits);
   if (!plan.ok) {
     out << "dispatch_failed\n";
     for (const std::string& r : plan.reasons) out << "  " << r << "\n";
@@ -144,6 +146,7 @@ int run_gpu(const Args& args) {
       ("inst-set", po::value<std::string>()->default_value("tvm"), "instruction set: tvm or extended")
       ("show", po::value<int>()->default_value(10), "mismatching elements to print")
       ("json", po::bool_switch(), "print a JSON object (JSON Lines, one per file, for several)");
+  options.add(limit_options());
   po::positional_options_description positional;
   positional.add("file", -1);
   const po::variables_map vm = parse_options(args, options, positional);
@@ -154,6 +157,7 @@ int run_gpu(const Args& args) {
                              .seed = vm["seed"].as<std::uint64_t>(),
                              .input_set = sim::input_set(vm["inputs"].as<std::string>()),
                              .inst_set = parse_inst_set(vm["inst-set"].as<std::string>()),
+                             .limits = limits_from(vm),
                              .json = vm["json"].as<bool>(),
                              .progress = inputs.size() == 1};
   if (settings.cases < 1) throw Error("gpu: --cases must be >= 1");

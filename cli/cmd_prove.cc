@@ -11,6 +11,7 @@
 #include <iostream>
 
 #include "cli/command.h"
+#include "cli/options.h"
 #include "cli/file_batch.h"
 #include "core/base/json.h"
 #include "core/prove/prove.h"
@@ -100,9 +101,10 @@ int run_prove(const Args& args) {
       ("file", po::value<std::vector<std::string>>(), "layout files or folders; - is standard input")
       ("json", po::bool_switch(), "print the JSON report (JSON Lines, one object per file, for several)")
       ("method", po::value<std::string>()->default_value("z3"), "z3 or exhaustive")
-      ("timeout-ms", po::value<unsigned>()->default_value(10000), "Z3 time limit per check")
+      ("timeout-ms", po::value<unsigned>()->default_value(10000), "Z3 time limit for the whole run")
       ("inst-set", po::value<std::string>()->default_value("tvm"), "tvm or extended")
       ("jobs,j", po::value<int>()->default_value(1), "files proved at once (0: one per hardware thread)");
+  options.add(limit_options());
   po::positional_options_description positional;
   positional.add("file", -1);
   const po::variables_map vm = parse_options(args, options, positional);
@@ -111,6 +113,7 @@ int run_prove(const Args& args) {
   ProveOptions opts;
   opts.method = parse_proof_method(vm["method"].as<std::string>());
   opts.timeout_ms = vm["timeout-ms"].as<unsigned>();
+  opts.limits = limits_from(vm);
   opts.inst_set = parse_inst_set(vm["inst-set"].as<std::string>());
   const bool as_json = vm["json"].as<bool>();
   const BatchOptions batch{.jobs = checked_jobs(vm["jobs"].as<int>()), .json = as_json};

@@ -17,6 +17,7 @@
 #include <string>
 
 #include "cli/command.h"
+#include "cli/options.h"
 #include "cli/file_batch.h"
 #include "cli/progress.h"
 #include "core/gemm/dispatch.h"
@@ -91,13 +92,14 @@ struct SimSettings {
   sim::InputSet input_set;
   const sim::ArchParams* arch;
   InstSet inst_set;
+  Limits limits;
   bool json;
   bool progress;  // off when several files run at once: one line per run
 };
 
 FileOutcome simulate_file(const std::string& path, const SimSettings& s, std::ostream& out) {
   const Program program = load_program(path);
-  const Plan plan = dispatch(program, s.inst_set);
+  const Plan plan = dispatch(program, s.inst_set, s.limits);
   if (!plan.ok) {
     out << "dispatch_failed\n";
     for (const std::string& r : plan.reasons) out << "  " << r << "\n";
@@ -172,6 +174,7 @@ int run_sim(const Args& args) {
       ("show", po::value<int>()->default_value(20), "failing elements to print")
       ("json", po::bool_switch(), "print a JSON object (JSON Lines, one per file, for several)")
       ("jobs,j", po::value<int>()->default_value(1), "files simulated at once (0: one per hardware thread)");
+  options.add(limit_options());
   po::positional_options_description positional;
   positional.add("file", -1);
   const po::variables_map vm = parse_options(args, options, positional);
@@ -183,6 +186,7 @@ int run_sim(const Args& args) {
                              .input_set = sim::input_set(vm["inputs"].as<std::string>()),
                              .arch = &sim::arch_params(vm["arch"].as<std::string>()),
                              .inst_set = parse_inst_set(vm["inst-set"].as<std::string>()),
+                             .limits = limits_from(vm),
                              .json = vm["json"].as<bool>(),
                              .progress = inputs.size() == 1};
   if (settings.cases < 1) throw Error("sim: --cases must be >= 1");

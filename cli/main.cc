@@ -7,12 +7,14 @@
 #include <algorithm>
 #include <exception>
 #include <filesystem>
+#include <new>
 #include <iostream>
 
 #include "cli/command.h"
 #include "cli/error_report.h"
 #include "cli/help.h"
 #include "core/base/error.h"
+#include "core/base/file_io.h"
 #include "core/base/heap_tuning.h"
 #include "mmacheck_version.h"
 
@@ -58,11 +60,16 @@ int main(int argc, char** argv) {
   const Args args(argv + 1, argv + argc);
   const bool json = std::find(args.begin(), args.end(), "--json") != args.end();
   try {
-    return dispatch(args);
+    const int status = dispatch(args);
+    mmacheck::finish_standard_output();  // a result lost to a full disk is not a success
+    return status;
   } catch (const HelpShown&) {
     return kHolds;
   } catch (const mmacheck::Error& e) {
     report_error(std::cerr, std::cout, e, json);
+  } catch (const std::bad_alloc&) {
+    // The limits (docs/reliability.md) keep every default run far from this.
+    report_error(std::cerr, std::cout, mmacheck::Error("out of memory (a --max-* limit raised too far?)"), json);
   } catch (const std::exception& e) {
     report_error(std::cerr, std::cout, mmacheck::Error(e.what()), json);
   }

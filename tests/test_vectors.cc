@@ -102,7 +102,7 @@ TEST_CASE("malformed vector files are errors at their line", "[vectors]") {
   CHECK(error_line(kInstr + "case 0 normal\nX 1\n", "unknown line kind") == 3);
   CHECK(error_line(kInstr + "case 3 normal\n" + kA + kB + kC + "case 4 x\n", "case 3 has no D") == 2);
   CHECK(error_line(kInstr + ok_case + "case 1 normal\n" + kA + kB + kC, "case 1 has no D") == 7);
-  CHECK(error_line(kInstr + "# nothing\n", "no test cases") == 0);
+  CHECK(error_line(kInstr + "# nothing\n", "no test cases") == 2);  // whole-file errors: the last line
   // The hex width follows the operand type: f16 words have 4 digits.
   CHECK(error_line("instr mma.sync.aligned.m16n8k8.row.col.f32.f16.f16.f32\ncase 0\nA" + words(128, "3c000") +
                        "\n",

@@ -18,6 +18,7 @@
 
 #include <stdexcept>
 #include <string>
+#include <string_view>
 
 namespace mmacheck {
 
@@ -32,6 +33,10 @@ struct SourceLoc {
   // "FILE:LINE:COL", "FILE:LINE", "FILE" or "" depending on what is known.
   std::string str() const;
 };
+
+// `text` safe to print in a message: bytes outside printable ASCII (ESC,
+// NUL, non-UTF-8) as \xNN, a backslash as \\.  printable("a\x1b[2J") == "a\\x1b[2J".
+std::string printable(std::string_view text);
 
 class Error : public std::runtime_error {
  public:

@@ -6,7 +6,9 @@
 
 #include <sstream>
 
+#include "core/base/checked.h"
 #include "core/gemm/dispatch_detail.h"
+#include "core/gemm/resources.h"
 
 namespace mmacheck {
 
@@ -97,7 +99,7 @@ std::string dims_str(std::pair<std::int64_t, std::int64_t> dims) {
 
 // The plan of the instruction that fits: register views and nest.
 Plan plan_for(const Program& program, const GemmCall& call, const MmaInst& inst, const Fragments& f,
-              const SplitOperand (&split)[4], Shape mnk) {
+              const SplitOperand (&split)[4], Shape mnk, const Limits& limits) {
   using Groups = std::span<const Iter>;
   const Groups dv[] = {f.dm.group(2), f.dn.group(2), f.dm.group(3), f.dn.group(3)};
   const Groups av[] = {f.am.group(2), f.ak.group(2), f.am.group(3), f.ak.group(3), f.ak.group(4)};
@@ -113,6 +115,11 @@ Plan plan_for(const Program& program, const GemmCall& call, const MmaInst& inst,
   plan.a = register_view(call.a.buffer, av, split[1].offset);
   plan.b = register_view(call.b.buffer, bv, split[2].offset);
   plan.c = register_view(call.c.buffer, cv, split[3].offset);
+  // The nest is unrolled: bound its size before building it.
+  const std::optional<std::int64_t> mn = try_mul(plan.d.shape[0], plan.d.shape[1]);
+  limits.check(Resource::mma, mn ? try_mul(*mn, plan.a.shape[1]) : std::nullopt, call.loc,
+               "the " + std::to_string(plan.d.shape[0]) + " x " + std::to_string(plan.d.shape[1]) + " x " +
+                   std::to_string(plan.a.shape[1]) + " tile nest");
   plan.nest = build_nest(inst, program, call, plan.d, plan.a, plan.b, plan.c);
   plan.tiles_m = plan.nest.tiles_m;
   plan.tiles_n = plan.nest.tiles_n;
@@ -121,7 +128,8 @@ Plan plan_for(const Program& program, const GemmCall& call, const MmaInst& inst,
 }
 
 // TVM's implementation: the plan, or Declined.
-Plan implement(const Program& program, const GemmCall& call, const Bound (&ops)[4], InstSet set) {
+Plan implement(const Program& program, const GemmCall& call, const Bound (&ops)[4], InstSet set,
+               const Limits& limits) {
   const auto& [D, A, B, C] = ops;
   for (int i = 0; i < 4; ++i)
     if (ops[i].buffer.scope != MemScope::local)
@@ -161,7 +169,7 @@ Plan implement(const Program& program, const GemmCall& call, const Bound (&ops)[
     if (!inst.available(set) || M % inst.m || N % inst.n || K % inst.k) continue;
     if (sig[0] != inst.a || sig[1] != inst.b || sig[2] != inst.c || sig[3] != inst.d) continue;
     if (const std::optional<Fragments> f = match_fragments(dims, inst))
-      return plan_for(program, call, inst, *f, {d, a, b, c}, {M, N, K});
+      return plan_for(program, call, inst, *f, {d, a, b, c}, {M, N, K}, limits);
   }
   std::string types;
   for (DType t : sig) types += (types.empty() ? "'" : ", '") + std::string(dtype_info(t).tvm) + "'";
@@ -171,8 +179,9 @@ Plan implement(const Program& program, const GemmCall& call, const Bound (&ops)[
 
 }  // namespace
 
-Plan dispatch(const Program& program, InstSet set) {
+Plan dispatch(const Program& program, InstSet set, const Limits& limits) {
   if (!program.gemm) throw Error(SourceLoc{program.file, 0, 0}, "the program has no gemm call");
+  check_resources(program, limits);
   const GemmCall& call = *program.gemm;
   const Bound ops[4] = {bind(program, call.d), bind(program, call.a), bind(program, call.b),
                         bind(program, call.c)};
@@ -185,7 +194,7 @@ Plan dispatch(const Program& program, InstSet set) {
   if (!rejected.reasons.empty()) return rejected;
 
   try {
-    return implement(program, call, ops, set);
+    return implement(program, call, ops, set, limits);
   } catch (const Declined& declined) {
     Plan plan;
     plan.reasons.push_back("declined — " + declined.reason);

@@ -36,6 +36,7 @@
 #include <string_view>
 #include <vector>
 
+#include "core/base/limits.h"
 #include "core/gemm/mma_inst.h"
 #include "core/gemm/nest.h"
 #include "core/program/program.h"
@@ -78,8 +79,10 @@ struct Plan {
 // Dispatch the program's gemm call.  `set` chooses the instruction table
 // (InstSet::tvm: TVM's four rows, as TVM would; extended: every row).
 // Throws Error on bad input (see above); a gemm TVM would not lower is a
-// Plan with ok == false, not an error.
-Plan dispatch(const Program& program, InstSet set = InstSet::tvm);
+// Plan with ok == false, not an error.  Before any work the program's sizes
+// are checked against `limits` (core/gemm/resources.h), and the nest's mma
+// count before the nest is built: over a limit is bad input too.
+Plan dispatch(const Program& program, InstSet set = InstSet::tvm, const Limits& limits = Limits{});
 
 // "tvm" or "extended" (the commands' --inst-set); throws Error otherwise.
 InstSet parse_inst_set(std::string_view name);

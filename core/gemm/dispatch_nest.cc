@@ -9,6 +9,8 @@
 // the frame's elements is the prover's question, not the dispatch's.
 #include "core/gemm/dispatch_detail.h"
 
+#include "core/base/checked.h"
+
 namespace mmacheck {
 
 std::int64_t RegisterView::slot(std::span<const std::int64_t> coord) const {
@@ -44,12 +46,17 @@ using Coord = std::vector<std::int64_t>;
 
 // Register index of the element at `coord` of a view.
 int register_of(const RegisterView& view, const Coord& coord, int per_reg) {
-  return static_cast<int>(view.slot(coord) / per_reg);
+  return checked_int(view.slot(coord) / per_reg, "register of '" + view.buffer + "'");
+}
+
+int slot_of(const RegisterView& view, const Coord& coord) {
+  return checked_int(view.slot(coord), "register slot of '" + view.buffer + "'");
 }
 
 NestOperand nest_operand(const Program& program, const OperandRef& ref) {
   const BufferDecl& buffer = program.buffer(ref.buffer, ref.loc);
-  return NestOperand{buffer.name, buffer.dtype, static_cast<int>(buffer.layout.span(Axis::m()))};
+  return NestOperand{buffer.name, buffer.dtype,
+                     checked_int(buffer.layout.span(Axis::m()), "register span of '" + buffer.name + "'")};
 }
 
 }  // namespace
@@ -63,9 +70,11 @@ Nest build_nest(const MmaInst& inst, const Program& program, const GemmCall& cal
   nest.a = nest_operand(program, call.a);
   nest.b = nest_operand(program, call.b);
   nest.c = nest_operand(program, call.c);
-  nest.tiles_m = static_cast<int>(d.shape[0]);
-  nest.tiles_n = static_cast<int>(d.shape[1]);
-  nest.tiles_k = static_cast<int>(a.shape[1]);
+  // Tile counts come from user extents: checked, never truncated (the mma
+  // count was checked against the limit by dispatch()).
+  nest.tiles_m = checked_int(d.shape[0], "M tiles");
+  nest.tiles_n = checked_int(d.shape[1], "N tiles");
+  nest.tiles_k = checked_int(a.shape[1], "K tiles");
   nest.use_c = call.beta == 1.0;
 
   const Frame& fa = inst.frame(Operand::A);
@@ -75,12 +84,12 @@ Nest build_nest(const MmaInst& inst, const Program& program, const GemmCall& cal
 
   for (std::int64_t m = 0; m < nest.tiles_m; ++m)
     for (std::int64_t n = 0; n < nest.tiles_n; ++n) {
-      InitStmt init{static_cast<int>(m), static_cast<int>(n), {}, {}};
+      InitStmt init{static_cast<int>(m), static_cast<int>(n), {}, {}};  // m, n < tiles: fit in int
       for (std::int64_t rM = 0; rM < m_regs; ++rM)
         for (std::int64_t rN = 0; rN < n_regs; ++rN) {
           const Coord at{m, n, rM, rN};
-          init.d_slots.push_back(static_cast<int>(d.slot(at)));
-          if (nest.use_c) init.c_slots.push_back(static_cast<int>(c.slot(at)));
+          init.d_slots.push_back(slot_of(d, at));
+          if (nest.use_c) init.c_slots.push_back(slot_of(c, at));
         }
       nest.stmts.emplace_back(std::move(init));
 

@@ -10,26 +10,19 @@
 #include <string>
 #include <string_view>
 
+#include "core/base/checked.h"
 #include "core/base/error.h"
 
 namespace mmacheck::layout_detail {
 
 inline std::int64_t mul(std::int64_t a, std::int64_t b, std::string_view what) {
-  std::int64_t r = 0;
-  if (__builtin_mul_overflow(a, b, &r)) throw Error(std::string(what) + " overflows int64");
-  return r;
+  return checked_mul(a, b, what);
 }
-
 inline std::int64_t add(std::int64_t a, std::int64_t b, std::string_view what) {
-  std::int64_t r = 0;
-  if (__builtin_add_overflow(a, b, &r)) throw Error(std::string(what) + " overflows int64");
-  return r;
+  return checked_add(a, b, what);
 }
-
 inline std::int64_t sub(std::int64_t a, std::int64_t b, std::string_view what) {
-  std::int64_t r = 0;
-  if (__builtin_sub_overflow(a, b, &r)) throw Error(std::string(what) + " overflows int64");
-  return r;
+  return checked_sub(a, b, what);
 }
 
 // "[3, 5]"

@@ -27,6 +27,6 @@ const BufferDecl& Program::buffer(std::string_view name, const SourceLoc& loc) c
                        (known.empty() ? std::string("no buffers are declared") : "buffers: " + known) + ")");
 }
 
-Program load_program(const std::string& path) { return parse_program(read_text_file(path), path); }
+Program load_program(const std::string& path) { return parse_program(read_text_file(path), input_name(path)); }
 
 }  // namespace mmacheck

@@ -13,8 +13,10 @@ namespace mmacheck::prove_detail {
 Outcome check_exhaustive(const ProofSetup& setup, const CheckSpec& check);
 
 // One z3::context for a whole prove() run; each check is one or two small
-// bit-vector queries under a time limit of `timeout_ms` per check, then a
-// search for the first violating point (Z3Session, core/prove/z3_checker.h).
+// bit-vector queries, then a search for the first violating point
+// (Z3Session, core/prove/z3_checker.h), all within `timeout_ms` of the
+// checker's construction: the limit bounds the whole run, and checks left
+// when it runs out are `unknown` without being encoded.
 class Z3Checker {
  public:
   Z3Checker(const ProofSetup& setup, unsigned timeout_ms);

@@ -5,6 +5,7 @@
 #include <chrono>
 #include <optional>
 
+#include "core/gemm/resources.h"
 #include "core/prove/engines.h"
 
 namespace mmacheck {
@@ -42,11 +43,12 @@ std::string_view verdict_name(Verdict verdict) {
 
 ProofReport prove(const Program& program, const ProveOptions& options) {
   validate_staging(program);
-  return prove(program, dispatch(program, options.inst_set), options);
+  return prove(program, dispatch(program, options.inst_set, options.limits), options);
 }
 
 ProofReport prove(const Program& program, const Plan& plan, const ProveOptions& options) {
   validate_staging(program);
+  check_resources(program, options.limits);
   ProofReport report;
   if (!plan.ok) {
     report.verdict = Verdict::dispatch_failed;

@@ -74,9 +74,11 @@ std::string_view verdict_name(Verdict verdict);
 
 struct ProveOptions {
   ProofMethod method = ProofMethod::z3;
-  // Per check; a check that runs out is `unknown`.
+  // Z3's time for the whole run (every check); a check that runs out, and
+  // every check after it, is `unknown`.
   unsigned timeout_ms = 10000;
   InstSet inst_set = InstSet::tvm;
+  Limits limits;  // checked before any work (core/gemm/resources.h)
 };
 
 struct CheckReport {

@@ -2,6 +2,7 @@
 #include <algorithm>
 #include <set>
 
+#include "core/base/checked.h"
 #include "core/prove/setup.h"
 
 namespace mmacheck::prove_detail {
@@ -22,8 +23,8 @@ Storage::Storage(const BufferDecl& buffer)
   for (const auto& [axis, value] : layout.offset()) axes.insert(axis);
   axes_.assign(axes.begin(), axes.end());
 
-  std::int64_t elements = 1;
-  for (std::int64_t e : buffer.shape) elements *= e;
+  // Bounded by check_resources (core/gemm/resources.h) before any Storage is made.
+  const std::int64_t elements = checked_product(buffer.shape, "elements of '" + buffer.name + "'");
   owners_.resize(static_cast<std::size_t>(elements));
   for (std::int64_t flat = 0; flat < elements; ++flat) {
     for (const Owner& o : layout.apply(coord(flat), buffer.shape)) {

@@ -1,7 +1,7 @@
 // "accumulation" in Z3, over a symbolic warp, lane and D element (and K
-// index): the statement list is unrolled into the formula (running
-// "formed" / "initialised" / "accumulated" flags), the tile origins being
-// per-warp tables.
+// index): the statement list is unrolled into the formula ("formed",
+// "initialised", "accumulated" flags folded as balanced trees), the tile
+// origins being per-warp tables.
 #include <algorithm>
 #include <variant>
 
@@ -48,20 +48,57 @@ struct Point {
   z3::expr w, l, i, j, k, s;
 };
 
-// Some statement forms A[i][k]·B[k][j] not exactly once: none does, or one
-// does after an earlier one did (running flags rather than a sum: counting
-// is hard for the SAT solver beneath).
+// The running flags are folded as balanced trees over the statement list,
+// not as left-deep chains: a chain of thousands of `||` is as deep as the
+// nest is long, and Z3 frees the terms a timed-out tactic left behind one
+// layer of roots at a time, so tearing down the context after a deep chain
+// took minutes (--timeout-ms must bound the whole run).
+
+// A segment of the mma list: some mma of it forms the product (any), two do (twice).
+struct Formed {
+  z3::expr any, twice;
+};
+
+Formed formed_in(const std::vector<z3::expr>& forms, std::size_t lo, std::size_t hi) {
+  if (hi - lo == 1) return {forms[lo], forms[lo].ctx().bool_val(false)};
+  const std::size_t mid = lo + (hi - lo) / 2;
+  const Formed l = formed_in(forms, lo, mid), r = formed_in(forms, mid, hi);
+  return {l.any || r.any, l.twice || r.twice || (l.any && r.any)};
+}
+
+// Some statement forms A[i][k]·B[k][j] not exactly once: none does, or
+// two do (flags rather than a sum: counting is hard for the SAT solver beneath).
 z3::expr product_fault(const ProofSetup& setup, const Point& p, const std::vector<SymOrigin>& origins,
                        const Bv& bv) {
   const MmaInst& inst = setup.inst;
-  z3::expr formed = bv.ctx().bool_val(false), twice = bv.ctx().bool_val(false);
-  for (const SymOrigin& o : origins) {
-    const z3::expr forms = o.mn_defined && o.k_defined && within(p.i, o.m0, inst.m, bv) &&
-                           within(p.j, o.n0, inst.n, bv) && within(p.k, o.k0, inst.k, bv);
-    twice = twice || (formed && forms);
-    formed = formed || forms;
-  }
-  return bv.in_range(p.k, 0, setup.view(GemmOperand::A).cols()) && (!formed || twice);
+  std::vector<z3::expr> forms;
+  for (const SymOrigin& o : origins)
+    forms.push_back(o.mn_defined && o.k_defined && within(p.i, o.m0, inst.m, bv) &&
+                    within(p.j, o.n0, inst.n, bv) && within(p.k, o.k0, inst.k, bv));
+  if (forms.empty()) return bv.in_range(p.k, 0, setup.view(GemmOperand::A).cols());
+  const Formed f = formed_in(forms, 0, forms.size());
+  return bv.in_range(p.k, 0, setup.view(GemmOperand::A).cols()) && (!f.any || f.twice);
+}
+
+// A segment of the statement list as it touches the slot s of D[i][j]:
+// some init does (init), some mma does (acc), an init comes after an mma
+// (init_after_acc), an mma comes before every init (acc_first).
+struct Touches {
+  z3::expr init, acc, init_after_acc, acc_first;
+};
+
+Touches touches_in(const std::vector<Touches>& stmts, std::size_t lo, std::size_t hi) {
+  if (hi - lo == 1) return stmts[lo];
+  const std::size_t mid = lo + (hi - lo) / 2;
+  const Touches l = touches_in(stmts, lo, mid), r = touches_in(stmts, mid, hi);
+  return {l.init || r.init, l.acc || r.acc, l.init_after_acc || r.init_after_acc || (l.acc && r.init),
+          l.acc_first || (!l.init && r.acc_first)};
+}
+
+z3::expr any_of(const std::vector<z3::expr>& terms, std::size_t lo, std::size_t hi) {
+  if (hi - lo == 1) return terms[lo];
+  const std::size_t mid = lo + (hi - lo) / 2;
+  return any_of(terms, lo, mid) || any_of(terms, mid, hi);
 }
 
 // Some init of s does not copy C[i][j] (beta = 1) or zero (beta = 0), or
@@ -70,33 +107,33 @@ z3::expr init_fault(const ProofSetup& setup, const Point& p, const std::vector<S
                     const Bv& bv) {
   const Storage& c = setup.storage(GemmOperand::C);
   const auto c_owners = operand_owners(c, setup.view(GemmOperand::C), p.i, p.j, bv);
-  z3::expr bad = bv.ctx().bool_val(false);
-  z3::expr initialised = bv.ctx().bool_val(false), accumulated = bv.ctx().bool_val(false);
+  const z3::expr no = bv.ctx().bool_val(false);
+  std::vector<z3::expr> faults{no};
+  std::vector<Touches> stmts;
   int q = 0;
   for (const NestStmt& stmt : setup.plan.nest.stmts) {
     if (const auto* init = std::get_if<InitStmt>(&stmt)) {
-      z3::expr touches = bv.ctx().bool_val(false);
+      std::vector<z3::expr> here;
       for (std::size_t x = 0; x < init->d_slots.size(); ++x) {
-        const z3::expr here = p.s == bv.num(init->d_slots[x]);
+        here.push_back(p.s == bv.num(init->d_slots[x]));
         const z3::expr copies_c =
             setup.beta_one ? (x < init->c_slots.size()
                                   ? places(c, c_owners, p.w, p.l, bv.num(init->c_slots[x]), bv)
-                                  : bv.ctx().bool_val(false))
+                                  : no)
                            : bv.ctx().bool_val(init->c_slots.empty());
-        bad = bad || (here && !copies_c);
-        touches = touches || here;
+        faults.push_back(here.back() && !copies_c);
       }
-      bad = bad || (touches && accumulated);
-      initialised = initialised || touches;
+      stmts.push_back({here.empty() ? no : any_of(here, 0, here.size()), no, no, no});
       continue;
     }
     const SymOrigin& o = origins[q++];
     const z3::expr touches =
         o.mn_defined && within(p.i, o.m0, setup.inst.m, bv) && within(p.j, o.n0, setup.inst.n, bv);
-    bad = bad || (touches && !initialised);
-    accumulated = accumulated || touches;
+    stmts.push_back({no, touches, no, touches});
   }
-  return bad;
+  if (stmts.empty()) return any_of(faults, 0, faults.size());
+  const Touches t = touches_in(stmts, 0, stmts.size());
+  return any_of(faults, 0, faults.size()) || t.init_after_acc || t.acc_first;
 }
 
 }  // namespace

@@ -8,8 +8,8 @@
 
 namespace mmacheck::prove_detail {
 
-Z3Session::Z3Session(z3::context& ctx, unsigned timeout_ms)
-    : ctx_(&ctx), deadline_(std::chrono::steady_clock::now() + std::chrono::milliseconds(timeout_ms)) {}
+Z3Session::Z3Session(z3::context& ctx, std::chrono::steady_clock::time_point deadline)
+    : ctx_(&ctx), deadline_(deadline) {}
 
 z3::check_result Z3Session::check(z3::solver& solver) {
   const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
@@ -102,17 +102,24 @@ std::int64_t storage_bound(const ProofSetup& setup, const Storage& storage) {
 struct Z3Checker::Impl {
   const ProofSetup& setup;
   unsigned timeout_ms;
+  std::chrono::steady_clock::time_point deadline;
   z3::context ctx;
   FrameMemo frames;
 };
 
 Z3Checker::Z3Checker(const ProofSetup& setup, unsigned timeout_ms)
-    : impl_(new Impl{setup, timeout_ms, {}, {}}) {}
+    : impl_(new Impl{setup, timeout_ms,
+                     std::chrono::steady_clock::now() + std::chrono::milliseconds(timeout_ms), {}, {}}) {}
 
 Z3Checker::~Z3Checker() = default;
 
 Outcome Z3Checker::check(const CheckSpec& check) {
-  Z3Session session(impl_->ctx, impl_->timeout_ms);
+  // Past the deadline a check is not even encoded: its expressions would
+  // cost time to build and again to free with the context.
+  if (std::chrono::steady_clock::now() >= impl_->deadline)
+    return {CheckResult::unknown, std::nullopt,
+            "the run's time limit of " + std::to_string(impl_->timeout_ms) + " ms ran out before this check"};
+  Z3Session session(impl_->ctx, impl_->deadline);
   const ProofSetup& setup = impl_->setup;
   try {
     switch (check.kind) {

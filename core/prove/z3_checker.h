@@ -19,9 +19,11 @@
 
 namespace mmacheck::prove_detail {
 
+// One check's queries, all before the run's deadline (--timeout-ms bounds
+// the whole prove() run, not each query).
 class Z3Session {
  public:
-  Z3Session(z3::context& ctx, unsigned timeout_ms);
+  Z3Session(z3::context& ctx, std::chrono::steady_clock::time_point deadline);
   z3::context& ctx() const { return *ctx_; }
 
   struct Result {

@@ -88,7 +88,9 @@ Outcomes fused_step(const BoundModel& m, const Outcomes& x, const Run& p, const 
     products = add_one(products, value_class(product));
     sum += product;
     magnitudes += std::fabs(product);
-    if (product != 0) e = std::max(e, p.a_exp[k] + p.b_exp[k]);
+    // Only finite products align the block (a non-finite one returns below);
+    // ilogb(Inf) is INT_MAX, so their exponents would overflow the sum.
+    if (product != 0 && std::isfinite(product)) e = std::max(e, p.a_exp[k] + p.b_exp[k]);
   }
   Outcomes out{add_classes(x.classes, products), 0, 0};
   if (!(out.classes & kFinite)) return out;

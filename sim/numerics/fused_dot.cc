@@ -84,7 +84,8 @@ std::uint64_t fused_dot(const FusedStep& step, std::span<const FpValue> a,
   for (std::size_t k = 0; k < a.size(); ++k) max_exp = std::max(max_exp, align_exp(product(k)));
 
   // In units of 2^(max_exp - kept_bits); a term's shift is at most kept_bits - frac.
-  const auto truncated = [&](const Term& t) {
+  const auto truncated = [&](const Term& t) -> std::int64_t {
+    if (t.sig == 0) return 0;  // a zero term's exponent is arbitrary: its shift may pass 63
     const int shift = t.exp - t.frac - max_exp + step.kept_bits;
     const std::uint64_t mag = shift >= 0 ? t.sig << shift : (-shift >= 64 ? 0 : t.sig >> -shift);
     return t.neg ? -static_cast<std::int64_t>(mag) : static_cast<std::int64_t>(mag);

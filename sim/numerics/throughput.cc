@@ -6,6 +6,7 @@
 #include <ctime>
 #include <functional>
 #include <random>
+#include <system_error>
 #include <thread>
 #include <vector>
 
@@ -18,6 +19,7 @@ namespace mmacheck::sim {
 namespace {
 
 using Clock = std::chrono::steady_clock;
+constexpr double kMaxSeconds = 86400;  // a day per phase
 constexpr int kBatch = 64;  // tiles per thread; small enough to stay in cache
 
 struct Batch {
@@ -95,18 +97,29 @@ PhaseResult eigen_phase(const MmaInst& in, const std::vector<Batch>& batches, in
 
 PhaseResult timed(int threads, double seconds, const std::function<std::uint64_t(int thread)>& work) {
   if (threads < 1) throw Error("bench: threads must be at least 1");
-  if (!(seconds > 0)) throw Error("bench: seconds must be positive");
+  // A duration past kMaxSeconds (or inf) would overflow the clock's ticks.
+  if (!(seconds > 0) || !(seconds <= kMaxSeconds))
+    throw Error("bench: --seconds must be positive and at most " + std::to_string(static_cast<int>(kMaxSeconds)) +
+                " (one phase), got " + std::to_string(seconds));
   std::atomic<std::uint64_t> total{0};
+  std::atomic<bool> abandon{false};
   const std::clock_t cpu_start = std::clock();
   const Clock::time_point start = Clock::now();
   const Clock::time_point stop = start + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(seconds));
   std::vector<std::thread> pool;
-  for (int t = 0; t < threads; ++t)
-    pool.emplace_back([&, t] {
-      std::uint64_t done = 0;
-      while (Clock::now() < stop) done += work(t);
-      total += done;
-    });
+  try {
+    for (int t = 0; t < threads; ++t)
+      pool.emplace_back([&, t] {
+        std::uint64_t done = 0;
+        while (!abandon && Clock::now() < stop) done += work(t);
+        total += done;
+      });
+  } catch (const std::system_error& e) {
+    abandon = true;
+    for (std::thread& th : pool) th.join();
+    throw Error("bench: cannot start thread " + std::to_string(pool.size() + 1) + " of " +
+                std::to_string(threads) + ": " + e.what() + " (use fewer --threads)");
+  }
   for (std::thread& th : pool) th.join();
   return {std::chrono::duration<double>(Clock::now() - start).count(),
           static_cast<double>(std::clock() - cpu_start) / CLOCKS_PER_SEC, total.load()};
@@ -114,7 +127,10 @@ PhaseResult timed(int threads, double seconds, const std::function<std::uint64_t
 
 ThroughputResult measure_throughput(const MmaInst& in, const ArchParams& arch, double seconds, int threads) {
   if (threads < 1) throw Error("bench: threads must be at least 1");
-  if (!(seconds > 0)) throw Error("bench: seconds must be positive");
+  // A duration past kMaxSeconds (or inf) would overflow the clock's ticks.
+  if (!(seconds > 0) || !(seconds <= kMaxSeconds))
+    throw Error("bench: --seconds must be positive and at most " + std::to_string(static_cast<int>(kMaxSeconds)) +
+                " (one phase), got " + std::to_string(seconds));
   std::vector<Batch> batches;
   for (int t = 0; t < threads; ++t) batches.push_back(random_batch(in, 0x5eed + t));
 

@@ -41,12 +41,14 @@ struct ThroughputResult {
 
 // Runs `work(thread)` round after round on each of `threads` threads until
 // `seconds` have passed; work returns the instructions one round did.
-// Throws Error for threads < 1 or seconds <= 0.
+// Throws Error for threads < 1, seconds <= 0 or over a day (inf included),
+// or a thread that cannot be started (the ones started are stopped first: a
+// std::thread left joinable would terminate the program).
 PhaseResult timed(int threads, double seconds, const std::function<std::uint64_t(int thread)>& work);
 
 // Runs the simulator for `seconds` on finite tiles, for `seconds` on tiles
 // with special values, then the baseline for `seconds`, each on `threads`
-// threads.  Throws Error for threads < 1 or seconds <= 0.
+// threads.  Throws Error as timed() does.
 ThroughputResult measure_throughput(const MmaInst& inst, const ArchParams& arch, double seconds,
                                     int threads);
 

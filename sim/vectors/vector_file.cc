@@ -1,7 +1,10 @@
 #include "sim/vectors/vector_file.h"
 
+#include <algorithm>
 #include <array>
+#include <map>
 #include <optional>
+#include <utility>
 
 #include "core/base/error.h"
 #include "core/base/file_io.h"
@@ -28,10 +31,11 @@ std::vector<Token> split(std::string_view line) {
   return tokens;
 }
 
-// 'text', built by appending (GCC 12 warns falsely on "'" + std::string).
+// 'text', control bytes escaped (a file's ESC or NUL must not reach the
+// terminal), built by appending (GCC 12 warns falsely on "'" + std::string).
 std::string quoted(std::string_view text) {
   std::string s(1, '\'');
-  s.append(text);
+  s.append(printable(text));
   s += '\'';
   return s;
 }
@@ -92,9 +96,11 @@ class Parser {
     operand(tokens, *shape);
   }
 
-  VectorFile finish() {
+  // `lines`: the file's line count, where whole-file errors point.
+  VectorFile finish(int lines) {
     close_case();
-    if (file_.cases.empty()) throw Error(SourceLoc{name_, 0, 0}, "no test cases");
+    if (file_.cases.empty())
+      throw Error(SourceLoc{name_, std::max(lines, 1), 0}, "no test cases (at the end of the file)");
     return std::move(file_);
   }
 
@@ -116,6 +122,11 @@ class Parser {
     const std::optional<int> id = parse_count(tokens[1].text);
     if (!id) fail(tokens[1].col, "case number " + quoted(tokens[1].text) + " is not a non-negative integer");
     close_case();
+    // Cases are numbered per instruction; a repeated number is a merge gone wrong.
+    const auto [seen, fresh] = case_lines_.try_emplace({inst_, *id}, line_);
+    if (!fresh)
+      fail(tokens[1].col, "case " + std::to_string(*id) + " of " + std::string(inst_->ptx()) +
+                              " repeats the case of line " + std::to_string(seen->second));
     file_.cases.push_back({inst_, *id, tokens.size() == 3 ? std::string(tokens[2].text) : "", line_, {}, {}, {}, {}});
     open_ = true;
   }
@@ -158,6 +169,7 @@ class Parser {
   int line_ = 0;
   const MmaInst* inst_ = nullptr;
   bool open_ = false;
+  std::map<std::pair<const MmaInst*, int>, int> case_lines_;  // (instruction, case number) -> line
   VectorFile file_;
 };
 
@@ -173,12 +185,12 @@ VectorFile parse_vector_file(std::string_view text, const std::string& name) {
     parser.line(text.substr(pos, end - pos), ++number);
     pos = end + 1;
   }
-  VectorFile file = parser.finish();
+  VectorFile file = parser.finish(number);
   file.name = name;
   return file;
 }
 
-VectorFile read_vector_file(const std::string& path) { return parse_vector_file(read_text_file(path), path); }
+VectorFile read_vector_file(const std::string& path) { return parse_vector_file(read_text_file(path), input_name(path)); }
 
 std::vector<Mismatch> run_vector_case(const VectorCase& vc, const ArchParams& arch) {
   const MmaInst& in = *vc.inst;
@@ -204,7 +216,12 @@ VectorReport run_vector_file(const VectorFile& file, const ArchParams& arch, std
   VectorReport report;
   for (const VectorCase& vc : file.cases) {
     InstrTally& tally = tally_of(report.tallies, vc.inst);
-    const std::vector<Mismatch> bad = run_vector_case(vc, arch);
+    std::vector<Mismatch> bad;
+    try {
+      bad = run_vector_case(vc, arch);
+    } catch (const Error& e) {  // the model's refusal (fp8 on sm_80) belongs to the case's line
+      throw e.located(SourceLoc{file.name, vc.line, 0});
+    }
     ++(bad.empty() ? tally.passed : tally.failed);
     ++(bad.empty() ? report.passed : report.failed);
     for (const Mismatch& m : bad)

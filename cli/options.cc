@@ -1,0 +1,39 @@
+#include "cli/options.h"
+
+#include <cstdint>
+#include <limits>
+
+namespace mmacheck::cli {
+
+namespace po = boost::program_options;
+
+namespace {
+std::string option_name(const ResourceInfo& info) { return std::string(info.option.substr(2)); }  // no "--"
+}  // namespace
+
+po::options_description limit_options() {
+  po::options_description limits("resource limits (over a limit is bad input, exit 2)");
+  for (const ResourceInfo& info : kLimits)
+    limits.add_options()(option_name(info).c_str(),
+                         po::value<std::uint64_t>()->default_value(static_cast<std::uint64_t>(info.default_limit)),
+                         std::string(info.help).c_str());
+  return limits;
+}
+
+Limits limits_from(const po::variables_map& vm) {
+  Limits limits;
+  for (const ResourceInfo& info : kLimits) {
+    const std::string name = option_name(info);
+    if (!vm.count(name)) continue;
+    const std::uint64_t v = vm[name].as<std::uint64_t>();
+    constexpr std::uint64_t kMax = std::numeric_limits<std::int64_t>::max();
+    limits.set(info.resource, static_cast<std::int64_t>(v > kMax ? kMax : v));
+  }
+  return limits;
+}
+
+void check_output_size(const std::string& text, const Limits& limits, const std::string& what) {
+  limits.check(Resource::output_bytes, static_cast<std::int64_t>(text.size()), SourceLoc{}, what);
+}
+
+}  // namespace mmacheck::cli

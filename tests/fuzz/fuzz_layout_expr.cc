@@ -1,0 +1,23 @@
+// libFuzzer harness: one layout expression (`mmacheck layout EXPR`).
+// A parsed layout is printed, measured and, when small, applied to every
+// element: the algebra's own invariants must hold or throw Error.
+#include "core/layout/tile_layout.h"
+#include "core/program/layout_parser.h"
+#include "tests/fuzz/fuzz_support.h"
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  using namespace mmacheck;
+  return fuzz::run_one([&] {
+    const TileLayout layout = layout_of(parse_layout(fuzz::as_text(data, size), "<expr>"));
+    (void)layout.str();
+    (void)layout.span();
+    (void)layout.span(Axis::m());
+    const std::int64_t n = layout.size();
+    if (n > 4096) return;
+    const Shape shape{n};
+    for (std::int64_t i = 0; i < n; ++i) {
+      const std::int64_t coord[1] = {i};
+      (void)layout.apply(coord, shape);
+    }
+  });
+}

@@ -1,0 +1,47 @@
+// Defects 7 and 8 of the hardening issue: bench survives a thread that
+// cannot start and refuses durations it cannot represent; unsigned options
+// refuse a minus sign instead of wrapping it.
+#include <catch2/catch.hpp>
+
+#include "tests/support.h"
+#include "tests/test_hardening_support.h"
+
+namespace mmacheck {
+
+using Catch::Matchers::Contains;
+
+TEST_CASE("unsigned options reject negative values", "[hardening][options]") {
+  const std::string seed = test::source_path("examples/seed_corrected.txt");
+  const test::RunResult timeout = test::run_mmacheck({"prove", seed, "--timeout-ms", "-1"});
+  CHECK(timeout.status == 2);
+  CHECK_THAT(timeout.err, Contains("the argument ('-1') for option '--timeout-ms' is invalid: it must be >= 0"));
+  const test::RunResult sim_seed = test::run_mmacheck({"sim", seed, "--seed", "-1"});
+  CHECK(sim_seed.status == 2);
+  CHECK_THAT(sim_seed.err, Contains("'--seed' is invalid: it must be >= 0"));
+  const test::RunResult too_big = test::run_mmacheck({"sim", seed, "--seed", "18446744073709551616"});
+  CHECK(too_big.status == 2);
+  CHECK_THAT(too_big.err, Contains("the argument ('18446744073709551616') for option '--seed' is invalid"));
+  CHECK(test::run_mmacheck({"sim", seed, "--seed", "18446744073709551615", "--cases", "1"}).status == 0);
+}
+
+TEST_CASE("bench refuses durations past a day, inf and nan", "[hardening][bench]") {
+  for (const char* seconds : {"inf", "1e300", "nan", "-1", "0"}) {
+    const test::RunResult r = test::run_mmacheck({"bench", "--seconds", seconds, "--threads", "1"});
+    INFO(seconds);
+    CHECK(r.status == 2);
+    CHECK_THAT(r.err, Contains("--seconds must be positive and at most 86400"));
+    CHECK(r.out.find("nan") == std::string::npos);
+  }
+}
+
+TEST_CASE("bench reports a thread it cannot start instead of aborting", "[hardening][bench]") {
+  if (test::kAddressSanitizer) return test::skip("ulimit -v cannot apply under AddressSanitizer");
+  const test::RunResult r = test::run_program(
+      {"sh", "-c", "ulimit -v 2097152 && exec \"$0\" bench --threads 1200 --seconds 0.01", MMACHECK_BINARY});
+  INFO(r.err);
+  CHECK(r.status == 2);
+  CHECK_THAT(r.err, Contains("bench: cannot start thread") && Contains("of 1200") && Contains("fewer --threads"));
+  CHECK(r.err.find("terminate called") == std::string::npos);
+}
+
+}  // namespace mmacheck
