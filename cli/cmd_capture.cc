@@ -1,4 +1,4 @@
-// mmacheck capture --instr PTX... [--cases N] [--seed S] -o OUT.mmav
+// mmacheck capture --instr PTX... [--cases N] [--seed S] [--inputs standard|edge|all] -o OUT.mmav
 //
 // Runs single mma.sync instructions on the GPU (one per warp, operands on
 // their PTX frames) on random inputs drawn as the shared vectors were, and
@@ -43,6 +43,9 @@ int run_capture(const Args& args) {
       ("instr", po::value<std::vector<std::string>>(), "instruction (PTX name, tag or all); repeatable")
       ("cases", po::value<int>()->default_value(384), "cases per instruction")
       ("seed", po::value<std::uint64_t>()->default_value(1), "random seed")
+      ("inputs", po::value<std::string>()->default_value("standard"),
+       "random input kinds: standard (the shared vectors' eight), edge (threshold, zeroterm, underflow, ties, "
+       "overflow, lowbits) or all")
       ("output,o", po::value<std::string>(), "vector file to write")
       ("json", po::bool_switch(), "print one JSON object: cases per instruction, the file written");
   const po::variables_map vm = parse_options(args, options, {});
@@ -50,6 +53,7 @@ int run_capture(const Args& args) {
   if (!vm.count("output")) throw Error("capture: no output file (use -o OUT.mmav)");
   const int cases = vm["cases"].as<int>();
   if (cases < 1) throw Error("capture: --cases must be >= 1");
+  const sim::InputSet input_set = sim::input_set(vm["inputs"].as<std::string>());
   bool all = false;
   std::vector<const MmaInst*> wanted;
   for (const std::string& name : vm["instr"].as<std::vector<std::string>>()) {
@@ -78,7 +82,7 @@ int run_capture(const Args& args) {
   Json captured = Json::array();
   Progress progress(static_cast<std::int64_t>(wanted.size()), "instructions");
   for (const MmaInst* inst : wanted) {
-    cuda::Capture cap = cuda::capture_vectors(gpu, nvrtc, *inst, {.cases = cases, .seed = vm["seed"].as<std::uint64_t>()});
+    cuda::Capture cap = cuda::capture_vectors(gpu, nvrtc, *inst, {.cases = cases, .seed = vm["seed"].as<std::uint64_t>(), .inputs = input_set});
     if (comments.empty()) comments.assign(cap.comments.begin(), cap.comments.end() - 1);
     comments.push_back(cap.comments.back());
     vectors.insert(vectors.end(), cap.cases.begin(), cap.cases.end());

@@ -1,4 +1,4 @@
-// mmacheck gpu FILE... [--cases N] [--seed S] [--inst-set tvm|extended] [--show N]
+// mmacheck gpu FILE... [--cases N] [--seed S] [--inputs standard|edge|all] [--inst-set tvm|extended] [--show N]
 //
 // Dispatches the file's gemm, generates a CUDA kernel from its nest (staging
 // from the file's stage/store statements or the buffers' layouts), compiles
@@ -40,6 +40,7 @@ struct GpuSettings {
   int cases;
   int show;
   std::uint64_t seed;
+  sim::InputSet input_set;
   InstSet inst_set;
   Limits limits;
   bool json;
@@ -95,7 +96,8 @@ FileOutcome run_gpu_file(const std::string& path, const GpuSettings& s, LazySess
   };
   const cuda::DiffReport report = cuda::run_differential(
       runner, program, plan.nest, simulate,
-      {.cases = s.cases, .seed = s.seed, .max_mismatches = static_cast<std::size_t>(s.show)});
+      {.cases = s.cases, .seed = s.seed, .max_mismatches = static_cast<std::size_t>(s.show),
+       .inputs = s.input_set});
   const DType d_type = staging.d.dtype;
   Json mismatches = Json::array();
   for (const cuda::DiffMismatch& m : report.mismatches) {
@@ -123,6 +125,7 @@ FileOutcome run_gpu_file(const std::string& path, const GpuSettings& s, LazySess
                      {"threads", staging.threads},
                      {"cases", report.cases},
                      {"seed", s.seed},
+                     {"inputs", sim::input_set_name(s.input_set)},
                      {"failed_cases", report.failed_cases},
                      {"mismatched_elements", report.mismatched_elements},
                      {"mismatches", std::move(mismatches)}};
@@ -137,6 +140,9 @@ int run_gpu(const Args& args) {
       ("file", po::value<std::vector<std::string>>(), "layout files or folders; - is standard input")
       ("cases", po::value<int>()->default_value(64), "random cases (one CTA each)")
       ("seed", po::value<std::uint64_t>()->default_value(1), "random seed")
+      ("inputs", po::value<std::string>()->default_value("standard"),
+       "random input kinds: standard (the shared vectors' eight), edge (threshold, zeroterm, underflow, ties, "
+       "overflow, lowbits) or all")
       ("inst-set", po::value<std::string>()->default_value("tvm"), "instruction set: tvm or extended")
       ("show", po::value<int>()->default_value(10), "mismatching elements to print")
       ("json", po::bool_switch(), "print a JSON object (JSON Lines, one per file, for several)");
@@ -149,6 +155,7 @@ int run_gpu(const Args& args) {
   const GpuSettings settings{.cases = vm["cases"].as<int>(),
                              .show = vm["show"].as<int>(),
                              .seed = vm["seed"].as<std::uint64_t>(),
+                             .input_set = sim::input_set(vm["inputs"].as<std::string>()),
                              .inst_set = parse_inst_set(vm["inst-set"].as<std::string>()),
                              .limits = limits_from(vm),
                              .json = vm["json"].as<bool>(),

@@ -1,4 +1,5 @@
-// mmacheck sim FILE... [--cases N] [--seed S] [--arch sm_90|sm_80] [--inst-set tvm|extended] [--show N]
+// mmacheck sim FILE... [--cases N] [--seed S] [--inputs standard|edge|all] [--arch sm_75..sm_120]
+//                      [--inst-set tvm|extended] [--show N]
 //
 // Dispatches the file's gemm and runs the whole program (stage -> nest ->
 // store) on the lane-accurate warp machine for N random cases, the input
@@ -70,9 +71,10 @@ std::string hex_bits(DType type, std::uint64_t bits) {
   return buf;
 }
 
-Json failure_json(int case_index, const std::string& buffer, const sim::ElementCheck& f, DType type) {
+Json failure_json(int case_index, sim::InputSet input_set, const std::string& buffer, const sim::ElementCheck& f,
+                  DType type) {
   return {{"case", case_index},
-          {"distribution", sim::distribution_name(sim::case_distribution(case_index))},
+          {"distribution", sim::distribution_name(sim::case_distribution(case_index, input_set))},
           {"element", buffer + "[" + std::to_string(f.row) + "][" + std::to_string(f.col) + "]"},
           {"row", f.row},
           {"col", f.col},
@@ -87,6 +89,7 @@ struct SimSettings {
   int cases;
   int show;
   std::uint64_t seed;
+  sim::InputSet input_set;
   const sim::ArchParams* arch;
   InstSet inst_set;
   Limits limits;
@@ -115,16 +118,16 @@ FileOutcome simulate_file(const std::string& path, const SimSettings& s, std::os
   {
     Progress progress(s.progress ? s.cases : 0, "cases");
     for (int i = 0; i < s.cases; ++i) {
-      const std::vector<sim::ElementCheck> found = check.failures(check.random_case(i, s.seed));
+      const std::vector<sim::ElementCheck> found = check.failures(check.random_case(i, s.seed, s.input_set));
       failed_cases += !found.empty();
       for (const sim::ElementCheck& f : found) {
         ++wrong;
         not_exact += !f.bit_exact;
         outside += !f.within_bound;
         if (shown++ >= s.show) continue;
-        if (s.json) failures.push_back(failure_json(i, d_name, f, g.d.dtype()));
+        if (s.json) failures.push_back(failure_json(i, s.input_set, d_name, f, g.d.dtype()));
         else
-          out << "  case " << i << " (" << sim::distribution_name(sim::case_distribution(i)) << ") " << d_name << "["
+          out << "  case " << i << " (" << sim::distribution_name(sim::case_distribution(i, s.input_set)) << ") " << d_name << "["
               << f.row << "][" << f.col << "]: " << failure_text(f, g.d.dtype()) << "\n";
       }
       progress.update(i + 1);
@@ -146,6 +149,7 @@ FileOutcome simulate_file(const std::string& path, const SimSettings& s, std::os
                        {"warps", check.machine().warps()},
                        {"cases", s.cases},
                        {"seed", s.seed},
+                       {"inputs", sim::input_set_name(s.input_set)},
                        {"failed_cases", failed_cases},
                        {"wrong_elements", wrong},
                        {"not_bit_exact", not_exact},
@@ -162,7 +166,10 @@ int run_sim(const Args& args) {
       ("file", po::value<std::vector<std::string>>(), "layout files or folders; - is standard input")
       ("cases", po::value<int>()->default_value(64), "random cases")
       ("seed", po::value<std::uint64_t>()->default_value(1), "random seed")
-      ("arch", po::value<std::string>()->default_value("sm_90"), "arithmetic model: sm_90 or sm_80")
+      ("inputs", po::value<std::string>()->default_value("standard"),
+       "random input kinds: standard (the shared vectors' eight), edge (threshold, zeroterm, underflow, ties, "
+       "overflow, lowbits) or all")
+      ("arch", po::value<std::string>()->default_value("sm_90"), ("arithmetic model: " + sim::arch_names()).c_str())
       ("inst-set", po::value<std::string>()->default_value("tvm"), "instruction set: tvm or extended")
       ("show", po::value<int>()->default_value(20), "failing elements to print")
       ("json", po::bool_switch(), "print a JSON object (JSON Lines, one per file, for several)")
@@ -176,6 +183,7 @@ int run_sim(const Args& args) {
   const SimSettings settings{.cases = vm["cases"].as<int>(),
                              .show = vm["show"].as<int>(),
                              .seed = vm["seed"].as<std::uint64_t>(),
+                             .input_set = sim::input_set(vm["inputs"].as<std::string>()),
                              .arch = &sim::arch_params(vm["arch"].as<std::string>()),
                              .inst_set = parse_inst_set(vm["inst-set"].as<std::string>()),
                              .limits = limits_from(vm),

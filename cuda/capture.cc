@@ -11,7 +11,7 @@ Capture capture_vectors(const Gpu& gpu, const Nvrtc& nvrtc, const MmaInst& inst,
   const sim::MatrixSpec a{inst.m, inst.k, inst.a, 1}, b{inst.k, inst.n, inst.b, 0}, c{inst.m, inst.n, inst.c, -1};
   std::vector<sim::GemmInputs> inputs;
   for (int i = 0; i < options.cases; ++i)
-    inputs.push_back(sim::random_gemm_inputs(a, b, c, sim::case_distribution(i), options.seed, i));
+    inputs.push_back(sim::random_gemm_inputs(a, b, c, sim::case_distribution(i, options.inputs), options.seed, i));
   const std::vector<std::vector<std::uint64_t>> d = runner.run(inputs);
 
   const DeviceInfo& dev = gpu.info();
@@ -22,11 +22,13 @@ Capture capture_vectors(const Gpu& gpu, const Nvrtc& nvrtc, const MmaInst& inst,
           (dev.driver_release.empty() ? "unknown" : dev.driver_release) + ", CUDA " +
           gpu.driver().cuda_version() + " (driver API), NVRTC " + nvrtc.version(),
       "mmacheck capture --instr " + inst.ptx() + " --cases " + std::to_string(options.cases) + " --seed " +
-          std::to_string(options.seed),
+          std::to_string(options.seed) + " --inputs " + std::string(sim::input_set_name(options.inputs)),
   };
-  for (int i = 0; i < options.cases; ++i)
-    cap.cases.push_back(sim::VectorCase{&inst, i, std::string(sim::distribution_name(sim::case_distribution(i))), 0,
+  for (int i = 0; i < options.cases; ++i) {
+    const sim::Distribution kind = sim::case_distribution(i, options.inputs);
+    cap.cases.push_back(sim::VectorCase{&inst, i, std::string(sim::distribution_name(kind)), 0,
                                         inputs[i].a.bits, inputs[i].b.bits, inputs[i].c.bits, d[i]});
+  }
   return cap;
 }
 

@@ -17,6 +17,7 @@
 #include "core/gemm/mma_inst.h"
 #include "cuda/gpu.h"
 #include "cuda/nvrtc.h"
+#include "sim/numerics/random_inputs.h"
 #include "sim/vectors/vector_file.h"
 
 namespace mmacheck::cuda {
@@ -24,11 +25,12 @@ namespace mmacheck::cuda {
 struct CaptureOptions {
   int cases = 384;
   std::uint64_t seed = 1;
+  sim::InputSet inputs = sim::InputSet::standard;  // sim/numerics/random_inputs.h
 };
 
 struct Capture {
   std::vector<std::string> comments;
-  std::vector<sim::VectorCase> cases;  // ids 0.., kinds from case_distribution
+  std::vector<sim::VectorCase> cases;  // ids 0.., kinds from case_distribution(id, inputs)
 };
 
 // Throws Error when the GPU lacks the instruction (inst.min_sm) or the

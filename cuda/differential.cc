@@ -4,16 +4,17 @@
 
 namespace mmacheck::cuda {
 
-std::vector<sim::GemmInputs> random_cases(const sim::InputSpecs& specs, int cases, std::uint64_t seed) {
+std::vector<sim::GemmInputs> random_cases(const sim::InputSpecs& specs, int cases, std::uint64_t seed,
+                                          sim::InputSet inputs) {
   std::vector<sim::GemmInputs> out;
   for (int i = 0; i < cases; ++i)
-    out.push_back(sim::random_gemm_inputs(specs.a, specs.b, specs.c, sim::case_distribution(i), seed, i));
+    out.push_back(sim::random_gemm_inputs(specs.a, specs.b, specs.c, sim::case_distribution(i, inputs), seed, i));
   return out;
 }
 
 DiffReport run_differential(const GemmRunner& runner, const Program& program, const Nest& nest,
                             const Simulator& simulate, const DiffOptions& options) {
-  const std::vector<sim::GemmInputs> cases = random_cases(sim::input_specs(program), options.cases, options.seed);
+  const std::vector<sim::GemmInputs> cases = random_cases(sim::input_specs(program), options.cases, options.seed, options.inputs);
   const std::vector<std::vector<std::uint64_t>> gpu = runner.run(cases);
   const SlotTable& d = runner.staging().d;
   DiffReport report;
@@ -29,7 +30,7 @@ DiffReport run_differential(const GemmRunner& runner, const Program& program, co
       failed = true;
       ++report.mismatched_elements;
       if (report.mismatches.size() < options.max_mismatches)
-        report.mismatches.push_back({i, sim::case_distribution(i), static_cast<std::int64_t>(e) / d.cols,
+        report.mismatches.push_back({i, sim::case_distribution(i, options.inputs), static_cast<std::int64_t>(e) / d.cols,
                                      static_cast<std::int64_t>(e) % d.cols, expected[e], gpu[i][e]});
     }
     report.failed_cases += failed;

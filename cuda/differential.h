@@ -33,6 +33,7 @@ struct DiffOptions {
   int cases = 64;
   std::uint64_t seed = 1;
   std::size_t max_mismatches = 20;  // mismatches kept in the report
+  sim::InputSet inputs = sim::InputSet::standard;  // the distributions the cases take turns over
 };
 
 struct DiffMismatch {
@@ -50,8 +51,9 @@ struct DiffReport {
   std::vector<DiffMismatch> mismatches;  // the first max_mismatches
 };
 
-// The cases run_differential draws: case i uses sim::case_distribution(i).
-std::vector<sim::GemmInputs> random_cases(const sim::InputSpecs& specs, int cases, std::uint64_t seed);
+// The cases run_differential draws: case i uses sim::case_distribution(i, inputs).
+std::vector<sim::GemmInputs> random_cases(const sim::InputSpecs& specs, int cases, std::uint64_t seed,
+                                          sim::InputSet inputs = sim::InputSet::standard);
 
 // Runs options.cases random cases on the GPU (one launch) and through
 // `simulate`, and compares every D element.  Throws Error when the

@@ -68,7 +68,7 @@ TEST_CASE("RegisterFile packs elements as mma registers hold them", "[sim]") {
 TEST_CASE("on every instruction's frames the warp machine equals the direct evaluation", "[sim]") {
   for (const MmaInst& inst : mma_instructions())
     for (const sim::ArchParams& arch : sim::all_arch_params()) {
-      if (arch.sm < inst.min_sm) continue;
+      if (!sim::has_model(inst, arch)) continue;
       INFO(inst.ptx() << " on " << arch.name);
       sim::WarpMachine machine(frame_nest(inst), frame_staging(inst), arch);
       for (int i = 0; i < 16; ++i) {

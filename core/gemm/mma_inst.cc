@@ -9,10 +9,10 @@ constexpr MmaInst kInstructions[] = {
     {"m16n8k16.bf16", 16, 8, 16, D::bf16, D::bf16, D::f32, D::f32, 2, true, 80},
     {"m16n8k16.f16", 16, 8, 16, D::f16, D::f16, D::f32, D::f32, 2, true, 80},
     {"m16n8k8.bf16", 16, 8, 8, D::bf16, D::bf16, D::f32, D::f32, 2, true, 80},
-    {"m16n8k8.f16", 16, 8, 8, D::f16, D::f16, D::f32, D::f32, 2, true, 80},
+    {"m16n8k8.f16", 16, 8, 8, D::f16, D::f16, D::f32, D::f32, 2, true, 75},
     // --inst-set extended.
     {"m16n8k16.f16.f16acc", 16, 8, 16, D::f16, D::f16, D::f16, D::f16, 2, false, 80},
-    {"m16n8k8.f16.f16acc", 16, 8, 8, D::f16, D::f16, D::f16, D::f16, 2, false, 80},
+    {"m16n8k8.f16.f16acc", 16, 8, 8, D::f16, D::f16, D::f16, D::f16, 2, false, 75},
     {"m16n8k8.tf32", 16, 8, 8, D::tf32, D::tf32, D::f32, D::f32, 1, false, 80},
     {"m16n8k4.tf32", 16, 8, 4, D::tf32, D::tf32, D::f32, D::f32, 1, false, 80},
     {"m16n8k32.s8", 16, 8, 32, D::s8, D::s8, D::s32, D::s32, 4, false, 80},

@@ -149,7 +149,7 @@ BoundModel bound_model(const MmaInst& inst, const ArchParams& arch) {
   BoundModel m;
   m.inst_k = inst.k;
   m.kept_bits = arch.kept_bits;
-  m.zero_term_exp = arch.zero_term_exp;
+  m.zero_term_exp = arch.zero_term_exp(inst.d);
   switch (inst.a) {
     case DType::f16:
     case DType::bf16:
@@ -161,6 +161,15 @@ BoundModel bound_model(const MmaInst& inst, const ArchParams& arch) {
       return m;
     case DType::e4m3:
     case DType::e5m2:
+      if (arch.fp8 == Fp8Path::fused) {  // native blocks (sm_89, sm_120)
+        m.family = BoundModel::Family::fused;
+        m.block = arch.block_fp8;
+        m.kept_bits = arch.kept_bits_fp8;
+        m.input_min_exp = float_format(inst.a).min_exp();
+        m.out = rounding_spec(inst.d, inst.d == DType::f16);
+        m.out.man_bits = inst.d == DType::f16 ? m.out.man_bits : arch.f32_frac_bits_fp8;
+        return m;
+      }
       m.family = BoundModel::Family::fp8;
       m.input_min_exp = float_format(DType::f16).min_exp();
       m.out = rounding_spec(DType::f32, false);

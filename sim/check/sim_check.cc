@@ -8,8 +8,8 @@ namespace mmacheck::sim {
 SimCheck::SimCheck(const Program& program, const Nest& nest, const ArchParams& arch)
     : machine_(program, nest, arch), geometry_(gemm_geometry(program)), specs_(input_specs(program)) {}
 
-GemmInputs SimCheck::random_case(int index, std::uint64_t seed) const {
-  return random_gemm_inputs(specs_.a, specs_.b, specs_.c, case_distribution(index), seed, index);
+GemmInputs SimCheck::random_case(int index, std::uint64_t seed, InputSet inputs) const {
+  return random_gemm_inputs(specs_.a, specs_.b, specs_.c, case_distribution(index, inputs), seed, index);
 }
 
 std::vector<ElementCheck> SimCheck::failures(const GemmInputs& inputs) {

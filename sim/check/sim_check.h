@@ -42,8 +42,8 @@ class SimCheck {
   SimCheck(const Program& program, const Nest& nest, const ArchParams& arch);
 
   // Case `index` of the random inputs (random_gemm_inputs, distribution
-  // case_distribution(index)).
-  GemmInputs random_case(int index, std::uint64_t seed) const;
+  // case_distribution(index, inputs)).
+  GemmInputs random_case(int index, std::uint64_t seed, InputSet inputs = InputSet::standard) const;
   // The elements of D's region that fail a check, row-major.
   std::vector<ElementCheck> failures(const GemmInputs& inputs);
 

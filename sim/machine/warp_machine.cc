@@ -14,10 +14,7 @@ const MmaInst& instruction(const Nest& nest) {
   return *nest.inst;
 }
 
-void check_arch(const MmaInst& inst, const ArchParams& arch) {
-  if (arch.sm < inst.min_sm)
-    throw Error(inst.ptx() + " needs sm_" + std::to_string(inst.min_sm) + ", not " + std::string(arch.name));
-}
+void check_arch(const MmaInst& inst, const ArchParams& arch) { check_has_model(inst, arch); }
 
 void check_frame(const NestOperand& operand, const Frame& frame) {
   if (dtype_bits(operand.dtype) != frame.elem_bits)

@@ -7,26 +7,37 @@
 namespace mmacheck::sim {
 
 namespace {
-// One row per architecture (docs/numerics.md gives the sources):
-// name, sm, products per fused block (f16/bf16, tf32), bits kept below the
-// largest exponent when terms are aligned, the exponent a zero term takes in
-// that maximum.  sm_90: the shared H200 vectors and targeted H200 probes;
-// sm_80: MMA-Sim and Khattak & Mikaitis (its zero-term exponent is assumed
-// equal to sm_90's, unmeasured).
+// One row per architecture that MMA-Sim 2.1.1 models for mma.sync (Volta is
+// left out: its only fused shape, m8n8k4.f16, is not in the instruction
+// table).  Columns: name, MMA-Sim's family, sm; products per fused block for
+// f16/bf16 and for tf32; kept_bits; the zero-term exponent for f32 and for
+// f16 output; the fp8 path and, for a fused one, its block, kept_bits and
+// the fraction bits of its f32 result.  sm_90 is verified on an H200 (the
+// shared vectors and the edge captures, docs/gpu.md), every row against
+// MMA-Sim (scripts/mmasim/compare.py, docs/numerics.md).
 constexpr std::array kArchParams = {
-    ArchParams{"sm_90", 90, 16, 8, 25, -133},
-    ArchParams{"sm_80", 80, 8, 4, 24, -133},
+    ArchParams{"sm_75", "Turing", 75, 8, 4, 24, -132, -20, Fp8Path::none, 0, 0, 0},
+    ArchParams{"sm_80", "Ampere", 80, 8, 4, 24, -132, -20, Fp8Path::none, 0, 0, 0},
+    ArchParams{"sm_86", "Ampere", 86, 8, 4, 24, -132, -20, Fp8Path::none, 0, 0, 0},
+    ArchParams{"sm_89", "Ada Lovelace", 89, 8, 4, 24, -132, -20, Fp8Path::fused, 16, 13, 13},
+    ArchParams{"sm_90", "Hopper", 90, 16, 8, 25, -133, -21, Fp8Path::emulated, 0, 0, 0},
+    ArchParams{"sm_100", "Blackwell", 100, 16, 8, 25, -133, -21, Fp8Path::none, 0, 0, 0},
+    ArchParams{"sm_120", "RTX Blackwell", 120, 16, 8, 25, -133, -21, Fp8Path::fused, 32, 25, 23},
 };
 }  // namespace
 
 std::span<const ArchParams> all_arch_params() { return kArchParams; }
 
+std::string arch_names() {
+  std::string names;
+  for (const ArchParams& p : kArchParams) names += (names.empty() ? "" : ", ") + std::string(p.name);
+  return names;
+}
+
 const ArchParams& arch_params(std::string_view name) {
   for (const ArchParams& p : kArchParams)
     if (p.name == name) return p;
-  std::string known;
-  for (const ArchParams& p : kArchParams) known += (known.empty() ? "" : ", ") + std::string(p.name);
-  throw Error("unknown architecture '" + std::string(name) + "' (known: " + known + ")");
+  throw Error("unknown architecture '" + std::string(name) + "' (known: " + arch_names() + ")");
 }
 
 }  // namespace mmacheck::sim

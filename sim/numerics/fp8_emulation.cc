@@ -46,8 +46,8 @@ std::uint32_t f32_add(std::uint32_t x, std::uint32_t y) {
 void fp8_mma_emulated(const MmaInst& in, const ArchParams& arch, std::span<const std::uint64_t> a,
                       std::span<const std::uint64_t> b, std::span<const std::uint64_t> c,
                       std::span<std::uint64_t> d) {
-  if (arch.sm != 90)
-    throw Error(in.ptx() + ": fp8 is modelled for sm_90 only (CUDA 13 emulation), not " + std::string(arch.name));
+  if (arch.fp8 != Fp8Path::emulated)
+    throw Error(in.ptx() + ": the CUDA 13 fp8 emulation is sm_90's, not " + std::string(arch.name) + "'s");
   const MmaInst& hmma = *find_mma_inst("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32");
   const HalfTable& ha = to_half(in.a);
   const HalfTable& hb = to_half(in.b);

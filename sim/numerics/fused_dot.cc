@@ -1,14 +1,34 @@
 #include "sim/numerics/fused_dot.h"
 
 #include <algorithm>
+#include <bit>
 
 namespace mmacheck::sim {
 
 std::uint64_t canonical_nan(const FloatFormat& out) { return out.sign_bit() - 1; }
 
-FusedStep fused_step_for(const FloatFormat& out, const ArchParams& arch) {
+FusedStep fused_step_for(DType in, const FloatFormat& out, const ArchParams& arch) {
   const bool f32 = out.man_bits == 23;
-  return {&out, arch.kept_bits, arch.zero_term_exp, f32 ? Rounding::toward_zero : Rounding::nearest_even};
+  const bool fp8 = in == DType::e4m3 || in == DType::e5m2;
+  const bool native_fp8 = fp8 && arch.fp8 == Fp8Path::fused;
+  return {&out, native_fp8 ? arch.kept_bits_fp8 : arch.kept_bits,
+          arch.zero_term_exp(f32 ? DType::f32 : DType::f16),
+          f32 ? Rounding::toward_zero : Rounding::nearest_even,
+          native_fp8 && f32 ? arch.f32_frac_bits_fp8 : out.man_bits};
+}
+
+std::uint64_t fused_round(const FusedStep& step, bool neg, std::uint64_t mag, int scale) {
+  const FloatFormat& out = *step.out;
+  if (const int drop = out.man_bits - step.result_frac_bits; drop > 0 && mag) {
+    // Toward zero to fewer fraction bits first (only with f32 output, whose
+    // rounding is toward zero too, so the two cuts compose into one).
+    const int exp = std::max(static_cast<int>(std::bit_width(mag)) - 1 + scale, out.min_exp());
+    const int shift = exp - step.result_frac_bits - scale;
+    if (shift >= 64) mag = 0;
+    else if (shift > 0) mag = mag >> shift << shift;
+  }
+  const std::uint64_t bits = round_to_format(out, neg, mag, scale, step.rounding);
+  return bits == out.sign_bit() ? 0 : bits;
 }
 
 namespace {
@@ -73,7 +93,7 @@ std::uint64_t fused_dot(const FusedStep& step, std::span<const FpValue> a,
   std::int64_t sum = truncated(acc);
   for (std::size_t k = 0; k < a.size(); ++k) sum += truncated(product(k));
   const std::uint64_t mag = sum < 0 ? -static_cast<std::uint64_t>(sum) : sum;
-  return round_to_format(*step.out, sum < 0, mag, max_exp - step.kept_bits, step.rounding);
+  return fused_round(step, sum < 0, mag, max_exp - step.kept_bits);
 }
 
 }  // namespace mmacheck::sim

@@ -106,7 +106,8 @@ MMACHECK_AVX2 __m256i f32_toward_zero4(__m128i acc, __m128i c_term, __m128i top,
                                               _mm256_sub_epi64(_mm256_set1_epi64x(-97), exp));
   __m256i r = _mm256_blendv_epi8(normal, subnormal, _mm256_cmpgt_epi64(_mm256_set1_epi64x(-126), exp));
   r = _mm256_blendv_epi8(r, _mm256_set1_epi64x(0x7F800000), _mm256_cmpgt_epi64(exp, _mm256_set1_epi64x(127)));
-  return _mm256_or_si256(r, sign);
+  // A nonzero sum that rounds to zero is +0: no sign on a zero magnitude.
+  return _mm256_or_si256(r, _mm256_andnot_si256(_mm256_cmpeq_epi64(r, _mm256_setzero_si256()), sign));
 }
 
 }  // namespace

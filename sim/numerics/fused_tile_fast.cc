@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <bit>
 
+#include "sim/numerics/fused_dot.h"
 #include "sim/numerics/fused_tile_kernels.h"
 
 namespace mmacheck::sim {
@@ -33,7 +34,7 @@ std::uint32_t f32_toward_zero(std::int64_t sum, int scale) {
   }
   const int shift = -149 - scale;  // the subnormals' quantum is 2^-149
   const std::uint64_t sig = shift >= 64 ? 0 : shift >= 0 ? mag >> shift : mag << -shift;
-  return sign | static_cast<std::uint32_t>(sig);
+  return sig ? sign | static_cast<std::uint32_t>(sig) : 0;  // a sum rounded to zero is +0
 }
 
 bool decode(const TileSpec& s, const std::uint64_t* a, const std::uint64_t* b,
@@ -99,7 +100,9 @@ bool fused_tile_fast(const MmaInst& inst, const ArchParams& arch, std::span<cons
                      std::span<std::uint64_t> d) {
   using namespace fast;
   if (inst.m != kM || inst.n != kN || (inst.k != 16 && inst.k != 8 && inst.k != 4)) return false;
+  if (inst.a != DType::f16 && inst.a != DType::bf16 && inst.a != DType::tf32) return false;
   const FloatFormat& fd = float_format(inst.d);
+  const FusedStep step = fused_step_for(inst.a, fd, arch);
   const TileSpec spec{inst.k,
                       &float_format(inst.a),
                       &float_format(inst.b),
@@ -107,13 +110,13 @@ bool fused_tile_fast(const MmaInst& inst, const ArchParams& arch, std::span<cons
                       arch.kept_bits - float_format(inst.a).man_bits - float_format(inst.b).man_bits,
                       arch.kept_bits - float_format(inst.c).man_bits,
                       arch.kept_bits,
-                      arch.zero_term_exp};
+                      step.zero_term_exp};
   // kept_bits <= 25 keeps aligned products below 2^27 (the int32 bound in
   // fused_tile_kernels.h).  The kernels apply the zero-term exponent as a
   // floor on E for every output; that equals the model (zero terms only)
   // while a nonzero C's exponent, at least c's min_exp, is never below it.
   if (arch.kept_bits > 25 || spec.pre_shift < 0 || spec.c_shift < 0 || spec.c != &fd ||
-      arch.zero_term_exp > spec.c->min_exp())
+      step.zero_term_exp > spec.c->min_exp())
     return false;
 
   const Kernels& kernels = best_kernels();
@@ -128,7 +131,7 @@ bool fused_tile_fast(const MmaInst& inst, const ArchParams& arch, std::span<cons
   for (int n = 0; n < kM * kN; ++n) {  // f16 output: nearest-even
     const std::int64_t s = std::int64_t{sums.acc[n]} + sums.c_term[n];
     const std::uint64_t mag = s < 0 ? -static_cast<std::uint64_t>(s) : static_cast<std::uint64_t>(s);
-    d[n] = round_to_format(fd, s < 0, mag, sums.top[n] - arch.kept_bits, Rounding::nearest_even);
+    d[n] = fused_round(step, s < 0, mag, sums.top[n] - arch.kept_bits);
   }
   return true;
 }

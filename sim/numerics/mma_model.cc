@@ -38,16 +38,25 @@ DecodedOperands decode_operands(const Tiles& t) {
   return ops;
 }
 
-// f16, bf16, tf32: chained fused blocks.
+int fused_block(DType in, const ArchParams& arch) {
+  switch (in) {
+    case DType::tf32: return arch.block_tf32;
+    case DType::e4m3:
+    case DType::e5m2: return arch.block_fp8;
+    default: return arch.block_16bit;
+  }
+}
+
+// f16, bf16, tf32 (and native fp8): chained fused blocks.
 void fused_mma(const Tiles& t, const ArchParams& arch) {
   const MmaInst& in = t.inst;
   const FloatFormat& out = float_format(in.d);
   const FloatFormat& acc = float_format(in.c);
-  const int block = in.a == DType::tf32 ? arch.block_tf32 : arch.block_16bit;
+  const int block = fused_block(in.a, arch);
   if (in.k <= block && fused_tile_fast(in, arch, t.a, t.b, t.c, t.d)) return;
 
   const DecodedOperands ops = decode_operands(t);
-  const FusedStep step = fused_step_for(out, arch);
+  const FusedStep step = fused_step_for(in.a, out, arch);
   for (int i = 0; i < in.m; ++i)
     for (int j = 0; j < in.n; ++j) {
       FpValue c = decode(acc, t.c[i * in.n + j]);
@@ -97,6 +106,19 @@ void check_size(const MmaInst& inst, std::string_view operand, std::size_t got, 
 
 }  // namespace
 
+bool has_model(const MmaInst& inst, const ArchParams& arch) {
+  const bool fp8 = inst.a == DType::e4m3 || inst.a == DType::e5m2;
+  return arch.sm >= inst.min_sm && !(fp8 && arch.fp8 == Fp8Path::none);
+}
+
+void check_has_model(const MmaInst& inst, const ArchParams& arch) {
+  if (arch.sm < inst.min_sm)
+    throw Error(inst.ptx() + " needs sm_" + std::to_string(inst.min_sm) + ", not " + std::string(arch.name));
+  if (!has_model(inst, arch))
+    throw Error(inst.ptx() + ": fp8 has no model on " + std::string(arch.name) +
+                " (modelled: sm_89 and sm_120 native, sm_90 CUDA 13's emulation)");
+}
+
 void mma_tile(const MmaInst& inst, const ArchParams& arch, std::span<const std::uint64_t> a,
               std::span<const std::uint64_t> b, std::span<const std::uint64_t> c,
               std::span<std::uint64_t> d) {
@@ -104,9 +126,7 @@ void mma_tile(const MmaInst& inst, const ArchParams& arch, std::span<const std::
   check_size(inst, "B", b.size(), inst.k * inst.n);
   check_size(inst, "C", c.size(), inst.m * inst.n);
   check_size(inst, "D", d.size(), inst.m * inst.n);
-  if (arch.sm < inst.min_sm)
-    throw Error(inst.ptx() + " needs sm_" + std::to_string(inst.min_sm) + ", not " +
-                std::string(arch.name));
+  check_has_model(inst, arch);
   const Tiles t{inst, a, b, c, d};
   switch (inst.a) {
     case DType::f16:
@@ -115,6 +135,8 @@ void mma_tile(const MmaInst& inst, const ArchParams& arch, std::span<const std::
       return fused_mma(t, arch);
     case DType::e4m3:
     case DType::e5m2:
+      // check_has_model excluded Fp8Path::none.
+      if (arch.fp8 == Fp8Path::fused) return fused_mma(t, arch);
       return fp8_mma_emulated(inst, arch, a, b, c, d);
     case DType::s8:
     case DType::u8:

@@ -3,7 +3,10 @@
 #include <algorithm>
 #include <array>
 #include <random>
+#include <string>
 
+#include "core/base/error.h"
+#include "sim/numerics/edge_inputs.h"
 #include "sim/numerics/float_format.h"
 
 namespace mmacheck::sim {
@@ -13,6 +16,13 @@ namespace {
 constexpr std::array kDistributions = {Distribution::normal, Distribution::wide,    Distribution::cancel,
                                        Distribution::bits,   Distribution::spread,  Distribution::sparse,
                                        Distribution::specials, Distribution::nearsum};
+constexpr std::array kEdge = {Distribution::threshold, Distribution::zeroterm, Distribution::underflow,
+                              Distribution::ties,      Distribution::overflow, Distribution::lowbits};
+constexpr std::array kAll = {Distribution::normal,    Distribution::wide,     Distribution::cancel,
+                             Distribution::bits,      Distribution::spread,   Distribution::sparse,
+                             Distribution::specials,  Distribution::nearsum,  Distribution::threshold,
+                             Distribution::zeroterm,  Distribution::underflow, Distribution::ties,
+                             Distribution::overflow,  Distribution::lowbits};
 
 std::uint64_t splitmix64(std::uint64_t x) {
   x += 0x9e3779b97f4a7c15ull;
@@ -112,6 +122,7 @@ class ElementSource {
       case Distribution::specials: return chance(4) ? special() : moderate();
       case Distribution::nearsum:
         return finite(static_cast<int>(role == Role::accumulator ? uniform(8, 12) : uniform(-6, -2)));
+      default: break;  // the edge kinds: edge_inputs.cc
     }
     return 0;
   }
@@ -139,6 +150,7 @@ class ElementSource {
       case Distribution::nearsum:
         return role == Role::accumulator ? static_cast<std::uint64_t>(uniform(-(1ll << 30), 1ll << 30)) & mask
                                          : static_cast<std::uint64_t>(uniform(is_signed ? -4 : 0, 4)) & mask;
+      default: break;
     }
     return 0;
   }
@@ -183,18 +195,43 @@ void make_cancel(const MatrixSpec& as, Matrix& a, const MatrixSpec& bs, Matrix& 
 }  // namespace
 
 std::span<const Distribution> all_distributions() { return kDistributions; }
+std::span<const Distribution> edge_distributions() { return kEdge; }
+
+std::span<const Distribution> distributions(InputSet set) {
+  switch (set) {
+    case InputSet::edge: return kEdge;
+    case InputSet::all: return kAll;
+    default: return kDistributions;
+  }
+}
 
 std::string_view distribution_name(Distribution d) {
-  constexpr std::string_view kNames[] = {"normal", "wide",   "cancel",   "bits",
-                                         "spread", "sparse", "specials", "nearsum"};
+  constexpr std::string_view kNames[] = {"normal",  "wide",      "cancel",   "bits",      "spread",
+                                         "sparse",  "specials",  "nearsum",  "threshold", "zeroterm",
+                                         "underflow", "ties",    "overflow", "lowbits"};
   return kNames[static_cast<int>(d)];
 }
 
-Distribution case_distribution(int index) { return kDistributions[index % kDistributions.size()]; }
+std::string_view input_set_name(InputSet set) {
+  constexpr std::string_view kNames[] = {"standard", "edge", "all"};
+  return kNames[static_cast<int>(set)];
+}
+
+InputSet input_set(std::string_view name) {
+  for (const InputSet set : {InputSet::standard, InputSet::edge, InputSet::all})
+    if (input_set_name(set) == name) return set;
+  throw Error("unknown input set '" + std::string(name) + "' (standard, edge or all)");
+}
+
+Distribution case_distribution(int index, InputSet set) {
+  const std::span<const Distribution> kinds = distributions(set);
+  return kinds[static_cast<std::size_t>(index) % kinds.size()];
+}
 
 GemmInputs random_gemm_inputs(const MatrixSpec& a, const MatrixSpec& b, const MatrixSpec& c,
                               Distribution dist, std::uint64_t seed, int case_index) {
   std::mt19937_64 rng(splitmix64(seed ^ splitmix64(static_cast<std::uint64_t>(case_index))));
+  if (std::ranges::find(kEdge, dist) != kEdge.end()) return edge_gemm_inputs(a, b, c, dist, rng);
   GemmInputs in{draw_matrix(a, dist, rng), draw_matrix(b, dist, rng), draw_matrix(c, dist, rng)};
   if (dist == Distribution::cancel) make_cancel(a, in.a, b, in.b, rng);
   return in;

@@ -10,6 +10,12 @@
 //   specials  +-0, +-Inf, NaN payloads and extremes mixed into normal data
 //   nearsum   large C, small products (rounding of the sum)
 //
+// and the edge kinds of sim/numerics/edge_inputs.h (threshold, zeroterm,
+// underflow, ties, overflow, lowbits).  An InputSet says which kinds the
+// cases of a run take turns over: `standard` (the eight above, the
+// default: the shared vectors' mix), `edge` (the six edge kinds) or `all`
+// (the fourteen).
+//
 // Integer types draw small values for normal/cancel/sparse, the whole range
 // for wide/bits/spread, extremes for specials.  A case is a pure function of
 // (seed, case index): the same seed gives the same inputs whatever the
@@ -27,12 +33,22 @@
 
 namespace mmacheck::sim {
 
-enum class Distribution : std::uint8_t { normal, wide, cancel, bits, spread, sparse, specials, nearsum };
+enum class Distribution : std::uint8_t {
+  normal, wide, cancel, bits, spread, sparse, specials, nearsum,      // standard
+  threshold, zeroterm, underflow, ties, overflow, lowbits,           // edge
+};
 
-std::span<const Distribution> all_distributions();
+enum class InputSet : std::uint8_t { standard, edge, all };
+
+std::span<const Distribution> all_distributions();   // the standard eight
+std::span<const Distribution> edge_distributions();  // the six edge kinds
+std::span<const Distribution> distributions(InputSet set);
 std::string_view distribution_name(Distribution d);  // "normal", ...
-// The distribution case `index` uses: they take turns, in the order above.
-Distribution case_distribution(int index);
+// "standard", "edge", "all"; input_set throws Error for another name.
+std::string_view input_set_name(InputSet set);
+InputSet input_set(std::string_view name);
+// The distribution case `index` uses: the set's kinds take turns, in the order above.
+Distribution case_distribution(int index, InputSet set = InputSet::standard);
 
 // One operand's buffer: its shape, element type and which dimension runs
 // along the gemm's K (A: 1, or 0 when transposed; B: 0, or 1 when

@@ -1,0 +1,53 @@
+// Oracle vectors: MMA-Sim 2.1.1's answers on edge-heavy inputs, one file per
+// architecture row (tests/data/mmasim/ARCH.mmav, made by
+// scripts/mmasim/compare.py --record), replayed through the lane-accurate
+// simulator with that row; and the H200 edge captures (tests/data/edge.*.mmav,
+// replayed on sm_90 with the rest of tests/data by test_vectors.cc) checked
+// to be there.
+#include <catch2/catch.hpp>
+
+#include <filesystem>
+#include <set>
+
+#include "core/gemm/mma_inst.h"
+#include "sim/vectors/vector_file.h"
+#include "tests/support.h"
+
+using namespace mmacheck;
+using namespace mmacheck::sim;
+
+TEST_CASE("every architecture row agrees with MMA-Sim on its recorded edge cases", "[vectors][mmasim]") {
+  for (const ArchParams& arch : all_arch_params()) {
+    const std::string path = test::source_path("tests/data/mmasim/" + std::string(arch.name) + ".mmav");
+    INFO(path);
+    REQUIRE(std::filesystem::exists(path));
+    const VectorFile file = read_vector_file(path);
+    const VectorReport report = run_vector_file(file, arch, 5);
+    for (const Mismatch& m : report.mismatches)
+      UNSCOPED_INFO("case " << m.vcase->id << " (" << m.vcase->kind << ") D[" << m.row << "][" << m.col
+                            << "] MMA-Sim " << std::hex << m.expected << ", mmacheck " << m.got);
+    CHECK(report.failed == 0);
+    CHECK(report.passed == static_cast<int>(file.cases.size()));
+    // Every kind of scripts/mmasim/edge_cases.py is there, for each variant the row models.
+    std::set<std::string> kinds;
+    for (const VectorCase& c : file.cases) kinds.insert(c.kind);
+    CHECK(kinds == std::set<std::string>{"uniform", "bits", "cancel", "threshold", "zeroterm", "underflow", "ties",
+                                         "overflow", "lowbits"});
+    CHECK(report.tallies.size() >= 2);
+  }
+}
+
+TEST_CASE("the H200 edge captures of the eight fused variants are kept", "[vectors]") {
+  std::set<std::string> found, fused;
+  for (const MmaInst& i : mma_instructions())
+    if (i.a == DType::f16 || i.a == DType::bf16 || i.a == DType::tf32) fused.insert(i.ptx());
+  REQUIRE(fused.size() == 8);
+  for (const auto& entry : std::filesystem::directory_iterator(test::source_path("tests/data"))) {
+    const std::string name = entry.path().filename().string();
+    if (name.rfind("edge.", 0) != 0) continue;
+    const VectorFile file = read_vector_file(entry.path().string());
+    CHECK(file.cases.size() >= 6);  // 2 (fp8: 1) of each edge kind
+    found.insert(file.cases.front().inst->ptx());
+  }
+  for (const std::string& ptx : fused) CHECK(found.count(ptx) == 1);
+}
