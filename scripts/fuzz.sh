@@ -6,7 +6,7 @@
 # line per harness: executions, corpus size, findings.  A finding (crash,
 # sanitizer report, leak, timeout, out-of-memory) is kept under
 # build-sanitize/fuzz/HARNESS/ and makes the exit status 1; re-run it with
-# `build-sanitize/tests/fuzz/HARNESS FILE`.
+# `build-sanitize/bin/HARNESS FILE`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -15,7 +15,7 @@ shift
 harnesses=("$@")
 ((${#harnesses[@]})) || harnesses=(fuzz_layout_expr fuzz_program fuzz_mmav)
 
-bin=build-sanitize/tests/fuzz
+bin=build-sanitize/bin
 for h in "${harnesses[@]}"; do
   if [ ! -x "$bin/$h" ]; then
     scripts/setup.sh fuzz
@@ -34,7 +34,7 @@ mkdir -p "$work"/seeds/{fuzz_program,fuzz_layout_expr,fuzz_mmav}
 cp examples/*.txt "$work/seeds/fuzz_program/"
 n=0
 for f in examples/*.txt; do
-  grep -E '^[A-Za-z_][A-Za-z0-9_]* *= *' "$f" | grep -vE '= *(buffer|T\.alloc_buffer)\(' |
+  { grep -E '^[A-Za-z_][A-Za-z0-9_]* *= *' "$f" || true; } | { grep -vE '= *(buffer|T\.alloc_buffer)\(' || true; } |
     sed -E 's/^[A-Za-z_][A-Za-z0-9_]* *= *//' | while IFS= read -r expr; do
       n=$((n + 1))
       printf '%s' "$expr" >"$work/seeds/fuzz_layout_expr/$(basename "$f" .txt)-$n"

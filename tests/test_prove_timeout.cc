@@ -24,8 +24,9 @@ TEST_CASE("prove of a 256^3 gemm stays within --timeout-ms", "[hardening][prove]
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     INFO("--timeout-ms " << timeout_ms << ": " << seconds << " s");
     // The limit, plus the set-up before the first check and the teardown
-    // (each well under a second here; generous for a loaded machine).
-    CHECK(seconds < timeout_ms / 1000.0 + 6);
+    // (each well under a second in a release build; generous for the
+    // sanitizer build on a loaded machine, and still far from the 138 s).
+    CHECK(seconds < timeout_ms / 1000.0 + 20);
     CHECK(r.verdict != Verdict::refuted);
     if (timeout_ms == 1) {
       REQUIRE_FALSE(r.checks.empty());
