@@ -45,7 +45,6 @@ for f in tests/data/*.mmav; do
 done
 
 export ASAN_OPTIONS="detect_leaks=1"
-export LSAN_OPTIONS="suppressions=$PWD/tests/lsan.supp:print_suppressions=0"
 export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
 status=0
 for h in "${harnesses[@]}"; do
