@@ -1,4 +1,10 @@
-// mmacheck bench [--instr I] [--arch A] [--seconds S] [--threads T]
+// mmacheck bench [--instr I] [--arch A] [--seconds S] [--threads T] [--nest FILE]...
+//
+// Lines: `kernel: R mma/s` (the arithmetic model alone, finite inputs), the
+// same with special values, `nest FILE: R mma/s` for each --nest file (the
+// whole program through the warp machine, finite and special inputs), the
+// float32 baseline, and last `ratio R (simulator / BASELINE)` (kernel,
+// finite, against the baseline).
 //
 // Bit-exact simulator throughput against Eigen float32 on the same random
 // tiles (sim/numerics/throughput.h).  The last line is the ratio.
@@ -15,6 +21,8 @@
 #include "cli/command.h"
 #include "cli/progress.h"
 #include "core/base/json.h"
+#include "core/gemm/dispatch.h"
+#include "sim/check/nest_throughput.h"
 #include "core/base/error.h"
 #include "sim/numerics/mma_model.h"
 #include "sim/numerics/throughput.h"
@@ -25,7 +33,7 @@ namespace po = boost::program_options;
 
 namespace {
 
-// Runs `measure` (two timed phases of `seconds` each) under a progress line.
+// Runs `measure`, which takes 2 x `seconds` in all, under a progress line.
 template <typename Measure>
 auto with_progress(double seconds, const Measure& measure) {
   const bool bounded = std::isfinite(seconds) && seconds > 0 && seconds < 1e6;
@@ -64,6 +72,24 @@ auto with_progress(double seconds, const Measure& measure) {
   }
 }
 
+struct NestRate {
+  std::string file;
+  sim::PhaseResult finite, specials;
+};
+
+Json phase_json(const sim::PhaseResult& p) {
+  return {{"mma_per_second", p.per_second()}, {"mma", p.mma}, {"wall_seconds", p.wall_seconds},
+          {"cpu_seconds", p.cpu_seconds}, {"mma_per_cpu_second", p.per_cpu_second()}};
+}
+
+void print_phase(const std::string& name, const sim::PhaseResult& p) {
+  char line[300];
+  std::snprintf(line, sizeof line, "%-44s %.3g mma/s (%llu in %.2f s wall, %.2f s CPU: %.3g per CPU-second)\n",
+                (name + ":").c_str(), p.per_second(), static_cast<unsigned long long>(p.mma), p.wall_seconds,
+                p.cpu_seconds, p.per_cpu_second());
+  std::cout << line;
+}
+
 }  // namespace
 
 int run_bench(const Args& args) {
@@ -75,40 +101,71 @@ int run_bench(const Args& args) {
       ("arch", po::value<std::string>()->default_value("sm_90"), "architecture model")
       ("seconds", po::value<double>()->default_value(2.0), "seconds per phase")
       ("threads", po::value<int>()->default_value(hardware), "threads (default: hardware threads)")
+      ("nest", po::value<std::vector<std::string>>(),
+       "also time this layout file's whole program through the warp machine; repeatable")
       ("json", po::bool_switch(), "print one JSON object instead of the text lines");
   const po::variables_map vm = parse_options(args, options, {});
   const std::string name = vm["instr"].as<std::string>();
   const MmaInst* inst = find_mma_inst(name);
   if (!inst) throw Error("bench: unknown instruction '" + name + "'");
   const sim::ArchParams& arch = sim::arch_params(vm["arch"].as<std::string>());
-
   const double seconds = vm["seconds"].as<double>();
-  const sim::ThroughputResult r = with_progress(seconds, [&] {
-    return sim::measure_throughput(*inst, arch, seconds, vm["threads"].as<int>());
+  const int threads = vm["threads"].as<int>();
+
+  // Every file is read and dispatched before anything is timed: bad input exits 2 at once.
+  struct NestJob {
+    std::string file;
+    Program program;
+    Plan plan;
+  };
+  std::vector<NestJob> jobs;
+  if (vm.count("nest"))
+    for (const std::string& file : vm["nest"].as<std::vector<std::string>>()) {
+      Program program = load_program(file);
+      Plan plan = dispatch(program, InstSet::extended);
+      if (!plan.ok) throw Error(SourceLoc{file, 0, 0}, "bench --nest: the dispatch declines it: " + plan.reasons.front());
+      jobs.push_back({file, std::move(program), std::move(plan)});
+    }
+
+  const double phases = 3 + 2.0 * static_cast<double>(jobs.size());
+  sim::ThroughputResult r;
+  std::vector<NestRate> nests;
+  with_progress(seconds * phases / 2, [&] {
+    r = sim::measure_throughput(*inst, arch, seconds, threads);
+    for (const NestJob& job : jobs)
+      nests.push_back({job.file,
+                       sim::measure_nest_throughput(job.program, job.plan.nest, arch, sim::Distribution::normal,
+                                                    seconds, threads),
+                       sim::measure_nest_throughput(job.program, job.plan.nest, arch, sim::Distribution::specials,
+                                                    seconds, threads)});
+    return 0;
   });
   const double ratio = r.sim.per_second() / r.eigen.per_second();
   if (vm["json"].as<bool>()) {
-    const auto phase = [](const sim::PhaseResult& p) {
-      return Json{{"mma_per_second", p.per_second()}, {"mma", p.mma}, {"wall_seconds", p.wall_seconds},
-                  {"cpu_seconds", p.cpu_seconds}, {"mma_per_cpu_second", p.per_cpu_second()}};
-    };
-    std::cout << json_line({{"instruction", inst->ptx()}, {"arch", arch.name}, {"threads", r.threads},
-                            {"simulator", phase(r.sim)}, {"eigen_float32", phase(r.eigen)}, {"ratio", ratio}})
+    Json nest_json = Json::array();
+    for (const NestRate& n : nests)
+      nest_json.push_back({{"file", n.file}, {"finite", phase_json(n.finite)}, {"specials", phase_json(n.specials)}});
+    std::cout << json_line({{"instruction", inst->ptx()},
+                            {"arch", arch.name},
+                            {"threads", r.threads},
+                            {"kernel", {{"finite", phase_json(r.sim)}, {"specials", phase_json(r.sim_specials)}}},
+                            {"nests", std::move(nest_json)},
+                            {"baseline", r.baseline},
+                            {"baseline_result", phase_json(r.eigen)},
+                            {"ratio", ratio}})
               << std::endl;
     return kHolds;
   }
   std::cout << inst->ptx() << " (" << arch.name << "), " << r.threads << " threads\n";
-  const auto phase = [](const char* name, const sim::PhaseResult& p) {
-    char line[200];
-    std::snprintf(line, sizeof line, "%-20s %.3g mma/s (%llu in %.2f s wall, %.2f s CPU: %.3g per CPU-second)\n",
-                  name, p.per_second(), static_cast<unsigned long long>(p.mma), p.wall_seconds, p.cpu_seconds,
-                  p.per_cpu_second());
-    std::cout << line;
-  };
-  phase("bit-exact simulator:", r.sim);
-  phase("Eigen float32:", r.eigen);
-  char line[80];
-  std::snprintf(line, sizeof line, "ratio %.3f (simulator / Eigen float32)\n", ratio);
+  print_phase("kernel", r.sim);
+  print_phase("kernel (special values)", r.sim_specials);
+  for (const NestRate& n : nests) {
+    print_phase("nest " + n.file, n.finite);
+    print_phase("nest " + n.file + " (special values)", n.specials);
+  }
+  print_phase(std::string(r.baseline), r.eigen);
+  char line[160];
+  std::snprintf(line, sizeof line, "ratio %.3f (simulator / %s)\n", ratio, std::string(r.baseline).c_str());
   std::cout << line << std::flush;
   return kHolds;
 }

@@ -63,6 +63,7 @@ int run_capture(const Args& args) {
   std::optional<cuda::GpuSession> session = cuda::open_gpu_session(why);
   if (!session) {
     std::cerr << "capture: no GPU: " << why << "\n";
+    if (vm["json"].as<bool>()) std::cout << json_line({{"result", "no_gpu"}, {"message", why}}) << "\n";
     return kNoGpu;
   }
   cuda::Gpu& gpu = session->gpu;

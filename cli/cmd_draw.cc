@@ -1,23 +1,46 @@
 // mmacheck draw FILE -o OUT.svg [--method z3|exhaustive] [--inst-set tvm|extended]
+//                  [--lane N] [--operand A|B|C|D] [--tile M,N,K] [--json]
 //
-// Proves the program (as `prove` does) and draws its fragments with the
-// counterexamples highlighted (core/emit/svg.h).  The picture is written
-// whole or not at all.  Exit status as `prove`: 0 proved, 1 refuted,
-// dispatch_failed or unknown, 2 bad input.
+// Proves the program (as `prove` does) and draws its fragments with every
+// mismatch and a declined file's diagnosis outlined (core/emit/svg.h).
+// --lane outlines one lane's elements in A, B and D; --operand draws one
+// operand; --tile draws the cells of one mma tile (M, N, K tile indices).
+// The picture is written whole or not at all.  --json prints what was
+// drawn.  Exit status as `prove`: 0 proved, 1 refuted, dispatch_failed or
+// unknown, 2 bad input.
 #include <iostream>
 
 #include "cli/command.h"
 #include "cli/options.h"
-#include "core/base/json.h"
-#include "core/gemm/dispatch.h"
-#include "core/emit/svg.h"
 #include "core/base/error.h"
 #include "core/base/file_io.h"
+#include "core/base/json.h"
+#include "core/emit/svg.h"
+#include "core/gemm/dispatch.h"
 #include "core/prove/prove.h"
 
 namespace mmacheck::cli {
 
 namespace po = boost::program_options;
+
+namespace {
+
+std::vector<int> parse_tile(const std::string& text) {
+  std::vector<int> out;
+  std::size_t start = 0;
+  while (start <= text.size()) {
+    const std::size_t comma = std::min(text.find(',', start), text.size());
+    const std::string part = text.substr(start, comma - start);
+    if (part.empty() || part.find_first_not_of("0123456789") != std::string::npos || part.size() > 6)
+      throw Error("draw: --tile expects three tile indices M,N,K (e.g. 0,1,0), got '" + text + "'");
+    out.push_back(std::stoi(part));
+    start = comma + 1;
+  }
+  if (out.size() != 3) throw Error("draw: --tile expects three tile indices M,N,K (e.g. 0,1,0), got '" + text + "'");
+  return out;
+}
+
+}  // namespace
 
 int run_draw(const Args& args) {
   po::options_description options("mmacheck draw");
@@ -25,13 +48,28 @@ int run_draw(const Args& args) {
       "output,o", po::value<std::string>(), "the SVG file to write")(
       "method", po::value<std::string>()->default_value("z3"), "z3 or exhaustive")(
       "inst-set", po::value<std::string>()->default_value("tvm"), "tvm or extended")(
-      "json", po::bool_switch(), "print what was drawn as one JSON object");
+      "lane", po::value<int>(), "outline the elements this lane (0..31) holds")(
+      "operand", po::value<std::string>(), "draw only this operand: A, B, C or D")(
+      "tile", po::value<std::string>(), "M,N,K: draw only this mma tile's cells")(
+      "json", po::bool_switch(), "print what was drawn as JSON");
   options.add(limit_options());
   po::positional_options_description positional;
   positional.add("file", 1);
   const po::variables_map vm = parse_options(args, options, positional);
   if (!vm.count("file")) throw Error("draw: missing FILE (usage: mmacheck draw FILE -o OUT.svg)");
   if (!vm.count("output")) throw Error("draw: missing -o OUT.svg");
+
+  DrawOptions draw;
+  if (vm.count("lane")) {
+    draw.lane = vm["lane"].as<int>();
+    if (*draw.lane < 0 || *draw.lane > 31) throw Error("draw: --lane must be 0..31, got " + std::to_string(*draw.lane));
+  }
+  if (vm.count("operand")) {
+    draw.operand = vm["operand"].as<std::string>();
+    if (*draw.operand != "A" && *draw.operand != "B" && *draw.operand != "C" && *draw.operand != "D")
+      throw Error("draw: --operand must be A, B, C or D, got '" + *draw.operand + "'");
+  }
+  if (vm.count("tile")) draw.tile = parse_tile(vm["tile"].as<std::string>());
 
   const Program program = load_program(vm["file"].as<std::string>());
   ProveOptions prove_options;
@@ -40,23 +78,28 @@ int run_draw(const Args& args) {
   prove_options.limits = limits_from(vm);
   const ProofReport report = prove(program, prove_options);
   const std::string out = vm["output"].as<std::string>();
-  const std::string svg = draw_svg(program, report);
+  DrawSummary drawn;
+  const std::string svg = draw_svg(program, report, draw, &drawn);
   check_output_size(svg, prove_options.limits, "the picture");
   write_file_atomic(out, svg);
   // With -o - the picture is standard output; what was drawn goes to stderr.
   std::ostream& summary = out == "-" ? std::cerr : std::cout;
-  if (vm["json"].as<bool>())
-    summary << json_line({{"output", out},
-                            {"verdict", verdict_name(report.verdict)},
-                            {"instruction", report.inst ? Json(report.inst->ptx()) : Json(nullptr)},
-                            {"operands", program.gemm ? Json::array({program.gemm->a.buffer, program.gemm->b.buffer,
-                                                                     program.gemm->d.buffer})
-                                                      : Json::array()},
-                            {"highlighted_counterexamples", report.counterexamples.size()}})
-              << "\n";
-  else
-    summary << out << ": " << verdict_name(report.verdict) << ", " << report.counterexamples.size()
-              << " counterexample(s) highlighted\n";
+  if (vm["json"].as<bool>()) {
+    const Json j = {{"output", out},
+                    {"verdict", verdict_name(report.verdict)},
+                    {"instruction", report.inst ? Json(report.inst->ptx()) : Json(nullptr)},
+                    {"operands", Json::array({program.gemm->a.buffer, program.gemm->b.buffer, program.gemm->d.buffer})},
+                    {"highlighted_counterexamples", report.counterexamples.size()},
+                    {"panels", drawn.panels},
+                    {"cells", drawn.cells},
+                    {"marked", drawn.marked},
+                    {"diagnosis", report.diagnosis.size()}};
+    summary << json_line(j) << "\n";
+  } else {
+    summary << out << ": " << verdict_name(report.verdict) << ", " << drawn.marked << " cell(s) outlined ("
+            << report.counterexamples.size() << " counterexample(s), " << report.diagnosis.size()
+            << " diagnosis finding(s))\n";
+  }
   return report.verdict == Verdict::proved ? kHolds : kFails;
 }
 

@@ -1,4 +1,5 @@
-// mmacheck layout EXPR [--shape D0,D1,...] [--json]
+// mmacheck layout EXPR [--shape D0,D1,...] [--json] [--by-lane [--lane N]]
+// mmacheck layout FILE --by-lane [--lane N] [--json]
 //
 // Evaluates one layout expression and prints the layout (TileLayout::str()),
 // the span of every axis it names and, with --shape, the owners of every
@@ -10,9 +11,18 @@
 // Text output: for a 2-D shape a grid of owner cells (core/layout/owner_label.h:
 // `T5:3` = laneid 5, slot 3).  Other ranks list `(i, j, k)  cell` lines.
 //
+// --by-lane turns the map around: one row per thread (lane, with its warp
+// where the layout names one), one column per register slot, each cell the
+// element(s) held there ("which elements does lane 5 hold in which
+// register"); --lane N keeps only lane N's rows.  Given a layout FILE
+// instead of an expression, it prints that table for every buffer of the
+// file whose layout names a thread axis (the register fragments).
+//
 // Errors in EXPR print as `<expr>:1:COL: error: ...`, then the expression
 // and a caret under the column; exit status 2.
 #include <charconv>
+#include <filesystem>
+#include <map>
 #include <iostream>
 #include <set>
 #include <sstream>
@@ -21,7 +31,9 @@
 #include "cli/error_report.h"
 #include "core/base/error.h"
 #include "core/base/json.h"
+#include "core/base/file_io.h"
 #include "core/program/layout_parser.h"
+#include "core/program/program.h"
 #include "core/layout/owner_label.h"
 
 namespace mmacheck::cli {
@@ -188,18 +200,132 @@ std::string to_json(const LayoutValue& value, const std::set<Axis>& axes, const 
   return json_line(out);
 }
 
+// ---- by lane ---------------------------------------------------------------
+
+// One thread's row: (thread axes, outer scope first) -> memory key -> elements.
+struct LaneTable {
+  std::vector<Axis> thread_axes, memory_axes;
+  std::map<std::vector<std::int64_t>, std::map<std::vector<std::int64_t>, std::vector<Shape>>> rows;
+};
+
+LaneTable lane_table(const std::vector<Element>& map, const std::set<Axis>& axes, std::optional<int> lane) {
+  LaneTable t;
+  for (const Axis& a : axes) (a.is_thread() ? t.thread_axes : t.memory_axes).push_back(a);
+  std::stable_sort(t.thread_axes.begin(), t.thread_axes.end(), [](const Axis& x, const Axis& y) {
+    return x.scope().value_or(ExecLevel::thread) > y.scope().value_or(ExecLevel::thread);
+  });
+  for (const Element& e : map)
+    for (const Owner& o : e.owners) {
+      std::vector<std::int64_t> thread, memory;
+      for (const Axis& a : t.thread_axes) thread.push_back(owner_coord(o, a));
+      for (const Axis& a : t.memory_axes) memory.push_back(owner_coord(o, a));
+      if (lane && owner_coord(o, Axis::laneid()) + owner_coord(o, Axis::tx()) % 32 != *lane) continue;
+      t.rows[thread][memory].push_back(e.coord);
+    }
+  return t;
+}
+
+std::string coord_text(const Shape& c) {
+  std::string s = "(";
+  for (std::size_t i = 0; i < c.size(); ++i) s += (i ? ", " : "") + std::to_string(c[i]);
+  return s + ")";
+}
+
+void print_lane_table(std::ostream& os, const LaneTable& t) {
+  std::set<std::vector<std::int64_t>> columns;
+  for (const auto& [thread, slots] : t.rows)
+    for (const auto& [memory, coords] : slots) columns.insert(memory);
+  const auto label = [](const std::vector<Axis>& axes, const std::vector<std::int64_t>& values, bool thread) {
+    std::string s;
+    for (std::size_t i = 0; i < axes.size(); ++i) {
+      const std::string name = thread ? (axes[i] == Axis::laneid() ? "lane" : axes[i] == Axis::warpid() ? "warp" : axes[i].name())
+                                      : (axes[i] == Axis::m() ? "slot" : axes[i].name());
+      s += (s.empty() ? "" : " ") + name + " " + std::to_string(values[i]);
+    }
+    return s.empty() ? std::string(thread ? "all" : "slot 0") : s;
+  };
+  std::vector<std::vector<std::string>> cells;
+  std::vector<std::string> head{"thread"};
+  for (const auto& col : columns) head.push_back(label(t.memory_axes, col, false));
+  cells.push_back(head);
+  for (const auto& [thread, slots] : t.rows) {
+    std::vector<std::string> row{label(t.thread_axes, thread, true)};
+    for (const auto& col : columns) {
+      std::string cell;
+      if (const auto it = slots.find(col); it != slots.end())
+        for (const Shape& c : it->second) cell += (cell.empty() ? "" : "|") + coord_text(c);
+      row.push_back(cell.empty() ? "-" : cell);
+    }
+    cells.push_back(std::move(row));
+  }
+  std::vector<std::size_t> width(head.size(), 0);
+  for (const auto& row : cells)
+    for (std::size_t i = 0; i < row.size(); ++i) width[i] = std::max(width[i], row[i].size());
+  for (const auto& row : cells) {
+    std::string line;
+    for (std::size_t i = 0; i < row.size(); ++i) line += row[i] + std::string(width[i] - row[i].size() + 2, ' ');
+    while (!line.empty() && line.back() == ' ') line.pop_back();
+    os << line << "\n";
+  }
+}
+
+Json lane_table_json(const LaneTable& t) {
+  Json rows = Json::array();
+  for (const auto& [thread, slots] : t.rows) {
+    Json th = Json::object();
+    for (std::size_t i = 0; i < thread.size(); ++i) th[t.thread_axes[i].name()] = thread[i];
+    Json ss = Json::array();
+    for (const auto& [memory, coords] : slots) {
+      Json m = Json::object();
+      for (std::size_t i = 0; i < memory.size(); ++i) m[t.memory_axes[i].name()] = memory[i];
+      ss.push_back({{"slot", std::move(m)}, {"coords", coords}});
+    }
+    rows.push_back({{"thread", std::move(th)}, {"slots", std::move(ss)}});
+  }
+  return rows;
+}
+
+// `layout FILE --by-lane`: the table of every register fragment of the file.
+int by_lane_file(const std::string& path, std::optional<int> lane, bool json) {
+  const Program program = load_program(path);
+  Json out = Json::array();
+  bool first = true;
+  for (const BufferDecl& b : program.buffers) {
+    if (!b.layout.has_thread_axis()) continue;
+    const std::set<Axis> axes = named_axes(b.layout);
+    const LaneTable t = lane_table(owner_map(b.layout, b.shape, axes), axes, lane);
+    if (json) {
+      out.push_back({{"buffer", b.name}, {"shape", b.shape}, {"layout", b.layout.str()}, {"by_lane", lane_table_json(t)}});
+      continue;
+    }
+    std::cout << (first ? "" : "\n") << b.name << "  " << shape_str(b.shape) << " " << dtype_info(b.dtype).tvm << "  "
+              << b.layout.str() << "\n";
+    print_lane_table(std::cout, t);
+    first = false;
+  }
+  if (json) std::cout << json_line(Json{{"file", path}, {"buffers", std::move(out)}}) << "\n";
+  return kHolds;
+}
+
 }  // namespace
 
 int run_layout(const Args& args) {
   po::options_description options("mmacheck layout");
   options.add_options()("expr", po::value<std::string>(), "layout expression")(
       "shape", po::value<std::string>(), "D0,D1,...: list the owners of every element")(
-      "json", po::bool_switch(), "print one JSON object");
+      "json", po::bool_switch(), "print one JSON object")(
+      "by-lane", po::bool_switch(), "one row per lane, one column per register slot (EXPR with --shape, or a layout FILE)")(
+      "lane", po::value<int>(), "with --by-lane: only this lane's row(s)");
   po::positional_options_description positional;
   positional.add("expr", 1);
   const po::variables_map vm = parse_options(args, options, positional);
   if (!vm.count("expr")) throw Error("layout: missing EXPR (usage: mmacheck layout EXPR [--shape D0,D1,...] [--json])");
   const std::string expr = vm["expr"].as<std::string>();
+  const bool by_lane = vm["by-lane"].as<bool>();
+  const std::optional<int> lane = vm.count("lane") ? std::optional(vm["lane"].as<int>()) : std::nullopt;
+  if (lane && !by_lane) throw Error("layout: --lane needs --by-lane");
+  std::error_code ec;
+  if (by_lane && std::filesystem::is_regular_file(expr, ec)) return by_lane_file(expr, lane, vm["json"].as<bool>());
   const std::optional<Shape> shape =
       vm.count("shape") ? std::optional(parse_shape_option(vm["shape"].as<std::string>())) : std::nullopt;
 
@@ -213,6 +339,17 @@ int run_layout(const Args& args) {
   const TileLayout& layout = layout_of(*value);
   const std::set<Axis> axes = named_axes(layout);
   const std::vector<Element> map = shape ? owner_map(layout, *shape, axes) : std::vector<Element>{};
+  if (by_lane) {
+    if (!shape) throw Error("layout: --by-lane needs --shape D0,D1,... (or a layout FILE)");
+    const LaneTable t = lane_table(map, axes, lane);
+    if (vm["json"].as<bool>())
+      std::cout << json_line(Json{{"layout", layout.str()}, {"shape", *shape}, {"by_lane", lane_table_json(t)}}) << "\n";
+    else {
+      std::cout << "layout  " << layout.str() << "\nshape   " << shape_str(*shape) << "  (cells: logical coordinates)\n\n";
+      print_lane_table(std::cout, t);
+    }
+    return kHolds;
+  }
   if (vm["json"].as<bool>())
     std::cout << to_json(*value, axes, shape, map) << "\n";
   else

@@ -24,6 +24,55 @@ namespace {
 
 Json element_json(const std::optional<Element>& e) { return e ? Json(*e) : Json(nullptr); }
 
+Json mismatch_json(const Mismatch& m) {
+  Json j = {{"lane", m.lane}, {"slot", m.slot}, {"expected", element_json(m.expected)}, {"actual", element_json(m.actual)}};
+  if (m.warp) j["warp"] = *m.warp;
+  return j;
+}
+
+Json counterexample_json(const Counterexample& cx) {
+  Json j = {{"check", cx.check},   {"lane", cx.lane},
+            {"slot", cx.slot},     {"expected", element_json(cx.expected)},
+            {"actual", element_json(cx.actual)}, {"operand", cx.operand}};
+  if (cx.warp) j["warp"] = *cx.warp;
+  if (cx.stmt) j["stmt"] = *cx.stmt;
+  if (cx.tile) j["tile"] = *cx.tile;
+  if (cx.element) j["element"] = *cx.element;
+  if (cx.k) j["k"] = *cx.k;
+  j["message"] = cx.message;
+  if (!cx.summary.empty()) {
+    j["summary"] = cx.summary;
+    j["points"] = cx.points;
+    Json all = Json::array();
+    for (const Mismatch& m : cx.mismatches) all.push_back(mismatch_json(m));
+    j["mismatches"] = std::move(all);
+  }
+  if (cx.fix) {
+    j["fix"] = *cx.fix;
+    j["fix_reason"] = cx.fix_reason;
+  }
+  return j;
+}
+
+Json diagnosis_json(const Diagnosis& d) {
+  Json cx = nullptr;
+  if (d.counterexample) {
+    const Counterexample& c = *d.counterexample;
+    cx = {{"lane", c.lane}, {"slot", c.slot}, {"expected", element_json(c.expected)},
+          {"actual", element_json(c.actual)}, {"message", c.message}};
+    if (c.warp) cx["warp"] = *c.warp;
+  }
+  return {{"instruction", d.instruction.empty() ? Json(nullptr) : Json(d.instruction)},
+          {"operand", d.operand.empty() ? Json(nullptr) : Json(d.operand)},
+          {"property", d.property},
+          {"message", d.message},
+          {"counterexample", std::move(cx)},
+          {"fix", d.fix ? Json(*d.fix) : Json(nullptr)},
+          {"fix_line", d.fix ? Json(d.fix_line) : Json(nullptr)},
+          {"fix_reason", d.fix_reason},
+          {"fix_proves", d.fix_proves}};
+}
+
 Json json(const ProofReport& r) {
   Json checks = Json::array();
   for (const CheckReport& c : r.checks) {
@@ -31,29 +80,23 @@ Json json(const ProofReport& r) {
                   {"result", check_result_name(c.result)},
                   {"method", proof_method_name(c.method)},
                   {"ms", c.ms}};
+    if (!c.solved) check["solved"] = false;
     if (!c.note.empty()) check["note"] = c.note;
     checks.push_back(std::move(check));
   }
   Json counterexamples = Json::array();
-  for (const Counterexample& cx : r.counterexamples) {
-    Json j = {{"check", cx.check},   {"lane", cx.lane},
-              {"slot", cx.slot},     {"expected", element_json(cx.expected)},
-              {"actual", element_json(cx.actual)}, {"operand", cx.operand}};
-    if (cx.warp) j["warp"] = *cx.warp;
-    if (cx.stmt) j["stmt"] = *cx.stmt;
-    if (cx.tile) j["tile"] = *cx.tile;
-    if (cx.element) j["element"] = *cx.element;
-    if (cx.k) j["k"] = *cx.k;
-    j["message"] = cx.message;
-    counterexamples.push_back(std::move(j));
-  }
+  for (const Counterexample& cx : r.counterexamples) counterexamples.push_back(counterexample_json(cx));
+  Json diagnosis = Json::array();
+  for (const Diagnosis& d : r.diagnosis) diagnosis.push_back(diagnosis_json(d));
   const Json out = {{"verdict", verdict_name(r.verdict)},
                     {"instruction", r.inst ? Json(r.inst->ptx()) : Json(nullptr)},
                     {"tiles", {{"M", r.tiles_m}, {"N", r.tiles_n}, {"K", r.tiles_k}}},
                     {"mma_count", r.mma_count},
                     {"reasons", r.reasons},
                     {"checks", std::move(checks)},
-                    {"counterexamples", std::move(counterexamples)}};
+                    {"counterexamples", std::move(counterexamples)},
+                    {"diagnosis", std::move(diagnosis)},
+                    {"notes", r.notes}};
   return out;
 }
 
@@ -63,10 +106,63 @@ std::string ms_str(double ms) {
   return buf;
 }
 
+std::string element_text(const std::string& name, const std::optional<Element>& e) {
+  if (!e) return "nothing";
+  std::string s = name;
+  for (std::int64_t v : *e) s += "[" + std::to_string(v) + "]";
+  return s;
+}
+
+// How many mismatches the text shows after the summary.
+constexpr std::size_t kShownMismatches = 4;
+
+void print_diagnosis(std::ostream& os, const std::vector<Diagnosis>& diagnosis) {
+  os << "diagnosis:\n";
+  std::string instruction = "-";
+  for (const Diagnosis& d : diagnosis) {
+    if (d.property == "instruction set" || d.property == "shape" || d.property == "dtypes") {
+      os << "  " << d.message << "\n";
+      continue;
+    }
+    if (d.instruction != instruction) {
+      instruction = d.instruction;
+      os << "  as " << instruction << ":\n";
+    }
+    if (d.property == "fits") {
+      os << "    " << d.message << "\n";
+      continue;
+    }
+    os << "    " << d.operand << ": " << d.message << "  [" << d.property << "]\n";
+    if (d.fix && d.fix_proves) os << "      fix: " << d.fix_line << "  (" << d.fix_reason << ")\n";
+    else if (d.fix)
+      os << "      fits " << d.operand << ", but the program still does not prove: " << d.fix_line << "  (" << d.fix_reason << ")\n";
+    else os << "      no single change fixes it: " << d.fix_reason << "\n";
+  }
+}
+
+void print_counterexample(std::ostream& os, const Counterexample& cx) {
+  os << "  " << cx.check << ": " << cx.message << "\n";
+  if (!cx.summary.empty()) {
+    os << "    " << cx.summary << "\n";
+    for (std::size_t i = 1; i < cx.mismatches.size() && i <= kShownMismatches; ++i) {
+      const Mismatch& m = cx.mismatches[i];
+      os << "    " << (m.warp ? "warp " + std::to_string(*m.warp) + ", " : "") << "lane " << m.lane << ", slot "
+         << m.slot << ": " << element_text(cx.source.empty() ? cx.operand : cx.source, m.actual) << " where "
+         << element_text(cx.operand, m.expected) << " belongs\n";
+    }
+    if (cx.mismatches.size() > kShownMismatches + 1)
+      os << "    ... (" << cx.mismatches.size() << " in all; --json lists every one)\n";
+  }
+  const bool staging = cx.check.rfind("stage ", 0) == 0 || cx.check.rfind("store ", 0) == 0;
+  if (cx.fix && staging) os << "    or, if the " << cx.check.substr(0, 5) << " is what was meant, fix the layout: " << *cx.fix << "  (" << cx.fix_reason << ")\n";
+  else if (cx.fix) os << "    fix: " << *cx.fix << "  (" << cx.fix_reason << ")\n";
+}
+
 void text(std::ostream& os, const ProofReport& r) {
   if (r.verdict == Verdict::dispatch_failed) {
     os << "dispatch failed:\n";
     for (const std::string& reason : r.reasons) os << "  " << reason << "\n";
+    if (!r.diagnosis.empty()) print_diagnosis(os, r.diagnosis);
     os << "verdict: dispatch_failed\n";
     return;
   }
@@ -80,12 +176,14 @@ void text(std::ostream& os, const ProofReport& r) {
     name.resize(std::max<std::size_t>(name.size() + 1, 18), ' ');
     std::string result(check_result_name(c.result));
     result.resize(9, ' ');
-    os << name << result << ms_str(c.ms) << (c.note.empty() ? "" : "  (" + c.note + ")") << "\n";
+    if (!c.solved) os << name << result << "(" << c.note << ")\n";
+    else os << name << result << ms_str(c.ms) << (c.note.empty() ? "" : "  (" + c.note + ")") << "\n";
     refuted += c.result == CheckResult::refuted;
     unknown += c.result == CheckResult::unknown;
   }
   if (!r.counterexamples.empty()) os << "counterexamples:\n";
-  for (const Counterexample& cx : r.counterexamples) os << "  " << cx.check << ": " << cx.message << "\n";
+  for (const Counterexample& cx : r.counterexamples) print_counterexample(os, cx);
+  for (const std::string& note : r.notes) os << "note: " << note << "\n";
   os << "verdict: " << verdict_name(r.verdict);
   if (refuted) os << " (" << refuted << " of " << r.checks.size() << " checks refuted)";
   else if (unknown) os << " (" << unknown << " of " << r.checks.size() << " checks undecided)";

@@ -66,5 +66,7 @@ int run_capture(const Args& args);
 int run_draw(const Args& args);
 int run_bench(const Args& args);
 int run_help(const Args& args);
+int run_cute(const Args& args);
+int run_triton(const Args& args);
 
 }  // namespace mmacheck::cli

@@ -93,7 +93,7 @@ TEST_CASE("every command's --help gives its usage, options with defaults and an 
 }
 
 TEST_CASE("each command's help example is a valid invocation", "[cli]") {
-  for (const std::string& name : {"prove", "layout", "emit", "sim", "mma", "help"}) {
+  for (const std::string name : {"prove", "layout", "emit", "sim", "mma", "help"}) {
     INFO(name);
     const RunResult help = run_mmacheck({name, "--help"});
     const std::size_t at = help.out.find("\nexample:\n  ");
@@ -251,7 +251,9 @@ TEST_CASE("JSON reports of sim, mma, draw, bench and gpu", "[cli]") {
   CHECK(bench.status == 0);
   const Json b = Json::parse(bench.out);
   CHECK(b["threads"] == 1);
-  CHECK(b["simulator"]["mma"].get<std::int64_t>() > 0);
+  CHECK(b["kernel"]["finite"]["mma"].get<std::int64_t>() > 0);
+  CHECK(b["kernel"]["specials"]["mma"].get<std::int64_t>() > 0);
+  CHECK(b["baseline"].get<std::string>().rfind("Eigen float32", 0) == 0);
   CHECK(b["ratio"].get<double>() > 0);
 
   const RunResult gpu = run_mmacheck({"gpu", source_path("examples/seed_corrected.txt"), "--json", "--cases", "2"});
@@ -269,6 +271,6 @@ TEST_CASE("a progress line on a terminal for runs over a second, none otherwise"
   const RunResult tty = run_program({"script", "-qec", "'" + binary + "' bench --seconds 0.7 --threads 1", "/dev/null"});
   CHECK(tty.status == 0);
   CHECK(tty.out.find("\r[####") != std::string::npos);
-  CHECK(tty.out.find("] 1/2 s") != std::string::npos);
+  CHECK(tty.out.find("] 1/3 s") != std::string::npos);  // three phases of 0.7 s
   CHECK(tty.out.find("ratio ") != std::string::npos);
 }

@@ -51,6 +51,9 @@ TEST_CASE("mmacheck capture: usage errors exit 2, no GPU exits 3 and writes noth
   if (mmacheck::cuda::probe_device()) return;
   CHECK(run_mmacheck({"capture", "--instr", "m16n8k16.f16", "-o", out}).status == 3);
   CHECK_FALSE(std::filesystem::exists(out));
+  const auto json = run_mmacheck({"capture", "--instr", "m16n8k16.f16", "-o", out, "--json"});
+  CHECK(json.status == 3);
+  CHECK(json.out.rfind("{\"result\":\"no_gpu\",\"message\":", 0) == 0);
 }
 
 TEST_CASE("mmacheck capture on a GPU writes vectors the simulator reads and passes", "[cuda][cli][gpu]") {
@@ -62,5 +65,8 @@ TEST_CASE("mmacheck capture on a GPU writes vectors the simulator reads and pass
   const auto check = run_mmacheck({"mma", "--vectors", out});
   INFO(check.out << check.err);
   CHECK(check.out.find("16 passed, 0 failed") != std::string::npos);
+  const auto json = run_mmacheck({"capture", "--instr", "m16n8k16.f16", "--cases", "8", "-o", out, "--json"});
+  REQUIRE(json.status == 0);
+  CHECK(json.out.find("\"cases\":8") != std::string::npos);
   std::filesystem::remove(out);
 }

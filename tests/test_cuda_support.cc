@@ -108,7 +108,7 @@ std::vector<Example> examples() {
   const fs::path dir = source_path("examples");
   if (!fs::is_directory(dir)) return out;
   for (const fs::directory_entry& e : fs::directory_iterator(dir))
-    if (e.path().extension() == ".txt") out.push_back({e.path().string(), InstSet::tvm});
+    if (e.path().extension() == ".txt" || e.path().extension() == ".py") out.push_back({e.path().string(), InstSet::tvm});
   std::sort(out.begin(), out.end(), [](const Example& x, const Example& y) { return x.path < y.path; });
   for (Example& ex : out) {
     std::ifstream in(ex.path);

@@ -57,7 +57,7 @@ Expectation read_expectation(const std::string& path) {
 std::vector<std::string> example_files() {
   std::vector<std::string> files;
   for (const auto& entry : std::filesystem::directory_iterator(source_path("examples")))
-    if (entry.path().extension() == ".txt") files.push_back(entry.path().string());
+    if (entry.path().extension() == ".txt" || entry.path().extension() == ".py") files.push_back(entry.path().string());
   std::sort(files.begin(), files.end());
   return files;
 }

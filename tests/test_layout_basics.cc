@@ -45,8 +45,8 @@ TEST_CASE("axis table follows TVM's registry (test_axis)", "[layout]") {
   }
   CHECK(Axis::laneid() == Axis("laneid"));
   CHECK(Axis::m() == Axis("m"));
-  // TVM registers bx with scope "thread" and subscope "cta".
-  CHECK(Axis("bx").scope() == ExecLevel::thread);
+  // TVM 0.1.0a4 registers bx with scope "kernel" and subscope "cta".
+  CHECK(Axis("bx").scope() == ExecLevel::kernel);
   CHECK(Axis("bx").subscope() == ExecLevel::cta);
   CHECK(Axis("laneid").subscope() == ExecLevel::thread);
   CHECK(Axis("laneid").scope() == ExecLevel::warp);
@@ -107,7 +107,8 @@ TEST_CASE("printing is TIRx text (test_spec_builder)", "[layout]") {
 
 TEST_CASE("printing corner cases: empty shard, negative and zero numbers", "[layout]") {
   CHECK(TileLayout({}, {}, offset({{"m", 5}})).str() == "S[() : ()] + 5");
-  CHECK(TileLayout({}, R({32}, {{1, "laneid"}})).str() == "S[() : ()] + R[32 : 1@laneid]");
+  // A replica-only layout prints as its replicas, which the parser reads back.
+  CHECK(TileLayout({}, R({32}, {{1, "laneid"}})).str() == "R[32 : 1@laneid]");
   CHECK(S({4}, {{-2, "laneid"}}, {}, {{"m", -3}}).str() == "S[4 : -2@laneid] + -3");
   CHECK(S({4}, {0}, {}, {{"laneid", 0}}).str() == "S[4 : 0] + 0@laneid");
   // Offset terms in axis-name byte order: upper-case names first.
@@ -151,8 +152,10 @@ TEST_CASE("scope chains count replicas and offsets once the shard is threaded", 
   const TileLayout layout = S({32}, {{1, "laneid"}}, {}, {{"warpid", 1}});
   REQUIRE(layout.scope().has_value());
   CHECK(layout.scope()->second == ExecLevel::cta);
-  // tx (thread -> cta) and bx (cta -> thread in TVM's table) form a cycle.
-  CHECK_FALSE(S({4, 4}, {{1, "tx"}, {1, "bx"}}).verify_well_formed());
+  // tx (thread -> cta) and bx (cta -> kernel) chain up to the kernel, as in TVM 0.1.0a4.
+  CHECK(S({4, 4}, {{1, "tx"}, {1, "bx"}}).scope() == std::pair{ExecLevel::thread, ExecLevel::kernel});
+  // bx with laneid leaves the warp -> cta link out: TVM's "disconnected scope chain".
+  CHECK_FALSE(S({4, 8}, {{1, "bx"}, {1, "laneid"}}).verify_well_formed());
   // laneid (thread -> warp) and tx (thread -> cta) conflict.
   CHECK_THROWS_WITH(S({4, 4}, {{1, "tx"}, {4, "laneid"}}).scope(),
                     Catch::Contains("conflicting scopes"));

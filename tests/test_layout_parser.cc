@@ -198,7 +198,7 @@ TEST_CASE("layout errors point at the offending token", "[parser]") {
       {"S[8 : S]", "1:7: error: expected a stride (n, n@axis, \"axis\" or (n, \"axis\")), got 'S'"},
       {"S[8 : 1] + S[4 : 1]", "1:12: error: second shard list S[...] (a layout has one)"},
       {"S[8] + R[2] + R[2]", "1:15: error: second replica list R[...] (a layout has one)"},
-      {"R[2 : 1@warpid] + 4", "1:1: error: a layout needs a shard list S[...]"},
+      {"TileLayout(4 @ laneid + 4)", "1:1: error: TileLayout(...) takes a layout spec"},
       {"S[8 : 1] - 3", "1:10: error: '-' needs integers, got a layout spec and an integer"},
       {"S[8 : 1] * 2", "1:10: error: '*' needs integers"},
       {"S[8 : 1] + 'x'", "1:10: error: cannot add a layout spec and string 'x'"},

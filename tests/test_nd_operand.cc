@@ -38,16 +38,20 @@ TEST_CASE("a 2-D region of a 3-D buffer is placed, dispatched and proved", "[geo
   CHECK(prove(p, {}).verdict == Verdict::proved);
 }
 
-TEST_CASE("simulator and draw decline a 3-D buffer with an error", "[geometry][sim][draw]") {
+TEST_CASE("the simulator declines a 3-D buffer with an error; draw draws its 2-D operand", "[geometry][sim][draw]") {
   const std::string path = (std::filesystem::temp_directory_path() / ("mmacheck-test-nd-" + std::to_string(getpid()) + ".txt")).string();
   std::ofstream(path) << kProgram;
   const test::RunResult sim = test::run_mmacheck({"sim", path});
   CHECK(sim.status == 2);
   CHECK(sim.err.find(":4:1: error: staging (the simulator and the GPU backend) needs 2-D buffers") !=
         std::string::npos);
+  // Operands are drawn in the gemm's orientation: A is the 16 x 16 region A[0, 0:16, 0:16].
   const test::RunResult draw = test::run_mmacheck({"draw", path, "-o", path + ".svg"});
-  CHECK(draw.status == 2);
-  CHECK_FALSE(std::filesystem::exists(path + ".svg"));
+  CHECK(draw.status == 0);
+  const std::string svg = test::read_file(path + ".svg");
+  CHECK(svg.find("A[0:1, 0:16, 0:16]") != std::string::npos);
+  CHECK(svg.find("<title>A[3][5] = A[0][3][5]: T") != std::string::npos);
+  std::remove((path + ".svg").c_str());
   std::remove(path.c_str());
 }
 

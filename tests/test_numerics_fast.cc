@@ -111,12 +111,20 @@ TEST_CASE("the fast path declines tiles with NaN or Inf", "[numerics]") {
   CHECK(d[0] == 7);
 }
 
-TEST_CASE("mmacheck bench prints both rates and ends with their ratio", "[numerics][cli]") {
-  const test::RunResult r = test::run_mmacheck({"bench", "--seconds", "0.05", "--threads", "1"});
+TEST_CASE("mmacheck bench prints the kernel, nest and baseline rates and ends with the ratio", "[numerics][cli]") {
+  const test::RunResult r = test::run_mmacheck(
+      {"bench", "--seconds", "0.05", "--threads", "1", "--nest", test::source_path("examples/m64.txt")});
   CHECK(r.status == 0);
-  CHECK(r.out.find("bit-exact simulator:") != std::string::npos);
-  CHECK(r.out.find("Eigen float32:") != std::string::npos);
-  CHECK(r.out.substr(r.out.rfind('\n', r.out.size() - 2) + 1).rfind("ratio ", 0) == 0);
+  CHECK(r.out.find("\nkernel: ") != std::string::npos);
+  CHECK(r.out.find("\nkernel (special values): ") != std::string::npos);
+  CHECK(r.out.find("\nnest " + test::source_path("examples/m64.txt") + ": ") != std::string::npos);
+  CHECK(r.out.find("\nnest " + test::source_path("examples/m64.txt") + " (special values): ") != std::string::npos);
+  CHECK(r.out.find("\nEigen float32") != std::string::npos);
+  const std::string last = r.out.substr(r.out.rfind('\n', r.out.size() - 2) + 1);
+  CHECK(last.rfind("ratio ", 0) == 0);
+  CHECK(last.find("(simulator / Eigen float32") != std::string::npos);
+  CHECK(test::run_mmacheck({"bench", "--seconds", "0.05", "--nest", test::source_path("examples/reject_shape.txt")})
+            .status == 2);
   CHECK(test::run_mmacheck({"bench", "--instr", "mma.sync.bogus"}).status == 2);
   CHECK(test::run_mmacheck({"bench", "--threads", "0"}).status == 2);
 }

@@ -36,7 +36,8 @@ TEST_CASE("prove --json prints DESIGN.md's object for the seed", "[prove]") {
   std::vector<std::string> keys;
   for (const auto& item : j.items()) keys.push_back(item.key());
   CHECK(keys == std::vector<std::string>{"verdict", "instruction", "tiles", "mma_count", "reasons", "checks",
-                                         "counterexamples"});
+                                         "counterexamples", "diagnosis", "notes"});
+  CHECK(j["notes"].empty());  // the seed stages every operand
   CHECK(j["verdict"] == "refuted");
   CHECK(j["instruction"] == "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32");
   CHECK(j["tiles"].dump() == R"({"M":1,"N":1,"K":1})");
@@ -74,7 +75,7 @@ TEST_CASE("plain `mmacheck FILE` proves, with the exhaustive method on request",
 TEST_CASE("the text report gives the counterexample in words and the verdict last", "[prove]") {
   const RunResult r = run_mmacheck({source_path("examples/seed.txt")});
   CHECK(r.status == 1);
-  CHECK(r.out.find("  stage A: lane 0, slot 2: stage A loads A[0][8] but A_FRAG places A[8][0]\n") !=
+  CHECK(r.out.find("  stage A: lane 0, slot 2: stage A loads A_g[0][8] but A_FRAG places A[8][0]\n") !=
         std::string::npos);
   CHECK(r.out.substr(r.out.rfind("verdict:")) == "verdict: refuted (1 of 11 checks refuted)\n");
 }
@@ -159,7 +160,7 @@ TEST_CASE("a mistyped command is named, the nearest command suggested and the co
   const RunResult r = run_mmacheck({"proove", "examples/seed.txt"});
   CHECK(r.status == 2);
   CHECK(r.err.find("unknown command 'proove'; did you mean 'prove'?") != std::string::npos);
-  CHECK(r.err.find("(commands: help prove layout emit sim mma bench gpu capture draw)") != std::string::npos);
+  CHECK(r.err.find("(commands: help prove layout emit sim mma bench gpu capture draw cute triton)") != std::string::npos);
 
   const RunResult far = run_mmacheck({"frobnicate"});
   CHECK(far.status == 2);

@@ -105,7 +105,7 @@ TEST_CASE("a store typo (s % 2 -> s // 2) is caught at lane 0, slot 1", "[prove]
   CHECK(cx.slot == 1);
   CHECK(cx.expected == Element{0, 1});
   CHECK(cx.actual == Element{0, 0});
-  CHECK(cx.message == "lane 0, slot 1: store D writes the slot to D[0][0] but D_FRAG places D[0][1]");
+  CHECK(cx.message == "lane 0, slot 1: store D writes the slot to D_g[0][0] but D_FRAG places D[0][1]");
 }
 
 TEST_CASE("a wrong register in a hand-edited nest is caught at its element", "[prove]") {

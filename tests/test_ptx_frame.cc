@@ -94,7 +94,7 @@ TEST_CASE("f64 m8n8k4 frames follow the PTX formulas", "[frame]") {
 }
 
 TEST_CASE("a missing frame is an error, not a crash", "[frame]") {
-  CHECK_THROWS_AS(find_frame("m16n8k16", Operand::A, 64), Error);
+  CHECK_THROWS_AS(find_frame("m16n8k16", Operand::A, 4), Error);
 }
 
 TEST_CASE("instruction table: PTX names, frames and register views agree", "[inst]") {

@@ -10,6 +10,7 @@
 #include "core/base/error.h"
 #include "core/gemm/staging.h"
 #include "sim/check/direct_eval.h"
+#include "sim/check/input_specs.h"
 #include "sim/check/sim_check.h"
 #include "sim/machine/warp_machine.h"
 #include "tests/test_sim_support.h"
@@ -109,6 +110,34 @@ TEST_CASE("whole programs: warp machine equals direct evaluation and reference",
     for (int i = 0; i < 24; ++i) {
       INFO("case " << i);
       CHECK(check.failures(check.random_case(i, 5)).empty());
+    }
+  }
+}
+
+TEST_CASE("run() equals load, execute_nest and store, routes resolved once or on every mma", "[sim]") {
+  const std::pair<const char*, std::string> programs[] = {
+      {"seed", test::seed_text(false)},       {"seed corrected", test::seed_text(true)},
+      {"2x2x2 tiles", test::kTiledText},      {"beta 1, separate C, bf16", test::kBetaOneText},
+      {"four warps", test::kFourWarpsText},   {"region, transposed B", test::kRegionTransposeText}};
+  for (const auto& [name, text] : programs) {
+    INFO(name);
+    const Program p = test::program(text);
+    const Plan plan = dispatch(p);
+    REQUIRE(plan.ok);
+    const Staging staging = build_staging(p, plan.nest);
+    sim::WarpMachine stepping(plan.nest, staging, sim::arch_params("sm_90"));
+    sim::WarpMachine compiled(plan.nest, staging, sim::arch_params("sm_90"));
+    sim::WarpMachine resolving(plan.nest, staging, sim::arch_params("sm_90"), 0);
+    const sim::InputSpecs specs = sim::input_specs(p);
+    for (int i = 0; i < 16; ++i) {
+      INFO("case " << i);
+      const sim::GemmInputs in =
+          sim::random_gemm_inputs(specs.a, specs.b, specs.c, sim::case_distribution(i), 11, i);
+      stepping.load(in);
+      stepping.execute_nest();
+      const std::vector<std::uint64_t> want = stepping.store();
+      CHECK(compiled.run(in) == want);
+      CHECK(resolving.run(in) == want);
     }
   }
 }

@@ -20,6 +20,7 @@
 #pragma once
 
 #include <array>
+#include <cstddef>
 #include <cstdint>
 #include <span>
 #include <string_view>
@@ -33,11 +34,11 @@ std::string_view operand_name(Operand op);      // "A", "B", "C"
 struct FrameAxis {
   int g = 0;
   int t = 0;
-  std::array<int, 4> bit{};  // coefficient of bit b of the element index
+  std::array<int, 8> bit{};  // coefficient of bit b of the element index (b1 A: 7 bits)
 
   int at(int lane, int elem) const {
     int v = g * (lane >> 2) + t * (lane & 3);
-    for (int b = 0; b < 4; ++b) v += bit[b] * ((elem >> b) & 1);
+    for (std::size_t b = 0; b < bit.size(); ++b) v += bit[b] * ((elem >> b) & 1);
     return v;
   }
 };
@@ -69,5 +70,7 @@ std::span<const Frame> all_frames();
 // The frame of `shape`'s operand with elements of `elem_bits` bits; throws
 // Error when the table has no such row.
 const Frame& find_frame(std::string_view shape, Operand op, int elem_bits);
+// The same, nullptr when the table has no such row.
+const Frame* lookup_frame(std::string_view shape, Operand op, int elem_bits);
 
 }  // namespace mmacheck

@@ -18,14 +18,14 @@ struct AxisInfo {
 
 using L = ExecLevel;
 
-// As TVM registers them (src/tirx/ir/layout/axis_registry.cc).  bx/by/bz
-// really are registered with scope "thread" and subscope "cta" there, the
-// reverse of what the name suggests; we keep TVM's pairs so that scope
-// chains are computed the same way.
+// As the released TVM TIRx (apache-tvm-tirx 0.1.0a4) registers them:
+// bx/by/bz count CTAs within the kernel (subscope cta, scope kernel), as
+// Axis.get("bx").get_scope() / get_subscope() say there, so that scope
+// chains are computed the same way (bx with laneid: a disconnected chain).
 constexpr std::array<AxisInfo, 18> kAxes{{
-    {"bx", true, L::cta, L::thread},
-    {"by", true, L::cta, L::thread},
-    {"bz", true, L::cta, L::thread},
+    {"bx", true, L::cta, L::kernel},
+    {"by", true, L::cta, L::kernel},
+    {"bz", true, L::cta, L::kernel},
     {"cbx", true, L::cta, L::cluster},
     {"cby", true, L::cta, L::cluster},
     {"cbz", true, L::cta, L::cluster},
@@ -64,6 +64,7 @@ std::string_view exec_level_name(ExecLevel level) {
     case ExecLevel::warpgroup: return "warpgroup";
     case ExecLevel::cta: return "cta";
     case ExecLevel::cluster: return "cluster";
+    case ExecLevel::kernel: return "kernel";
   }
   return "?";
 }
@@ -71,6 +72,8 @@ std::string_view exec_level_name(ExecLevel level) {
 Axis::Axis(std::string_view name) : name_(name) {
   if (name_.empty()) throw Error("axis name must not be empty");
 }
+
+bool Axis::is_registered() const { return find_axis(name_) != nullptr; }
 
 bool Axis::is_thread() const {
   const AxisInfo* info = find_axis(name_);

@@ -37,8 +37,9 @@ std::string iters_str(const char* head, const std::vector<Iter>& iters) {
 }  // namespace
 
 std::string TileLayout::str() const {
-  std::string s = iters_str("S", shard_);
-  if (!replica_.empty()) s += " + " + iters_str("R", replica_);
+  // A replica-only layout prints as R[...] alone (which the parser reads back).
+  std::string s = shard_.empty() && !replica_.empty() ? iters_str("R", replica_) : iters_str("S", shard_);
+  if (!replica_.empty() && !shard_.empty()) s += " + " + iters_str("R", replica_);
   // Offset is a std::map keyed by axis name, so this is name order.
   for (const auto& [axis, value] : offset_) s += " + " + on_axis(value, axis);
   return s;

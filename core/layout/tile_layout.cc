@@ -75,7 +75,15 @@ std::int64_t TileLayout::size(std::optional<Axis> axis) const {
 }
 
 std::int64_t TileLayout::span(std::optional<Axis> axis) const {
-  const auto counts = [&](const Axis& a) { return axis ? a == *axis : a.is_memory(); };
+  // With no axis the span is over the memory axes, so every axis must be
+  // classified: TVM refuses an unregistered one ("no thread classification").
+  const auto counts = [&](const Axis& a) {
+    if (axis) return a == *axis;
+    if (!a.is_registered())
+      throw Error("layout " + str() + ": axis '" + a.name() +
+                  "' is not registered, so its span over the memory axes is undefined (TVM: no thread classification)");
+    return a.is_memory();
+  };
   const char* what = "layout span";
   std::int64_t span = 1;
   for (const auto* iters : {&shard_, &replica_})

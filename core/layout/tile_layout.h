@@ -86,7 +86,8 @@ class TileLayout {
   // Product of the shard extents (on `axis` only, when given).
   std::int64_t size(std::optional<Axis> axis = std::nullopt) const;
   // 1 + sum (e-1)*s over shard and replica iters on `axis`, plus its offset;
-  // with no axis, over all memory axes.  S[(8, 6) : (8, 1)].span() == 62.
+  // with no axis, over all memory axes (then an unregistered axis throws, as
+  // in TVM).  S[(8, 6) : (8, 1)].span() == 62.
   std::int64_t span(std::optional<Axis> axis = std::nullopt) const;
   Shape shard_shape() const;
 
@@ -141,6 +142,15 @@ class TileLayout {
   std::optional<TileLayout> slice(const Shape& shape, const Region& region,
                                   Target target = Target::none) const;
 
+  // TVM's unpack(num, axis): each element on `axis` becomes `num`
+  // contiguous ones (strides and offsets on the axis times num, a new
+  // innermost iter (num, 1, axis)).  pack is the inverse and throws unless
+  // the innermost iter is (k*num, 1, axis) and num divides every other
+  // stride and offset on the axis.  Neither canonicalizes.
+  //   S[(4, 2) : (1@laneid, 1)].unpack(2) == S[(4, 2, 2) : (1@laneid, 2, 1)]
+  TileLayout unpack(std::int64_t num, const Axis& axis = Axis::m()) const;
+  TileLayout pack(std::int64_t num, const Axis& axis = Axis::m()) const;
+
   // Some shard iter is on a thread axis (replicas and offsets not counted).
   bool has_thread_axis() const;
   // TVM's VerifyWellFormed: false when the layout has shard thread axes that
@@ -160,7 +170,9 @@ class TileLayout {
   // - offsets as ` + v@axis` terms sorted by axis name (byte order, so
   //   upper-case names come first), `@m` elided, zero terms kept;
   // - negative numbers are printed with a leading `-` (`+ -3`, `-2@laneid`);
-  // - an empty shard prints as `S[() : ()]` (TVM prints a from_iters call).
+  // - an empty shard prints as `R[...]` when there are replicas (TVM's
+  //   replica-only layout: one element, its owners the replicas), else as
+  //   `S[() : ()]` (TVM prints a from_iters call).
   std::string str() const;
 
   bool operator==(const TileLayout&) const = default;

@@ -156,7 +156,35 @@ namespace {
 
 class IndexParser {
  public:
-  explicit IndexParser(TokenCursor& in) : in_(in) {}
+  IndexParser(TokenCursor& in, const IndexNames* names) : in_(in), names_(names) {}
+
+  // bits := shift ('&' MASK)*   where MASK is a literal 2^k - 1: x & MASK is
+  // x % 2^k (also for negative x, as in Python)
+  IndexExpr bits() {
+    IndexExpr lhs = shift();
+    while (in_.peek().is_op("&")) {
+      const Token& op = operator_token();
+      const std::int64_t mask = literal_operand(shift(), op, "'&'");
+      if (mask < 0 || mask == INT64_MAX || ((mask + 1) & mask) != 0)
+        in_.fail(op, "'&' is supported with a mask 2^k - 1 (3, 7, 15, ...), got " + std::to_string(mask));
+      lhs = IndexExpr::binary(Kind::floormod, lhs, IndexExpr::literal(mask + 1, op.loc), op.loc);
+    }
+    return lhs;
+  }
+
+  // shift := sum (('>>' | '<<') K)*   with K a literal 0..62: x >> K is
+  // x // 2^K (floor, as in Python), x << K is x * 2^K
+  IndexExpr shift() {
+    IndexExpr lhs = sum();
+    while (in_.peek().is_op(">>") || in_.peek().is_op("<<")) {
+      const Token& op = operator_token();
+      const std::int64_t k = literal_operand(sum(), op, "'" + op.text + "'");
+      if (k < 0 || k > 62) in_.fail(op, "shift count must be 0..62, got " + std::to_string(k));
+      lhs = IndexExpr::binary(op.text == ">>" ? Kind::floordiv : Kind::mul, lhs,
+                              IndexExpr::literal(std::int64_t{1} << k, op.loc), op.loc);
+    }
+    return lhs;
+  }
 
   // sum := product (('+' | '-') product)*
   IndexExpr sum() {
@@ -211,13 +239,19 @@ class IndexParser {
   IndexExpr atom() {
     const Token& t = in_.next();
     if (t.kind == TokenKind::integer) return IndexExpr::literal(t.int_value, t.loc);
+    if (t.kind == TokenKind::identifier && names_) {
+      if (const auto it = names_->find(t.text); it != names_->end()) return it->second;
+      std::string known;
+      for (const auto& [name, value] : *names_) known += (known.empty() ? "" : ", ") + name;
+      in_.fail(t, "unknown variable '" + t.text + "' (known: " + (known.empty() ? "none" : known) + ")");
+    }
     if (t.kind == TokenKind::identifier) {
       for (Kind v : {Kind::lane, Kind::warp, Kind::tid, Kind::slot})
         if (t.text == spelling(v)) return IndexExpr::variable(v, t.loc);
       in_.fail(t, "unknown variable '" + t.text + "' (known: lane, warp, tid, s)");
     }
     if (t.is_op("(")) {
-      IndexExpr inner = sum();
+      IndexExpr inner = bits();
       in_.expect_close(")", "(", t);
       return inner;
     }
@@ -225,14 +259,23 @@ class IndexParser {
     in_.fail(t, "expected an integer expression, got " + describe(t));
   }
 
+  // The value of a shift count or mask, which must fold to a constant.
+  std::int64_t literal_operand(const IndexExpr& e, const Token& op, const std::string& what) {
+    if (e.kind() != Kind::literal) in_.fail(op, "the right operand of " + what + " must be an integer literal");
+    return e.value();
+  }
+
   static constexpr int kMaxOperators = 1000;
   TokenCursor& in_;
+  const IndexNames* names_;
   int operators_ = 0;
 };
 
 }  // namespace
 
-IndexExpr parse_index_expr(TokenCursor& in) { return IndexParser(in).sum(); }
+IndexExpr parse_index_expr(TokenCursor& in) { return IndexParser(in, nullptr).bits(); }
+
+IndexExpr parse_index_expr(TokenCursor& in, const IndexNames& names) { return IndexParser(in, &names).bits(); }
 
 IndexExpr parse_index_expr(std::string_view text, const std::string& source) {
   TokenCursor in(tokenize(text, source));

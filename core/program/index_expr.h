@@ -6,7 +6,9 @@
 // Literals, the variables `lane` (0..31, lane in the warp), `warp` (warp in
 // the CTA), `tid` (thread in the scope: 32*warp + lane) and `s` (register
 // slot), the operators + - * // % with Python's meaning (// and % floor), unary
-// minus and parentheses.  Immutable; copies share the tree.
+// minus and parentheses; also `x >> k`, `x << k` and `x & (2^k - 1)` with a
+// literal k (read as x // 2^k, x * 2^k, x % 2^k, which they are in Python).
+// Immutable; copies share the tree.
 //
 //     IndexExpr e = parse_index_expr("lane // 4 + 8 * s", "<expr>");
 //     e.eval({.lane = 5, .slot = 1}) == 9;
@@ -14,6 +16,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -65,12 +68,19 @@ class IndexExpr {
 
 class TokenCursor;
 
+// Names an expression may use in place of the built-in variables, each
+// standing for an expression (TVMScript: `lane` bound by T.lane_id, a loop
+// variable, `kp = s % 2`).  A name is replaced by its expression.
+using IndexNames = std::map<std::string, IndexExpr, std::less<>>;
+
 // Parse one expression at the cursor, stopping before the first token that
 // cannot continue it (`,` `]` or the end of the line).  Variables: lane,
 // warp, tid, s; at most 1000 binary operators (which bounds the tree's depth).
 // Throws Error at the offending token ("unknown variable 'x'", "use '//' for
 // division", ...).
 IndexExpr parse_index_expr(TokenCursor& in);
+// The same, where identifiers are exactly the `names` (no built-in lane, s).
+IndexExpr parse_index_expr(TokenCursor& in, const IndexNames& names);
 // Parse `text`, which must hold exactly one expression; `source` names it in
 // messages (SourceLoc::file).
 IndexExpr parse_index_expr(std::string_view text, const std::string& source);

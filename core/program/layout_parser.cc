@@ -37,7 +37,8 @@ std::string known_axes() {
 }
 
 bool is_builtin(std::string_view name) {
-  return name == "S" || name == "R" || name == "TileLayout" || name == "T" || name == "Tx" || name == "Axis";
+  return name == "S" || name == "R" || name == "TileLayout" || name == "T" || name == "Tx" || name == "Axis" ||
+         name == "Iter";
 }
 
 std::string known_layouts(const LayoutNames& names) {
@@ -141,18 +142,25 @@ class Parser {
     }
     if (t.is_op("(")) return sequence(t, ")", false);
     if (t.is_op("[")) return sequence(t, "]", true);
+    if (t.is_op("{")) return offsets(t);
     in_.fail(t, "expected an expression, got " + describe(t));
   }
 
   Value name(const Token& t) {
     if (const auto it = names_.layouts.find(t.text); it != names_.layouts.end())
       return std::visit([&](const auto& layout) { return Value{layout, t.loc}; }, it->second);
+    if (const auto it = names_.lists.find(t.text); it != names_.lists.end()) {
+      Seq seq{{}, false};
+      for (int v : it->second) seq.items.push_back(Value{std::int64_t{v}, t.loc});
+      return Value{std::move(seq), t.loc};
+    }
     if (const auto it = names_.others.find(t.text); it != names_.others.end())
       in_.fail(t, "'" + t.text + "' is a " + it->second + ", not a layout");
     if (t.text == "S" || t.text == "R") return Value{Builder{t.text == "R"}, t.loc};
     if (t.text == "TileLayout") return Value{Wrapper{}, t.loc};
     if (t.text == "T" || t.text == "Tx") return Value{Namespace{false}, t.loc};
     if (t.text == "Axis") return Value{Namespace{true}, t.loc};
+    if (t.text == "Iter") return Value{Callable{Callable::Kind::iter}, t.loc};
     if (is_known_axis(t.text)) return Value{Axis(t.text), t.loc};
     in_.fail(t, "unknown name '" + t.text + "' (" + known_layouts(names_) + ")");
   }
@@ -171,9 +179,26 @@ class Parser {
     return Value{std::move(seq), open.loc};
   }
 
+  // `{"laneid": 3, "m": 64}` (from_iters' offset): axis -> integer.
+  Value offsets(const Token& open) {
+    Offset offset;
+    while (!in_.peek().is_op("}")) {
+      const Value key = sum();
+      in_.expect(":", "after the axis of an offset ({\"laneid\": 3})");
+      const Value value = sum();
+      const Axis axis = axis_of(key);
+      if (offset.contains(axis)) in_.fail(in_.peek(), "axis '" + axis.name() + "' given twice in the offset");
+      offset.emplace(axis, to_int(value, "an offset value"));
+      if (!in_.accept(",")) break;
+    }
+    in_.expect_close("}", "{", open);
+    return Value{std::move(offset), open.loc};
+  }
+
   Value attribute(const Value& target, const Token& name) {
     if (const Namespace* ns = target.get<Namespace>()) {
       if (ns->axes) {
+        if (name.text == "get") return Value{Callable{Callable::Kind::axis_get}, target.loc};
         if (!is_known_axis(name.text))
           in_.fail(name, "unknown axis 'Axis." + name.text + "' (known axes: " + known_axes() + ")");
         return Value{Axis(name.text), target.loc};
@@ -181,7 +206,12 @@ class Parser {
       if (name.text == "S" || name.text == "R") return Value{Builder{name.text == "R"}, target.loc};
       if (name.text == "TileLayout") return Value{Wrapper{}, target.loc};
       if (name.text == "Axis") return Value{Namespace{true}, target.loc};
-      in_.fail(name, "unknown name '" + name.text + "' after 'T.' (known: S, R, TileLayout, Axis)");
+      if (name.text == "Iter") return Value{Callable{Callable::Kind::iter}, target.loc};
+      in_.fail(name, "unknown name '" + name.text + "' after 'T.' (known: S, R, TileLayout, Iter, Axis)");
+    }
+    if (target.get<Wrapper>()) {
+      if (name.text != "from_iters") in_.fail(name, "unknown name 'TileLayout." + name.text + "' (known: from_iters)");
+      return Value{Callable{Callable::Kind::from_iters}, target.loc};
     }
     if (!is_layout_like(target)) in_.fail(name, kind_name(target) + " has no attribute '" + name.text + "'");
     if (!is_method(name.text))
@@ -193,6 +223,13 @@ class Parser {
   }
 
   Value call(const Value& callee, const Token& open) {
+    if (const Callable* c = callee.get<Callable>()) {
+      const std::string spelled = c->kind == Callable::Kind::iter         ? "Iter"
+                                  : c->kind == Callable::Kind::from_iters ? "from_iters"
+                                                                          : "get";
+      const Token name{TokenKind::identifier, spelled, 0, 0, callee.loc};
+      return call_callable(*c, name, arguments(open, spelled + "("), callee.loc);
+    }
     if (!callee.get<Wrapper>()) in_.fail(open, kind_name(callee) + " cannot be called");
     const Token name{TokenKind::identifier, "TileLayout", 0, 0, callee.loc};
     const std::vector<Value> args = bind_args(arguments(open, "TileLayout("), name, {"spec"});

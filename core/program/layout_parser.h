@@ -18,13 +18,16 @@
 //                  (An extension: a finished layout — a name, TileLayout(..),
 //                  a method's result — may be a term too: `A_FRAG + 64`.)
 //   TileLayout(x)  optional wrapper; `T.`, `Tx.` prefixes on S, R and
-//                  TileLayout, `Axis.` on axis names.
+//                  TileLayout, `Axis.` on axis names; `Axis.get("laneid")`.
+//   R[...] alone   a replica-only layout (one element, its owners the replicas).
+//   T.TileLayout.from_iters(shard=[T.Iter(e, s, "axis"), ...], replica=[...],
+//                  offset={"axis": v})   TVM's printed form.
 //   NAME           an earlier binding (see LayoutNames).
 //   .tile_to(shape, tile_shape)  .tile(outer, outer_shape, inner_shape)
 //   .canonicalize()  .storage()  .group(shape)  .permute_dims(perm)
 //   .permute_by_groups(perm)       after .group (TVM's (seps, perm) form works
 //                                  on any layout)
-//   .slice(shape, [(start, end), ...])
+//   .slice(shape, [(start, end), ...])  .pack(n[, axis])  .unpack(n[, axis])
 //   Integer arithmetic (+ - * // %, Python semantics) wherever an integer
 //   goes; shapes and lists as [...] or (...); keyword arguments by TVM's
 //   parameter names.  Bare names resolve to bindings first, then the builders
@@ -41,6 +44,7 @@
 #include <string>
 #include <string_view>
 #include <variant>
+#include <vector>
 
 #include "core/layout/tile_layout.h"
 
@@ -60,6 +64,9 @@ struct LayoutNames {
   // Names that exist but are not layouts, and what they are ("buffer"), so
   // that using one gets "'A' is a buffer, not a layout", not "unknown name".
   std::map<std::string, std::string, std::less<>> others;
+  // Integer tuples: the separators of `grouped, seps = L.group(shape)`
+  // (TVM's group returns the layout and its separators).
+  std::map<std::string, std::vector<int>, std::less<>> lists;
 };
 
 // Parse one layout expression at the cursor, stopping before the first

@@ -10,8 +10,9 @@ namespace mmacheck::layout_expr {
 
 namespace {
 
-constexpr std::array<std::string_view, 8> kMethods = {
-    "tile_to", "tile", "canonicalize", "storage", "group", "permute_dims", "permute_by_groups", "slice"};
+constexpr std::array<std::string_view, 10> kMethods = {"tile_to", "tile",  "canonicalize",      "storage",
+                                                      "group",   "permute_dims", "permute_by_groups", "slice",
+                                                      "pack",    "unpack"};
 
 [[noreturn]] void fail(const SourceLoc& loc, const std::string& message) { throw Error(loc, message); }
 
@@ -56,7 +57,7 @@ void check_permutation(const std::vector<int>& perm, int n, const Value& at, std
 // TVM's separators: 0 = seps[0] <= ... <= seps.back() = number of shard iters.
 void check_seps(const std::vector<int>& seps, const TileLayout& layout, const Value& at) {
   const int n = static_cast<int>(layout.shard().size());
-  bool ok = seps.size() >= 2 && seps.front() == 0 && seps.back() == n;
+  bool ok = !seps.empty() && seps.front() == 0 && seps.back() == n;  // [0]: no groups (an empty shard)
   for (std::size_t i = 1; ok && i < seps.size(); ++i) ok = seps[i - 1] <= seps[i];
   if (!ok)
     fail(at.loc, "expected group separators 0 <= ... <= " + std::to_string(n) +
@@ -122,7 +123,7 @@ Value call_method(const Value& self, const Token& name, const std::vector<Arg>& 
   const std::string& m = name.text;
   const SourceLoc& at = self.loc;
   if (m == "permute_by_groups") {
-    if (const auto* grouped = self.get<GroupedLayout>()) {
+    if (const auto* grouped = self.get<GroupedLayout>(); grouped && args.size() != 2) {
       const std::vector<Value> a = bind_args(args, name, {"perm"});
       const std::vector<int> perm = to_int_list(a[0], "a permutation of the groups ([1, 0])");
       check_permutation(perm, grouped->groups(), a[0], "one entry per group");
@@ -172,6 +173,13 @@ Value call_method(const Value& self, const Token& name, const std::vector<Arg>& 
     const Shape shape = to_shape(a[0], "a shape ([16, 16])");
     check_covers(layout, shape, a[0]);
     return algebra(name, at, [&] { return layout.group(shape); });
+  }
+  if (m == "pack" || m == "unpack") {  // pack(num, axis="m")
+    const bool with_axis = args.size() > 1;
+    const std::vector<Value> a = with_axis ? bind_args(args, name, {"num", "axis"}) : bind_args(args, name, {"num"});
+    const std::int64_t num = to_int(a[0], "an element count");
+    const Axis axis = with_axis ? axis_of(a[1]) : Axis::m();
+    return algebra(name, at, [&] { return m == "pack" ? layout.pack(num, axis) : layout.unpack(num, axis); });
   }
   if (m == "permute_dims") {
     const std::vector<Value> a = bind_args(args, name, {"perm"});

@@ -1,5 +1,6 @@
 #include "core/program/layout_parser_values.h"
 
+#include <algorithm>
 #include <climits>
 
 #include "core/program/index_expr.h"
@@ -114,6 +115,10 @@ std::string kind_name(const Value& value) {
           [](const Builder& b) -> std::string { return b.replica ? "'R'" : "'S'"; },
           [](const Wrapper&) -> std::string { return "'TileLayout'"; },
           [](const Namespace& n) -> std::string { return n.axes ? "'Axis'" : "'T'"; },
+          [](const Callable& c) -> std::string {
+            return c.kind == Callable::Kind::iter ? "'Iter'" : c.kind == Callable::Kind::from_iters ? "'from_iters'" : "'Axis.get'";
+          },
+          [](const Iter&) -> std::string { return "an iter"; },
       },
       value.v);
 }
@@ -121,6 +126,62 @@ std::string kind_name(const Value& value) {
 std::int64_t to_int(const Value& value, std::string_view what) {
   if (const auto* n = value.get<std::int64_t>()) return *n;
   expected(value, what);
+}
+
+Axis axis_of(const Value& value) { return to_axis(value); }
+
+Value call_callable(const Callable& callee, const Token& name, const std::vector<Arg>& args, const SourceLoc& loc) {
+  using K = Callable::Kind;
+  if (callee.kind == K::axis_get) {
+    const std::vector<Value> a = bind_args(args, name, {"name"});
+    if (!a[0].get<Str>()) expected(a[0], "an axis name (Axis.get(\"laneid\"))");
+    return Value{to_axis(a[0]), loc};
+  }
+  if (callee.kind == K::iter) {
+    const std::vector<Value> a = bind_args(args, name, {"extent", "stride", "axis"});
+    const std::int64_t extent = to_int(a[0], "an extent");
+    const std::int64_t stride = to_int(a[1], "a stride");
+    if (extent <= 0) fail(a[0].loc, "extent must be positive, got " + std::to_string(extent));
+    if (extent > kMaxMagnitude || stride > kMaxMagnitude || stride < -kMaxMagnitude) too_large(a[0].loc);
+    return Value{Iter{extent, stride, to_axis(a[2])}, loc};
+  }
+  // from_iters(shard=(), replica=(), offset=None)
+  std::vector<Arg> given = args;
+  const std::vector<std::string_view> params = {"shard", "replica", "offset"};
+  std::vector<Value> slots(3, Value{Seq{{}, true}, loc});
+  slots[2] = Value{Offset{}, loc};
+  std::size_t positional = 0;
+  std::vector<bool> seen(3, false);
+  for (const Arg& a : given) {
+    std::size_t i = positional;
+    if (a.keyword) {
+      i = static_cast<std::size_t>(std::find(params.begin(), params.end(), a.keyword->text) - params.begin());
+      if (i == params.size())
+        fail(a.keyword->loc, "from_iters() has no parameter '" + a.keyword->text + "' (shard, replica, offset)");
+    } else if (++positional > params.size()) {
+      fail(a.value.loc, "from_iters() takes 3 arguments (shard, replica, offset)");
+    }
+    if (seen[i]) fail(a.value.loc, "argument '" + std::string(params[i]) + "' given twice");
+    seen[i] = true;
+    slots[i] = a.value;
+  }
+  const auto iters = [&](const Value& v) {
+    std::vector<Iter> out;
+    for (const Value& item : to_seq(v, "a list of T.Iter(extent, stride, axis)")) {
+      const Iter* it = item.get<Iter>();
+      if (!it) expected(item, "T.Iter(extent, stride, axis)");
+      out.push_back(*it);
+    }
+    return out;
+  };
+  Offset offset;
+  if (const auto* o = slots[2].get<Offset>()) offset = *o;
+  else expected(slots[2], "an offset {axis: value}");
+  Spec spec;
+  spec.shard = iters(slots[0]);
+  spec.replica = iters(slots[1]);
+  spec.offset = offset;
+  return Value{to_layout(Value{spec, loc}), loc};
 }
 
 const std::vector<Value>& to_seq(const Value& value, std::string_view what) {
@@ -169,10 +230,11 @@ TileLayout to_layout(const Value& value) {
   if (const auto* g = value.get<GroupedLayout>()) return g->layout();
   const Spec* spec = value.get<Spec>();
   if (!spec) expected(value, "a layout");
-  if (!spec->shard) fail(value.loc, "a layout needs a shard list S[...]");
+  // A replica-only layout (TVM: one element, its owners the replicas).
+  if (!spec->shard && !spec->replica) fail(value.loc, "a layout needs a shard list S[...] or replicas R[...]");
   check_magnitudes(*spec, value.loc);
   try {
-    return TileLayout(*spec->shard, spec->replica.value_or(std::vector<Iter>{}), spec->offset);
+    return TileLayout(spec->shard.value_or(std::vector<Iter>{}), spec->replica.value_or(std::vector<Iter>{}), spec->offset);
   } catch (const Error& e) {
     throw e.located(value.loc);
   }

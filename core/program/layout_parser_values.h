@@ -45,6 +45,12 @@ struct Wrapper {};  // TileLayout(...)
 struct Namespace {  // T / Tx (builders) or Axis (axes)
   bool axes;
 };
+// What TVM prints and users paste: T.Iter(e, s, "axis"),
+// T.TileLayout.from_iters(shard=[...], replica=[...], offset={...}),
+// Axis.get("laneid").
+struct Callable {
+  enum class Kind { iter, from_iters, axis_get } kind;
+};
 
 struct Value;
 struct Seq {
@@ -54,7 +60,7 @@ struct Seq {
 
 struct Value {
   std::variant<std::int64_t, Str, Axis, OnAxis, Offset, Spec, TileLayout, GroupedLayout, Seq, Builder,
-               Wrapper, Namespace>
+               Wrapper, Namespace, Callable, Iter>
       v;
   SourceLoc loc;
 
@@ -68,6 +74,11 @@ std::string kind_name(const Value& value);
 // Conversions; each throws Error at the value's location naming `what`
 // ("expected <what>, got <kind>").
 std::int64_t to_int(const Value& value, std::string_view what);
+// An axis: laneid, Axis.laneid, Axis.get("laneid") or "laneid".
+Axis axis_of(const Value& value);
+// `callee(args)` for a Callable.
+Value call_callable(const Callable& callee, const Token& name, const std::vector<struct Arg>& args,
+                    const SourceLoc& loc);
 const std::vector<Value>& to_seq(const Value& value, std::string_view what);
 // Positive dimensions: "shape dimension must be positive, got 0".
 Shape to_shape(const Value& value, std::string_view what);

@@ -163,7 +163,24 @@ class Lexer {
     tokens_.push_back(Token{TokenKind::integer, std::string(text_.substr(start, pos_ - start)), value, 0, loc});
   }
 
+  // """...""" or '''...''' (a docstring), over any number of lines, kept raw.
+  void long_string() {
+    const SourceLoc loc = here();
+    const std::string_view quotes = text_.substr(pos_, 3);
+    pos_ += 3;
+    const std::size_t start = pos_;
+    while (pos_ < text_.size() && text_.substr(pos_, 3) != quotes) {
+      if (text_[pos_] == '\\') ++pos_;
+      if (pos_ < text_.size() && text_[pos_] == '\n') newline();
+      else ++pos_;
+    }
+    if (pos_ >= text_.size()) fail(loc, "unterminated string");
+    tokens_.push_back(Token{TokenKind::string, std::string(text_.substr(start, pos_ - start)), 0, 0, loc});
+    pos_ += 3;
+  }
+
   void string() {
+    if (text_.substr(pos_, 3) == "\"\"\"" || text_.substr(pos_, 3) == "'''") return long_string();
     const SourceLoc loc = here();
     const char quote = text_[pos_++];
     std::string value;
@@ -187,8 +204,8 @@ class Lexer {
   }
 
   void op() {
-    static constexpr std::string_view kTwo[] = {"//", "->", ".."};
-    static constexpr std::string_view kOne = "+-*/%@:,.;=()[]";
+    static constexpr std::string_view kTwo[] = {"//", "->", "..", ">>", "<<"};
+    static constexpr std::string_view kOne = "+-*/%@:,.;=()[]{}&";
     const SourceLoc loc = here();
     for (std::string_view two : kTwo)
       if (text_.substr(pos_, 2) == two) {
@@ -199,8 +216,8 @@ class Lexer {
     const char c = text_[pos_];
     if (kOne.find(c) == std::string_view::npos) fail(loc, "unexpected " + quote_byte(c));
     ++pos_;
-    if (c == '(' || c == '[') ++depth_;
-    if ((c == ')' || c == ']') && depth_ > 0) --depth_;
+    if (c == '(' || c == '[' || c == '{') ++depth_;
+    if ((c == ')' || c == ']' || c == '}') && depth_ > 0) --depth_;
     tokens_.push_back(Token{TokenKind::op, std::string(1, c), 0, 0, loc});
   }
 

@@ -9,10 +9,12 @@
 //     tokenize("S[8 : 4@laneid]  # acc\n", "f.txt")
 //       -> S  [  8  :  4  @  laneid  ]  <newline>  <end>
 //
-// Operators: + - * // / % @ : , . ; = ( ) [ ] -> ..   (`/` exists only so that
-// parsers can say "use '//'").  Integers are decimal or 0x hex, `_` allowed
+// Operators: + - * // / % @ : , . ; = ( ) [ ] { } -> .. >> << &   (`/` exists only
+// so that parsers can say "use '//'"; the shifts and `&` serve index
+// expressions).  Integers are decimal or 0x hex, `_` allowed
 // between digits, and must fit in int64; `0..15` is 0, `..`, 15.  Strings are
-// '...' or "..." on one line, with \\ \' \" \n \t escapes.  Any other byte
+// '...' or "..." on one line, with \\ \' \" \n \t escapes; a triple-quoted
+// string (a docstring) may span lines and is kept raw.  Any other byte
 // (a stray character, non-ASCII, non-UTF-8) is an Error at its position.
 #pragma once
 

@@ -17,6 +17,10 @@
 // skipped; `buffer(...)` may be spelled `alloc_buffer`/`T.alloc_buffer` and
 // takes keywords shape=, dtype=, scope= (default "global") and layout=
 // (default row-major); `gemm` may be spelled `T.gemm`/`Tx.gemm`/`Tx.warp.gemm`.
+// The same file (or a whole .py file) may hold TVMScript: a @T.prim_func
+// whose blocks, thread ids, match_buffer, .local() views, staging loops and
+// scoped gemm become the same buffers, scope, gemm and stage/store
+// statements (core/program/tvmscript_*.cc, docs/tvmscript.md).
 //
 //     D = buffer((16, 8), "float32", "local", D_FRAG)
 //     scope warp

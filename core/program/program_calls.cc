@@ -24,6 +24,10 @@ std::int64_t elements(const Shape& shape) {
   return n;
 }
 
+}  // namespace
+
+namespace program_detail {
+
 Shape parse_shape(TokenCursor& in) {
   const Token& first = in.peek();
   const auto dimension = [&]() {
@@ -51,8 +55,12 @@ Shape parse_shape(TokenCursor& in) {
   return shape;
 }
 
-// A dtype or scope: quoted ("float16") or bare (float16).
+// A dtype or scope: quoted ("float16"), bare (float16) or T.float16.
 const Token& word(TokenCursor& in, std::string_view what) {
+  if (in.peek().is_name("T") && in.peek(1).is_op(".") && in.peek(2).kind == TokenKind::identifier) {
+    in.next();
+    in.next();
+  }
   const Token& t = in.peek();
   if (t.kind != TokenKind::string && t.kind != TokenKind::identifier)
     in.fail(t, "expected " + std::string(what) + ", got " + describe(t));
@@ -89,7 +97,9 @@ double parse_number(TokenCursor& in) {
   in.fail(t, "expected a number, got " + describe(t));
 }
 
-}  // namespace
+}  // namespace program_detail
+
+using namespace program_detail;
 
 void ProgramParser::call_args(const Token& callee, std::initializer_list<std::string_view> params,
                               std::size_t required, const std::function<void(std::size_t)>& parse_one) {
@@ -220,6 +230,40 @@ OperandRef ProgramParser::operand() {
   }
   ref.region = std::move(region);
   return ref;
+}
+
+}  // namespace mmacheck
+
+namespace mmacheck {
+
+// NAME = T.match_buffer(PARAM, SHAPE, DTYPE[, scope=]): a global buffer bound
+// to a T.handle parameter of the function (row-major, TVM's default).
+void ProgramParser::match_buffer_binding(const Token& name, const Token& callee) {
+  declare(name);
+  Shape shape;
+  DType dtype = DType::f32;  // TVM's default
+  MemScope scope = MemScope::global;
+  call_args(callee, {"param", "shape", "dtype", "scope"}, 2, [&](std::size_t i) {
+    if (i == 0) {
+      const Token& param = in_.expect_name("a T.handle parameter");
+      const auto it = handles_.find(param.text);
+      if (it == handles_.end()) in_.fail(param, "'" + param.text + "' is not a T.handle parameter of the function");
+      if (it->second) in_.fail(param, "handle '" + param.text + "' is already matched to a buffer");
+      it->second = true;
+    }
+    if (i == 1) shape = parse_shape(in_);
+    if (i == 2) dtype = parse_dtype_word(in_);
+    if (i == 3) scope = parse_scope_word(in_);
+  });
+  TileLayout layout = [&] {
+    try {
+      return TileLayout::row_major(shape);
+    } catch (const Error& e) {
+      throw e.located(callee.loc);
+    }
+  }();
+  program_.buffers.push_back(BufferDecl{name.text, shape, dtype, scope, std::move(layout), name.loc});
+  names_.others.emplace(name.text, "buffer");
 }
 
 }  // namespace mmacheck

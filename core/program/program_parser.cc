@@ -16,7 +16,7 @@ namespace {
 // Names a binding may not take: the layout builders (an expression could no
 // longer reach them) and the statement keywords.
 constexpr std::string_view kReserved[] = {"S",     "R",     "T",      "Tx",    "Axis",  "TileLayout",
-                                          "buffer", "alloc_buffer", "gemm", "scope", "stage", "store",
+                                          "buffer", "alloc_buffer", "decl_buffer", "gemm", "scope", "stage", "store",
                                           "True",  "False", "None",   "from",  "import"};
 
 int expect_int(TokenCursor& in, std::string_view what) {
@@ -33,16 +33,12 @@ ProgramParser::ProgramParser(std::string_view text, const std::string& file) : i
 }
 
 Program ProgramParser::run() {
-  while (true) {
-    while (in_.peek().kind == TokenKind::newline || in_.peek().is_op(";")) in_.next();
-    if (in_.peek().kind == TokenKind::end) return std::move(program_);
-    statement();
-    const Token& t = in_.peek();
-    if (!t.ends_statement() && !t.is_op(";")) in_.fail(t, "unexpected " + describe(t) + " after the statement");
-  }
+  block(0, nullptr);
+  return std::move(program_);
 }
 
 void ProgramParser::statement() {
+  if (python_statement()) return;
   const Token& t = in_.peek();
   const bool assignment = in_.peek(1).is_op("=");
   if (t.kind == TokenKind::identifier && !assignment) {
@@ -80,7 +76,7 @@ void ProgramParser::binding() {
   in_.next();  // '='
   declare(name);
   const Token* callee = nullptr;
-  for (std::string_view spelling : {"buffer", "alloc_buffer"})
+  for (std::string_view spelling : {"buffer", "alloc_buffer", "decl_buffer"})
     if (!callee) callee = accept_callee(spelling);
   if (callee) {
     program_.buffers.push_back(buffer_call(name, *callee));

@@ -5,11 +5,15 @@
 //
 // program_parser.cc: statements, bindings, scope, stage/store.
 // program_calls.cc: the calls buffer(...) and gemm(...) and their arguments.
+// tvmscript_parser.cc, tvmscript_scope.cc, tvmscript_staging.cc: TVMScript (a @T.prim_func, its
+// thread ids, match_buffer, .local() views, the staging loops, the scoped
+// gemm); see docs/tvmscript.md.
 #pragma once
 
 #include <functional>
 #include <initializer_list>
 #include <map>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -20,13 +24,69 @@
 
 namespace mmacheck {
 
+// The argument readers of program_calls.cc, shared with the TVMScript reader.
+namespace program_detail {
+Shape parse_shape(TokenCursor& in);                // 16, (16, 8) or [16, 8]
+const Token& word(TokenCursor& in, std::string_view what);  // "x", x or T.x
+DType parse_dtype_word(TokenCursor& in);           // "float16", float16, T.float16
+MemScope parse_scope_word(TokenCursor& in);        // "local", local
+bool parse_bool(TokenCursor& in);                  // True, False
+double parse_number(TokenCursor& in);              // 1, -0.5
+bool is_tirx_prefix(const Token& t);               // T or Tx
+// T.<name>(...) is a thread id TVM has (warp_id, lane_id, ..., warpgroup_id).
+bool is_thread_id_name(std::string_view name);
+}  // namespace program_detail
+
 class ProgramParser {
  public:
   ProgramParser(std::string_view text, const std::string& file);
   Program run();
 
  private:
+  // A register view `X_reg = X.local(d0, ...)`: a row-major reshape of each
+  // thread's storage span of buffer X.
+  struct RegisterView {
+    std::string buffer;
+    Shape shape;
+  };
+  // The loop around the statement being read: its variables and extents
+  // (one for T.unroll/T.serial/range, several for T.grid).
+  struct Loop {
+    std::vector<std::string> vars;
+    Shape extents;
+  };
+
+  // Statements at column `indent` until one starts left of it (indent 0:
+  // the top level, any column).  `header` is the compound statement that
+  // opened the block (for messages); nullptr at the top level.
+  void block(int indent, const Token* header);
+  // After a compound statement's ':': simple statements on the same line, or
+  // an indented block.
+  void suite(const Token& header);
   void statement();
+  // TVMScript statements (tvmscript_parser.cc); false when the statement at
+  // the cursor is none of them.
+  bool python_statement();
+  void decorator();
+  void function_def();
+  void for_loop();
+  void with_statement();
+  void thread_ids(const Token* name);
+  bool scoped_gemm();
+  void index_binding();
+  void tuple_binding();
+  void view_binding(const Token& name);
+  void match_buffer_binding(const Token& name, const Token& callee);
+  // `VIEW[i] = G[ROW, COL]` (a stage) or `G[ROW, COL] = VIEW[i]` (a store);
+  // tvmscript_staging.cc.
+  void register_transfer();
+  // The slot index `[i, ...]` of `view`: checks that it enumerates the
+  // registers in the loop's order and returns nothing (the slot is the loop's).
+  void register_index(const Token& view_name, const RegisterView& view);
+  std::pair<IndexExpr, IndexExpr> matrix_index(const Token& matrix);
+  // Index names visible at the cursor: the function's, then the loop's.
+  const IndexNames& index_names() const { return loop_ ? loop_names_ : index_names_; }
+
   void binding();
   void scope_statement();
   void staging_statement();
@@ -47,6 +107,17 @@ class ProgramParser {
 
   TokenCursor in_;
   Program program_;
+  // TVMScript state: function-level index names (the lane, warp, thread ids
+  // and integer locals), the loop being read and its names, the views, the
+  // handle parameters, the `with` scope, the thread-id extents.
+  IndexNames index_names_;
+  std::optional<Loop> loop_;
+  IndexNames loop_names_;
+  std::map<std::string, RegisterView, std::less<>> views_;
+  std::map<std::string, bool, std::less<>> handles_;  // name -> matched
+  std::optional<ExecScope::Kind> with_scope_;
+  std::optional<std::int64_t> warps_, threads_;
+  bool in_function_ = false;
   LayoutNames names_;
   std::map<std::string, int, std::less<>> defined_at_;  // name -> line
 };

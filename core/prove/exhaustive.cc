@@ -47,11 +47,19 @@ Outcome fragment(const ProofSetup& setup, GemmOperand op) {
 Outcome accumulation(const ProofSetup& setup) {
   const OperandPlace& d = setup.view(GemmOperand::D);
   const std::int64_t K = setup.view(GemmOperand::A).cols();
-  // The lowest lane of `w` holding D[i][j], if any.
+  // The lowest lane of `w` holding D[i][j], if any.  D has one owner (no
+  // replicas); when it names its lane (laneid, tx), only that lane need be asked.
+  const Storage& st = setup.storage(GemmOperand::D);
+  const bool lane_named = st.axis_index(Axis::laneid()) >= 0 || st.axis_index(Axis::tx()) >= 0;
   const auto holder = [&](int w, std::int64_t i, std::int64_t j) -> std::optional<int> {
-    for (int l = 0; l < 32; ++l)
-      if (d_slot(setup, w, l, i, j)) return l;
-    return std::nullopt;
+    if (!lane_named) {
+      for (int l = 0; l < 32; ++l)
+        if (d_slot(setup, w, l, i, j)) return l;
+      return std::nullopt;
+    }
+    const Placement p = placement(setup, st, st.owners(st.flat(d.to_buffer(i, j))).front());
+    if (p.lane < 0 || p.lane >= 32 || !d_slot(setup, w, p.lane, i, j)) return std::nullopt;
+    return p.lane;
   };
   for (int w = 0; w < setup.warps; ++w) {
     // Products formed per D element and k, tile by tile.
@@ -76,7 +84,7 @@ Outcome accumulation(const ProofSetup& setup) {
   for (int w = 0; w < setup.warps; ++w)
     for (std::int64_t i = 0; i < d.rows(); ++i)
       for (std::int64_t j = 0; j < d.cols(); ++j)
-        for (int l = 0; l < 32; ++l)
+        for (int l = lane_named ? holder(w, i, j).value_or(32) : 0; l < 32; l = lane_named ? 32 : l + 1)
           if (const auto s = d_slot(setup, w, l, i, j);
               s && init_verdict(setup, w, l, i, j, *s).fault != InitFault::none)
             return refuted(AccumulationWitness{true, w, l, i, j, 0});

@@ -2,11 +2,16 @@
 // method, in ProofSetup's order.
 #include "core/prove/prove.h"
 
+#include <algorithm>
 #include <chrono>
 #include <optional>
+#include <tuple>
 
+#include "core/prove/diagnosis.h"
 #include "core/gemm/resources.h"
 #include "core/prove/engines.h"
+#include "core/prove/fix_search.h"
+#include "core/prove/mismatch.h"
 
 namespace mmacheck {
 
@@ -41,10 +46,87 @@ std::string_view verdict_name(Verdict verdict) {
   return "?";
 }
 
+namespace {
+
+// A proof of the layouts says nothing about how the program fills them.
+std::vector<std::string> staging_notes(const Program& program) {
+  if (program.stages.empty() && program.stores.empty())
+    return {"staging not checked: the program does not stage its registers (no stage/store statements, no "
+            "TVMScript staging loops)"};
+  const GemmCall& g = *program.gemm;
+  std::string missing;
+  const auto staged = [&](const OperandRef& op, bool store) {
+    for (const StageStmt& s : program.stages)
+      if (!store && s.buffer == op.buffer) return true;
+    for (const StoreStmt& s : program.stores)
+      if (store && s.buffer == op.buffer) return true;
+    return false;
+  };
+  for (const auto& [name, op, store] : {std::tuple{"A", &g.a, false}, std::tuple{"B", &g.b, false},
+                                        std::tuple{"D", &g.d, true}})
+    if (!staged(*op, store)) missing += std::string(missing.empty() ? "" : ", ") + name + " (" + op->buffer + ")";
+  if (missing.empty()) return {};
+  return {"staging not checked for " + missing + ": the program gives no staging for it"};
+}
+
+}  // namespace
+
 ProofReport prove(const Program& program, const ProveOptions& options) {
   validate_staging(program);
   return prove(program, dispatch(program, options.inst_set, options.limits), options);
 }
+
+namespace {
+
+// A refuted frame or fragment check: the single layout change of its
+// operand that makes every check prove.
+// Every stage/store statement of `buffer` moves exactly what its layout
+// keeps (the staging checks, concretely; cheaper than proving).
+bool staging_agrees(const Program& program, const std::string& buffer) {
+  const Storage st(program.buffer(buffer, {}));
+  const Shape& shape = st.buffer().shape;
+  const auto agrees = [&](const IndexExpr& row, const IndexExpr& col) {
+    for (int w = 0; w < program.scope.warps(); ++w)
+      for (int l = 0; l < 32; ++l)
+        for (std::int64_t s = 0; s < st.span(); ++s) {
+          const IndexEnv env{l, w, 32 * std::int64_t{w} + l, s};
+          const Element y{row.eval(env), col.eval(env)};
+          if (y[0] < 0 || y[0] >= shape[0] || y[1] < 0 || y[1] >= shape[1] || !st.places(st.flat(y), {w, l}, s))
+            return false;
+        }
+    return true;
+  };
+  for (const StageStmt& s : program.stages)
+    if (s.buffer == buffer && !agrees(s.row, s.col)) return false;
+  for (const StoreStmt& s : program.stores)
+    if (s.buffer == buffer && !agrees(s.row, s.col)) return false;
+  return true;
+}
+
+// A refuted stage or store check: the layout change that makes the staging,
+// as written, agree (the other reading of the same mismatch).
+void search_layout_fix(const Program& program, const ProofSetup& setup, const CheckSpec& check,
+                       const ProveOptions& options, Counterexample& cx) {
+  std::optional<GemmOperand> op;
+  if (check.kind != CheckKind::staging) op = setup.frame_buffer(check.operand);
+  const std::string buffer =
+      check.kind == CheckKind::staging ? setup.staging[check.staging].buffer : setup.view(*op).buffer();
+  for (GemmOperand o : {GemmOperand::A, GemmOperand::B, GemmOperand::C, GemmOperand::D})
+    if (!op && setup.view(o).buffer() == buffer) op = o;
+  if (!op) return;  // a staged buffer the gemm does not use
+  const MmaInst& inst = setup.inst;
+  const bool staging = check.kind == CheckKind::staging;
+  const auto fits = [&](const Program& p) {
+    return !operand_fit(p, gemm_geometry(p), *op, inst).has_value() && (!staging || staging_agrees(p, buffer));
+  };
+  const auto role = [&](int i) { return iter_role(program, setup.view(*op), *op, inst, i); };
+  if (const std::optional<Fix> fix = search_fix(program, buffer, options.inst_set, fits, role); fix && fix->proves) {
+    cx.fix = fix->line;
+    cx.fix_reason = fix->reason;
+  }
+}
+
+}  // namespace
 
 ProofReport prove(const Program& program, const Plan& plan, const ProveOptions& options) {
   validate_staging(program);
@@ -53,6 +135,7 @@ ProofReport prove(const Program& program, const Plan& plan, const ProveOptions& 
   if (!plan.ok) {
     report.verdict = Verdict::dispatch_failed;
     report.reasons = plan.reasons;
+    if (options.explain) report.diagnosis = diagnose(program, options, plan.reasons);
     return report;
   }
   report.inst = plan.inst;
@@ -65,16 +148,43 @@ ProofReport prove(const Program& program, const Plan& plan, const ProveOptions& 
   std::optional<Z3Checker> z3;
   if (options.method == ProofMethod::z3) z3.emplace(setup, options.timeout_ms);
   bool refuted = false, unknown = false;
+  std::vector<std::string> fixed;  // buffers whose layout fix was searched
   for (const CheckSpec& check : setup.checks) {
     const auto start = std::chrono::steady_clock::now();
     const Outcome outcome = z3 ? z3->check(check) : check_exhaustive(setup, check);
     const std::chrono::duration<double, std::milli> ms = std::chrono::steady_clock::now() - start;
-    report.checks.push_back({check.name, outcome.result, options.method, ms.count(), outcome.note});
-    if (outcome.witness) report.counterexamples.push_back(describe(setup, check, *outcome.witness));
+    CheckReport c{check.name, outcome.result, options.method, ms.count(), outcome.note, outcome.solved};
+    if (c.result == CheckResult::unknown && (c.note.find("timeout") != std::string::npos ||
+                                             c.note.find("canceled") != std::string::npos ||
+                                             ms.count() >= options.timeout_ms))
+      c.note = "timed out after " + std::to_string(options.timeout_ms) + " ms";
+    if (!c.solved) c.note = "no solving needed: the same query as an earlier check";
+    report.checks.push_back(std::move(c));
+    if (outcome.witness) {
+      Counterexample cx = describe(setup, check, *outcome.witness);
+      if (options.explain) {
+        explain_mismatches(setup, check, cx);
+        const std::string buffer = check.kind == CheckKind::staging ? setup.staging[check.staging].buffer
+                                                                    : setup.view(setup.frame_buffer(check.operand)).buffer();
+        // A staging mismatch explained as an index typo (offset, stride,
+        // modulus) is the statement's fault; a swap may be either's.
+        const bool statement_typo = check.kind == CheckKind::staging &&
+                                    (cx.summary.find("; an offset") != std::string::npos ||
+                                     cx.summary.find("; a wrong stride") != std::string::npos ||
+                                     cx.summary.find("; a wrong modulus") != std::string::npos);
+        if (check.kind != CheckKind::accumulation && !statement_typo &&
+            std::find(fixed.begin(), fixed.end(), buffer) == fixed.end()) {
+          fixed.push_back(buffer);
+          search_layout_fix(program, setup, check, options, cx);
+        }
+      }
+      report.counterexamples.push_back(std::move(cx));
+    }
     refuted = refuted || outcome.result == CheckResult::refuted;
     unknown = unknown || outcome.result == CheckResult::unknown;
   }
   report.verdict = refuted ? Verdict::refuted : unknown ? Verdict::unknown : Verdict::proved;
+  report.notes = staging_notes(program);
   return report;
 }
 

@@ -1,5 +1,7 @@
-// Layer core/prove: proof set-up, checks, the Z3 and exhaustive engines, witnesses.
-// Uses core/base..core/gemm; knows nothing of core/emit.
+// Layer core/prove: proof set-up, checks, the Z3 and exhaustive engines, witnesses,
+// complete mismatch sets (mismatch.h), the diagnosis of declined layouts and
+// the fix search (diagnosis.h, fix_search.h).  Uses core/base..core/gemm;
+// knows nothing of core/emit.
 //
 // prove() — does the nest the dispatch emits compute D = A@B (+ C)?
 //
@@ -47,7 +49,12 @@
 //     r.verdict == Verdict::refuted
 //     r.counterexamples[0].check == "stage A", .lane == 0, .slot == 2,
 //     .expected == {8, 0}, .actual == {0, 8}
-//     .message == "lane 0, slot 2: stage A loads A[0][8] but A_FRAG places A[8][0]"
+//     .message == "lane 0, slot 2: stage A loads A_g[0][8] but A_FRAG places A[8][0]"
+//     .mismatches.size() == 128, .summary ends "(kHi and rM swapped)"
+//
+// With options.explain (the default), a refuted check also gets every
+// mismatch and a summary (frame, staging) and a layout fix (frame,
+// fragment); a failed dispatch gets ProofReport::diagnosis.
 #pragma once
 
 #include <cstdint>
@@ -79,6 +86,10 @@ struct ProveOptions {
   unsigned timeout_ms = 10000;
   InstSet inst_set = InstSet::tvm;
   Limits limits;  // checked before any work (core/gemm/resources.h)
+  // Explain what fails: a diagnosis after a decline (with its fix search),
+  // every mismatch of a refuted check and its summary.  Off where prove()
+  // only needs the verdict (the fix search verifying a candidate).
+  bool explain = true;
 };
 
 struct CheckReport {
@@ -86,17 +97,29 @@ struct CheckReport {
   CheckResult result = CheckResult::unknown;
   ProofMethod method = ProofMethod::z3;
   double ms = 0;
-  std::string note;  // why unknown; empty otherwise
+  std::string note;  // why unknown ("timed out after N ms"), or that no solving was needed
+  bool solved = true;  // false: answered without solving (the same query as an earlier check)
 };
 
 // A logical element: [row, col] of an operand (frame, fragment, accumulation
 // checks) or of a buffer (stage/store checks).
 using Element = std::vector<std::int64_t>;
 
+// One failing point of a refuted check: at (warp, lane, slot) the check
+// needs `expected` and finds `actual` (the fields as in Counterexample).
+struct Mismatch {
+  std::optional<int> warp;  // set at CTA scope
+  int lane = 0;
+  std::int64_t slot = 0;
+  std::optional<std::vector<std::int64_t>> expected;
+  std::optional<std::vector<std::int64_t>> actual;
+};
+
 // Where a check fails.  lane/slot are always set; the rest where relevant.
 struct Counterexample {
   std::string check;
   std::string operand;          // "A" (frames, fragments), "D" (accumulation), the buffer (staging)
+  std::string source;           // staging: the statement's source (stage) or target (store) matrix, "A_g"
   std::optional<int> warp;      // set at CTA scope
   int lane = 0;
   std::int64_t slot = 0;        // register slot (element index into the thread's storage)
@@ -107,6 +130,36 @@ struct Counterexample {
   std::optional<Element> expected;  // what should be there (absent: nothing should)
   std::optional<Element> actual;    // what is there (absent: nothing is)
   std::string message;          // the whole counterexample in words
+  // Frame and staging checks: every failing point, in the check's order
+  // (the first is the counterexample's own), and a one-line summary for a
+  // person (core/prove/mismatch.h); empty for the other checks.
+  std::vector<Mismatch> mismatches;
+  std::int64_t points = 0;  // how many points the check has (the denominator of the summary)
+  std::string summary;
+  // Refuted frame, fragment and staging checks: a single change of the
+  // operand's layout that makes every check prove, as the user would write
+  // it (for staging: the other reading — the statement was meant, the
+  // layout was not).
+  std::optional<std::string> fix;
+  std::string fix_reason;
+};
+
+// Why a declined gemm does not fit an instruction the dtypes and the shape
+// admit (core/prove/diagnosis.h): the first property of one operand's
+// layout that fails, a counterexample in the prover's words, and the fix.
+struct Diagnosis {
+  std::string instruction;  // PTX name; empty where no instruction is concerned
+  std::string operand;      // "A", "B", "C", "D"; empty for instruction-level findings
+  // "lane range", "register span", "injectivity", "coverage", "frame";
+  // "fits" (every operand fits, TVM declines for another reason);
+  // "instruction set" (the dtypes need --inst-set extended); "shape", "dtypes".
+  std::string property;
+  std::optional<Counterexample> counterexample;  // lane, slot, expected, actual, message
+  std::string message;                           // the finding in words (without the fix)
+  std::optional<std::string> fix;                // the repaired layout, "S[...]" or "B_FRAG.group(...)..."
+  std::string fix_line;    // as the user would write it: "D_FRAG = S[...]"
+  std::string fix_reason;  // "the two register iters were swapped", or why no fix
+  bool fix_proves = false; // the program with the fix dispatches and every check proves
 };
 
 struct ProofReport {
@@ -117,6 +170,11 @@ struct ProofReport {
   std::vector<std::string> reasons;  // the dispatch's, when it failed
   std::vector<CheckReport> checks;
   std::vector<Counterexample> counterexamples;  // one per refuted check, in check order
+  std::vector<Diagnosis> diagnosis;  // after a decline (explain), else empty
+  // What the checks did not cover, in words: "staging not checked: ..." when
+  // the program gives no staging (no stage/store statements, no TVMScript
+  // staging loops), or names the operands it leaves unstaged.
+  std::vector<std::string> notes;
 };
 
 // Dispatch the program's gemm and prove its nest.  Throws Error on bad input

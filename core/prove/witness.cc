@@ -175,14 +175,21 @@ void staging(const ProofSetup& setup, const CheckSpec& check, const StagingWitne
   const Element y = staging_element(s, w.warp, w.lane, w.slot);
   const auto flat = st.held({w.warp, w.lane}, w.slot);
   cx.operand = s.buffer;
+  cx.source = s.matrix;
   cx.slot = w.slot;
   cx.actual = y;
   if (flat) cx.expected = st.coord(*flat);
+  const Shape& shape = st.buffer().shape;
+  const std::string at = where(setup, w.warp, w.lane, w.slot) + ": " + check.name;
+  if (y[0] < 0 || y[0] >= shape[0] || y[1] < 0 || y[1] >= shape[1]) {
+    cx.message = at + (s.store ? " writes " : " reads ") + element_str(s.matrix, y) + ", outside " + s.matrix +
+                 "'s " + std::to_string(shape[0]) + " x " + std::to_string(shape[1]);
+    return;
+  }
   const std::string placed = flat ? element_str(s.buffer, *cx.expected) : "nothing there";
-  const std::string what = s.store ? " writes the slot to " + element_str(s.buffer, y)
-                                   : " loads " + element_str(s.buffer, y);
-  cx.message = where(setup, w.warp, w.lane, w.slot) + ": " + check.name + what + " but " +
-               layout_name(setup, st.buffer()) + " places " + placed;
+  const std::string what = s.store ? " writes the slot to " + element_str(s.matrix, y)
+                                   : " loads " + element_str(s.matrix, y);
+  cx.message = at + what + " but " + layout_name(setup, st.buffer()) + " places " + placed;
 }
 
 }  // namespace

@@ -50,6 +50,7 @@ struct Outcome {
   CheckResult result = CheckResult::unknown;
   std::optional<Witness> witness;  // when refuted
   std::string note;                // when unknown
+  bool solved = true;              // false: the answer of an identical earlier query
 };
 
 Counterexample describe(const ProofSetup& setup, const CheckSpec& check, const Witness& witness);

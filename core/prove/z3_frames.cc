@@ -19,7 +19,7 @@ namespace {
 // g = lane / 4, t = lane % 4 and the bits of elem.
 z3::expr frame_term(const FrameAxis& f, const z3::expr& lane, const z3::expr& elem, const Bv& bv) {
   z3::expr sum = bv.num(f.g) * z3::lshr(lane, bv.num(2)) + bv.num(f.t) * (lane & bv.num(3));
-  for (int b = 0; b < 4; ++b)
+  for (int b = 0; b < static_cast<int>(f.bit.size()); ++b)
     if (f.bit[b] != 0) sum = sum + bv.num(f.bit[b]) * (z3::lshr(elem, bv.num(b)) & bv.num(1));
   return sum;
 }
@@ -113,7 +113,11 @@ Outcome frames_z3(const ProofSetup& setup, GemmOperand op, Z3Session& session, F
     key.push_back(g.first_mma);
     for (const auto* part : {&g.slots, &g.row0, &g.col0, &g.defined}) key.insert(key.end(), part->begin(), part->end());
   }
-  if (const auto known = memo.find(key); known != memo.end()) return known->second;
+  if (const auto known = memo.find(key); known != memo.end()) {
+    Outcome same = known->second;
+    same.solved = false;
+    return same;
+  }
   const Outcome outcome = decide(setup, op, groups, session);
   memo.emplace(std::move(key), outcome);
   return outcome;

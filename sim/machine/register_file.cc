@@ -1,6 +1,7 @@
 #include "sim/machine/register_file.h"
 
 #include <algorithm>
+#include <bit>
 #include <string>
 
 #include "core/base/error.h"
@@ -18,8 +19,12 @@ RegisterFile::RegisterFile(DType dtype, int threads, int slots)
       elem_bits_(dtype_bits(dtype)),
       reg_bits_(std::max(32, dtype_bits(dtype))),
       regs_(0),
+      per_reg_log2_(std::countr_zero(static_cast<unsigned>(reg_bits_ / elem_bits_))),
       elem_mask_(low_mask(elem_bits_)),
       reg_mask_(low_mask(reg_bits_)) {
+  if (reg_bits_ % elem_bits_ != 0 || !std::has_single_bit(static_cast<unsigned>(reg_bits_ / elem_bits_)))
+    throw Error("a register of " + std::to_string(reg_bits_) + " bits does not hold whole " +
+                std::to_string(elem_bits_) + "-bit elements");
   if (threads < 0 || slots < 0)
     throw Error("a register file needs non-negative threads and slots, got " + std::to_string(threads) +
                 " x " + std::to_string(slots));
@@ -43,6 +48,38 @@ std::vector<std::uint64_t> RegisterFile::slot_values() const {
   for (int t = 0; t < threads_; ++t)
     for (int s = 0; s < slots_; ++s) values[t * slots_ + s] = slot(t, s);
   return values;
+}
+
+namespace {
+void check_table(const SlotTable& table, int threads, int slots, const char* what) {
+  if (table.threads != threads || table.slots != slots ||
+      table.index.size() != static_cast<std::size_t>(threads) * static_cast<std::size_t>(slots))
+    throw Error(std::string(what) + " '" + table.buffer + "': the table is " + std::to_string(table.threads) + " x " +
+                std::to_string(table.slots) + ", the register file " + std::to_string(threads) + " x " +
+                std::to_string(slots));
+}
+}  // namespace
+
+void RegisterFile::load(const SlotTable& table, std::span<const std::uint64_t> matrix) {
+  check_table(table, threads_, slots_, "loading");
+  if (static_cast<std::int64_t>(matrix.size()) != table.elements())
+    throw Error("loading '" + table.buffer + "': " + std::to_string(matrix.size()) +
+                " elements given, the buffer has " + std::to_string(table.elements()));
+  clear();
+  const std::int32_t* index = table.index.data();
+  for (int t = 0; t < threads_; ++t)
+    for (int s = 0; s < slots_; ++s, ++index)
+      if (*index >= 0) set_slot(t, s, matrix[static_cast<std::size_t>(*index)]);
+}
+
+std::vector<std::uint64_t> RegisterFile::store(const SlotTable& table) const {
+  check_table(table, threads_, slots_, "storing");
+  std::vector<std::uint64_t> matrix(static_cast<std::size_t>(table.elements()), 0);
+  const std::int32_t* index = table.index.data();
+  for (int t = 0; t < threads_; ++t)
+    for (int s = 0; s < slots_; ++s, ++index)
+      if (*index >= 0) matrix[static_cast<std::size_t>(*index)] = slot(t, s);
+  return matrix;
 }
 
 }  // namespace mmacheck::sim

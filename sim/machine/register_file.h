@@ -18,6 +18,7 @@
 #include <span>
 #include <vector>
 
+#include "core/gemm/slot_table.h"
 #include "core/program/dtype.h"
 
 namespace mmacheck::sim {
@@ -32,18 +33,27 @@ class RegisterFile {
   int slots() const { return slots_; }
   int elem_bits() const { return elem_bits_; }
   int reg_bits() const { return reg_bits_; }
-  int per_reg() const { return reg_bits_ / elem_bits_; }
+  int per_reg() const { return 1 << per_reg_log2_; }
   int regs() const { return regs_; }  // per thread: slots rounded up to whole registers
 
   std::uint64_t reg(int thread, int r) const { return words_[thread * regs_ + r]; }
   void set_reg(int thread, int r, std::uint64_t word) { words_[thread * regs_ + r] = word & reg_mask_; }
 
-  std::uint64_t slot(int thread, int s) const {
-    return (reg(thread, s / per_reg()) >> shift(s)) & elem_mask_;
+  std::uint64_t slot(int thread, int s) const { return element(thread, s >> per_reg_log2_, shift(s)); }
+  void set_slot(int thread, int s, std::uint64_t bits) { set_element(thread, s >> per_reg_log2_, shift(s), bits); }
+
+  // The element at bit `shift` of register r (as a TileRoute places it).
+  std::uint64_t element(int thread, int r, int shift) const { return (reg(thread, r) >> shift) & elem_mask_; }
+  void set_element(int thread, int r, int shift, std::uint64_t bits) {
+    std::uint64_t& word = words_[thread * regs_ + r];
+    word = (word & ~(elem_mask_ << shift)) | ((bits & elem_mask_) << shift);
   }
-  void set_slot(int thread, int s, std::uint64_t bits) {
-    std::uint64_t& word = words_[thread * regs_ + s / per_reg()];
-    word = (word & ~(elem_mask_ << shift(s))) | ((bits & elem_mask_) << shift(s));
+
+  // The same by word index (thread * regs() + r), for precomputed routes.
+  std::uint64_t word_element(std::int32_t word, int shift) const { return (words_[word] >> shift) & elem_mask_; }
+  void set_word_element(std::int32_t word, int shift, std::uint64_t bits) {
+    std::uint64_t& w = words_[word];
+    w = (w & ~(elem_mask_ << shift)) | ((bits & elem_mask_) << shift);
   }
 
   void clear();
@@ -52,13 +62,19 @@ class RegisterFile {
   void load(std::span<const std::uint64_t> values);
   // Every slot, [thread * slots + s] (as store_slots takes them).
   std::vector<std::uint64_t> slot_values() const;
+  // load(load_slots(table, matrix)) and store_slots(table, slot_values()),
+  // without the intermediate vectors (the warp machine's per-case path).
+  // Throw Error when the table's or the matrix's size is not this file's.
+  void load(const SlotTable& table, std::span<const std::uint64_t> matrix);
+  std::vector<std::uint64_t> store(const SlotTable& table) const;
 
  private:
-  int shift(int s) const { return (s % per_reg()) * elem_bits_; }
+  int shift(int s) const { return (s & (per_reg() - 1)) * elem_bits_; }
 
   DType dtype_;
   int threads_, slots_;
   int elem_bits_, reg_bits_, regs_;
+  int per_reg_log2_;  // elements per register: 1, 2 or 4
   std::uint64_t elem_mask_, reg_mask_;
   std::vector<std::uint64_t> words_;
 };

@@ -57,16 +57,58 @@ void check_matrix(const Matrix& m, const SlotTable& table, const char* role) {
                 " " + std::string(dtype_info(table.dtype).tvm));
 }
 
+
+// The tile an mma reads from `file`: element i from lane place.lane of the
+// warp at `base`, the file register regs[place.reg], at place.shift.
+void gather(const RegisterFile& file, const std::vector<int>& regs, const TileRoute& route, int base,
+            std::vector<std::uint64_t>& tile) {
+  const std::span<const ElementPlace> places = route.places();
+  for (std::size_t i = 0; i < places.size(); ++i) {
+    const ElementPlace& p = places[i];
+    tile[i] = file.element(base + p.lane, regs[p.reg], p.shift);
+  }
+}
+
+// gather() of a register file that load(table, matrix) would fill, read
+// from the matrix itself: A and B are never written by the nest, so their
+// registers are the load table's elements (0 where it gives none).
+void gather_loaded(const SlotTable& table, int per_reg, std::span<const std::uint64_t> matrix,
+                   const std::vector<int>& regs, const TileRoute& route, int base, std::vector<std::uint64_t>& tile) {
+  const std::span<const ElementPlace> places = route.places();
+  for (std::size_t i = 0; i < places.size(); ++i) {
+    const ElementPlace& p = places[i];
+    const int slot = regs[p.reg] * per_reg + p.sub;
+    const std::int32_t at = slot < table.slots ? table.index[(base + p.lane) * table.slots + slot] : -1;
+    tile[i] = at >= 0 ? matrix[static_cast<std::size_t>(at)] : 0;
+  }
+}
+
+void scatter(RegisterFile& file, const std::vector<int>& regs, const TileRoute& route, int base,
+             const std::vector<std::uint64_t>& tile) {
+  const std::span<const ElementPlace> places = route.places();
+  for (std::size_t i = 0; i < places.size(); ++i) {
+    const ElementPlace& p = places[i];
+    file.set_element(base + p.lane, regs[p.reg], p.shift, tile[i]);
+  }
+}
+
 }  // namespace
 
-WarpMachine::WarpMachine(Nest nest, Staging staging, const ArchParams& arch)
+WarpMachine::WarpMachine(Nest nest, Staging staging, const ArchParams& arch, std::size_t max_route_bytes)
     : nest_(std::move(nest)),
       staging_(std::move(staging)),
       arch_(&arch),
       a_(nest_.a.dtype, staging_.threads, nest_.a.slots),
       b_(nest_.b.dtype, staging_.threads, nest_.b.slots),
       c_(nest_.c.dtype, staging_.c_in_d ? 0 : staging_.threads, staging_.c_in_d ? 0 : nest_.c.slots),
-      d_(nest_.d.dtype, staging_.threads, nest_.d.slots) {
+      d_(nest_.d.dtype, staging_.threads, nest_.d.slots),
+      route_a_(instruction(nest_).frame(Operand::A)),
+      route_b_(instruction(nest_).frame(Operand::B)),
+      route_c_(instruction(nest_).frame(Operand::C)),
+      tile_a_(route_a_.size()),
+      tile_b_(route_b_.size()),
+      tile_c_(route_c_.size()),
+      tile_d_(route_c_.size()) {
   const MmaInst& inst = instruction(nest_);
   check_arch(inst, arch);
   const Frame& fa = inst.frame(Operand::A);
@@ -98,6 +140,7 @@ WarpMachine::WarpMachine(Nest nest, Staging staging, const ArchParams& arch)
       check_indices(mma.c, d_.regs(), fc.regs, where, "C (accumulator) register");
     }
   }
+  compile_routes(max_route_bytes);
 }
 
 WarpMachine::WarpMachine(const Program& program, Nest nest, const ArchParams& arch)
@@ -107,12 +150,12 @@ void WarpMachine::load(const GemmInputs& inputs) {
   check_matrix(inputs.a, staging_.a, "A");
   check_matrix(inputs.b, staging_.b, "B");
   check_matrix(inputs.c, staging_.c, "C");
-  a_.load(load_slots(staging_.a, inputs.a.bits));
-  b_.load(load_slots(staging_.b, inputs.b.bits));
+  a_.load(staging_.a, inputs.a.bits);
+  b_.load(staging_.b, inputs.b.bits);
   if (staging_.c_in_d) {
-    d_.load(load_slots(staging_.c, inputs.c.bits));
+    d_.load(staging_.c, inputs.c.bits);
   } else {
-    c_.load(load_slots(staging_.c, inputs.c.bits));
+    c_.load(staging_.c, inputs.c.bits);
     d_.clear();
   }
 }
@@ -128,12 +171,86 @@ void WarpMachine::execute_nest() {
   for (const NestStmt& stmt : nest_.stmts) execute(stmt);
 }
 
-std::vector<std::uint64_t> WarpMachine::store() const { return store_slots(staging_.d, d_.slot_values()); }
+std::vector<std::uint64_t> WarpMachine::store() const { return d_.store(staging_.d); }
 
 std::vector<std::uint64_t> WarpMachine::run(const GemmInputs& inputs) {
-  load(inputs);
-  execute_nest();
+  check_matrix(inputs.a, staging_.a, "A");
+  check_matrix(inputs.b, staging_.b, "B");
+  check_matrix(inputs.c, staging_.c, "C");
+  if (staging_.c_in_d) {
+    d_.load(staging_.c, inputs.c.bits);
+  } else {
+    c_.load(staging_.c, inputs.c.bits);
+    d_.clear();
+  }
+  std::size_t next = 0;
+  for (const NestStmt& stmt : nest_.stmts) {
+    if (const auto* init = std::get_if<InitStmt>(&stmt)) {
+      execute_init(*init);
+    } else if (compiled_.empty()) {
+      run_mma_resolving(std::get<MmaStmt>(stmt), inputs);
+    } else {
+      for (int warp = 0; warp < warps(); ++warp) run_mma_compiled(compiled_[next++], inputs);
+    }
+  }
   return store();
+}
+
+void WarpMachine::run_mma_resolving(const MmaStmt& mma, const GemmInputs& inputs) {
+  for (int warp = 0; warp < warps(); ++warp) {
+    const int base = warp * kWarpLanes;
+    gather_loaded(staging_.a, a_.per_reg(), inputs.a.bits, mma.a, route_a_, base, tile_a_);
+    gather_loaded(staging_.b, b_.per_reg(), inputs.b.bits, mma.b, route_b_, base, tile_b_);
+    gather(d_, mma.c, route_c_, base, tile_c_);
+    mma_tile(*nest_.inst, *arch_, tile_a_, tile_b_, tile_c_, tile_d_);
+    scatter(d_, mma.d, route_c_, base, tile_d_);
+  }
+}
+
+void WarpMachine::run_mma_compiled(const CompiledMma& mma, const GemmInputs& inputs) {
+  const std::uint64_t* a = inputs.a.bits.data();
+  const std::uint64_t* b = inputs.b.bits.data();
+  for (std::size_t i = 0; i < mma.a.size(); ++i) tile_a_[i] = mma.a[i] >= 0 ? a[mma.a[i]] : 0;
+  for (std::size_t i = 0; i < mma.b.size(); ++i) tile_b_[i] = mma.b[i] >= 0 ? b[mma.b[i]] : 0;
+  for (std::size_t i = 0; i < mma.c_word.size(); ++i) tile_c_[i] = d_.word_element(mma.c_word[i], mma.c_shift[i]);
+  mma_tile(*nest_.inst, *arch_, tile_a_, tile_b_, tile_c_, tile_d_);
+  for (std::size_t i = 0; i < mma.d_word.size(); ++i) d_.set_word_element(mma.d_word[i], mma.d_shift[i], tile_d_[i]);
+}
+
+void WarpMachine::compile_routes(std::size_t max_bytes) {
+  const std::size_t per_mma = (route_a_.size() + route_b_.size()) * 4 + route_c_.size() * 10;
+  std::size_t mmas = 0;
+  for (const NestStmt& stmt : nest_.stmts) mmas += std::holds_alternative<MmaStmt>(stmt);
+  if (mmas * static_cast<std::size_t>(warps()) * per_mma > max_bytes) return;
+  const auto loaded = [](const SlotTable& table, int per_reg, const std::vector<int>& regs, const TileRoute& route,
+                         int base) {
+    std::vector<std::int32_t> out;
+    for (const ElementPlace& p : route.places()) {
+      const int slot = regs[p.reg] * per_reg + p.sub;
+      out.push_back(slot < table.slots ? table.index[(base + p.lane) * table.slots + slot] : -1);
+    }
+    return out;
+  };
+  const auto words = [this](const std::vector<int>& regs, int base, std::vector<std::int32_t>& word,
+                            std::vector<std::uint8_t>& shift) {
+    for (const ElementPlace& p : route_c_.places()) {
+      word.push_back((base + p.lane) * d_.regs() + regs[p.reg]);
+      shift.push_back(p.shift);
+    }
+  };
+  for (const NestStmt& stmt : nest_.stmts) {
+    const auto* mma = std::get_if<MmaStmt>(&stmt);
+    if (!mma) continue;
+    for (int warp = 0; warp < warps(); ++warp) {
+      const int base = warp * kWarpLanes;
+      CompiledMma c;
+      c.a = loaded(staging_.a, a_.per_reg(), mma->a, route_a_, base);
+      c.b = loaded(staging_.b, b_.per_reg(), mma->b, route_b_, base);
+      words(mma->c, base, c.c_word, c.c_shift);
+      words(mma->d, base, c.d_word, c.d_shift);
+      compiled_.push_back(std::move(c));
+    }
+  }
 }
 
 void WarpMachine::execute_init(const InitStmt& init) {
@@ -146,22 +263,13 @@ void WarpMachine::execute_init(const InitStmt& init) {
 
 void WarpMachine::execute_mma(const MmaStmt& mma) {
   const MmaInst& inst = *nest_.inst;
-  const auto gather = [](const RegisterFile& file, const std::vector<int>& regs, const Frame& frame,
-                         int base) {
-    WarpRegs w(frame);
-    for (int lane = 0; lane < kWarpLanes; ++lane)
-      for (std::size_t r = 0; r < regs.size(); ++r)
-        w.set_reg(lane, static_cast<int>(r), file.reg(base + lane, regs[r]));
-    return w;
-  };
   for (int warp = 0; warp < warps(); ++warp) {
     const int base = warp * kWarpLanes;
-    const WarpRegs out = sim::execute_mma(inst, *arch_, gather(a_, mma.a, inst.frame(Operand::A), base),
-                                          gather(b_, mma.b, inst.frame(Operand::B), base),
-                                          gather(d_, mma.c, inst.frame(Operand::C), base));
-    for (int lane = 0; lane < kWarpLanes; ++lane)
-      for (std::size_t r = 0; r < mma.d.size(); ++r)
-        d_.set_reg(base + lane, mma.d[r], out.reg(lane, static_cast<int>(r)));
+    gather(a_, mma.a, route_a_, base, tile_a_);
+    gather(b_, mma.b, route_b_, base, tile_b_);
+    gather(d_, mma.c, route_c_, base, tile_c_);
+    mma_tile(inst, *arch_, tile_a_, tile_b_, tile_c_, tile_d_);
+    scatter(d_, mma.d, route_c_, base, tile_d_);
   }
 }
 

@@ -39,6 +39,7 @@
 #include "sim/numerics/gemm_inputs.h"
 #include "sim/numerics/mma_model.h"
 #include "sim/machine/register_file.h"
+#include "sim/machine/tile_route.h"
 
 namespace mmacheck::sim {
 
@@ -49,7 +50,11 @@ class WarpMachine {
   // width is not its frame's, the staging's threads are not whole warps, a
   // table's threads or slots differ from the nest's buffer, a statement's
   // slot or register lies outside its buffer or has the wrong count.
-  WarpMachine(Nest nest, Staging staging, const ArchParams& arch);
+  // run() resolves its routes once when they take at most
+  // `max_route_bytes` (about 2.8 KB per m16n8k16 mma and warp), else on
+  // every mma; the results are the same.
+  static constexpr std::size_t kDefaultRouteBytes = std::size_t{64} << 20;
+  WarpMachine(Nest nest, Staging staging, const ArchParams& arch, std::size_t max_route_bytes = kDefaultRouteBytes);
   // With the program's own staging (build_staging; its Errors too).
   WarpMachine(const Program& program, Nest nest, const ArchParams& arch);
 
@@ -66,7 +71,10 @@ class WarpMachine {
   void execute_nest();
   // D's buffer, row-major element bits (the store table's shape).
   std::vector<std::uint64_t> store() const;
-  // load, execute_nest, store.
+  // What load, execute_nest and store give, the fast way: A's and B's
+  // tiles are read through the load tables straight from the matrices
+  // (the nest never writes A or B), so a() and b() are not filled; C and D
+  // go through the registers as in execute().
   std::vector<std::uint64_t> run(const GemmInputs& inputs);
 
   const RegisterFile& a() const { return a_; }
@@ -83,6 +91,23 @@ class WarpMachine {
   Staging staging_;
   const ArchParams* arch_;
   RegisterFile a_, b_, c_, d_;  // c_ is empty when C is D
+  // Where the instruction's frames put each tile element, and the tiles an
+  // mma moves between the registers and the arithmetic model (reused).
+  TileRoute route_a_, route_b_, route_c_;
+  std::vector<std::uint64_t> tile_a_, tile_b_, tile_c_, tile_d_;
+  // run()'s routes resolved once, per mma statement and warp (in nest
+  // order): A's and B's tile elements as indices into the input matrices
+  // (-1: no load fills that register, 0), C's and D's as words of d_ and
+  // shifts.  Empty when they would pass max_route_bytes; run() then
+  // resolves them on the fly.
+  struct CompiledMma {
+    std::vector<std::int32_t> a, b, c_word, d_word;
+    std::vector<std::uint8_t> c_shift, d_shift;
+  };
+  std::vector<CompiledMma> compiled_;
+  void compile_routes(std::size_t max_bytes);
+  void run_mma_compiled(const CompiledMma& mma, const GemmInputs& inputs);
+  void run_mma_resolving(const MmaStmt& mma, const GemmInputs& inputs);
 };
 
 // The simulator hook of the differential runner (cuda/differential.h): D's

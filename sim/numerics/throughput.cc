@@ -1,16 +1,17 @@
 #include "sim/numerics/throughput.h"
 
-#include <Eigen/Core>
 #include <atomic>
 #include <chrono>
 #include <cmath>
 #include <ctime>
+#include <functional>
 #include <random>
 #include <system_error>
 #include <thread>
 #include <vector>
 
 #include "core/base/error.h"
+#include "sim/numerics/eigen_baseline.h"
 #include "sim/numerics/float_format.h"
 
 namespace mmacheck::sim {
@@ -47,6 +48,20 @@ Batch random_batch(const MmaInst& in, std::uint64_t seed) {
   return batch;
 }
 
+// The same tiles with one special value each in A: +Inf, -Inf or NaN in
+// turn (fp8 e4m3 has NaN only), so that every tile leaves the fast path.
+Batch with_specials(const MmaInst& in, Batch batch) {
+  if (!dtype_info(in.a).is_float) return batch;
+  const FloatFormat& f = float_format(in.a);
+  const std::size_t a_len = static_cast<std::size_t>(in.m * in.k);
+  const std::uint64_t nan = (((std::uint64_t{1} << (f.exp_bits + f.man_bits)) - 1)) << f.ignored_low_bits;
+  for (std::size_t t = 0; t < kBatch; ++t) {
+    const int kind = f.specials == Specials::ieee ? static_cast<int>(t % 3) : 2;
+    batch.a[t * a_len + (t * 7) % a_len] = kind == 2 ? nan : f.inf_bits(kind == 1);
+  }
+  return batch;
+}
+
 float to_float(DType t, std::uint64_t bits) {
   switch (t) {
     case DType::s8: return static_cast<std::int8_t>(bits);
@@ -59,12 +74,33 @@ float to_float(DType t, std::uint64_t bits) {
   return v.neg ? -mag : mag;
 }
 
-// Runs `work(thread)` on each thread until `seconds` have passed; work
-// returns the instructions it did in one round.  A thread that cannot be
-// started (ulimit -v, -u) stops the ones already running and is bad input:
-// a std::thread left joinable would terminate the program.
-template <class Work>
-PhaseResult timed(int threads, double seconds, Work work) {
+PhaseResult eigen_phase(const MmaInst& in, const std::vector<Batch>& batches, int threads, double seconds,
+                        const FloatTileKernel& kernel) {
+  struct Tiles {
+    std::vector<float> a, b, c, d;
+  };
+  std::vector<Tiles> tiles(threads);
+  for (int t = 0; t < threads; ++t) {
+    for (const std::uint64_t x : batches[t].a) tiles[t].a.push_back(to_float(in.a, x));
+    for (const std::uint64_t x : batches[t].b) tiles[t].b.push_back(to_float(in.b, x));
+    for (const std::uint64_t x : batches[t].c) tiles[t].c.push_back(to_float(in.c, x));
+    tiles[t].d.resize(tiles[t].c.size());
+  }
+  return timed(threads, seconds, [&](int t) {
+    Tiles& w = tiles[t];
+    kernel.run(w.a.data(), w.b.data(), w.c.data(), w.d.data(), kBatch);
+    return std::uint64_t{kBatch};
+  });
+}
+
+}  // namespace
+
+PhaseResult timed(int threads, double seconds, const std::function<std::uint64_t(int thread)>& work) {
+  if (threads < 1) throw Error("bench: threads must be at least 1");
+  // A duration past kMaxSeconds (or inf) would overflow the clock's ticks.
+  if (!(seconds > 0) || !(seconds <= kMaxSeconds))
+    throw Error("bench: --seconds must be positive and at most " + std::to_string(static_cast<int>(kMaxSeconds)) +
+                " (one phase), got " + std::to_string(seconds));
   std::atomic<std::uint64_t> total{0};
   std::atomic<bool> abandon{false};
   const std::clock_t cpu_start = std::clock();
@@ -89,51 +125,6 @@ PhaseResult timed(int threads, double seconds, Work work) {
           static_cast<double>(std::clock() - cpu_start) / CLOCKS_PER_SEC, total.load()};
 }
 
-template <int M, int N, int K>
-PhaseResult eigen_phase(const MmaInst& in, const std::vector<Batch>& batches, int threads,
-                                             double seconds) {
-  using MatA = Eigen::Matrix<float, M, K, Eigen::RowMajor>;
-  using MatB = Eigen::Matrix<float, K, N, Eigen::RowMajor>;
-  using MatC = Eigen::Matrix<float, M, N, Eigen::RowMajor>;
-  struct Tiles {
-    std::vector<MatA, Eigen::aligned_allocator<MatA>> a;
-    std::vector<MatB, Eigen::aligned_allocator<MatB>> b;
-    std::vector<MatC, Eigen::aligned_allocator<MatC>> c, d;
-  };
-  std::vector<Tiles> tiles(threads);
-  for (int t = 0; t < threads; ++t)
-    for (int n = 0; n < kBatch; ++n) {
-      MatA a;
-      MatB b;
-      MatC c;
-      for (int i = 0; i < M * K; ++i) a(i / K, i % K) = to_float(in.a, batches[t].a[n * M * K + i]);
-      for (int i = 0; i < K * N; ++i) b(i / N, i % N) = to_float(in.b, batches[t].b[n * K * N + i]);
-      for (int i = 0; i < M * N; ++i) c(i / N, i % N) = to_float(in.c, batches[t].c[n * M * N + i]);
-      tiles[t].a.push_back(a);
-      tiles[t].b.push_back(b);
-      tiles[t].c.push_back(c);
-      tiles[t].d.push_back(c);
-    }
-  return timed(threads, seconds, [&](int t) {
-    Tiles& w = tiles[t];
-    for (int n = 0; n < kBatch; ++n) w.d[n].noalias() = w.a[n] * w.b[n] + w.c[n];
-    return std::uint64_t{kBatch};
-  });
-}
-
-PhaseResult eigen_phase(const MmaInst& in, const std::vector<Batch>& batches, int threads, double seconds) {
-  if (in.m == 8) return eigen_phase<8, 8, 4>(in, batches, threads, seconds);
-  switch (in.k) {
-    case 4: return eigen_phase<16, 8, 4>(in, batches, threads, seconds);
-    case 8: return eigen_phase<16, 8, 8>(in, batches, threads, seconds);
-    case 16: return eigen_phase<16, 8, 16>(in, batches, threads, seconds);
-    case 32: return eigen_phase<16, 8, 32>(in, batches, threads, seconds);
-  }
-  throw Error("bench: no Eigen reference for " + in.shape());
-}
-
-}  // namespace
-
 ThroughputResult measure_throughput(const MmaInst& in, const ArchParams& arch, double seconds, int threads) {
   if (threads < 1) throw Error("bench: threads must be at least 1");
   // A duration past kMaxSeconds (or inf) would overflow the clock's ticks.
@@ -147,14 +138,22 @@ ThroughputResult measure_throughput(const MmaInst& in, const ArchParams& arch, d
   r.threads = threads;
   const std::size_t a_len = in.m * in.k, b_len = in.k * in.n, c_len = in.m * in.n;
   std::vector<std::vector<std::uint64_t>> outputs(threads, std::vector<std::uint64_t>(c_len * kBatch));
-  r.sim = timed(threads, seconds, [&](int t) {
-    const Batch& bt = batches[t];
-    for (std::size_t n = 0; n < kBatch; ++n)
-      mma_tile(in, arch, std::span(bt.a).subspan(n * a_len, a_len), std::span(bt.b).subspan(n * b_len, b_len),
-               std::span(bt.c).subspan(n * c_len, c_len), std::span(outputs[t]).subspan(n * c_len, c_len));
-    return std::uint64_t{kBatch};
-  });
-  r.eigen = eigen_phase(in, batches, threads, seconds);
+  const auto simulate = [&](const std::vector<Batch>& tiles) {
+    return timed(threads, seconds, [&](int t) {
+      const Batch& bt = tiles[t];
+      for (std::size_t n = 0; n < kBatch; ++n)
+        mma_tile(in, arch, std::span(bt.a).subspan(n * a_len, a_len), std::span(bt.b).subspan(n * b_len, b_len),
+                 std::span(bt.c).subspan(n * c_len, c_len), std::span(outputs[t]).subspan(n * c_len, c_len));
+      return std::uint64_t{kBatch};
+    });
+  };
+  r.sim = simulate(batches);
+  std::vector<Batch> special_batches;
+  for (const Batch& b : batches) special_batches.push_back(with_specials(in, b));
+  r.sim_specials = simulate(special_batches);
+  const FloatTileKernel& baseline = eigen_tile_kernel(in.m, in.n, in.k);
+  r.baseline = baseline.name;
+  r.eigen = eigen_phase(in, batches, threads, seconds, baseline);
   return r;
 }
 

@@ -1,0 +1,99 @@
+// mmacheck cute FILE [--json]
+//
+// FILE is a CUTLASS trait header (it mentions MMA_Traits) or an atom list
+// (core/program/cute_traits.h).  Every atom is matched to the instruction
+// its name names and each of A, B, C is checked against the PTX frame
+// (core/prove/cute_check.h).  Text output: one line per atom (verdict,
+// instruction), a line per operand that does not prove, and a summary
+// `N atoms: P proved, R refuted, I ill_formed, U unchecked`.  --json prints
+// {"atoms": [{"atom", "instruction", "operands": [{"operand", "result",
+// "counterexample", "message"}], "result"}]}.  Exit status 0 when every
+// checked atom proves (unchecked ones do not count), 1 otherwise, 2 bad input.
+#include <array>
+#include <iostream>
+
+#include "cli/command.h"
+#include "core/base/file_io.h"
+#include "core/base/json.h"
+#include "core/prove/cute_check.h"
+#include "core/prove/cute_tiled_check.h"
+
+namespace mmacheck::cli {
+
+namespace po = boost::program_options;
+
+namespace {
+
+Json counterexample_json(const std::optional<CuteCounterexample>& cex) {
+  if (!cex) return nullptr;
+  const auto coord = [&](const std::array<std::int64_t, 2>& c) {
+    return Json{{std::string(cex->axes[0]), c[0]}, {std::string(cex->axes[1]), c[1]}};
+  };
+  return {{"thread", cex->thread},
+          {"value", cex->value},
+          {"lane", cex->lane},
+          {"index", cex->index},
+          {"coordinate", cex->in_tile ? coord(cex->coordinate) : Json(nullptr)},
+          {"ptx", coord(cex->ptx)}};
+}
+
+Json atom_json(const CuteAtomReport& r) {
+  Json operands = Json::array();
+  for (const CuteOperandReport& o : r.operands)
+    operands.push_back({{"operand", std::string(operand_name(o.operand))},
+                        {"result", std::string(verdict_name(o.result))},
+                        {"counterexample", counterexample_json(o.counterexample)},
+                        {"message", o.message}});
+  return {{"atom", r.atom},
+          {"instruction", r.instruction ? Json(*r.instruction) : Json(nullptr)},
+          {"operands", std::move(operands)},
+          {"result", std::string(verdict_name(r.result))}};
+}
+
+void text(std::ostream& os, const CuteAtomReport& r) {
+  std::string name = r.atom;
+  name.resize(std::max<std::size_t>(name.size() + 1, 42), ' ');
+  std::string verdict(verdict_name(r.result));
+  verdict.resize(11, ' ');
+  os << name << verdict << (r.instruction ? *r.instruction : "-") << "\n";
+  for (const CuteOperandReport& o : r.operands)
+    if (o.result != CuteVerdict::proved)
+      os << "  " << operand_name(o.operand) << ": " << verdict_name(o.result) << ": " << o.message << "\n";
+}
+
+}  // namespace
+
+int run_cute(const Args& args) {
+  po::options_description options("mmacheck cute");
+  options.add_options()
+      ("file", po::value<std::string>(), "a CUTLASS mma_traits_*.hpp header or an atom list")
+      ("json", po::bool_switch(), "print the JSON report");
+  po::positional_options_description positional;
+  positional.add("file", 1);
+  const po::variables_map vm = parse_options(args, options, positional);
+  if (!vm.count("file")) throw Error("cute: no FILE (a trait header or an atom list)");
+  const std::string path = vm["file"].as<std::string>();
+  const std::vector<CuteAtomTraits> atoms = read_cute_file(read_text_file(path), path);
+  if (atoms.empty()) throw Error(SourceLoc{path, 0, 0}, "no MMA atoms found");
+
+  std::vector<CuteAtomReport> reports;
+  for (const CuteAtomTraits& atom : atoms)
+    reports.push_back(atom.tiled ? check_cute_tiled(atom) : check_cute_atom(atom));
+  std::array<int, 4> counts{};
+  for (const CuteAtomReport& r : reports) ++counts[static_cast<std::size_t>(r.result)];
+  const bool holds = counts[static_cast<std::size_t>(CuteVerdict::refuted)] == 0 &&
+                     counts[static_cast<std::size_t>(CuteVerdict::ill_formed)] == 0;
+
+  if (vm["json"].as<bool>()) {
+    Json list = Json::array();
+    for (const CuteAtomReport& r : reports) list.push_back(atom_json(r));
+    std::cout << json_line(Json{{"atoms", std::move(list)}}) << std::endl;
+  } else {
+    for (const CuteAtomReport& r : reports) text(std::cout, r);
+    std::cout << reports.size() << " atoms: " << counts[0] << " proved, " << counts[2] << " refuted, " << counts[3]
+              << " ill_formed, " << counts[1] << " unchecked" << std::endl;
+  }
+  return holds ? kHolds : kFails;
+}
+
+}  // namespace mmacheck::cli

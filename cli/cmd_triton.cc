@@ -1,0 +1,95 @@
+// mmacheck triton FILE [--json]
+//
+// FILE lists Triton linear layouts of NVIDIA MMA v2 accumulators and dot
+// operands (core/program/triton_dot.h).  Each is checked against the PTX
+// frame of the mma.sync Triton's lowering feeds it to (core/prove/
+// triton_check.h).  Text output: one line per layout (verdict, name,
+// instruction) with the reason when it does not prove, zero bases and K
+// permutations; then `N layouts: P proved, R refuted, I ill_formed, U
+// unchecked`.  --json prints {"layouts": [{"name", "operand", "instruction",
+// "result", "counterexample", "zero_bases", "k_permutation", "message"}]}.
+// Exit status 0 when no layout is refuted or ill-formed, 1 otherwise, 2 bad input.
+#include <array>
+#include <iostream>
+
+#include "cli/command.h"
+#include "core/base/file_io.h"
+#include "core/base/json.h"
+#include "core/prove/triton_check.h"
+
+namespace mmacheck::cli {
+
+namespace po = boost::program_options;
+
+namespace {
+
+std::string_view role_name(TritonRole r) {
+  switch (r) {
+    case TritonRole::acc: return "acc";
+    case TritonRole::a: return "a";
+    case TritonRole::b: return "b";
+  }
+  return "?";
+}
+
+Json report_json(const TritonReport& r) {
+  Json zero = Json::array();
+  for (const auto& [dim, b] : r.zero_bases) zero.push_back({{"dim", dim}, {"basis", b}});
+  Json cex = nullptr;
+  if (r.counterexample)
+    cex = {{"register", r.counterexample->reg},
+           {"lane", r.counterexample->lane},
+           {"warp", r.counterexample->warp},
+           {"coordinate", r.counterexample->coordinate},
+           {"ptx", r.counterexample->ptx}};
+  return {{"name", r.name},
+          {"operand", std::string(role_name(r.role))},
+          {"instruction", r.instruction.empty() ? Json(nullptr) : Json(r.instruction)},
+          {"result", std::string(verdict_name(r.result))},
+          {"counterexample", std::move(cex)},
+          {"zero_bases", std::move(zero)},
+          {"k_permutation", r.k_permutation.empty() ? Json(nullptr) : Json(r.k_permutation)},
+          {"message", r.message}};
+}
+
+}  // namespace
+
+int run_triton(const Args& args) {
+  po::options_description options("mmacheck triton");
+  options.add_options()
+      ("file", po::value<std::string>(), "a JSON list of Triton linear layouts")
+      ("json", po::bool_switch(), "print the JSON report");
+  po::positional_options_description positional;
+  positional.add("file", 1);
+  const po::variables_map vm = parse_options(args, options, positional);
+  if (!vm.count("file")) throw Error("triton: no FILE (a JSON list of linear layouts)");
+  const std::string path = vm["file"].as<std::string>();
+  const std::vector<TritonDotOperand> operands = read_triton_file(read_text_file(path), path);
+  if (operands.empty()) throw Error(SourceLoc{path, 0, 0}, "no layouts in \"operands\"");
+
+  const std::vector<TritonReport> reports = check_triton(operands);
+  std::array<int, 4> counts{};
+  for (const TritonReport& r : reports) ++counts[static_cast<std::size_t>(r.result)];
+  if (vm["json"].as<bool>()) {
+    Json list = Json::array();
+    for (const TritonReport& r : reports) list.push_back(report_json(r));
+    std::cout << json_line(Json{{"layouts", std::move(list)}}) << std::endl;
+  } else {
+    for (const TritonReport& r : reports) {
+      std::string verdict(verdict_name(r.result));
+      verdict.resize(11, ' ');
+      std::cout << verdict << r.name << "  " << (r.instruction.empty() ? "(accumulator)" : r.instruction) << "\n"
+                << "  " << r.message << "\n";
+      if (!r.zero_bases.empty()) {
+        std::cout << "  zero bases:";
+        for (const auto& [dim, b] : r.zero_bases) std::cout << " " << dim << "[" << b << "]";
+        std::cout << "\n";
+      }
+    }
+    std::cout << reports.size() << " layouts: " << counts[0] << " proved, " << counts[2] << " refuted, "
+              << counts[3] << " ill_formed, " << counts[1] << " unchecked" << std::endl;
+  }
+  return counts[2] || counts[3] ? kFails : kHolds;
+}
+
+}  // namespace mmacheck::cli

@@ -1,0 +1,148 @@
+#include "core/program/cute_atom_name.h"
+
+#include <cctype>
+#include <vector>
+
+namespace mmacheck {
+
+namespace {
+
+struct TypeToken {
+  std::string_view cute;  // as in the atom name
+  std::string_view ptx;
+  int bits;
+  bool complex;
+};
+
+// Longest first, so that GC64 wins over C64 and BF16 over F16.
+constexpr TypeToken kTypes[] = {
+    {"GC64", "f64", 64, true}, {"E4M3", "e4m3", 8, false}, {"E5M2", "e5m2", 8, false},
+    {"BF16", "bf16", 16, false}, {"TF32", "tf32", 32, false}, {"C64", "f64", 64, true},
+    {"F16", "f16", 16, false},  {"F32", "f32", 32, false},   {"F64", "f64", 64, false},
+    {"S32", "s32", 32, false},  {"S8", "s8", 8, false},      {"U8", "u8", 8, false},
+    {"S4", "s4", 4, false},     {"U4", "u4", 4, false},      {"U1", "b1", 1, false},
+    {"B1", "b1", 1, false},
+};
+
+struct Suffix {
+  std::string_view cute;
+  std::string_view before_types;  // qualifier after .row.col
+  std::string_view after_types;   // qualifier at the end
+};
+constexpr Suffix kSuffixes[] = {
+    {"", "", ""},
+    {"SATURATE", ".satfinite", ""},
+    {"XORPOPC", "", ".xor.popc"},
+    {"ANDPOPC", "", ".and.popc"},
+};
+
+bool fail(std::string* problem, std::string why) {
+  if (problem) *problem = std::move(why);
+  return false;
+}
+
+// "16x8x32" -> 16, 8, 32
+bool read_shape(std::string_view s, int* mnk) {
+  int part = 0;
+  mnk[0] = mnk[1] = mnk[2] = 0;
+  for (char c : s) {
+    if (c == 'x') {
+      if (++part > 2) return false;
+    } else if (std::isdigit(static_cast<unsigned char>(c))) {
+      mnk[part] = mnk[part] * 10 + (c - '0');
+    } else {
+      return false;
+    }
+  }
+  return part == 2 && mnk[0] && mnk[1] && mnk[2];
+}
+
+std::vector<std::string_view> split(std::string_view s, char sep) {
+  std::vector<std::string_view> out;
+  std::size_t start = 0;
+  for (std::size_t i = 0; i <= s.size(); ++i)
+    if (i == s.size() || s[i] == sep) {
+      out.push_back(s.substr(start, i - start));
+      start = i + 1;
+    }
+  return out;
+}
+
+}  // namespace
+
+std::optional<CuteAtomName> decode_atom_name(std::string_view name, std::string* problem) {
+  if (name.find('<') != std::string_view::npos) {
+    fail(problem, "a templated atom: its instruction depends on template arguments (wgmma, UMMA, sm_120 mma)");
+    return std::nullopt;
+  }
+  const std::vector<std::string_view> parts = split(name, '_');
+  if (parts.size() < 4 || parts.size() > 5 || parts[0].size() < 3 || parts[0].substr(0, 2) != "SM") {
+    fail(problem, "not an mma atom name of the form SM<arch>_<M>x<N>x<K>_<types>_<layout>");
+    return std::nullopt;
+  }
+  CuteAtomName out;
+  for (char c : parts[0].substr(2)) {
+    if (!std::isdigit(static_cast<unsigned char>(c))) {
+      fail(problem, "architecture '" + std::string(parts[0]) + "' is not SM<number>");
+      return std::nullopt;
+    }
+    out.arch = out.arch * 10 + (c - '0');
+  }
+  int mnk[3];
+  if (!read_shape(parts[1], mnk)) {
+    fail(problem, "shape '" + std::string(parts[1]) + "' is not <M>x<N>x<K>");
+    return std::nullopt;
+  }
+  out.m = mnk[0];
+  out.n = mnk[1];
+  out.k = mnk[2];
+  out.shape = "m" + std::to_string(out.m) + "n" + std::to_string(out.n) + "k" + std::to_string(out.k);
+
+  std::vector<const TypeToken*> types;
+  for (std::string_view rest = parts[2]; !rest.empty();) {
+    const TypeToken* hit = nullptr;
+    for (const TypeToken& t : kTypes)
+      if (rest.substr(0, t.cute.size()) == t.cute) {
+        hit = &t;
+        break;
+      }
+    if (!hit) {
+      fail(problem, "unknown element type at '" + std::string(rest) + "' in '" + std::string(parts[2]) + "'");
+      return std::nullopt;
+    }
+    types.push_back(hit);
+    rest.remove_prefix(hit->cute.size());
+  }
+  if (types.size() != 4) {
+    fail(problem, "types '" + std::string(parts[2]) + "' are not four (D, A, B, C)");
+    return std::nullopt;
+  }
+  if (parts[3] == "SS" || parts[3] == "RS") {
+    fail(problem, "operands " + std::string(parts[3]) + ": a warpgroup MMA (wgmma), not mma.sync");
+    return std::nullopt;
+  }
+  if (parts[3] != "TN") {
+    fail(problem, "layout " + std::string(parts[3]) + ": mma.sync of this kind is .row.col (TN) only");
+    return std::nullopt;
+  }
+  const std::string_view suffix = parts.size() == 5 ? parts[4] : std::string_view{};
+  const Suffix* sfx = nullptr;
+  for (const Suffix& s : kSuffixes)
+    if (s.cute == suffix) sfx = &s;
+  if (!sfx) {
+    fail(problem, "unknown suffix _" + std::string(suffix));
+    return std::nullopt;
+  }
+  out.ptx = "mma.sync.aligned." + out.shape + ".row.col" + std::string(sfx->before_types);
+  for (const TypeToken* t : types) out.ptx += "." + std::string(t->ptx);
+  out.ptx += sfx->after_types;
+  out.a_bits = types[1]->bits;
+  out.b_bits = types[2]->bits;
+  out.c_bits = types[3]->bits;
+  if (types[0]->complex || types[1]->complex)
+    out.note = "complex " + std::string(types[1]->cute) +
+               " atom: CUTLASS composes it from real f64 mma.sync with the same layouts";
+  return out;
+}
+
+}  // namespace mmacheck

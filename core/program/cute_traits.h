@@ -1,0 +1,78 @@
+// CuteAtomTraits — the MMA atoms of a CUTLASS trait header or of an atom
+// list, each with its layouts as written.
+//
+// A trait header (include/cute/atom/mma_traits_sm80.hpp) is read, not
+// compiled: `using NAME = Layout<...>;` anywhere defines an alias, and every
+//
+//     template <> struct MMA_Traits<ATOM> [: MMA_Traits<BASE>] { using X = ...; ... };
+//
+// is an atom whose Shape_MNK, ThrID, ALayout, BLayout and CLayout are read
+// from its body, the ones it does not write coming from BASE (as C++
+// inheritance gives them).  An alias the file does not define is looked up in
+// a small table of aliases from the headers it #includes; failing that the
+// operand is `problem`, never silently dropped.
+//
+// An atom list is the same data typed by hand, one atom per entry:
+//
+//     SM80_16x8x16_F32F16F16F32_TN: A = ((4,8),(2,2,2)):((32,1),(16,8,128)),
+//                                   B = ((4,8),(2,2)):((16,1),(8,64)), C = SM80_16x8_Row
+//
+// keys A, B, C, ThrID (default Layout<_32>) and Shape_MNK (a Shape<...>);
+// `using NAME = LAYOUT;` lines define aliases for later entries.  A TiledMMA
+// is written as CuTe (or the CuTe DSL's print) shows it:
+//
+//     tiled SM80_16x8x16_F32F16F16F32_TN: ThrLayoutVMNK = (32,2,2,1):(1,32,64,0),
+//         Tile = (32,32,16), A = <tv_layout_A_tiled>, B = ..., C = ...
+//
+// or in CuTe notation, after the atom's own entry:
+//
+//     tiled SM80_16x8x16_F32F16F16F32_TN: AtomLayout = (2,2,1), Permutation = (32, (8,4):(4,1), _)
+#pragma once
+
+#include <array>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/base/error.h"
+#include "core/program/cute_layout.h"
+
+namespace mmacheck {
+
+// One layout member (ALayout, ...) as the file gives it.
+struct CuteLayoutSource {
+  std::optional<CuteLayout> layout;  // set when the member could be read
+  std::string written;               // "SM80_16x8_Row", or the layout's own text
+  std::string problem;               // why `layout` is empty ("" when absent altogether)
+  SourceLoc loc;
+  bool present() const { return layout.has_value() || !problem.empty(); }
+};
+
+struct CuteAtomTraits {
+  std::string name;  // "SM80_16x8x32_S32S4S4S32_TN"
+  SourceLoc loc;
+  std::string base;  // "" or the atom it inherits from
+  std::optional<IntTuple> shape_mnk;
+  CuteLayoutSource thr_id, a, b, c;
+  // A TiledMMA of the atom (atom lists only, `tiled NAME: ...`): a, b, c are
+  // then the TiledMMA's TV layouts over the tile (M, N, K), thr_vmnk its
+  // thread layout (lane, warp M, warp N, warp K) -> thread index.
+  bool tiled = false;
+  CuteLayoutSource thr_vmnk;
+  std::optional<IntTuple> tile;
+  // Or the TiledMMA in CuTe notation, to be built: make_tiled_mma(atom,
+  // atom_layout, permutation) with a, b, c, thr_id the atom's own (from the
+  // file's entry of the same name); a permutation mode absent is CuTe's `_`.
+  std::optional<CuteLayout> atom_layout;
+  std::array<std::optional<CuteLayout>, 3> permutation;
+};
+
+// Every MMA_Traits specialization of a header, in file order, with
+// inheritance resolved.  Throws Error only for text that cannot be tokenized.
+std::vector<CuteAtomTraits> read_cute_header(const std::string& text, const std::string& file);
+// Every entry of an atom list.  Throws Error (located) for any malformed entry.
+std::vector<CuteAtomTraits> read_cute_atom_list(const std::string& text, const std::string& file);
+// A header (it mentions MMA_Traits) or an atom list, by content.
+std::vector<CuteAtomTraits> read_cute_file(const std::string& text, const std::string& file);
+
+}  // namespace mmacheck

@@ -1,0 +1,279 @@
+// TVMScript as TVM main's users write it (docs/tvmscript.md): blocks by
+// indentation, `@T.prim_func` / `def`, `T.match_buffer`, `.local()` views,
+// integer locals and tuple assignments.  The thread ids, `with` scopes and
+// the scoped gemm are in tvmscript_scope.cc, the staging loops and register
+// transfers in tvmscript_staging.cc.
+//
+// Every construct is either understood or an Error at its line and column:
+// nothing is skipped except what has no meaning for the check (imports,
+// docstrings, `pass`, the `T.device_entry()` marker).
+#include <algorithm>
+
+#include "core/program/program_parser.h"
+
+namespace mmacheck {
+
+using namespace program_detail;
+
+namespace {
+
+// Python statements the reader does not follow; each is refused at its keyword.
+constexpr std::string_view kUnsupported[] = {"if",     "elif",   "else",  "while",    "return", "class",
+                                             "try",    "except", "finally", "assert", "del",    "global",
+                                             "nonlocal", "lambda", "yield", "raise",  "break",  "continue",
+                                             "async",  "await"};
+
+std::string dims(const Shape& shape) {
+  std::string out;
+  for (std::int64_t d : shape) out += (out.empty() ? "" : ", ") + std::to_string(d);
+  return out;
+}
+
+}  // namespace
+
+bool program_detail::is_tirx_prefix(const Token& t) { return t.is_name("T") || t.is_name("Tx"); }
+
+void ProgramParser::block(int indent, const Token* header) {
+  bool same_line = false;  // the previous statement ended with ';'
+  while (true) {
+    std::size_t k = 0;
+    while (!same_line && in_.peek(k).kind == TokenKind::newline) ++k;
+    const Token& t = in_.peek(k);
+    if (t.kind == TokenKind::end) return;
+    if (!same_line && indent > 0 && t.loc.col < indent) return;  // the block ends (newline left for the caller)
+    while (k-- > 0) in_.next();
+    if (!same_line && indent > 0 && t.loc.col > indent)
+      in_.fail(t, "unexpected indent (the block of '" + header->text + "' at line " +
+                      std::to_string(header->loc.line) + " is indented to column " + std::to_string(indent) + ")");
+    statement();
+    if (in_.accept(";")) {
+      same_line = !in_.peek().ends_statement();
+      continue;
+    }
+    same_line = false;
+    const Token& e = in_.peek();
+    if (!e.ends_statement()) in_.fail(e, "unexpected " + describe(e) + " after the statement");
+  }
+}
+
+void ProgramParser::suite(const Token& header) {
+  in_.expect(":", "at the end of the '" + header.text + "' line");
+  if (!in_.peek().ends_statement()) {  // `for s in T.unroll(4): A_reg[s] = ...`
+    while (true) {
+      statement();
+      if (!in_.accept(";") || in_.peek().ends_statement()) break;
+    }
+    if (!in_.peek().ends_statement()) in_.fail(in_.peek(), "unexpected " + describe(in_.peek()) + " after the statement");
+    return;
+  }
+  std::size_t k = 0;
+  while (in_.peek(k).kind == TokenKind::newline) ++k;
+  const Token& first = in_.peek(k);
+  if (first.kind == TokenKind::end || first.loc.col <= header.loc.col)
+    in_.fail(first, "expected an indented block after '" + header.text + "' at line " +
+                        std::to_string(header.loc.line) + ", got " + describe(first));
+  block(first.loc.col, &header);
+}
+
+bool ProgramParser::python_statement() {
+  const Token& t = in_.peek();
+  if (t.is_op("@")) return decorator(), true;
+  if (t.kind == TokenKind::string) return in_.next(), true;  // a docstring
+  if (t.kind != TokenKind::identifier) return false;
+  if (t.text == "def")
+    in_.fail(t, "a def without @T.prim_func is not read (mmacheck reads the layouts and @T.prim_func functions)");
+  if (t.text == "for") return for_loop(), true;
+  if (t.text == "with") return with_statement(), true;
+  if (t.text == "pass") return in_.next(), true;
+  if (std::find(std::begin(kUnsupported), std::end(kUnsupported), t.text) != std::end(kUnsupported))
+    in_.fail(t, "'" + t.text + "' is not supported by mmacheck's TVMScript reader (docs/tvmscript.md lists what is)");
+  if (is_tirx_prefix(t) && in_.peek(1).is_op(".") && in_.peek(3).is_op("(") &&
+      is_thread_id_name(in_.peek(2).text))
+    return thread_ids(nullptr), true;
+  if (scoped_gemm()) return true;
+  const Token& after = in_.peek(1);
+  if (after.is_op(",")) return tuple_binding(), true;
+  if (after.is_op("[")) return register_transfer(), true;
+  if (after.is_op("=")) {
+    const Token& rhs = in_.peek(2);
+    if (is_tirx_prefix(rhs) && in_.peek(3).is_op(".") && in_.peek(5).is_op("(")) {
+      const Token& fn = in_.peek(4);
+      if (fn.is_name("match_buffer")) {
+        const Token& name = in_.next();
+        in_.next();  // '='
+        in_.next();  // T
+        in_.next();  // .
+        return match_buffer_binding(name, in_.next()), true;
+      }
+      if (is_thread_id_name(fn.text)) {
+        const Token& name = in_.next();
+        in_.next();
+        return thread_ids(&name), true;
+      }
+    }
+    if (rhs.kind == TokenKind::identifier && in_.peek(3).is_op(".") && in_.peek(4).is_name("local") &&
+        in_.peek(5).is_op("(")) {
+      const Token& name = in_.next();
+      in_.next();
+      return view_binding(name), true;
+    }
+    if (in_function_ && (rhs.kind == TokenKind::integer || rhs.is_op("(") || rhs.is_op("-") ||
+                         (rhs.kind == TokenKind::identifier && index_names().contains(rhs.text))))
+      return index_binding(), true;
+  }
+  if (loop_)
+    in_.fail(t, "a staging loop's body may hold only NAME = expression and register transfers "
+                "(X_reg[s] = X_g[ROW, COL], X_g[ROW, COL] = X_reg[s]), got " + describe(t));
+  return false;
+}
+
+void ProgramParser::decorator() {
+  const Token& at = in_.next();
+  if (!(is_tirx_prefix(in_.peek()) && in_.peek(1).is_op(".") && in_.peek(2).is_name("prim_func")))
+    in_.fail(in_.peek(), "unsupported decorator (mmacheck reads @T.prim_func functions), got " + describe(in_.peek()));
+  in_.next();
+  in_.next();
+  const Token& callee = in_.next();
+  if (in_.peek().is_op("(")) {  // @T.prim_func(private=True, check_well_formed=False)
+    const Token& open = in_.next();
+    while (!in_.peek().is_op(")")) {
+      const Token& key = in_.expect_name("a keyword argument of T.prim_func");
+      if (key.text != "private" && key.text != "check_well_formed")
+        in_.fail(key, "T.prim_func() keyword '" + key.text + "' is not supported (private, check_well_formed)");
+      in_.expect("=", "after '" + key.text + "'");
+      parse_bool(in_);
+      if (!in_.accept(",")) break;
+    }
+    in_.expect_close(")", "prim_func(", open);
+  }
+  if (!in_.peek().ends_statement()) in_.fail(in_.peek(), "unexpected " + describe(in_.peek()) + " after the decorator");
+  std::size_t k = 0;
+  while (in_.peek(k).kind == TokenKind::newline) ++k;
+  if (!in_.peek(k).is_name("def")) in_.fail(at, "@" + callee.text + " must be followed by a def");
+  while (k-- > 0) in_.next();
+  function_def();
+}
+
+void ProgramParser::function_def() {
+  const Token& def = in_.next();
+  if (in_function_) in_.fail(def, "a def inside a function is not supported");
+  const Token& name = in_.expect_name("the function's name after 'def'");
+  const Token& open = in_.expect("(", "after the function's name");
+  while (!in_.peek().is_op(")")) {
+    const Token& param = in_.expect_name("a parameter name");
+    declare(param);
+    in_.expect(":", "after parameter '" + param.text + "' (A_ptr: T.handle or A: T.Buffer(shape, dtype))");
+    if (!(is_tirx_prefix(in_.peek()) && in_.peek(1).is_op(".")))
+      in_.fail(in_.peek(), "expected T.handle or T.Buffer(shape, dtype), got " + describe(in_.peek()));
+    in_.next();
+    in_.next();
+    const Token& type = in_.expect_name("T.handle or T.Buffer");
+    if (type.text == "handle") {
+      handles_.emplace(param.text, false);
+      names_.others.emplace(param.text, "handle");
+    } else if (type.text == "Buffer") {
+      program_.buffers.push_back(buffer_call(param, type));
+      names_.others.emplace(param.text, "buffer");
+    } else {
+      in_.fail(type, "parameter type T." + type.text + " is not supported (T.handle, T.Buffer)");
+    }
+    if (!in_.accept(",")) break;
+  }
+  in_.expect_close(")", name.text + "(", open);
+  if (in_.accept("->")) in_.fail(in_.peek(), "a @T.prim_func returns nothing; remove the '->' annotation");
+  in_function_ = true;
+  suite(def);
+  in_function_ = false;
+}
+
+void ProgramParser::index_binding() {
+  const Token& name = in_.next();
+  in_.next();  // '='
+  IndexExpr value = parse_index_expr(in_, index_names());
+  if (loop_) {
+    if (defined_at_.contains(name.text))
+      in_.fail(name, "'" + name.text + "' is already defined at line " + std::to_string(defined_at_.at(name.text)));
+    loop_names_.insert_or_assign(name.text, std::move(value));
+    return;
+  }
+  declare(name);
+  index_names_.emplace(name.text, std::move(value));
+}
+
+// a, b, c = e0, e1, e2 (integer expressions; all read before any is bound).
+void ProgramParser::tuple_binding() {
+  std::vector<const Token*> names;
+  while (true) {
+    names.push_back(&in_.expect_name("a name"));
+    if (!in_.accept(",")) break;
+  }
+  const Token& eq = in_.expect("=", "after the names (a, b = x, y)");
+  if (!in_function_) {  // grouped, seps = L.group(shape), as TVM's group returns both
+    const Token& at = in_.peek();
+    LayoutValue value = parse_layout(in_, names_);
+    const auto* grouped = std::get_if<GroupedLayout>(&value);
+    if (!grouped || names.size() != 2)
+      in_.fail(at, "outside a @T.prim_func a tuple assignment takes a group: grouped, seps = L.group(shape)");
+    declare(*names[0]);
+    declare(*names[1]);
+    names_.lists.emplace(names[1]->text, grouped->seps());
+    program_.layouts.push_back(LayoutBinding{names[0]->text, grouped->layout(), names[0]->loc});
+    names_.layouts.emplace(names[0]->text, std::move(value));
+    return;
+  }
+  std::vector<IndexExpr> values;
+  while (true) {
+    values.push_back(parse_index_expr(in_, index_names()));
+    if (!in_.accept(",")) break;
+  }
+  if (values.size() != names.size())
+    in_.fail(eq, std::to_string(names.size()) + " names but " + std::to_string(values.size()) + " values");
+  for (std::size_t i = 0; i < names.size(); ++i) {
+    const Token& name = *names[i];
+    if (loop_) {
+      if (defined_at_.contains(name.text))
+        in_.fail(name, "'" + name.text + "' is already defined at line " + std::to_string(defined_at_.at(name.text)));
+      loop_names_.insert_or_assign(name.text, values[i]);
+    } else {
+      declare(name);
+      index_names_.emplace(name.text, values[i]);
+    }
+  }
+}
+
+// X_reg = X.local(d0, d1, ...) or X.local(): a row-major reshape of each
+// thread's storage span (TVM: the product must equal layout.storage().span()).
+void ProgramParser::view_binding(const Token& name) {
+  declare(name);
+  const Token& buf_name = in_.next();
+  in_.next();  // '.'
+  const Token& local = in_.next();
+  const BufferDecl& buf = program_.buffer(buf_name.text, buf_name.loc);
+  if (buf.scope != MemScope::local)
+    in_.fail(buf_name, "'" + buf.name + "' is a " + std::string(mem_scope_name(buf.scope)) +
+                           " buffer; .local() views a register (local) buffer");
+  const std::int64_t span = buf.layout.storage().span();
+  Shape shape;
+  const Token& open = in_.expect("(", "after .local");
+  while (!in_.peek().is_op(")")) {
+    const Token& at = in_.peek();
+    if (at.kind == TokenKind::identifier && in_.peek(1).is_op("="))
+      in_.fail(at, ".local(" + at.text + "=...) is not supported (a shape only)");
+    const IndexExpr e = parse_index_expr(in_, IndexNames{});
+    const std::int64_t d = e.eval({});
+    if (d <= 0 || d > span) in_.fail(at, ".local() dimension must be 1.." + std::to_string(span) + ", got " + std::to_string(d));
+    shape.push_back(d);
+    if (!in_.accept(",")) break;
+  }
+  in_.expect_close(")", "local(", open);
+  if (shape.empty()) shape.push_back(span);
+  std::int64_t n = 1;
+  for (std::int64_t d : shape) n *= d;
+  if (n != span)
+    in_.fail(local, "'" + buf.name + "'.local(" + dims(shape) + ") has " + std::to_string(n) +
+                        " registers but each thread's storage span of '" + buf.name + "' is " + std::to_string(span));
+  views_.emplace(name.text, RegisterView{buf.name, shape});
+  names_.others.emplace(name.text, "register view");
+}
+
+}  // namespace mmacheck

@@ -1,0 +1,75 @@
+// check_cute_atom() — is a CuTe MMA atom's (thread, value) -> index layout of
+// each operand exactly the PTX register frame of the instruction its name
+// names?
+//
+// CuTe (mma_traits.hpp): ALayout maps (thread, value) to m + M*k over the
+// atom's (M, K), BLayout to n + N*k over (N, K), CLayout to m + M*n over
+// (M, N); ThrID maps the atom's thread index to the lane.  Value v of a thread
+// is the v-th element of its fragment, which CuTe packs into the registers
+// it passes to mma.sync in order, so it must be PTX's element v (a_v, b_v,
+// c_v).  The operand is
+//
+//   proved     for every thread t < 32 and value v, the coordinate the layout
+//              gives is the one PTX's frame gives lane ThrID(t), element v
+//              (then it is also one-to-one and onto the tile);
+//   refuted    somewhere it is not: the counterexample is the first (t, v)
+//              that differs, the message adds injectivity and coverage;
+//   ill_formed the layout cannot be read as a TV layout (missing, an alias the
+//              file does not define, shape and stride not congruent, not two
+//              modes, Shape_MNK disagreeing with the name);
+//   unchecked  the instruction or its frame is not in mmacheck's tables, or
+//              ThrID is not the 32 lanes of one warp.
+//
+// The domain is at most 32 x 128 points, so the check enumerates it: the
+// verdict is a proof, not a sample.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/gemm/ptx_frame.h"
+#include "core/program/cute_traits.h"
+
+namespace mmacheck {
+
+// Ordered from best to worst: an atom's verdict is its worst operand's.
+enum class CuteVerdict { proved, unchecked, refuted, ill_formed };
+std::string_view verdict_name(CuteVerdict v);  // "proved", ..., "ill_formed"
+
+struct CuteCounterexample {
+  int thread = 0;
+  int value = 0;
+  int lane = 0;             // ThrID(thread)
+  std::int64_t index = 0;   // the layout's index
+  std::array<std::string_view, 2> axes{};  // ("m", "k"), ("n", "k") or ("m", "n")
+  std::array<std::int64_t, 2> coordinate{};  // where the layout puts the value
+  std::array<std::int64_t, 2> ptx{};         // where PTX's frame puts it
+  bool in_tile = true;      // the index lies inside the operand's tile
+};
+
+struct CuteOperandReport {
+  Operand operand;
+  CuteVerdict result = CuteVerdict::unchecked;
+  std::optional<CuteCounterexample> counterexample;
+  std::string message;
+};
+
+struct CuteAtomReport {
+  std::string atom;
+  SourceLoc loc;
+  std::optional<std::string> instruction;  // the PTX name, when the atom names one
+  std::vector<CuteOperandReport> operands;  // A, B, C
+  CuteVerdict result = CuteVerdict::unchecked;
+  std::string note;  // e.g. complex atoms composed of real ones (also ends each operand's message)
+};
+
+CuteAtomReport check_cute_atom(const CuteAtomTraits& atom);
+
+// "thread 1 value 0 holds (n=0, k=4), PTX puts (n=0, k=8) there"
+std::string describe(const CuteCounterexample& cex);
+
+}  // namespace mmacheck

@@ -1,0 +1,169 @@
+// CuTe atoms against the PTX frames (core/prove/cute_check.h): CUTLASS's
+// two shipped bugs refuted before their fixes and proved after, the CuTe
+// DSL's own atoms proved, planted mistakes refuted, and every other verdict.
+#include <catch2/catch.hpp>
+
+#include "core/program/cute_traits.h"
+#include "core/prove/cute_check.h"
+#include "tests/support.h"
+
+using namespace mmacheck;
+
+namespace {
+std::vector<CuteAtomReport> check_file(const std::string& rel) {
+  const std::string path = test::source_path(rel);
+  std::vector<CuteAtomReport> out;
+  for (const CuteAtomTraits& atom : read_cute_file(test::read_file(path), path))
+    out.push_back(check_cute_atom(atom));
+  return out;
+}
+
+std::vector<CuteAtomReport> check_text(const std::string& text) {
+  std::vector<CuteAtomReport> out;
+  for (const CuteAtomTraits& atom : read_cute_atom_list(text, "t.txt")) out.push_back(check_cute_atom(atom));
+  return out;
+}
+
+const CuteOperandReport& operand(const CuteAtomReport& r, Operand op) {
+  return r.operands.at(static_cast<std::size_t>(op));
+}
+}  // namespace
+
+TEST_CASE("PR #3140: the int4 m16n8k32 BLayout with stride 32 is refuted, with 64 proved", "[cute]") {
+  const std::vector<CuteAtomReport> before = check_file("tests/data/cute/pr3140_before.txt");
+  REQUIRE(before.size() == 1);
+  CHECK(before[0].instruction == "mma.sync.aligned.m16n8k32.row.col.s32.s4.s4.s32");
+  CHECK(before[0].result == CuteVerdict::refuted);
+  CHECK(operand(before[0], Operand::A).result == CuteVerdict::proved);
+  CHECK(operand(before[0], Operand::C).result == CuteVerdict::proved);
+  const CuteOperandReport& b = operand(before[0], Operand::B);
+  CHECK(b.result == CuteVerdict::refuted);
+  REQUIRE(b.counterexample);
+  // Thread 1 (t0 = 1): index 32 = n 0 + 8 * k 4; PTX: row 8 t + i = 8, col g = 0.
+  CHECK(b.counterexample->thread == 1);
+  CHECK(b.counterexample->value == 0);
+  CHECK(b.counterexample->coordinate == std::array<std::int64_t, 2>{0, 4});
+  CHECK(b.counterexample->ptx == std::array<std::int64_t, 2>{0, 8});
+  CHECK(describe(*b.counterexample) == "thread 1 value 0 holds (n=0, k=4), PTX puts (n=0, k=8) there");
+  CHECK(b.message.find("not injective: 160 of 256 elements reached") != std::string::npos);
+
+  const std::vector<CuteAtomReport> after = check_file("tests/data/cute/pr3140_after.txt");
+  REQUIRE(after.size() == 1);
+  CHECK(after[0].result == CuteVerdict::proved);
+  for (const CuteOperandReport& o : after[0].operands) CHECK_FALSE(o.counterexample);
+}
+
+TEST_CASE("PR #1856: the binary m16n8k256 layouts are refuted before and proved after", "[cute]") {
+  const std::vector<CuteAtomReport> before = check_file("tests/data/cute/pr1856_before.txt");
+  REQUIRE(before.size() == 1);
+  CHECK(before[0].instruction == "mma.sync.aligned.m16n8k256.row.col.s32.b1.b1.s32.xor.popc");
+  const CuteOperandReport& a = operand(before[0], Operand::A);
+  const CuteOperandReport& b = operand(before[0], Operand::B);
+  CHECK(a.result == CuteVerdict::refuted);
+  CHECK(a.message.find("not injective") != std::string::npos);
+  CHECK(b.result == CuteVerdict::refuted);
+  CHECK(b.message.find("a bijection onto the 8x256 tile, but not PTX's") != std::string::npos);
+  REQUIRE(b.counterexample);
+  CHECK(operand(before[0], Operand::C).result == CuteVerdict::proved);
+
+  const std::vector<CuteAtomReport> after = check_file("tests/data/cute/pr1856_after.txt");
+  REQUIRE(after.size() == 1);
+  CHECK(after[0].result == CuteVerdict::proved);
+}
+
+TEST_CASE("every atom the CuTe DSL builds proves (tests/data/cute/dsl_atoms.txt)", "[cute]") {
+  const std::vector<CuteAtomReport> reports = check_file("tests/data/cute/dsl_atoms.txt");
+  REQUIRE(reports.size() >= 10);
+  for (const CuteAtomReport& r : reports) {
+    INFO(r.atom);
+    CHECK(r.instruction.has_value());
+    CHECK(r.result == CuteVerdict::proved);
+  }
+}
+
+TEST_CASE("a planted swap of two strides is refuted at the first differing thread", "[cute]") {
+  // m16n8k16 A with the value strides 16 and 8 swapped: rows and K exchange roles.
+  const std::vector<CuteAtomReport> r = check_text(
+      "SM80_16x8x16_F32F16F16F32_TN: A = ((4,8),(2,2,2)):((32,1),(8,16,128)),"
+      " B = ((4,8),(2,2)):((16,1),(8,64)), C = ((4,8),(2,2)):((32,1),(16,8))\n");
+  REQUIRE(r.size() == 1);
+  const CuteOperandReport& a = operand(r[0], Operand::A);
+  CHECK(a.result == CuteVerdict::refuted);
+  REQUIRE(a.counterexample);
+  CHECK(a.counterexample->thread == 0);
+  CHECK(a.counterexample->value == 1);
+  CHECK(a.counterexample->coordinate == std::array<std::int64_t, 2>{8, 0});
+  CHECK(a.counterexample->ptx == std::array<std::int64_t, 2>{0, 1});
+  CHECK(a.message.find("a bijection onto the 16x16 tile, but not PTX's") != std::string::npos);
+  CHECK(operand(r[0], Operand::B).result == CuteVerdict::proved);
+}
+
+TEST_CASE("wrong sizes, indices outside the tile and ThrID are reported", "[cute]") {
+  const std::vector<CuteAtomReport> r = check_text(
+      "SM80_16x8x8_F32F16F16F32_TN: A = ((4,8),(2,2)):((32,1),(16,8)), B = ((4,8),(2,2)):((16,1),(8,64)),"
+      " C = ((4,8),(2,2)):((32,1),(16,9))\n"
+      "SM80_16x8x8_F16F16F16F16_TN: ThrID = (4,8):(8,1), A = ((4,8),(2,2)):((32,1),(16,8)),"
+      " B = ((4,8),2):((16,1),8), C = ((4,8),(2,2)):((32,1),(16,8))\n"
+      "SM80_16x8x8_F16F16F16F16_TN: ThrID = (4,4):(1,4), A = 1, B = 1, C = 1\n");
+  REQUIRE(r.size() == 3);
+  const CuteOperandReport& b = operand(r[0], Operand::B);
+  CHECK(b.result == CuteVerdict::refuted);
+  CHECK(b.message.find("value mode has 4 values, PTX gives each lane 2") != std::string::npos);
+  const CuteOperandReport& c = operand(r[0], Operand::C);
+  CHECK(c.result == CuteVerdict::refuted);
+  CHECK(c.message.find("outside the 16x8 tile") != std::string::npos);
+  // A ThrID that permutes the lanes: thread t is lane ThrID(t), so the same
+  // layouts now put thread 1's values in lane 8.
+  CHECK(r[1].result == CuteVerdict::refuted);
+  REQUIRE(operand(r[1], Operand::A).counterexample);
+  CHECK(operand(r[1], Operand::A).counterexample->lane == 8);
+  CHECK(r[2].result == CuteVerdict::unchecked);
+  CHECK(operand(r[2], Operand::A).message.find("has 16 threads") != std::string::npos);
+  // Too large to enumerate: the sizes alone refute it, at once.
+  const std::vector<CuteAtomReport> big = check_text(
+      "SM80_16x8x8_F16F16F16F16_TN: A = ((100000,100000),(2,2)):((1,1),(1,1)), B = ((4,8),2):((16,1),8),"
+      " C = ((4,8),(2,2)):((32,1),(16,8))\n");
+  CHECK(operand(big[0], Operand::A).result == CuteVerdict::refuted);
+  CHECK(operand(big[0], Operand::A).message.find("10000000000 threads") != std::string::npos);
+}
+
+TEST_CASE("the mini header: congruence, missing aliases, unknown instructions, inheritance", "[cute]") {
+  const std::vector<CuteAtomReport> r = check_file("tests/data/cute/mma_traits_mini.hpp");
+  REQUIRE(r.size() == 8);
+  CHECK(r[0].result == CuteVerdict::proved);
+  CHECK(r[1].result == CuteVerdict::proved);
+  CHECK(r[2].result == CuteVerdict::refuted);   // stride 32
+  CHECK(r[3].result == CuteVerdict::refuted);   // inherits it
+  CHECK(r[3].instruction == "mma.sync.aligned.m16n8k32.row.col.satfinite.s32.u4.u4.s32");
+  CHECK(r[4].result == CuteVerdict::proved);    // alias of the included header
+  CHECK(r[5].result == CuteVerdict::ill_formed);
+  const CuteOperandReport& a = operand(r[5], Operand::A);
+  CHECK(a.result == CuteVerdict::ill_formed);
+  CHECK(a.message.find("not congruent") != std::string::npos);
+  CHECK(a.message.find("read with its strides in order it would prove") != std::string::npos);
+  CHECK(operand(r[5], Operand::B).result == CuteVerdict::proved);
+  CHECK(operand(r[5], Operand::C).result == CuteVerdict::ill_formed);
+  CHECK(r[6].result == CuteVerdict::unchecked);
+  CHECK_FALSE(r[6].instruction);
+  CHECK(r[7].result == CuteVerdict::ill_formed);
+}
+
+TEST_CASE("an operand whose frame is not in the table is unchecked, the others still judged", "[cute]") {
+  // m16n8k32 with f64 elements exists in no table.
+  const std::vector<CuteAtomReport> r =
+      check_text("SM80_16x8x32_F64F64F64F64_TN: A = 1, B = 1, C = ((4,8),(2,2)):((32,1),(16,8))\n");
+  REQUIRE(r.size() == 1);
+  CHECK(operand(r[0], Operand::A).result == CuteVerdict::unchecked);
+  CHECK(operand(r[0], Operand::A).message.find("no PTX frame for m16n8k32 A with 64-bit") != std::string::npos);
+  CHECK(operand(r[0], Operand::C).result == CuteVerdict::unchecked);
+  CHECK(r[0].result == CuteVerdict::unchecked);
+}
+
+TEST_CASE("Shape_MNK must be the shape the name gives", "[cute]") {
+  const std::vector<CuteAtomReport> r = check_text(
+      "SM80_16x8x8_F16F16F16F16_TN: Shape_MNK = Shape<_16,_8,_16>, A = ((4,8),(2,2)):((32,1),(16,8)),"
+      " B = ((4,8),2):((16,1),8), C = ((4,8),(2,2)):((32,1),(16,8))\n");
+  REQUIRE(r.size() == 1);
+  CHECK(r[0].result == CuteVerdict::ill_formed);
+  CHECK(operand(r[0], Operand::A).message.find("Shape_MNK (16,8,16)") != std::string::npos);
+}
