@@ -1,9 +1,12 @@
 #!/usr/bin/env bash
 # Install what mmacheck needs to build and test, from Debian's packages.
 # Idempotent: quiet and quick when everything is already there.
+# `scripts/setup.sh fuzz` adds clang and its sanitizer/libFuzzer runtimes,
+# which only the sanitizer and fuzz build (scripts/sanitize.sh) needs.
 set -euo pipefail
 
 packages=(cmake g++ make pkg-config libz3-dev libeigen3-dev libboost-program-options-dev nlohmann-json3-dev catch2)
+[ "${1:-}" = fuzz ] && packages+=(clang libclang-rt-14-dev)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

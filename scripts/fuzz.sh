@@ -1,0 +1,69 @@
+#!/usr/bin/env bash
+# scripts/fuzz.sh SECONDS [HARNESS...] — run each libFuzzer harness of
+# tests/fuzz/ for SECONDS (one at a time, at low priority), starting from
+# seed corpora made from examples/ and tests/data/.  Builds build-sanitize/
+# (scripts/sanitize.sh's tree) when the harnesses are missing.  Prints one
+# line per harness: executions, corpus size, findings.  A finding (crash,
+# sanitizer report, leak, timeout, out-of-memory) is kept under
+# build-sanitize/fuzz/HARNESS/ and makes the exit status 1; re-run it with
+# `build-sanitize/bin/HARNESS FILE`.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+seconds=${1:?usage: scripts/fuzz.sh SECONDS [fuzz_layout_expr fuzz_program fuzz_mmav]}
+shift
+harnesses=("$@")
+((${#harnesses[@]})) || harnesses=(fuzz_layout_expr fuzz_program fuzz_mmav)
+
+bin=build-sanitize/bin
+for h in "${harnesses[@]}"; do
+  if [ ! -x "$bin/$h" ]; then
+    scripts/setup.sh fuzz
+    cmake -S . -B build-sanitize -DCMAKE_BUILD_TYPE=Debug "-DCMAKE_CXX_FLAGS_DEBUG=-O1 -g" \
+      -DCMAKE_CXX_COMPILER=clang++ -DMMACHECK_SANITIZE=address,undefined -DMMACHECK_FUZZ=ON >/dev/null
+    cmake --build build-sanitize -j "$(nproc)" --target "${harnesses[@]}"
+    break
+  fi
+done
+
+# Seeds: the example programs whole; each layout expression of them (the
+# right-hand sides of `NAME = ...` lines that are not buffers); the vector
+# files cut to their first two cases (a whole file runs 384 cases per input).
+work=build-sanitize/fuzz
+mkdir -p "$work"/seeds/{fuzz_program,fuzz_layout_expr,fuzz_mmav}
+cp examples/*.txt "$work/seeds/fuzz_program/"
+n=0
+for f in examples/*.txt; do
+  { grep -E '^[A-Za-z_][A-Za-z0-9_]* *= *' "$f" || true; } | { grep -vE '= *(buffer|T\.alloc_buffer)\(' || true; } |
+    sed -E 's/^[A-Za-z_][A-Za-z0-9_]* *= *//' | while IFS= read -r expr; do
+      n=$((n + 1))
+      printf '%s' "$expr" >"$work/seeds/fuzz_layout_expr/$(basename "$f" .txt)-$n"
+    done
+done
+for f in tests/data/*.mmav; do
+  awk '/^case /{c++} c>2{exit} {print}' "$f" >"$work/seeds/fuzz_mmav/$(basename "$f")"
+done
+
+export ASAN_OPTIONS="detect_leaks=1"
+export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
+status=0
+for h in "${harnesses[@]}"; do
+  dict=tests/fuzz/layout.dict
+  [ "$h" = fuzz_mmav ] && dict=tests/fuzz/mmav.dict
+  mkdir -p "$work/$h/corpus" "$work/$h/findings"
+  log="$work/$h/last.log"
+  # -timeout: one input running 10 s is a hang; -rss_limit_mb: memory past
+  # 2 GB is a missing resource limit.
+  if nice -n 10 "$bin/$h" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -max_len=16384 \
+      -dict="$dict" -print_final_stats=1 -artifact_prefix="$work/$h/findings/" \
+      "$work/$h/corpus" "$work/seeds/$h" >"$log" 2>&1; then
+    result="no findings"
+  else
+    result="FINDING (see $log and $work/$h/findings/)"
+    status=1
+  fi
+  execs=$(grep -oE 'stat::number_of_executed_units: *[0-9]+' "$log" | grep -oE '[0-9]+$' || echo "?")
+  corpus=$(find "$work/$h/corpus" -type f | wc -l)
+  echo "$h: $execs executions in ${seconds} s, corpus $corpus inputs, $result"
+done
+exit $status
