@@ -4,6 +4,7 @@
 #include <charconv>
 #include <limits>
 
+#include "core/base/checked.h"
 #include "core/base/error.h"
 
 namespace mmacheck {
@@ -45,7 +46,8 @@ namespace {
 IntTuple compact_strides(const IntTuple& shape, std::int64_t& running) {
   if (shape.leaf) {
     const IntTuple s = IntTuple::of(shape.value == 1 ? 0 : running);
-    running *= shape.value;
+    // Saturates as size() does: such a layout is refused later by its checks, never wrapped.
+    running = try_mul(running, shape.value).value_or(std::numeric_limits<std::int64_t>::max());
     return s;
   }
   std::vector<IntTuple> items;
