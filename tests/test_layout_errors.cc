@@ -4,6 +4,7 @@
 #include <limits>
 
 #include "core/base/error.h"
+#include "core/program/layout_parser.h"
 #include "tests/test_layout_support.h"
 
 using namespace mmacheck;
@@ -55,4 +56,15 @@ TEST_CASE("errors carry no location, callers add one", "[layout]") {
     CHECK_FALSE(e.loc().known());
     CHECK(e.located(SourceLoc{"f.txt", 3, 7}).loc().line == 3);
   }
+}
+
+TEST_CASE("a replica-only layout with billions of replicas is an error, not an allocation", "[layout]") {
+  // Found by fuzz_layout_expr: R[9223372036 : 54775807] reserved 9e9 owners.
+  const LayoutValue huge_value = parse_layout("R[9223372036 : 54775807]", "<t>");
+  const TileLayout& huge = layout_of(huge_value);
+  CHECK_THROWS_WITH(huge.apply(std::vector<std::int64_t>{0}, std::vector<std::int64_t>{1}),
+                    Catch::Contains("more than 16777216 owners"));
+  const LayoutValue fine_value = parse_layout("R[4 : 1@laneid]", "<t>");
+  const TileLayout& fine = layout_of(fine_value);
+  CHECK(fine.apply(std::vector<std::int64_t>{0}, std::vector<std::int64_t>{1}).size() == 4);
 }

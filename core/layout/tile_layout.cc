@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "core/base/error.h"
 #include "core/layout/detail.h"
 
 namespace mmacheck {
@@ -28,8 +29,16 @@ Owner zero_owner(const TileLayout& layout) {
   return owner;
 }
 
-// The replica iters' contributions, row-major, last iter fastest.
+// The replica iters' contributions, row-major, last iter fastest.  Every
+// element gets each of them, so their number is bounded before anything is
+// allocated (the commands' --max-replicas is lower; this guards the algebra).
 std::vector<Owner> replica_shifts(const std::vector<Iter>& replica) {
+  constexpr std::int64_t kMaxReplicaOwners = std::int64_t{1} << 24;
+  std::int64_t count = 1;
+  for (const Iter& it : replica)
+    if (__builtin_mul_overflow(count, it.extent, &count) || count > kMaxReplicaOwners)
+      throw Error("apply: the replicas give every element more than " + std::to_string(kMaxReplicaOwners) +
+                  " owners");
   std::vector<Owner> shifts{Owner{}};
   for (const Iter& it : replica) {
     std::vector<Owner> next;
