@@ -63,7 +63,7 @@ TEST_CASE("a replica-only layout with billions of replicas is an error, not an a
   const LayoutValue huge_value = parse_layout("R[9223372036 : 54775807]", "<t>");
   const TileLayout& huge = layout_of(huge_value);
   CHECK_THROWS_WITH(huge.apply(std::vector<std::int64_t>{0}, std::vector<std::int64_t>{1}),
-                    Catch::Contains("more than 16777216 owners"));
+                    Catch::Contains("more than 65536 owners"));
   const LayoutValue fine_value = parse_layout("R[4 : 1@laneid]", "<t>");
   const TileLayout& fine = layout_of(fine_value);
   CHECK(fine.apply(std::vector<std::int64_t>{0}, std::vector<std::int64_t>{1}).size() == 4);

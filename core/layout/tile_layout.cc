@@ -33,7 +33,7 @@ Owner zero_owner(const TileLayout& layout) {
 // element gets each of them, so their number is bounded before anything is
 // allocated (the commands' --max-replicas is lower; this guards the algebra).
 std::vector<Owner> replica_shifts(const std::vector<Iter>& replica) {
-  constexpr std::int64_t kMaxReplicaOwners = std::int64_t{1} << 24;
+  constexpr std::int64_t kMaxReplicaOwners = std::int64_t{1} << 16;  // each owner is a map: 2^16 stay in megabytes
   std::int64_t count = 1;
   for (const Iter& it : replica)
     if (__builtin_mul_overflow(count, it.extent, &count) || count > kMaxReplicaOwners)
