@@ -1,8 +1,10 @@
-// mmacheck bench [--instr I] [--arch A] [--seconds S] [--threads T] [--nest FILE]...
+// mmacheck bench [--instr I] [--arch A] [--seconds S] [--threads T] [--nest FILE]... [--vectors FILE]...
 //
 // Lines: `kernel: R mma/s` (the arithmetic model alone, finite inputs), the
 // same with special values, `nest FILE: R mma/s` for each --nest file (the
-// whole program through the warp machine, finite and special inputs), the
+// whole program through the warp machine, finite and special inputs),
+// `vectors FILE: R mma/s` for each --vectors file (`mma --vectors` end to
+// end: read, parse, every case through the lane path), the
 // float32 baseline, and last `ratio R (simulator / BASELINE)` (kernel,
 // finite, against the baseline).
 //
@@ -26,6 +28,8 @@
 #include "core/base/error.h"
 #include "sim/numerics/mma_model.h"
 #include "sim/numerics/throughput.h"
+#include "sim/vectors/vector_file.h"
+#include "sim/vectors/vector_throughput.h"
 
 namespace mmacheck::cli {
 
@@ -103,6 +107,8 @@ int run_bench(const Args& args) {
       ("threads", po::value<int>()->default_value(hardware), "threads (default: hardware threads)")
       ("nest", po::value<std::vector<std::string>>(),
        "also time this layout file's whole program through the warp machine; repeatable")
+      ("vectors", po::value<std::vector<std::string>>(),
+       "also time `mma --vectors` on this vector file (read, parse, run); repeatable")
       ("json", po::bool_switch(), "print one JSON object instead of the text lines");
   const po::variables_map vm = parse_options(args, options, {});
   const std::string name = vm["instr"].as<std::string>();
@@ -127,9 +133,14 @@ int run_bench(const Args& args) {
       jobs.push_back({file, std::move(program), std::move(plan)});
     }
 
-  const double phases = 3 + 2.0 * static_cast<double>(jobs.size());
+  std::vector<std::string> vector_files;
+  if (vm.count("vectors")) vector_files = vm["vectors"].as<std::vector<std::string>>();
+  for (const std::string& file : vector_files) sim::read_vector_file(file);  // bad input exits 2 at once
+
+  const double phases = 3 + 2.0 * static_cast<double>(jobs.size()) + static_cast<double>(vector_files.size());
   sim::ThroughputResult r;
   std::vector<NestRate> nests;
+  std::vector<std::pair<std::string, sim::PhaseResult>> vectors;
   with_progress(seconds * phases / 2, [&] {
     r = sim::measure_throughput(*inst, arch, seconds, threads);
     for (const NestJob& job : jobs)
@@ -138,6 +149,8 @@ int run_bench(const Args& args) {
                                                     seconds, threads),
                        sim::measure_nest_throughput(job.program, job.plan.nest, arch, sim::Distribution::specials,
                                                     seconds, threads)});
+    for (const std::string& file : vector_files)
+      vectors.emplace_back(file, sim::measure_vector_throughput(file, arch, seconds, threads));
     return 0;
   });
   const double ratio = r.sim.per_second() / r.eigen.per_second();
@@ -145,11 +158,14 @@ int run_bench(const Args& args) {
     Json nest_json = Json::array();
     for (const NestRate& n : nests)
       nest_json.push_back({{"file", n.file}, {"finite", phase_json(n.finite)}, {"specials", phase_json(n.specials)}});
+    Json vector_json = Json::array();
+    for (const auto& [file, rate] : vectors) vector_json.push_back({{"file", file}, {"result", phase_json(rate)}});
     std::cout << json_line({{"instruction", inst->ptx()},
                             {"arch", arch.name},
                             {"threads", r.threads},
                             {"kernel", {{"finite", phase_json(r.sim)}, {"specials", phase_json(r.sim_specials)}}},
                             {"nests", std::move(nest_json)},
+                            {"vectors", std::move(vector_json)},
                             {"baseline", r.baseline},
                             {"baseline_result", phase_json(r.eigen)},
                             {"ratio", ratio}})
@@ -163,6 +179,7 @@ int run_bench(const Args& args) {
     print_phase("nest " + n.file, n.finite);
     print_phase("nest " + n.file + " (special values)", n.specials);
   }
+  for (const auto& [file, rate] : vectors) print_phase("vectors " + file, rate);
   print_phase(std::string(r.baseline), r.eigen);
   char line[160];
   std::snprintf(line, sizeof line, "ratio %.3f (simulator / %s)\n", ratio, std::string(r.baseline).c_str());

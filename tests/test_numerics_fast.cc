@@ -66,27 +66,71 @@ std::vector<std::uint64_t> reference(const MmaInst& in, const ArchParams& arch, 
   return d;
 }
 
+fast::TileSpec tile_spec(const MmaInst& in, const ArchParams& arch) {
+  const FloatFormat &fa = float_format(in.a), &fb = float_format(in.b), &fc = float_format(in.c);
+  return {in.k, &fa, &fb, &fc, arch.kept_bits - fa.man_bits - fb.man_bits, arch.kept_bits - fc.man_bits,
+          arch.kept_bits, arch.zero_term_exp(in.d), in.a == DType::f16 && in.b == DType::f16};
+}
+
 // The portable kernels, called directly (fused_tile_fast picks AVX2 here).
 std::vector<std::uint64_t> portable(const MmaInst& in, const ArchParams& arch, const Tile& t) {
-  const FloatFormat &fa = float_format(in.a), &fb = float_format(in.b), &fc = float_format(in.c);
-  const fast::TileSpec spec{in.k, &fa, &fb, &fc, arch.kept_bits - fa.man_bits - fb.man_bits,
-                            arch.kept_bits - fc.man_bits, arch.kept_bits, arch.zero_term_exp(in.d)};
+  const fast::TileSpec spec = tile_spec(in, arch);
   fast::Operands op;
   fast::Sums sums;
   REQUIRE(fast::decode(spec, t.a.data(), t.b.data(), t.c.data(), op));
   fast::aligned_sums(spec, op, sums);
   std::vector<std::uint64_t> d(in.m * in.n);
-  if (fc.man_bits == 23) {
+  if (spec.c->man_bits == 23) {
     fast::finish_f32(spec, sums, d.data());
     return d;
   }
   return {};  // f16 output: the rounding is shared with the reference
 }
 
+#ifdef MMACHECK_AVX2_KERNELS
+// Both AVX2 sums, called directly: the integer one always, the f32-product
+// one when the tile's exponent spread allows it (`products` says whether).
+struct Avx2Results {
+  std::vector<std::uint64_t> integer, products;
+};
+
+Avx2Results avx2(const MmaInst& in, const ArchParams& arch, const Tile& t) {
+  const fast::TileSpec spec = tile_spec(in, arch);
+  if (spec.c->man_bits != 23 || !fast::cpu_has_avx2()) return {};
+  fast::Operands op;
+  fast::Values v;
+  REQUIRE(fast::decode_avx2(spec, t.a.data(), t.b.data(), t.c.data(), op, v));
+  Avx2Results r;
+  fast::Sums sums;
+  fast::aligned_sums_avx2(spec, op, sums);
+  r.integer.resize(in.m * in.n);
+  fast::finish_f32_avx2(spec, sums, r.integer.data());
+  if (v.exact) {
+    fast::product_sums_avx2(spec, op, v, sums);
+    r.products.resize(in.m * in.n);
+    fast::finish_f32_avx2(spec, sums, r.products.data());
+  }
+  return r;
+}
+#endif
+
+// One NaN or Inf (of either sign) at a few random places of A, B or C.
+void add_specials(const MmaInst& in, Tile& t, std::mt19937_64& rng) {
+  const int count = 1 + static_cast<int>(rng() % 4);
+  for (int n = 0; n < count; ++n) {
+    const int which = static_cast<int>(rng() % 3);
+    std::vector<std::uint64_t>& tile = which == 0 ? t.a : which == 1 ? t.b : t.c;
+    const FloatFormat& f = float_format(which == 0 ? in.a : which == 1 ? in.b : in.c);
+    const std::uint64_t man = rng() % 2 ? 0 : (rng() | 1) & ((std::uint64_t{1} << f.man_bits) - 1);
+    tile[rng() % tile.size()] = (rng() & 1 ? f.sign_bit() : 0) | (f.inf_bits(false) | man << f.ignored_low_bits);
+  }
+}
+
 }  // namespace
 
 TEST_CASE("fast fused tiles equal the reference model", "[numerics]") {
   std::mt19937_64 rng(12345);
+  int products = 0;  // tiles the f32-product kernel took
   for (const MmaInst& in : mma_instructions()) {
     if (in.a != DType::f16 && in.a != DType::bf16 && in.a != DType::tf32) continue;
     for (const ArchParams& arch : all_arch_params()) {
@@ -102,17 +146,49 @@ TEST_CASE("fast fused tiles equal the reference model", "[numerics]") {
         REQUIRE(got == want);
         const std::vector<std::uint64_t> port = portable(in, arch, t);
         if (!port.empty()) REQUIRE(port == want);
+#ifdef MMACHECK_AVX2_KERNELS
+        const Avx2Results vec = avx2(in, arch, t);
+        if (!vec.integer.empty()) REQUIRE(vec.integer == want);
+        if (!vec.products.empty()) REQUIRE(vec.products == want);
+        products += !vec.products.empty();
+#endif
       }
     }
   }
+#ifdef MMACHECK_AVX2_KERNELS
+  if (fast::cpu_has_avx2()) CHECK(products >= 2000);  // every f16 tile with f32 output takes it
+#endif
 }
 
-TEST_CASE("the fast path declines tiles with NaN or Inf", "[numerics]") {
+TEST_CASE("fast tiles with NaN or Inf equal the reference model", "[numerics]") {
+  std::mt19937_64 rng(54321);
+  for (const MmaInst& in : mma_instructions()) {
+    if (in.a != DType::f16 && in.a != DType::bf16 && in.a != DType::tf32) continue;
+    for (const ArchParams& arch : all_arch_params()) {
+      if (!has_model(in, arch)) continue;
+      const int block = in.a == DType::tf32 ? arch.block_tf32 : arch.block_16bit;
+      if (in.k > block) continue;
+      INFO(in.ptx() << " on " << arch.name);
+      for (int n = 0; n < 100; ++n) {
+        Tile t = random_tile(in, rng);
+        add_specials(in, t, rng);
+        const std::vector<std::uint64_t> want = reference(in, arch, t);
+        std::vector<std::uint64_t> got(in.m * in.n);
+        REQUIRE(fused_tile_fast(in, arch, t.a, t.b, t.c, got));
+        REQUIRE(got == want);
+        // In place (D over C), as a caller may run it.
+        std::vector<std::uint64_t> c = t.c;
+        REQUIRE(fused_tile_fast(in, arch, t.a, t.b, c, c));
+        REQUIRE(c == want);
+      }
+    }
+  }
+  // A single Inf in B reaches only its column: the others stay finite.
   const MmaInst& in = *find_mma_inst("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32");
   std::vector<std::uint64_t> a(256, 0x3C00), b(128, 0x3C00), c(128, 0), d(128, 7);
-  b[77] = 0x7C00;
-  CHECK_FALSE(fused_tile_fast(in, arch_params("sm_90"), a, b, c, d));
-  CHECK(d[0] == 7);
+  b[77] = 0x7C00;  // B[9][5]
+  REQUIRE(fused_tile_fast(in, arch_params("sm_90"), a, b, c, d));
+  for (int n = 0; n < 128; ++n) CHECK(d[n] == (n % 8 == 5 ? 0x7F800000u : 0x41800000u));  // +Inf, 16
 }
 
 TEST_CASE("mmacheck bench prints the kernel, nest and baseline rates and ends with the ratio", "[numerics][cli]") {
@@ -151,3 +227,46 @@ TEST_CASE("both kernels give +0 where a nonzero sum rounds to zero", "[numerics]
     CHECK(portable(in, arch_params("sm_90"), t) == got);
   }
 }
+
+#ifdef MMACHECK_AVX2_KERNELS
+TEST_CASE("the f32-product kernel is exact for bf16 and tf32 exponents in any window", "[numerics]") {
+  // Exponent fields drawn from a window of 50 (A) and 50 (B) placed anywhere
+  // in the range, subnormals and the largest finite values included: the
+  // spread of 100 the kernel accepts, with offsets up to the top and bottom.
+  if (!fast::cpu_has_avx2()) return;
+  std::mt19937_64 rng(777);
+  int products = 0;
+  for (const char* ptx : {"mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32",
+                          "mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32"}) {
+    const MmaInst& in = *find_mma_inst(ptx);
+    const FloatFormat& f = float_format(in.a);
+    for (const ArchParams& arch : all_arch_params()) {
+      if (!has_model(in, arch) || in.k > (in.a == DType::tf32 ? arch.block_tf32 : arch.block_16bit)) continue;
+      INFO(in.ptx() << " on " << arch.name);
+      for (int n = 0; n < 200; ++n) {
+        const auto window = [&](std::vector<std::uint64_t>& tile, int count) {
+          const std::uint64_t lo = rng() % 205;  // fields [lo, lo + 50] within [0, 254]
+          for (int e = 0; e < count; ++e) {
+            const std::uint64_t field = lo + rng() % 51;
+            const std::uint64_t man = rng() & ((std::uint64_t{1} << f.man_bits) - 1);
+            tile.push_back(((field << f.man_bits | man) << f.ignored_low_bits) | (rng() & 1 ? f.sign_bit() : 0));
+          }
+        };
+        Tile t;
+        window(t.a, in.m * in.k);
+        window(t.b, in.k * in.n);
+        for (int e = 0; e < in.m * in.n; ++e) t.c.push_back(random_finite(float_format(in.c), rng));
+        const std::vector<std::uint64_t> want = reference(in, arch, t);
+        const Avx2Results vec = avx2(in, arch, t);
+        REQUIRE(vec.integer == want);
+        if (!vec.products.empty()) REQUIRE(vec.products == want);
+        products += !vec.products.empty();
+        std::vector<std::uint64_t> got(in.m * in.n);
+        REQUIRE(fused_tile_fast(in, arch, t.a, t.b, t.c, got));
+        REQUIRE(got == want);
+      }
+    }
+  }
+  CHECK(products > 1000);
+}
+#endif

@@ -7,6 +7,8 @@
 
 #include <immintrin.h>
 
+#include <algorithm>
+
 #define MMACHECK_AVX2 __attribute__((target("avx2")))
 
 namespace mmacheck::sim::fast {
@@ -28,9 +30,10 @@ MMACHECK_AVX2 __m256i low_words(const std::uint64_t* p) {
 }
 
 // Decodes `count` (a multiple of 8) elements of format f; returns the lanes
-// that held NaN or Inf.
+// that held NaN or Inf.  With `val`, also each element's f32 value times
+// 2^-(pre_shift + val_offset) (Values; the caller keeps the power normal).
 MMACHECK_AVX2 __m256i decode_run(const FloatFormat& f, const std::uint64_t* words, int count, int pre_shift,
-                                 std::int32_t* sig, std::int32_t* exp) {
+                                 std::int32_t* sig, std::int32_t* exp, float* val = nullptr, int val_offset = 0) {
   const __m128i ignored = _mm_cvtsi32_si128(f.ignored_low_bits);
   const __m128i man_bits = _mm_cvtsi32_si128(f.man_bits);
   const __m128i shift = _mm_cvtsi32_si128(pre_shift);
@@ -41,6 +44,7 @@ MMACHECK_AVX2 __m256i decode_run(const FloatFormat& f, const std::uint64_t* word
   const __m256i bias = _mm256_set1_epi32(f.bias);
   const __m256i min_exp = _mm256_set1_epi32(f.min_exp());
   const __m256i zero_exp = _mm256_set1_epi32(kZeroInputExp);
+  const __m256i val_bias = _mm256_set1_epi32(127 - f.man_bits - pre_shift - val_offset);
   const __m256i zero = _mm256_setzero_si256();
   __m256i special = zero;
   for (int n = 0; n < count; n += 8) {
@@ -49,14 +53,54 @@ MMACHECK_AVX2 __m256i decode_run(const FloatFormat& f, const std::uint64_t* word
     const __m256i subnormal = _mm256_cmpeq_epi32(e, zero);
     special = _mm256_or_si256(special, _mm256_cmpeq_epi32(e, exp_mask));
     const __m256i mag = _mm256_or_si256(_mm256_and_si256(w, man_mask), _mm256_andnot_si256(subnormal, implicit));
-    __m256i x = _mm256_blendv_epi8(_mm256_sub_epi32(e, bias), min_exp, subnormal);
-    x = _mm256_blendv_epi8(x, zero_exp, _mm256_cmpeq_epi32(mag, zero));
+    const __m256i x = _mm256_blendv_epi8(_mm256_sub_epi32(e, bias), min_exp, subnormal);
     const __m256i neg = _mm256_srai_epi32(_mm256_sll_epi32(w, to_sign), 31);
-    const __m256i s = _mm256_sll_epi32(mag, shift);
-    _mm256_store_si256(reinterpret_cast<__m256i*>(sig + n), _mm256_sub_epi32(_mm256_xor_si256(s, neg), neg));
-    _mm256_store_si256(reinterpret_cast<__m256i*>(exp + n), x);
+    const __m256i s = _mm256_sub_epi32(_mm256_xor_si256(_mm256_sll_epi32(mag, shift), neg), neg);
+    _mm256_store_si256(reinterpret_cast<__m256i*>(sig + n), s);
+    _mm256_store_si256(reinterpret_cast<__m256i*>(exp + n),
+                       _mm256_blendv_epi8(x, zero_exp, _mm256_cmpeq_epi32(mag, zero)));
+    if (val) {
+      const __m256 scale = _mm256_castsi256_ps(_mm256_slli_epi32(_mm256_add_epi32(x, val_bias), 23));
+      _mm256_store_ps(val + n, _mm256_mul_ps(_mm256_cvtepi32_ps(s), scale));
+    }
   }
   return special;
+}
+
+// The least and the largest exponent of the nonzero elements among `count`.
+struct Spread {
+  int lo, hi;  // lo > hi when every element is zero
+};
+
+MMACHECK_AVX2 Spread spread(const std::int32_t* exp, int count) {
+  const __m256i zero_exp = _mm256_set1_epi32(kZeroInputExp);
+  const __m256i none = _mm256_set1_epi32(-kZeroInputExp);
+  __m256i lo = none, hi = zero_exp;
+  for (int n = 0; n < count; n += 8) {
+    const __m256i x = _mm256_load_si256(reinterpret_cast<const __m256i*>(exp + n));
+    hi = _mm256_max_epi32(hi, x);
+    lo = _mm256_min_epi32(lo, _mm256_blendv_epi8(x, none, _mm256_cmpeq_epi32(x, zero_exp)));
+  }
+  alignas(32) std::int32_t l[8], h[8];
+  _mm256_store_si256(reinterpret_cast<__m256i*>(l), lo);
+  _mm256_store_si256(reinterpret_cast<__m256i*>(h), hi);
+  Spread r{l[0], h[0]};
+  for (int i = 1; i < 8; ++i) r = {std::min(r.lo, l[i]), std::max(r.hi, h[i])};
+  return r;
+}
+
+// Values from decoded significands and exponents, the power clamped to a
+// normal f32 (only zeros, whose value is 0 anyway, reach the clamp).
+MMACHECK_AVX2 void fill_values(const FloatFormat& f, const std::int32_t* sig, const std::int32_t* exp, int count,
+                               int pre_shift, int offset, float* val) {
+  const __m256i val_bias = _mm256_set1_epi32(127 - f.man_bits - pre_shift - offset);
+  const __m256i lo = _mm256_set1_epi32(1), hi = _mm256_set1_epi32(254);
+  for (int n = 0; n < count; n += 8) {
+    const __m256i x = _mm256_load_si256(reinterpret_cast<const __m256i*>(exp + n));
+    const __m256i e = _mm256_min_epi32(_mm256_max_epi32(_mm256_add_epi32(x, val_bias), lo), hi);
+    const __m256 s = _mm256_cvtepi32_ps(_mm256_load_si256(reinterpret_cast<const __m256i*>(sig + n)));
+    _mm256_store_ps(val + n, _mm256_mul_ps(s, _mm256_castsi256_ps(_mm256_slli_epi32(e, 23))));
+  }
 }
 
 MMACHECK_AVX2 inline __m256i at(const std::int32_t* p) {
@@ -90,6 +134,36 @@ MMACHECK_AVX2 void rows(const TileSpec& s, const Operands& op, Sums& out) {
   }
 }
 
+// rows<K> with the products in f32 (Values): per output the largest
+// exponent X, then each term as cvtt(a * b * 2^(kept_bits + offset - X)).
+template <int K>
+MMACHECK_AVX2 void product_rows(const TileSpec& s, const Operands& op, const Values& v, Sums& out) {
+  const __m256i floor = _mm256_set1_epi32(s.zero_floor);
+  const __m256i bias = _mm256_set1_epi32(127 + s.kept_bits + v.offset);
+  const __m256i lo = _mm256_set1_epi32(1), hi = _mm256_set1_epi32(254);
+  __m256 b[K];
+  for (int k = 0; k < K; ++k) b[k] = _mm256_load_ps(v.b + k * kN);
+  for (int i = 0; i < kM; ++i) {
+    const std::int32_t* a_exp = op.a_exp + i * K;
+    const float* a_val = v.a + i * K;
+    const __m256i c_exp = at(op.c_exp + i * kN);
+    __m256i top = _mm256_max_epi32(c_exp, floor);
+    for (int k = 0; k < K; ++k)
+      top = _mm256_max_epi32(top, _mm256_add_epi32(_mm256_set1_epi32(a_exp[k]), at(op.b_exp + k * kN)));
+    const __m256 scale = _mm256_castsi256_ps(
+        _mm256_slli_epi32(_mm256_min_epi32(_mm256_max_epi32(_mm256_sub_epi32(bias, top), lo), hi), 23));
+    __m256i acc = _mm256_setzero_si256();
+    for (int k = 0; k < K; ++k)
+      acc = _mm256_add_epi32(
+          acc, _mm256_cvttps_epi32(_mm256_mul_ps(_mm256_mul_ps(_mm256_set1_ps(a_val[k]), b[k]), scale)));
+    const __m256i c = at(op.c_sig + i * kN);
+    const __m256i c_term = _mm256_sign_epi32(_mm256_srlv_epi32(_mm256_abs_epi32(c), _mm256_sub_epi32(top, c_exp)), c);
+    _mm256_store_si256(reinterpret_cast<__m256i*>(out.acc + i * kN), acc);
+    _mm256_store_si256(reinterpret_cast<__m256i*>(out.c_term + i * kN), c_term);
+    _mm256_store_si256(reinterpret_cast<__m256i*>(out.top + i * kN), top);
+  }
+}
+
 // Four outputs: (acc + c_term) * 2^(top - kept_bits), exact in double, then
 // cut to f32 toward zero by bit manipulation.
 MMACHECK_AVX2 __m256i f32_toward_zero4(__m128i acc, __m128i c_term, __m128i top, int kept_bits) {
@@ -113,10 +187,24 @@ MMACHECK_AVX2 __m256i f32_toward_zero4(__m128i acc, __m128i c_term, __m128i top,
 }  // namespace
 
 MMACHECK_AVX2 bool decode_avx2(const TileSpec& s, const std::uint64_t* a, const std::uint64_t* b,
-                               const std::uint64_t* c, Operands& op) {
-  __m256i special = decode_run(*s.a, a, kM * s.k, s.pre_shift, op.a_sig, op.a_exp);
-  special = _mm256_or_si256(special, decode_run(*s.b, b, s.k * kN, 0, op.b_sig, op.b_exp));
+                               const std::uint64_t* c, Operands& op, Values& v) {
+  const int na = kM * s.k, nb = s.k * kN;
+  __m256i special = decode_run(*s.a, a, na, s.pre_shift, op.a_sig, op.a_exp, s.narrow ? v.a : nullptr);
+  special = _mm256_or_si256(special, decode_run(*s.b, b, nb, 0, op.b_sig, op.b_exp, s.narrow ? v.b : nullptr));
   special = _mm256_or_si256(special, decode_run(*s.c, c, kM * kN, s.c_shift, op.c_sig, op.c_exp));
+  if (s.narrow) {
+    v.offset = 0;
+    v.exact = true;
+  } else {
+    const Spread sa = spread(op.a_exp, na), sb = spread(op.b_exp, nb);
+    const int offset_a = sa.lo <= sa.hi ? sa.hi : 0, offset_b = sb.lo <= sb.hi ? sb.hi : 0;
+    v.offset = offset_a + offset_b;
+    v.exact = std::max(sa.hi - sa.lo, 0) + std::max(sb.hi - sb.lo, 0) <= kMaxSpread;
+    if (v.exact) {
+      fill_values(*s.a, op.a_sig, op.a_exp, na, s.pre_shift, offset_a, v.a);
+      fill_values(*s.b, op.b_sig, op.b_exp, nb, 0, offset_b, v.b);
+    }
+  }
   return _mm256_testz_si256(special, special);
 }
 
@@ -125,6 +213,14 @@ MMACHECK_AVX2 void aligned_sums_avx2(const TileSpec& s, const Operands& op, Sums
     case 16: return rows<16>(s, op, out);
     case 8: return rows<8>(s, op, out);
     default: return rows<4>(s, op, out);
+  }
+}
+
+MMACHECK_AVX2 void product_sums_avx2(const TileSpec& s, const Operands& op, const Values& v, Sums& out) {
+  switch (s.k) {
+    case 16: return product_rows<16>(s, op, v, out);
+    case 8: return product_rows<8>(s, op, v, out);
+    default: return product_rows<4>(s, op, v, out);
   }
 }
 

@@ -13,7 +13,11 @@ namespace fast {
 bool load(const FloatFormat& f, std::uint64_t bits, int pre_shift, std::int32_t* sig, std::int32_t* exp) {
   const std::uint64_t w = bits >> f.ignored_low_bits;
   const int exp_field = static_cast<int>(w >> f.man_bits) & ((1 << f.exp_bits) - 1);
-  if (exp_field == (1 << f.exp_bits) - 1) return false;
+  if (exp_field == (1 << f.exp_bits) - 1) {  // NaN or Inf: a zero stand-in, patched later
+    *sig = 0;
+    *exp = kZeroInputExp;
+    return false;
+  }
   const std::int32_t man = static_cast<std::int32_t>(w & ((1u << f.man_bits) - 1));
   const std::int32_t mag = (exp_field ? man | (1 << f.man_bits) : man) << pre_shift;
   *sig = (w >> (f.exp_bits + f.man_bits)) & 1 ? -mag : mag;
@@ -76,19 +80,68 @@ void finish_f32(const TileSpec& s, const Sums& sums, std::uint64_t* d) {
 
 namespace {
 
+// Decode and sums, false when the tile holds a NaN or an Inf (the sums of
+// the outputs it reaches are then garbage, and patch_specials replaces them).
 struct Kernels {
-  bool (*decode)(const TileSpec&, const std::uint64_t*, const std::uint64_t*, const std::uint64_t*, Operands&);
-  void (*aligned_sums)(const TileSpec&, const Operands&, Sums&);
+  bool (*sums)(const TileSpec&, const std::uint64_t*, const std::uint64_t*, const std::uint64_t*, Sums&);
   void (*finish_f32)(const TileSpec&, const Sums&, std::uint64_t*);
 };
 
-const Kernels& best_kernels() {
-  static constexpr Kernels portable{decode, aligned_sums, finish_f32};
+bool sums_portable(const TileSpec& s, const std::uint64_t* a, const std::uint64_t* b, const std::uint64_t* c,
+                   Sums& out) {
+  Operands op;
+  const bool finite = decode(s, a, b, c, op);
+  aligned_sums(s, op, out);
+  return finite;
+}
+
 #ifdef MMACHECK_AVX2_KERNELS
-  static constexpr Kernels avx2{decode_avx2, aligned_sums_avx2, finish_f32_avx2};
+bool sums_avx2(const TileSpec& s, const std::uint64_t* a, const std::uint64_t* b, const std::uint64_t* c,
+               Sums& out) {
+  Operands op;
+  Values v;
+  const bool finite = decode_avx2(s, a, b, c, op, v);
+  if (v.exact)
+    product_sums_avx2(s, op, v, out);
+  else
+    aligned_sums_avx2(s, op, out);
+  return finite;
+}
+#endif
+
+const Kernels& best_kernels() {
+  static constexpr Kernels portable{sums_portable, finish_f32};
+#ifdef MMACHECK_AVX2_KERNELS
+  static constexpr Kernels avx2{sums_avx2, finish_f32_avx2};
   if (cpu_has_avx2()) return avx2;
 #endif
   return portable;
+}
+
+bool is_special(const FloatFormat& f, std::uint64_t bits) {
+  const std::uint64_t top = (std::uint64_t{1} << f.exp_bits) - 1;
+  return ((bits >> (f.ignored_low_bits + f.man_bits)) & top) == top;
+}
+
+// The outputs whose row of A, column of B or C holds a NaN or an Inf, from
+// the reference model (its step 1 decides them, so this costs little).
+void patch_specials(const TileSpec& s, const FusedStep& step, const std::uint64_t* a, const std::uint64_t* b,
+                    const std::uint64_t* c, std::uint64_t* d) {
+  bool row[kM] = {}, col[kN] = {};
+  for (int i = 0; i < kM; ++i)
+    for (int k = 0; k < s.k; ++k) row[i] |= is_special(*s.a, a[i * s.k + k]);
+  for (int k = 0; k < s.k; ++k)
+    for (int j = 0; j < kN; ++j) col[j] |= is_special(*s.b, b[k * kN + j]);
+  FpValue av[kMaxK], bv[kMaxK];
+  for (int i = 0; i < kM; ++i)
+    for (int j = 0; j < kN; ++j) {
+      if (!row[i] && !col[j] && !is_special(*s.c, c[i * kN + j])) continue;
+      for (int k = 0; k < s.k; ++k) {
+        av[k] = sim::decode(*s.a, a[i * s.k + k]);
+        bv[k] = sim::decode(*s.b, b[k * kN + j]);
+      }
+      d[i * kN + j] = fused_dot(step, std::span(av, s.k), std::span(bv, s.k), sim::decode(*s.c, c[i * kN + j]));
+    }
 }
 
 }  // namespace
@@ -110,7 +163,8 @@ bool fused_tile_fast(const MmaInst& inst, const ArchParams& arch, std::span<cons
                       arch.kept_bits - float_format(inst.a).man_bits - float_format(inst.b).man_bits,
                       arch.kept_bits - float_format(inst.c).man_bits,
                       arch.kept_bits,
-                      step.zero_term_exp};
+                      step.zero_term_exp,
+                      inst.a == DType::f16 && inst.b == DType::f16};
   // kept_bits <= 25 keeps aligned products below 2^27 (the int32 bound in
   // fused_tile_kernels.h).  The kernels apply the zero-term exponent as a
   // floor on E for every output; that equals the model (zero terms only)
@@ -120,19 +174,20 @@ bool fused_tile_fast(const MmaInst& inst, const ArchParams& arch, std::span<cons
     return false;
 
   const Kernels& kernels = best_kernels();
-  Operands op;
   Sums sums;
-  if (!kernels.decode(spec, a.data(), b.data(), c.data(), op)) return false;
-  kernels.aligned_sums(spec, op, sums);
+  const bool finite = kernels.sums(spec, a.data(), b.data(), c.data(), sums);
+  std::uint64_t c_copy[kM * kN];  // patch_specials reads C after D is written, and d may be c
+  if (!finite) std::copy(c.begin(), c.end(), c_copy);
   if (fd.man_bits == 23) {
     kernels.finish_f32(spec, sums, d.data());
-    return true;
+  } else {
+    for (int n = 0; n < kM * kN; ++n) {  // f16 output: nearest-even
+      const std::int64_t s = std::int64_t{sums.acc[n]} + sums.c_term[n];
+      const std::uint64_t mag = s < 0 ? -static_cast<std::uint64_t>(s) : static_cast<std::uint64_t>(s);
+      d[n] = fused_round(step, s < 0, mag, sums.top[n] - arch.kept_bits);
+    }
   }
-  for (int n = 0; n < kM * kN; ++n) {  // f16 output: nearest-even
-    const std::int64_t s = std::int64_t{sums.acc[n]} + sums.c_term[n];
-    const std::uint64_t mag = s < 0 ? -static_cast<std::uint64_t>(s) : static_cast<std::uint64_t>(s);
-    d[n] = fused_round(step, s < 0, mag, sums.top[n] - arch.kept_bits);
-  }
+  if (!finite) patch_specials(spec, step, a.data(), b.data(), c_copy, d.data());
   return true;
 }
 

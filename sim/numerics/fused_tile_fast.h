@@ -12,9 +12,11 @@
 
 namespace mmacheck::sim {
 
-// Computes D and returns true when the tile has no NaN or Inf among A, B, C
-// and the instruction is one this path covers; otherwise returns false and
-// leaves d untouched (the caller falls back to the reference).
+// Computes D and returns true when the instruction is one this path covers
+// (m16n8, K within one fused block); otherwise returns false and leaves d
+// untouched (the caller falls back to the reference).  Outputs that a NaN
+// or an Inf reaches are taken from the reference model, the rest stay on the
+// fast path.
 bool fused_tile_fast(const MmaInst& inst, const ArchParams& arch, std::span<const std::uint64_t> a,
                      std::span<const std::uint64_t> b, std::span<const std::uint64_t> c,
                      std::span<std::uint64_t> d);

@@ -28,6 +28,7 @@ struct TileSpec {
   int c_shift;     // kept_bits - frac(c), applied to C's significands
   int kept_bits;
   int zero_floor;  // ArchParams::zero_term_exp
+  bool narrow;     // f16 A and B: exponents within [-14, 16], Values need no offsets
 };
 
 // Fixed-point operands, in units of 2^(X - kept_bits) for an output's largest
@@ -53,6 +54,24 @@ struct Sums {
   alignas(32) std::int32_t top[kM * kN];
 };
 
+// The f32-product kernel's operands (AVX2): A[i][k] and B[k][j] as f32
+// values times 2^-offset_a and 2^-offset_b (each operand's largest
+// exponent; 0 for narrow tiles).  When the nonzero exponents of A and of B
+// spread at most kMaxSpread together, every nonzero product of two is exact
+// and normal in f32 (24 significant bits hold the 22 of a product), and so
+// is the product times 2^(kept_bits + offset - X) for an output's X, clamped
+// to a normal power of two: that is the aligned term before truncation, so
+// cvtt (toward zero) gives the integer term of Sums exactly.  A clamp to the
+// least power 2^-126 only meets products whose term is below 1 (0 either
+// way); one to 2^127 cannot happen while the spread holds.
+constexpr int kMaxSpread = 100;
+struct Values {
+  alignas(32) float a[kM * kMaxK];
+  alignas(32) float b[kMaxK * kN];
+  int offset = 0;      // offset_a + offset_b
+  bool exact = false;  // the spread holds: product_sums_avx2 may run
+};
+
 // One element; false for NaN or Inf.
 bool load(const FloatFormat& f, std::uint64_t bits, int pre_shift, std::int32_t* sig, std::int32_t* exp);
 // sum * 2^scale rounded toward zero to f32 bits (subnormals kept, overflow to Inf).
@@ -66,9 +85,12 @@ void finish_f32(const TileSpec& s, const Sums& sums, std::uint64_t* d);
 
 #ifdef MMACHECK_AVX2_KERNELS
 bool cpu_has_avx2();
+// decode() and the Values.
 bool decode_avx2(const TileSpec& s, const std::uint64_t* a, const std::uint64_t* b, const std::uint64_t* c,
-                 Operands& op);
+                 Operands& op, Values& v);
 void aligned_sums_avx2(const TileSpec& s, const Operands& op, Sums& out);
+// aligned_sums() through f32 products; requires v.exact.
+void product_sums_avx2(const TileSpec& s, const Operands& op, const Values& v, Sums& out);
 void finish_f32_avx2(const TileSpec& s, const Sums& sums, std::uint64_t* d);
 #endif
 

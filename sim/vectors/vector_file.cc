@@ -8,7 +8,7 @@
 
 #include "core/base/error.h"
 #include "core/base/file_io.h"
-#include "sim/machine/fragment.h"
+#include "sim/machine/lane_mma.h"
 
 namespace mmacheck::sim {
 
@@ -39,6 +39,17 @@ std::string quoted(std::string_view text) {
   s += '\'';
   return s;
 }
+
+bool is_blank(char ch) { return ch == ' ' || ch == '\t' || ch == '\r'; }
+
+// Hex digit values, -1 for every other byte.
+constexpr std::array<std::int8_t, 256> kHexDigit = [] {
+  std::array<std::int8_t, 256> t{};
+  t.fill(-1);
+  for (int d = 0; d < 10; ++d) t['0' + d] = static_cast<std::int8_t>(d);
+  for (int d = 0; d < 6; ++d) t['a' + d] = t['A' + d] = static_cast<std::int8_t>(10 + d);
+  return t;
+}();
 
 std::optional<std::uint64_t> parse_hex(std::string_view s) {
   std::uint64_t v = 0;
@@ -84,6 +95,7 @@ class Parser {
 
   void line(std::string_view text, int number) {
     line_ = number;
+    if (fast_operand(text)) return;
     const std::vector<Token> tokens = split(text);
     if (tokens.empty() || tokens[0].text.front() == '#') return;
     const std::string_view key = tokens[0].text;
@@ -129,6 +141,45 @@ class Parser {
                               " repeats the case of line " + std::to_string(seen->second));
     file_.cases.push_back({inst_, *id, tokens.size() == 3 ? std::string(tokens[2].text) : "", line_, {}, {}, {}, {}});
     open_ = true;
+  }
+
+  // An operand line of the open case, well formed, parsed in place (the
+  // common line, most of a file's bytes).  False, with nothing changed,
+  // for every other line and for any flaw: the general path then parses it
+  // again and names the error.
+  bool fast_operand(std::string_view text) {
+    if (!open_ || text.size() < 2 || !is_blank(text[1])) return false;
+    const std::optional<OperandShape> shape = operand_shape(*inst_, text.substr(0, 1));
+    if (!shape) return false;
+    std::vector<std::uint64_t>& tile = file_.cases.back().*shape->tile;
+    if (!tile.empty()) return false;
+    const std::size_t digits = static_cast<std::size_t>(dtype_bits(shape->type) / 4);
+    tile.resize(static_cast<std::size_t>(shape->count));
+    const char* p = text.data() + 1;
+    const char* const end = text.data() + text.size();
+    int words = 0;
+    for (;;) {
+      while (p < end && is_blank(*p)) ++p;
+      if (p == end) break;
+      const char* const start = p;
+      std::uint64_t v = 0;
+      int bad = 0;
+      for (; p < end && !is_blank(*p); ++p) {
+        const int d = kHexDigit[static_cast<unsigned char>(*p)];
+        bad |= d;  // negative once any byte is not a digit
+        v = v << 4 | static_cast<unsigned>(d & 15);
+      }
+      if (bad < 0 || static_cast<std::size_t>(p - start) != digits || words == shape->count) {
+        tile.clear();
+        return false;
+      }
+      tile[static_cast<std::size_t>(words++)] = v;
+    }
+    if (words != shape->count) {
+      tile.clear();
+      return false;
+    }
+    return true;
   }
 
   void operand(const std::vector<Token>& tokens, const OperandShape& shape) {
@@ -192,33 +243,45 @@ VectorFile parse_vector_file(std::string_view text, const std::string& name) {
 
 VectorFile read_vector_file(const std::string& path) { return parse_vector_file(read_text_file(path), input_name(path)); }
 
-std::vector<Mismatch> run_vector_case(const VectorCase& vc, const ArchParams& arch) {
+namespace {
+
+// The D elements of `vc` that `lanes` (its instruction's) computes
+// differently; `got` is scratch of D's size.
+std::vector<Mismatch> case_mismatches(const VectorCase& vc, LaneMma& lanes, std::vector<std::uint64_t>& got) {
   const MmaInst& in = *vc.inst;
-  const WarpRegs d = execute_mma(in, arch, scatter_tile(in.frame(Operand::A), vc.a),
-                                 scatter_tile(in.frame(Operand::B), vc.b),
-                                 scatter_tile(in.frame(Operand::C), vc.c));
-  const std::vector<std::uint64_t> got = gather_tile(d);
+  got.resize(vc.d.size());
+  lanes.run(vc.a, vc.b, vc.c, got);
   std::vector<Mismatch> out;
   for (int i = 0; i < in.m * in.n; ++i)
     if (got[i] != vc.d[i]) out.push_back({&vc, i / in.n, i % in.n, vc.d[i], got[i]});
   return out;
 }
 
-namespace {
 InstrTally& tally_of(std::vector<InstrTally>& tallies, const MmaInst* inst) {
   for (InstrTally& t : tallies)
     if (t.inst == inst) return t;
   return tallies.emplace_back(InstrTally{inst});
 }
+
 }  // namespace
+
+std::vector<Mismatch> run_vector_case(const VectorCase& vc, const ArchParams& arch) {
+  LaneMma lanes(*vc.inst, arch);
+  std::vector<std::uint64_t> got;
+  return case_mismatches(vc, lanes, got);
+}
 
 VectorReport run_vector_file(const VectorFile& file, const ArchParams& arch, std::size_t max_mismatches) {
   VectorReport report;
+  std::vector<LaneMma> lanes;  // one per instruction of the file, its frames resolved once
+  std::vector<std::uint64_t> got;
   for (const VectorCase& vc : file.cases) {
     InstrTally& tally = tally_of(report.tallies, vc.inst);
     std::vector<Mismatch> bad;
     try {
-      bad = run_vector_case(vc, arch);
+      auto it = std::find_if(lanes.begin(), lanes.end(), [&](const LaneMma& l) { return &l.inst() == vc.inst; });
+      if (it == lanes.end()) it = lanes.emplace(lanes.end(), *vc.inst, arch);
+      bad = case_mismatches(vc, *it, got);
     } catch (const Error& e) {  // the model's refusal (fp8 on sm_80) belongs to the case's line
       throw e.located(SourceLoc{file.name, vc.line, 0});
     }

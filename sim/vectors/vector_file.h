@@ -54,8 +54,9 @@ struct Mismatch {
   std::uint64_t got;
 };
 
-// The D elements of one case that differ, computed through the lane path:
-// A, B, C scattered into lane registers by the PTX frames, execute_mma, D
+// The D elements of one case that differ, computed through the lane path
+// (sim/machine/lane_mma.h): A, B, C scattered into lane registers by the PTX
+// frames and gathered for the model, D scattered and
 // gathered back.  Empty when the case passes.
 std::vector<Mismatch> run_vector_case(const VectorCase& vcase, const ArchParams& arch);
 
