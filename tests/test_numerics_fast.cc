@@ -45,6 +45,9 @@ Tile random_tile(const MmaInst& in, std::mt19937_64& rng) {
   if (rng() % 4 == 1)  // sparse: sums of a few tiny products that may round to zero
     for (std::uint64_t& x : t.a)
       if (rng() % 4) x = 0;
+  if (rng() % 8 == 0)  // bits above the element width, which every path ignores
+    for (std::vector<std::uint64_t>* tile : {&t.a, &t.b})
+      for (std::uint64_t& x : *tile) x |= rng() << dtype_bits(tile == &t.a ? in.a : in.b);
   if (rng() % 4 == 0)  // cancellation: the second half of K negates the first
     for (int i = 0; i < in.m; ++i)
       for (int k = in.k / 2; k < in.k; ++k) t.a[i * in.k + k] = t.a[i * in.k + k - in.k / 2] ^ float_format(in.a).sign_bit();
@@ -95,16 +98,26 @@ struct Avx2Results {
 };
 
 Avx2Results avx2(const MmaInst& in, const ArchParams& arch, const Tile& t) {
-  const fast::TileSpec spec = tile_spec(in, arch);
+  fast::TileSpec spec = tile_spec(in, arch);
   if (spec.c->man_bits != 23 || !fast::cpu_has_avx2()) return {};
   fast::Operands op;
   fast::Values v;
-  REQUIRE(fast::decode_avx2(spec, t.a.data(), t.b.data(), t.c.data(), op, v));
   Avx2Results r;
   fast::Sums sums;
+  const bool narrow = spec.narrow;
+  spec.narrow = false;  // the general decode, with significands, for the integer kernel
+  REQUIRE(fast::decode_avx2(spec, t.a.data(), t.b.data(), t.c.data(), op, v));
   fast::aligned_sums_avx2(spec, op, sums);
   r.integer.resize(in.m * in.n);
   fast::finish_f32_avx2(spec, sums, r.integer.data());
+  if (v.exact) {  // offsets from the spread
+    fast::product_sums_avx2(spec, op, v, sums);
+    std::vector<std::uint64_t> d(in.m * in.n);
+    fast::finish_f32_avx2(spec, sums, d.data());
+    REQUIRE(d == r.integer);
+  }
+  spec.narrow = narrow;
+  REQUIRE(fast::decode_avx2(spec, t.a.data(), t.b.data(), t.c.data(), op, v));
   if (v.exact) {
     fast::product_sums_avx2(spec, op, v, sums);
     r.products.resize(in.m * in.n);

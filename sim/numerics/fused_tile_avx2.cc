@@ -9,12 +9,12 @@
 
 #include <algorithm>
 
-#define MMACHECK_AVX2 __attribute__((target("avx2")))
+#define MMACHECK_AVX2 __attribute__((target("avx2,f16c")))
 
 namespace mmacheck::sim::fast {
 
-bool cpu_has_avx2() {
-  static const bool has = __builtin_cpu_supports("avx2");
+bool cpu_has_avx2() {  // and F16C, which every AVX2 processor has
+  static const bool has = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("f16c");
   return has;
 }
 
@@ -30,10 +30,9 @@ MMACHECK_AVX2 __m256i low_words(const std::uint64_t* p) {
 }
 
 // Decodes `count` (a multiple of 8) elements of format f; returns the lanes
-// that held NaN or Inf.  With `val`, also each element's f32 value times
-// 2^-(pre_shift + val_offset) (Values; the caller keeps the power normal).
+// that held NaN or Inf.
 MMACHECK_AVX2 __m256i decode_run(const FloatFormat& f, const std::uint64_t* words, int count, int pre_shift,
-                                 std::int32_t* sig, std::int32_t* exp, float* val = nullptr, int val_offset = 0) {
+                                 std::int32_t* sig, std::int32_t* exp) {
   const __m128i ignored = _mm_cvtsi32_si128(f.ignored_low_bits);
   const __m128i man_bits = _mm_cvtsi32_si128(f.man_bits);
   const __m128i shift = _mm_cvtsi32_si128(pre_shift);
@@ -44,7 +43,6 @@ MMACHECK_AVX2 __m256i decode_run(const FloatFormat& f, const std::uint64_t* word
   const __m256i bias = _mm256_set1_epi32(f.bias);
   const __m256i min_exp = _mm256_set1_epi32(f.min_exp());
   const __m256i zero_exp = _mm256_set1_epi32(kZeroInputExp);
-  const __m256i val_bias = _mm256_set1_epi32(127 - f.man_bits - pre_shift - val_offset);
   const __m256i zero = _mm256_setzero_si256();
   __m256i special = zero;
   for (int n = 0; n < count; n += 8) {
@@ -59,10 +57,36 @@ MMACHECK_AVX2 __m256i decode_run(const FloatFormat& f, const std::uint64_t* word
     _mm256_store_si256(reinterpret_cast<__m256i*>(sig + n), s);
     _mm256_store_si256(reinterpret_cast<__m256i*>(exp + n),
                        _mm256_blendv_epi8(x, zero_exp, _mm256_cmpeq_epi32(mag, zero)));
-    if (val) {
-      const __m256 scale = _mm256_castsi256_ps(_mm256_slli_epi32(_mm256_add_epi32(x, val_bias), 23));
-      _mm256_store_ps(val + n, _mm256_mul_ps(_mm256_cvtepi32_ps(s), scale));
+  }
+  return special;
+}
+
+// decode_run for f16 operands of the f32-product kernel: exponents and
+// values only (no significands: narrow tiles never take the integer
+// kernel); `count` a multiple of 16.  The values come from F16C's exact
+// conversion, so a NaN or an Inf stays one: it only reaches the outputs
+// that patch_specials replaces.
+MMACHECK_AVX2 __m256i decode_f16_run(const std::uint64_t* words, int count, std::int32_t* exp, float* val) {
+  const __m256i exp_mask = _mm256_set1_epi32(31);
+  const __m256i magnitude = _mm256_set1_epi32(0x7FFF), low16 = _mm256_set1_epi32(0xFFFF);
+  const __m256i one = _mm256_set1_epi32(1), bias = _mm256_set1_epi32(15);
+  const __m256i zero_exp = _mm256_set1_epi32(kZeroInputExp);
+  const __m256i zero = _mm256_setzero_si256();
+  __m256i special = zero;
+  for (int n = 0; n < count; n += 16) {
+    // Bits above the element's 16 are ignored (and must not saturate the pack).
+    const __m256i w[2] = {_mm256_and_si256(low_words(words + n), low16),
+                          _mm256_and_si256(low_words(words + n + 8), low16)};
+    for (int h = 0; h < 2; ++h) {
+      const __m256i e = _mm256_and_si256(_mm256_srli_epi32(w[h], 10), exp_mask);
+      special = _mm256_or_si256(special, _mm256_cmpeq_epi32(e, exp_mask));
+      const __m256i x = _mm256_sub_epi32(_mm256_max_epi32(e, one), bias);  // subnormals: min_exp
+      const __m256i is_zero = _mm256_cmpeq_epi32(_mm256_and_si256(w[h], magnitude), zero);
+      _mm256_store_si256(reinterpret_cast<__m256i*>(exp + n + 8 * h), _mm256_blendv_epi8(x, zero_exp, is_zero));
     }
+    const __m256i halves = _mm256_permute4x64_epi64(_mm256_packus_epi32(w[0], w[1]), _MM_SHUFFLE(3, 1, 2, 0));
+    _mm256_store_ps(val + n, _mm256_cvtph_ps(_mm256_castsi256_si128(halves)));
+    _mm256_store_ps(val + n + 8, _mm256_cvtph_ps(_mm256_extracti128_si256(halves, 1)));
   }
   return special;
 }
@@ -189,13 +213,15 @@ MMACHECK_AVX2 __m256i f32_toward_zero4(__m128i acc, __m128i c_term, __m128i top,
 MMACHECK_AVX2 bool decode_avx2(const TileSpec& s, const std::uint64_t* a, const std::uint64_t* b,
                                const std::uint64_t* c, Operands& op, Values& v) {
   const int na = kM * s.k, nb = s.k * kN;
-  __m256i special = decode_run(*s.a, a, na, s.pre_shift, op.a_sig, op.a_exp, s.narrow ? v.a : nullptr);
-  special = _mm256_or_si256(special, decode_run(*s.b, b, nb, 0, op.b_sig, op.b_exp, s.narrow ? v.b : nullptr));
-  special = _mm256_or_si256(special, decode_run(*s.c, c, kM * kN, s.c_shift, op.c_sig, op.c_exp));
-  if (s.narrow) {
+  __m256i special = decode_run(*s.c, c, kM * kN, s.c_shift, op.c_sig, op.c_exp);
+  if (s.narrow) {  // f16: values at offset 0 (their spread is at most 60), no significands
+    special = _mm256_or_si256(special, decode_f16_run(a, na, op.a_exp, v.a));
+    special = _mm256_or_si256(special, decode_f16_run(b, nb, op.b_exp, v.b));
     v.offset = 0;
     v.exact = true;
   } else {
+    special = _mm256_or_si256(special, decode_run(*s.a, a, na, s.pre_shift, op.a_sig, op.a_exp));
+    special = _mm256_or_si256(special, decode_run(*s.b, b, nb, 0, op.b_sig, op.b_exp));
     const Spread sa = spread(op.a_exp, na), sb = spread(op.b_exp, nb);
     const int offset_a = sa.lo <= sa.hi ? sa.hi : 0, offset_b = sb.lo <= sb.hi ? sb.hi : 0;
     v.offset = offset_a + offset_b;

@@ -124,23 +124,25 @@ bool is_special(const FloatFormat& f, std::uint64_t bits) {
 }
 
 // The outputs whose row of A, column of B or C holds a NaN or an Inf, from
-// the reference model (its step 1 decides them, so this costs little).
+// the reference model (its step 1 decides them, so this costs little); the
+// rows and columns they read are decoded once.
 void patch_specials(const TileSpec& s, const FusedStep& step, const std::uint64_t* a, const std::uint64_t* b,
                     const std::uint64_t* c, std::uint64_t* d) {
-  bool row[kM] = {}, col[kN] = {};
+  bool row[kM] = {}, col[kN] = {}, row_done[kM] = {}, col_done[kN] = {};
   for (int i = 0; i < kM; ++i)
     for (int k = 0; k < s.k; ++k) row[i] |= is_special(*s.a, a[i * s.k + k]);
   for (int k = 0; k < s.k; ++k)
     for (int j = 0; j < kN; ++j) col[j] |= is_special(*s.b, b[k * kN + j]);
-  FpValue av[kMaxK], bv[kMaxK];
+  FpValue av[kM][kMaxK], bv[kN][kMaxK];  // A's rows, B's columns
   for (int i = 0; i < kM; ++i)
     for (int j = 0; j < kN; ++j) {
       if (!row[i] && !col[j] && !is_special(*s.c, c[i * kN + j])) continue;
-      for (int k = 0; k < s.k; ++k) {
-        av[k] = sim::decode(*s.a, a[i * s.k + k]);
-        bv[k] = sim::decode(*s.b, b[k * kN + j]);
-      }
-      d[i * kN + j] = fused_dot(step, std::span(av, s.k), std::span(bv, s.k), sim::decode(*s.c, c[i * kN + j]));
+      if (!row_done[i])
+        for (int k = 0; k < s.k; ++k) av[i][k] = sim::decode(*s.a, a[i * s.k + k]);
+      if (!col_done[j])
+        for (int k = 0; k < s.k; ++k) bv[j][k] = sim::decode(*s.b, b[k * kN + j]);
+      row_done[i] = col_done[j] = true;
+      d[i * kN + j] = fused_dot(step, std::span(av[i], s.k), std::span(bv[j], s.k), sim::decode(*s.c, c[i * kN + j]));
     }
 }
 

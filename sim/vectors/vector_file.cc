@@ -161,15 +161,21 @@ class Parser {
     for (;;) {
       while (p < end && is_blank(*p)) ++p;
       if (p == end) break;
-      const char* const start = p;
+      // A word is exactly `digits` hex digits, then a blank or the end: the
+      // digits are looked up independently (no chain through the loop).
+      if (static_cast<std::size_t>(end - p) < digits || words == shape->count) {
+        tile.clear();
+        return false;
+      }
       std::uint64_t v = 0;
       int bad = 0;
-      for (; p < end && !is_blank(*p); ++p) {
-        const int d = kHexDigit[static_cast<unsigned char>(*p)];
+      for (std::size_t n = 0; n < digits; ++n) {
+        const int d = kHexDigit[static_cast<unsigned char>(p[n])];
         bad |= d;  // negative once any byte is not a digit
-        v = v << 4 | static_cast<unsigned>(d & 15);
+        v |= static_cast<std::uint64_t>(d & 15) << (4 * (digits - 1 - n));
       }
-      if (bad < 0 || static_cast<std::size_t>(p - start) != digits || words == shape->count) {
+      p += digits;
+      if (bad < 0 || (p < end && !is_blank(*p))) {
         tile.clear();
         return false;
       }
