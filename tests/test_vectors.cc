@@ -157,3 +157,32 @@ TEST_CASE("mmacheck mma prints the totals last and exits by the outcome", "[vect
   CHECK(test::run_mmacheck({"mma"}).status == 2);
   CHECK(test::run_mmacheck({"mma", "--vectors", files[0], "--arch", "sm_75"}).status == 2);
 }
+
+TEST_CASE("operand words parse as hex in either case, and every non-digit byte is an error", "[vectors]") {
+  // The in-place parser reads 4- and 8-digit words eight bytes at a time:
+  // each byte position of a word, each neighbour of the digit ranges.
+  const std::string f16 = "instr mma.sync.aligned.m16n8k8.row.col.f32.f16.f16.f32\ncase 0\n";
+  const std::string rest = "B" + words(64, "3c00") + "\nC" + words(128, "00000000") + "\nD" + words(128, "00000000") + "\n";
+  const VectorFile ok = parse_vector_file(f16 + "A" + words(127, "aBcD") + " 09Ef\n" + rest, "ok.mmav");
+  CHECK(ok.cases[0].a[0] == 0xABCD);
+  CHECK(ok.cases[0].a[127] == 0x09EF);
+  const std::string tf32 = kInstr + "case 0\n";
+  const std::string tf32_rest = "B" + words(64, "3f800000") + "\nC" + words(128, "00000000") + "\nD" +
+                                words(128, "00000000") + "\n";
+  const VectorFile ok8 = parse_vector_file(tf32 + "A" + words(127, "DeadBeef") + " 01234567\n" + tf32_rest, "ok.mmav");
+  CHECK(ok8.cases[0].a[0] == 0xDEADBEEF);
+  CHECK(ok8.cases[0].a[127] == 0x01234567);
+  for (const char bad : {'/', ':', '@', 'G', '`', 'g', 'x', '\x80', '\xC3', '\xFF'})
+    for (int pos = 0; pos < 8; ++pos) {
+      INFO("byte " << static_cast<int>(static_cast<unsigned char>(bad)) << " at " << pos);
+      if (pos < 4) {
+        std::string word = "3c00";
+        word[pos] = bad;
+        CHECK(error_line(f16 + "A" + words(100, "3c00") + " " + word + words(27, "3c00") + "\n" + rest,
+                         "is not a hex word") == 3);
+      }
+      std::string word = "3f800000";
+      word[pos] = bad;
+      CHECK(error_line(tf32 + "A" + words(127, "3f800000") + " " + word + "\n" + tf32_rest, "is not a hex word") == 3);
+    }
+}

@@ -67,6 +67,11 @@ void RegisterFile::load(const SlotTable& table, std::span<const std::uint64_t> m
                 " elements given, the buffer has " + std::to_string(table.elements()));
   clear();
   const std::int32_t* index = table.index.data();
+  if (per_reg_log2_ == 0) {  // one element per register: slot s is word s
+    for (std::size_t w = 0; w < words_.size(); ++w)
+      if (index[w] >= 0) words_[w] = matrix[static_cast<std::size_t>(index[w])] & elem_mask_;
+    return;
+  }
   for (int t = 0; t < threads_; ++t)
     for (int s = 0; s < slots_; ++s, ++index)
       if (*index >= 0) set_slot(t, s, matrix[static_cast<std::size_t>(*index)]);
@@ -76,6 +81,11 @@ std::vector<std::uint64_t> RegisterFile::store(const SlotTable& table) const {
   check_table(table, threads_, slots_, "storing");
   std::vector<std::uint64_t> matrix(static_cast<std::size_t>(table.elements()), 0);
   const std::int32_t* index = table.index.data();
+  if (per_reg_log2_ == 0) {
+    for (std::size_t w = 0; w < words_.size(); ++w)
+      if (index[w] >= 0) matrix[static_cast<std::size_t>(index[w])] = words_[w];
+    return matrix;
+  }
   for (int t = 0; t < threads_; ++t)
     for (int s = 0; s < slots_; ++s, ++index)
       if (*index >= 0) matrix[static_cast<std::size_t>(*index)] = slot(t, s);

@@ -56,6 +56,10 @@ class RegisterFile {
     w = (w & ~(elem_mask_ << shift)) | ((bits & elem_mask_) << shift);
   }
 
+  // A whole register by word index, when it holds one element (per_reg() == 1).
+  std::uint64_t word(std::int32_t w) const { return words_[w]; }
+  void set_word(std::int32_t w, std::uint64_t bits) { words_[w] = bits & elem_mask_; }
+
   void clear();
   // Every slot from values[thread * slots + s] (as load_slots gives them).
   // Throws Error when the count is not threads * slots.

@@ -209,6 +209,12 @@ void WarpMachine::run_mma_compiled(const CompiledMma& mma, const GemmInputs& inp
   const std::uint64_t* b = inputs.b.bits.data();
   for (std::size_t i = 0; i < mma.a.size(); ++i) tile_a_[i] = mma.a[i] >= 0 ? a[mma.a[i]] : 0;
   for (std::size_t i = 0; i < mma.b.size(); ++i) tile_b_[i] = mma.b[i] >= 0 ? b[mma.b[i]] : 0;
+  if (d_.per_reg() == 1) {  // f32/s32/f64 accumulators: one element per register, no shifts
+    for (std::size_t i = 0; i < mma.c_word.size(); ++i) tile_c_[i] = d_.word(mma.c_word[i]);
+    mma_tile(*nest_.inst, *arch_, tile_a_, tile_b_, tile_c_, tile_d_);
+    for (std::size_t i = 0; i < mma.d_word.size(); ++i) d_.set_word(mma.d_word[i], tile_d_[i]);
+    return;
+  }
   for (std::size_t i = 0; i < mma.c_word.size(); ++i) tile_c_[i] = d_.word_element(mma.c_word[i], mma.c_shift[i]);
   mma_tile(*nest_.inst, *arch_, tile_a_, tile_b_, tile_c_, tile_d_);
   for (std::size_t i = 0; i < mma.d_word.size(); ++i) d_.set_word_element(mma.d_word[i], mma.d_shift[i], tile_d_[i]);
@@ -253,6 +259,8 @@ void WarpMachine::compile_routes(std::size_t max_bytes) {
 void WarpMachine::execute_init(const InitStmt& init) {
   const RegisterFile& src = c();
   const bool copy = !init.c_slots.empty();
+  // C loaded into D's own registers and copied slot for slot onto itself: nothing moves.
+  if (copy && staging_.c_in_d && init.c_slots == init.d_slots) return;
   for (int t = 0; t < staging_.threads; ++t)
     for (std::size_t i = 0; i < init.d_slots.size(); ++i)
       d_.set_slot(t, init.d_slots[i], copy ? src.slot(t, init.c_slots[i]) : 0);

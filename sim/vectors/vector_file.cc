@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cstring>
 #include <map>
 #include <optional>
 #include <utility>
@@ -50,6 +51,26 @@ constexpr std::array<std::int8_t, 256> kHexDigit = [] {
   for (int d = 0; d < 6; ++d) t['a' + d] = t['A' + d] = static_cast<std::int8_t>(10 + d);
   return t;
 }();
+
+// Eight ASCII bytes (the first in the low byte) as eight hex digits, all at
+// once (SWAR); false unless every byte is 0-9, a-f or A-F.
+constexpr std::uint64_t kOnes = 0x0101010101010101, kHigh = 0x8080808080808080, kLow7 = 0x7F7F7F7F7F7F7F7F;
+
+// Per byte of v, the high bit set when lo < byte < hi (bytes below 0x80;
+// no carry crosses a byte).
+constexpr std::uint64_t bytes_between(std::uint64_t v, std::uint64_t lo, std::uint64_t hi) {
+  return (kOnes * (127 + hi) - (v & kLow7)) & ~v & ((v & kLow7) + kOnes * (127 - lo)) & kHigh;
+}
+
+inline bool hex8(std::uint64_t x, std::uint64_t* value) {
+  constexpr std::uint64_t ones = kOnes;
+  if ((bytes_between(x, 0x2F, 0x3A) | bytes_between(x | ones * 0x20, 0x60, 0x67)) != kHigh) return false;
+  std::uint64_t n = (x & ones * 0x0F) + 9 * ((x >> 6) & ones);  // each byte its digit's value
+  n = ((n << 4) + (n >> 8)) & 0x00FF00FF00FF00FF;  // first digit is the most significant
+  n = ((n << 8) + (n >> 16)) & 0x0000FFFF0000FFFF;
+  *value = ((n << 16) + (n >> 32)) & 0xFFFFFFFF;
+  return true;
+}
 
 std::optional<std::uint64_t> parse_hex(std::string_view s) {
   std::uint64_t v = 0;
@@ -168,14 +189,26 @@ class Parser {
         return false;
       }
       std::uint64_t v = 0;
-      int bad = 0;
-      for (std::size_t n = 0; n < digits; ++n) {
-        const int d = kHexDigit[static_cast<unsigned char>(p[n])];
-        bad |= d;  // negative once any byte is not a digit
-        v |= static_cast<std::uint64_t>(d & 15) << (4 * (digits - 1 - n));
+      bool ok = true;
+      if (digits == 8 && end - p >= 8) {  // f32, tf32, s32 words
+        std::uint64_t x;
+        std::memcpy(&x, p, 8);
+        ok = hex8(x, &v);
+      } else if (digits == 4 && end - p >= 4) {  // f16, bf16: "0000" in front, for hex8
+        std::uint32_t x;
+        std::memcpy(&x, p, 4);
+        ok = hex8(std::uint64_t{x} << 32 | 0x30303030, &v);
+      } else {
+        int bad = 0;
+        for (std::size_t n = 0; n < digits; ++n) {
+          const int d = kHexDigit[static_cast<unsigned char>(p[n])];
+          bad |= d;  // negative once any byte is not a digit
+          v |= static_cast<std::uint64_t>(d & 15) << (4 * (digits - 1 - n));
+        }
+        ok = bad >= 0;
       }
       p += digits;
-      if (bad < 0 || (p < end && !is_blank(*p))) {
+      if (!ok || (p < end && !is_blank(*p))) {
         tile.clear();
         return false;
       }
