@@ -1,5 +1,5 @@
 // mmacheck sim FILE... [--cases N] [--seed S] [--inputs standard|edge|all] [--arch sm_75..sm_120]
-//                      [--inst-set tvm|extended] [--show N]
+//                      [--inst-set tvm|extended] [--show N] [--threads T]
 //
 // Dispatches the file's gemm and runs the whole program (stage -> nest ->
 // store) on the lane-accurate warp machine for N random cases, the input
@@ -9,9 +9,12 @@
 //   2. within the error bound of the Eigen reference (NaN/Inf by class).
 // Failing elements are named (case, distribution, D[row][col], got vs
 // expected bits and values, which check failed), then a summary line.
+// Cases are checked T at a time (default: the hardware threads, shared
+// among the files of -j); the report is the same for any T.
 //
 // Exit status: 0 every case passes; 1 some element fails or the dispatch
 // fails (its reasons printed); 2 bad input.
+#include <algorithm>
 #include <cstdio>
 #include <iostream>
 #include <string>
@@ -22,6 +25,7 @@
 #include "cli/progress.h"
 #include "core/gemm/dispatch.h"
 #include "core/base/error.h"
+#include "core/base/worker_pool.h"
 #include "sim/numerics/element_value.h"
 #include "sim/check/error_bound.h"
 #include "sim/numerics/random_inputs.h"
@@ -95,6 +99,7 @@ struct SimSettings {
   Limits limits;
   bool json;
   bool progress;  // off when several files run at once: one line per run
+  int threads;    // cases checked at once per file
 };
 
 FileOutcome simulate_file(const std::string& path, const SimSettings& s, std::ostream& out) {
@@ -116,21 +121,36 @@ FileOutcome simulate_file(const std::string& path, const SimSettings& s, std::os
   std::int64_t wrong = 0, not_exact = 0, outside = 0;
   Json failures = Json::array();
   {
+    // Cases run `threads` at a time, each thread on its own copy of the
+    // check (the warp machine keeps registers); reported in case order, a
+    // round of cases at a time so that memory stays bounded.
+    WorkerPool pool(std::min(s.threads, s.cases));
+    std::vector<sim::SimCheck> checks(static_cast<std::size_t>(pool.size()), check);
+    const int round = 4 * pool.size();
+    std::vector<std::vector<sim::ElementCheck>> found(static_cast<std::size_t>(round));
     Progress progress(s.progress ? s.cases : 0, "cases");
-    for (int i = 0; i < s.cases; ++i) {
-      const std::vector<sim::ElementCheck> found = check.failures(check.random_case(i, s.seed, s.input_set));
-      failed_cases += !found.empty();
-      for (const sim::ElementCheck& f : found) {
-        ++wrong;
-        not_exact += !f.bit_exact;
-        outside += !f.within_bound;
-        if (shown++ >= s.show) continue;
-        if (s.json) failures.push_back(failure_json(i, s.input_set, d_name, f, g.d.dtype()));
-        else
-          out << "  case " << i << " (" << sim::distribution_name(sim::case_distribution(i, s.input_set)) << ") " << d_name << "["
-              << f.row << "][" << f.col << "]: " << failure_text(f, g.d.dtype()) << "\n";
+    for (int first = 0; first < s.cases; first += round) {
+      const int count = std::min(round, s.cases - first);
+      pool.for_each(count, [&](int w, std::int64_t r) {
+        sim::SimCheck& c = checks[static_cast<std::size_t>(w)];
+        const int i = first + static_cast<int>(r);
+        found[static_cast<std::size_t>(r)] = c.failures(c.random_case(i, s.seed, s.input_set));
+      });
+      for (int r = 0; r < count; ++r) {
+        const int i = first + r;
+        failed_cases += !found[r].empty();
+        for (const sim::ElementCheck& f : found[r]) {
+          ++wrong;
+          not_exact += !f.bit_exact;
+          outside += !f.within_bound;
+          if (shown++ >= s.show) continue;
+          if (s.json) failures.push_back(failure_json(i, s.input_set, d_name, f, g.d.dtype()));
+          else
+            out << "  case " << i << " (" << sim::distribution_name(sim::case_distribution(i, s.input_set)) << ") "
+                << d_name << "[" << f.row << "][" << f.col << "]: " << failure_text(f, g.d.dtype()) << "\n";
+        }
       }
-      progress.update(i + 1);
+      progress.update(first + count);
     }
   }
   const bool passed = failed_cases == 0;
@@ -173,7 +193,9 @@ int run_sim(const Args& args) {
       ("inst-set", po::value<std::string>()->default_value("tvm"), "instruction set: tvm or extended")
       ("show", po::value<int>()->default_value(20), "failing elements to print")
       ("json", po::bool_switch(), "print a JSON object (JSON Lines, one per file, for several)")
-      ("jobs,j", po::value<int>()->default_value(1), "files simulated at once (0: one per hardware thread)");
+      ("jobs,j", po::value<int>()->default_value(1), "files simulated at once (0: one per hardware thread)")
+      ("threads", po::value<int>()->default_value(0),
+       "cases checked at once in each file (0: the hardware threads shared among the -j files)");
   options.add(limit_options());
   po::positional_options_description positional;
   positional.add("file", -1);
@@ -188,12 +210,17 @@ int run_sim(const Args& args) {
                              .inst_set = parse_inst_set(vm["inst-set"].as<std::string>()),
                              .limits = limits_from(vm),
                              .json = vm["json"].as<bool>(),
-                             .progress = inputs.size() == 1};
+                             .progress = inputs.size() == 1,
+                             .threads = vm["threads"].as<int>()};
   if (settings.cases < 1) throw Error("sim: --cases must be >= 1");
+  if (settings.threads < 0 || settings.threads > 1024) throw Error("sim: --threads must be in 0..1024");
   if (settings.show < 0) throw Error("sim: --show must be >= 0");
   const BatchOptions batch{.jobs = checked_jobs(vm["jobs"].as<int>()), .json = settings.json};
+  SimSettings per_file = settings;
+  if (per_file.threads == 0)
+    per_file.threads = std::max(1, WorkerPool::hardware_threads() / std::min<int>(batch.jobs, static_cast<int>(inputs.size())));
   return run_batch(inputs, batch,
-                   [&](const std::string& path, std::ostream& out) { return simulate_file(path, settings, out); });
+                   [&](const std::string& path, std::ostream& out) { return simulate_file(path, per_file, out); });
 }
 
 }  // namespace mmacheck::cli

@@ -1,41 +1,139 @@
 #include "cuda/differential.h"
 
+#include <chrono>
+#include <cstring>
+#include <optional>
+#include <string>
+
 #include "core/base/error.h"
+#include "cuda/case_batches.h"
+#include "cuda/case_words.h"
 
 namespace mmacheck::cuda {
 
-std::vector<sim::GemmInputs> random_cases(const sim::InputSpecs& specs, int cases, std::uint64_t seed,
-                                          sim::InputSet inputs) {
-  std::vector<sim::GemmInputs> out;
-  for (int i = 0; i < cases; ++i)
-    out.push_back(sim::random_gemm_inputs(specs.a, specs.b, specs.c, sim::case_distribution(i, inputs), seed, i));
-  return out;
-}
+namespace {
 
-DiffReport run_differential(const GemmRunner& runner, const Program& program, const Nest& nest,
-                            const Simulator& simulate, const DiffOptions& options) {
-  const std::vector<sim::GemmInputs> cases = random_cases(sim::input_specs(program), options.cases, options.seed, options.inputs);
-  const std::vector<std::vector<std::uint64_t>> gpu = runner.run(cases);
-  const SlotTable& d = runner.staging().d;
-  DiffReport report;
-  report.cases = options.cases;
-  for (int i = 0; i < options.cases; ++i) {
-    const std::vector<std::uint64_t> expected = simulate(program, nest, cases[i]);
-    if (expected.size() != gpu[i].size())
-      throw Error("the simulator returned " + std::to_string(expected.size()) + " D elements, buffer '" +
-                  d.buffer + "' has " + std::to_string(gpu[i].size()));
-    bool failed = false;
-    for (std::size_t e = 0; e < expected.size(); ++e) {
-      if (expected[e] == gpu[i][e]) continue;
-      failed = true;
-      ++report.mismatched_elements;
-      if (report.mismatches.size() < options.max_mismatches)
-        report.mismatches.push_back({i, sim::case_distribution(i, options.inputs), static_cast<std::int64_t>(e) / d.cols,
-                                     static_cast<std::int64_t>(e) % d.cols, expected[e], gpu[i][e]});
-    }
-    report.failed_cases += failed;
+using Clock = std::chrono::steady_clock;
+
+double seconds_since(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
+
+// The simulator's D of every case of a slot, in the kernel's words.
+struct Expected {
+  std::vector<std::byte> words;
+};
+
+class Pipeline {
+ public:
+  Pipeline(std::span<BatchDevice* const> devices, const Staging& staging, const sim::InputSpecs& specs,
+           WorkerPool& pool, std::span<const CaseSimulator> simulators, const DiffOptions& options)
+      : devices_(devices), staging_(staging), specs_(specs), pool_(pool), simulators_(simulators),
+        options_(options), words_(case_words(staging)) {
+    if (devices.empty()) throw Error("differential: no device");
+    if (static_cast<int>(simulators.size()) != pool.size())
+      throw Error("differential: " + std::to_string(simulators.size()) + " simulators for " +
+                  std::to_string(pool.size()) + " workers");
+    capacity_ = devices.front()->capacity();
+    slots_ = devices.front()->slots();
+    for (BatchDevice* d : devices)
+      if (d->capacity() != capacity_ || d->slots() != slots_)
+        throw Error("differential: devices with different batch sizes or slots");
+    expected_.resize(devices.size() * slots_);
+    for (Expected& e : expected_) e.words.resize(static_cast<std::size_t>(capacity_) * words_.d.case_bytes());
   }
-  return report;
+
+  DiffReport run() {
+    const Clock::time_point start = Clock::now();
+    const std::vector<CaseBatch> plan = plan_case_batches(options_.cases, capacity_, static_cast<int>(devices_.size()), slots_);
+    std::vector<std::optional<CaseBatch>> pending(expected_.size());
+    std::int64_t simulated = 0;
+    for (const CaseBatch& b : plan) {
+      std::optional<CaseBatch>& slot = pending[key(b)];
+      if (slot) finish(*std::exchange(slot, std::nullopt));
+      prepare(b);
+      devices_[b.device]->launch(b.slot, b.count);
+      slot = b;
+      simulated += b.count;
+      if (options_.progress) options_.progress(simulated);
+    }
+    // The rest in batch order: the batches still pending are the last ones.
+    for (std::size_t i = plan.size() > pending.size() ? plan.size() - pending.size() : 0; i < plan.size(); ++i)
+      if (std::optional<CaseBatch>& slot = pending[key(plan[i])]) finish(*std::exchange(slot, std::nullopt));
+    report_.cases = options_.cases;
+    report_.timing.batches = static_cast<std::int64_t>(plan.size());
+    report_.timing.batch_cases = plan.empty() ? 0 : plan.front().count;
+    report_.timing.total = seconds_since(start);
+    return std::move(report_);
+  }
+
+ private:
+  std::size_t key(const CaseBatch& b) const { return static_cast<std::size_t>(b.device) * slots_ + b.slot; }
+
+  // Inputs into the device's host buffers, the simulator's D into expected_.
+  void prepare(const CaseBatch& b) {
+    const Clock::time_point t = Clock::now();
+    const HostBatch host = devices_[b.device]->host(b.slot);
+    std::byte* expected = expected_[key(b)].words.data();
+    pool_.for_each(b.count, [&](int worker, std::int64_t i) {
+      const std::int64_t index = b.first + i;
+      const sim::GemmInputs in = sim::random_gemm_inputs(
+          specs_.a, specs_.b, specs_.c, sim::case_distribution(static_cast<int>(index), options_.inputs),
+          options_.seed, static_cast<int>(index));
+      const auto at = static_cast<std::size_t>(i);
+      write_matrix(in.a, staging_.a, words_.a, host.a + at * words_.a.case_bytes(), "A");
+      write_matrix(in.b, staging_.b, words_.b, host.b + at * words_.b.case_bytes(), "B");
+      write_matrix(in.c, staging_.c, words_.c, host.c + at * words_.c.case_bytes(), "C");
+      write_result(simulators_[worker](in), staging_.d, words_.d, expected + at * words_.d.case_bytes());
+    });
+    report_.timing.prepare += seconds_since(t);
+  }
+
+  // Waits for the batch and compares it, case by case.
+  void finish(const CaseBatch& b) {
+    Clock::time_point t = Clock::now();
+    devices_[b.device]->wait(b.slot);
+    report_.timing.wait += seconds_since(t);
+    t = Clock::now();
+    const std::byte* got = devices_[b.device]->host(b.slot).d;
+    const std::byte* expected = expected_[key(b)].words.data();
+    const std::size_t bytes = words_.d.case_bytes();
+    const int wb = words_.d.word_bytes;
+    for (std::int64_t i = 0; i < b.count; ++i) {
+      const std::byte* g = got + static_cast<std::size_t>(i) * bytes;
+      const std::byte* e = expected + static_cast<std::size_t>(i) * bytes;
+      if (std::memcmp(g, e, bytes) == 0) continue;
+      ++report_.failed_cases;
+      const std::int64_t index = b.first + i;
+      for (std::int64_t x = 0; x < words_.d.elements; ++x) {
+        const std::uint64_t want = read_word(e + x * wb, wb), have = read_word(g + x * wb, wb);
+        if (want == have) continue;
+        ++report_.mismatched_elements;
+        if (report_.mismatches.size() < options_.max_mismatches)
+          report_.mismatches.push_back({index, sim::case_distribution(static_cast<int>(index), options_.inputs),
+                                        x / staging_.d.cols, x % staging_.d.cols, want, have});
+      }
+    }
+    report_.timing.compare += seconds_since(t);
+  }
+
+  std::span<BatchDevice* const> devices_;
+  const Staging& staging_;
+  const sim::InputSpecs& specs_;
+  WorkerPool& pool_;
+  std::span<const CaseSimulator> simulators_;
+  const DiffOptions& options_;
+  CaseWords words_;
+  std::int64_t capacity_ = 0;
+  int slots_ = 0;
+  std::vector<Expected> expected_;  // per device slot
+  DiffReport report_;
+};
+
+}  // namespace
+
+DiffReport run_differential(std::span<BatchDevice* const> devices, const Staging& staging,
+                            const sim::InputSpecs& specs, WorkerPool& pool, std::span<const CaseSimulator> simulators,
+                            const DiffOptions& options) {
+  return Pipeline(devices, staging, specs, pool, simulators, options).run();
 }
 
 }  // namespace mmacheck::cuda

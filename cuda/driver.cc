@@ -48,6 +48,14 @@ Driver Driver::load() {
       lib.get<decltype(&::cuMemcpyHtoD_v2)>("cuMemcpyHtoD_v2"),
       lib.get<decltype(&::cuMemcpyDtoH_v2)>("cuMemcpyDtoH_v2"),
       lib.get<decltype(&::cuLaunchKernel)>("cuLaunchKernel"),
+      lib.get<decltype(&::cuMemAllocHost_v2)>("cuMemAllocHost_v2"),
+      lib.get<decltype(&::cuMemFreeHost)>("cuMemFreeHost"),
+      lib.get<decltype(&::cuStreamCreate)>("cuStreamCreate"),
+      lib.get<decltype(&::cuStreamDestroy_v2)>("cuStreamDestroy_v2"),
+      lib.get<decltype(&::cuStreamSynchronize)>("cuStreamSynchronize"),
+      lib.get<decltype(&::cuMemcpyHtoDAsync_v2)>("cuMemcpyHtoDAsync_v2"),
+      lib.get<decltype(&::cuMemcpyDtoHAsync_v2)>("cuMemcpyDtoHAsync_v2"),
+      lib.get<decltype(&::cuMemsetD8Async)>("cuMemsetD8Async"),
   });
   const Driver driver(std::move(api));
   driver.check(driver.api().cuInit(0), "cuInit");

@@ -42,6 +42,15 @@ class Driver {
     decltype(&::cuMemcpyHtoD_v2) cuMemcpyHtoD;
     decltype(&::cuMemcpyDtoH_v2) cuMemcpyDtoH;
     decltype(&::cuLaunchKernel) cuLaunchKernel;
+    // Batched runs (cuda/gemm_stream.h): page-locked host memory, streams, async copies.
+    decltype(&::cuMemAllocHost_v2) cuMemAllocHost;
+    decltype(&::cuMemFreeHost) cuMemFreeHost;
+    decltype(&::cuStreamCreate) cuStreamCreate;
+    decltype(&::cuStreamDestroy_v2) cuStreamDestroy;
+    decltype(&::cuStreamSynchronize) cuStreamSynchronize;
+    decltype(&::cuMemcpyHtoDAsync_v2) cuMemcpyHtoDAsync;
+    decltype(&::cuMemcpyDtoHAsync_v2) cuMemcpyDtoHAsync;
+    decltype(&::cuMemsetD8Async) cuMemsetD8Async;
   };
 
   // Loads and initialises the driver (cuInit).  Throws Error when the

@@ -23,7 +23,10 @@ class GemmRunner {
   // Throws Error (with NVRTC's log) when it does not compile.
   GemmRunner(Gpu gpu, const Nvrtc& nvrtc, const Nest& nest, Staging staging);
 
+  const Gpu& gpu() const { return gpu_; }
   const Staging& staging() const { return staging_; }
+  const GemmKernel& kernel() const { return kernel_; }
+  const std::string& cubin() const { return cubin_; }  // for gpu().info().sm
 
   // One launch, one CTA per case.  Returns each case's D buffer (row-major
   // element bits; elements the kernel does not store are 0).  Throws Error

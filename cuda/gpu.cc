@@ -9,8 +9,9 @@ struct Gpu::Context {
   DeviceInfo info;
   CUdevice device{};
   CUcontext context = nullptr;
+  int ordinal = 0;
 
-  Context(const Driver& d, int ordinal) : driver(d) {
+  Context(const Driver& d, int ord) : driver(d), ordinal(ord) {
     const Driver::Api& api = driver.api();
     if (ordinal >= driver.device_count())
       throw Error("no CUDA device " + std::to_string(ordinal));
@@ -50,6 +51,11 @@ Gpu::Gpu(const Driver& driver, int ordinal) : context_(std::make_shared<const Co
 
 const DeviceInfo& Gpu::info() const { return context_->info; }
 const Driver& Gpu::driver() const { return context_->driver; }
+int Gpu::ordinal() const { return context_->ordinal; }
+
+void Gpu::make_current() const {
+  context_->driver.check(context_->driver.api().cuCtxSetCurrent(context_->context), "cuCtxSetCurrent");
+}
 
 std::vector<Bytes> Gpu::run(const std::string& image, const std::string& entry, LaunchShape shape,
                             std::vector<Bytes> buffers) const {

@@ -34,6 +34,10 @@ class Gpu {
 
   const DeviceInfo& info() const;
   const Driver& driver() const;
+  int ordinal() const;
+  // Makes the device's context current on the calling thread (every driver
+  // call on its memory or streams needs it; Gpu::run does it itself).
+  void make_current() const;
 
   // Load `image` (a CUBIN), launch its extern "C" kernel `entry` with one
   // pointer argument per buffer, wait for it, and return every buffer's

@@ -1,6 +1,7 @@
 // On a GPU: kernels from layouts and from PTX frames against exact integer
-// arithmetic, packed initialisation copies, the differential runner's
-// bookkeeping, and capture.  Each test is skipped without a CUDA device.
+// arithmetic, packed initialisation copies, the batched differential
+// pipeline (cuda/gemm_stream.h, cuda/differential.h), and capture.  Each
+// test is skipped without a CUDA device.
 #include <catch2/catch.hpp>
 
 #include <optional>
@@ -11,6 +12,11 @@
 #include "cuda/differential.h"
 #include "cuda/driver.h"
 #include "cuda/gemm_runner.h"
+#include "cuda/gemm_stream.h"
+#include "cuda/case_words.h"
+#include "core/base/worker_pool.h"
+#include "sim/check/input_specs.h"
+#include "sim/machine/warp_machine.h"
 #include "cuda/mmav_writer.h"
 #include "tests/support.h"
 #include "tests/test_cuda_support.h"
@@ -95,34 +101,62 @@ TEST_CASE("GPU: initialisation copies move 16-bit elements between word halves",
     for (int e = 0; e < 4; ++e) CHECK(d[st.d.at(lane, e)] == in.c.bits[st.c.at(lane, e ^ 1)]);
 }
 
-TEST_CASE("GPU: the differential runner reports mismatches by case and element", "[cuda][gpu]") {
+TEST_CASE("GPU: the batched differential run reports mismatches by case and element", "[cuda][gpu]") {
   const std::optional<Session> s = session_or_skip();
   if (!s) return;
   const Program program = parse_program(test::kSeedProgram, "seed.txt");
   const Plan plan = dispatch(program);
   REQUIRE(plan.ok);
-  const GemmRunner runner(s->gpu, s->nvrtc, plan.nest, build_staging(program, plan.nest));
-  // A "simulator" that is the GPU itself agrees everywhere; one that flips a
-  // bit of D[3][5] disagrees there in every case.
-  const Simulator same = [&](const Program&, const Nest&, const GemmInputs& in) {
-    return runner.run(std::span(&in, 1)).front();
-  };
-  const DiffReport ok = run_differential(runner, program, plan.nest, same, {.cases = 16, .seed = 3});
-  CHECK(ok.failed_cases == 0);
-  CHECK(ok.mismatches.empty());
-  const Simulator flip = [&](const Program& p, const Nest& n, const GemmInputs& in) {
-    std::vector<std::uint64_t> d = same(p, n, in);
-    d[3 * 8 + 5] ^= 1;
-    return d;
-  };
-  const DiffReport bad = run_differential(runner, program, plan.nest, flip, {.cases = 16, .seed = 3, .max_mismatches = 4});
-  CHECK(bad.failed_cases == 16);
-  CHECK(bad.mismatched_elements == 16);
-  REQUIRE(bad.mismatches.size() == 4);
-  CHECK(bad.mismatches[2].case_index == 2);
-  CHECK(bad.mismatches[2].dist == Distribution::cancel);
-  CHECK((bad.mismatches[2].row == 3 && bad.mismatches[2].col == 5));
-  CHECK((bad.mismatches[2].expected ^ bad.mismatches[2].got) == 1);
+  const Staging staging = build_staging(program, plan.nest);
+  const GemmRunner compiled(s->gpu, s->nvrtc, plan.nest, staging);
+  // Small batches over two slots, so that slots are reused while others run.
+  GemmStream stream(s->gpu, compiled, 5, 2);
+  BatchDevice* devices[] = {&stream};
+  WorkerPool pool(3);
+  std::vector<WarpMachine> machines(3, WarpMachine(plan.nest, staging, arch_params("sm_" + std::to_string(s->gpu.info().sm))));
+  // The warp machine agrees everywhere; flipping a bit of D[3][5] disagrees
+  // there in every case.
+  for (const bool flip : {false, true}) {
+    std::vector<CaseSimulator> sims;
+    for (WarpMachine& m : machines)
+      sims.emplace_back([&m, flip](const GemmInputs& in) {
+        std::vector<std::uint64_t> d = m.run(in);
+        if (flip) d[3 * 8 + 5] ^= 1;
+        return d;
+      });
+    const DiffReport r = run_differential(devices, staging, input_specs(program), pool, sims,
+                                          {.cases = 23, .seed = 3, .max_mismatches = 4});
+    CHECK(r.cases == 23);
+    CHECK(r.timing.batches == 5);
+    if (!flip) {
+      CHECK(r.failed_cases == 0);
+      CHECK(r.mismatches.empty());
+      continue;
+    }
+    CHECK(r.failed_cases == 23);
+    CHECK(r.mismatched_elements == 23);
+    REQUIRE(r.mismatches.size() == 4);
+    CHECK(r.mismatches[2].case_index == 2);
+    CHECK(r.mismatches[2].dist == Distribution::cancel);
+    CHECK((r.mismatches[2].row == 3 && r.mismatches[2].col == 5));
+    CHECK((r.mismatches[2].expected ^ r.mismatches[2].got) == 1);
+  }
+  // The batched kernel gives what one launch of every case gives.
+  std::vector<GemmInputs> cases;
+  for (std::uint64_t seed = 0; seed < 7; ++seed) cases.push_back(test::integer_inputs(program, seed));
+  const std::vector<std::vector<std::uint64_t>> whole = compiled.run(cases);
+  const CaseWords w = case_words(staging);
+  const HostBatch h = stream.host(1);
+  for (std::size_t i = 0; i < 5; ++i) {
+    write_matrix(cases[i].a, staging.a, w.a, h.a + i * w.a.case_bytes(), "A");
+    write_matrix(cases[i].b, staging.b, w.b, h.b + i * w.b.case_bytes(), "B");
+    write_matrix(cases[i].c, staging.c, w.c, h.c + i * w.c.case_bytes(), "C");
+  }
+  stream.launch(1, 5);
+  stream.wait(1);
+  for (std::size_t i = 0; i < 5; ++i)
+    for (std::int64_t e = 0; e < w.d.elements; ++e)
+      CHECK(read_word(h.d + i * w.d.case_bytes() + e * w.d.word_bytes, w.d.word_bytes) == whole[i][e]);
 }
 
 TEST_CASE("GPU: capture records the device and writes readable vectors", "[cuda][gpu]") {

@@ -47,6 +47,21 @@ TEST_CASE("mmacheck sim fails the seed and names the wrong elements", "[sim]") {
   CHECK(r.out.find("FAILED: 3 of 3 cases") != std::string::npos);
 }
 
+TEST_CASE("mmacheck sim reports the same failures on any number of threads", "[sim]") {
+  // The seed fails in every case; the cases run three or five at a time
+  // must still be reported in case order, with the same counts.
+  std::string first;
+  for (const char* threads : {"1", "3", "5"}) {
+    const test::RunResult r = test::run_mmacheck({"sim", test::source_path("examples/seed.txt"), "--cases", "13",
+                                                  "--show", "40", "--threads", threads, "--json"});
+    CHECK(r.status == 1);
+    if (first.empty()) first = r.out;
+    CHECK(r.out == first);
+  }
+  CHECK(first.find("\"failed_cases\":13") != std::string::npos);
+  CHECK(test::run_mmacheck({"sim", test::source_path("examples/seed.txt"), "--threads", "-1"}).status == 2);
+}
+
 TEST_CASE("mmacheck sim options: seed, arch, instruction set", "[sim]") {
   const TempFile tiled(test::kTiledText);
   CHECK(

@@ -3,6 +3,9 @@
 // are exact modulo 2^32, NaN and Inf go by class.
 #include <catch2/catch.hpp>
 #include <cmath>
+#include <variant>
+
+#include "core/base/error.h"
 
 #include "core/gemm/dispatch.h"
 #include "sim/check/direct_eval.h"
@@ -173,6 +176,87 @@ TEST_CASE("an accumulation that may overflow admits Inf", "[sim]") {
   CHECK(k.ref.elems[0].classes & sim::kPosInf);
   CHECK(sim::accepts(k.ref.elems[0], i.d, k.model.bits[0]));
   CHECK_FALSE(sim::accepts(k.ref.elems[0], i.d, 0x7bff));  // 65504 is far from 1040400
+}
+
+TEST_CASE("the bound in double is the long double bound, a hair wider", "[sim]") {
+  // Random runs of two K tiles for every family computed in double; the
+  // slack term is the only difference (2^-51 instead of 2^-62 of the
+  // magnitudes), so the double bound is never narrower and at most a
+  // relative 1e-4 wider.
+  for (const char* ptx : {kF16, kF16Acc, "mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32",
+                          "mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32",
+                          "mma.sync.aligned.m16n8k32.row.col.f32.e4m3.e4m3.f32"})
+    for (const char* arch : {"sm_90", "sm_80", "sm_89"}) {
+      const MmaInst& i = inst(ptx);
+      if (!sim::has_model(i, sim::arch_params(arch))) continue;
+      INFO(ptx << " on " << arch);
+      const sim::BoundModel m = sim::bound_model(i, sim::arch_params(arch));
+      for (int c = 0; c < 40; ++c) {
+        const sim::GemmInputs in = test::frame_inputs(i, c, 5);
+        const std::size_t k = static_cast<std::size_t>(i.k);
+        std::vector<long double> a(2 * k), b(2 * k);
+        std::vector<int> ae(2 * k), be(2 * k);
+        for (std::size_t x = 0; x < 2 * k; ++x) {  // row 0 of A and column 0 of B, twice
+          a[x] = sim::element_value(i.a, in.a.at(0, static_cast<std::int64_t>(x % k)));
+          b[x] = sim::element_value(i.b, in.b.at(static_cast<std::int64_t>(x % k), 0)) * (x < k ? 1 : -0.5L);
+          ae[x] = sim::align_exp(m, a[x]);
+          be[x] = sim::align_exp(m, b[x]);
+        }
+        const long double cv = sim::element_value(i.c, in.c.at(0, 0));
+        const std::vector<double> ad(a.begin(), a.end()), bd(b.begin(), b.end());
+        const sim::Outcomes ld = sim::element_outcomes(m, sim::ElementInputs{a, b, ae, be, cv});
+        const sim::Outcomes d =
+            sim::element_outcomes(m, sim::ElementRun<double>{ad, bd, ae, be, static_cast<double>(cv)});
+        INFO("case " << c);
+        CHECK(d.classes == ld.classes);
+        if (!(ld.classes & sim::kFinite)) continue;
+        CHECK(d.exact == Approx(static_cast<double>(ld.exact)).epsilon(1e-12).margin(1e-300));
+        CHECK(static_cast<double>(d.error) >= static_cast<double>(ld.error) * (1 - 1e-12));
+        CHECK(static_cast<double>(d.error) <= static_cast<double>(ld.error) * (1 + 1e-4));
+      }
+    }
+  const sim::BoundModel f64 = sim::bound_model(inst("mma.sync.aligned.m8n8k4.row.col.f64.f64.f64.f64"),
+                                               sim::arch_params("sm_90"));
+  const std::vector<double> four(4, 1.0);
+  const std::vector<int> zero(4, 0);
+  CHECK_THROWS_AS(sim::element_outcomes(f64, sim::ElementRun<double>{four, four, zero, zero, 0.0}), Error);
+}
+
+TEST_CASE("at 64^3 the reference still rejects a nest missing one mma", "[sim]") {
+  // 4 x 8 x 4 tiles of m16n8k16; the planted bug drops the last mma, so
+  // D's last tile lacks its last K tile: every element there is wrong in
+  // its bits and, on normal inputs, far outside the bound.
+  const std::string text = R"(
+D_FRAG = S[(2, 8, 4, 2) : (2, 4 @ laneid, 1 @ laneid, 1)]
+A_FRAG = S[(2, 8, 4, 2) : (2, 4 @ laneid, 1 @ laneid, 1)].tile_to([16, 16], [16, 8])
+B_FRAG = S[(4, 2, 8) : (1 @ laneid, 1, 4 @ laneid)].tile_to([16, 8], [8, 8])
+A = buffer((64, 64), float16, local, A_FRAG.tile_to([64, 64], [16, 16]))
+B = buffer((64, 64), float16, local, B_FRAG.tile_to([64, 64], [16, 8]))
+D = buffer((64, 64), float32, local, D_FRAG.tile_to([64, 64], [16, 8]))
+scope warp
+gemm(D, A, B, D)
+)";
+  const Program p = test::program(text);
+  const Plan plan = dispatch(p);
+  REQUIRE(plan.ok);
+  REQUIRE(plan.nest.mma_count() == 128);
+  sim::SimCheck right(p, plan.nest, sim::arch_params("sm_90"));
+  CHECK(right.failures(right.random_case(0, 3)).empty());
+  Nest wrong = plan.nest;
+  for (auto it = wrong.stmts.rbegin(); it != wrong.stmts.rend(); ++it)
+    if (std::holds_alternative<MmaStmt>(*it)) {
+      wrong.stmts.erase(std::next(it).base());
+      break;
+    }
+  sim::SimCheck check(p, wrong, sim::arch_params("sm_90"));
+  const std::vector<sim::ElementCheck> found = check.failures(check.random_case(0, 3));  // normal
+  CHECK(found.size() == 16 * 8);
+  int outside = 0;
+  for (const sim::ElementCheck& f : found) {
+    CHECK_FALSE(f.bit_exact);
+    outside += !f.within_bound;
+  }
+  CHECK(outside >= 16 * 8 - 2);  // a K tile's 16 products rarely cancel within the bound
 }
 
 }  // namespace mmacheck

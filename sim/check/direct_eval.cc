@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "core/base/error.h"
+#include "sim/check/operand_index.h"
 
 namespace mmacheck::sim {
 
@@ -16,17 +17,18 @@ Matrix direct_eval(const GemmGeometry& g, const MmaInst& inst, const ArchParams&
   if (g.use_c) check_holds(in.c, g.c, "C");
 
   Matrix d{g.m, g.n, g.d.dtype(), std::vector<std::uint64_t>(g.m * g.n)};
+  const OperandIndex at_a(g.a), at_b(g.b), at_c(g.c);
   std::vector<std::uint64_t> a(inst.m * inst.k), b(inst.k * inst.n), acc(inst.m * inst.n), next(acc.size());
   for (std::int64_t i0 = 0; i0 < g.m; i0 += inst.m)
     for (std::int64_t j0 = 0; j0 < g.n; j0 += inst.n) {
       for (int i = 0; i < inst.m; ++i)
         for (int j = 0; j < inst.n; ++j)
-          acc[i * inst.n + j] = g.use_c ? in.c.bits[g.c.at(i0 + i, j0 + j)] : 0;
+          acc[i * inst.n + j] = g.use_c ? in.c.bits[at_c(i0 + i, j0 + j)] : 0;
       for (std::int64_t k0 = 0; k0 < g.k; k0 += inst.k) {
         for (int i = 0; i < inst.m; ++i)
-          for (int kk = 0; kk < inst.k; ++kk) a[i * inst.k + kk] = in.a.bits[g.a.at(i0 + i, k0 + kk)];
+          for (int kk = 0; kk < inst.k; ++kk) a[i * inst.k + kk] = in.a.bits[at_a(i0 + i, k0 + kk)];
         for (int kk = 0; kk < inst.k; ++kk)
-          for (int j = 0; j < inst.n; ++j) b[kk * inst.n + j] = in.b.bits[g.b.at(k0 + kk, j0 + j)];
+          for (int j = 0; j < inst.n; ++j) b[kk * inst.n + j] = in.b.bits[at_b(k0 + kk, j0 + j)];
         mma_tile(inst, arch, a, b, acc, next);
         acc.swap(next);
       }

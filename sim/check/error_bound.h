@@ -26,6 +26,7 @@
 
 #include <cstdint>
 #include <span>
+#include <vector>
 
 #include "core/gemm/mma_inst.h"
 #include "sim/numerics/mma_model.h"
@@ -70,12 +71,56 @@ int align_exp(const BoundModel& model, long double x);
 // One output element's inputs: its row of A and column of B (K values each,
 // K a multiple of the instruction's k, with their align_exp computed once
 // per matrix, not per product) and its C value (+0 when beta = 0).
-struct ElementInputs {
-  std::span<const long double> a, b;
+template <class T>
+struct ElementRun {
+  std::span<const T> a, b;
   std::span<const int> a_exp, b_exp;
-  long double c = 0;
+  T c = 0;
 };
+using ElementInputs = ElementRun<long double>;
 
 Outcomes element_outcomes(const BoundModel& model, const ElementInputs& in);
+// The same steps computed in double, with double's rounding in the slack:
+// several times faster, for every family but f64 (whose products double
+// does not hold exactly; Error).  The bound differs from the long double
+// one only in that slack (relative 2^-51 of the magnitudes instead of 2^-62).
+Outcomes element_outcomes(const BoundModel& model, const ElementRun<double>& in);
+
+// Row by row, for the fused family (f16, bf16, tf32, natively fused fp8):
+// B prepared once per case (BoundColumns: B as K x N with non-finite
+// values zeroed, and which K blocks of which column hold one), then each
+// row of D at once (row_outcomes).  out[j] is exactly what
+// element_outcomes in double gives for element (i, j), NaN and Inf
+// included; the columns run in the inner loop, where the compiler
+// vectorises the products, sums and exponent maxima.
+//
+//     const BoundColumns cols(model, bt, bt_exp, N, K);   // B transposed: N x K
+//     row_outcomes(model, cols, a_row, a_row_exp, c_row, out_row);
+class BoundColumns {
+ public:
+  // Throws Error for another family or sizes that are not N x K whole K tiles.
+  BoundColumns(const BoundModel& model, std::span<const double> bt, std::span<const int> bt_exp, std::int64_t n,
+               std::int64_t k);
+
+  std::size_t n() const { return n_; }
+  std::size_t k() const { return k_; }
+  std::size_t blocks() const { return blocks_; }
+  std::span<const double> bt() const { return bt_; }       // N x K, as given
+  std::span<const double> b() const { return b_; }         // K x N, non-finite values 0
+  std::span<const int> b_exp() const { return b_exp_; }    // K x N, -2^29 where b is 0
+  std::span<const std::uint8_t> bad() const { return bad_; }  // blocks x N: a non-finite value there
+
+ private:
+  std::size_t n_, k_;
+  std::span<const double> bt_;
+  std::vector<double> b_;
+  std::vector<int> b_exp_;
+  std::size_t blocks_;
+  std::vector<std::uint8_t> bad_;
+};
+
+// Throws Error when the row, C's row or out is not K, N, N long.
+void row_outcomes(const BoundModel& model, const BoundColumns& cols, std::span<const double> a_row,
+                  std::span<const int> a_exp_row, std::span<const double> c_row, std::span<Outcomes> out);
 
 }  // namespace mmacheck::sim

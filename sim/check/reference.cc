@@ -4,10 +4,12 @@
 #include <cmath>
 #include <limits>
 #include <string>
+#include <type_traits>
 
 #include "core/base/error.h"
 #include "sim/numerics/element_value.h"
 #include "sim/check/error_bound.h"
+#include "sim/check/operand_index.h"
 
 namespace mmacheck::sim {
 
@@ -27,13 +29,14 @@ Operands logical_operands(const GemmGeometry& g, const GemmInputs& in) {
   check_holds(in.b, g.b, "B");
   if (g.use_c) check_holds(in.c, g.c, "C");
   Operands ops{Mat<long double>(g.m, g.k), Mat<long double>(g.n, g.k), Mat<long double>::Zero(g.m, g.n)};
+  const OperandIndex fa(g.a), fb(g.b), fc(g.c);
   for (std::int64_t i = 0; i < g.m; ++i)
-    for (std::int64_t k = 0; k < g.k; ++k) ops.a(i, k) = element_value(g.a.dtype(), in.a.bits[g.a.at(i, k)]);
+    for (std::int64_t k = 0; k < g.k; ++k) ops.a(i, k) = element_value(g.a.dtype(), in.a.bits[fa(i, k)]);
   for (std::int64_t k = 0; k < g.k; ++k)
-    for (std::int64_t j = 0; j < g.n; ++j) ops.bt(j, k) = element_value(g.b.dtype(), in.b.bits[g.b.at(k, j)]);
+    for (std::int64_t j = 0; j < g.n; ++j) ops.bt(j, k) = element_value(g.b.dtype(), in.b.bits[fb(k, j)]);
   if (g.use_c)
     for (std::int64_t i = 0; i < g.m; ++i)
-      for (std::int64_t j = 0; j < g.n; ++j) ops.c(i, j) = element_value(g.c.dtype(), in.c.bits[g.c.at(i, j)]);
+      for (std::int64_t j = 0; j < g.n; ++j) ops.c(i, j) = element_value(g.c.dtype(), in.c.bits[fc(i, j)]);
   return ops;
 }
 
@@ -48,6 +51,48 @@ Reference integer_reference(const Operands& ops) {
   return ref;
 }
 
+// The model's outcomes for every element of D (M x N, row-major), in T:
+// double for every input type but f64 (exact products), long double for
+// f64.  The fused family goes a row at a time (row_outcomes: the same
+// numbers, vectorised over the columns, NaN and Inf included); the other
+// families go element by element.
+template <class T>
+std::vector<Outcomes> bound_outcomes(const Operands& ops, const Mat<T>& a, const Mat<T>& bt, const BoundModel& model) {
+  const std::int64_t m = a.rows(), n = bt.rows();
+  const auto k = static_cast<std::size_t>(a.cols());
+  const auto exps = [&](const Mat<long double>& x) {
+    std::vector<int> e(x.size());
+    for (std::int64_t i = 0; i < x.size(); ++i) e[i] = align_exp(model, x.data()[i]);
+    return e;
+  };
+  const std::vector<int> a_exp = exps(ops.a), b_exp = exps(ops.bt);
+  std::vector<Outcomes> out(static_cast<std::size_t>(m * n));
+  const auto one = [&](std::int64_t i, std::int64_t j) {
+    out[static_cast<std::size_t>(i * n + j)] =
+        element_outcomes(model, ElementRun<T>{{a.row(i).data(), k},
+                                              {bt.row(j).data(), k},
+                                              std::span(a_exp).subspan(i * k, k),
+                                              std::span(b_exp).subspan(j * k, k),
+                                              static_cast<T>(ops.c(i, j))});
+  };
+  if constexpr (std::is_same_v<T, double>) {
+    if (model.family == BoundModel::Family::fused) {
+      const BoundColumns cols(model, {bt.data(), static_cast<std::size_t>(bt.size())}, b_exp, n,
+                              static_cast<std::int64_t>(k));
+      std::vector<double> c(static_cast<std::size_t>(n));
+      for (std::int64_t i = 0; i < m; ++i) {
+        for (std::int64_t j = 0; j < n; ++j) c[j] = static_cast<double>(ops.c(i, j));
+        row_outcomes(model, cols, {a.row(i).data(), k}, std::span(a_exp).subspan(i * k, k), c,
+                     std::span(out).subspan(static_cast<std::size_t>(i * n), static_cast<std::size_t>(n)));
+      }
+      return out;
+    }
+  }
+  for (std::int64_t i = 0; i < m; ++i)
+    for (std::int64_t j = 0; j < n; ++j) one(i, j);
+  return out;
+}
+
 template <class T>
 Reference float_reference(const Operands& ops, const BoundModel& model) {
   const Mat<T> a = ops.a.cast<T>(), bt = ops.bt.cast<T>(), c = ops.c.cast<T>();
@@ -57,24 +102,14 @@ Reference float_reference(const Operands& ops, const BoundModel& model) {
   const long double u = std::numeric_limits<T>::epsilon() / 2;
   const long double tiny = std::numeric_limits<T>::denorm_min();
 
-  const auto exps = [&](const Mat<long double>& m) {
-    std::vector<int> e(m.size());
-    for (std::int64_t x = 0; x < m.size(); ++x) e[x] = align_exp(model, m.data()[x]);
-    return e;
-  };
-  const std::vector<int> a_exp = exps(ops.a), b_exp = exps(ops.bt);
-  const auto k = static_cast<std::size_t>(a.cols());
-  Reference ref{d.rows(), d.cols(), {}};
-  ref.elems.reserve(d.size());
+  const std::vector<Outcomes> outcomes = bound_outcomes(ops, a, bt, model);
+  Reference ref{d.rows(), d.cols(), std::vector<Expectation>(static_cast<std::size_t>(d.size()))};
   for (std::int64_t i = 0; i < d.rows(); ++i)
     for (std::int64_t j = 0; j < d.cols(); ++j) {
-      const Outcomes o = element_outcomes(model, {{ops.a.row(i).data(), k},
-                                                  {ops.bt.row(j).data(), k},
-                                                  std::span(a_exp).subspan(i * k, k),
-                                                  std::span(b_exp).subspan(j * k, k),
-                                                  ops.c(i, j)});
+      const auto x = static_cast<std::size_t>(i * d.cols() + j);
       const long double own = terms * (u * static_cast<long double>(magnitude(i, j)) * 1.01L + tiny);
-      ref.elems.push_back({static_cast<long double>(d(i, j)), (o.error + own) * (1 + 0x1p-20L), o.classes});
+      ref.elems[x] = {static_cast<long double>(d(i, j)), (outcomes[x].error + own) * (1 + 0x1p-20L),
+                      outcomes[x].classes};
     }
   return ref;
 }

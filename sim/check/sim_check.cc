@@ -1,6 +1,7 @@
 #include "sim/check/sim_check.h"
 
 #include "sim/check/direct_eval.h"
+#include "sim/check/operand_index.h"
 #include "sim/numerics/random_inputs.h"
 
 namespace mmacheck::sim {
@@ -18,14 +19,16 @@ std::vector<ElementCheck> SimCheck::failures(const GemmInputs& inputs) {
   const Matrix direct = direct_eval(geometry_, inst, machine_.arch(), inputs);
   const Reference ref = eigen_reference(geometry_, inst, machine_.arch(), inputs);
   const OperandPlace& d = geometry_.d;
+  const OperandIndex at_d(d);
   std::vector<ElementCheck> out;
   for (std::int64_t i = 0; i < geometry_.m; ++i)
     for (std::int64_t j = 0; j < geometry_.n; ++j) {
+      const std::uint64_t bits = got[static_cast<std::size_t>(at_d(i, j))];
+      const Expectation& expect = ref.at(i, j);
+      const bool bit_exact = bits == direct.at(i, j), within = accepts(expect, d.dtype(), bits);
+      if (bit_exact && within) continue;
       const Shape c = d.to_buffer(i, j);
-      ElementCheck e{c[0], c[1], got[static_cast<std::size_t>(d.at(i, j))], direct.at(i, j), ref.at(i, j)};
-      e.bit_exact = e.got == e.direct;
-      e.within_bound = accepts(e.reference, d.dtype(), e.got);
-      if (!e.bit_exact || !e.within_bound) out.push_back(e);
+      out.push_back({c[0], c[1], bits, direct.at(i, j), expect, bit_exact, within});
     }
   return out;
 }
