@@ -97,10 +97,16 @@ class Pipeline {
     const std::byte* expected = expected_[key(b)].words.data();
     const std::size_t bytes = words_.d.case_bytes();
     const int wb = words_.d.word_bytes;
+    // Which cases differ, on the pool; their elements, in case order, here.
+    differs_.assign(static_cast<std::size_t>(b.count), 0);
+    pool_.for_each(b.count, [&](int, std::int64_t i) {
+      const std::size_t at = static_cast<std::size_t>(i) * bytes;
+      differs_[static_cast<std::size_t>(i)] = std::memcmp(got + at, expected + at, bytes) != 0;
+    });
     for (std::int64_t i = 0; i < b.count; ++i) {
+      if (!differs_[static_cast<std::size_t>(i)]) continue;
       const std::byte* g = got + static_cast<std::size_t>(i) * bytes;
       const std::byte* e = expected + static_cast<std::size_t>(i) * bytes;
-      if (std::memcmp(g, e, bytes) == 0) continue;
       ++report_.failed_cases;
       const std::int64_t index = b.first + i;
       for (std::int64_t x = 0; x < words_.d.elements; ++x) {
@@ -125,6 +131,7 @@ class Pipeline {
   std::int64_t capacity_ = 0;
   int slots_ = 0;
   std::vector<Expected> expected_;  // per device slot
+  std::vector<char> differs_;       // per case of the batch being compared
   DiffReport report_;
 };
 

@@ -16,6 +16,12 @@ TEST_CASE("mmacheck gpu: bad usage and bad input exit 2, on any machine", "[cuda
   CHECK(run_mmacheck({"gpu", "/nonexistent/layout.txt"}).status == 2);
   CHECK(run_mmacheck({"gpu", source_path("examples/seed.txt"), "--cases", "0"}).status == 2);
   CHECK(run_mmacheck({"gpu", source_path("examples/seed.txt"), "--inst-set", "all"}).status == 2);
+  const auto twice = run_mmacheck({"gpu", source_path("examples/seed.txt"), "--devices", "0,0"});
+  CHECK(twice.status == 2);
+  CHECK(twice.err.find("device 0 named twice") != std::string::npos);
+  CHECK(run_mmacheck({"gpu", source_path("examples/seed.txt"), "--devices", "first"}).status == 2);
+  CHECK(run_mmacheck({"gpu", source_path("examples/seed.txt"), "--threads", "-1"}).status == 2);
+  CHECK(run_mmacheck({"gpu", source_path("examples/seed.txt"), "--batch", "-5"}).status == 2);
 }
 
 TEST_CASE("mmacheck gpu: a gemm that does not dispatch exits 1 before looking for a GPU", "[cuda][cli]") {
@@ -38,6 +44,13 @@ TEST_CASE("mmacheck gpu: 3 without a GPU, and on one the corrected seed matches 
   }
   CHECK(r.status == 0);
   CHECK(r.out.find("16 cases match, 0 differ") != std::string::npos);
+  CHECK(r.out.find("M cases per minute") != std::string::npos);
+  // Split over every device in batches of 5: the same verdict.
+  const auto all = run_mmacheck({"gpu", file, "--cases", "23", "--devices", "all", "--batch", "5", "--threads", "3"});
+  INFO(all.out << all.err);
+  CHECK(all.status == 0);
+  CHECK(all.out.find("23 cases match, 0 differ") != std::string::npos);
+  CHECK(all.out.find("5 batches of 5 cases") != std::string::npos);
 }
 
 TEST_CASE("mmacheck capture: usage errors exit 2, no GPU exits 3 and writes nothing", "[cuda][cli]") {
