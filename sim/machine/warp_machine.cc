@@ -261,6 +261,12 @@ void WarpMachine::execute_init(const InitStmt& init) {
   const bool copy = !init.c_slots.empty();
   // C loaded into D's own registers and copied slot for slot onto itself: nothing moves.
   if (copy && staging_.c_in_d && init.c_slots == init.d_slots) return;
+  if (d_.per_reg() == 1 && src.per_reg() == 1) {  // slot s is word s of the thread: no shifts
+    for (int t = 0; t < staging_.threads; ++t)
+      for (std::size_t i = 0; i < init.d_slots.size(); ++i)
+        d_.set_word(t * d_.regs() + init.d_slots[i], copy ? src.word(t * src.regs() + init.c_slots[i]) : 0);
+    return;
+  }
   for (int t = 0; t < staging_.threads; ++t)
     for (std::size_t i = 0; i < init.d_slots.size(); ++i)
       d_.set_slot(t, init.d_slots[i], copy ? src.slot(t, init.c_slots[i]) : 0);
