@@ -1,5 +1,6 @@
 #include "sim/machine/warp_machine.h"
 
+#include <algorithm>
 #include <string>
 
 #include "core/base/error.h"
@@ -207,8 +208,15 @@ void WarpMachine::run_mma_resolving(const MmaStmt& mma, const GemmInputs& inputs
 void WarpMachine::run_mma_compiled(const CompiledMma& mma, const GemmInputs& inputs) {
   const std::uint64_t* a = inputs.a.bits.data();
   const std::uint64_t* b = inputs.b.bits.data();
-  for (std::size_t i = 0; i < mma.a.size(); ++i) tile_a_[i] = mma.a[i] >= 0 ? a[mma.a[i]] : 0;
-  for (std::size_t i = 0; i < mma.b.size(); ++i) tile_b_[i] = mma.b[i] >= 0 ? b[mma.b[i]] : 0;
+  const auto gather_input = [](const std::vector<std::int32_t>& index, bool loaded, const std::uint64_t* matrix,
+                               std::vector<std::uint64_t>& tile) {
+    if (loaded)
+      for (std::size_t i = 0; i < index.size(); ++i) tile[i] = matrix[index[i]];
+    else
+      for (std::size_t i = 0; i < index.size(); ++i) tile[i] = index[i] >= 0 ? matrix[index[i]] : 0;
+  };
+  gather_input(mma.a, mma.a_loaded, a, tile_a_);
+  gather_input(mma.b, mma.b_loaded, b, tile_b_);
   if (d_.per_reg() == 1) {  // f32/s32/f64 accumulators: one element per register, no shifts
     for (std::size_t i = 0; i < mma.c_word.size(); ++i) tile_c_[i] = d_.word(mma.c_word[i]);
     mma_tile(*nest_.inst, *arch_, tile_a_, tile_b_, tile_c_, tile_d_);
@@ -251,6 +259,11 @@ void WarpMachine::compile_routes(std::size_t max_bytes) {
       c.b = loaded(staging_.b, b_.per_reg(), mma->b, route_b_, base);
       words(mma->c, base, c.c_word, c.c_shift);
       words(mma->d, base, c.d_word, c.d_shift);
+      const auto all_loaded = [](const std::vector<std::int32_t>& index) {
+        return std::all_of(index.begin(), index.end(), [](std::int32_t i) { return i >= 0; });
+      };
+      c.a_loaded = all_loaded(c.a);
+      c.b_loaded = all_loaded(c.b);
       compiled_.push_back(std::move(c));
     }
   }

@@ -103,6 +103,7 @@ class WarpMachine {
   struct CompiledMma {
     std::vector<std::int32_t> a, b, c_word, d_word;
     std::vector<std::uint8_t> c_shift, d_shift;
+    bool a_loaded = false, b_loaded = false;  // every index >= 0: gathered without a test
   };
   std::vector<CompiledMma> compiled_;
   void compile_routes(std::size_t max_bytes);
