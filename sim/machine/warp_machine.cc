@@ -139,6 +139,30 @@ WarpMachine::WarpMachine(Nest nest, Staging staging, const ArchParams& arch, std
     }
   }
   compile_routes(max_route_bytes);
+  find_c_reads();
+}
+
+void WarpMachine::find_c_reads() {
+  // Per D slot (the same in every thread): written by the nest yet.
+  std::vector<bool> written(static_cast<std::size_t>(d_.slots()), false);
+  bool read_unwritten = false, copies_c = false;
+  const auto reg_slots = [&](int reg, const auto& visit) {
+    for (int s = reg * d_.per_reg(); s < (reg + 1) * d_.per_reg() && s < d_.slots(); ++s) visit(s);
+  };
+  for (const NestStmt& stmt : nest_.stmts) {
+    if (const auto* init = std::get_if<InitStmt>(&stmt)) {
+      copies_c |= !init->c_slots.empty();
+      if (staging_.c_in_d)
+        for (int s : init->c_slots) read_unwritten |= !written[s];
+      for (int s : init->d_slots) written[s] = true;
+    } else {
+      const auto& mma = std::get<MmaStmt>(stmt);
+      for (int r : mma.c) reg_slots(r, [&](int s) { read_unwritten |= !written[s]; });
+      for (int r : mma.d) reg_slots(r, [&](int s) { written[s] = true; });
+    }
+  }
+  for (const bool w : written) read_unwritten |= !w;  // the store reads every slot
+  needs_c_load_ = staging_.c_in_d ? read_unwritten : copies_c || read_unwritten;
 }
 
 WarpMachine::WarpMachine(const Program& program, Nest nest, const ArchParams& arch)
@@ -175,7 +199,9 @@ std::vector<std::uint64_t> WarpMachine::run(const GemmInputs& inputs) {
   check_matrix(inputs.a, staging_.a, "A");
   check_matrix(inputs.b, staging_.b, "B");
   check_matrix(inputs.c, staging_.c, "C");
-  if (staging_.c_in_d) {
+  if (!needs_c_load_) {
+    // Every register is written before it is read: C's values would be overwritten.
+  } else if (staging_.c_in_d) {
     d_.load(staging_.c, inputs.c.bits);
   } else {
     c_.load(staging_.c, inputs.c.bits);
@@ -215,16 +241,22 @@ void WarpMachine::run_mma_compiled(const CompiledMma& mma, const GemmInputs& inp
     else
       for (std::size_t i = 0; i < index.size(); ++i) tile[i] = index[i] >= 0 ? matrix[index[i]] : 0;
   };
-  gather_input(mma.a, mma.a_loaded, a, tile_a_);
-  gather_input(mma.b, mma.b_loaded, b, tile_b_);
+  const auto operand = [&](const std::vector<std::int32_t>& index, bool loaded, std::int32_t run,
+                           const std::uint64_t* matrix, std::vector<std::uint64_t>& tile) {
+    if (run >= 0) return std::span<const std::uint64_t>(matrix + run, index.size());
+    gather_input(index, loaded, matrix, tile);
+    return std::span<const std::uint64_t>(tile);
+  };
+  const std::span<const std::uint64_t> ta = operand(mma.a, mma.a_loaded, mma.a_run, a, tile_a_);
+  const std::span<const std::uint64_t> tb = operand(mma.b, mma.b_loaded, mma.b_run, b, tile_b_);
   if (d_.per_reg() == 1) {  // f32/s32/f64 accumulators: one element per register, no shifts
     for (std::size_t i = 0; i < mma.c_word.size(); ++i) tile_c_[i] = d_.word(mma.c_word[i]);
-    mma_tile(*nest_.inst, *arch_, tile_a_, tile_b_, tile_c_, tile_d_);
+    mma_tile(*nest_.inst, *arch_, ta, tb, tile_c_, tile_d_);
     for (std::size_t i = 0; i < mma.d_word.size(); ++i) d_.set_word(mma.d_word[i], tile_d_[i]);
     return;
   }
   for (std::size_t i = 0; i < mma.c_word.size(); ++i) tile_c_[i] = d_.word_element(mma.c_word[i], mma.c_shift[i]);
-  mma_tile(*nest_.inst, *arch_, tile_a_, tile_b_, tile_c_, tile_d_);
+  mma_tile(*nest_.inst, *arch_, ta, tb, tile_c_, tile_d_);
   for (std::size_t i = 0; i < mma.d_word.size(); ++i) d_.set_word_element(mma.d_word[i], mma.d_shift[i], tile_d_[i]);
 }
 
@@ -264,6 +296,13 @@ void WarpMachine::compile_routes(std::size_t max_bytes) {
       };
       c.a_loaded = all_loaded(c.a);
       c.b_loaded = all_loaded(c.b);
+      const auto run_start = [](const std::vector<std::int32_t>& index) {
+        for (std::size_t i = 0; i < index.size(); ++i)
+          if (index[i] != index[0] + static_cast<std::int32_t>(i)) return -1;
+        return index.empty() || index[0] < 0 ? -1 : index[0];
+      };
+      c.a_run = run_start(c.a);
+      c.b_run = run_start(c.b);
       compiled_.push_back(std::move(c));
     }
   }
