@@ -205,13 +205,15 @@ TEST_CASE("fast tiles with NaN or Inf equal the reference model", "[numerics]") 
 }
 
 TEST_CASE("mmacheck bench prints the kernel, nest and baseline rates and ends with the ratio", "[numerics][cli]") {
-  const test::RunResult r = test::run_mmacheck(
-      {"bench", "--seconds", "0.05", "--threads", "1", "--nest", test::source_path("examples/m64.txt")});
+  const std::string vectors = test::source_path("tests/data/m16n8k16.f32.f16.f16.f32.mmav");
+  const test::RunResult r = test::run_mmacheck({"bench", "--seconds", "0.05", "--threads", "1", "--nest",
+                                                test::source_path("examples/m64.txt"), "--vectors", vectors});
   CHECK(r.status == 0);
   CHECK(r.out.find("\nkernel: ") != std::string::npos);
   CHECK(r.out.find("\nkernel (special values): ") != std::string::npos);
   CHECK(r.out.find("\nnest " + test::source_path("examples/m64.txt") + ": ") != std::string::npos);
   CHECK(r.out.find("\nnest " + test::source_path("examples/m64.txt") + " (special values): ") != std::string::npos);
+  CHECK(r.out.find("\nvectors " + vectors + ": ") != std::string::npos);
   CHECK(r.out.find("\nEigen float32") != std::string::npos);
   const std::string last = r.out.substr(r.out.rfind('\n', r.out.size() - 2) + 1);
   CHECK(last.rfind("ratio ", 0) == 0);
@@ -219,6 +221,8 @@ TEST_CASE("mmacheck bench prints the kernel, nest and baseline rates and ends wi
   CHECK(test::run_mmacheck({"bench", "--seconds", "0.05", "--nest", test::source_path("examples/reject_shape.txt")})
             .status == 2);
   CHECK(test::run_mmacheck({"bench", "--instr", "mma.sync.bogus"}).status == 2);
+  CHECK(test::run_mmacheck({"bench", "--seconds", "0.05", "--vectors", test::source_path("examples/m64.txt")})
+            .status == 2);  // not a vector file: exits 2 before timing
   CHECK(test::run_mmacheck({"bench", "--threads", "0"}).status == 2);
 }
 

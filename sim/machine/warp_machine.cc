@@ -1,5 +1,6 @@
 #include "sim/machine/warp_machine.h"
 
+#include <algorithm>
 #include <string>
 
 #include "core/base/error.h"
@@ -138,6 +139,30 @@ WarpMachine::WarpMachine(Nest nest, Staging staging, const ArchParams& arch, std
     }
   }
   compile_routes(max_route_bytes);
+  find_c_reads();
+}
+
+void WarpMachine::find_c_reads() {
+  // Per D slot (the same in every thread): written by the nest yet.
+  std::vector<bool> written(static_cast<std::size_t>(d_.slots()), false);
+  bool read_unwritten = false, copies_c = false;
+  const auto reg_slots = [&](int reg, const auto& visit) {
+    for (int s = reg * d_.per_reg(); s < (reg + 1) * d_.per_reg() && s < d_.slots(); ++s) visit(s);
+  };
+  for (const NestStmt& stmt : nest_.stmts) {
+    if (const auto* init = std::get_if<InitStmt>(&stmt)) {
+      copies_c |= !init->c_slots.empty();
+      if (staging_.c_in_d)
+        for (int s : init->c_slots) read_unwritten |= !written[s];
+      for (int s : init->d_slots) written[s] = true;
+    } else {
+      const auto& mma = std::get<MmaStmt>(stmt);
+      for (int r : mma.c) reg_slots(r, [&](int s) { read_unwritten |= !written[s]; });
+      for (int r : mma.d) reg_slots(r, [&](int s) { written[s] = true; });
+    }
+  }
+  for (const bool w : written) read_unwritten |= !w;  // the store reads every slot
+  needs_c_load_ = staging_.c_in_d ? read_unwritten : copies_c || read_unwritten;
 }
 
 WarpMachine::WarpMachine(const Program& program, Nest nest, const ArchParams& arch)
@@ -174,7 +199,9 @@ std::vector<std::uint64_t> WarpMachine::run(const GemmInputs& inputs) {
   check_matrix(inputs.a, staging_.a, "A");
   check_matrix(inputs.b, staging_.b, "B");
   check_matrix(inputs.c, staging_.c, "C");
-  if (staging_.c_in_d) {
+  if (!needs_c_load_) {
+    // Every register is written before it is read: C's values would be overwritten.
+  } else if (staging_.c_in_d) {
     d_.load(staging_.c, inputs.c.bits);
   } else {
     c_.load(staging_.c, inputs.c.bits);
@@ -207,16 +234,29 @@ void WarpMachine::run_mma_resolving(const MmaStmt& mma, const GemmInputs& inputs
 void WarpMachine::run_mma_compiled(const CompiledMma& mma, const GemmInputs& inputs) {
   const std::uint64_t* a = inputs.a.bits.data();
   const std::uint64_t* b = inputs.b.bits.data();
-  for (std::size_t i = 0; i < mma.a.size(); ++i) tile_a_[i] = mma.a[i] >= 0 ? a[mma.a[i]] : 0;
-  for (std::size_t i = 0; i < mma.b.size(); ++i) tile_b_[i] = mma.b[i] >= 0 ? b[mma.b[i]] : 0;
+  const auto gather_input = [](const std::vector<std::int32_t>& index, bool loaded, const std::uint64_t* matrix,
+                               std::vector<std::uint64_t>& tile) {
+    if (loaded)
+      for (std::size_t i = 0; i < index.size(); ++i) tile[i] = matrix[index[i]];
+    else
+      for (std::size_t i = 0; i < index.size(); ++i) tile[i] = index[i] >= 0 ? matrix[index[i]] : 0;
+  };
+  const auto operand = [&](const std::vector<std::int32_t>& index, bool loaded, std::int32_t run,
+                           const std::uint64_t* matrix, std::vector<std::uint64_t>& tile) {
+    if (run >= 0) return std::span<const std::uint64_t>(matrix + run, index.size());
+    gather_input(index, loaded, matrix, tile);
+    return std::span<const std::uint64_t>(tile);
+  };
+  const std::span<const std::uint64_t> ta = operand(mma.a, mma.a_loaded, mma.a_run, a, tile_a_);
+  const std::span<const std::uint64_t> tb = operand(mma.b, mma.b_loaded, mma.b_run, b, tile_b_);
   if (d_.per_reg() == 1) {  // f32/s32/f64 accumulators: one element per register, no shifts
     for (std::size_t i = 0; i < mma.c_word.size(); ++i) tile_c_[i] = d_.word(mma.c_word[i]);
-    mma_tile(*nest_.inst, *arch_, tile_a_, tile_b_, tile_c_, tile_d_);
+    mma_tile(*nest_.inst, *arch_, ta, tb, tile_c_, tile_d_);
     for (std::size_t i = 0; i < mma.d_word.size(); ++i) d_.set_word(mma.d_word[i], tile_d_[i]);
     return;
   }
   for (std::size_t i = 0; i < mma.c_word.size(); ++i) tile_c_[i] = d_.word_element(mma.c_word[i], mma.c_shift[i]);
-  mma_tile(*nest_.inst, *arch_, tile_a_, tile_b_, tile_c_, tile_d_);
+  mma_tile(*nest_.inst, *arch_, ta, tb, tile_c_, tile_d_);
   for (std::size_t i = 0; i < mma.d_word.size(); ++i) d_.set_word_element(mma.d_word[i], mma.d_shift[i], tile_d_[i]);
 }
 
@@ -251,6 +291,18 @@ void WarpMachine::compile_routes(std::size_t max_bytes) {
       c.b = loaded(staging_.b, b_.per_reg(), mma->b, route_b_, base);
       words(mma->c, base, c.c_word, c.c_shift);
       words(mma->d, base, c.d_word, c.d_shift);
+      const auto all_loaded = [](const std::vector<std::int32_t>& index) {
+        return std::all_of(index.begin(), index.end(), [](std::int32_t i) { return i >= 0; });
+      };
+      c.a_loaded = all_loaded(c.a);
+      c.b_loaded = all_loaded(c.b);
+      const auto run_start = [](const std::vector<std::int32_t>& index) {
+        for (std::size_t i = 0; i < index.size(); ++i)
+          if (index[i] != index[0] + static_cast<std::int32_t>(i)) return -1;
+        return index.empty() || index[0] < 0 ? -1 : index[0];
+      };
+      c.a_run = run_start(c.a);
+      c.b_run = run_start(c.b);
       compiled_.push_back(std::move(c));
     }
   }
@@ -261,6 +313,12 @@ void WarpMachine::execute_init(const InitStmt& init) {
   const bool copy = !init.c_slots.empty();
   // C loaded into D's own registers and copied slot for slot onto itself: nothing moves.
   if (copy && staging_.c_in_d && init.c_slots == init.d_slots) return;
+  if (d_.per_reg() == 1 && src.per_reg() == 1) {  // slot s is word s of the thread: no shifts
+    for (int t = 0; t < staging_.threads; ++t)
+      for (std::size_t i = 0; i < init.d_slots.size(); ++i)
+        d_.set_word(t * d_.regs() + init.d_slots[i], copy ? src.word(t * src.regs() + init.c_slots[i]) : 0);
+    return;
+  }
   for (int t = 0; t < staging_.threads; ++t)
     for (std::size_t i = 0; i < init.d_slots.size(); ++i)
       d_.set_slot(t, init.d_slots[i], copy ? src.slot(t, init.c_slots[i]) : 0);

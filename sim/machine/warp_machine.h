@@ -103,7 +103,14 @@ class WarpMachine {
   struct CompiledMma {
     std::vector<std::int32_t> a, b, c_word, d_word;
     std::vector<std::uint8_t> c_shift, d_shift;
+    bool a_loaded = false, b_loaded = false;  // every index >= 0: gathered without a test
+    std::int32_t a_run = -1, b_run = -1;       // the tile is this run of the input, row-major: no copy
   };
+  // Whether run() must load C: some register is read (by an mma, an init
+  // copying from C, or the store) before the nest writes it; else the
+  // registers left by the previous case are all overwritten first.
+  bool needs_c_load_ = true;
+  void find_c_reads();
   std::vector<CompiledMma> compiled_;
   void compile_routes(std::size_t max_bytes);
   void run_mma_compiled(const CompiledMma& mma, const GemmInputs& inputs);

@@ -250,11 +250,51 @@ MMACHECK_AVX2 void product_sums_avx2(const TileSpec& s, const Operands& op, cons
   }
 }
 
+namespace {
+
+// Eight outputs in 32-bit lanes, for the common case: false (nothing
+// stored) when a sum leaves int32 or a result is subnormal, which
+// f32_toward_zero4 then handles.  The magnitude keeps its top 24 bits (its
+// width from an exact conversion of mag >> 8), converts exactly, and the
+// scale is added to the exponent field.
+MMACHECK_AVX2 bool f32_toward_zero8(const std::int32_t* acc, const std::int32_t* c_term, const std::int32_t* top,
+                                    int kept_bits, std::uint64_t* d) {
+  const __m256i x = at(acc), c = at(c_term);
+  const __m256i sum = _mm256_add_epi32(x, c);
+  // Overflow: both addends' signs differ from the sum's; INT_MIN has no magnitude in int32.
+  __m256i rare = _mm256_and_si256(_mm256_xor_si256(x, sum), _mm256_xor_si256(c, sum));
+  rare = _mm256_or_si256(rare, _mm256_cmpeq_epi32(sum, _mm256_set1_epi32(INT32_MIN)));
+  const __m256i mag = _mm256_abs_epi32(sum);
+  const __m256i width_field = _mm256_srli_epi32(_mm256_castps_si256(_mm256_cvtepi32_ps(_mm256_srli_epi32(mag, 8))), 23);
+  const __m256i drop = _mm256_max_epi32(_mm256_sub_epi32(width_field, _mm256_set1_epi32(127 + 23 - 8)),
+                                        _mm256_setzero_si256());
+  const __m256i kept = _mm256_and_si256(mag, _mm256_sllv_epi32(_mm256_set1_epi32(-1), drop));
+  const __m256i bits = _mm256_castps_si256(_mm256_cvtepi32_ps(kept));
+  const __m256i scale = _mm256_sub_epi32(at(top), _mm256_set1_epi32(kept_bits));
+  const __m256i field = _mm256_add_epi32(_mm256_srli_epi32(bits, 23), scale);
+  const __m256i is_zero = _mm256_cmpeq_epi32(kept, _mm256_setzero_si256());
+  // Subnormal results (field below 1) of nonzero sums.
+  rare = _mm256_or_si256(rare, _mm256_andnot_si256(is_zero, _mm256_cmpgt_epi32(_mm256_set1_epi32(1), field)));
+  if (_mm256_movemask_ps(_mm256_castsi256_ps(rare))) return false;
+  __m256i r = _mm256_add_epi32(bits, _mm256_slli_epi32(scale, 23));
+  r = _mm256_blendv_epi8(r, _mm256_set1_epi32(0x7F800000), _mm256_cmpgt_epi32(field, _mm256_set1_epi32(254)));
+  r = _mm256_or_si256(r, _mm256_and_si256(sum, _mm256_set1_epi32(INT32_MIN)));
+  r = _mm256_andnot_si256(is_zero, r);  // a zero sum is +0
+  _mm256_storeu_si256(reinterpret_cast<__m256i*>(d), _mm256_cvtepu32_epi64(_mm256_castsi256_si128(r)));
+  _mm256_storeu_si256(reinterpret_cast<__m256i*>(d + 4), _mm256_cvtepu32_epi64(_mm256_extracti128_si256(r, 1)));
+  return true;
+}
+
+}  // namespace
+
 MMACHECK_AVX2 void finish_f32_avx2(const TileSpec& s, const Sums& sums, std::uint64_t* d) {
-  for (int n = 0; n < kM * kN; n += 4) {
-    const auto four = [&](const std::int32_t* p) { return _mm_load_si128(reinterpret_cast<const __m128i*>(p + n)); };
-    _mm256_storeu_si256(reinterpret_cast<__m256i*>(d + n),
-                        f32_toward_zero4(four(sums.acc), four(sums.c_term), four(sums.top), s.kept_bits));
+  for (int n = 0; n < kM * kN; n += 8) {
+    if (f32_toward_zero8(sums.acc + n, sums.c_term + n, sums.top + n, s.kept_bits, d + n)) continue;
+    for (int h = n; h < n + 8; h += 4) {
+      const auto four = [&](const std::int32_t* p) { return _mm_load_si128(reinterpret_cast<const __m128i*>(p + h)); };
+      _mm256_storeu_si256(reinterpret_cast<__m256i*>(d + h),
+                          f32_toward_zero4(four(sums.acc), four(sums.c_term), four(sums.top), s.kept_bits));
+    }
   }
 }
 

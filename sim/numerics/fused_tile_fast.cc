@@ -118,31 +118,55 @@ const Kernels& best_kernels() {
   return portable;
 }
 
-bool is_special(const FloatFormat& f, std::uint64_t bits) {
+// An element's part in step 1 of the model (fused_dot.h), as bits; the
+// formats here (f16, bf16, tf32, f32) are all ieee.
+enum : std::uint8_t { kNan = 1, kInf = 2, kZero = 4, kNeg = 8 };
+
+std::uint8_t special_class(const FloatFormat& f, std::uint64_t bits) {
+  const std::uint64_t w = bits >> f.ignored_low_bits;
+  const std::uint64_t man = w & ((std::uint64_t{1} << f.man_bits) - 1);
   const std::uint64_t top = (std::uint64_t{1} << f.exp_bits) - 1;
-  return ((bits >> (f.ignored_low_bits + f.man_bits)) & top) == top;
+  const std::uint64_t exp = (w >> f.man_bits) & top;
+  const std::uint8_t neg = (w >> (f.exp_bits + f.man_bits)) & 1 ? kNeg : 0;
+  if (exp == top) return static_cast<std::uint8_t>((man ? kNan : kInf) | neg);
+  return static_cast<std::uint8_t>((exp == 0 && man == 0 ? kZero : 0) | neg);
 }
 
-// The outputs whose row of A, column of B or C holds a NaN or an Inf, from
-// the reference model (its step 1 decides them, so this costs little); the
-// rows and columns they read are decoded once.
+// The outputs whose row of A, column of B or C holds a NaN or an Inf: step
+// 1 of the model decides each of them (fused_dot's special_result, on the
+// elements' classes), whatever the finite terms are.
 void patch_specials(const TileSpec& s, const FusedStep& step, const std::uint64_t* a, const std::uint64_t* b,
                     const std::uint64_t* c, std::uint64_t* d) {
+  const auto special = [](const FloatFormat& f, std::uint64_t bits) {
+    const std::uint64_t top = (std::uint64_t{1} << f.exp_bits) - 1;
+    return ((bits >> (f.ignored_low_bits + f.man_bits)) & top) == top;
+  };
   bool row[kM] = {}, col[kN] = {}, row_done[kM] = {}, col_done[kN] = {};
   for (int i = 0; i < kM; ++i)
-    for (int k = 0; k < s.k; ++k) row[i] |= is_special(*s.a, a[i * s.k + k]);
+    for (int k = 0; k < s.k; ++k) row[i] |= special(*s.a, a[i * s.k + k]);
   for (int k = 0; k < s.k; ++k)
-    for (int j = 0; j < kN; ++j) col[j] |= is_special(*s.b, b[k * kN + j]);
-  FpValue av[kM][kMaxK], bv[kN][kMaxK];  // A's rows, B's columns
+    for (int j = 0; j < kN; ++j) col[j] |= special(*s.b, b[k * kN + j]);
+  std::uint8_t ac[kM][kMaxK], bc[kN][kMaxK];  // classes of A's rows and B's columns, once each
   for (int i = 0; i < kM; ++i)
     for (int j = 0; j < kN; ++j) {
-      if (!row[i] && !col[j] && !is_special(*s.c, c[i * kN + j])) continue;
+      const std::uint8_t cc = special_class(*s.c, c[i * kN + j]);
+      if (!row[i] && !col[j] && !(cc & (kNan | kInf))) continue;
       if (!row_done[i])
-        for (int k = 0; k < s.k; ++k) av[i][k] = sim::decode(*s.a, a[i * s.k + k]);
+        for (int k = 0; k < s.k; ++k) ac[i][k] = special_class(*s.a, a[i * s.k + k]);
       if (!col_done[j])
-        for (int k = 0; k < s.k; ++k) bv[j][k] = sim::decode(*s.b, b[k * kN + j]);
+        for (int k = 0; k < s.k; ++k) bc[j][k] = special_class(*s.b, b[k * kN + j]);
       row_done[i] = col_done[j] = true;
-      d[i * kN + j] = fused_dot(step, std::span(av[i], s.k), std::span(bv[j], s.k), sim::decode(*s.c, c[i * kN + j]));
+      bool nan = cc & kNan, pos_inf = (cc & (kInf | kNeg)) == kInf, neg_inf = (cc & (kInf | kNeg)) == (kInf | kNeg);
+      for (int k = 0; k < s.k; ++k) {
+        const std::uint8_t x = ac[i][k], y = bc[j][k];
+        if ((x | y) & kNan) {
+          nan = true;
+        } else if ((x | y) & kInf) {
+          if ((x | y) & kZero) nan = true;  // Inf * 0
+          ((x ^ y) & kNeg ? neg_inf : pos_inf) = true;
+        }
+      }
+      d[i * kN + j] = nan || (pos_inf && neg_inf) ? canonical_nan(*step.out) : step.out->inf_bits(neg_inf);
     }
 }
 
