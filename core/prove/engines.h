@@ -9,6 +9,8 @@
 
 namespace mmacheck::prove_detail {
 
+class Z3Session;
+
 // Enumerates the check's points in order; never unknown.
 Outcome check_exhaustive(const ProofSetup& setup, const CheckSpec& check);
 
@@ -19,7 +21,9 @@ Outcome check_exhaustive(const ProofSetup& setup, const CheckSpec& check);
 // when it runs out are `unknown` without being encoded.
 class Z3Checker {
  public:
-  Z3Checker(const ProofSetup& setup, unsigned timeout_ms);
+  // `tile_symbolic`: the frame and accumulation checks over symbolic tile
+  // indices where the nest is its views' unrolling (core/prove/tile_model.h).
+  Z3Checker(const ProofSetup& setup, unsigned timeout_ms, bool tile_symbolic);
   ~Z3Checker();
   Z3Checker(const Z3Checker&) = delete;
   Z3Checker& operator=(const Z3Checker&) = delete;
@@ -28,6 +32,8 @@ class Z3Checker {
 
  private:
   struct Impl;
+  Outcome frames(GemmOperand op, Z3Session& session);
+  Outcome accumulation(Z3Session& session);
   std::unique_ptr<Impl> impl_;
 };
 

@@ -19,12 +19,18 @@ using namespace prove_detail;
 
 ProofMethod parse_proof_method(std::string_view name) {
   if (name == "z3") return ProofMethod::z3;
+  if (name == "z3-unrolled") return ProofMethod::z3_unrolled;
   if (name == "exhaustive") return ProofMethod::exhaustive;
-  throw Error("unknown proof method '" + std::string(name) + "' (expected z3 or exhaustive)");
+  throw Error("unknown proof method '" + std::string(name) + "' (expected z3, z3-unrolled or exhaustive)");
 }
 
 std::string_view proof_method_name(ProofMethod method) {
-  return method == ProofMethod::z3 ? "z3" : "exhaustive";
+  switch (method) {
+    case ProofMethod::z3: return "z3";
+    case ProofMethod::z3_unrolled: return "z3-unrolled";
+    case ProofMethod::exhaustive: return "exhaustive";
+  }
+  return "?";
 }
 
 std::string_view check_result_name(CheckResult result) {
@@ -146,7 +152,8 @@ ProofReport prove(const Program& program, const Plan& plan, const ProveOptions& 
 
   const ProofSetup setup(program, plan);
   std::optional<Z3Checker> z3;
-  if (options.method == ProofMethod::z3) z3.emplace(setup, options.timeout_ms);
+  if (options.method != ProofMethod::exhaustive)
+    z3.emplace(setup, options.timeout_ms, options.method == ProofMethod::z3);
   bool refuted = false, unknown = false;
   std::vector<std::string> fixed;  // buffers whose layout fix was searched
   for (const CheckSpec& check : setup.checks) {
