@@ -90,6 +90,20 @@ Nest build_nest(const MmaInst& inst, const Program& program, const GemmCall& cal
   const Frame& fc = inst.frame(Operand::C);
   const int m_regs = inst.m_regs(), n_regs = inst.n_regs();
 
+  // A's registers per (m, k) and B's per (k, n), each computed once: the
+  // nest repeats them tiles_n and tiles_m times.
+  const auto registers = [&](const RegisterView& view, Operand op, const Frame& f, std::int64_t t0, std::int64_t t1) {
+    std::vector<int> regs;
+    for (int r = 0; r < f.regs; ++r)
+      regs.push_back(register_of(view, tile_coord(t0, t1, inst.view_coord(op, r * f.per_reg())), f.per_reg()));
+    return regs;
+  };
+  std::vector<std::vector<int>> a_regs, b_regs;  // [m * tiles_k + k], [k * tiles_n + n]
+  for (std::int64_t m = 0; m < nest.tiles_m; ++m)
+    for (std::int64_t k = 0; k < nest.tiles_k; ++k) a_regs.push_back(registers(a, Operand::A, fa, m, k));
+  for (std::int64_t k = 0; k < nest.tiles_k; ++k)
+    for (std::int64_t n = 0; n < nest.tiles_n; ++n) b_regs.push_back(registers(b, Operand::B, fb, k, n));
+
   for (std::int64_t m = 0; m < nest.tiles_m; ++m)
     for (std::int64_t n = 0; n < nest.tiles_n; ++n) {
       InitStmt init{static_cast<int>(m), static_cast<int>(n), {}, {}};  // m, n < tiles: fit in int
@@ -101,18 +115,10 @@ Nest build_nest(const MmaInst& inst, const Program& program, const GemmCall& cal
       nest.stmts.emplace_back(std::move(init));
 
       // D (and C = D, accumulating in place).
-      std::vector<int> d_regs;
-      for (int r = 0; r < fc.regs; ++r)
-        d_regs.push_back(register_of(d, tile_coord(m, n, inst.view_coord(Operand::C, r * fc.per_reg())), fc.per_reg()));
-      for (std::int64_t k = 0; k < nest.tiles_k; ++k) {
-        MmaStmt mma{
-            static_cast<int>(m), static_cast<int>(n), static_cast<int>(k), d_regs, {}, {}, d_regs};
-        for (int r = 0; r < fa.regs; ++r)
-          mma.a.push_back(register_of(a, tile_coord(m, k, inst.view_coord(Operand::A, r * fa.per_reg())), fa.per_reg()));
-        for (int r = 0; r < fb.regs; ++r)
-          mma.b.push_back(register_of(b, tile_coord(k, n, inst.view_coord(Operand::B, r * fb.per_reg())), fb.per_reg()));
-        nest.stmts.emplace_back(std::move(mma));
-      }
+      const std::vector<int> d_regs = registers(d, Operand::C, fc, m, n);
+      for (std::int64_t k = 0; k < nest.tiles_k; ++k)
+        nest.stmts.emplace_back(MmaStmt{static_cast<int>(m), static_cast<int>(n), static_cast<int>(k), d_regs,
+                                        a_regs[m * nest.tiles_k + k], b_regs[k * nest.tiles_n + n], d_regs});
     }
   return nest;
 }

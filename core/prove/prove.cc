@@ -150,10 +150,21 @@ ProofReport prove(const Program& program, const Plan& plan, const ProveOptions& 
   report.tiles_k = plan.tiles_k;
   report.mma_count = plan.nest.mma_count();
 
-  const ProofSetup setup(program, plan);
+  // The z3 method reads the origins of a nest in the dispatch's order off
+  // its first statement and proves the rest agree (OriginRule): the layouts
+  // are then never tabulated.
+  const auto start = std::chrono::steady_clock::now();
+  const bool tiles = options.method == ProofMethod::z3;
+  std::optional<ProofSetup> setup_store;
+  setup_store.emplace(program, plan, tiles ? OriginRule::affine : OriginRule::anchors);
   std::optional<Z3Checker> z3;
-  if (options.method != ProofMethod::exhaustive)
-    z3.emplace(setup, options.timeout_ms, options.method == ProofMethod::z3);
+  if (options.method != ProofMethod::exhaustive) z3.emplace(*setup_store, options.timeout_ms, tiles, start);
+  if (tiles && setup_store->origin_rule == OriginRule::affine && z3->anchors_agree() == CheckResult::refuted) {
+    z3.reset();
+    setup_store.emplace(program, plan, OriginRule::anchors);
+    z3.emplace(*setup_store, options.timeout_ms, tiles, start);
+  }
+  const ProofSetup& setup = *setup_store;
   bool refuted = false, unknown = false;
   std::vector<std::string> fixed;  // buffers whose layout fix was searched
   for (const CheckSpec& check : setup.checks) {

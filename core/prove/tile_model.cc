@@ -64,27 +64,19 @@ TileModel::TileModel(const ProofSetup& setup) : setup_(setup) {
     if (accumulation_gap_.empty()) accumulation_gap_ = why;
   };
 
-  // 1. The canonical order: per (tm, tn) an init, then the mma of each tk.
-  const std::int64_t block = std::int64_t{tiles_k} + 1;
-  if (tiles_m < 1 || tiles_n < 1 || tiles_k < 1 ||
-      static_cast<std::int64_t>(nest.stmts.size()) != std::int64_t{tiles_m} * tiles_n * block) {
-    gap_all("the nest has " + std::to_string(nest.stmts.size()) + " statements, not one init and " +
-            std::to_string(tiles_k) + " mma per output tile");
-    return;
-  }
-  for (std::size_t p = 0; p < nest.stmts.size(); ++p) {
-    const std::int64_t t = static_cast<std::int64_t>(p) / block, r = static_cast<std::int64_t>(p) % block;
-    const std::int64_t tm = t / tiles_n, tn = t % tiles_n;
-    const auto* init = std::get_if<InitStmt>(&nest.stmts[p]);
-    const auto* mma = std::get_if<MmaStmt>(&nest.stmts[p]);
-    const bool ok = r == 0 ? init && init->tile_m == tm && init->tile_n == tn
-                           : mma && mma->tile_m == tm && mma->tile_n == tn && mma->tile_k == r - 1;
-    if (!ok) {
-      gap_all(at_stmt(static_cast<int>(p)) + "is not the " + (r == 0 ? "init" : "mma") + " of tile (" +
-              std::to_string(tm) + ", " + std::to_string(tn) + (r == 0 ? "" : ", " + std::to_string(r - 1)) +
-              ") of the views' unrolling");
+  // 1. The dispatch's order: per (tm, tn) an init, then the mma of each tk.
+  if (const auto p = nest.first_out_of_order()) {
+    if (*p == nest.stmts.size()) {
+      gap_all("the nest has " + std::to_string(nest.stmts.size()) + " statements, not one init and " +
+              std::to_string(tiles_k) + " mma per output tile");
       return;
     }
+    const std::int64_t block = std::int64_t{tiles_k} + 1;
+    const std::int64_t t = static_cast<std::int64_t>(*p) / block, r = static_cast<std::int64_t>(*p) % block;
+    gap_all(at_stmt(static_cast<int>(*p)) + "is not the " + (r == 0 ? "init" : "mma") + " of tile (" +
+            std::to_string(t / tiles_n) + ", " + std::to_string(t % tiles_n) +
+            (r == 0 ? "" : ", " + std::to_string(r - 1)) + ") of the views' unrolling");
+    return;
   }
 
   // 2. Affine origins: per warp, tile (0, 0, 0)'s plus the tile index times

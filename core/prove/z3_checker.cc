@@ -116,9 +116,9 @@ struct Z3Checker::Impl {
   FrameMemo frames;
 };
 
-Z3Checker::Z3Checker(const ProofSetup& setup, unsigned timeout_ms, bool tile_symbolic)
-    : impl_(new Impl{setup, timeout_ms,
-                     std::chrono::steady_clock::now() + std::chrono::milliseconds(timeout_ms), {}, {}, {}}) {
+Z3Checker::Z3Checker(const ProofSetup& setup, unsigned timeout_ms, bool tile_symbolic,
+                     std::chrono::steady_clock::time_point start)
+    : impl_(new Impl{setup, timeout_ms, start + std::chrono::milliseconds(timeout_ms), {}, {}, {}}) {
   if (tile_symbolic) impl_->model.emplace(setup);
 }
 
@@ -150,6 +150,22 @@ Outcome Z3Checker::frames(GemmOperand op, Z3Session& session) {
   impl_->frames.emplace(key, outcome);
   return outcome;
 }
+
+CheckResult Z3Checker::anchors_agree() {
+  const TileModel& model = *impl_->model;
+  // The anchors rule reads D's and A's registers of each statement.
+  if (!model.frames_gap(GemmOperand::D).empty() || !model.frames_gap(GemmOperand::A).empty())
+    return CheckResult::refuted;
+  Z3Session session(impl_->ctx, impl_->deadline);
+  CheckResult r = CheckResult::unknown;
+  try {
+    r = tile_anchors_z3(impl_->setup, model, session);
+  } catch (const z3::exception&) {
+  }
+  return r == CheckResult::unknown && !out_of_time() ? CheckResult::refuted : r;
+}
+
+bool Z3Checker::out_of_time() const { return std::chrono::steady_clock::now() >= impl_->deadline; }
 
 Outcome Z3Checker::accumulation(Z3Session& session) {
   const ProofSetup& setup = impl_->setup;

@@ -79,6 +79,9 @@ Outcome accumulation_z3(const ProofSetup& setup, Z3Session& session);
 // nest that is its views' unrolling (core/prove/tile_model.h).
 Outcome tile_frames_z3(const ProofSetup& setup, const TileModel& model, GemmOperand op, Z3Session& session);
 Outcome tile_accumulation_z3(const ProofSetup& setup, const TileModel& model, Z3Session& session);
+// proved: the affine origins are what the anchors rule reads, for every tile
+// and warp (OriginRule, core/prove/setup.h; z3_tile_anchors.cc).
+CheckResult tile_anchors_z3(const ProofSetup& setup, const TileModel& model, Z3Session& session);
 Outcome staging_z3(const ProofSetup& setup, const StagingRef& staging, Z3Session& session);
 
 }  // namespace mmacheck::prove_detail
