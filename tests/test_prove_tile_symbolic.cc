@@ -182,6 +182,23 @@ gemm(D, A, B, D)
   }
 }
 
+TEST_CASE("a register offset on a tiled A: anchors off the affine origins, decided per statement", "[prove][tiles]") {
+  // The offset moves A's anchor of K tile 1 to A[0][9]: the origins read off
+  // the layouts are no longer affine in the tile index, the affine rule's
+  // anchor query says so and the per-statement encoding decides.
+  const Program p = program_from(replace_once(tiled(64, 32, 48), "[16, 16]))\nB =", "[16, 16]) + 1)\nB ="));
+  const ProofReport r = prove_both(p);
+  CHECK(r.mma_count == 48);
+  CHECK_FALSE(symbolic(r, "A frame"));
+  CHECK(result_of(r, "accumulation") == CheckResult::refuted);
+  const Counterexample& cx = refuted(r, "A frame");
+  CHECK(cx.stmt == 1);
+  CHECK(cx.lane == 0);
+  CHECK(cx.slot == 0);
+  CHECK(cx.expected == Element{0, 0});
+  CHECK_FALSE(cx.actual.has_value());  // slot 0 now holds nothing
+}
+
 TEST_CASE("single-stride mutations of a tiling: all three methods agree", "[prove][tiles]") {
   // Every layout of the explicit tiling with one memory stride changed, proved
   // against the correct plan: whatever the mutation breaks, the symbolic
