@@ -1,22 +1,32 @@
 // prove_bench — proof time per example file and for large tilings.
 //
-//     build/bin/prove_bench [EXAMPLES_DIR] [--repeat N]
+//     build/bin/prove_bench [EXAMPLES_DIR] [--repeat N] [--method M]... [--tiling S]...
+//                           [--no-examples] [--max-mma N] [--timeout-ms N]
 //
-// For every *.txt in EXAMPLES_DIR (default: examples) and for one warp's
-// M x N x K = 32^3 and 64^3 m16n8k16 tilings (4 x 8 x 4 = 128 mma), runs
-// prove() with each method N times (default 5) and prints the verdict and
-// the best and median wall time of the whole prove() call (dispatch,
-// tabulating the layouts and every check), plus the process CPU time of the
-// best run, which other load on the machine disturbs less.  Files the
-// default instruction set declines are retried with --inst-set extended,
-// as the command line would need.
+// For every *.txt in EXAMPLES_DIR (default: examples; none with
+// --no-examples) and for one warp's m16n8k16 tilings (TVM's fragments
+// `tile_to` the shape: --tiling 16 is the single tile 16 x 8 x 16, --tiling S
+// otherwise M = N = K = S, (S/16)(S/8)(S/16) mma; default 16, 32, 64), runs
+// prove() with each method (default: z3, z3-unrolled, exhaustive) N times
+// (default 5) and prints the verdict, the best and median wall time of the
+// whole prove() call (dispatch, tabulating the layouts and every check), the
+// process CPU time of the best run, which other load on the machine disturbs
+// less, and the process's peak resident set so far (getrusage; run one
+// tiling and method per process to read it per proof).  Files the default
+// instruction set declines are retried with --inst-set extended, as the
+// command line would need.  --max-mma raises the nest limit (512^3 needs
+// 65536, 1024^3 524288); --timeout-ms is prove's (default 10000).
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <cstdint>
+#include <cstdlib>
 #include <ctime>
 #include <filesystem>
 #include <string>
 #include <vector>
+
+#include <sys/resource.h>
 
 #include "core/base/heap_tuning.h"
 #include "core/base/error.h"
@@ -66,14 +76,29 @@ Program tiled(int m, int n, int k) {
   return parse_program(text, "tiled_" + M + "x" + N + "x" + K);
 }
 
-void report(const std::string& name, const Program& program, ProveOptions options, int repeat) {
-  for (ProofMethod method : {ProofMethod::z3, ProofMethod::exhaustive}) {
+double peak_rss_mib() {
+  rusage usage{};
+  getrusage(RUSAGE_SELF, &usage);
+  return static_cast<double>(usage.ru_maxrss) / 1024.0;  // kilobytes on Linux
+}
+
+void report(const std::string& name, const Program& program, ProveOptions options,
+            const std::vector<ProofMethod>& methods, int repeat) {
+  for (ProofMethod method : methods) {
     options.method = method;
     const Timing t = measure(program, options, repeat);
-    std::printf("%-34s %-10s %-15s best %8.1f ms  median %8.1f ms  cpu %8.1f ms\n", name.c_str(),
-                std::string(proof_method_name(method)).c_str(), std::string(verdict_name(t.verdict)).c_str(),
-                t.best_ms, t.median_ms, t.best_cpu_ms);
+    std::printf("%-34s %-11s %-15s best %9.1f ms  median %9.1f ms  cpu %9.1f ms  peak rss %7.1f MiB\n",
+                name.c_str(), std::string(proof_method_name(method)).c_str(),
+                std::string(verdict_name(t.verdict)).c_str(), t.best_ms, t.median_ms, t.best_cpu_ms, peak_rss_mib());
+    std::fflush(stdout);
   }
+}
+
+std::string tiling_name(int s) {
+  const std::int64_t m = s == 16 ? 16 : s, n = s == 16 ? 8 : s, k = s == 16 ? 16 : s;
+  const std::int64_t mma = (m / 16) * (n / 8) * (k / 16);
+  return "tiled " + std::to_string(m) + "x" + std::to_string(n) + "x" + std::to_string(k) + " (" +
+         std::to_string(mma) + " mma)";
 }
 
 }  // namespace
@@ -82,24 +107,37 @@ int main(int argc, char** argv) {
   mmacheck::keep_large_blocks_in_heap();
   std::string dir = "examples";
   int repeat = 5;
-  for (int i = 1; i < argc; ++i) {
-    const std::string arg = argv[i];
-    if (arg == "--repeat" && i + 1 < argc) repeat = std::max(1, std::atoi(argv[++i]));
-    else dir = arg;
-  }
+  bool examples = true;
+  std::vector<ProofMethod> methods;
+  std::vector<int> tilings;
+  ProveOptions base;
   try {
+    for (int i = 1; i < argc; ++i) {
+      const std::string arg = argv[i];
+      const bool value = i + 1 < argc;
+      if (arg == "--repeat" && value) repeat = std::max(1, std::atoi(argv[++i]));
+      else if (arg == "--method" && value) methods.push_back(parse_proof_method(argv[++i]));
+      else if (arg == "--tiling" && value) tilings.push_back(std::max(16, std::atoi(argv[++i])));
+      else if (arg == "--no-examples") examples = false;
+      else if (arg == "--max-mma" && value) base.limits.set(Resource::mma, std::atoll(argv[++i]));
+      else if (arg == "--timeout-ms" && value) base.timeout_ms = static_cast<unsigned>(std::atol(argv[++i]));
+      else dir = arg;
+    }
+    if (methods.empty()) methods = {ProofMethod::z3, ProofMethod::z3_unrolled, ProofMethod::exhaustive};
+    if (tilings.empty()) tilings = {16, 32, 64};
     std::vector<std::filesystem::path> files;
-    for (const auto& entry : std::filesystem::directory_iterator(dir))
-      if (entry.path().extension() == ".txt") files.push_back(entry.path());
+    if (examples)
+      for (const auto& entry : std::filesystem::directory_iterator(dir))
+        if (entry.path().extension() == ".txt") files.push_back(entry.path());
     std::sort(files.begin(), files.end());
     for (const auto& path : files) {
       const Program program = load_program(path.string());
-      ProveOptions options;
+      ProveOptions options = base;
       if (prove(program, options).verdict == Verdict::dispatch_failed) options.inst_set = InstSet::extended;
-      report(path.filename().string(), program, options, repeat);
+      report(path.filename().string(), program, options, methods, repeat);
     }
-    report("tiled 32x32x32 (16 mma)", tiled(32, 32, 32), {}, repeat);
-    report("tiled 64x64x64 (128 mma)", tiled(64, 64, 64), {}, repeat);
+    for (int s : tilings)
+      report(tiling_name(s), s == 16 ? tiled(16, 8, 16) : tiled(s, s, s), base, methods, repeat);
   } catch (const Error& e) {
     std::fprintf(stderr, "%s\n", e.what());
     return 2;

@@ -1,4 +1,4 @@
-// mmacheck draw FILE -o OUT.svg [--method z3|exhaustive] [--inst-set tvm|extended]
+// mmacheck draw FILE -o OUT.svg [--method z3|z3-unrolled|exhaustive] [--inst-set tvm|extended]
 //                  [--lane N] [--operand A|B|C|D] [--tile M,N,K] [--json]
 //
 // Proves the program (as `prove` does) and draws its fragments with every
@@ -46,7 +46,7 @@ int run_draw(const Args& args) {
   po::options_description options("mmacheck draw");
   options.add_options()("file", po::value<std::string>(), "layout file")(
       "output,o", po::value<std::string>(), "the SVG file to write")(
-      "method", po::value<std::string>()->default_value("z3"), "z3 or exhaustive")(
+      "method", po::value<std::string>()->default_value("z3"), "z3, z3-unrolled (the per-statement encoding) or exhaustive")(
       "inst-set", po::value<std::string>()->default_value("tvm"), "tvm or extended")(
       "lane", po::value<int>(), "outline the elements this lane (0..31) holds")(
       "operand", po::value<std::string>(), "draw only this operand: A, B, C or D")(

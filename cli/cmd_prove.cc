@@ -1,4 +1,4 @@
-// mmacheck prove FILE... [--json] [--method z3|exhaustive] [--timeout-ms N]
+// mmacheck prove FILE... [--json] [--method z3|z3-unrolled|exhaustive] [--timeout-ms N]
 //                        [--inst-set tvm|extended] [-j N]
 // (also plain `mmacheck FILE...`)
 //
@@ -198,7 +198,7 @@ int run_prove(const Args& args) {
   options.add_options()
       ("file", po::value<std::vector<std::string>>(), "layout files or folders; - is standard input")
       ("json", po::bool_switch(), "print the JSON report (JSON Lines, one object per file, for several)")
-      ("method", po::value<std::string>()->default_value("z3"), "z3 or exhaustive")
+      ("method", po::value<std::string>()->default_value("z3"), "z3, z3-unrolled (the per-statement encoding) or exhaustive")
       ("timeout-ms", po::value<unsigned>()->default_value(10000), "Z3 time limit for the whole run")
       ("inst-set", po::value<std::string>()->default_value("tvm"), "tvm or extended")
       ("jobs,j", po::value<int>()->default_value(1), "files proved at once (0: one per hardware thread)");

@@ -152,7 +152,7 @@ D = buffer((16, 8), float32, local, D_FRAG)
   SECTION("an unknown method") {
     const RunResult r = run_mmacheck({source_path("examples/seed.txt"), "--method", "guess"});
     CHECK(r.status == 2);
-    CHECK(r.err == "error: unknown proof method 'guess' (expected z3 or exhaustive)\n");
+    CHECK(r.err == "error: unknown proof method 'guess' (expected z3, z3-unrolled or exhaustive)\n");
   }
 }
 

@@ -45,14 +45,9 @@ void require_same(const Counterexample& a, const Counterexample& b) {
   CHECK(a.message == b.message);
 }
 
-}  // namespace
-
-ProofReport prove_both(const Program& program, const Plan& plan) {
-  ProveOptions z3;
-  ProveOptions exhaustive;
-  exhaustive.method = ProofMethod::exhaustive;
-  const ProofReport a = prove(program, plan, z3);
-  const ProofReport b = prove(program, plan, exhaustive);
+// The same verdict, result per check and counterexamples as `a` (z3).
+void require_agree(const ProofReport& a, const ProofReport& b, ProofMethod method) {
+  INFO("z3 against " << proof_method_name(method));
   CHECK(verdict_name(a.verdict) == verdict_name(b.verdict));
   REQUIRE(a.checks.size() == b.checks.size());
   for (std::size_t i = 0; i < a.checks.size(); ++i) {
@@ -60,10 +55,21 @@ ProofReport prove_both(const Program& program, const Plan& plan) {
     CHECK(a.checks[i].name == b.checks[i].name);
     CHECK(check_result_name(a.checks[i].result) == check_result_name(b.checks[i].result));
     CHECK(a.checks[i].method == ProofMethod::z3);
-    CHECK(b.checks[i].method == ProofMethod::exhaustive);
+    CHECK(b.checks[i].method == method);
   }
   REQUIRE(a.counterexamples.size() == b.counterexamples.size());
   for (std::size_t i = 0; i < a.counterexamples.size(); ++i) require_same(a.counterexamples[i], b.counterexamples[i]);
+}
+
+}  // namespace
+
+ProofReport prove_both(const Program& program, const Plan& plan) {
+  const ProofReport a = prove(program, plan, {});
+  for (ProofMethod method : {ProofMethod::z3_unrolled, ProofMethod::exhaustive}) {
+    ProveOptions other;
+    other.method = method;
+    require_agree(a, prove(program, plan, other), method);
+  }
   return a;
 }
 

@@ -17,9 +17,9 @@ Program program_from(const std::string& text);
 // `text` with the first occurrence of `from` replaced by `to` (which must occur).
 std::string replace_once(std::string text, const std::string& from, const std::string& to);
 
-// Proves with z3 and with exhaustive (CHECKs that both give the same verdict,
-// the same result per check and identical counterexamples) and returns the
-// z3 report.  `plan` defaults to dispatch(program, set).
+// Proves with z3, z3-unrolled and exhaustive (CHECKs that all give the same
+// verdict, the same result per check and identical counterexamples) and
+// returns the z3 report.  `plan` defaults to dispatch(program, set).
 ProofReport prove_both(const Program& program, InstSet set = InstSet::tvm);
 ProofReport prove_both(const Program& program, const Plan& plan);
 

@@ -49,6 +49,14 @@ int register_of(const RegisterView& view, const Coord& coord, int per_reg) {
   return checked_int(view.slot(coord) / per_reg, "register of '" + view.buffer + "'");
 }
 
+// The view coordinate of a tile's element: the two tile indices, then the
+// element's coordinates within the tile (MmaInst::view_coord).
+Coord tile_coord(std::int64_t t0, std::int64_t t1, const Coord& within) {
+  Coord c{t0, t1};
+  c.insert(c.end(), within.begin(), within.end());
+  return c;
+}
+
 int slot_of(const RegisterView& view, const Coord& coord) {
   return checked_int(view.slot(coord), "register slot of '" + view.buffer + "'");
 }
@@ -80,40 +88,37 @@ Nest build_nest(const MmaInst& inst, const Program& program, const GemmCall& cal
   const Frame& fa = inst.frame(Operand::A);
   const Frame& fb = inst.frame(Operand::B);
   const Frame& fc = inst.frame(Operand::C);
-  const int m_regs = inst.m_regs(), n_regs = inst.n_regs(), k_pack = inst.k_pack;
+  const int m_regs = inst.m_regs(), n_regs = inst.n_regs();
+
+  // A's registers per (m, k) and B's per (k, n), each computed once: the
+  // nest repeats them tiles_n and tiles_m times.
+  const auto registers = [&](const RegisterView& view, Operand op, const Frame& f, std::int64_t t0, std::int64_t t1) {
+    std::vector<int> regs;
+    for (int r = 0; r < f.regs; ++r)
+      regs.push_back(register_of(view, tile_coord(t0, t1, inst.view_coord(op, r * f.per_reg())), f.per_reg()));
+    return regs;
+  };
+  std::vector<std::vector<int>> a_regs, b_regs;  // [m * tiles_k + k], [k * tiles_n + n]
+  for (std::int64_t m = 0; m < nest.tiles_m; ++m)
+    for (std::int64_t k = 0; k < nest.tiles_k; ++k) a_regs.push_back(registers(a, Operand::A, fa, m, k));
+  for (std::int64_t k = 0; k < nest.tiles_k; ++k)
+    for (std::int64_t n = 0; n < nest.tiles_n; ++n) b_regs.push_back(registers(b, Operand::B, fb, k, n));
 
   for (std::int64_t m = 0; m < nest.tiles_m; ++m)
     for (std::int64_t n = 0; n < nest.tiles_n; ++n) {
       InitStmt init{static_cast<int>(m), static_cast<int>(n), {}, {}};  // m, n < tiles: fit in int
-      for (std::int64_t rM = 0; rM < m_regs; ++rM)
-        for (std::int64_t rN = 0; rN < n_regs; ++rN) {
-          const Coord at{m, n, rM, rN};
-          init.d_slots.push_back(slot_of(d, at));
-          if (nest.use_c) init.c_slots.push_back(slot_of(c, at));
-        }
+      for (int x = 0; x < m_regs * n_regs; ++x) {
+        const Coord at = tile_coord(m, n, inst.view_coord(Operand::C, x));
+        init.d_slots.push_back(slot_of(d, at));
+        if (nest.use_c) init.c_slots.push_back(slot_of(c, at));
+      }
       nest.stmts.emplace_back(std::move(init));
 
-      // D (and C = D, accumulating in place): element i = rN + n_regs * rM.
-      std::vector<int> d_regs;
-      for (int r = 0; r < fc.regs; ++r) {
-        const int i = r * fc.per_reg();
-        d_regs.push_back(register_of(d, {m, n, i / n_regs, i % n_regs}, fc.per_reg()));
-      }
-      for (std::int64_t k = 0; k < nest.tiles_k; ++k) {
-        MmaStmt mma{
-            static_cast<int>(m), static_cast<int>(n), static_cast<int>(k), d_regs, {}, {}, d_regs};
-        // A: element i = kp + k_pack * (rM + m_regs * kHi).
-        for (int r = 0; r < fa.regs; ++r) {
-          const int i = r * fa.per_reg(), q = i / k_pack;
-          mma.a.push_back(register_of(a, {m, k, q % m_regs, q / m_regs, i % k_pack}, fa.per_reg()));
-        }
-        // B: element i = kp + k_pack * kHi.
-        for (int r = 0; r < fb.regs; ++r) {
-          const int i = r * fb.per_reg();
-          mma.b.push_back(register_of(b, {k, n, i / k_pack, i % k_pack}, fb.per_reg()));
-        }
-        nest.stmts.emplace_back(std::move(mma));
-      }
+      // D (and C = D, accumulating in place).
+      const std::vector<int> d_regs = registers(d, Operand::C, fc, m, n);
+      for (std::int64_t k = 0; k < nest.tiles_k; ++k)
+        nest.stmts.emplace_back(MmaStmt{static_cast<int>(m), static_cast<int>(n), static_cast<int>(k), d_regs,
+                                        a_regs[m * nest.tiles_k + k], b_regs[k * nest.tiles_n + n], d_regs});
     }
   return nest;
 }

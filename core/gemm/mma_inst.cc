@@ -40,6 +40,18 @@ const Frame& MmaInst::frame(Operand op) const {
   return find_frame(shape(), op, dtype_bits(t));
 }
 
+std::vector<std::int64_t> MmaInst::view_coord(Operand op, int elem) const {
+  switch (op) {
+    case Operand::A: {
+      const int q = elem / k_pack;
+      return {q % m_regs(), q / m_regs(), elem % k_pack};
+    }
+    case Operand::B: return {elem / k_pack, elem % k_pack};
+    case Operand::C: return {elem / n_regs(), elem % n_regs()};
+  }
+  return {};
+}
+
 std::span<const MmaInst> mma_instructions() { return kInstructions; }
 
 const MmaInst* find_mma_inst(std::string_view ptx) {

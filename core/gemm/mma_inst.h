@@ -14,9 +14,11 @@
 //     i.ptx() == "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32"
 #pragma once
 
+#include <cstdint>
 #include <span>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "core/program/dtype.h"
 #include "core/gemm/ptx_frame.h"
@@ -41,6 +43,11 @@ struct MmaInst {
   int n_regs() const { return n / 4; }              // rN extent
   int k_hi() const { return k / (4 * k_pack); }     // kHi extent
   bool available(InstSet set) const { return in_tvm || set == InstSet::extended; }
+  // The register-view coordinates of fragment element `elem` of operand `op`
+  // within its tile (the view's dims after the two tile indices), per the
+  // element numbering above: A {rM, kHi, kp}, B {kHi, kp}, C/D {rM, rN}.
+  // The dispatch builds the nest from them; the prover restates them.
+  std::vector<std::int64_t> view_coord(Operand op, int elem) const;
 };
 
 // Every instruction, in dispatch preference order.

@@ -18,6 +18,8 @@
 //   Mma{m=0, n=0, k=0, d={0,1,2,3}, a={0,1,2,3}, b={0,1}, c={0,1,2,3}}
 #pragma once
 
+#include <cstddef>
+#include <optional>
 #include <string>
 #include <variant>
 #include <vector>
@@ -58,6 +60,11 @@ struct Nest {
   std::vector<NestStmt> stmts;
 
   int mma_count() const;
+  // The first statement out of the dispatch's order (per (m, n), row-major,
+  // an init of tile (m, n), then the mma of each k in turn), or
+  // stmts.size() when there are more or fewer statements than that order
+  // has; nullopt when the nest is in that order.
+  std::optional<std::size_t> first_out_of_order() const;
 };
 
 }  // namespace mmacheck

@@ -2,12 +2,15 @@
 // core/prove*.cc.
 #pragma once
 
+#include <chrono>
 #include <memory>
 
 #include "core/prove/setup.h"
 #include "core/prove/witness.h"
 
 namespace mmacheck::prove_detail {
+
+class Z3Session;
 
 // Enumerates the check's points in order; never unknown.
 Outcome check_exhaustive(const ProofSetup& setup, const CheckSpec& check);
@@ -19,15 +22,27 @@ Outcome check_exhaustive(const ProofSetup& setup, const CheckSpec& check);
 // when it runs out are `unknown` without being encoded.
 class Z3Checker {
  public:
-  Z3Checker(const ProofSetup& setup, unsigned timeout_ms);
+  // `tile_symbolic`: the frame and accumulation checks over symbolic tile
+  // indices where the nest is its views' unrolling (core/prove/tile_model.h).
+  // The run's time limit counts from `start`.
+  Z3Checker(const ProofSetup& setup, unsigned timeout_ms, bool tile_symbolic,
+            std::chrono::steady_clock::time_point start = std::chrono::steady_clock::now());
   ~Z3Checker();
   Z3Checker(const Z3Checker&) = delete;
   Z3Checker& operator=(const Z3Checker&) = delete;
 
   Outcome check(const CheckSpec& check);
+  // For a setup with OriginRule::affine: proved when the anchors rule would
+  // read the same origins, refuted when it might not (the caller starts
+  // again with OriginRule::anchors), unknown when the run's time ran out
+  // (every check will be unknown: the origins are never used).
+  CheckResult anchors_agree();
+  bool out_of_time() const;
 
  private:
   struct Impl;
+  Outcome frames(GemmOperand op, Z3Session& session);
+  Outcome accumulation(Z3Session& session);
   std::unique_ptr<Impl> impl_;
 };
 

@@ -19,12 +19,18 @@ using namespace prove_detail;
 
 ProofMethod parse_proof_method(std::string_view name) {
   if (name == "z3") return ProofMethod::z3;
+  if (name == "z3-unrolled") return ProofMethod::z3_unrolled;
   if (name == "exhaustive") return ProofMethod::exhaustive;
-  throw Error("unknown proof method '" + std::string(name) + "' (expected z3 or exhaustive)");
+  throw Error("unknown proof method '" + std::string(name) + "' (expected z3, z3-unrolled or exhaustive)");
 }
 
 std::string_view proof_method_name(ProofMethod method) {
-  return method == ProofMethod::z3 ? "z3" : "exhaustive";
+  switch (method) {
+    case ProofMethod::z3: return "z3";
+    case ProofMethod::z3_unrolled: return "z3-unrolled";
+    case ProofMethod::exhaustive: return "exhaustive";
+  }
+  return "?";
 }
 
 std::string_view check_result_name(CheckResult result) {
@@ -144,9 +150,21 @@ ProofReport prove(const Program& program, const Plan& plan, const ProveOptions& 
   report.tiles_k = plan.tiles_k;
   report.mma_count = plan.nest.mma_count();
 
-  const ProofSetup setup(program, plan);
+  // The z3 method reads the origins of a nest in the dispatch's order off
+  // its first statement and proves the rest agree (OriginRule): the layouts
+  // are then never tabulated.
+  const auto start = std::chrono::steady_clock::now();
+  const bool tiles = options.method == ProofMethod::z3;
+  std::optional<ProofSetup> setup_store;
+  setup_store.emplace(program, plan, tiles ? OriginRule::affine : OriginRule::anchors);
   std::optional<Z3Checker> z3;
-  if (options.method == ProofMethod::z3) z3.emplace(setup, options.timeout_ms);
+  if (options.method != ProofMethod::exhaustive) z3.emplace(*setup_store, options.timeout_ms, tiles, start);
+  if (tiles && setup_store->origin_rule == OriginRule::affine && z3->anchors_agree() == CheckResult::refuted) {
+    z3.reset();
+    setup_store.emplace(program, plan, OriginRule::anchors);
+    z3.emplace(*setup_store, options.timeout_ms, tiles, start);
+  }
+  const ProofSetup& setup = *setup_store;
   bool refuted = false, unknown = false;
   std::vector<std::string> fixed;  // buffers whose layout fix was searched
   for (const CheckSpec& check : setup.checks) {

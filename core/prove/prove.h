@@ -39,11 +39,15 @@
 //       (writes) exactly the element X's layout places there; a slot that
 //       holds nothing, or an element outside X, refutes it.
 //
-// Two methods decide the same checks: z3 (symbolic warp, lane, slot,
-// element and statement group; bit-vector queries) and exhaustive
-// (concrete enumeration, no Z3).  Both report the *first* violation in the
+// Three methods decide the same checks: z3 (symbolic warp, lane, slot,
+// element and tile indices; bit-vector queries whose size does not grow
+// with the tile count, after a concrete check that the nest is the
+// unrolling of the dispatch's register views), z3-unrolled (the same with
+// the statements unrolled into the queries: symbolic statement groups, as
+// before the tile-symbolic encoding; kept as a cross-check) and exhaustive
+// (concrete enumeration, no Z3).  All report the *first* violation in the
 // same order (core/prove/witness.h), so their counterexamples coincide;
-// only z3 can end `unknown` (its time limit).
+// only the Z3 methods can end `unknown` (their time limit).
 //
 //     ProofReport r = prove(load_program("examples/seed.txt"), {});
 //     r.verdict == Verdict::refuted
@@ -68,8 +72,12 @@
 
 namespace mmacheck {
 
-enum class ProofMethod { z3, exhaustive };
-// "z3" / "exhaustive"; throws Error otherwise.
+// z3: Z3 over symbolic tile indices where the nest is its register views'
+// unrolling (core/prove/tile_model.h), the per-statement encoding where it
+// is not; z3_unrolled: the per-statement encoding always (the cross-check);
+// exhaustive: enumeration.
+enum class ProofMethod { z3, z3_unrolled, exhaustive };
+// "z3" / "z3-unrolled" / "exhaustive"; throws Error otherwise.
 ProofMethod parse_proof_method(std::string_view name);
 std::string_view proof_method_name(ProofMethod method);
 

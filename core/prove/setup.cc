@@ -26,9 +26,14 @@ void require_known_thread_axes(const BufferDecl& buffer) {
   for (const auto& [axis, value] : buffer.layout.offset()) check(axis);
 }
 
-void require_frame_registers(const MmaStmt& mma, int stmt, const MmaInst& inst) {
+// Registers per frame: A, B, C (looked up once, not per statement).
+struct FrameRegs {
+  int a, b, c;
+};
+
+void require_frame_registers(const MmaStmt& mma, int stmt, const MmaInst& inst, const FrameRegs& frames) {
   const auto check = [&](const std::vector<int>& regs, Operand op, const char* name) {
-    const int want = inst.frame(op).regs;
+    const int want = op == Operand::A ? frames.a : op == Operand::B ? frames.b : frames.c;
     if (static_cast<int>(regs.size()) != want)
       throw Error("nest statement " + std::to_string(stmt) + " passes " +
                   std::to_string(regs.size()) + " " + name + " registers, the " + inst.shape() +
@@ -62,12 +67,13 @@ void validate_staging(const Program& program) {
   for (const StoreStmt& s : program.stores) check(s.buffer, s.target, s.loc, "store");
 }
 
-ProofSetup::ProofSetup(const Program& program_, const Plan& plan_)
+ProofSetup::ProofSetup(const Program& program_, const Plan& plan_, OriginRule rule)
     : program(program_),
       plan(plan_),
       inst(*plan_.inst),
       warps(program_.scope.warps()),
-      beta_one(program_.gemm->beta == 1.0) {
+      beta_one(program_.gemm->beta == 1.0),
+      origin_rule(rule == OriginRule::affine && plan_.nest.first_out_of_order() ? OriginRule::anchors : rule) {
   const GemmGeometry g = gemm_geometry(program);
   views_ = {g.a, g.b, g.c, g.d};
   // One Storage per buffer, however many roles it plays (C = D, a staged operand).
@@ -86,18 +92,41 @@ ProofSetup::ProofSetup(const Program& program_, const Plan& plan_)
   const Frame& fa = frame(GemmOperand::A);
   const Frame& fb = frame(GemmOperand::B);
   const Frame& fc = frame(GemmOperand::D);
+  const FrameRegs frame_regs{fa.regs, fb.regs, fc.regs};
   const auto anchor = [&](GemmOperand op, const std::vector<int>& regs, const Frame& f, int warp)
       -> std::optional<Element> {
     const Storage& st = storage(op);
-    const auto flat = st.held({warp, 0}, std::int64_t{regs.front()} * f.per_reg());
+    const std::int64_t slot = std::int64_t{regs.front()} * f.per_reg();
+    const auto flat = origin_rule == OriginRule::affine ? st.held_by_scan({warp, 0}, slot) : st.held({warp, 0}, slot);
     if (!flat) return std::nullopt;
     return view(op).from_buffer(st.coord(*flat));
   };
+  // Affine: the first statement's origins, per warp, from D's and A's anchors.
+  std::vector<Origin> base;
+  for (std::size_t i = 0; i < plan.nest.stmts.size() && origin_rule == OriginRule::affine; ++i) {
+    const auto* mma = std::get_if<MmaStmt>(&plan.nest.stmts[i]);
+    if (!mma) continue;
+    require_frame_registers(*mma, static_cast<int>(i), inst, frame_regs);
+    for (int w = 0; w < warps && origin_rule == OriginRule::affine; ++w) {
+      const auto d = anchor(GemmOperand::D, mma->d, fc, w);
+      const auto a = anchor(GemmOperand::A, mma->a, fa, w);
+      if (!d || !a) origin_rule = OriginRule::anchors;
+      else base.push_back({(*d)[0] - fc.row.at(0, 0), (*d)[1] - fc.col.at(0, 0), (*a)[1] - fa.col.at(0, 0)});
+    }
+    break;
+  }
   for (std::size_t i = 0; i < plan.nest.stmts.size(); ++i) {
     const auto* mma = std::get_if<MmaStmt>(&plan.nest.stmts[i]);
     if (!mma) continue;
-    require_frame_registers(*mma, static_cast<int>(i), inst);
+    require_frame_registers(*mma, static_cast<int>(i), inst, frame_regs);
     MmaRef ref{static_cast<int>(i), mma, {}};
+    if (origin_rule == OriginRule::affine) {
+      for (const Origin& b : base)
+        ref.origin.push_back({*b.m0 + std::int64_t{mma->tile_m} * inst.m, *b.n0 + std::int64_t{mma->tile_n} * inst.n,
+                              *b.k0 + std::int64_t{mma->tile_k} * inst.k});
+      mmas.push_back(std::move(ref));
+      continue;
+    }
     for (int w = 0; w < warps; ++w) {
       Origin o;
       if (const auto d = anchor(GemmOperand::D, mma->d, fc, w)) {

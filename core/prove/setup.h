@@ -12,6 +12,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <span>
 #include <string>
@@ -37,6 +38,9 @@ std::int64_t axis_value(const Axis& axis, Thread thread, std::int64_t slot);
 using Key = std::vector<std::int64_t>;
 
 // Where a buffer's layout puts each of its elements, tabulated both ways.
+// The tables are made on first use (owners, places, held): the z3 method's
+// tile-symbolic checks never need them, and they are the one part of a proof
+// that grows with the buffer (a 1024 x 1024 operand is a million owners).
 class Storage {
  public:
   explicit Storage(const BufferDecl& buffer);
@@ -50,11 +54,14 @@ class Storage {
   Shape coord(std::int64_t flat) const;
   std::int64_t flat(std::span<const std::int64_t> coord) const;
   // The owners of element `flat` (one per replica) as coordinate vectors.
-  const std::vector<Key>& owners(std::int64_t flat) const { return owners_[flat]; }
+  const std::vector<Key>& owners(std::int64_t flat) const { return tables().owners[flat]; }
   Key key(Thread thread, std::int64_t slot) const;
   bool places(std::int64_t flat, Thread thread, std::int64_t slot) const;
   // The lowest element placed at (thread, slot), if any.
   std::optional<std::int64_t> held(Thread thread, std::int64_t slot) const;
+  // The same without the tables: the elements in order until one is placed
+  // there (for a few points, where most are found among the first elements).
+  std::optional<std::int64_t> held_by_scan(Thread thread, std::int64_t slot) const;
   // Index of `axis` in axes(), or -1.
   int axis_index(const Axis& axis) const;
 
@@ -62,8 +69,12 @@ class Storage {
   const BufferDecl* buffer_;
   std::vector<Axis> axes_;
   std::int64_t span_;
-  std::vector<std::vector<Key>> owners_;
-  std::vector<std::pair<Key, std::int64_t>> inverse_;  // sorted by key, lowest element first
+  struct Tables {
+    std::vector<std::vector<Key>> owners;
+    std::vector<std::pair<Key, std::int64_t>> inverse;  // sorted by key, lowest element first
+  };
+  const Tables& tables() const;
+  mutable std::shared_ptr<const Tables> tables_;  // made by tables(), then never changed
 };
 
 enum class GemmOperand { A, B, C, D };
@@ -99,17 +110,28 @@ struct CheckSpec {
   std::string name;
 };
 
+// How ProofSetup finds the tile origins.  `anchors`: every statement's, read
+// off the layouts (core/prove/prove.h; this tabulates the layouts).
+// `affine`, for a nest in the dispatch's order (Nest::first_out_of_order):
+// the first statement's per warp, the others' set to it plus the tile index
+// times the instruction's extent; the z3 method then proves that `anchors`
+// would read the same (Z3Checker::anchors_agree) or starts again with
+// `anchors`.  Where the nest is out of order or the first statement's D or
+// A anchor holds nothing, `affine` becomes `anchors`.
+enum class OriginRule { anchors, affine };
+
 class ProofSetup {
  public:
   // Throws Error on a layout with thread axes other than laneid, warpid, tx
   // and on a nest whose register lists do not fit the instruction's frames.
-  ProofSetup(const Program& program, const Plan& plan);
+  ProofSetup(const Program& program, const Plan& plan, OriginRule rule = OriginRule::anchors);
 
   const Program& program;
   const Plan& plan;
   const MmaInst& inst;
   int warps;
   bool beta_one;
+  OriginRule origin_rule;  // the rule used
   std::vector<MmaRef> mmas;
   std::vector<StagingRef> staging;
   std::vector<CheckSpec> checks;

@@ -22,19 +22,39 @@ Storage::Storage(const BufferDecl& buffer)
   for (const Iter& it : layout.replica()) axes.insert(it.axis);
   for (const auto& [axis, value] : layout.offset()) axes.insert(axis);
   axes_.assign(axes.begin(), axes.end());
+}
 
+const Storage::Tables& Storage::tables() const {
+  if (tables_) return *tables_;
+  const BufferDecl& buffer = *buffer_;
   // Bounded by check_resources (core/gemm/resources.h) before any Storage is made.
   const std::int64_t elements = checked_product(buffer.shape, "elements of '" + buffer.name + "'");
-  owners_.resize(static_cast<std::size_t>(elements));
+  auto t = std::make_shared<Tables>();
+  t->owners.resize(static_cast<std::size_t>(elements));
   for (std::int64_t flat = 0; flat < elements; ++flat) {
-    for (const Owner& o : layout.apply(coord(flat), buffer.shape)) {
+    for (const Owner& o : buffer.layout.apply(coord(flat), buffer.shape)) {
       Key key;
       for (const Axis& a : axes_) key.push_back(owner_coord(o, a));
-      owners_[flat].push_back(key);
-      inverse_.emplace_back(std::move(key), flat);
+      t->owners[flat].push_back(key);
+      t->inverse.emplace_back(std::move(key), flat);
     }
   }
-  std::sort(inverse_.begin(), inverse_.end());
+  std::sort(t->inverse.begin(), t->inverse.end());
+  tables_ = std::move(t);
+  return *tables_;
+}
+
+std::optional<std::int64_t> Storage::held_by_scan(Thread thread, std::int64_t slot) const {
+  if (tables_) return held(thread, slot);
+  const Key k = key(thread, slot);
+  const std::int64_t elements = checked_product(buffer_->shape, "elements of '" + buffer_->name + "'");
+  for (std::int64_t flat = 0; flat < elements; ++flat)
+    for (const Owner& o : buffer_->layout.apply(coord(flat), buffer_->shape)) {
+      bool same = true;
+      for (std::size_t a = 0; a < axes_.size() && same; ++a) same = owner_coord(o, axes_[a]) == k[a];
+      if (same) return flat;
+    }
+  return std::nullopt;
 }
 
 Shape Storage::coord(std::int64_t flat) const {
@@ -61,14 +81,15 @@ Key Storage::key(Thread thread, std::int64_t slot) const {
 
 bool Storage::places(std::int64_t flat, Thread thread, std::int64_t slot) const {
   const Key k = key(thread, slot);
-  const std::vector<Key>& owners = owners_[flat];
+  const std::vector<Key>& owners = tables().owners[flat];
   return std::find(owners.begin(), owners.end(), k) != owners.end();
 }
 
 std::optional<std::int64_t> Storage::held(Thread thread, std::int64_t slot) const {
   const Key k = key(thread, slot);
-  const auto it = std::lower_bound(inverse_.begin(), inverse_.end(), std::pair{k, std::int64_t{0}});
-  if (it == inverse_.end() || it->first != k) return std::nullopt;
+  const auto& inverse = tables().inverse;
+  const auto it = std::lower_bound(inverse.begin(), inverse.end(), std::pair{k, std::int64_t{0}});
+  if (it == inverse.end() || it->first != k) return std::nullopt;
   return it->second;
 }
 

@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "core/prove/engines.h"
+#include "core/prove/tile_model.h"
 
 namespace mmacheck::prove_detail {
 
@@ -94,6 +95,13 @@ z3::expr places(const Storage& storage, const std::vector<std::vector<z3::expr>>
   return any;
 }
 
+z3::expr frame_term(const FrameAxis& f, const z3::expr& lane, const z3::expr& elem, const Bv& bv) {
+  z3::expr sum = bv.num(f.g) * z3::lshr(lane, bv.num(2)) + bv.num(f.t) * (lane & bv.num(3));
+  for (int b = 0; b < static_cast<int>(f.bit.size()); ++b)
+    if (f.bit[b] != 0) sum = sum + bv.num(f.bit[b]) * (z3::lshr(elem, bv.num(b)) & bv.num(1));
+  return sum;
+}
+
 std::int64_t storage_bound(const ProofSetup& setup, const Storage& storage) {
   return std::max({layout_bound(storage.buffer().layout, storage.buffer().shape),
                    std::int64_t{32} * setup.warps, storage.span()});
@@ -103,13 +111,69 @@ struct Z3Checker::Impl {
   const ProofSetup& setup;
   unsigned timeout_ms;
   std::chrono::steady_clock::time_point deadline;
+  std::optional<TileModel> model;  // tile-symbolic checks
   z3::context ctx;
   FrameMemo frames;
 };
 
-Z3Checker::Z3Checker(const ProofSetup& setup, unsigned timeout_ms)
-    : impl_(new Impl{setup, timeout_ms,
-                     std::chrono::steady_clock::now() + std::chrono::milliseconds(timeout_ms), {}, {}}) {}
+Z3Checker::Z3Checker(const ProofSetup& setup, unsigned timeout_ms, bool tile_symbolic,
+                     std::chrono::steady_clock::time_point start)
+    : impl_(new Impl{setup, timeout_ms, start + std::chrono::milliseconds(timeout_ms), {}, {}, {}}) {
+  if (tile_symbolic) impl_->model.emplace(setup);
+}
+
+namespace {
+
+// The per-statement encoding, said in the check's note when the tile-symbolic
+// one does not apply.
+Outcome unrolled(Outcome outcome, const std::string& gap) {
+  if (outcome.note.empty()) outcome.note = "per-statement encoding: " + gap;
+  return outcome;
+}
+
+}  // namespace
+
+Outcome Z3Checker::frames(GemmOperand op, Z3Session& session) {
+  const ProofSetup& setup = impl_->setup;
+  if (!impl_->model) return frames_z3(setup, op, session, impl_->frames);
+  const TileModel& model = *impl_->model;
+  if (const std::string& gap = model.frames_gap(op); !gap.empty())
+    return unrolled(frames_z3(setup, op, session, impl_->frames), gap);
+  // C and D pose the same question: the accumulator frame on D's view.
+  const std::vector<std::int64_t> key{static_cast<std::int64_t>(setup.frame_buffer(op)), -1};
+  if (const auto known = impl_->frames.find(key); known != impl_->frames.end()) {
+    Outcome same = known->second;
+    same.solved = false;
+    return same;
+  }
+  const Outcome outcome = tile_frames_z3(setup, model, op, session);
+  impl_->frames.emplace(key, outcome);
+  return outcome;
+}
+
+CheckResult Z3Checker::anchors_agree() {
+  const TileModel& model = *impl_->model;
+  // The anchors rule reads D's and A's registers of each statement.
+  if (!model.frames_gap(GemmOperand::D).empty() || !model.frames_gap(GemmOperand::A).empty())
+    return CheckResult::refuted;
+  Z3Session session(impl_->ctx, impl_->deadline);
+  CheckResult r = CheckResult::unknown;
+  try {
+    r = tile_anchors_z3(impl_->setup, model, session);
+  } catch (const z3::exception&) {
+  }
+  return r == CheckResult::unknown && !out_of_time() ? CheckResult::refuted : r;
+}
+
+bool Z3Checker::out_of_time() const { return std::chrono::steady_clock::now() >= impl_->deadline; }
+
+Outcome Z3Checker::accumulation(Z3Session& session) {
+  const ProofSetup& setup = impl_->setup;
+  if (!impl_->model) return accumulation_z3(setup, session);
+  if (const std::string& gap = impl_->model->accumulation_gap(); !gap.empty())
+    return unrolled(accumulation_z3(setup, session), gap);
+  return tile_accumulation_z3(setup, *impl_->model, session);
+}
 
 Z3Checker::~Z3Checker() = default;
 
@@ -123,9 +187,9 @@ Outcome Z3Checker::check(const CheckSpec& check) {
   const ProofSetup& setup = impl_->setup;
   try {
     switch (check.kind) {
-      case CheckKind::frame: return frames_z3(setup, check.operand, session, impl_->frames);
+      case CheckKind::frame: return frames(check.operand, session);
       case CheckKind::fragment: return fragment_z3(setup, check.operand, session);
-      case CheckKind::accumulation: return accumulation_z3(setup, session);
+      case CheckKind::accumulation: return accumulation(session);
       case CheckKind::staging: return staging_z3(setup, setup.staging[check.staging], session);
     }
   } catch (const z3::exception& e) {

@@ -19,6 +19,8 @@
 
 namespace mmacheck::prove_detail {
 
+class TileModel;
+
 // One check's queries, all before the run's deadline (--timeout-ms bounds
 // the whole prove() run, not each query).
 class Z3Session {
@@ -54,6 +56,13 @@ std::vector<std::vector<z3::expr>> operand_owners(const Storage& storage, const 
 // The storage places one of `owners` at (warp, lane, slot).
 z3::expr places(const Storage& storage, const std::vector<std::vector<z3::expr>>& owners,
                 const z3::expr& warp, const z3::expr& lane, const z3::expr& slot, const Bv& bv);
+// A frame coordinate (row or col) of `lane`'s element `elem`: linear in
+// g = lane / 4, t = lane % 4 and the bits of elem.
+z3::expr frame_term(const FrameAxis& f, const z3::expr& lane, const z3::expr& elem, const Bv& bv);
+// The slot a register view gives tile (t0, t1)'s element whose within-tile
+// coordinates are within[elem] (one row per element, elem symbolic).
+z3::expr view_slot(const RegisterView& view, const z3::expr& t0, const z3::expr& t1,
+                   const std::vector<std::vector<std::int64_t>>& within, const z3::expr& elem, const Bv& bv);
 // A bound for bv_width covering the storage's layout (coordinates, owners),
 // the scope's threads and its slots.
 std::int64_t storage_bound(const ProofSetup& setup, const Storage& storage);
@@ -66,6 +75,13 @@ using FrameMemo = std::map<std::vector<std::int64_t>, Outcome>;
 Outcome frames_z3(const ProofSetup& setup, GemmOperand op, Z3Session& session, FrameMemo& memo);
 Outcome fragment_z3(const ProofSetup& setup, GemmOperand op, Z3Session& session);
 Outcome accumulation_z3(const ProofSetup& setup, Z3Session& session);
+// The same frame and accumulation checks over symbolic tile indices, for a
+// nest that is its views' unrolling (core/prove/tile_model.h).
+Outcome tile_frames_z3(const ProofSetup& setup, const TileModel& model, GemmOperand op, Z3Session& session);
+Outcome tile_accumulation_z3(const ProofSetup& setup, const TileModel& model, Z3Session& session);
+// proved: the affine origins are what the anchors rule reads, for every tile
+// and warp (OriginRule, core/prove/setup.h; z3_tile_anchors.cc).
+CheckResult tile_anchors_z3(const ProofSetup& setup, const TileModel& model, Z3Session& session);
 Outcome staging_z3(const ProofSetup& setup, const StagingRef& staging, Z3Session& session);
 
 }  // namespace mmacheck::prove_detail

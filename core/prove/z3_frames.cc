@@ -15,15 +15,6 @@ namespace mmacheck::prove_detail {
 
 namespace {
 
-// A frame coordinate (row or col) of `lane`'s element `elem`: linear in
-// g = lane / 4, t = lane % 4 and the bits of elem.
-z3::expr frame_term(const FrameAxis& f, const z3::expr& lane, const z3::expr& elem, const Bv& bv) {
-  z3::expr sum = bv.num(f.g) * z3::lshr(lane, bv.num(2)) + bv.num(f.t) * (lane & bv.num(3));
-  for (int b = 0; b < static_cast<int>(f.bit.size()); ++b)
-    if (f.bit[b] != 0) sum = sum + bv.num(f.bit[b]) * (z3::lshr(elem, bv.num(b)) & bv.num(1));
-  return sum;
-}
-
 struct Group {
   int first_mma;
   std::vector<std::int64_t> slots;                 // per frame element
