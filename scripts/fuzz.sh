@@ -32,6 +32,7 @@ done
 work=build-sanitize/fuzz
 mkdir -p "$work"/seeds/{fuzz_program,fuzz_layout_expr,fuzz_mmav}
 cp examples/*.txt "$work/seeds/fuzz_program/"
+cp examples/tirx_*.py "$work/seeds/fuzz_program/"  # the released TIRx: programs and lowered dumps
 n=0
 for f in examples/*.txt; do
   { grep -E '^[A-Za-z_][A-Za-z0-9_]* *= *' "$f" || true; } | { grep -vE '= *(buffer|T\.alloc_buffer)\(' || true; } |

@@ -3,6 +3,7 @@
 // the order of mma_m16n8k_.py.  The per-operand and per-instruction steps
 // live in dispatch_operand.cc, dispatch_fragment.cc and dispatch_nest.cc.
 #include "core/gemm/dispatch.h"
+#include "core/gemm/dispatch_release.h"
 
 #include <sstream>
 
@@ -180,6 +181,7 @@ Plan implement(const Program& program, const GemmCall& call, const Bound (&ops)[
 }  // namespace
 
 Plan dispatch(const Program& program, InstSet set, const Limits& limits) {
+  if (program.release) return dispatch_release(program, limits);  // the released TIRx's mma pattern
   if (!program.gemm) throw Error(SourceLoc{program.file, 0, 0}, "the program has no gemm call");
   check_resources(program, limits);
   const GemmCall& call = *program.gemm;

@@ -41,6 +41,9 @@ struct MmaStmt {
   int tile_n = 0;
   int tile_k = 0;
   std::vector<int> d, a, b, c;  // registers, PTX operand order
+  // Where the statement comes from when a program states its nest (a lowered
+  // dump's "T.ptx.mma at line 27 (repeat_2 = 1)"); empty for a dispatched nest.
+  std::string origin;
 };
 
 using NestStmt = std::variant<InitStmt, MmaStmt>;

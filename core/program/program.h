@@ -35,6 +35,7 @@
 #include "core/program/dtype.h"
 #include "core/base/error.h"
 #include "core/program/index_expr.h"
+#include "core/program/tirx_release.h"
 #include "core/layout/tile_layout.h"
 
 namespace mmacheck {
@@ -112,6 +113,10 @@ struct Program {
   std::optional<GemmCall> gemm;
   std::vector<StageStmt> stages;
   std::vector<StoreStmt> stores;
+  // The released TIRx's mma pattern (T.cuda.tile.apply or a lowered dump):
+  // dispatched by the pattern's rules (core/gemm/dispatch_release.h), not
+  // TVM main's gemm dispatch.
+  std::optional<ReleaseMma> release;
 
   // nullptr when no buffer has that name.
   const BufferDecl* find_buffer(std::string_view name) const;

@@ -8,6 +8,7 @@
 #include "core/program/lexer.h"
 #include "core/program/program.h"
 #include "core/program/program_parser.h"
+#include "core/program/tirx_release_reader.h"
 
 namespace mmacheck {
 
@@ -161,6 +162,9 @@ void ProgramParser::staging_statement() {
     program_.stores.push_back(StoreStmt{buf.text, matrix.text, std::move(row), std::move(col), keyword.loc});
 }
 
-Program parse_program(std::string_view text, const std::string& file) { return ProgramParser(text, file).run(); }
+Program parse_program(std::string_view text, const std::string& file) {
+  if (is_tirx_release(text, file)) return parse_tirx_release(text, file);  // docs/tirx-release.md
+  return ProgramParser(text, file).run();
+}
 
 }  // namespace mmacheck

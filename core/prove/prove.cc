@@ -141,7 +141,8 @@ ProofReport prove(const Program& program, const Plan& plan, const ProveOptions& 
   if (!plan.ok) {
     report.verdict = Verdict::dispatch_failed;
     report.reasons = plan.reasons;
-    if (options.explain) report.diagnosis = diagnose(program, options, plan.reasons);
+    // The diagnosis searches TVM main's dispatch; the release's pattern refuses by its own rules.
+    if (options.explain && !program.release) report.diagnosis = diagnose(program, options, plan.reasons);
     return report;
   }
   report.inst = plan.inst;
@@ -190,7 +191,8 @@ ProofReport prove(const Program& program, const Plan& plan, const ProveOptions& 
                                     (cx.summary.find("; an offset") != std::string::npos ||
                                      cx.summary.find("; a wrong stride") != std::string::npos ||
                                      cx.summary.find("; a wrong modulus") != std::string::npos);
-        if (check.kind != CheckKind::accumulation && !statement_typo &&
+        // A layout fix is searched through TVM main's dispatch: not for the release's pattern.
+        if (check.kind != CheckKind::accumulation && !statement_typo && !program.release &&
             std::find(fixed.begin(), fixed.end(), buffer) == fixed.end()) {
           fixed.push_back(buffer);
           search_layout_fix(program, setup, check, options, cx);

@@ -72,8 +72,10 @@ void frame(const ProofSetup& setup, const CheckSpec& check, const FrameWitness& 
   cx.expected = p.expected;
   cx.actual = h.logical;
   const std::string name(gemm_operand_name(buffer));
-  const std::string stmt = "mma (" + std::to_string(ref.mma->tile_m) + ", " +
-                           std::to_string(ref.mma->tile_n) + ", " + std::to_string(ref.mma->tile_k) + ")";
+  const std::string stmt = !ref.mma->origin.empty()
+                               ? ref.mma->origin
+                               : "mma (" + std::to_string(ref.mma->tile_m) + ", " + std::to_string(ref.mma->tile_n) +
+                                     ", " + std::to_string(ref.mma->tile_k) + ")";
   const std::string at = where(setup, w.warp, w.lane, p.slot) + ": " + stmt + " passes " +
                          std::string(gemm_operand_name(check.operand)) + " element " +
                          std::to_string(w.elem) + " (register " + std::to_string(w.elem / f.per_reg()) + ")";

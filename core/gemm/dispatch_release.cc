@@ -1,0 +1,267 @@
+// The released TIRx's mma pattern as a Plan (dispatch_release.h).
+#include "core/gemm/dispatch_release.h"
+
+#include <algorithm>
+#include <array>
+#include <optional>
+#include <string>
+
+#include "core/gemm/resources.h"
+
+namespace mmacheck {
+
+namespace {
+
+struct Declined {
+  std::string reason;
+};
+
+std::string tuple_str(const Shape& s, std::size_t from, std::size_t to) {
+  std::string out = "(";
+  for (std::size_t i = from; i < to; ++i) out += (i > from ? ", " : "") + std::to_string(s[i]);
+  return out + (to - from == 1 ? ",)" : ")");
+}
+
+// The PTX fragment coordinates the pattern states for lane and register
+// (rows, 32-bit word columns of the atom).
+using Coord = std::pair<std::int64_t, std::int64_t>;
+Coord a_coord(int lane, int reg) { return {lane / 4 + 8 * (reg % 2), lane % 4 + 4 * (reg / 2)}; }
+Coord b_coord(int lane, int reg) { return {lane / 4, lane % 4 + 4 * reg}; }
+Coord d_coord(int lane, int reg) { return {lane / 4 + 8 * (reg / 2), 2 * (lane % 4) + reg % 2}; }
+
+// TVM's apply reports an axis only where the layout has a non-unit iter or
+// an offset on it: an image with no `m` iter gives the pattern no register.
+bool names_m(const TileLayout& layout) {
+  for (const Iter& it : layout.shard())
+    if (it.axis == Axis::m() && it.extent > 1) return true;
+  for (const Iter& it : layout.replica())
+    if (it.axis == Axis::m() && it.extent > 1) return true;
+  const auto off = layout.offset().find(Axis::m());
+  return off != layout.offset().end() && off->second != 0;
+}
+
+// One operand of the pattern: its image, the repeat axes it takes from
+// (batch-free: D and C (m, n), A (m, k), B (n, k)) and its atom.
+struct PatternOperand {
+  std::string name;  // "A", as the pattern's messages say
+  const ReleaseImage* image;
+  int axes[2];
+  std::int64_t rows, cols;
+  Coord (*coord)(int, int);
+  int regs;
+};
+
+class Pattern {
+ public:
+  Pattern(const ReleaseMma& mma, std::array<std::int64_t, 3> repeat) : mma_(mma), repeat_(repeat) {}
+
+  void region(const PatternOperand& op) const {
+    const ReleaseImage& img = *op.image;
+    if (img.scope != MemScope::local)
+      throw Declined{op.name + ": expected storage scope ('local',), got " + std::string(mem_scope_name(img.scope))};
+    const Shape& s = img.shape;
+    if (s.size() < 2 || s[s.size() - 2] != op.rows || s.back() != op.cols)
+      throw Declined{op.name + ": expected trailing atom shape (" + std::to_string(op.rows) + ", " +
+                     std::to_string(op.cols) + "), got " + tuple_str(s, 0, s.size())};
+    const Shape want{repeat_[op.axes[0]], repeat_[op.axes[1]]};
+    if (s.size() != 4 || s[0] != want[0] || s[1] != want[1])
+      throw Declined{"Repeat shapes must agree: " + op.name + "=" + tuple_str(s, 0, s.size() - 2) +
+                     ", expected " + tuple_str(want, 0, 2)};
+  }
+
+  static void bits32(const PatternOperand& op) {
+    if (op.image->bits != 32)
+      throw Declined{op.name + ": expected scalar 32-bit elements; use an explicit dtype view"};
+  }
+
+  static void nonoverlapping(const PatternOperand& op) {
+    std::vector<std::pair<std::int64_t, std::int64_t>> storage;
+    for (const Iter& it : op.image->layout.shard())
+      if (it.axis == Axis::m() && it.extent > 1) storage.emplace_back(it.stride, it.extent);
+    std::sort(storage.begin(), storage.end());
+    std::int64_t span = 1;
+    for (const auto& [stride, extent] : storage) {
+      if (stride < span) throw Declined{op.name + ": register layout must have nonoverlapping storage strides"};
+      span += (extent - 1) * stride;
+    }
+  }
+
+  // The owner of register `reg` of `lane` at repeat (i, j) of the operand's
+  // axes; declines as the pattern does when it is not that lane's.
+  std::int64_t owner(const PatternOperand& op, int lane, int reg, std::int64_t i, std::int64_t j) const {
+    const ReleaseImage& img = *op.image;
+    const auto [row, col] = op.coord(lane, reg);
+    const std::int64_t flat = ((i * img.shape[1] + j) * op.rows + row) * op.cols + col;
+    const Owner o = img.layout.apply_flat(flat);
+    for (const auto& [axis, value] : o)
+      if (value != 0 && !(axis == Axis::m()) && !(axis == Axis::laneid()))
+        throw Declined{op.name + ": unexpected ownership axes (m, laneid, " + axis.name() + ")"};
+    const std::int64_t owner_lane = owner_coord(o, Axis::laneid());
+    if (owner_lane != lane) {
+      std::string at = "word (" + std::to_string(row) + ", " + std::to_string(col) + ") of the atom";
+      if (img.shape[0] * img.shape[1] > 1) at += " at repeat (" + std::to_string(i) + ", " + std::to_string(j) + ")";
+      throw Declined{op.name + ": incorrect laneid owner; expected atom_lane: " + at + " is in lane " +
+                     std::to_string(owner_lane) + ", not " + std::to_string(lane)};
+    }
+    if (!names_m(img.layout))
+      throw Declined{"'m' (" + op.name + ": the layout has no m iter, so the pattern finds no register; "
+                     "TVM 0.1.0a4 fails with KeyError 'm')"};
+    return owner_coord(o, Axis::m());
+  }
+
+  void owners(const PatternOperand& op) const {
+    for (int reg = 0; reg < op.regs; ++reg)
+      for (int lane = 0; lane < 32; ++lane)
+        for (std::int64_t i = 0; i < op.image->shape[0]; ++i)
+          for (std::int64_t j = 0; j < op.image->shape[1]; ++j) owner(op, lane, reg, i, j);
+  }
+
+  // The register every lane reads for `reg` at repeat (i, j); the pattern
+  // reads it through the layout, which may differ by lane: mmacheck's nest
+  // needs one register for all lanes.
+  int reg(const PatternOperand& op, int reg, std::int64_t i, std::int64_t j) const {
+    const std::int64_t r0 = owner(op, 0, reg, i, j);
+    for (int lane = 1; lane < 32; ++lane)
+      if (const std::int64_t r = owner(op, lane, reg, i, j); r != r0)
+        throw Error(op.image->loc, op.name + ": register " + std::to_string(reg) + " of the atom is " + op.image->buffer +
+                                       "[" + std::to_string(r0) + "] in lane 0 but [" + std::to_string(r) + "] in lane " +
+                                       std::to_string(lane) + " (a lane-dependent register index; mmacheck's nest needs one)");
+    return static_cast<int>(r0);
+  }
+
+ private:
+  const ReleaseMma& mma_;
+  std::array<std::int64_t, 3> repeat_;
+};
+
+NestOperand nest_operand(const Program& program, const std::string& name, const SourceLoc& loc) {
+  const BufferDecl& b = program.buffer(name, loc);
+  return NestOperand{b.name, b.dtype, static_cast<int>(b.layout.span(Axis::m()))};
+}
+
+RegisterView flat_view(const NestOperand& op) {
+  return RegisterView{op.buffer, Shape{op.slots}, TileLayout::row_major(Shape{op.slots})};
+}
+
+// The nest of the pattern (M, N, K loops, K innermost), or of the dump's calls.
+Nest release_nest(const Program& program, const MmaInst& inst, const std::vector<MmaStmt>& mmas,
+                  const std::vector<std::vector<LoweredInput>>& inputs) {
+  const ReleaseMma& mma = *program.release;
+  Nest nest;
+  nest.inst = &inst;
+  nest.d = nest_operand(program, mma.d.buffer, mma.loc);
+  nest.a = nest_operand(program, mma.a.buffer, mma.loc);
+  nest.b = nest_operand(program, mma.b.buffer, mma.loc);
+  nest.c = nest_operand(program, mma.c ? mma.c->buffer : mma.d.buffer, mma.loc);
+  nest.tiles_m = static_cast<int>(mma.d.shape[0]);
+  nest.tiles_n = static_cast<int>(mma.d.shape[1]);
+  nest.tiles_k = static_cast<int>(mma.a.shape[1]);
+  nest.use_c = mma.c.has_value();
+  for (std::size_t i = 0; i < mmas.size(); ++i) {
+    MmaStmt stmt = mmas[i];
+    // The mma's C input per accumulator element: a C register is copied into
+    // D's (an init), zero zeroes it, a D register is read as it is.
+    InitStmt zero{stmt.tile_m, stmt.tile_n, {}, {}}, copy{stmt.tile_m, stmt.tile_n, {}, {}};
+    for (std::size_t e = 0; e < inputs[i].size(); ++e) {
+      const LoweredInput& in = inputs[i][e];
+      if (in.kind == LoweredInput::Kind::d_register) {  // accumulate: C is whatever D register the call names
+        stmt.c[e] = in.reg;
+        continue;
+      }
+      (in.kind == LoweredInput::Kind::zero ? zero : copy).d_slots.push_back(stmt.d[e]);
+      if (in.kind == LoweredInput::Kind::c_register) copy.c_slots.push_back(in.reg);
+      stmt.c[e] = stmt.d[e];
+    }
+    if (!zero.d_slots.empty()) nest.stmts.emplace_back(std::move(zero));
+    if (!copy.d_slots.empty()) nest.stmts.emplace_back(std::move(copy));
+    nest.stmts.emplace_back(std::move(stmt));
+  }
+  return nest;
+}
+
+}  // namespace
+
+Plan dispatch_release(const Program& program, const Limits& limits) {
+  check_resources(program, limits);
+  const ReleaseMma& mma = *program.release;
+  const std::string& op = mma.opcode;
+  const auto ends = [&](std::string_view suffix) {
+    return op.size() >= suffix.size() && op.compare(op.size() - suffix.size(), suffix.size(), suffix) == 0;
+  };
+  const bool k16 = op.rfind("mma.sync.aligned.m16n8k16.", 0) == 0, k8 = op.rfind("mma.sync.aligned.m16n8k8.", 0) == 0;
+  Plan plan;
+  const MmaInst* inst = find_mma_inst(op);
+  try {
+    if ((!k16 && !k8) || !(ends(".f32.f16.f16.f32") || ends(".f32.bf16.bf16.f32")) || !inst)
+      throw Declined{"mma pattern requires m16n8k8/k16 with f16/bf16 inputs and f32 accumulation"};
+    const int k = k16 ? 16 : 8;
+    if (mma.d.shape.size() < 4 || mma.a.shape.size() != mma.d.shape.size())
+      throw Declined{"mma requires explicit M/N and M/K repeat axes before each atom"};
+    if (mma.d.shape.size() > 4)
+      throw Error(mma.d.loc, "'" + mma.d.buffer + "': batch axes before M and N are not read by mmacheck");
+    const std::array<std::int64_t, 3> repeat{mma.d.shape[0], mma.d.shape[1], mma.a.shape[1]};
+    limits.check(Resource::mma, repeat[0] * repeat[1] * repeat[2], mma.loc, "the mma");
+    const Pattern pattern(mma, repeat);
+    const PatternOperand d{"D", &mma.d, {0, 1}, 16, 8, d_coord, 4};
+    const PatternOperand a{"A", &mma.a, {0, 2}, 16, k / 2, a_coord, k / 4};
+    const PatternOperand b{"B", &mma.b, {1, 2}, 8, k / 2, b_coord, k / 8};
+    std::optional<PatternOperand> c;
+    if (mma.c) c = PatternOperand{"C", &*mma.c, {0, 1}, 16, 8, d_coord, 4};
+    for (const PatternOperand* o : std::initializer_list<const PatternOperand*>{&d, &a, &b, c ? &*c : nullptr})
+      if (o) pattern.region(*o);
+    for (const PatternOperand* o : {&d, &a, &b}) Pattern::bits32(*o);
+    Pattern::nonoverlapping(d);
+    for (const PatternOperand* o : {&a, &b, &d}) pattern.owners(*o);
+    if (c) {
+      Pattern::bits32(*c);
+      pattern.owners(*c);
+    }
+
+    std::vector<MmaStmt> mmas;
+    std::vector<std::vector<LoweredInput>> inputs;
+    if (mma.lowered) {
+      for (const LoweredMma& call : mma.calls) {
+        const auto at = [&](std::size_t i) { return i < call.repeat.size() ? call.repeat[i] : 0; };
+        mmas.push_back(MmaStmt{at(0), at(1), at(2), call.d, call.a, call.b, call.d, call.origin});
+        inputs.push_back(call.c);
+      }
+    } else {
+      for (int m = 0; m < repeat[0]; ++m)
+        for (int n = 0; n < repeat[1]; ++n)
+          for (int kk = 0; kk < repeat[2]; ++kk) {
+            MmaStmt s{m, n, kk, {}, {}, {}, {}, {}};
+            std::vector<LoweredInput> in;
+            for (int r = 0; r < d.regs; ++r) {
+              s.d.push_back(pattern.reg(d, r, m, n));
+              in.push_back(kk > 0 ? LoweredInput{LoweredInput::Kind::d_register, s.d.back()}
+                           : c   ? LoweredInput{LoweredInput::Kind::c_register, pattern.reg(*c, r, m, n)}
+                                 : LoweredInput{LoweredInput::Kind::zero, 0});
+            }
+            for (int r = 0; r < a.regs; ++r) s.a.push_back(pattern.reg(a, r, m, kk));
+            for (int r = 0; r < b.regs; ++r) s.b.push_back(pattern.reg(b, r, n, kk));
+            s.c = s.d;
+            mmas.push_back(std::move(s));
+            inputs.push_back(std::move(in));
+          }
+    }
+    plan.ok = true;
+    plan.inst = inst;
+    plan.tiles_m = static_cast<int>(repeat[0]);
+    plan.tiles_n = static_cast<int>(repeat[1]);
+    plan.tiles_k = static_cast<int>(repeat[2]);
+    plan.m = 16 * repeat[0];
+    plan.n = 8 * repeat[1];
+    plan.k = k * repeat[2];
+    plan.nest = release_nest(program, *inst, mmas, inputs);
+    plan.d = flat_view(plan.nest.d);
+    plan.a = flat_view(plan.nest.a);
+    plan.b = flat_view(plan.nest.b);
+    plan.c = flat_view(plan.nest.c);
+  } catch (const Declined& declined) {
+    plan = Plan{};
+    plan.reasons.push_back("declined — " + declined.reason);
+  }
+  return plan;
+}
+
+}  // namespace mmacheck

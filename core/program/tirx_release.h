@@ -1,0 +1,71 @@
+// ReleaseMma — a warp mma of the released TIRx (apache-tvm-tirx 0.1.0a4) as
+// the program states it: the PTX mma pattern applied to register images
+// (`T.cuda.tile.apply("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32",
+// D, A, B, C, scope="warp")`), or the `T.ptx.mma` calls TVM's TileDispatch
+// lowered it to (a dump).  docs/tirx-release.md.
+//
+// The images are the pattern's (tvm_tirx/backend/cuda/tile/patterns/mma.py):
+//   D, C  (M, N, 16, 8)   f32 accumulators
+//   A     (M, K, 16, k/2) 32-bit words, two 16-bit elements along K each
+//   B     (N, K, 8, k/2)  the same, B given N x K
+// M, N, K are instruction repeats (the pattern's unrolled loops, K
+// innermost); the first K step reads C, later ones accumulate into D.  The
+// front end also declares, per image, a logical buffer of the same name
+// (D 16M x 8N, A 16M x kK, B 8N x kK, the layout unpacked to elements and its
+// repeat axes moved beside the atom's), so that the prover, the simulator
+// and the GPU runner see an ordinary gemm D = A @ B^T (+ C).
+//
+// A dump also carries `calls`: every unrolled T.ptx.mma with the register
+// words it passes; the dispatch builds the nest from them (nothing is
+// re-derived), so the prover checks what the compiler emitted.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/base/error.h"
+#include "core/layout/tile_layout.h"
+#include "core/program/dtype.h"
+
+namespace mmacheck {
+
+enum class MemScope;
+
+// One operand's register image: a `T.alloc_local` / `T.alloc_tensor`.
+struct ReleaseImage {
+  std::string buffer;  // the allocation's name (and its logical buffer's)
+  Shape shape;         // as allocated: (*batch, M, N|K, 16|8, 8|k/2)
+  std::string dtype;   // as allocated, TVM's name ("uint32" words, "float32" accumulators)
+  int bits = 32;       // of one element
+  MemScope scope;
+  TileLayout layout{std::vector<Iter>{}};
+  SourceLoc loc;
+};
+
+// Where one accumulator element of a lowered T.ptx.mma reads its C input.
+struct LoweredInput {
+  enum class Kind { d_register, c_register, zero };
+  Kind kind = Kind::zero;
+  int reg = 0;  // a register word of D or C
+};
+
+// One unrolled T.ptx.mma of a dump: its repeat indices and register words.
+struct LoweredMma {
+  std::vector<int> repeat;     // the enclosing T.unroll indices, outermost first
+  std::vector<int> d, a, b;    // register words, PTX operand order
+  std::vector<LoweredInput> c; // one per accumulator element
+  std::string origin;          // "T.ptx.mma at line 27 (repeat_2 = 1)", for counterexamples
+  SourceLoc loc;
+};
+
+struct ReleaseMma {
+  bool lowered = false;   // a TileDispatch dump (T.ptx.mma calls) rather than T.cuda.tile.apply
+  std::string opcode;     // "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32"
+  SourceLoc loc;          // the call
+  ReleaseImage d, a, b;
+  std::optional<ReleaseImage> c;  // absent: C is the scalar zero
+  std::vector<LoweredMma> calls;  // lowered only
+};
+
+}  // namespace mmacheck

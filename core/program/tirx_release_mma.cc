@@ -1,0 +1,424 @@
+// ReleaseReader, the mma: `T.cuda.tile.apply` of the PTX mma pattern, the
+// `T.ptx.mma` calls of a lowered dump with their register arguments
+// evaluated for every unrolled iteration and lane, and the Program the
+// reader hands back (the images' logical buffers, the gemm, the staging).
+#include <algorithm>
+
+#include "core/program/tirx_release_reader.h"
+
+namespace mmacheck {
+
+namespace {
+
+constexpr std::int64_t kMaxCalls = 1 << 14;  // unrolled T.ptx.mma instances
+
+bool is_call(const TokenCursor& in, std::initializer_list<std::string_view> path) {
+  std::size_t k = 0;
+  for (std::string_view part : path) {
+    if (k > 0 && !in.peek(k++).is_op(".")) return false;
+    if (!in.peek(k++).is_name(part)) return false;
+  }
+  return in.peek(k).is_op("(");
+}
+
+// "m16n8k16" -> 16, "m16n8k8" -> 8; 0 otherwise.
+int k_of_shape(std::string_view shape) {
+  if (shape == "m16n8k16") return 16;
+  if (shape == "m16n8k8") return 8;
+  return 0;
+}
+
+// The opcode's dot-separated fields.
+std::vector<std::string> fields(std::string_view opcode) {
+  std::vector<std::string> out;
+  std::size_t start = 0;
+  while (true) {
+    const std::size_t dot = opcode.find('.', start);
+    out.emplace_back(opcode.substr(start, dot - start));
+    if (dot == std::string_view::npos) return out;
+    start = dot + 1;
+  }
+}
+
+std::string tuple_str(const Shape& s) {
+  std::string out = "(";
+  for (std::size_t i = 0; i < s.size(); ++i) out += (i ? ", " : "") + std::to_string(s[i]);
+  return out + (s.size() == 1 ? ",)" : ")");
+}
+
+}  // namespace
+
+// D, A, B as NAME or NAME[:, :, :, :] (the whole image).
+ReleaseImage ReleaseReader::image_operand(std::string_view role) {
+  const Token& name = in_.expect_name(std::string(role) + " (a register image)");
+  const auto it = allocs_.find(name.text);
+  if (it == allocs_.end())
+    in_.fail(name, std::string(role) + ": '" + name.text + "' is not a register image (T.alloc_local) of this kernel");
+  if (const Token& open = in_.peek(); open.is_op("[")) {
+    in_.next();
+    std::size_t dim = 0;
+    while (!in_.peek().is_op("]")) {
+      const Token& at = in_.peek();
+      const std::int64_t extent = dim < it->second.shape.size() ? it->second.shape[dim] : 0;
+      std::int64_t lo = 0, hi = extent;
+      if (at.kind == TokenKind::integer) {
+        lo = small_int("a region start");
+        hi = lo + 1;
+        if (in_.accept(":")) hi = small_int("a region end");
+      } else {
+        in_.expect(":", "(mmacheck reads whole images: X[:, :, :, :])");
+        if (in_.peek().kind == TokenKind::integer) hi = small_int("a region end");
+      }
+      if (lo != 0 || hi != extent)
+        in_.fail(at, std::string(role) + ": mmacheck reads the mma on whole images, got a region of '" + name.text + "'");
+      ++dim;
+      if (!in_.accept(",")) break;
+    }
+    in_.expect_close("]", "[", open);
+    if (dim != it->second.shape.size())
+      in_.fail(open, std::string(role) + ": the region has " + std::to_string(dim) + " dimensions, '" + name.text +
+                         "' has " + std::to_string(it->second.shape.size()));
+  }
+  return it->second;
+}
+
+// T.cuda.tile.apply("mma.sync...", D, A, B, C, scope="warp")
+// (also TVM's print: T.cuda.tile.apply("...", (D, A, B, C), (), scope=T.ThreadScope("cuda.warp")))
+void ReleaseReader::tile_apply() {
+  const Token& start = in_.peek();
+  if (!is_call(in_, {"T", "cuda", "tile", "apply"}))
+    in_.fail(start, "expected T.cuda.tile.apply(...), got " + describe(start));
+  if (!launched_ || !loops_.empty()) in_.fail(start, "T.cuda.tile.apply sits in the device entry, outside any loop");
+  if (mma_) in_.fail(start, "mmacheck reads one mma per kernel (the first is at line " + std::to_string(mma_->loc.line) + ")");
+  for (int i = 0; i < 7; ++i) in_.next();
+  const Token& open = in_.next();
+  const Token& op = in_.peek();
+  if (op.kind != TokenKind::string) in_.fail(op, "T.cuda.tile.apply's first argument is the opcode string, got " + describe(op));
+  in_.next();
+  if (op.text.rfind("mma.sync.", 0) != 0)
+    in_.fail(op, "mmacheck reads the mma pattern (\"mma.sync.aligned....\"), got \"" + op.text + "\"");
+  ReleaseMma mma;
+  mma.opcode = op.text;
+  mma.loc = start.loc;
+  in_.expect(",", "after the opcode");
+  const bool tuple = in_.peek().is_op("(");
+  const Token* topen = tuple ? &in_.next() : nullptr;
+  mma.d = image_operand("D");
+  in_.expect(",", "after D");
+  mma.a = image_operand("A");
+  in_.expect(",", "after A");
+  mma.b = image_operand("B");
+  in_.expect(",", "after B");
+  const Token& c = in_.peek();
+  if (c.kind == TokenKind::identifier && allocs_.contains(c.text)) {
+    mma.c = image_operand("C");
+  } else {
+    const Value v = value_arg(IndexNames{});
+    if (v.kind != Value::Kind::scalar)
+      in_.fail(c, "C is a register image or a scalar (T.float32(0)), got " + describe(c));
+    if (v.scalar != 0)
+      in_.fail(c, "mmacheck models C as a register image or the scalar 0, got " + std::to_string(v.scalar));
+  }
+  if (tuple) {
+    in_.expect_close(")", "(", *topen);
+    in_.expect(",", "after the operands");
+    const Token& p = in_.expect("(", "the (empty) parameter tuple");
+    in_.expect_close(")", "(", p);
+  }
+  bool warp = false;
+  while (in_.accept(",")) {
+    if (in_.peek().is_op(")")) break;
+    const Token& key = in_.expect_name("scope=");
+    if (key.text != "scope") in_.fail(key, "T.cuda.tile.apply keyword '" + key.text + "' is not read (scope)");
+    in_.expect("=", "after 'scope'");
+    const Token& s = in_.peek();
+    if (s.kind == TokenKind::string) {
+      warp = s.text == "warp";
+      in_.next();
+    } else if (is_call(in_, {"T", "ThreadScope"})) {
+      for (int i = 0; i < 4; ++i) in_.next();
+      warp = in_.peek().kind == TokenKind::string && in_.peek().text == "cuda.warp";
+      in_.next();
+      in_.expect(")", "after the scope name");
+    }
+    if (!warp) in_.fail(s, "mmacheck reads the mma pattern at scope=\"warp\"");
+  }
+  in_.expect_close(")", "T.cuda.tile.apply(", open);
+  if (!warp) in_.fail(start, "T.cuda.tile.apply needs scope=\"warp\" for the mma pattern");
+  mma_ = std::move(mma);
+}
+
+// A register element view[i], a scalar (T.float32(0.0), 0.0) or a string.
+ReleaseReader::Value ReleaseReader::value_arg(const IndexNames& names) {
+  const Token& t = in_.peek();
+  Value v;
+  v.loc = t.loc;
+  if (t.kind == TokenKind::string) {
+    v.kind = Value::Kind::string;
+    v.text = in_.next().text;
+    return v;
+  }
+  const bool negative = in_.accept("-");
+  if (in_.peek().kind == TokenKind::integer || in_.peek().kind == TokenKind::floating) {
+    const Token& n = in_.next();
+    v.scalar = (n.kind == TokenKind::integer ? static_cast<double>(n.int_value) : n.float_value) * (negative ? -1 : 1);
+    return v;
+  }
+  if (negative) in_.fail(t, "expected a number after '-'");
+  if (t.is_name("T") && in_.peek(1).is_op(".") && in_.peek(3).is_op("(")) {  // T.float32(0.0)
+    in_.next();
+    in_.next();
+    const Token& type = in_.next();
+    if (type.text != "float32" && type.text != "float16" && type.text != "bfloat16")
+      in_.fail(type, "expected a register element or a scalar (T.float32(0.0)), got T." + type.text);
+    const Token& open = in_.next();
+    const Value inner = value_arg(names);
+    if (inner.kind != Value::Kind::scalar) in_.fail(open, "T." + type.text + "(...) takes a number");
+    in_.expect_close(")", "T." + type.text + "(", open);
+    v.scalar = inner.scalar;
+    return v;
+  }
+  const Token& view = in_.expect_name("a register element (tile_A[...]) or a scalar");
+  if (!views_.contains(view.text)) in_.fail(view, "'" + view.text + "' is not a register view (T.decl_tensor) of this kernel");
+  const Token& open = in_.expect("[", "after the view");
+  v.kind = Value::Kind::reg;
+  v.view = view.text;
+  v.index = parse_index_expr(in_, names);
+  in_.expect_close("]", "[", open);
+  return v;
+}
+
+const ReleaseImage& ReleaseReader::image_of_view(const Value& v, std::string_view role) {
+  if (v.kind != Value::Kind::reg) throw Error(v.loc, std::string(role) + " takes a register element");
+  const View& view = views_.at(v.view);
+  if (view.bits != 32)
+    throw Error(v.loc,
+             std::string(role) + ": T.ptx.mma passes 32-bit registers, '" + v.view + "' views " + view.dtype);
+  return allocs_.at(view.alloc);
+}
+
+// T.ptx.mma(d0..d3, a.., b.., c0..c3, "sync", "aligned", SHAPE, "row", "col", D, A, B, C, "")
+void ReleaseReader::ptx_mma() {
+  const Token& start = in_.peek();
+  if (!is_call(in_, {"T", "ptx", "mma"})) in_.fail(start, "expected T.ptx.mma(...), got " + describe(start));
+  if (!launched_) in_.fail(start, "T.ptx.mma sits in the device entry");
+  if (mma_ && !mma_->lowered) in_.fail(start, "a kernel has T.cuda.tile.apply or its lowered T.ptx.mma, not both");
+  for (int i = 0; i < 5; ++i) in_.next();
+  const Token& open = in_.next();
+  const IndexNames names = names_for_loops();
+  std::vector<MmaArg> args;
+  while (!in_.peek().is_op(")")) {
+    MmaArg arg;
+    if (is_call(in_, {"T", "if_then_else"})) {
+      for (int i = 0; i < 3; ++i) in_.next();
+      const Token& iopen = in_.next();
+      arg.lhs = parse_index_expr(in_, names);
+      const Token& eq = in_.expect("=", "(T.if_then_else(a == b, x, y))");
+      if (!in_.accept("=")) in_.fail(eq, "mmacheck reads T.if_then_else(a == b, x, y) conditions");
+      arg.rhs = parse_index_expr(in_, names);
+      in_.expect(",", "after the condition");
+      arg.value = value_arg(names);
+      in_.expect(",", "after the first value");
+      arg.otherwise = value_arg(names);
+      in_.expect_close(")", "T.if_then_else(", iopen);
+    } else {
+      arg.value = value_arg(names);
+    }
+    args.push_back(std::move(arg));
+    if (args.size() > 64) in_.fail(in_.peek(), "T.ptx.mma has too many arguments");
+    if (!in_.accept(",")) break;
+  }
+  in_.expect_close(")", "T.ptx.mma(", open);
+  if (args.size() < 10) in_.fail(open, "T.ptx.mma needs its registers and 10 strings (\"sync\", \"aligned\", shape, ...)");
+  std::vector<std::string> s;
+  for (std::size_t i = args.size() - 10; i < args.size(); ++i) {
+    if (args[i].value.kind != Value::Kind::string || args[i].otherwise)
+      throw Error(args[i].value.loc, "expected a string (the instruction's fields)");
+    s.push_back(args[i].value.text);
+  }
+  const int k = k_of_shape(s[2]);
+  if (s[0] != "sync" || s[1] != "aligned" || !k || s[3] != "row" || s[4] != "col" || !s[9].empty())
+    in_.fail(open, "mmacheck reads T.ptx.mma(..., \"sync\", \"aligned\", \"m16n8k16\" or \"m16n8k8\", \"row\", \"col\", "
+                   "D, A, B, C types, \"\")");
+  const std::size_t na = k / 4, nb = k / 8, regs = args.size() - 10;
+  if (regs != 8 + na + nb)
+    in_.fail(open, s[2] + " passes " + std::to_string(8 + na + nb) + " registers (4 D, " + std::to_string(na) + " A, " +
+                       std::to_string(nb) + " B, 4 C), got " + std::to_string(regs));
+  const std::string opcode = "mma.sync.aligned." + s[2] + ".row.col." + s[5] + "." + s[6] + "." + s[7] + "." + s[8];
+  const ReleaseImage& d = image_of_view(args[0].value, "D");
+  const ReleaseImage& a = image_of_view(args[4].value, "A");
+  const ReleaseImage& b = image_of_view(args[4 + na].value, "B");
+  std::optional<ReleaseImage> c;
+  for (std::size_t i = 4 + na + nb; i < regs; ++i)
+    for (const Value* v : {&args[i].value, args[i].otherwise ? &*args[i].otherwise : nullptr})
+      if (v && v->kind == Value::Kind::reg && views_.at(v->view).alloc != d.buffer) c = image_of_view(*v, "C");
+  if (!mma_) {
+    ReleaseMma mma;
+    mma.lowered = true;
+    mma.opcode = opcode;
+    mma.loc = start.loc;
+    mma.d = d;
+    mma.a = a;
+    mma.b = b;
+    mma.c = c;
+    mma_ = std::move(mma);
+  } else if (mma_->opcode != opcode || mma_->d.buffer != d.buffer || mma_->a.buffer != a.buffer ||
+             mma_->b.buffer != b.buffer || (mma_->c ? mma_->c->buffer : "") != (c ? c->buffer : "")) {
+    in_.fail(start, "this T.ptx.mma uses other registers or another instruction than the one at line " +
+                        std::to_string(mma_->loc.line) + " (mmacheck reads one mma program per kernel)");
+  }
+
+  std::int64_t total = 1;
+  for (const Loop& l : loops_) total *= l.extent;
+  if (static_cast<std::int64_t>(mma_->calls.size()) + total > kMaxCalls)
+    in_.fail(start, "more than " + std::to_string(kMaxCalls) + " unrolled T.ptx.mma");
+  const auto reg_of = [&](const Value& v, std::int64_t iter, const std::string& role, const ReleaseImage& image) {
+    const View& view = views_.at(v.view);
+    if (view.alloc != image.buffer)
+      throw Error(v.loc,
+               role + ": '" + v.view + "' views '" + view.alloc + "', the other " + role + " registers '" + image.buffer + "'");
+    std::optional<std::int64_t> value;
+    for (int lane = 0; lane < 32; ++lane) {
+      const std::int64_t r = v.index->eval(IndexEnv{lane, 0, lane, iter});
+      if (value && *value != r)
+        throw Error(v.loc,
+                 role + ": the register index depends on the lane (lane 0 reads " + v.view + "[" + std::to_string(*value) +
+                     "], lane " + std::to_string(lane) + " " + v.view + "[" + std::to_string(r) + "])");
+      value = r;
+    }
+    if (*value < 0 || *value >= view.size)
+      throw Error(v.loc,
+               role + ": " + v.view + "[" + std::to_string(*value) + "] is outside the view's " + std::to_string(view.size) +
+                   " registers");
+    return static_cast<int>(*value);
+  };
+  for (std::int64_t iter = 0; iter < total; ++iter) {
+    LoweredMma call;
+    call.loc = start.loc;
+    std::int64_t rest = iter;
+    call.repeat.resize(loops_.size());
+    for (std::size_t i = loops_.size(); i-- > 0;) {
+      call.repeat[i] = static_cast<int>(rest % loops_[i].extent);
+      rest /= loops_[i].extent;
+    }
+    call.origin = "T.ptx.mma at line " + std::to_string(start.loc.line);
+    for (std::size_t i = 0; i < loops_.size(); ++i)
+      call.origin += (i ? ", " : " (") + loops_[i].var + " = " + std::to_string(call.repeat[i]) + (i + 1 == loops_.size() ? ")" : "");
+    for (std::size_t i = 0; i < regs; ++i) {
+      const MmaArg& arg = args[i];
+      const bool acc = i >= 4 + na + nb;
+      const std::string role = i < 4 ? "D" : i < 4 + na ? "A" : !acc ? "B" : "C";
+      if (!acc) {
+        if (arg.otherwise || arg.value.kind != Value::Kind::reg)
+          throw Error(arg.value.loc, role + " takes a register element");
+        const ReleaseImage& image = role == "D" ? d : role == "A" ? a : b;
+        std::vector<int>& out = role == "D" ? call.d : role == "A" ? call.a : call.b;
+        out.push_back(reg_of(arg.value, iter, role, image));
+        continue;
+      }
+      const Value* v = &arg.value;
+      if (arg.otherwise) {
+        const std::int64_t l = arg.lhs->eval(IndexEnv{0, 0, 0, iter}), r = arg.rhs->eval(IndexEnv{0, 0, 0, iter});
+        for (int lane = 1; lane < 32; ++lane)
+          if ((arg.lhs->eval(IndexEnv{lane, 0, lane, iter}) == arg.rhs->eval(IndexEnv{lane, 0, lane, iter})) != (l == r))
+            throw Error(arg.value.loc, "C: the condition depends on the lane");
+        if (l != r) v = &*arg.otherwise;
+      }
+      LoweredInput in;
+      if (v->kind == Value::Kind::scalar) {
+        if (v->scalar != 0)
+          throw Error(v->loc, "mmacheck models C as registers or the scalar 0");
+        in.kind = LoweredInput::Kind::zero;
+      } else if (v->kind == Value::Kind::reg && views_.at(v->view).alloc == d.buffer) {
+        in.kind = LoweredInput::Kind::d_register;
+        in.reg = reg_of(*v, iter, "C", d);
+      } else {
+        in.kind = LoweredInput::Kind::c_register;
+        in.reg = reg_of(*v, iter, "C", *c);
+      }
+      call.c.push_back(in);
+    }
+    mma_->calls.push_back(std::move(call));
+  }
+}
+
+Program ReleaseReader::finish() {
+  if (!mma_) in_.fail(in_.peek(), "the kernel has no mma (T.cuda.tile.apply or T.ptx.mma)");
+  const ReleaseMma& mma = *mma_;
+  const std::vector<std::string> f = fields(mma.opcode);
+  const int k = f.size() > 3 ? k_of_shape(f[3]) : 0;
+  const auto ptx_type = [&](std::size_t i, DType fallback) {
+    const std::optional<DType> t = f.size() > i ? parse_dtype(f[i]) : std::nullopt;
+    return t ? *t : fallback;
+  };
+  Program program;
+  program.file = file_;
+  program.release = mma;
+
+  // One logical buffer per image (core/program/tirx_release.h): the image's
+  // layout unpacked to elements, its repeat axes beside the atom's.
+  const auto logical = [&](const ReleaseImage& img, DType type, std::int64_t atom_rows, std::int64_t atom_cols) {
+    const int pack = std::max(1, img.bits / dtype_bits(type));
+    const bool shaped = img.shape.size() == 4 && img.shape[2] == atom_rows && img.shape[3] == atom_cols &&
+                        img.bits % dtype_bits(type) == 0;
+    BufferDecl buf{img.buffer, {}, type, MemScope::local, TileLayout(std::vector<Iter>{}), img.loc};
+    if (!shaped) {  // the pattern refuses it (dispatch_release); a row-major stand-in
+      std::int64_t n = 1;
+      for (std::int64_t d : img.shape) n *= d;
+      buf.shape = {n / img.shape.back(), img.shape.back()};
+      buf.layout = img.layout;
+      return buf;
+    }
+    try {
+      const TileLayout unpacked = pack > 1 ? img.layout.unpack(pack) : img.layout;
+      Shape s4 = img.shape;
+      s4[3] *= pack;
+      const int perm[] = {0, 2, 1, 3};
+      buf.layout = unpacked.group(s4).permute_by_groups(perm);
+      buf.shape = {s4[0] * s4[2], s4[1] * s4[3]};
+    } catch (const Error& e) {
+      throw Error(img.loc, "'" + img.buffer + "': its layout does not split over the image " + tuple_str(img.shape) +
+                               ": " + e.what());
+    }
+    for (const auto& [name, value] : layout_names_.layouts)
+      if (layout_of(value) == img.layout) program.layouts.push_back(LayoutBinding{name, buf.layout, img.loc});
+    return buf;
+  };
+  const DType acc = DType::f32, ta = ptx_type(7, DType::f16), tb = ptx_type(8, DType::f16);
+  const std::int64_t kw = k ? k / 2 : 8;
+  program.buffers.push_back(logical(mma.d, acc, 16, 8));
+  program.buffers.push_back(logical(mma.a, ta, 16, kw));
+  program.buffers.push_back(logical(mma.b, tb, 8, kw));
+  if (mma.c) program.buffers.push_back(logical(*mma.c, DType::f32, 16, 8));
+  for (const auto& [name, g] : globals_)
+    if (const std::optional<DType> t = parse_dtype(g.dtype); t && g.shape.size() == 2)
+      program.buffers.push_back(BufferDecl{name, g.shape, *t, MemScope::global, TileLayout::row_major(g.shape), g.loc});
+
+  GemmCall call;
+  call.d = OperandRef{mma.d.buffer, std::nullopt, mma.loc};
+  call.a = OperandRef{mma.a.buffer, std::nullopt, mma.loc};
+  call.b = OperandRef{mma.b.buffer, std::nullopt, mma.loc};
+  call.c = OperandRef{mma.c ? mma.c->buffer : mma.d.buffer, std::nullopt, mma.loc};
+  call.transpose_b = true;  // B's image is N x K
+  call.beta = mma.c ? 1.0 : 0.0;
+  call.loc = mma.loc;
+  program.gemm = call;
+  program.scope.loc = mma.loc;
+
+  for (const Transfer& t : transfers_) {
+    const View& view = views_.at(t.view);
+    const BufferDecl* buf = program.find_buffer(view.alloc);
+    if (!buf || buf->scope != MemScope::local)
+      throw Error(t.loc, "'" + t.view + "' views '" + view.alloc + "', which is no operand of the mma");
+    const std::string_view want = dtype_info(buf->dtype).tvm;
+    if (view.dtype != want || view.size != buf->layout.span(Axis::m()))
+      throw Error(view.loc, "'" + t.view + "' views '" + view.alloc + "' as " + std::to_string(view.size) + " " + view.dtype +
+                                "; its staging moves the " + std::to_string(buf->layout.span(Axis::m())) + " " +
+                                std::string(want) + " elements of each lane");
+    if (t.store) program.stores.push_back(StoreStmt{view.alloc, t.global, t.row, t.col, t.loc});
+    else program.stages.push_back(StageStmt{view.alloc, t.global, t.row, t.col, t.loc});
+  }
+  return program;
+}
+
+}  // namespace mmacheck

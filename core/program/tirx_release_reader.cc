@@ -1,0 +1,539 @@
+// ReleaseReader, the statements: blocks by indentation, the decorators, the
+// function and its tensor parameters, the launch, integer lets, allocations,
+// register views, loops and the staging transfers in them.
+//
+// Every construct is read or refused at its line and column; only what has
+// no meaning for the check is skipped (imports, docstrings, `pass`, a
+// launch's attrs).
+#include <algorithm>
+#include <array>
+
+#include "core/program/program_parser.h"
+#include "core/program/tirx_release_reader.h"
+
+namespace mmacheck {
+
+namespace {
+
+// TVM's scalar dtype names and widths that a register image or view may have.
+constexpr std::array<std::pair<std::string_view, int>, 12> kDTypeBits{{{"float16", 16},
+                                                                      {"bfloat16", 16},
+                                                                      {"float32", 32},
+                                                                      {"float64", 64},
+                                                                      {"uint8", 8},
+                                                                      {"int8", 8},
+                                                                      {"uint16", 16},
+                                                                      {"int16", 16},
+                                                                      {"uint32", 32},
+                                                                      {"int32", 32},
+                                                                      {"uint64", 64},
+                                                                      {"int64", 64}}};
+
+constexpr std::int64_t kMaxDim = 1 << 20;
+
+// T.cuda.thread_idx("x") and T.cuda.lane_id() become one identifier each, so
+// that index expressions can name them.
+std::vector<Token> fold_thread_calls(std::vector<Token> tokens) {
+  std::vector<Token> out;
+  out.reserve(tokens.size());
+  for (std::size_t i = 0; i < tokens.size(); ++i) {
+    const auto at = [&](std::size_t k) -> const Token& { return tokens[std::min(i + k, tokens.size() - 1)]; };
+    if (at(0).is_name("T") && at(1).is_op(".") && at(2).is_name("cuda") && at(3).is_op(".")) {
+      if (at(4).is_name("thread_idx") && at(5).is_op("(") && at(6).kind == TokenKind::string && at(7).is_op(")")) {
+        Token t = at(0);
+        t.kind = TokenKind::identifier;
+        t.text = "T.cuda.thread_idx(\"" + at(6).text + "\")";
+        out.push_back(t);
+        i += 7;
+        continue;
+      }
+      if (at(4).is_name("lane_id") && at(5).is_op("(") && at(6).is_op(")")) {
+        Token t = at(0);
+        t.kind = TokenKind::identifier;
+        t.text = "T.cuda.lane_id()";
+        out.push_back(t);
+        i += 6;
+        continue;
+      }
+    }
+    out.push_back(std::move(tokens[i]));
+  }
+  return out;
+}
+
+bool is_t(const Token& t) { return t.is_name("T") || t.is_name("I"); }
+
+}  // namespace
+
+bool is_tirx_release(std::string_view text, const std::string& file) {
+  const std::vector<Token> tokens = tokenize(text, file);
+  for (std::size_t i = 0; i + 3 < tokens.size(); ++i)
+    if (tokens[i].is_op("@") && is_t(tokens[i + 1]) && tokens[i + 2].is_op(".") &&
+        (tokens[i + 3].is_name("function") || tokens[i + 3].is_name("ir_module")))
+      return true;
+  return false;
+}
+
+Program parse_tirx_release(std::string_view text, const std::string& file) { return ReleaseReader(text, file).run(); }
+
+ReleaseReader::ReleaseReader(std::string_view text, const std::string& file)
+    : in_(fold_thread_calls(tokenize(text, file))), file_(file) {
+  const IndexExpr tid = IndexExpr::variable(IndexExpr::Kind::tid);
+  index_names_.emplace("T.cuda.thread_idx(\"x\")", tid);
+  index_names_.emplace("T.cuda.lane_id()", IndexExpr::variable(IndexExpr::Kind::lane));
+}
+
+Program ReleaseReader::run() {
+  block(0, nullptr);
+  if (!seen_function_) in_.fail(in_.peek(), "no @T.function in the file");
+  return finish();
+}
+
+void ReleaseReader::block(int indent, const Token* header) {
+  bool same_line = false;
+  while (true) {
+    std::size_t k = 0;
+    while (!same_line && in_.peek(k).kind == TokenKind::newline) ++k;
+    const Token& t = in_.peek(k);
+    if (t.kind == TokenKind::end) return;
+    if (!same_line && indent > 0 && t.loc.col < indent) return;
+    while (k-- > 0) in_.next();
+    if (!same_line && indent > 0 && t.loc.col > indent)
+      in_.fail(t, "unexpected indent (the block of '" + header->text + "' at line " +
+                      std::to_string(header->loc.line) + " is indented to column " + std::to_string(indent) + ")");
+    statement();
+    if (in_.accept(";")) {
+      same_line = !in_.peek().ends_statement();
+      continue;
+    }
+    same_line = false;
+    if (!in_.peek().ends_statement()) in_.fail(in_.peek(), "unexpected " + describe(in_.peek()) + " after the statement");
+  }
+}
+
+void ReleaseReader::suite(const Token& header) {
+  in_.expect(":", "at the end of the '" + header.text + "' line");
+  if (!in_.peek().ends_statement()) {  // `for s in T.unroll(4): a_h[s] = A[...]`
+    statement();
+    return;
+  }
+  std::size_t k = 0;
+  while (in_.peek(k).kind == TokenKind::newline) ++k;
+  const Token& first = in_.peek(k);
+  if (first.kind == TokenKind::end || first.loc.col <= header.loc.col)
+    in_.fail(first, "expected an indented block after '" + header.text + "' at line " +
+                        std::to_string(header.loc.line) + ", got " + describe(first));
+  block(first.loc.col, &header);
+}
+
+void ReleaseReader::statement() {
+  const Token& t = in_.peek();
+  if (t.is_op("@")) return decorator();
+  if (t.kind == TokenKind::string) return void(in_.next());  // a docstring
+  if (t.kind != TokenKind::identifier) in_.fail(t, "expected a statement, got " + describe(t));
+  if (t.text == "from" || t.text == "import") {
+    while (!in_.peek().ends_statement() && !in_.peek().is_op(";")) in_.next();
+    return;
+  }
+  if (t.text == "pass") return void(in_.next());
+  if (t.text == "def") in_.fail(t, "a def without @T.function is not read (docs/tirx-release.md)");
+  if (t.text == "class") in_.fail(t, "a class without @T.ir_module is not read");
+  if (t.text == "with") return with_launch();
+  if (t.text == "for") return for_loop();
+  if (is_t(t) && in_.peek(1).is_op(".") && in_.peek(2).is_name("cuda") && in_.peek(4).is_name("tile")) return tile_apply();
+  if (is_t(t) && in_.peek(1).is_op(".") && in_.peek(2).is_name("ptx") && in_.peek(4).is_name("mma")) return ptx_mma();
+  if (in_.peek(1).is_op("[")) return transfer();
+  if (in_.peek(1).is_op("=") || in_.peek(1).is_op(":")) return assignment();
+  in_.fail(t, "'" + t.text + "' is not a statement mmacheck reads in released TIRx (docs/tirx-release.md lists them)");
+}
+
+// @T.function[(...)] def ... | @T.ir_module / @I.ir_module class NAME: ...
+void ReleaseReader::decorator() {
+  const Token& at = in_.next();
+  if (!(is_t(in_.peek()) && in_.peek(1).is_op(".")))
+    in_.fail(in_.peek(), "unsupported decorator (mmacheck reads @T.function and @T.ir_module), got " + describe(in_.peek()));
+  in_.next();
+  in_.next();
+  const Token& kind = in_.expect_name("function or ir_module");
+  if (kind.text != "function" && kind.text != "ir_module")
+    in_.fail(kind, "unsupported decorator @T." + kind.text + " (mmacheck reads @T.function and @T.ir_module)");
+  if (in_.peek().is_op("(")) skip_balanced();
+  std::size_t k = 0;
+  while (in_.peek(k).kind == TokenKind::newline) ++k;
+  const std::string_view next = kind.text == "function" ? "def" : "class";
+  if (!in_.peek(k).is_name(next)) in_.fail(at, "@T." + kind.text + " must be followed by a " + std::string(next));
+  while (k-- > 0) in_.next();
+  if (next == "def") return function_def();
+  const Token& cls = in_.next();
+  in_.expect_name("the module's name");
+  suite(cls);
+}
+
+void ReleaseReader::function_def() {
+  const Token& def = in_.next();
+  if (seen_function_) in_.fail(def, "mmacheck reads one @T.function per file");
+  seen_function_ = true;
+  const Token& name = in_.expect_name("the function's name");
+  const Token& open = in_.expect("(", "after the function's name");
+  while (!in_.peek().is_op(")")) {
+    const Token& param = in_.expect_name("a parameter");
+    declare(param);
+    in_.expect(":", "after parameter '" + param.text + "' (A: T.Tensor(shape, dtype))");
+    if (!(in_.peek().is_name("T") && in_.peek(1).is_op(".") && in_.peek(2).is_name("Tensor")))
+      in_.fail(in_.peek(), "a parameter is a T.Tensor(shape, dtype), got " + describe(in_.peek()));
+    Shape shape;
+    std::pair<std::string, int> dtype;
+    std::optional<MemScope> scope;
+    tensor_type(shape, dtype, scope);
+    globals_.emplace(param.text, Global{shape, dtype.first, param.loc});
+    layout_names_.others.emplace(param.text, "tensor");
+    if (!in_.accept(",")) break;
+  }
+  in_.expect_close(")", name.text + "(", open);
+  if (in_.accept("->")) in_.fail(in_.peek(), "a kernel returns nothing; remove the '->' annotation");
+  in_function_ = true;
+  suite(def);
+  in_function_ = false;
+}
+
+// with T.device_entry(launch=T.cuda.LaunchConfig(grid=[..], block=[32])):
+// with T.device_scope(gx, gy, gz, bx, by, bz, attrs={...}):   (TVM's print)
+void ReleaseReader::with_launch() {
+  const Token& with = in_.next();
+  if (!in_function_) in_.fail(with, "a 'with' outside a @T.function is not read");
+  if (!(in_.peek().is_name("T") && in_.peek(1).is_op(".") &&
+        (in_.peek(2).is_name("device_entry") || in_.peek(2).is_name("device_scope"))))
+    in_.fail(in_.peek(), "expected with T.device_entry(...): or T.device_scope(...):, got " + describe(in_.peek()));
+  if (launched_) in_.fail(with, "mmacheck reads one device entry per function");
+  in_.next();
+  in_.next();
+  const Token& fn = in_.next();
+  const Token& open = in_.expect("(", "after T." + fn.text);
+  std::optional<Shape> block;
+  if (in_.peek().kind == TokenKind::integer) {  // the six launch values, grid then block
+    Shape values;
+    while (in_.peek().kind == TokenKind::integer) {
+      values.push_back(small_int("a launch extent"));
+      if (!in_.accept(",")) break;
+    }
+    if (values.size() != 6) in_.fail(open, "expected six launch extents (grid x, y, z, block x, y, z)");
+    block = Shape(values.begin() + 3, values.end());
+  }
+  while (!in_.peek().is_op(")")) {
+    const Token& key = in_.expect_name("a keyword argument");
+    in_.expect("=", "after '" + key.text + "'");
+    if (key.text == "launch") {
+      if (!(in_.peek().is_name("T") && in_.peek(2).is_name("cuda") && in_.peek(4).is_name("LaunchConfig")))
+        in_.fail(in_.peek(), "launch= takes T.cuda.LaunchConfig(grid=..., block=...)");
+      for (int i = 0; i < 5; ++i) in_.next();
+      const Token& lopen = in_.expect("(", "after LaunchConfig");
+      while (!in_.peek().is_op(")")) {
+        const Token& k = in_.expect_name("a LaunchConfig field");
+        in_.expect("=", "after '" + k.text + "'");
+        if (k.text == "grid") shape_value();
+        else if (k.text == "block") block = shape_value();
+        else in_.fail(k, "LaunchConfig field '" + k.text + "' is not read (grid, block)");
+        if (!in_.accept(",")) break;
+      }
+      in_.expect_close(")", "LaunchConfig(", lopen);
+    } else if (key.text == "attrs" || key.text == "kernel_attrs" || key.text == "backend_config") {
+      skip_balanced();
+    } else {
+      in_.fail(key, "T." + fn.text + " keyword '" + key.text + "' is not read (launch, attrs)");
+    }
+    if (!in_.accept(",")) break;
+  }
+  in_.expect_close(")", "T." + fn.text + "(", open);
+  if (!block) in_.fail(fn, "the device entry has no block size (launch=T.cuda.LaunchConfig(grid=[1], block=[32]))");
+  std::int64_t threads = 1;
+  for (std::int64_t d : *block) threads *= d;
+  if (threads != 32 || block->front() != 32)
+    in_.fail(fn, "mmacheck reads one-warp kernels of the mma pattern: block=[32], got " + std::to_string(threads) +
+                     " threads");
+  launched_ = true;
+  suite(with);
+}
+
+void ReleaseReader::for_loop() {
+  const Token& keyword = in_.next();
+  if (!launched_) in_.fail(keyword, "a loop outside the device entry is not read");
+  const Token& var = in_.expect_name("a loop variable");
+  if (!in_.peek().is_name("in")) in_.fail(in_.peek(), "expected 'in' after the loop variable, got " + describe(in_.peek()));
+  in_.next();
+  if (in_.peek().is_name("T") && in_.peek(1).is_op(".")) {
+    in_.next();
+    in_.next();
+    const Token& fn = in_.expect_name("T.unroll or T.serial");
+    if (fn.text != "unroll" && fn.text != "serial")
+      in_.fail(fn, "T." + fn.text + ": mmacheck reads loops over T.unroll, T.serial or range");
+  } else if (!in_.peek().is_name("range")) {
+    in_.fail(in_.peek(), "mmacheck reads loops over T.unroll, T.serial or range, got " + describe(in_.peek()));
+  } else {
+    in_.next();
+  }
+  const Token& open = in_.expect("(", "after the iterator");
+  std::int64_t lo = 0, hi = small_int("a loop bound");
+  if (in_.accept(",")) {
+    lo = hi;
+    hi = small_int("a loop bound");
+  }
+  in_.expect_close(")", "(", open);
+  if (lo != 0 || hi <= 0) in_.fail(open, "a loop runs over 0..n with n > 0, got " + std::to_string(lo) + ".." + std::to_string(hi));
+  if (loops_.size() >= 8) in_.fail(keyword, "loops nested more than 8 deep are not read");
+  for (const Loop& l : loops_)
+    if (l.var == var.text) in_.fail(var, "loop variable '" + var.text + "' shadows the enclosing loop's");
+  if (index_names_.contains(var.text) || defined_at_.contains(var.text))
+    in_.fail(var, "loop variable '" + var.text + "' is already defined");
+  loops_.push_back(Loop{var.text, hi, var.loc});
+  suite(keyword);
+  loops_.pop_back();
+}
+
+// NAME = T.alloc_local(...) | T.alloc_tensor(...) | T.decl_tensor(...) | INDEX_EXPR
+// NAME: T.let[T.int32] = INDEX_EXPR                                     (TVM's print)
+// NAME = Axis.get("NAME")                                              (top level)
+// NAME = LAYOUT_EXPR                                                   (top level)
+void ReleaseReader::assignment() {
+  const Token& name = in_.next();
+  if (in_.accept(":")) {  // a type annotation: T.let[T.int32]
+    while (!in_.peek().is_op("=") && !in_.peek().ends_statement()) in_.next();
+  }
+  in_.expect("=", "after '" + name.text + "'");
+  const Token& rhs = in_.peek();
+  if (!in_function_) {
+    if (rhs.is_name("Axis") && in_.peek(1).is_op(".") && in_.peek(2).is_name("get")) {
+      in_.next();
+      in_.next();
+      in_.next();
+      const Token& open = in_.expect("(", "after Axis.get");
+      const Token& axis = in_.peek();
+      if (axis.kind != TokenKind::string) in_.fail(axis, "Axis.get takes an axis name string");
+      in_.next();
+      in_.expect_close(")", "Axis.get(", open);
+      if (axis.text != name.text)
+        in_.fail(name, "'" + name.text + " = Axis.get(\"" + axis.text + "\")': mmacheck reads an axis bound to its own name");
+      return;
+    }
+    declare(name);
+    layout_names_.layouts.emplace(name.text, parse_layout(in_, layout_names_));
+    return;
+  }
+  if (!launched_) in_.fail(name, "statements before the device entry are not read");
+  if (is_t(rhs) && in_.peek(1).is_op(".") && in_.peek(3).is_op("(")) {
+    const Token& fn = in_.peek(2);
+    if (fn.text == "alloc_local" || fn.text == "alloc_tensor" || fn.text == "decl_tensor") {
+      declare(name);
+      in_.next();
+      in_.next();
+      in_.next();
+      const Token& open = in_.next();
+      Shape shape;
+      std::pair<std::string, int> dtype;
+      std::optional<MemScope> scope;
+      TileLayout layout{std::vector<Iter>{}};
+      std::string data;
+      if (fn.text == "decl_tensor") {
+        const Token& src = in_.expect_name("the viewed allocation (X.data)");
+        in_.expect(".", "after '" + src.text + "' (X.data)");
+        if (!in_.peek().is_name("data")) in_.fail(in_.peek(), "a view takes X.data, got " + describe(in_.peek()));
+        in_.next();
+        if (!allocs_.contains(src.text)) in_.fail(src, "'" + src.text + "' is not an allocation (T.alloc_local) of this kernel");
+        data = src.text;
+        in_.expect(",", "after X.data");
+      }
+      if (fn.text == "alloc_local") {
+        shape = shape_value();
+        in_.expect(",", "after the shape");
+        dtype = dtype_value();
+        scope = MemScope::local;
+        bool has_layout = false;
+        while (in_.accept(",")) {
+          if (in_.peek().is_op(")")) break;
+          const Token& key = in_.expect_name("layout=");
+          if (key.text != "layout") in_.fail(key, "T.alloc_local keyword '" + key.text + "' is not read (layout)");
+          in_.expect("=", "after 'layout'");
+          layout = layout_of(parse_layout(in_, layout_names_));
+          has_layout = true;
+        }
+        if (!has_layout) in_.fail(fn, "a register image needs its layout (layout=...)");
+      } else {  // ty_args=[T.Tensor(...)]
+        const Token& key = in_.expect_name("ty_args=");
+        if (key.text != "ty_args") in_.fail(key, "expected ty_args=[T.Tensor(...)], got '" + key.text + "'");
+        in_.expect("=", "after 'ty_args'");
+        const Token& list = in_.expect("[", "ty_args=[T.Tensor(...)]");
+        layout = tensor_type(shape, dtype, scope);
+        in_.expect_close("]", "[", list);
+      }
+      in_.expect_close(")", fn.text + "(", open);
+      if (!scope) scope = MemScope::global;
+      if (layout.size() != [&] { std::int64_t n = 1; for (auto d : shape) n *= d; return n; }())
+        in_.fail(name, "'" + name.text + "': its layout has " + std::to_string(layout.size()) +
+                           " elements but its shape has a different count");
+      if (fn.text == "decl_tensor") {
+        const std::int64_t n = layout.size();
+        if (shape.size() != 1 || layout != TileLayout(std::vector<Iter>{Iter{n, 1, Axis::m()}}))
+          in_.fail(name, "mmacheck reads register views of one dimension with the default layout (S[n : 1])");
+        views_.emplace(name.text, View{data, dtype.first, dtype.second, n, name.loc});
+        layout_names_.others.emplace(name.text, "view");
+      } else {
+        if (*scope != MemScope::local)
+          in_.fail(name, "'" + name.text + "' is " + std::string(mem_scope_name(*scope)) +
+                             "; mmacheck reads register (local) images of the mma pattern");
+        allocs_.emplace(name.text, ReleaseImage{name.text, shape, dtype.first, dtype.second, *scope, layout, name.loc});
+        layout_names_.others.emplace(name.text, "allocation");
+      }
+      return;
+    }
+  }
+  declare(name);
+  index_names_.emplace(name.text, parse_index_expr(in_, names_for_loops()));
+}
+
+// view[s] = G[ROW, COL]  (stage)   |   G[ROW, COL] = view[s]  (store)
+void ReleaseReader::transfer() {
+  const Token& first = in_.next();
+  if (loops_.size() != 1)
+    in_.fail(first, "a register transfer sits in exactly one loop over the view's registers "
+                    "(for s in T.unroll(n): a_h[s] = A[...])");
+  const Loop& loop = loops_.front();
+  const IndexNames names = names_for_loops();
+  const auto slot = [&](const Token& view_name) {
+    const auto it = views_.find(view_name.text);
+    if (it == views_.end()) in_.fail(view_name, "'" + view_name.text + "' is not a register view (T.decl_tensor)");
+    const Token& open = in_.expect("[", "after the view");
+    const Token& index = in_.expect_name("the loop variable");
+    if (index.text != loop.var || !in_.peek().is_op("]"))
+      in_.fail(index, "a view is indexed by its loop's variable alone (" + view_name.text + "[" + loop.var + "])");
+    in_.expect_close("]", "[", open);
+    if (it->second.size != loop.extent)
+      in_.fail(view_name, "the loop over '" + loop.var + "' runs " + std::to_string(loop.extent) + " times but '" +
+                              view_name.text + "' has " + std::to_string(it->second.size) + " registers");
+  };
+  const auto element = [&](const Token& global) {
+    if (!globals_.contains(global.text)) in_.fail(global, "'" + global.text + "' is not a tensor parameter of the function");
+    const Token& open = in_.expect("[", "after the tensor");
+    IndexExpr row = parse_index_expr(in_, names);
+    in_.expect(",", "between the row and the column");
+    IndexExpr col = parse_index_expr(in_, names);
+    in_.expect_close("]", "[", open);
+    return std::pair{row, col};
+  };
+  if (views_.contains(first.text)) {
+    slot(first);
+    in_.expect("=", "after the register");
+    const Token& global = in_.expect_name("a tensor parameter");
+    auto [row, col] = element(global);
+    transfers_.push_back(Transfer{false, first.text, global.text, row, col, first.loc});
+    return;
+  }
+  auto [row, col] = element(first);
+  in_.expect("=", "after the element");
+  const Token& view = in_.expect_name("a register view");
+  slot(view);
+  transfers_.push_back(Transfer{true, view.text, first.text, row, col, first.loc});
+}
+
+IndexNames ReleaseReader::names_for_loops() const {
+  IndexNames names = index_names_;
+  if (loops_.size() == 1) {
+    names.insert_or_assign(loops_.front().var, IndexExpr::variable(IndexExpr::Kind::slot, loops_.front().loc));
+    return names;
+  }
+  // Nested (repeat) loops: one flat iteration index s, row-major over the loops.
+  std::int64_t stride = 1;
+  for (std::size_t i = loops_.size(); i-- > 0;) {
+    const Loop& l = loops_[i];
+    const IndexExpr s = IndexExpr::variable(IndexExpr::Kind::slot, l.loc);
+    const IndexExpr q = IndexExpr::binary(IndexExpr::Kind::floordiv, s, IndexExpr::literal(stride, l.loc), l.loc);
+    names.insert_or_assign(l.var, IndexExpr::binary(IndexExpr::Kind::floormod, q, IndexExpr::literal(l.extent, l.loc), l.loc));
+    stride *= l.extent;
+  }
+  return names;
+}
+
+// An argument value mmacheck does not need (attrs={...}), or a whole
+// parenthesised group: up to the ',' or ')' (or line end) that ends it.
+void ReleaseReader::skip_balanced() {
+  int depth = 0;
+  while (true) {
+    const Token& t = in_.peek();
+    if (t.kind == TokenKind::end) in_.fail(t, "unexpected end of input inside brackets");
+    if (depth == 0 && (t.is_op(",") || t.is_op(")") || t.ends_statement())) return;
+    if (t.is_op("(") || t.is_op("[") || t.is_op("{")) ++depth;
+    if (t.is_op(")") || t.is_op("]") || t.is_op("}")) --depth;
+    in_.next();
+  }
+}
+
+std::int64_t ReleaseReader::small_int(std::string_view what) {
+  const Token& t = in_.peek();
+  if (t.kind != TokenKind::integer) in_.fail(t, "expected " + std::string(what) + " (an integer), got " + describe(t));
+  if (t.int_value > kMaxDim) in_.fail(t, std::string(what) + " " + t.text + " is too large (at most " + std::to_string(kMaxDim) + ")");
+  return in_.next().int_value;
+}
+
+// 16 | (16, 8) | [16, 8] | (8,)
+Shape ReleaseReader::shape_value() {
+  if (in_.peek().kind == TokenKind::integer) return Shape{small_int("a dimension")};
+  const Token& open = in_.peek();
+  if (!open.is_op("(") && !open.is_op("[")) in_.fail(open, "expected a shape ((16, 8)), got " + describe(open));
+  in_.next();
+  const std::string_view close = open.text == "(" ? ")" : "]";
+  Shape shape;
+  while (!in_.peek().is_op(close)) {
+    const Token& d = in_.peek();
+    const std::int64_t v = small_int("a dimension");
+    if (v <= 0) in_.fail(d, "a dimension must be positive, got " + d.text);
+    shape.push_back(v);
+    if (shape.size() > 8) in_.fail(d, "more than 8 dimensions");
+    if (!in_.accept(",")) break;
+  }
+  in_.expect_close(close, open.text, open);
+  if (shape.empty()) in_.fail(open, "an empty shape");
+  return shape;
+}
+
+std::pair<std::string, int> ReleaseReader::dtype_value() {
+  const Token& t = program_detail::word(in_, "a dtype (\"float16\")");
+  for (const auto& [name, bits] : kDTypeBits)
+    if (t.text == name) return {std::string(name), bits};
+  in_.fail(t, "unknown dtype '" + t.text + "' (float16, bfloat16, float32, uint32, int32, ...)");
+}
+
+TileLayout ReleaseReader::tensor_type(Shape& shape, std::pair<std::string, int>& dtype, std::optional<MemScope>& scope) {
+  for (int i = 0; i < 2; ++i) in_.next();  // T .
+  const Token& tensor = in_.next();
+  if (!tensor.is_name("Tensor")) in_.fail(tensor, "expected T.Tensor(shape, dtype, ...), got " + describe(tensor));
+  const Token& open = in_.expect("(", "after T.Tensor");
+  shape = shape_value();
+  in_.expect(",", "after the shape");
+  dtype = dtype_value();
+  std::optional<TileLayout> layout;
+  while (in_.accept(",")) {
+    if (in_.peek().is_op(")")) break;
+    const Token& key = in_.expect_name("scope= or layout=");
+    in_.expect("=", "after '" + key.text + "'");
+    if (key.text == "scope") {
+      scope = program_detail::parse_scope_word(in_);
+    } else if (key.text == "layout") {
+      if (in_.peek().kind == TokenKind::string) {
+        if (in_.peek().text != "default") in_.fail(in_.peek(), "layout=\"" + in_.peek().text + "\": only \"default\" is read");
+        in_.next();
+      } else {
+        layout = layout_of(parse_layout(in_, layout_names_));
+      }
+    } else {
+      in_.fail(key, "T.Tensor keyword '" + key.text + "' is not read (scope, layout)");
+    }
+  }
+  in_.expect_close(")", "T.Tensor(", open);
+  return layout ? *layout : TileLayout::row_major(shape);
+}
+
+void ReleaseReader::declare(const Token& name) {
+  if (const auto it = defined_at_.find(name.text); it != defined_at_.end())
+    in_.fail(name, "'" + name.text + "' is already defined at line " + std::to_string(it->second));
+  defined_at_.emplace(name.text, name.loc.line);
+}
+
+}  // namespace mmacheck

@@ -1,0 +1,124 @@
+// ReleaseReader — the reader behind parse_tirx_release (internal; use
+// parse_program, which hands it files written for the released TIRx).
+//
+// One reader takes both forms of docs/tirx-release.md: a program as users
+// write it for apache-tvm-tirx 0.1.0a4 (`@T.function`, `T.device_entry`,
+// `T.alloc_local`, `T.decl_tensor`, staging loops, `T.cuda.tile.apply`) and
+// the module TVM prints after TileDispatch (`@T.ir_module class`,
+// `T.device_scope`, `T.alloc_tensor`, `T.ptx.mma` in `T.unroll` loops).
+//
+// tirx_release_reader.cc: blocks, functions, launch, allocations, views,
+// loops and staging.  tirx_release_mma.cc: the mma (tile.apply, T.ptx.mma
+// and its register arguments) and the Program the reader hands back.
+#pragma once
+
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/program/layout_parser.h"
+#include "core/program/lexer.h"
+#include "core/program/program.h"
+
+namespace mmacheck {
+
+// True when `text` is written for the released TIRx: a `@T.function` or an
+// `@T.ir_module` / `@I.ir_module` class.
+bool is_tirx_release(std::string_view text, const std::string& file);
+// Read such a file; throws Error at the first construct it does not read.
+Program parse_tirx_release(std::string_view text, const std::string& file);
+
+class ReleaseReader {
+ public:
+  ReleaseReader(std::string_view text, const std::string& file);
+  Program run();
+
+ private:
+  // A register view: `X_h = T.decl_tensor(X.data, ty_args=[T.Tensor((n,), dtype, ...)])`.
+  struct View {
+    std::string alloc;
+    std::string dtype;
+    int bits = 32;
+    std::int64_t size = 0;
+    SourceLoc loc;
+  };
+  // A global tensor parameter `A: T.Tensor(shape, dtype)`.
+  struct Global {
+    Shape shape;
+    std::string dtype;
+    SourceLoc loc;
+  };
+  struct Loop {
+    std::string var;
+    std::int64_t extent = 0;
+    SourceLoc loc;
+  };
+  // `view[s] = G[ROW, COL]` (store: `G[ROW, COL] = view[s]`) inside one loop over s.
+  struct Transfer {
+    bool store = false;
+    std::string view, global;
+    IndexExpr row, col;
+    SourceLoc loc;
+  };
+  // One argument of T.ptx.mma / T.if_then_else: a register element, a scalar or a string.
+  struct Value {
+    enum class Kind { reg, scalar, string };
+    Kind kind = Kind::scalar;
+    std::string view;                // reg
+    std::optional<IndexExpr> index;  // reg
+    double scalar = 0;               // scalar
+    std::string text;                // string
+    SourceLoc loc;
+  };
+  struct MmaArg {
+    Value value;                      // or the "then" branch of a select
+    std::optional<Value> otherwise;   // T.if_then_else(cond, value, otherwise)
+    std::optional<IndexExpr> lhs, rhs;  // the select's condition lhs == rhs
+  };
+
+  // tirx_release_reader.cc
+  void block(int indent, const Token* header);
+  void suite(const Token& header);
+  void statement();
+  void decorator();
+  void function_def();
+  void with_launch();
+  void for_loop();
+  void assignment();
+  void transfer();
+  void skip_balanced();  // an argument value mmacheck does not need, up to ',' or ')'
+  std::int64_t small_int(std::string_view what);
+  Shape shape_value();
+  std::pair<std::string, int> dtype_value();  // TVM's name and its bits
+  // T.Tensor(shape, dtype[, scope=...][, layout=...]); the layout defaults to row-major.
+  TileLayout tensor_type(Shape& shape, std::pair<std::string, int>& dtype, std::optional<MemScope>& scope);
+  void declare(const Token& name);
+  IndexNames names_for_loops() const;
+
+  // tirx_release_mma.cc
+  void tile_apply();
+  void ptx_mma();
+  ReleaseImage image_operand(std::string_view role);
+  Value value_arg(const IndexNames& names);
+  const ReleaseImage& image_of_view(const Value& v, std::string_view role);
+  Program finish();
+
+  TokenCursor in_;
+  std::string file_;
+  LayoutNames layout_names_;
+  IndexNames index_names_;  // lane, thread ids, integer lets
+  std::map<std::string, ReleaseImage, std::less<>> allocs_;
+  std::map<std::string, View, std::less<>> views_;
+  std::map<std::string, Global, std::less<>> globals_;
+  std::map<std::string, int, std::less<>> defined_at_;
+  std::vector<Loop> loops_;
+  std::vector<Transfer> transfers_;
+  std::optional<ReleaseMma> mma_;
+  bool in_function_ = false;
+  bool launched_ = false;
+  bool seen_function_ = false;
+};
+
+}  // namespace mmacheck

@@ -1,0 +1,254 @@
+// The released TIRx (apache-tvm-tirx 0.1.0a4) against TVM itself: every
+// example of tests/data/tirx/oracle.jsonl (scripts/tirx-oracle/gen.py) gets
+// TVM's accept/refuse decision from mmacheck's pattern dispatch, the same
+// mma count, and its TVM-lowered dump parses to the same nest register for
+// register; the dump is proved or refuted as the program is.
+#include <catch2/catch.hpp>
+
+#include <sstream>
+
+#include "core/base/json.h"
+#include "core/gemm/dispatch.h"
+#include "core/program/program.h"
+#include "core/prove/prove.h"
+#include "tests/support.h"
+#include "tests/test_prove_support.h"
+
+using namespace mmacheck;
+using namespace mmacheck::test;
+
+namespace {
+
+std::vector<Json> oracle() {
+  std::istringstream in(read_file(source_path("tests/data/tirx/oracle.jsonl")));
+  std::vector<Json> out;
+  std::string line;
+  for (bool first = true; std::getline(in, line); first = false)
+    if (!first && !line.empty()) out.push_back(parse_json(line, "oracle.jsonl"));
+  return out;
+}
+
+std::string dump_path(const std::string& name) { return source_path("tests/data/tirx/" + name + ".lowered.py"); }
+
+std::vector<const MmaStmt*> mmas(const Plan& plan) {
+  std::vector<const MmaStmt*> out;
+  for (const NestStmt& s : plan.nest.stmts)
+    if (const auto* m = std::get_if<MmaStmt>(&s)) out.push_back(m);
+  return out;
+}
+
+// The init statements as (d_slots, c_slots) pairs, in order.
+std::vector<std::pair<std::vector<int>, std::vector<int>>> inits(const Plan& plan) {
+  std::vector<std::pair<std::vector<int>, std::vector<int>>> out;
+  for (const NestStmt& s : plan.nest.stmts)
+    if (const auto* i = std::get_if<InitStmt>(&s)) out.emplace_back(i->d_slots, i->c_slots);
+  return out;
+}
+
+// The first word after "# Expected verdict: " in an example.
+std::string expected_verdict(const std::string& text) {
+  const std::string tag = "# Expected verdict: ";
+  const std::size_t at = text.find(tag) + tag.size();
+  return text.substr(at, text.find_first_of(" \n", at) - at);
+}
+
+}  // namespace
+
+TEST_CASE("mmacheck accepts and refuses the released mma examples as TVM 0.1.0a4 does", "[tirx]") {
+  const std::vector<Json> entries = oracle();
+  REQUIRE(entries.size() >= 9);
+  int accepted = 0, refused = 0;
+  for (const Json& e : entries) {
+    const std::string name = e["name"];
+    INFO(name);
+    const Program program = load_program(source_path(e["source"].get<std::string>()));
+    REQUIRE(program.release.has_value());
+    CHECK_FALSE(program.release->lowered);
+    const Plan plan = dispatch(program);
+    REQUIRE(plan.ok == e["accepted"].get<bool>());
+    if (!plan.ok) {
+      ++refused;
+      // TVM's message, less the analyzer's ": cannot prove <expr>" (mmacheck says which word and lane instead).
+      std::string tvm = e["message"];
+      if (const std::size_t cut = tvm.find(": cannot prove"); cut != std::string::npos) tvm.resize(cut);
+      REQUIRE(plan.reasons.size() == 1);
+      CHECK_THAT(plan.reasons[0], Catch::StartsWith("declined — " + tvm));
+      continue;
+    }
+    ++accepted;
+    CHECK(plan.inst->ptx() == program.release->opcode);
+    CHECK(plan.nest.mma_count() == e["mma_count"].get<int>());
+  }
+  CHECK(accepted >= 6);
+  CHECK(refused >= 3);
+}
+
+TEST_CASE("TVM's lowered dumps parse to the pattern's nest, register for register", "[tirx]") {
+  int dumps = 0;
+  for (const Json& e : oracle()) {
+    if (!e["accepted"].get<bool>()) continue;
+    const std::string name = e["name"];
+    INFO(name);
+    const Program source = load_program(source_path(e["source"].get<std::string>()));
+    const Program lowered = load_program(dump_path(name));
+    REQUIRE(lowered.release.has_value());
+    CHECK(lowered.release->lowered);
+    CHECK(lowered.release->opcode == source.release->opcode);
+    CHECK(static_cast<int>(lowered.release->calls.size()) == e["mma_count"].get<int>());
+    const Plan want = dispatch(source), got = dispatch(lowered);
+    REQUIRE(want.ok);
+    REQUIRE(got.ok);
+    CHECK(got.inst == want.inst);
+    const auto a = mmas(want), b = mmas(got);
+    REQUIRE(a.size() == b.size());
+    for (std::size_t i = 0; i < a.size(); ++i) {
+      INFO("mma " << i);
+      CHECK(b[i]->d == a[i]->d);
+      CHECK(b[i]->a == a[i]->a);
+      CHECK(b[i]->b == a[i]->b);
+      CHECK(b[i]->c == a[i]->c);
+      CHECK((std::vector<int>{b[i]->tile_m, b[i]->tile_n, b[i]->tile_k}) ==
+            (std::vector<int>{a[i]->tile_m, a[i]->tile_n, a[i]->tile_k}));
+      CHECK_THAT(b[i]->origin, Catch::StartsWith("T.ptx.mma at line "));
+    }
+    CHECK(inits(got) == inits(want));
+    // The staging loops of the dump are the program's.
+    CHECK(lowered.stages.size() == source.stages.size());
+    CHECK(lowered.stores.size() == source.stores.size());
+    // The number of T.ptx.mma statements TVM printed: one per pattern call.
+    CHECK(e["mma_statements"].get<int>() == 1);
+    CHECK(e["mma_args"][0].size() == 8 + b[0]->a.size() + b[0]->b.size() + 10);
+    ++dumps;
+  }
+  CHECK(dumps >= 6);
+}
+
+TEST_CASE("each dump is proved or refuted as its program is", "[tirx][prove]") {
+  for (const Json& e : oracle()) {
+    if (!e["accepted"].get<bool>()) continue;
+    const std::string name = e["name"], source = e["source"];
+    INFO(name);
+    const std::string verdict = expected_verdict(read_file(source_path(source)));
+    const ProofReport program = prove_both(load_program(source_path(source)));
+    const ProofReport lowered = prove_both(load_program(dump_path(name)));
+    CHECK(verdict_name(program.verdict) == verdict);
+    CHECK(verdict_name(lowered.verdict) == verdict);
+    CHECK(lowered.mma_count == program.mma_count);
+    REQUIRE(lowered.checks.size() == program.checks.size());
+    for (std::size_t i = 0; i < program.checks.size(); ++i) {
+      CHECK(lowered.checks[i].name == program.checks[i].name);
+      CHECK(lowered.checks[i].result == program.checks[i].result);
+    }
+  }
+}
+
+TEST_CASE("the seed's register order is refuted in the released TIRx, which TVM accepts", "[tirx][prove]") {
+  for (const std::string& path : {source_path("examples/tirx_seed.py"), dump_path("tirx_seed")}) {
+    INFO(path);
+    const ProofReport r = prove_both(load_program(path));
+    CHECK(r.verdict == Verdict::refuted);
+    REQUIRE(r.counterexamples.size() == 1);
+    const Counterexample& cx = r.counterexamples[0];
+    CHECK(cx.check == "stage a");
+    CHECK(cx.lane == 0);
+    CHECK(cx.slot == 2);
+    CHECK(cx.expected == Element{8, 0});
+    CHECK(cx.actual == Element{0, 8});
+    // Everything the pattern checks holds: only the staging is wrong.
+    for (const CheckReport& c : r.checks)
+      if (c.name != "stage a") CHECK(c.result == CheckResult::proved);
+  }
+}
+
+TEST_CASE("a dump with one register argument of one T.ptx.mma changed is refuted at the statement, lane and element",
+          "[tirx][prove]") {
+  const std::string dump = read_file(dump_path("tirx_seed_corrected"));
+  // A's second register word (a1: rows 8..15, k 0..7) replaced by its fourth.
+  const std::string a1 = "tile_A[T.cuda.thread_idx(\"x\") % 32 // 32 + 1]";
+  const Program edited = program_from(replace_once(dump, a1, "tile_A[T.cuda.thread_idx(\"x\") % 32 // 32 + 3]"));
+  const ProofReport r = prove_both(edited);
+  CHECK(r.verdict == Verdict::refuted);
+  const Counterexample* cx = counterexample(r, "A frame");
+  REQUIRE(cx != nullptr);
+  CHECK(cx->lane == 0);
+  CHECK(cx->element == 2);  // a1 holds A elements 2 and 3 of the frame
+  CHECK(cx->expected == Element{8, 0});
+  CHECK(cx->actual == Element{8, 8});
+  REQUIRE(cx->stmt.has_value());
+  const std::size_t line = dump.substr(0, dump.find("T.ptx.mma(")).size();
+  const int mma_line = static_cast<int>(std::count(dump.begin(), dump.begin() + static_cast<std::ptrdiff_t>(line), '\n')) + 1;
+  CHECK_THAT(cx->message, Catch::Contains("T.ptx.mma at line " + std::to_string(mma_line) + " (repeat_0 = 0"));
+  // Register 3 (slots 6, 7: A[8][8], A[8][9]) is passed where register 1 (A[8][0], A[8][1]) belongs.
+  CHECK(cx->slot == 6);
+  CHECK_THAT(cx->message, Catch::StartsWith("lane 0, slot 6: "));
+  CHECK_THAT(cx->message, Catch::Contains("A element 2 (register 1) holding A[8][8]"));
+  CHECK_THAT(cx->message, Catch::Contains("frame needs A[8][0]"));
+  for (const CheckReport& c : r.checks)
+    if (c.name != "A frame") CHECK(c.result == CheckResult::proved);
+}
+
+TEST_CASE("a dump whose later K step reads the wrong accumulator is refuted at that step", "[tirx][prove]") {
+  const std::string dump = read_file(dump_path("tirx_k8"));
+  const std::string c1 = "T.float32(0.0), tile_D[T.cuda.thread_idx(\"x\") % 32 // 32 * 2 + 1])";
+  const Program edited = program_from(replace_once(dump, c1, "T.float32(0.0), tile_D[T.cuda.thread_idx(\"x\") % 32 // 32 * 2 + 2])"));
+  const ProofReport r = prove_both(edited);
+  CHECK(r.verdict == Verdict::refuted);
+  const Counterexample* cx = counterexample(r, "C frame");
+  REQUIRE(cx != nullptr);
+  CHECK(cx->lane == 0);
+  CHECK(cx->element == 1);
+  CHECK_THAT(cx->message, Catch::Contains("repeat_2 = 1)"));
+}
+
+TEST_CASE("a dump that zeroes C at every K step loses the accumulation", "[tirx][prove]") {
+  const std::string dump = read_file(dump_path("tirx_k8"));
+  std::string edited = dump;
+  for (std::size_t at; (at = edited.find("T.if_then_else(repeat_2 == 0,")) != std::string::npos;)
+    edited.replace(at, std::string("T.if_then_else(repeat_2 == 0,").size(), "T.if_then_else(repeat_2 == repeat_2,");
+  const ProofReport r = prove_both(program_from(edited));
+  CHECK(r.verdict == Verdict::refuted);
+  CHECK(result_of(r, "accumulation") == CheckResult::refuted);
+  CHECK(result_of(r, "A frame") == CheckResult::proved);
+}
+
+TEST_CASE("bad released-TIRx input is a located error, never a crash", "[tirx][hardening]") {
+  const std::string dump = read_file(dump_path("tirx_tiled_2x2x2"));
+  const std::string source = read_file(source_path("examples/tirx_tiled_2x2x2.py"));
+  int errors = 0, parsed = 0;
+  for (const std::string* text : {&dump, &source})
+    for (std::size_t cut = 0; cut < text->size(); cut += 61) {
+      // Cut before its decorator a file is no longer released TIRx (the layout-file reader's errors).
+      const std::string head = text->substr(0, cut);
+      if (head.find("@T.") == std::string::npos) continue;
+      try {
+        const Program p = program_from(head);
+        (void)dispatch(p);
+        ++parsed;
+      } catch (const Error& e) {
+        CHECK(e.loc().line > 0);
+        ++errors;
+      }
+    }
+  CHECK(errors > 50);
+  const std::pair<std::string, std::string> cases[] = {
+      {"@T.function\ndef main():\n    with T.device_entry(launch=T.cuda.LaunchConfig(grid=[1], block=[64])):\n        pass\n",
+       "one-warp kernels"},
+      {"@T.function\ndef main():\n    with T.device_scope(1, 1, 1, 32, 1, 1):\n        a = T.alloc_tensor(ty_args=[T.Tensor((99999999999, 8), T.uint32, scope=\"local\")])\n",
+       "too large"},
+      {"@T.function\ndef main():\n    with T.device_scope(1, 1, 1, 32, 1, 1):\n        x = T.alloc_tensor(ty_args=[T.Tensor((1, 1, 16, 8), T.uint32, scope=\"local\")])\n"
+       "        T.ptx.mma(x[0], \"sync\")\n",
+       "is not a register view"},
+      {"@T.function\ndef main():\n    with T.device_scope(1, 1, 1, 32, 1, 1):\n        $$$\n", ""},
+      {"@T.function\ndef main():\n    with T.device_scope(1, 1, 1, 32, 1, 1):\n        pass\n", "no mma"},
+  };
+  for (const auto& [text, message] : cases) {
+    INFO(text);
+    try {
+      (void)program_from(text);
+      FAIL("no error");
+    } catch (const Error& e) {
+      CHECK(e.loc().line > 0);
+      CHECK_THAT(std::string(e.what()), Catch::Contains(message));
+    }
+  }
+}
