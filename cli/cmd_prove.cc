@@ -73,6 +73,38 @@ Json diagnosis_json(const Diagnosis& d) {
           {"fix_proves", d.fix_proves}};
 }
 
+Json bank_json(const BankCount& b) {
+  Json conflicts = Json::array();
+  for (const BankPhase& p : b.conflicts)
+    conflicts.push_back({{"instruction", p.instruction}, {"phase", p.phase}, {"wavefronts", p.wavefronts},
+                         {"bank", p.bank}, {"lanes", p.lanes}});
+  return {{"statement", b.statement}, {"shared", b.shared},   {"line", b.line},
+          {"instructions", b.instructions}, {"wavefronts", b.wavefronts}, {"ideal", b.ideal},
+          {"extra", b.extra()}, {"conflicts", std::move(conflicts)}};
+}
+
+void print_banks(std::ostream& os, const std::vector<BankCount>& banks) {
+  if (banks.empty()) return;
+  os << "bank conflicts (32 banks of 4 bytes; wavefronts per statement):\n";
+  for (const BankCount& b : banks) {
+    std::string head = "  " + b.statement + " (" + b.shared + ", line " + std::to_string(b.line) + ")";
+    head.resize(std::max<std::size_t>(head.size() + 1, 36), ' ');
+    os << head << b.wavefronts << " wavefronts, ideal " << b.ideal << ": "
+       << (b.extra() == 0 ? std::string("conflict-free") : std::to_string(b.extra()) + " extra") << "\n";
+    std::size_t shown = 0;
+    for (const BankPhase& p : b.conflicts) {
+      if (++shown > 4) {
+        os << "    ... (" << b.conflicts.size() << " conflicting phases in all; --json lists every one)\n";
+        break;
+      }
+      os << "    " << (b.instructions > 1 ? "instruction " + std::to_string(p.instruction) + ", " : "") << "phase "
+         << p.phase << ": " << p.wavefronts << "-way in bank " << p.bank << ", lanes";
+      for (std::size_t i = 0; i < p.lanes.size(); ++i) os << (i ? ", " : " ") << p.lanes[i];
+      os << "\n";
+    }
+  }
+}
+
 Json json(const ProofReport& r) {
   Json checks = Json::array();
   for (const CheckReport& c : r.checks) {
@@ -97,7 +129,14 @@ Json json(const ProofReport& r) {
                     {"counterexamples", std::move(counterexamples)},
                     {"diagnosis", std::move(diagnosis)},
                     {"notes", r.notes}};
-  return out;
+  Json with_banks = out;
+  if (!r.bank_conflicts.empty()) {
+    Json banks = Json::array();
+    for (const BankCount& b : r.bank_conflicts) banks.push_back(bank_json(b));
+    with_banks["bank_conflicts"] = std::move(banks);
+    with_banks["extra_wavefronts"] = r.extra_wavefronts();
+  }
+  return with_banks;
 }
 
 std::string ms_str(double ms) {
@@ -183,6 +222,7 @@ void text(std::ostream& os, const ProofReport& r) {
   }
   if (!r.counterexamples.empty()) os << "counterexamples:\n";
   for (const Counterexample& cx : r.counterexamples) print_counterexample(os, cx);
+  print_banks(os, r.bank_conflicts);
   for (const std::string& note : r.notes) os << "note: " << note << "\n";
   os << "verdict: " << verdict_name(r.verdict);
   if (refuted) os << " (" << refuted << " of " << r.checks.size() << " checks refuted)";
@@ -201,7 +241,8 @@ int run_prove(const Args& args) {
       ("method", po::value<std::string>()->default_value("z3"), "z3, z3-unrolled (the per-statement encoding) or exhaustive")
       ("timeout-ms", po::value<unsigned>()->default_value(10000), "Z3 time limit for the whole run")
       ("inst-set", po::value<std::string>()->default_value("tvm"), "tvm or extended")
-      ("jobs,j", po::value<int>()->default_value(1), "files proved at once (0: one per hardware thread)");
+      ("jobs,j", po::value<int>()->default_value(1), "files proved at once (0: one per hardware thread)")
+      ("max-bank-conflicts", po::value<int>(), "fail (exit 1) when the shared-memory statements need more than N extra wavefronts");
   options.add(limit_options());
   po::positional_options_description positional;
   positional.add("file", -1);
@@ -214,14 +255,28 @@ int run_prove(const Args& args) {
   opts.limits = limits_from(vm);
   opts.inst_set = parse_inst_set(vm["inst-set"].as<std::string>());
   const bool as_json = vm["json"].as<bool>();
+  const std::optional<int> max_banks =
+      vm.count("max-bank-conflicts") ? std::optional<int>(vm["max-bank-conflicts"].as<int>()) : std::nullopt;
+  if (max_banks && *max_banks < 0) throw Error("--max-bank-conflicts must be at least 0");
   const BatchOptions batch{.jobs = checked_jobs(vm["jobs"].as<int>()), .json = as_json};
   return run_batch(expand_inputs(vm["file"].as<std::vector<std::string>>()), batch,
                    [&](const std::string& path, std::ostream& out) {
                      const ProofReport report = prove(load_program(path), opts);
-                     FileOutcome outcome{report.verdict == Verdict::proved ? kHolds : kFails,
+                     const bool banks_ok = !max_banks || report.extra_wavefronts() <= *max_banks;
+                     FileOutcome outcome{report.verdict == Verdict::proved && banks_ok ? kHolds : kFails,
                                          std::string(verdict_name(report.verdict)), nullptr};
-                     if (as_json) outcome.json = json(report);
-                     else text(out, report);
+                     if (as_json) {
+                       outcome.json = json(report);
+                       if (max_banks) {
+                         outcome.json["max_bank_conflicts"] = *max_banks;
+                         outcome.json["bank_conflicts_ok"] = banks_ok;
+                       }
+                     } else {
+                       text(out, report);
+                       if (!banks_ok)
+                         out << "bank conflicts: " << report.extra_wavefronts()
+                             << " extra wavefronts, more than --max-bank-conflicts " << *max_banks << "\n";
+                     }
                      return outcome;
                    });
 }

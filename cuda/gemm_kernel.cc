@@ -4,6 +4,7 @@
 
 #include "core/emit/cuda_source.h"
 #include "core/base/error.h"
+#include "cuda/shared_kernel.h"
 
 namespace mmacheck::cuda {
 
@@ -71,21 +72,35 @@ GemmKernel gemm_kernel(const Nest& nest, const Staging& st) {
      << "  " << b.word_type() << " b[" << b.words << "] = {};\n"
      << "  " << d.word_type() << " d[" << d.words << "] = {};\n";
   if (!st.c_in_d) os << "  " << c.word_type() << " c[" << c.words << "] = {};\n";
-  emit_load(os, "A '" + st.a.buffer + "'", "a", "a_g", a, st.a, off_a);
-  emit_load(os, "B '" + st.b.buffer + "'", "b", "b_g", b, st.b, off_b);
-  emit_load(os, "C '" + st.c.buffer + (st.c_in_d ? "' (D's registers)" : "'"), st.c_in_d ? "d" : "c", "c_g",
-            st.c_in_d ? d : c, st.c, off_c);
-  os << "  mmacheck_nest(d, a, b, " << (st.c_in_d ? "d" : "c") << ");\n"
-     << "  {  // D '" << st.d.buffer << "'\n"
-     << "    const int* idx = table + " << off_d << " + t * " << st.d.slots << ";\n"
-     << "#pragma unroll\n"
-     << "    for (int s = 0; s < " << st.d.slots << "; ++s) {\n"
-     << "      const int i = idx[s];\n"
-     << "      if (i >= 0) d_g[i] = (d[s / " << d.per_word() << "] >> (s % " << d.per_word() << " * "
-     << d.elem_bits << ")) & " << mask_literal(d.elem_bits, d.word_bits) << ";\n"
-     << "    }\n"
-     << "  }\n"
-     << "}\n";
+  // Shared-memory parts (cuda/shared_kernel.h) append their tables after D's.
+  const SharedKernelPart sa{"smem_a", "a", "a_g", a}, sb{"smem_b", "b", "b_g", b},
+      sc{"smem_c", st.c_in_d ? "d" : "c", "c_g", st.c_in_d ? d : c}, sd{"smem_d", "d", "d_g", d};
+  if (st.shared_a) emit_shared_declaration(os, sa, *st.shared_a);
+  if (st.shared_b) emit_shared_declaration(os, sb, *st.shared_b);
+  if (st.shared_c) emit_shared_declaration(os, sc, *st.shared_c);
+  if (st.shared_d) emit_shared_declaration(os, sd, *st.shared_d);
+  if (st.shared_a) emit_shared_load(os, sa, *st.shared_a, st.threads, k.table);
+  else emit_load(os, "A '" + st.a.buffer + "'", "a", "a_g", a, st.a, off_a);
+  if (st.shared_b) emit_shared_load(os, sb, *st.shared_b, st.threads, k.table);
+  else emit_load(os, "B '" + st.b.buffer + "'", "b", "b_g", b, st.b, off_b);
+  if (st.shared_c) emit_shared_load(os, sc, *st.shared_c, st.threads, k.table);
+  else emit_load(os, "C '" + st.c.buffer + (st.c_in_d ? "' (D's registers)" : "'"), st.c_in_d ? "d" : "c", "c_g",
+                 st.c_in_d ? d : c, st.c, off_c);
+  os << "  mmacheck_nest(d, a, b, " << (st.c_in_d ? "d" : "c") << ");\n";
+  if (st.shared_d) {
+    emit_shared_store(os, sd, *st.shared_d, st.threads, k.table);
+  } else {
+    os << "  {  // D '" << st.d.buffer << "'\n"
+       << "    const int* idx = table + " << off_d << " + t * " << st.d.slots << ";\n"
+       << "#pragma unroll\n"
+       << "    for (int s = 0; s < " << st.d.slots << "; ++s) {\n"
+       << "      const int i = idx[s];\n"
+       << "      if (i >= 0) d_g[i] = (d[s / " << d.per_word() << "] >> (s % " << d.per_word() << " * "
+       << d.elem_bits << ")) & " << mask_literal(d.elem_bits, d.word_bits) << ";\n"
+       << "    }\n"
+       << "  }\n";
+  }
+  os << "}\n";
   k.source = os.str();
   return k;
 }

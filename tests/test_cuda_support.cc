@@ -244,6 +244,8 @@ std::vector<std::uint64_t> exact_mma(const MmaInst& instr, const sim::GemmInputs
 Program layouts_only(Program program) {
   program.stages.clear();
   program.stores.clear();
+  program.copies.clear();
+  program.fills.clear();
   return program;
 }
 

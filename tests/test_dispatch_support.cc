@@ -1,5 +1,7 @@
 #include "tests/test_dispatch_support.h"
 
+#include "core/gemm/shared_staging.h"
+
 #include <map>
 #include <set>
 #include <tuple>
@@ -260,6 +262,23 @@ std::optional<StagingMismatch> staging_mismatch(const Program& p) {
     if (auto m = check("stage", st.buffer, st.row, st.col)) return m;
   for (const StoreStmt& st : p.stores)
     if (auto m = check("store", st.buffer, st.row, st.col)) return m;
+  // Shared-memory staging (core/gemm/shared_staging.h): what every lane's
+  // slot ends up with, composed from fill, swizzle and ldmatrix addresses.
+  for (const SharedCopyStmt& c : p.copies) {
+    const BufferDecl& buffer = p.buffer(c.reg, {});
+    Region whole;
+    for (std::int64_t e : buffer.shape) whole.emplace_back(0, e);
+    const StorageMap map(buffer, whole, false);
+    const int slots = static_cast<int>(buffer.layout.span(Axis::m()));
+    const SlotTable t = shared_slot_table(*shared_stage(p, buffer, slots, c.store()), buffer, slots);
+    for (const auto& [at, expected] : map.entries()) {
+      const std::int32_t i = t.at(static_cast<int>(at.first), static_cast<int>(at.second));
+      const Coord actual = i < 0 ? Coord{-1, -1} : Coord{i / t.cols, i % t.cols};
+      if (actual != expected)
+        return StagingMismatch{(c.store() ? "store " : "stage ") + c.reg, static_cast<int>(at.first),
+                               static_cast<int>(at.second), expected, actual};
+    }
+  }
   return std::nullopt;
 }
 

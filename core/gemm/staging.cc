@@ -28,8 +28,13 @@ const StoreStmt* find_store(const Program& program, const std::string& buffer) {
   return found;
 }
 
-SlotTable load_table(const Program& program, const OperandRef& ref, int slots, int threads) {
+SlotTable load_table(const Program& program, const OperandRef& ref, int slots, int threads,
+                     std::optional<SharedStage>& shared) {
   const BufferDecl& buffer = program.buffer(ref.buffer, ref.loc);
+  if ((shared = shared_stage(program, buffer, slots, false))) {
+    check_runnable(*shared);
+    return shared_slot_table(*shared, buffer, slots);
+  }
   if (const StageStmt* s = find_stage(program, buffer.name))
     return slots_from_statement(buffer, s->row, s->col, s->loc, slots, threads, SlotUse::load);
   return slots_from_layout(buffer, slots, threads, SlotUse::load);
@@ -54,11 +59,14 @@ Staging build_staging(const Program& program, const Nest& nest) {
   Staging st;
   st.threads = program.scope.threads;
   st.c_in_d = call.c.buffer == call.d.buffer;
-  st.a = load_table(program, call.a, nest.a.slots, st.threads);
-  st.b = load_table(program, call.b, nest.b.slots, st.threads);
-  st.c = load_table(program, call.c, st.c_in_d ? nest.d.slots : nest.c.slots, st.threads);
+  st.a = load_table(program, call.a, nest.a.slots, st.threads, st.shared_a);
+  st.b = load_table(program, call.b, nest.b.slots, st.threads, st.shared_b);
+  st.c = load_table(program, call.c, st.c_in_d ? nest.d.slots : nest.c.slots, st.threads, st.shared_c);
   const BufferDecl& d = program.buffer(call.d.buffer, call.d.loc);
-  if (const StoreStmt* s = find_store(program, d.name))
+  if ((st.shared_d = shared_stage(program, d, nest.d.slots, true))) {
+    check_runnable(*st.shared_d);
+    st.d = shared_slot_table(*st.shared_d, d, nest.d.slots);
+  } else if (const StoreStmt* s = find_store(program, d.name))
     st.d = slots_from_statement(d, s->row, s->col, s->loc, nest.d.slots, st.threads, SlotUse::store);
   else
     st.d = slots_from_layout(d, nest.d.slots, st.threads, SlotUse::store);

@@ -14,13 +14,16 @@
 // the kernel writes.
 //
 // From a program, each operand follows its `stage` (or, for D, `store`)
-// statement when the file has one for that buffer, else its layout.  Thread
+// statement when the file has one for that buffer, its shared-memory
+// statements (fill + ldmatrix/ld.shared, stmatrix/st.shared + drain) when it
+// has those, else its layout.  Thread
 // count: the scope's (32 for a warp).
 #pragma once
 
 #include "core/gemm/mma_inst.h"
 #include "core/gemm/nest.h"
 #include "core/program/program.h"
+#include "core/gemm/shared_staging.h"
 #include "core/gemm/slot_table.h"
 
 namespace mmacheck {
@@ -29,6 +32,10 @@ struct Staging {
   int threads = 32;
   SlotTable a, b, c, d;
   bool c_in_d = false;
+  // Operands staged through shared memory (ldmatrix, stmatrix, ld.shared,
+  // st.shared; core/gemm/shared_staging.h): the tables above are then what
+  // the shared-memory path delivers, and the GPU kernel executes the path.
+  std::optional<SharedStage> shared_a, shared_b, shared_c, shared_d;
 };
 
 // Throws Error (at the offending statement or declaration) when an operand

@@ -27,6 +27,16 @@ const BufferDecl& Program::buffer(std::string_view name, const SourceLoc& loc) c
                        (known.empty() ? std::string("no buffers are declared") : "buffers: " + known) + ")");
 }
 
+std::string SharedCopyStmt::label() const {
+  switch (op) {
+    case SharedOp::ld_shared: return "ld.shared " + reg + "[s]";
+    case SharedOp::st_shared: return "st.shared " + reg + "[s]";
+    default: break;
+  }
+  return std::string(op == SharedOp::ldmatrix ? "ldmatrix" : "stmatrix") + ".x" + std::to_string(num) +
+         (trans ? ".trans " : " ") + reg + "[" + std::to_string(first_slot) + "]";
+}
+
 Program load_program(const std::string& path) { return parse_program(read_text_file(path), input_name(path)); }
 
 }  // namespace mmacheck

@@ -36,6 +36,7 @@
 #include "core/base/error.h"
 #include "core/program/index_expr.h"
 #include "core/program/tirx_release.h"
+#include "core/layout/swizzle.h"
 #include "core/layout/tile_layout.h"
 
 namespace mmacheck {
@@ -56,6 +57,11 @@ struct BufferDecl {
   MemScope scope;
   TileLayout layout;
   SourceLoc loc;
+  // Shared buffers (docs/shared-memory.md): the layout gives each element's
+  // offset (on `m`, in elements), then the swizzle (absent: none) permutes
+  // it; `align` is the allocation's alignment in bytes.
+  std::optional<Swizzle> swizzle;
+  std::int64_t align = 16;
 };
 
 // `scope warp` / `scope warp lanes LO..HI` / `scope cta threads N`.
@@ -105,6 +111,41 @@ struct StoreStmt {
   SourceLoc loc;
 };
 
+// `fill S = G` / `fill S = G.T` [swizzle=SWZ]: the program's writer puts
+// element (r, c) of shared buffer S — G[r][c], or G[c][r] with .T, G having
+// the register operand's shape — at S's place: S's layout, then the writer's
+// swizzle (S's own unless given).  `drain S -> G` is the reader that copies
+// S out to G the same way.  The writer is cooperative and unordered (a TMA,
+// cp.async or st.shared loop); only where it puts elements matters.
+struct SharedFillStmt {
+  bool drain = false;
+  std::string shared, matrix;
+  bool transposed = false;
+  std::optional<Swizzle> swizzle;  // the writer's (drain: reader's) own
+  SourceLoc loc;
+};
+
+// Staging between a shared buffer and a register buffer R:
+//   ldmatrix.xN[.trans] R[FIRST] = S[ROW, COL]   lane's row address: S's element (ROW, COL)
+//   stmatrix.xN[.trans] R[FIRST] -> S[ROW, COL]  (ROW, COL over `lane`)
+//   ld.shared R[s] = S[ROW, COL]                 one element per (lane, slot)
+//   st.shared R[s] -> S[ROW, COL]
+// Matrix copies move N registers of 32 bits from slot FIRST on (core/gemm/ldmatrix.h).
+enum class SharedOp { ldmatrix, stmatrix, ld_shared, st_shared };
+struct SharedCopyStmt {
+  SharedOp op = SharedOp::ldmatrix;
+  int num = 0;  // matrices: 1, 2 or 4 (plain loads/stores: 0)
+  bool trans = false;
+  std::string reg, shared;
+  int first_slot = 0;
+  IndexExpr row = IndexExpr::literal(0), col = IndexExpr::literal(0);
+  SourceLoc loc;
+  bool store() const { return op == SharedOp::stmatrix || op == SharedOp::st_shared; }
+  bool matrix() const { return op == SharedOp::ldmatrix || op == SharedOp::stmatrix; }
+  // "ldmatrix.x4 A[0]", "ld.shared A[s]"
+  std::string label() const;
+};
+
 struct Program {
   std::string file;  // path as given, for messages
   std::vector<LayoutBinding> layouts;
@@ -117,6 +158,8 @@ struct Program {
   // dispatched by the pattern's rules (core/gemm/dispatch_release.h), not
   // TVM main's gemm dispatch.
   std::optional<ReleaseMma> release;
+  std::vector<SharedFillStmt> fills;
+  std::vector<SharedCopyStmt> copies;
 
   // nullptr when no buffer has that name.
   const BufferDecl* find_buffer(std::string_view name) const;

@@ -139,16 +139,43 @@ BufferDecl ProgramParser::buffer_call(const Token& name, const Token& callee) {
   DType dtype = DType::f32;
   MemScope scope = MemScope::global;  // TVM's default
   std::optional<TileLayout> layout;
-  SourceLoc layout_loc;
-  call_args(callee, {"shape", "dtype", "scope", "layout"}, 2, [&](std::size_t i) {
+  SourceLoc layout_loc, swizzle_loc, align_loc;
+  std::optional<Swizzle> swizzle;
+  std::int64_t align = 16;
+  call_args(callee, {"shape", "dtype", "scope", "layout", "swizzle", "align"}, 2, [&](std::size_t i) {
     if (i == 0) shape = parse_shape(in_);
     if (i == 1) dtype = parse_dtype_word(in_);
     if (i == 2) scope = parse_scope_word(in_);
     if (i == 3) {
       layout_loc = in_.peek().loc;
-      layout = layout_of(parse_layout(in_, names_));
+      if (const Token* compose = accept_callee("ComposeLayout")) {
+        if (swizzle) in_.fail(*compose, "a swizzle is already given (swizzle=)");
+        auto [tile, swz] = compose_layout(*compose);
+        layout = std::move(tile);
+        swizzle = swz;
+        swizzle_loc = compose->loc;
+      } else {
+        layout = layout_of(parse_layout(in_, names_));
+      }
+    }
+    if (i == 4) {
+      swizzle_loc = in_.peek().loc;
+      if (swizzle) in_.fail(in_.peek(), "a swizzle is already given (ComposeLayout)");
+      swizzle = optional_swizzle();
+    }
+    if (i == 5) {
+      align_loc = in_.peek().loc;
+      const Token& t = in_.peek();
+      if (t.kind != TokenKind::integer) in_.fail(t, "expected an alignment in bytes, got " + describe(t));
+      align = in_.next().int_value;
+      if (align <= 0 || (align & (align - 1)) != 0 || align > 65536)
+        in_.fail(t, "align must be a power of two from 1 to 65536 bytes, got " + t.text);
     }
   });
+  if ((swizzle || align_loc.known()) && scope != MemScope::shared)
+    throw Error(swizzle ? swizzle_loc : align_loc, std::string(swizzle ? "a swizzle" : "align=") +
+                                                     " needs a shared buffer; '" + name.text + "' is " +
+                                                     std::string(mem_scope_name(scope)));
   if (!layout) {
     try {
       layout = TileLayout::row_major(shape);
@@ -159,7 +186,7 @@ BufferDecl ProgramParser::buffer_call(const Token& name, const Token& callee) {
     throw Error(layout_loc, "buffer '" + name.text + "' has " + std::to_string(elements(shape)) +
                                 " elements but its layout covers " + std::to_string(layout->size()));
   }
-  return BufferDecl{name.text, shape, dtype, scope, *layout, name.loc};
+  return BufferDecl{name.text, shape, dtype, scope, *layout, name.loc, swizzle, align};
 }
 
 void ProgramParser::gemm_call(const Token& callee) {

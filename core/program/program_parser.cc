@@ -18,6 +18,7 @@ namespace {
 // longer reach them) and the statement keywords.
 constexpr std::string_view kReserved[] = {"S",     "R",     "T",      "Tx",    "Axis",  "TileLayout",
                                           "buffer", "alloc_buffer", "decl_buffer", "gemm", "scope", "stage", "store",
+                                          "fill", "drain", "ldmatrix", "stmatrix",
                                           "True",  "False", "None",   "from",  "import"};
 
 int expect_int(TokenCursor& in, std::string_view what) {
@@ -49,10 +50,12 @@ void ProgramParser::statement() {
     }
     if (t.text == "scope") return scope_statement();
     if (t.text == "stage" || t.text == "store") return staging_statement();
+    if (t.text == "fill" || t.text == "drain") return fill_statement();
+    if (at_shared_copy()) return shared_copy_statement();
     if (const Token* callee = accept_callee("gemm")) return gemm_call(*callee);
   }
   if (t.kind == TokenKind::identifier && assignment) return binding();
-  in_.fail(t, "expected a statement (NAME = ..., scope ..., gemm(...), stage ..., store ...), got " + describe(t));
+  in_.fail(t, "expected a statement (NAME = ..., scope ..., gemm(...), stage ..., store ..., fill ..., ldmatrix ...), got " + describe(t));
 }
 
 const Token* ProgramParser::accept_callee(std::string_view name) {

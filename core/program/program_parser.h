@@ -90,6 +90,18 @@ class ProgramParser {
   void binding();
   void scope_statement();
   void staging_statement();
+  // Shared memory (shared_statements.cc): `fill S = G[.T]`, `drain S -> G[.T]`,
+  // `ldmatrix.xN[.trans] R[FIRST] = S[ROW, COL]`, `stmatrix... -> S[...]`,
+  // `ld.shared R[s] = S[...]`, `st.shared R[s] -> S[...]`; the swizzle
+  // values of buffer(...) and TIRx's ComposeLayout.
+  void fill_statement();
+  void shared_copy_statement();
+  bool at_shared_copy() const;
+  Swizzle swizzle_value();
+  std::optional<Swizzle> optional_swizzle();  // a swizzle or None
+  // `ComposeLayout(SWIZZLE, LAYOUT)` / `ComposeLayout(M, B, S, LAYOUT[, inner])`
+  // at the cursor (after its callee): the layout and its swizzle.
+  std::pair<TileLayout, Swizzle> compose_layout(const Token& callee);
   // Consumes `[T.|Tx.][warp.]NAME` when followed by '(' and returns NAME's
   // token; nullptr (consuming nothing) otherwise.
   const Token* accept_callee(std::string_view name);

@@ -12,6 +12,7 @@
 #include "core/prove/engines.h"
 #include "core/prove/fix_search.h"
 #include "core/prove/mismatch.h"
+#include "core/prove/shared_checks.h"
 
 namespace mmacheck {
 
@@ -56,7 +57,7 @@ namespace {
 
 // A proof of the layouts says nothing about how the program fills them.
 std::vector<std::string> staging_notes(const Program& program) {
-  if (program.stages.empty() && program.stores.empty())
+  if (program.stages.empty() && program.stores.empty() && program.copies.empty())
     return {"staging not checked: the program does not stage its registers (no stage/store statements, no "
             "TVMScript staging loops)"};
   const GemmCall& g = *program.gemm;
@@ -66,6 +67,8 @@ std::vector<std::string> staging_notes(const Program& program) {
       if (!store && s.buffer == op.buffer) return true;
     for (const StoreStmt& s : program.stores)
       if (store && s.buffer == op.buffer) return true;
+    for (const SharedCopyStmt& s : program.copies)
+      if (s.store() == store && s.reg == op.buffer) return true;
     return false;
   };
   for (const auto& [name, op, store] : {std::tuple{"A", &g.a, false}, std::tuple{"B", &g.b, false},
@@ -203,6 +206,13 @@ ProofReport prove(const Program& program, const Plan& plan, const ProveOptions& 
     refuted = refuted || outcome.result == CheckResult::refuted;
     unknown = unknown || outcome.result == CheckResult::unknown;
   }
+  SharedFindings shared = shared_findings(setup);
+  for (SharedCheck& c : shared.checks) {
+    refuted = refuted || c.report.result == CheckResult::refuted;
+    report.checks.push_back(std::move(c.report));
+    if (c.counterexample) report.counterexamples.push_back(std::move(*c.counterexample));
+  }
+  report.bank_conflicts = std::move(shared.banks);
   report.verdict = refuted ? Verdict::refuted : unknown ? Verdict::unknown : Verdict::proved;
   report.notes = staging_notes(program);
   return report;

@@ -34,6 +34,9 @@
 //       assigns) or zero (beta = 0), and initialises the element's slot
 //       before the first mma covering it, never after.  Warps that split K
 //       each holding a copy of D fail here.
+//   "swizzle S", "fill S", "rows X", "ldmatrix X", "stmatrix X", ... — for
+//       programs that stage through shared memory: core/prove/shared_checks.h
+//       (decided by enumeration, method exhaustive, under either method).
 //   "stage X", "store X" — for the program's stage/store statements: every
 //       warp, lane and slot of X's storage span (0 .. span(m) - 1) loads
 //       (writes) exactly the element X's layout places there; a slot that
@@ -69,6 +72,7 @@
 
 #include "core/gemm/dispatch.h"
 #include "core/program/program.h"
+#include "core/prove/bank_conflicts.h"
 
 namespace mmacheck {
 
@@ -108,6 +112,10 @@ struct CheckReport {
   std::string note;  // why unknown ("timed out after N ms"), or that no solving was needed
   bool solved = true;  // false: answered without solving (the same query as an earlier check)
 };
+
+// The note of a check decided by enumeration whatever the run's method
+// (the shared-memory checks, core/prove/shared_checks.h).
+inline constexpr std::string_view kEnumerated = "decided by enumeration";
 
 // A logical element: [row, col] of an operand (frame, fragment, accumulation
 // checks) or of a buffer (stage/store checks).
@@ -183,6 +191,14 @@ struct ProofReport {
   // the program gives no staging (no stage/store statements, no TVMScript
   // staging loops), or names the operands it leaves unstaged.
   std::vector<std::string> notes;
+  // Programs that stage through shared memory: the wavefronts of every
+  // shared-memory statement (core/prove/bank_conflicts.h), in statement order.
+  std::vector<BankCount> bank_conflicts;
+  int extra_wavefronts() const {
+    int n = 0;
+    for (const BankCount& b : bank_conflicts) n += b.extra();
+    return n;
+  }
 };
 
 // Dispatch the program's gemm and prove its nest.  Throws Error on bad input

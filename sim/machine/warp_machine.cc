@@ -5,6 +5,7 @@
 
 #include "core/base/error.h"
 #include "sim/machine/fragment.h"
+#include "sim/machine/shared_memory.h"
 
 namespace mmacheck::sim {
 
@@ -168,18 +169,31 @@ void WarpMachine::find_c_reads() {
 WarpMachine::WarpMachine(const Program& program, Nest nest, const ArchParams& arch)
     : WarpMachine(nest, build_staging(program, nest), arch) {}
 
+namespace {
+
+// An operand staged through shared memory: the fill, then its ldmatrix /
+// ld.shared instructions, byte by byte (sim/machine/shared_memory.h).
+void load_shared(const SharedStage& stage, std::span<const std::uint64_t> matrix, RegisterFile& regs) {
+  SharedMemory memory(stage);
+  memory.fill(stage, matrix);
+  regs.clear();
+  for (const SharedAccess& access : stage.accesses) memory.load(stage, access, regs);
+}
+
+}  // namespace
+
 void WarpMachine::load(const GemmInputs& inputs) {
   check_matrix(inputs.a, staging_.a, "A");
   check_matrix(inputs.b, staging_.b, "B");
   check_matrix(inputs.c, staging_.c, "C");
-  a_.load(staging_.a, inputs.a.bits);
-  b_.load(staging_.b, inputs.b.bits);
-  if (staging_.c_in_d) {
-    d_.load(staging_.c, inputs.c.bits);
-  } else {
-    c_.load(staging_.c, inputs.c.bits);
-    d_.clear();
-  }
+  if (staging_.shared_a) load_shared(*staging_.shared_a, inputs.a.bits, a_);
+  else a_.load(staging_.a, inputs.a.bits);
+  if (staging_.shared_b) load_shared(*staging_.shared_b, inputs.b.bits, b_);
+  else b_.load(staging_.b, inputs.b.bits);
+  RegisterFile& c = staging_.c_in_d ? d_ : c_;
+  if (staging_.shared_c) load_shared(*staging_.shared_c, inputs.c.bits, c);
+  else c.load(staging_.c, inputs.c.bits);
+  if (!staging_.c_in_d) d_.clear();
 }
 
 void WarpMachine::execute(const NestStmt& stmt) {
@@ -193,7 +207,12 @@ void WarpMachine::execute_nest() {
   for (const NestStmt& stmt : nest_.stmts) execute(stmt);
 }
 
-std::vector<std::uint64_t> WarpMachine::store() const { return d_.store(staging_.d); }
+std::vector<std::uint64_t> WarpMachine::store() const {
+  if (!staging_.shared_d) return d_.store(staging_.d);
+  SharedMemory memory(*staging_.shared_d);
+  for (const SharedAccess& access : staging_.shared_d->accesses) memory.store(*staging_.shared_d, access, d_);
+  return memory.drain(*staging_.shared_d);
+}
 
 std::vector<std::uint64_t> WarpMachine::run(const GemmInputs& inputs) {
   check_matrix(inputs.a, staging_.a, "A");

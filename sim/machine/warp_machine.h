@@ -9,7 +9,10 @@
 //   load     every register zeroed, then A, B and C loaded through the
 //            Staging tables (core/gemm/staging.h): the file's own `stage`
 //            statements when it has them, else the layouts; C goes into D's
-//            registers when C is D (gemm(D, A, B, D));
+//            registers when C is D (gemm(D, A, B, D)).  An operand staged
+//            through shared memory is filled into a byte-level SharedMemory
+//            and read by its ldmatrix / ld.shared instructions lane by lane
+//            (sim/machine/shared_memory.h; run() takes the composed tables);
 //   execute  the Nest statement by statement, in every warp:
 //            InitStmt  D slots zeroed, or copied from C's slots (C's are D's
 //                      own when C is D);
@@ -18,7 +21,8 @@
 //                      gathered into sim::WarpRegs, one execute_mma through the
 //                      PTX frames, the result scattered into D's registers;
 //   store    D's buffer written through D's store table (store statement or
-//            layout); elements nobody stores are 0.
+//            layout), or by stmatrix / st.shared into shared memory and the
+//            drain; elements nobody stores are 0.
 //
 // Nothing here consults the layouts beyond the staging tables: a wrong
 // `stage` statement or a wrong register index in the nest gives wrong

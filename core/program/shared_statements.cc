@@ -1,0 +1,237 @@
+// The shared-memory statements of a layout file (program.h, DESIGN.md
+// "Layout file", docs/shared-memory.md): fill/drain, ldmatrix/stmatrix,
+// ld.shared/st.shared, and the swizzle values a shared buffer takes
+// (CuTe's Swizzle(B, M, S), TIRx's SwizzleLayout(...) and ComposeLayout(...)).
+#include <algorithm>
+
+#include "core/program/program_parser.h"
+
+namespace mmacheck {
+
+using namespace program_detail;
+
+namespace {
+
+std::string shape_text(const Shape& shape) {
+  std::string out = "(";
+  for (std::size_t i = 0; i < shape.size(); ++i) out += (i ? ", " : "") + std::to_string(shape[i]);
+  return out + (shape.size() == 1 ? ",)" : ")");
+}
+
+bool uses_slot(const IndexExpr& e) {
+  switch (e.kind()) {
+    case IndexExpr::Kind::slot: return true;
+    case IndexExpr::Kind::literal:
+    case IndexExpr::Kind::lane:
+    case IndexExpr::Kind::warp:
+    case IndexExpr::Kind::tid: return false;
+    case IndexExpr::Kind::neg: return uses_slot(e.lhs());
+    default: return uses_slot(e.lhs()) || uses_slot(e.rhs());
+  }
+}
+
+int small_int(TokenCursor& in, std::string_view what) {
+  const Token& t = in.peek();
+  if (t.kind != TokenKind::integer) in.fail(t, "expected " + std::string(what) + " (an integer), got " + describe(t));
+  if (t.int_value > 16) in.fail(t, std::string(what) + " " + t.text + " is too large (at most 16)");
+  return static_cast<int>(in.next().int_value);
+}
+
+void check_period(TokenCursor& in, const Token& at, const Swizzle& s) {
+  if (s.bits + s.base + s.shift > 20)
+    in.fail(at, "swizzle " + s.str() + " spans 2^" + std::to_string(s.bits + s.base + s.shift) +
+                    " elements; at most 2^20 are supported");
+}
+
+}  // namespace
+
+Swizzle ProgramParser::swizzle_value() {
+  Swizzle s;
+  const Token& at = in_.peek();
+  if (const Token* c = accept_callee("Swizzle")) {
+    call_args(*c, {"B", "M", "S"}, 3, [&](std::size_t i) {
+      int& field = i == 0 ? s.bits : i == 1 ? s.base : s.shift;
+      field = small_int(in_, i == 0 ? "B" : i == 1 ? "M" : "S");
+    });
+  } else if (const Token* c = accept_callee("SwizzleLayout")) {
+    s.tirx = true;
+    call_args(*c, {"per_element", "swizzle_len", "atom_len", "swizzle_inner"}, 3, [&](std::size_t i) {
+      if (i == 0) s.base = small_int(in_, "per_element");
+      if (i == 1) s.bits = small_int(in_, "swizzle_len");
+      if (i == 2) s.shift = small_int(in_, "atom_len");
+      if (i == 3) s.inner = parse_bool(in_);
+    });
+  } else {
+    in_.fail(at, "expected a swizzle: Swizzle(B, M, S) or SwizzleLayout(per_element=M, swizzle_len=B, atom_len=S), got " +
+                     describe(at));
+  }
+  check_period(in_, at, s);
+  return s;
+}
+
+std::optional<Swizzle> ProgramParser::optional_swizzle() {
+  if (in_.peek().is_name("None")) {
+    in_.next();
+    return std::nullopt;
+  }
+  return swizzle_value();
+}
+
+std::pair<TileLayout, Swizzle> ProgramParser::compose_layout(const Token& callee) {
+  const Token& open = in_.expect("(", "after 'ComposeLayout'");
+  Swizzle s;
+  if (in_.peek().kind == TokenKind::integer) {  // ComposeLayout(per_element, swizzle_len, atom_len, layout[, inner])
+    s.tirx = true;
+    s.base = small_int(in_, "per_element");
+    in_.expect(",", "after per_element");
+    s.bits = small_int(in_, "swizzle_len");
+    in_.expect(",", "after swizzle_len");
+    s.shift = small_int(in_, "atom_len");
+    in_.expect(",", "after atom_len (ComposeLayout(per_element, swizzle_len, atom_len, LAYOUT))");
+    check_period(in_, callee, s);
+  } else {
+    s = swizzle_value();
+    in_.expect(",", "after the swizzle (ComposeLayout(SWIZZLE, LAYOUT))");
+  }
+  TileLayout layout = layout_of(parse_layout(in_, names_));
+  if (in_.accept(",")) {
+    if (in_.peek().is_name("swizzle_inner") && in_.peek(1).is_op("=")) {
+      in_.next();
+      in_.next();
+    }
+    s.inner = parse_bool(in_);
+  }
+  in_.expect_close(")", "ComposeLayout(", open);
+  return {std::move(layout), s};
+}
+
+// `fill S = G[.T] [swizzle=SWZ]` and `drain S -> G[.T] [swizzle=SWZ]`.
+void ProgramParser::fill_statement() {
+  const Token& keyword = in_.next();
+  SharedFillStmt f;
+  f.drain = keyword.text == "drain";
+  f.loc = keyword.loc;
+  const Token& name = in_.expect_name("a shared buffer after '" + keyword.text + "'");
+  const BufferDecl& shared = program_.buffer(name.text, name.loc);
+  if (shared.scope != MemScope::shared)
+    in_.fail(name, keyword.text + " needs a shared buffer; '" + name.text + "' is " +
+                       std::string(mem_scope_name(shared.scope)));
+  if (shared.shape.size() != 2)
+    in_.fail(name, keyword.text + " needs a 2-D buffer; '" + name.text + "' has shape " + shape_text(shared.shape));
+  for (const SharedFillStmt& g : program_.fills)
+    if (g.shared == name.text && g.drain == f.drain)
+      in_.fail(name, "shared buffer '" + name.text + "' already has a " + keyword.text + " statement (line " +
+                         std::to_string(g.loc.line) + ")");
+  f.shared = name.text;
+  in_.expect(f.drain ? "->" : "=", f.drain ? "(drain S -> G)" : "(fill S = G)");
+  const Token& matrix = in_.expect_name(f.drain ? "the target matrix's name" : "the source matrix's name");
+  f.matrix = matrix.text;
+  if (in_.peek().is_op(".") && in_.peek(1).is_name("T")) {
+    in_.next();
+    in_.next();
+    f.transposed = true;
+  }
+  if (const BufferDecl* m = program_.find_buffer(matrix.text)) {
+    Shape want = shared.shape;
+    if (f.transposed) std::swap(want[0], want[1]);
+    if (m->shape != want)
+      in_.fail(matrix, "'" + matrix.text + "' has shape " + shape_text(m->shape) + " but " + keyword.text + " " +
+                           name.text + " = " + matrix.text + (f.transposed ? ".T" : "") + " needs " + shape_text(want));
+  }
+  if (in_.peek().is_name("swizzle")) {
+    in_.next();
+    in_.expect("=", "after 'swizzle'");
+    f.swizzle = optional_swizzle();
+    if (!f.swizzle) f.swizzle = Swizzle{};  // swizzle=None: the writer does not swizzle
+  }
+  program_.fills.push_back(std::move(f));
+}
+
+bool ProgramParser::at_shared_copy() const {
+  const Token& t = in_.peek();
+  if ((t.is_name("ldmatrix") || t.is_name("stmatrix")) && in_.peek(1).is_op(".")) return true;
+  return (t.is_name("ld") || t.is_name("st")) && in_.peek(1).is_op(".") && in_.peek(2).is_name("shared");
+}
+
+// `ldmatrix[.sync.aligned.m8n8].xN[.trans][.shared.b16] R[FIRST] = S[ROW, COL]`,
+// `stmatrix... R[FIRST] -> S[ROW, COL]`, `ld.shared R[s] = S[ROW, COL]`,
+// `st.shared R[s] -> S[ROW, COL]`.
+void ProgramParser::shared_copy_statement() {
+  const Token& keyword = in_.next();
+  SharedCopyStmt c;
+  c.loc = keyword.loc;
+  const bool matrix = keyword.text == "ldmatrix" || keyword.text == "stmatrix";
+  if (matrix) {
+    c.op = keyword.text == "ldmatrix" ? SharedOp::ldmatrix : SharedOp::stmatrix;
+    const Token* count = nullptr;
+    while (in_.accept(".")) {
+      const Token& q = in_.expect_name("an ldmatrix qualifier (x1, x2, x4, trans)");
+      if (q.text == "x1" || q.text == "x2" || q.text == "x4") {
+        if (count) in_.fail(q, "second matrix count ." + q.text + " (the first is ." + count->text + ")");
+        count = &q;
+        c.num = q.text[1] - '0';
+      } else if (q.text == "trans") {
+        c.trans = true;
+      } else if (q.text != "sync" && q.text != "aligned" && q.text != "m8n8" && q.text != "shared" &&
+                 q.text != "b16") {
+        in_.fail(q, "unknown " + keyword.text + " qualifier '." + q.text +
+                        "' (known: .x1, .x2, .x4, .trans; .sync.aligned.m8n8.shared.b16 may be written)");
+      }
+    }
+    if (!count) in_.fail(in_.peek(), keyword.text + " needs its matrix count: " + keyword.text + ".x1, .x2 or .x4");
+  } else {
+    c.op = keyword.text == "ld" ? SharedOp::ld_shared : SharedOp::st_shared;
+    in_.next();  // '.'
+    in_.next();  // shared
+  }
+  const Token& reg = in_.expect_name("a register (local) buffer");
+  const BufferDecl& r = program_.buffer(reg.text, reg.loc);
+  if (r.scope != MemScope::local)
+    in_.fail(reg, keyword.text + " moves between shared memory and registers; '" + reg.text + "' is " +
+                      std::string(mem_scope_name(r.scope)));
+  c.reg = reg.text;
+  const Token& open = in_.expect("[", "after the register buffer (" + reg.text + (matrix ? "[0])" : "[s])"));
+  if (matrix) {
+    const Token& first = in_.peek();
+    if (first.kind != TokenKind::integer)
+      in_.fail(first, "expected the first register slot (" + reg.text + "[0]), got " + describe(first));
+    if (first.int_value > 1'000'000) in_.fail(first, "slot " + first.text + " is too large");
+    c.first_slot = static_cast<int>(in_.next().int_value);
+  } else {
+    const Token& slot = in_.peek();
+    if (!slot.is_name("s")) in_.fail(slot, "expected 's' (the register slot), got " + describe(slot));
+    in_.next();
+  }
+  in_.expect_close("]", reg.text + "[", open);
+  in_.expect(c.store() ? "->" : "=", c.store() ? "(a store: R[...] -> S[ROW, COL])" : "(a load: R[...] = S[ROW, COL])");
+  const Token& sh = in_.expect_name("a shared buffer");
+  const BufferDecl& s = program_.buffer(sh.text, sh.loc);
+  if (s.scope != MemScope::shared)
+    in_.fail(sh, keyword.text + " addresses shared memory; '" + sh.text + "' is " + std::string(mem_scope_name(s.scope)));
+  if (s.shape.size() != 2) in_.fail(sh, "'" + sh.text + "' must be 2-D, it has shape " + shape_text(s.shape));
+  if (s.dtype != r.dtype)
+    in_.fail(sh, "'" + reg.text + "' holds " + std::string(dtype_info(r.dtype).tvm) + " but '" + sh.text + "' " +
+                     std::string(dtype_info(s.dtype).tvm));
+  const int width = dtype_info(s.dtype).bits / 8;
+  if (matrix && width > 4)
+    in_.fail(keyword, keyword.text + " moves 32-bit registers; " + std::string(dtype_info(s.dtype).tvm) +
+                          " elements do not fit one");
+  if (matrix && c.trans && width == 4)
+    in_.fail(keyword, keyword.text + ".trans moves 16-bit units; it would split every " +
+                          std::string(dtype_info(s.dtype).tvm) + " element in two");
+  c.shared = sh.text;
+  const Token& index_open = in_.expect("[", "after '" + sh.text + "' (" + sh.text + "[ROW, COL])");
+  const Token& row_at = in_.peek();
+  c.row = parse_index_expr(in_);
+  in_.expect(",", "between ROW and COL");
+  const Token& col_at = in_.peek();
+  c.col = parse_index_expr(in_);
+  in_.expect_close("]", sh.text + "[", index_open);
+  if (matrix)
+    for (const auto& [e, at] : {std::pair{&c.row, &row_at}, std::pair{&c.col, &col_at}})
+      if (uses_slot(*e))
+        in_.fail(*at, "a row address depends on the lane only; " + keyword.text + " moves whole registers (no 's')");
+  program_.copies.push_back(std::move(c));
+}
+
+}  // namespace mmacheck
