@@ -18,6 +18,8 @@
 #include "cuda/differential.h"
 #include "cuda/driver.h"
 #include "cuda/gemm_runner.h"
+#include "cuda/gemm_stream.h"
+#include "sim/check/input_specs.h"
 #include "sim/machine/warp_machine.h"
 #include "sim/numerics/mma_model.h"
 #include "cuda/gpu.h"
@@ -84,8 +86,11 @@ TEST_CASE("GPU: every shared-memory example agrees bit for bit with the warp mac
     const Staging staging = build_staging(p, plan.nest);
     const GemmRunner runner(gpu, nvrtc, plan.nest, staging);
     sim::WarpMachine machine(plan.nest, staging, sim::arch_params("sm_90"));
-    const Simulator simulate = [&](const Program&, const Nest&, const sim::GemmInputs& in) { return machine.run(in); };
-    const DiffReport r = run_differential(runner, p, plan.nest, simulate, {.cases = 64});
+    GemmStream stream(gpu, runner, 16, 2);
+    BatchDevice* devices[] = {&stream};
+    WorkerPool pool(1);
+    const std::vector<CaseSimulator> sims = {[&machine](const sim::GemmInputs& in) { return machine.run(in); }};
+    const DiffReport r = run_differential(devices, staging, sim::input_specs(p), pool, sims, {.cases = 64});
     std::printf("gpu-vs-sim %s: %d cases, %d failed, %lld elements differ\n", name, r.cases, r.failed_cases,
                 static_cast<long long>(r.mismatched_elements));
     CHECK(r.cases == 64);

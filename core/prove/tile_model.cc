@@ -64,6 +64,13 @@ TileModel::TileModel(const ProofSetup& setup) : setup_(setup) {
     if (accumulation_gap_.empty()) accumulation_gap_ = why;
   };
 
+  // 0. The released TIRx's views (core/gemm/dispatch_release.h) index the
+  //    pattern's operand images, not (tile, tile, coordinates within it).
+  if (setup.program.release) {
+    gap_all("the released TIRx's views are not indexed by tile");
+    return;
+  }
+
   // 1. The dispatch's order: per (tm, tn) an init, then the mma of each tk.
   if (const auto p = nest.first_out_of_order()) {
     if (*p == nest.stmts.size()) {
