@@ -50,11 +50,17 @@ if [ -n "$NCU" ]; then
     grep -q "^$m " "$OUT/ncu-metrics.txt" && metrics="$metrics${metrics:+,}$m.sum"
   done
   echo "metrics: $metrics" >>"$OUT/env.txt"
-  for name in smem_swizzle128 smem_noswizzle smem_swizzle128_trans smem_ld_shared smem_stmatrix_d; do
-    step "ncu/$name" "$OUT/ncu-$name.txt" 90 "$NCU" --kernel-name mmacheck_gemm --launch-count 1 \
+  for name in smem_swizzle128 smem_noswizzle smem_ld_shared smem_stmatrix_d; do
+    step "ncu/$name" "$OUT/ncu-$name.txt" 60 "$NCU" --kernel-name mmacheck_gemm --launch-count 1 \
       --metrics "${metrics:-l1tex__data_pipe_lsu_wavefronts_mem_shared.sum}" "$M" gpu "$B/examples/$name.txt" --cases 1 --inst-set extended
   done
 fi
-step tests "$OUT/tests.txt" 240 "$B/bin/mmacheck_tests" --durations yes
+if [ -n "$NCU" ]; then
+  step ncu/bench "$OUT/ncu-bench.txt" 90 "$NCU" --kernel-name bench \
+    --metrics l1tex__data_pipe_lsu_wavefronts_mem_shared.sum,l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum,smsp__inst_executed_op_ldsm.sum \
+    "$B/bin/mmacheck_tests" "GPU: ldmatrix takes the wavefronts the bank count predicts"
+fi
+step tests "$OUT/tests.txt" 150 "$B/bin/mmacheck_tests" --durations yes
 cat "$OUT/summary.txt"
+tar -C "$OUT" -czf "$OUT/../smem-results.tar.gz" . 
 exit 0

@@ -44,6 +44,9 @@ std::string bench_source(const SharedAccess& access, std::int64_t bytes) {
      << "  for (int i = threadIdx.x; i < " << bytes << "; i += blockDim.x) s[i] = i;\n"
      << "  __syncthreads();\n"
      << "  const unsigned base = static_cast<unsigned>(__cvta_generic_to_shared(s)) + addr[threadIdx.x % 32];\n"
+     // addr[32] is 0 at run time; ptxas cannot know it, so it may not merge
+     // the identical loads of successive iterations (volatile alone does not stop it).
+     << "  const unsigned z = addr[32];\n"
      << "  unsigned acc = 0, r[4];\n"
      << "  const long long t0 = clock64();\n"
      << "#pragma unroll 16\n"
@@ -52,7 +55,7 @@ std::string bench_source(const SharedAccess& access, std::int64_t bytes) {
   for (int i = 0; i < n; ++i) os << (i ? ", " : "") << "%" << i;
   os << "}, [%" << n << "];\\n\" : ";
   for (int i = 0; i < n; ++i) os << (i ? ", " : "") << "\"=r\"(r[" << i << "])";
-  os << " : \"r\"(base));\n";
+  os << " : \"r\"(base + ((i * z) << 10)));\n";
   for (int i = 0; i < n; ++i) os << "    acc ^= r[" << i << "];\n";
   os << "  }\n"
      << "  __syncthreads();\n"
@@ -122,7 +125,7 @@ TEST_CASE("GPU: ldmatrix takes the wavefronts the bank count predicts", "[cuda][
     for (const SharedStage* stage : {&*st.shared_a, &*st.shared_b})
       for (const SharedAccess& a : stage->accesses) {
         const BankCount& predicted = report.bank_conflicts.at(count++);
-        std::vector<int> addr(32);
+        std::vector<int> addr(33, 0);
         for (int l = 0; l < 32; ++l) addr[l] = static_cast<int>(std::max<std::int64_t>(a.lane_offset[l], 0) * stage->reader.width);
         const std::string cubin = nvrtc->compile(bench_source(a, std::max<std::int64_t>(stage->reader.bytes(), 1024)), 90);
         CHECK_FALSE(cubin.empty());
