@@ -77,8 +77,11 @@ class WarpMachine {
   std::vector<std::uint64_t> store() const;
   // What load, execute_nest and store give, the fast way: A's and B's
   // tiles are read through the load tables straight from the matrices
-  // (the nest never writes A or B), so a() and b() are not filled; C and D
-  // go through the registers as in execute().
+  // (the nest never writes A or B; a tile that is one contiguous run of its
+  // matrix is passed without a copy), so a() and b() are not filled; C and
+  // D go through the registers as in execute(), except that C is not
+  // loaded when the nest writes every register before reading it (then
+  // d() holds the previous case's values until overwritten).
   std::vector<std::uint64_t> run(const GemmInputs& inputs);
 
   const RegisterFile& a() const { return a_; }
