@@ -168,7 +168,7 @@ const Storage& ProofSetup::storage(const std::string& buffer) const {
 }
 
 const Frame& ProofSetup::frame(GemmOperand op) const {
-  return inst.frame(op == GemmOperand::A ? Operand::A : op == GemmOperand::B ? Operand::B : Operand::C);
+  return inst.frame(frame_operand(op));
 }
 
 const std::vector<int>& ProofSetup::registers(const MmaStmt& mma, GemmOperand op) {

@@ -141,6 +141,10 @@ class ProofSetup {
   const Storage& storage(const std::string& buffer) const;
   // The frame of an mma operand (C and D: the accumulator frame).
   const Frame& frame(GemmOperand op) const;
+  // The instruction operand whose frame that is.
+  static Operand frame_operand(GemmOperand op) {
+    return op == GemmOperand::A ? Operand::A : op == GemmOperand::B ? Operand::B : Operand::C;
+  }
   // The buffer operand behind a frame check: the mma's C operand is D.
   GemmOperand frame_buffer(GemmOperand op) const { return op == GemmOperand::C ? GemmOperand::D : op; }
   // The registers of `op` an mma passes.

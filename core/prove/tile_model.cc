@@ -16,9 +16,6 @@ Coord tile_coord(std::int64_t t0, std::int64_t t1, const Coord& within) {
   return c;
 }
 
-Operand frame_operand(GemmOperand op) {
-  return op == GemmOperand::A ? Operand::A : op == GemmOperand::B ? Operand::B : Operand::C;
-}
 
 // The registers a tile of the view passes (the dispatch's reading of the
 // view), or nullopt where a slot is negative (the symbolic slot formula
@@ -115,7 +112,7 @@ TileModel::TileModel(const ProofSetup& setup) : setup_(setup) {
   for (G op : {G::A, G::B, G::C, G::D}) {
     std::string& gap = frames_gap_[static_cast<int>(op)];
     const auto [c0, c1] = frame_tiles(op);
-    const auto table = register_table(frame_view(op), inst, frame_operand(op), c0, c1);
+    const auto table = register_table(frame_view(op), inst, ProofSetup::frame_operand(op), c0, c1);
     if (!table) {
       gap = "the " + std::string(gemm_operand_name(op)) + " view has a negative slot";
       continue;

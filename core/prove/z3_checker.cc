@@ -95,6 +95,12 @@ z3::expr places(const Storage& storage, const std::vector<std::vector<z3::expr>>
   return any;
 }
 
+std::int64_t max_abs(const std::vector<std::int64_t>& v) {
+  std::int64_t m = 0;
+  for (std::int64_t x : v) m = std::max(m, x < 0 ? -x : x);
+  return m;
+}
+
 z3::expr frame_term(const FrameAxis& f, const z3::expr& lane, const z3::expr& elem, const Bv& bv) {
   z3::expr sum = bv.num(f.g) * z3::lshr(lane, bv.num(2)) + bv.num(f.t) * (lane & bv.num(3));
   for (int b = 0; b < static_cast<int>(f.bit.size()); ++b)

@@ -56,6 +56,8 @@ std::vector<std::vector<z3::expr>> operand_owners(const Storage& storage, const 
 // The storage places one of `owners` at (warp, lane, slot).
 z3::expr places(const Storage& storage, const std::vector<std::vector<z3::expr>>& owners,
                 const z3::expr& warp, const z3::expr& lane, const z3::expr& slot, const Bv& bv);
+// The largest magnitude in `v` (0 when empty): for bv_width bounds.
+std::int64_t max_abs(const std::vector<std::int64_t>& v);
 // A frame coordinate (row or col) of `lane`'s element `elem`: linear in
 // g = lane / 4, t = lane % 4 and the bits of elem.
 z3::expr frame_term(const FrameAxis& f, const z3::expr& lane, const z3::expr& elem, const Bv& bv);

@@ -44,11 +44,6 @@ std::vector<Group> groups_of(const ProofSetup& setup, GemmOperand op) {
   return groups;
 }
 
-std::int64_t max_abs(const std::vector<std::int64_t>& v) {
-  std::int64_t m = 0;
-  for (std::int64_t x : v) m = std::max(m, x < 0 ? -x : x);
-  return m;
-}
 
 // One query over every group: tables indexed by the group q (registers)
 // and by (q, warp) (origins).

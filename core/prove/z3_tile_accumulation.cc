@@ -22,16 +22,6 @@
 
 namespace mmacheck::prove_detail {
 
-namespace {
-
-std::int64_t max_abs(const std::vector<std::int64_t>& v) {
-  std::int64_t m = 0;
-  for (std::int64_t x : v) m = std::max(m, x < 0 ? -x : x);
-  return m;
-}
-
-}  // namespace
-
 Outcome tile_accumulation_z3(const ProofSetup& setup, const TileModel& model, Z3Session& session) {
   using G = GemmOperand;
   const Storage& d = setup.storage(G::D);

@@ -16,12 +16,6 @@ namespace mmacheck::prove_detail {
 
 namespace {
 
-std::int64_t max_abs(const std::vector<std::int64_t>& v) {
-  std::int64_t m = 0;
-  for (std::int64_t x : v) m = std::max(m, x < 0 ? -x : x);
-  return m;
-}
-
 CheckResult anchors_of(const ProofSetup& setup, const TileModel& model, GemmOperand op, Z3Session& session) {
   const Frame& f = setup.frame(op);
   const Storage& st = setup.storage(op);
@@ -43,7 +37,7 @@ CheckResult anchors_of(const ProofSetup& setup, const TileModel& model, GemmOper
 
   const z3::expr t0 = bv.var("t0"), t1 = bv.var("t1"), w = bv.var("w"), lane0 = bv.num(0);
   const int per = f.per_reg();
-  const Operand frame_op = op == GemmOperand::A ? Operand::A : Operand::C;
+  const Operand frame_op = ProofSetup::frame_operand(op);
   const z3::expr slot =
       z3::udiv(view_slot(view, t0, t1, {setup.inst.view_coord(frame_op, 0)}, bv.num(0), bv), bv.num(per)) * bv.num(per);
   const z3::expr row = bv.table(w, base0) + t0 * bv.num(f.rows) + bv.num(f.row.at(0, 0));

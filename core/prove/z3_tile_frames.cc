@@ -12,20 +12,6 @@
 
 namespace mmacheck::prove_detail {
 
-namespace {
-
-Operand frame_operand(GemmOperand op) {
-  return op == GemmOperand::A ? Operand::A : op == GemmOperand::B ? Operand::B : Operand::C;
-}
-
-std::int64_t max_abs(const std::vector<std::int64_t>& v) {
-  std::int64_t m = 0;
-  for (std::int64_t x : v) m = std::max(m, x < 0 ? -x : x);
-  return m;
-}
-
-}  // namespace
-
 z3::expr view_slot(const RegisterView& view, const z3::expr& t0, const z3::expr& t1,
                    const std::vector<std::vector<std::int64_t>>& within, const z3::expr& elem, const Bv& bv) {
   std::vector<z3::expr> coord{t0, t1};
@@ -61,7 +47,7 @@ Outcome tile_frames_z3(const ProofSetup& setup, const TileModel& model, GemmOper
 
   // The view coordinates of each element's register (its first element).
   std::vector<std::vector<std::int64_t>> within;
-  for (int e = 0; e < E; ++e) within.push_back(setup.inst.view_coord(frame_operand(op), e - e % per));
+  for (int e = 0; e < E; ++e) within.push_back(setup.inst.view_coord(ProofSetup::frame_operand(op), e - e % per));
 
   const z3::expr t0 = bv.var("t0"), t1 = bv.var("t1"), w = bv.var("w"), l = bv.var("l"), e = bv.var("e");
   const z3::expr first = view_slot(view, t0, t1, within, e, bv);
