@@ -5,6 +5,8 @@
 // register; the dump is proved or refuted as the program is.
 #include <catch2/catch.hpp>
 
+#include <filesystem>
+#include <regex>
 #include <sstream>
 
 #include "core/base/json.h"
@@ -123,6 +125,41 @@ TEST_CASE("TVM's lowered dumps parse to the pattern's nest, register for registe
   CHECK(dumps >= 6);
 }
 
+TEST_CASE("the CUDA TVM compiled passes the registers of the dump's T.ptx.mma calls", "[tirx]") {
+  int kernels = 0;
+  for (const Json& e : oracle()) {
+    const std::string name = e["name"];
+    const std::string cu = source_path("tests/data/tirx/" + name + ".cu");
+    if (!e["accepted"].get<bool>() || !std::filesystem::exists(cu)) continue;
+    INFO(name);
+    const Program lowered = load_program(dump_path(name));
+    const std::vector<LoweredMma>& calls = lowered.release->calls;
+    // Each call line of the kernel: tvm_builtin_ptx_mma_...(d_ptr[0], ..., a_ptr[3], b_ptr[1], 0x0p+0f, ...).
+    std::istringstream in(read_file(cu));
+    std::size_t call = 0;
+    const std::regex arg(R"(\b([abcd])_ptr\[(\d+)\]|0x0p\+0f)");
+    for (std::string line; std::getline(in, line);) {
+      if (line.rfind("  tvm_builtin_ptx_mma_", 0) != 0) continue;
+      REQUIRE(call < calls.size());
+      const LoweredMma& want = calls[call++];
+      std::vector<std::string> got, expected;
+      for (auto it = std::sregex_iterator(line.begin(), line.end(), arg); it != std::sregex_iterator(); ++it)
+        got.push_back((*it)[1].matched ? (*it)[1].str() + std::to_string(std::stoi((*it)[2].str())) : "0");
+      for (int r : want.d) expected.push_back("d" + std::to_string(r));
+      for (int r : want.a) expected.push_back("a" + std::to_string(r));
+      for (int r : want.b) expected.push_back("b" + std::to_string(r));
+      for (const LoweredInput& c : want.c)
+        expected.push_back(c.kind == LoweredInput::Kind::zero         ? "0"
+                           : c.kind == LoweredInput::Kind::d_register ? "d" + std::to_string(c.reg)
+                                                                      : "c" + std::to_string(c.reg));
+      CHECK(got == expected);
+    }
+    CHECK(call == calls.size());
+    ++kernels;
+  }
+  CHECK(kernels >= 6);
+}
+
 TEST_CASE("each dump is proved or refuted as its program is", "[tirx][prove]") {
   for (const Json& e : oracle()) {
     if (!e["accepted"].get<bool>()) continue;
@@ -230,6 +267,16 @@ TEST_CASE("bad released-TIRx input is a located error, never a crash", "[tirx][h
       }
     }
   CHECK(errors > 50);
+  // 2^18 unrolled instructions: refused before they are evaluated.
+  const std::string nest = "for repeat_2 in T.unroll(0, 2):";
+  const std::string huge = replace_once(dump, nest, "for repeat_2 in T.unroll(0, 262144):");
+  try {
+    (void)program_from(huge);
+    FAIL("no error");
+  } catch (const Error& e) {
+    CHECK(e.loc().line > 0);
+    CHECK_THAT(std::string(e.what()), Catch::Contains("unrolled T.ptx.mma"));
+  }
   const std::pair<std::string, std::string> cases[] = {
       {"@T.function\ndef main():\n    with T.device_entry(launch=T.cuda.LaunchConfig(grid=[1], block=[64])):\n        pass\n",
        "one-warp kernels"},
@@ -240,6 +287,10 @@ TEST_CASE("bad released-TIRx input is a located error, never a crash", "[tirx][h
        "is not a register view"},
       {"@T.function\ndef main():\n    with T.device_scope(1, 1, 1, 32, 1, 1):\n        $$$\n", ""},
       {"@T.function\ndef main():\n    with T.device_scope(1, 1, 1, 32, 1, 1):\n        pass\n", "no mma"},
+      {"@T.function\ndef main():\n    with T.device_scope(1, 1, 1, 32, 1, 1):\n        \xff\n", ""},
+      {"@T.ir_module\nclass M:\n    @T.function\n    def main(A: T.Tensor((16, 16), T.float16)):\n        with T.device_scope(1, 1, 1, 32, 1, 1):\n"
+       "            for i in T.unroll(0, 2000000):\n                pass\n",
+       "too large"},
   };
   for (const auto& [text, message] : cases) {
     INFO(text);
@@ -251,4 +302,24 @@ TEST_CASE("bad released-TIRx input is a located error, never a crash", "[tirx][h
       CHECK_THAT(std::string(e.what()), Catch::Contains(message));
     }
   }
+}
+
+TEST_CASE("on the H200, TVM's kernels are exact exactly where mmacheck proves the program", "[tirx][gpu-record]") {
+  // tests/data/tirx/h200_tvm_kernels.txt: scripts/tirx-oracle/gpu.sh's programs run on the GPU machine.
+  std::istringstream in(read_file(source_path("tests/data/tirx/h200_tvm_kernels.txt")));
+  int kernels = 0, wrong = 0;
+  for (std::string line; std::getline(in, line);) {
+    const std::size_t colon = line.find(": ");
+    if (line.rfind("tirx_", 0) != 0 || colon == std::string::npos) continue;
+    const std::string name = line.substr(0, colon);
+    INFO(line);
+    const bool exact = line.find("D exact") != std::string::npos;
+    const ProofReport r = prove_both(load_program(source_path("examples/" + name + ".py")));
+    CHECK((r.verdict == Verdict::proved) == exact);
+    CHECK((r.verdict == Verdict::refuted) == !exact);
+    ++kernels;
+    wrong += !exact;
+  }
+  CHECK(kernels == 6);
+  CHECK(wrong == 1);  // tirx_seed
 }

@@ -20,7 +20,10 @@
 // The same file (or a whole .py file) may hold TVMScript: a @T.prim_func
 // whose blocks, thread ids, match_buffer, .local() views, staging loops and
 // scoped gemm become the same buffers, scope, gemm and stage/store
-// statements (core/program/tvmscript_*.cc, docs/tvmscript.md).
+// statements (core/program/tvmscript_*.cc, docs/tvmscript.md).  A file
+// written for the released TIRx (a @T.function: T.cuda.tile.apply, or the
+// T.ptx.mma dump TVM prints) is read by core/program/tirx_release_*.cc into
+// the same Program with `release` set (docs/tirx-release.md).
 //
 //     D = buffer((16, 8), "float32", "local", D_FRAG)
 //     scope warp

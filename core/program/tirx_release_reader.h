@@ -7,9 +7,10 @@
 // the module TVM prints after TileDispatch (`@T.ir_module class`,
 // `T.device_scope`, `T.alloc_tensor`, `T.ptx.mma` in `T.unroll` loops).
 //
-// tirx_release_reader.cc: blocks, functions, launch, allocations, views,
-// loops and staging.  tirx_release_mma.cc: the mma (tile.apply, T.ptx.mma
-// and its register arguments) and the Program the reader hands back.
+// tirx_release_reader.cc: blocks, functions, launch, loops and staging.
+// tirx_release_tensors.cc: tensor types, allocations, views, integer lets,
+// layout bindings.  tirx_release_mma.cc: the mma (tile.apply, T.ptx.mma and
+// its register arguments) and the Program the reader hands back.
 #pragma once
 
 #include <map>

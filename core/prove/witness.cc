@@ -118,6 +118,16 @@ void fragment(const ProofSetup& setup, const CheckSpec& check, const FragmentWit
   if (setup.warps > 1) cx.warp = p.warp;
 }
 
+// " (the C input of T.ptx.mma at line 27 (repeat_2 = 1))": where a program
+// that states its nest (a lowered dump) wrote nest statement `index`; "" otherwise.
+std::string stmt_origin(const ProofSetup& setup, int index) {
+  const std::vector<NestStmt>& stmts = setup.plan.nest.stmts;
+  for (std::size_t i = static_cast<std::size_t>(index); i < stmts.size(); ++i)
+    if (const auto* mma = std::get_if<MmaStmt>(&stmts[i]))
+      return mma->origin.empty() ? "" : " (" + std::string(i == static_cast<std::size_t>(index) ? "" : "the C input of ") + mma->origin + ")";
+  return "";
+}
+
 void accumulation(const ProofSetup& setup, const AccumulationWitness& w, Counterexample& cx) {
   cx.operand = "D";
   cx.slot = d_slot(setup, w.warp, w.lane, w.i, w.j).value_or(0);
@@ -141,7 +151,7 @@ void accumulation(const ProofSetup& setup, const AccumulationWitness& w, Counter
   }
   const InitVerdict v = init_verdict(setup, w.warp, w.lane, w.i, w.j, cx.slot);
   cx.stmt = v.stmt;
-  const std::string stmt = "statement " + std::to_string(v.stmt);
+  const std::string stmt = "statement " + std::to_string(v.stmt) + stmt_origin(setup, v.stmt);
   switch (v.fault) {
     case InitFault::accumulated_before_init:
       cx.message = at + " is accumulated by " + stmt + " before any init sets it";

@@ -1,0 +1,189 @@
+// ReleaseReader, the tensors: tensor types (T.Tensor(shape, dtype, scope=,
+// layout=)), register images (T.alloc_local, T.alloc_tensor), register
+// views (T.decl_tensor), integer lets and the top-level layout bindings.
+#include <array>
+
+#include "core/program/program_parser.h"
+#include "core/program/tirx_release_reader.h"
+
+namespace mmacheck {
+
+namespace {
+
+// TVM's scalar dtype names and widths that a register image or view may have.
+constexpr std::array<std::pair<std::string_view, int>, 12> kDTypeBits{{{"float16", 16},
+                                                                      {"bfloat16", 16},
+                                                                      {"float32", 32},
+                                                                      {"float64", 64},
+                                                                      {"uint8", 8},
+                                                                      {"int8", 8},
+                                                                      {"uint16", 16},
+                                                                      {"int16", 16},
+                                                                      {"uint32", 32},
+                                                                      {"int32", 32},
+                                                                      {"uint64", 64},
+                                                                      {"int64", 64}}};
+
+bool is_t(const Token& t) { return t.is_name("T") || t.is_name("I"); }
+
+}  // namespace
+
+// NAME = T.alloc_local(...) | T.alloc_tensor(...) | T.decl_tensor(...) | INDEX_EXPR
+// NAME: T.let[T.int32] = INDEX_EXPR                                     (TVM's print)
+// NAME = Axis.get("NAME")                                              (top level)
+// NAME = LAYOUT_EXPR                                                   (top level)
+void ReleaseReader::assignment() {
+  const Token& name = in_.next();
+  if (in_.accept(":")) {  // a type annotation: T.let[T.int32]
+    while (!in_.peek().is_op("=") && !in_.peek().ends_statement()) in_.next();
+  }
+  in_.expect("=", "after '" + name.text + "'");
+  const Token& rhs = in_.peek();
+  if (!in_function_) {
+    if (rhs.is_name("Axis") && in_.peek(1).is_op(".") && in_.peek(2).is_name("get")) {
+      in_.next();
+      in_.next();
+      in_.next();
+      const Token& open = in_.expect("(", "after Axis.get");
+      const Token& axis = in_.peek();
+      if (axis.kind != TokenKind::string) in_.fail(axis, "Axis.get takes an axis name string");
+      in_.next();
+      in_.expect_close(")", "Axis.get(", open);
+      if (axis.text != name.text)
+        in_.fail(name, "'" + name.text + " = Axis.get(\"" + axis.text + "\")': mmacheck reads an axis bound to its own name");
+      return;
+    }
+    declare(name);
+    layout_names_.layouts.emplace(name.text, parse_layout(in_, layout_names_));
+    return;
+  }
+  if (!launched_) in_.fail(name, "statements before the device entry are not read");
+  if (is_t(rhs) && in_.peek(1).is_op(".") && in_.peek(3).is_op("(")) {
+    const Token& fn = in_.peek(2);
+    if (fn.text == "alloc_local" || fn.text == "alloc_tensor" || fn.text == "decl_tensor") {
+      declare(name);
+      in_.next();
+      in_.next();
+      in_.next();
+      const Token& open = in_.next();
+      Shape shape;
+      std::pair<std::string, int> dtype;
+      std::optional<MemScope> scope;
+      TileLayout layout{std::vector<Iter>{}};
+      std::string data;
+      if (fn.text == "decl_tensor") {
+        const Token& src = in_.expect_name("the viewed allocation (X.data)");
+        in_.expect(".", "after '" + src.text + "' (X.data)");
+        if (!in_.peek().is_name("data")) in_.fail(in_.peek(), "a view takes X.data, got " + describe(in_.peek()));
+        in_.next();
+        if (!allocs_.contains(src.text)) in_.fail(src, "'" + src.text + "' is not an allocation (T.alloc_local) of this kernel");
+        data = src.text;
+        in_.expect(",", "after X.data");
+      }
+      if (fn.text == "alloc_local") {
+        shape = shape_value();
+        in_.expect(",", "after the shape");
+        dtype = dtype_value();
+        scope = MemScope::local;
+        bool has_layout = false;
+        while (in_.accept(",")) {
+          if (in_.peek().is_op(")")) break;
+          const Token& key = in_.expect_name("layout=");
+          if (key.text != "layout") in_.fail(key, "T.alloc_local keyword '" + key.text + "' is not read (layout)");
+          in_.expect("=", "after 'layout'");
+          layout = layout_of(parse_layout(in_, layout_names_));
+          has_layout = true;
+        }
+        if (!has_layout) in_.fail(fn, "a register image needs its layout (layout=...)");
+      } else {  // ty_args=[T.Tensor(...)]
+        const Token& key = in_.expect_name("ty_args=");
+        if (key.text != "ty_args") in_.fail(key, "expected ty_args=[T.Tensor(...)], got '" + key.text + "'");
+        in_.expect("=", "after 'ty_args'");
+        const Token& list = in_.expect("[", "ty_args=[T.Tensor(...)]");
+        layout = tensor_type(shape, dtype, scope);
+        in_.expect_close("]", "[", list);
+      }
+      in_.expect_close(")", fn.text + "(", open);
+      if (!scope) scope = MemScope::global;
+      if (layout.size() != [&] { std::int64_t n = 1; for (auto d : shape) n *= d; return n; }())
+        in_.fail(name, "'" + name.text + "': its layout has " + std::to_string(layout.size()) +
+                           " elements but its shape has a different count");
+      if (fn.text == "decl_tensor") {
+        const std::int64_t n = layout.size();
+        if (shape.size() != 1 || layout != TileLayout(std::vector<Iter>{Iter{n, 1, Axis::m()}}))
+          in_.fail(name, "mmacheck reads register views of one dimension with the default layout (S[n : 1])");
+        views_.emplace(name.text, View{data, dtype.first, dtype.second, n, name.loc});
+        layout_names_.others.emplace(name.text, "view");
+      } else {
+        if (*scope != MemScope::local)
+          in_.fail(name, "'" + name.text + "' is " + std::string(mem_scope_name(*scope)) +
+                             "; mmacheck reads register (local) images of the mma pattern");
+        allocs_.emplace(name.text, ReleaseImage{name.text, shape, dtype.first, dtype.second, *scope, layout, name.loc});
+        layout_names_.others.emplace(name.text, "allocation");
+      }
+      return;
+    }
+  }
+  declare(name);
+  index_names_.emplace(name.text, parse_index_expr(in_, names_for_loops()));
+}
+
+// 16 | (16, 8) | [16, 8] | (8,)
+Shape ReleaseReader::shape_value() {
+  if (in_.peek().kind == TokenKind::integer) return Shape{small_int("a dimension")};
+  const Token& open = in_.peek();
+  if (!open.is_op("(") && !open.is_op("[")) in_.fail(open, "expected a shape ((16, 8)), got " + describe(open));
+  in_.next();
+  const std::string_view close = open.text == "(" ? ")" : "]";
+  Shape shape;
+  while (!in_.peek().is_op(close)) {
+    const Token& d = in_.peek();
+    const std::int64_t v = small_int("a dimension");
+    if (v <= 0) in_.fail(d, "a dimension must be positive, got " + d.text);
+    shape.push_back(v);
+    if (shape.size() > 8) in_.fail(d, "more than 8 dimensions");
+    if (!in_.accept(",")) break;
+  }
+  in_.expect_close(close, open.text, open);
+  if (shape.empty()) in_.fail(open, "an empty shape");
+  return shape;
+}
+
+std::pair<std::string, int> ReleaseReader::dtype_value() {
+  const Token& t = program_detail::word(in_, "a dtype (\"float16\")");
+  for (const auto& [name, bits] : kDTypeBits)
+    if (t.text == name) return {std::string(name), bits};
+  in_.fail(t, "unknown dtype '" + t.text + "' (float16, bfloat16, float32, uint32, int32, ...)");
+}
+
+TileLayout ReleaseReader::tensor_type(Shape& shape, std::pair<std::string, int>& dtype, std::optional<MemScope>& scope) {
+  for (int i = 0; i < 2; ++i) in_.next();  // T .
+  const Token& tensor = in_.next();
+  if (!tensor.is_name("Tensor")) in_.fail(tensor, "expected T.Tensor(shape, dtype, ...), got " + describe(tensor));
+  const Token& open = in_.expect("(", "after T.Tensor");
+  shape = shape_value();
+  in_.expect(",", "after the shape");
+  dtype = dtype_value();
+  std::optional<TileLayout> layout;
+  while (in_.accept(",")) {
+    if (in_.peek().is_op(")")) break;
+    const Token& key = in_.expect_name("scope= or layout=");
+    in_.expect("=", "after '" + key.text + "'");
+    if (key.text == "scope") {
+      scope = program_detail::parse_scope_word(in_);
+    } else if (key.text == "layout") {
+      if (in_.peek().kind == TokenKind::string) {
+        if (in_.peek().text != "default") in_.fail(in_.peek(), "layout=\"" + in_.peek().text + "\": only \"default\" is read");
+        in_.next();
+      } else {
+        layout = layout_of(parse_layout(in_, layout_names_));
+      }
+    } else {
+      in_.fail(key, "T.Tensor keyword '" + key.text + "' is not read (scope, layout)");
+    }
+  }
+  in_.expect_close(")", "T.Tensor(", open);
+  return layout ? *layout : TileLayout::row_major(shape);
+}
+
+}  // namespace mmacheck
