@@ -3,10 +3,13 @@
 # on a GPU machine with none of our Debian packages (driver and CUDA only).
 #
 #   bundle/bin/mmacheck, bin/mmacheck_tests   RUNPATH $ORIGIN/../lib
-#   bundle/lib/                               libz3, Boost.Program_options
+#   bundle/lib/                               Boost.Program_options; libz3.so.4.xz (xz: 23 -> 5 MB),
+#                                             unpacked by run-tests.sh
 #   bundle/lib/nvrtc.tar.xz                   NVRTC 13 (+ builtins) of this toolkit, unpacked
 #                                             by run-tests.sh when the machine has no NVRTC
-#   bundle/examples/, bundle/tests/data/      inputs of the commands and tests
+#   bundle/src/                               the working tree's files (tracked and untracked, not
+#                                             ignored): examples, tests/data and the sources the
+#                                             tests read (README, layer rules, package test)
 #   bundle/paths                              source and binary paths compiled into the tests,
 #                                             and the git revision built
 #   bundle/run-tests.sh OUT                   the tests, `gpu` on every example, a capture
@@ -35,6 +38,8 @@ write_run_tests() {
 #   captured.mmav      `mmacheck capture --instr all` (384 cases per instruction)
 #   capture-check.txt  `mmacheck mma` (the simulator) on captured.mmav
 #   tests.txt          the whole test suite
+#   ncu/NAME.txt       shared-memory wavefronts of the smem examples and the ldmatrix
+#                      benchmark (ncu's counters; only where ncu is installed)
 #   summary.txt        one line per step: exit status, step, seconds
 # Exits 0 once everything ran; the verdicts are in summary.txt.
 set -u
@@ -56,11 +61,21 @@ if ! ldconfig -p 2>/dev/null | grep -q 'libnvrtc\.so\.13 ' && [ ! -e /usr/local/
   fi
 fi
 
+# Libraries shipped compressed.
+for f in "$B"/lib/*.xz; do
+  case "$f" in */nvrtc.tar.xz) continue ;; esac
+  [ -e "${f%.xz}" ] && continue
+  if command -v xz >/dev/null 2>&1; then
+    xz -dc "$f" >"${f%.xz}"
+  else
+    python3 -c 'import lzma, sys; open(sys.argv[2], "wb").write(lzma.open(sys.argv[1]).read())' "$f" "${f%.xz}"
+  fi
+done
+
 # The tests look for the sources and the program where they were built.
 src=$(sed -n 's/^source //p' "$B/paths")
 bin=$(sed -n 's/^binary //p' "$B/paths")
-[ -e "$src/examples" ] || { mkdir -p "$src" && ln -s "$B/examples" "$src/examples"; }
-[ -e "$src/tests/data" ] || { mkdir -p "$src/tests" && ln -s "$B/tests/data" "$src/tests/data"; }
+[ -e "$src" ] || { mkdir -p "$(dirname "$src")" && ln -s "$B/src" "$src"; }
 [ -e "$bin" ] || { mkdir -p "$(dirname "$bin")" && ln -s "$M" "$bin"; }
 
 step() {  # step NAME OUTPUT SECONDS COMMAND...
@@ -83,12 +98,27 @@ step() {  # step NAME OUTPUT SECONDS COMMAND...
 } >"$OUT/env.txt" 2>&1
 
 step gpu-tests "$OUT/gpu-tests.txt" 150 "$B/bin/mmacheck_tests" "[gpu]" --durations yes
-for ex in "$B"/examples/*.txt; do
+for ex in "$B"/src/examples/*.txt; do
   name=$(basename "$ex" .txt)
   set=tvm
   grep -m 1 '^#' "$ex" | grep -q -- '--inst-set extended' && set=extended
   step "gpu/$name" "$OUT/gpu/$name.txt" 60 "$M" gpu "$ex" --cases 64 --inst-set "$set"
 done
+# Shared-memory wavefronts (docs/gpu.md), where the machine has ncu.
+NCU=$(command -v ncu || ls /usr/local/cuda/bin/ncu /usr/local/cuda-*/bin/ncu /opt/nvidia/nsight-compute/*/ncu 2>/dev/null | head -n 1)
+echo "ncu: ${NCU:-none}" >>"$OUT/env.txt"
+if [ -n "$NCU" ]; then
+  wavefronts=l1tex__data_pipe_lsu_wavefronts_mem_shared
+  mkdir -p "$OUT/ncu"
+  for name in smem_swizzle128 smem_noswizzle smem_ld_shared smem_stmatrix_d; do
+    step "ncu/$name" "$OUT/ncu/$name.txt" 60 "$NCU" --kernel-name mmacheck_gemm --launch-count 1 \
+      --metrics "$wavefronts.sum,${wavefronts}_op_ldsm.sum,${wavefronts}_op_stsm.sum,${wavefronts}_op_ld.sum,${wavefronts}_op_st.sum" \
+      "$M" gpu "$B/src/examples/$name.txt" --cases 1 --inst-set extended
+  done
+  step ncu/bench "$OUT/ncu/bench.txt" 90 "$NCU" --kernel-name bench \
+    --metrics "$wavefronts.sum,${wavefronts}_op_ld.sum,smsp__inst_executed_op_ldsm.sum" \
+    "$B/bin/mmacheck_tests" "GPU: ldmatrix takes the wavefronts the bank count predicts"
+fi
 step capture "$OUT/capture.txt" 150 "$M" capture --instr all --cases 384 -o "$OUT/captured.mmav"
 step capture-check "$OUT/capture-check.txt" 60 "$M" mma --vectors "$OUT/captured.mmav" --show 20
 step tests "$OUT/tests.txt" 200 "$B/bin/mmacheck_tests" --durations yes
@@ -104,7 +134,7 @@ cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release '-DCMAKE_BUILD_RPATH=$ORIGIN/.
 cmake --build "$build" -j "$(nproc)" --target mmacheck mmacheck_tests
 
 rm -rf "$out"
-mkdir -p "$out/bin" "$out/lib" "$out/tests"
+mkdir -p "$out/bin" "$out/lib"
 cp "$build/bin/mmacheck" "$build/bin/mmacheck_tests" "$out/bin/"
 strip "$out/bin/mmacheck" "$out/bin/mmacheck_tests"
 
@@ -129,8 +159,8 @@ if [ ! -f "$archive" ] || [ "$cuda_lib/libnvrtc.so.13" -nt "$archive" ]; then
 fi
 cp "$archive" "$out/lib/nvrtc.tar.xz"
 
-cp -r examples "$out/examples"
-cp -r tests/data "$out/tests/data"
+mkdir -p "$out/src"
+git ls-files -z --cached --others --exclude-standard | tar --null -T - -cf - | tar -x -C "$out/src"
 revision=$(git rev-parse --short HEAD 2>/dev/null || echo unknown)
 git diff --quiet HEAD 2>/dev/null || revision="$revision+changes"
 printf 'source %s\nbinary %s\nrevision %s\n' "$root" "$build/bin/mmacheck" "$revision" >"$out/paths"
@@ -140,6 +170,8 @@ chmod +x "$out/run-tests.sh"
 # The bundle must run without anything from this machine's environment.
 env -i "$out/bin/mmacheck" --version >/dev/null
 env -i "$out/bin/mmacheck" help >/dev/null
+# libz3 is most of the rest; xz brings 23 MB to about 5 MB.
+for lib in "$out"/lib/libz3.so*; do xz -9 -T "$(nproc)" "$lib"; done
 
 needs=$(objdump -T "$out/bin/"* "$out/lib/"*.so* 2>/dev/null | grep -oE '(GLIBC|GLIBCXX)_[0-9.]+' | sort -uV |
   awk -F_ '{last[$1] = $0} END {print last["GLIBC"], last["GLIBCXX"]}')

@@ -45,7 +45,7 @@ Program make_program(const GemmSpec& spec) {
   p.file = "test.txt";
   const auto add = [&](const char* name, const Operand& op, int line) {
     p.buffers.push_back(
-        BufferDecl{name, op.shape, op.dtype, op.scope, op.layout, SourceLoc{p.file, line, 1}});
+        BufferDecl{name, op.shape, op.dtype, op.scope, op.layout, SourceLoc{p.file, line, 1}, std::nullopt});
     return OperandRef{name, op.region, SourceLoc{p.file, 9, 6 + 3 * line}};
   };
   GemmCall call;

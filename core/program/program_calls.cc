@@ -289,7 +289,7 @@ void ProgramParser::match_buffer_binding(const Token& name, const Token& callee)
       throw e.located(callee.loc);
     }
   }();
-  program_.buffers.push_back(BufferDecl{name.text, shape, dtype, scope, std::move(layout), name.loc});
+  program_.buffers.push_back(BufferDecl{name.text, shape, dtype, scope, std::move(layout), name.loc, std::nullopt});
   names_.others.emplace(name.text, "buffer");
 }
 

@@ -361,7 +361,7 @@ Program ReleaseReader::finish() {
     const int pack = std::max(1, img.bits / dtype_bits(type));
     const bool shaped = img.shape.size() == 4 && img.shape[2] == atom_rows && img.shape[3] == atom_cols &&
                         img.bits % dtype_bits(type) == 0;
-    BufferDecl buf{img.buffer, {}, type, MemScope::local, TileLayout(std::vector<Iter>{}), img.loc};
+    BufferDecl buf{img.buffer, {}, type, MemScope::local, TileLayout(std::vector<Iter>{}), img.loc, std::nullopt};
     if (!shaped) {  // the pattern refuses it (dispatch_release); a row-major stand-in
       std::int64_t n = 1;
       for (std::int64_t d : img.shape) n *= d;
@@ -392,7 +392,7 @@ Program ReleaseReader::finish() {
   if (mma.c) program.buffers.push_back(logical(*mma.c, DType::f32, 16, 8));
   for (const auto& [name, g] : globals_)
     if (const std::optional<DType> t = parse_dtype(g.dtype); t && g.shape.size() == 2)
-      program.buffers.push_back(BufferDecl{name, g.shape, *t, MemScope::global, TileLayout::row_major(g.shape), g.loc});
+      program.buffers.push_back(BufferDecl{name, g.shape, *t, MemScope::global, TileLayout::row_major(g.shape), g.loc, std::nullopt});
 
   GemmCall call;
   call.d = OperandRef{mma.d.buffer, std::nullopt, mma.loc};

@@ -138,6 +138,25 @@ z3::expr init_fault(const ProofSetup& setup, const Point& p, const std::vector<S
 
 }  // namespace
 
+// Shared with z3_tile_accumulation.cc (z3_checker.h).
+Outcome accumulation_outcome(Z3Session& session, const z3::expr& domain, const z3::expr& products,
+                             const z3::expr& inits, const z3::expr& w, const z3::expr& l, const z3::expr& i,
+                             const z3::expr& j, const z3::expr& k) {
+  // Both at once first: the usual, proved case costs one query.
+  Z3Session::Result r = session.solve({domain, products || inits}, {});
+  if (r.result != CheckResult::refuted) return {r.result, std::nullopt, r.note};
+  r = session.solve({domain, products}, {w, i, j, k, l});
+  if (r.result == CheckResult::refuted) {
+    const auto& v = r.point;
+    return {r.result, AccumulationWitness{false, static_cast<int>(v[0]), static_cast<int>(v[4]), v[1], v[2], v[3]}, {}};
+  }
+  if (r.result == CheckResult::unknown) return {r.result, std::nullopt, r.note};
+  r = session.solve({domain, inits}, {w, i, j, l});
+  if (r.result != CheckResult::refuted) return {r.result, std::nullopt, r.note};
+  const auto& v = r.point;
+  return {r.result, AccumulationWitness{true, static_cast<int>(v[0]), static_cast<int>(v[3]), v[1], v[2], 0}, {}};
+}
+
 Outcome accumulation_z3(const ProofSetup& setup, Z3Session& session) {
   const Storage& d = setup.storage(GemmOperand::D);
   const OperandPlace& dv = setup.view(GemmOperand::D);
@@ -160,19 +179,7 @@ Outcome accumulation_z3(const ProofSetup& setup, Z3Session& session) {
                           bv.in_range(i, 0, dv.rows()) && bv.in_range(j, 0, dv.cols()) &&
                           owner_is(d, owner, w, l, p.s, bv);
 
-  // Both at once first: the usual, proved case costs one query.
-  Z3Session::Result r = session.solve({domain, products || inits}, {});
-  if (r.result != CheckResult::refuted) return {r.result, std::nullopt, r.note};
-  r = session.solve({domain, products}, {w, i, j, k, l});
-  if (r.result == CheckResult::refuted) {
-    const auto& v = r.point;
-    return {r.result, AccumulationWitness{false, static_cast<int>(v[0]), static_cast<int>(v[4]), v[1], v[2], v[3]}, {}};
-  }
-  if (r.result == CheckResult::unknown) return {r.result, std::nullopt, r.note};
-  r = session.solve({domain, inits}, {w, i, j, l});
-  if (r.result != CheckResult::refuted) return {r.result, std::nullopt, r.note};
-  const auto& v = r.point;
-  return {r.result, AccumulationWitness{true, static_cast<int>(v[0]), static_cast<int>(v[3]), v[1], v[2], 0}, {}};
+  return accumulation_outcome(session, domain, products, inits, w, l, i, j, k);
 }
 
 }  // namespace mmacheck::prove_detail

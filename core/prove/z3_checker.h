@@ -77,6 +77,12 @@ using FrameMemo = std::map<std::vector<std::int64_t>, Outcome>;
 Outcome frames_z3(const ProofSetup& setup, GemmOperand op, Z3Session& session, FrameMemo& memo);
 Outcome fragment_z3(const ProofSetup& setup, GemmOperand op, Z3Session& session);
 Outcome accumulation_z3(const ProofSetup& setup, Z3Session& session);
+// Both accumulation checks' queries: `products` or `inits` (faults over the
+// warp w, lane l and D element (i, j), products also over k) anywhere in
+// `domain`; the witness names products first.
+Outcome accumulation_outcome(Z3Session& session, const z3::expr& domain, const z3::expr& products,
+                             const z3::expr& inits, const z3::expr& w, const z3::expr& l, const z3::expr& i,
+                             const z3::expr& j, const z3::expr& k);
 // The same frame and accumulation checks over symbolic tile indices, for a
 // nest that is its views' unrolling (core/prove/tile_model.h).
 Outcome tile_frames_z3(const ProofSetup& setup, const TileModel& model, GemmOperand op, Z3Session& session);

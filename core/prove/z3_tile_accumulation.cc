@@ -70,19 +70,7 @@ Outcome tile_accumulation_z3(const ProofSetup& setup, const TileModel& model, Z3
   const z3::expr domain = bv.in_range(w, 0, setup.warps) && bv.in_range(l, 0, 32) && bv.in_range(i, 0, dv.rows()) &&
                           bv.in_range(j, 0, dv.cols()) && owner_is(d, owner, w, l, s, bv);
 
-  // Both at once first: the usual, proved case costs one query.
-  Z3Session::Result r = session.solve({domain, products || inits}, {});
-  if (r.result != CheckResult::refuted) return {r.result, std::nullopt, r.note};
-  r = session.solve({domain, products}, {w, i, j, k, l});
-  if (r.result == CheckResult::refuted) {
-    const auto& v = r.point;
-    return {r.result, AccumulationWitness{false, static_cast<int>(v[0]), static_cast<int>(v[4]), v[1], v[2], v[3]}, {}};
-  }
-  if (r.result == CheckResult::unknown) return {r.result, std::nullopt, r.note};
-  r = session.solve({domain, inits}, {w, i, j, l});
-  if (r.result != CheckResult::refuted) return {r.result, std::nullopt, r.note};
-  const auto& v = r.point;
-  return {r.result, AccumulationWitness{true, static_cast<int>(v[0]), static_cast<int>(v[3]), v[1], v[2], 0}, {}};
+  return accumulation_outcome(session, domain, products, inits, w, l, i, j, k);
 }
 
 }  // namespace mmacheck::prove_detail
