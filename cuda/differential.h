@@ -46,7 +46,7 @@ struct DiffOptions {
   sim::InputSet inputs = sim::InputSet::standard;  // the distributions the cases take turns over
   // Called on the calling thread after each batch is simulated, with the
   // number of cases simulated so far.
-  std::function<void(std::int64_t)> progress;
+  std::function<void(std::int64_t)> progress{};
 };
 
 struct DiffMismatch {

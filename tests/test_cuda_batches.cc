@@ -45,7 +45,7 @@ TEST_CASE("cases split into batches round the devices' slots", "[cuda][batches]"
   CHECK((small[1].first == 4 && small[1].count == 4 && small[1].device == 1 && small[1].slot == 0));
   CHECK((small[2].first == 8 && small[2].count == 2 && small[2].device == 0 && small[2].slot == 1));
   CHECK(plan_case_batches(0, 4, 1, 1).empty());
-  for (const auto [cases, batch, devices, slots] :
+  for (const auto& [cases, batch, devices, slots] :
        {std::tuple{1, 1, 1, 1}, {37, 5, 3, 2}, {64, 64, 8, 2}, {1000, 7, 2, 3}, {5, 100, 4, 2}}) {
     const std::vector<CaseBatch> plan = plan_case_batches(cases, batch, devices, slots);
     std::int64_t next = 0;
@@ -225,7 +225,7 @@ TEST_CASE("the differential pipeline finds planted wrong results in case order",
   // The same planted cases, however the run is cut up: one device, one
   // thread, one batch; or many small batches over three devices.
   const std::set<int> planted{0, 4, 5, 21, 36};
-  for (const auto [batch, devices, threads] : {std::tuple{64, 1, 1}, {5, 3, 4}, {1, 2, 3}, {7, 1, 2}}) {
+  for (const auto& [batch, devices, threads] : {std::tuple{64, 1, 1}, {5, 3, 4}, {1, 2, 3}, {7, 1, 2}}) {
     INFO("batch " << batch << ", devices " << devices << ", threads " << threads);
     const DiffReport r = run(s, 37, batch, devices, threads, planted);
     CHECK(r.failed_cases == 5);

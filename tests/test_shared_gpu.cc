@@ -94,8 +94,8 @@ TEST_CASE("GPU: every shared-memory example agrees bit for bit with the warp mac
     WorkerPool pool(1);
     const std::vector<CaseSimulator> sims = {[&machine](const sim::GemmInputs& in) { return machine.run(in); }};
     const DiffReport r = run_differential(devices, staging, sim::input_specs(p), pool, sims, {.cases = 64});
-    std::printf("gpu-vs-sim %s: %d cases, %d failed, %lld elements differ\n", name, r.cases, r.failed_cases,
-                static_cast<long long>(r.mismatched_elements));
+    std::printf("gpu-vs-sim %s: %lld cases, %lld failed, %lld elements differ\n", name, static_cast<long long>(r.cases),
+                static_cast<long long>(r.failed_cases), static_cast<long long>(r.mismatched_elements));
     CHECK(r.cases == 64);
     CHECK(r.failed_cases == 0);
   }

@@ -43,7 +43,7 @@ struct MmaStmt {
   std::vector<int> d, a, b, c;  // registers, PTX operand order
   // Where the statement comes from when a program states its nest (a lowered
   // dump's "T.ptx.mma at line 27 (repeat_2 = 1)"); empty for a dispatched nest.
-  std::string origin;
+  std::string origin{};
 };
 
 using NestStmt = std::variant<InitStmt, MmaStmt>;

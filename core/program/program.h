@@ -63,7 +63,7 @@ struct BufferDecl {
   // Shared buffers (docs/shared-memory.md): the layout gives each element's
   // offset (on `m`, in elements), then the swizzle (absent: none) permutes
   // it; `align` is the allocation's alignment in bytes.
-  std::optional<Swizzle> swizzle;
+  std::optional<Swizzle> swizzle{};
   std::int64_t align = 16;
 };
 
