@@ -5,6 +5,7 @@
 
 #ifdef MMACHECK_AVX2_KERNELS
 
+#include <cpuid.h>
 #include <immintrin.h>
 
 #include <algorithm>
@@ -14,7 +15,12 @@
 namespace mmacheck::sim::fast {
 
 bool cpu_has_avx2() {  // and F16C, which every AVX2 processor has
-  static const bool has = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("f16c");
+  // F16C from CPUID leaf 1 (ECX bit 29): clang's __builtin_cpu_supports does
+  // not know "f16c".
+  static const bool has = [] {
+    unsigned eax = 0, ebx = 0, ecx = 0, edx = 0;
+    return __builtin_cpu_supports("avx2") && __get_cpuid(1, &eax, &ebx, &ecx, &edx) != 0 && (ecx & bit_F16C) != 0;
+  }();
   return has;
 }
 
