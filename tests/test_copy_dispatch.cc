@@ -20,9 +20,9 @@ namespace {
 
 std::string example(const std::string& name) { return read_file(source_path("examples/" + name)); }
 
-Staging staging_of(const std::string& text) {
+Staging staging_of(const std::string& text, InstSet set = InstSet::tvm) {
   const Program p = parse_program(text, "f.txt");
-  return build_staging(p, dispatch(p).nest);
+  return build_staging(p, dispatch(p, set).nest);
 }
 
 // The accesses a stage makes, as comparable values: statement label, and per
@@ -152,4 +152,16 @@ TEST_CASE("tiles TVM's ldstmatrix variant refuses are refused at the copy with i
             .find("copy moves between a register (local) and a shared buffer") != std::string::npos);
   CHECK(refusal(kA16 + "A_s = buffer((16, 8), \"float16\", \"shared\", S[(16, 8) : (8, 1)])\ncopy A = A_s\n", 8)
             .find("the shapes differ") != std::string::npos);
+}
+
+TEST_CASE("copy D_s = D dispatches to smem_stmatrix_d.txt's stmatrix.x2: same accesses, proved", "[copy][shared]") {
+  const std::string hand = example("smem_stmatrix_d.txt");
+  const std::string copied = replace_once(hand, "stmatrix.x2 D[0] -> D_s[lane % 16, 0]", "copy D_s = D");
+  // f16 accumulation: the extended instruction set (the example says so).
+  const Staging h = staging_of(hand, InstSet::extended), c = staging_of(copied, InstSet::extended);
+  CHECK(accesses(c.shared_d) == accesses(h.shared_d));
+  CHECK(accesses(c.shared_d).front().label == "stmatrix.x2 D[0]");
+  const ProofReport r = prove_both(parse_program(copied, "copy.txt"), InstSet::extended);
+  CHECK(r.verdict == Verdict::proved);
+  CHECK(r.verdict == prove_both(parse_program(hand, "hand.txt"), InstSet::extended).verdict);
 }
