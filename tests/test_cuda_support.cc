@@ -245,6 +245,7 @@ Program layouts_only(Program program) {
   program.stages.clear();
   program.stores.clear();
   program.copies.clear();
+  program.tile_copies.clear();
   program.fills.clear();
   return program;
 }

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "core/base/error.h"
+#include "core/gemm/copy_dispatch.h"
 
 namespace mmacheck {
 
@@ -58,9 +59,15 @@ std::vector<std::int64_t> SharedStage::slot_offsets(int slots) const {
 }
 
 std::optional<SharedStage> shared_stage(const Program& program, const BufferDecl& reg, int slots, bool store) {
+  std::vector<SharedCopyStmt> dispatched;
+  for (const TileCopyStmt& c : program.tile_copies)
+    if (c.reg == reg.name && c.store == store)
+      for (SharedCopyStmt& d : dispatch_copy(program, c, slots)) dispatched.push_back(std::move(d));
+  auto owned = std::make_shared<const std::vector<SharedCopyStmt>>(std::move(dispatched));
   std::vector<const SharedCopyStmt*> copies;
   for (const SharedCopyStmt& c : program.copies)
     if (c.reg == reg.name && c.store() == store) copies.push_back(&c);
+  for (const SharedCopyStmt& c : *owned) copies.push_back(&c);
   if (copies.empty()) return std::nullopt;
   const SharedCopyStmt& first = *copies.front();
   for (const StageStmt& s : program.stages)
@@ -95,6 +102,7 @@ std::optional<SharedStage> shared_stage(const Program& program, const BufferDecl
                                " matrix but '" + reg.name + "' is " + dims(reg.shape[0], reg.shape[1]));
 
   SharedStage st;
+  st.dispatched = std::move(owned);
   st.store = store;
   st.reg = reg.name;
   st.shared = shared.name;

@@ -18,6 +18,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -54,14 +55,17 @@ struct SharedStage {
   // the fill puts there (the drain takes from there), or -1.
   std::vector<std::int32_t> matrix_at;
   std::vector<SharedAccess> accesses;
+  // The ldmatrix/stmatrix statements `copy` statements dispatched into
+  // (copy_dispatch.h); accesses point into them, so they are shared, not copied.
+  std::shared_ptr<const std::vector<SharedCopyStmt>> dispatched;
 
   // Where (lane, slot) is read from (loads) or written to (stores): the
   // element offset, or -1 (no access covers it, or its address is outside).
   std::vector<std::int64_t> slot_offsets(int slots) const;
 };
 
-// nullopt when no ldmatrix/stmatrix/ld.shared/st.shared statement moves
-// `reg` in that direction.  Throws Error at the statement when the program
+// nullopt when no ldmatrix/stmatrix/ld.shared/st.shared or `copy` statement
+// moves `reg` in that direction (copies are dispatched first, copy_dispatch.h).  Throws Error at the statement when the program
 // cannot mean it: a register buffer also staged by `stage`/`store`, copies
 // of one buffer from two shared buffers, no fill (drain) for the shared
 // buffer, a register buffer whose shape is not the shared one's (or its

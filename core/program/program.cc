@@ -37,6 +37,11 @@ std::string SharedCopyStmt::label() const {
          (trans ? ".trans " : " ") + reg + "[" + std::to_string(first_slot) + "]";
 }
 
+std::string TileCopyStmt::label() const {
+  const std::string s = shared + (transposed ? ".T" : "");
+  return "copy " + (store ? s + " = " + reg : reg + " = " + s);
+}
+
 Program load_program(const std::string& path) { return parse_program(read_text_file(path), input_name(path)); }
 
 }  // namespace mmacheck

@@ -149,6 +149,20 @@ struct SharedCopyStmt {
   std::string label() const;
 };
 
+// `copy R = S[.T]` (ldmatrix) / `copy S[.T] = R` (stmatrix): TIRx's copy tile
+// primitive between a whole register fragment buffer R and a whole shared
+// buffer S of R's shape (of its transpose with .T: R[r][c] is S[c][r]).  The
+// gemm layer dispatches it into ldmatrix/stmatrix statements the way TVM's
+// ldstmatrix variant does (core/gemm/copy_dispatch.h).
+struct TileCopyStmt {
+  std::string reg, shared;
+  bool store = false;       // R -> S (stmatrix)
+  bool transposed = false;  // S.T
+  SourceLoc loc;
+  // "copy A = A_s", "copy D_s = D"
+  std::string label() const;
+};
+
 struct Program {
   std::string file;  // path as given, for messages
   std::vector<LayoutBinding> layouts;
@@ -163,6 +177,7 @@ struct Program {
   std::optional<ReleaseMma> release;
   std::vector<SharedFillStmt> fills;
   std::vector<SharedCopyStmt> copies;
+  std::vector<TileCopyStmt> tile_copies;
 
   // nullptr when no buffer has that name.
   const BufferDecl* find_buffer(std::string_view name) const;

@@ -52,10 +52,11 @@ void ProgramParser::statement() {
     if (t.text == "stage" || t.text == "store") return staging_statement();
     if (t.text == "fill" || t.text == "drain") return fill_statement();
     if (at_shared_copy()) return shared_copy_statement();
+    if (t.text == "copy" && in_.peek(1).kind == TokenKind::identifier) return tile_copy_statement();
     if (const Token* callee = accept_callee("gemm")) return gemm_call(*callee);
   }
   if (t.kind == TokenKind::identifier && assignment) return binding();
-  in_.fail(t, "expected a statement (NAME = ..., scope ..., gemm(...), stage ..., store ..., fill ..., ldmatrix ...), got " + describe(t));
+  in_.fail(t, "expected a statement (NAME = ..., scope ..., gemm(...), stage ..., store ..., fill ..., ldmatrix ..., copy ...), got " + describe(t));
 }
 
 const Token* ProgramParser::accept_callee(std::string_view name) {

@@ -96,6 +96,7 @@ class ProgramParser {
   // values of buffer(...) and TIRx's ComposeLayout.
   void fill_statement();
   void shared_copy_statement();
+  void tile_copy_statement();
   bool at_shared_copy() const;
   Swizzle swizzle_value();
   std::optional<Swizzle> optional_swizzle();  // a swizzle or None

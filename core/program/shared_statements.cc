@@ -234,4 +234,55 @@ void ProgramParser::shared_copy_statement() {
   program_.copies.push_back(std::move(c));
 }
 
+// `copy DST = SRC`: one side a register (local) buffer, the other a shared
+// buffer, optionally `.T` (TIRx's Tx.copy(dst, src) of whole buffers).
+void ProgramParser::tile_copy_statement() {
+  const Token& keyword = in_.next();
+  TileCopyStmt c;
+  c.loc = keyword.loc;
+  struct Side {
+    const Token* name;
+    const BufferDecl* buffer;
+    bool transposed;
+  };
+  const auto side = [&](std::string_view what) {
+    const Token& name = in_.expect_name(what);
+    const BufferDecl& b = program_.buffer(name.text, name.loc);
+    bool t = false;
+    if (in_.peek().is_op(".") && in_.peek(1).is_name("T")) {
+      in_.next();
+      in_.next();
+      t = true;
+    }
+    return Side{&name, &b, t};
+  };
+  const Side dst = side("the copy's destination buffer");
+  in_.expect("=", "(copy DST = SRC)");
+  const Side src = side("the copy's source buffer");
+  const bool load = dst.buffer->scope == MemScope::local && src.buffer->scope == MemScope::shared;
+  const bool store = dst.buffer->scope == MemScope::shared && src.buffer->scope == MemScope::local;
+  if (!load && !store)
+    in_.fail(keyword, "copy moves between a register (local) and a shared buffer; '" + dst.name->text + "' is " +
+                          std::string(mem_scope_name(dst.buffer->scope)) + " and '" + src.name->text + "' " +
+                          std::string(mem_scope_name(src.buffer->scope)));
+  const Side& reg = load ? dst : src;
+  const Side& sh = load ? src : dst;
+  if (reg.transposed) in_.fail(*reg.name, "only the shared side of a copy may be transposed ('" + sh.name->text + ".T')");
+  if (sh.buffer->shape.size() != 2 || reg.buffer->shape.size() != 2)
+    in_.fail(keyword, "copy needs 2-D buffers");
+  Shape want = sh.buffer->shape;
+  if (sh.transposed) std::swap(want[0], want[1]);
+  if (want != reg.buffer->shape)
+    in_.fail(keyword, "copy of '" + reg.name->text + "' " + shape_text(reg.buffer->shape) + " and '" + sh.name->text +
+                          (sh.transposed ? ".T' " : "' ") + shape_text(want) + ": the shapes differ");
+  if (sh.buffer->dtype != reg.buffer->dtype)
+    in_.fail(keyword, "'" + reg.name->text + "' holds " + std::string(dtype_info(reg.buffer->dtype).tvm) + " but '" +
+                          sh.name->text + "' " + std::string(dtype_info(sh.buffer->dtype).tvm));
+  c.reg = reg.name->text;
+  c.shared = sh.name->text;
+  c.store = store;
+  c.transposed = sh.transposed;
+  program_.tile_copies.push_back(std::move(c));
+}
+
 }  // namespace mmacheck

@@ -57,7 +57,8 @@ namespace {
 
 // A proof of the layouts says nothing about how the program fills them.
 std::vector<std::string> staging_notes(const Program& program) {
-  if (program.stages.empty() && program.stores.empty() && program.copies.empty())
+  if (program.stages.empty() && program.stores.empty() && program.copies.empty() &&
+      program.tile_copies.empty())
     return {"staging not checked: the program does not stage its registers (no stage/store statements, no "
             "TVMScript staging loops)"};
   const GemmCall& g = *program.gemm;
@@ -69,6 +70,8 @@ std::vector<std::string> staging_notes(const Program& program) {
       if (store && s.buffer == op.buffer) return true;
     for (const SharedCopyStmt& s : program.copies)
       if (s.store() == store && s.reg == op.buffer) return true;
+    for (const TileCopyStmt& s : program.tile_copies)
+      if (s.store == store && s.reg == op.buffer) return true;
     return false;
   };
   for (const auto& [name, op, store] : {std::tuple{"A", &g.a, false}, std::tuple{"B", &g.b, false},
