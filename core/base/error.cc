@@ -34,7 +34,20 @@ static std::string render(const SourceLoc& loc, const std::string& message) {
   return (where.empty() ? "" : where + ": ") + "error: " + message;
 }
 
+// A message quotes the input (a token, a name): a 40 MB one-line file must
+// not come back as a 40 MB message.
+static std::string bounded(std::string message) {
+  constexpr std::size_t kHead = 480, kTail = 120;
+  if (message.size() <= kHead + kTail + 64) return message;
+  const std::size_t dropped = message.size() - kHead - kTail;
+  return message.substr(0, kHead) + "... (" + std::to_string(dropped) + " bytes left out) ..." +
+         message.substr(message.size() - kTail);
+}
+
 Error::Error(SourceLoc loc, std::string message)
+    : Error(std::move(loc), bounded(std::move(message)), 0) {}
+
+Error::Error(SourceLoc loc, std::string message, int)
     : std::runtime_error(render(loc, message)), loc_(std::move(loc)), message_(std::move(message)) {}
 
 Error Error::located(const SourceLoc& loc) const {

@@ -9,7 +9,9 @@
 //
 //     FILE:LINE:COL: error: MESSAGE
 //
-// and exits with status 2.  Library code never prints and never exits.
+// and exits with status 2.  Library code never prints and never exits.  A
+// message over about 660 bytes keeps its head and tail ("... (N bytes left
+// out) ..."), so quoting a huge token stays a short message.
 //
 // Example:
 //     throw Error(SourceLoc{"gemm.txt", 3, 17}, "unknown buffer 'Q'");
@@ -52,6 +54,8 @@ class Error : public std::runtime_error {
   Error located(const SourceLoc& loc) const;
 
  private:
+  Error(SourceLoc loc, std::string message, int);  // message already bounded
+
   SourceLoc loc_;
   std::string message_;
 };
