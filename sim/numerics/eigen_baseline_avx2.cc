@@ -2,7 +2,7 @@
 // called when the processor has both (eigen_baseline.cc).
 #define EIGEN_STRONG_INLINE inline __attribute__((always_inline))
 #define MMACHECK_BASELINE_NS avx2
-#define MMACHECK_BASELINE_NAME "Eigen float32 AVX2+FMA"
+#define MMACHECK_BASELINE_NAME "Eigen float32 AVX2"
 #include "sim/numerics/eigen_baseline_kernels.h"
 
 namespace mmacheck::sim {
