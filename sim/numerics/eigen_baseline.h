@@ -7,7 +7,7 @@
 //
 //     const FloatTileKernel& k = eigen_tile_kernel(16, 8, 16);
 //     k.run(a.data(), b.data(), c.data(), d.data(), 64);   // 64 tiles
-//     k.name == "Eigen float32 AVX2+FMA"
+//     k.name == "Eigen float32 AVX2"
 #pragma once
 
 #include <string_view>

@@ -36,7 +36,7 @@ struct ThroughputResult {
   PhaseResult sim;           // finite inputs: the fast path
   PhaseResult sim_specials;  // every tile holds one Inf or NaN: the reference path
   PhaseResult eigen;          // the float32 baseline (eigen_baseline.h)
-  std::string_view baseline;  // its name, e.g. "Eigen float32 AVX2+FMA"
+  std::string_view baseline;  // its name, e.g. "Eigen float32 AVX2"
 };
 
 // Runs `work(thread)` round after round on each of `threads` threads until
