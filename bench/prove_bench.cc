@@ -34,6 +34,7 @@
 #include "core/base/heap_tuning.h"
 #include "core/base/error.h"
 #include "core/program/program.h"
+#include "core/program/read/read_program.h"
 #include "core/prove/prove.h"
 
 using namespace mmacheck;

@@ -26,6 +26,7 @@
 
 #include "core/gemm/dispatch.h"
 #include "core/program/program.h"
+#include "core/program/read/read_program.h"
 #include "sim/check/input_specs.h"
 #include "sim/machine/warp_machine.h"
 #include "sim/numerics/eigen_baseline.h"

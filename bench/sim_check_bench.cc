@@ -23,6 +23,7 @@
 #include "core/base/heap_tuning.h"
 #include "core/gemm/dispatch.h"
 #include "core/program/program.h"
+#include "core/program/read/read_program.h"
 #include "core/prove/prove.h"
 #include "sim/check/direct_eval.h"
 #include "sim/check/reference.h"

@@ -26,6 +26,7 @@
 #include "core/gemm/dispatch.h"
 #include "sim/check/nest_throughput.h"
 #include "core/base/error.h"
+#include "core/program/read/read_program.h"
 #include "sim/numerics/mma_model.h"
 #include "sim/numerics/throughput.h"
 #include "sim/vectors/vector_file.h"

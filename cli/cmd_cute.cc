@@ -1,9 +1,9 @@
 // mmacheck cute FILE [--json]
 //
 // FILE is a CUTLASS trait header (it mentions MMA_Traits) or an atom list
-// (core/program/cute_traits.h).  Every atom is matched to the instruction
+// (core/cute/cute_traits.h).  Every atom is matched to the instruction
 // its name names and each of A, B, C is checked against the PTX frame
-// (core/prove/cute_check.h).  Text output: one line per atom (verdict,
+// (core/cute/cute_check.h).  Text output: one line per atom (verdict,
 // instruction), a line per operand that does not prove, and a summary
 // `N atoms: P proved, R refuted, I ill_formed, U unchecked`.  --json prints
 // {"atoms": [{"atom", "instruction", "operands": [{"operand", "result",
@@ -15,8 +15,8 @@
 #include "cli/command.h"
 #include "core/base/file_io.h"
 #include "core/base/json.h"
-#include "core/prove/cute_check.h"
-#include "core/prove/cute_tiled_check.h"
+#include "core/cute/cute_check.h"
+#include "core/cute/cute_tiled_check.h"
 
 namespace mmacheck::cli {
 

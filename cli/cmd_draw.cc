@@ -17,6 +17,7 @@
 #include "core/base/json.h"
 #include "core/emit/svg.h"
 #include "core/gemm/dispatch.h"
+#include "core/program/read/read_program.h"
 #include "core/prove/prove.h"
 
 namespace mmacheck::cli {

@@ -13,6 +13,7 @@
 #include "core/emit/tirx_text.h"
 #include "core/base/error.h"
 #include "core/program/program.h"
+#include "core/program/read/read_program.h"
 
 namespace mmacheck::cli {
 

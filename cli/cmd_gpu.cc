@@ -31,6 +31,7 @@
 #include "core/gemm/dispatch.h"
 #include "core/base/error.h"
 #include "core/base/worker_pool.h"
+#include "core/program/read/read_program.h"
 #include "cuda/case_batches.h"
 #include "cuda/case_words.h"
 #include "cuda/device_selection.h"

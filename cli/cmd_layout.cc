@@ -35,6 +35,7 @@
 #include "core/program/layout_parser.h"
 #include "core/program/program.h"
 #include "core/layout/owner_label.h"
+#include "core/program/read/read_program.h"
 
 namespace mmacheck::cli {
 

@@ -14,6 +14,7 @@
 #include "cli/options.h"
 #include "cli/file_batch.h"
 #include "core/base/json.h"
+#include "core/program/read/read_program.h"
 #include "core/prove/prove.h"
 
 namespace mmacheck::cli {

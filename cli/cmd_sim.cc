@@ -26,6 +26,7 @@
 #include "core/gemm/dispatch.h"
 #include "core/base/error.h"
 #include "core/base/worker_pool.h"
+#include "core/program/read/read_program.h"
 #include "sim/numerics/element_value.h"
 #include "sim/check/error_bound.h"
 #include "sim/numerics/random_inputs.h"

@@ -1,7 +1,7 @@
 // mmacheck triton FILE [--json]
 //
 // FILE lists Triton linear layouts of NVIDIA MMA v2 accumulators and dot
-// operands (core/program/triton_dot.h).  Each is checked against the PTX
+// operands (core/triton/triton_dot.h).  Each is checked against the PTX
 // frame of the mma.sync Triton's lowering feeds it to (core/prove/
 // triton_check.h).  Text output: one line per layout (verdict, name,
 // instruction) with the reason when it does not prove, zero bases and K
@@ -15,7 +15,7 @@
 #include "cli/command.h"
 #include "core/base/file_io.h"
 #include "core/base/json.h"
-#include "core/prove/triton_check.h"
+#include "core/triton/triton_check.h"
 
 namespace mmacheck::cli {
 

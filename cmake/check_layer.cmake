@@ -1,5 +1,6 @@
 # Run by the build (cmake -P): fails when a file of a layer includes a
-# project header from a layer it may not use.
+# project header from a layer it may not use.  A header's layer is the folder
+# it sits in, exactly (core/program/tvmscript/x.h is core/program/tvmscript's).
 #   -DLAYER=core/gemm -DALLOWED="core/base;core/layout;..."
 #   -DFILES_FROM=<file holding the folder's sources as a CMake list>
 #   -DSTAMP=<file to touch on success>
@@ -13,15 +14,11 @@ foreach(f IN LISTS FILES)
     if(NOT inc MATCHES "^(core|sim|cuda|cli)/")
       continue()
     endif()
-    set(ok FALSE)
-    foreach(a IN LISTS ALLOWED)
-      string(LENGTH "${a}/" n)
-      string(SUBSTRING "${inc}" 0 ${n} head)
-      if(head STREQUAL "${a}/")
-        set(ok TRUE)
-      endif()
-    endforeach()
-    if(NOT ok)
+    # A layer is a folder, not a prefix: core/program does not admit
+    # core/program/tvmscript/..., which is a layer of its own.
+    get_filename_component(folder "${inc}" DIRECTORY)
+    list(FIND ALLOWED "${folder}" at)
+    if(at EQUAL -1)
       string(APPEND bad "  ${f}: includes \"${inc}\", which ${LAYER} may not use\n")
     endif()
   endforeach()

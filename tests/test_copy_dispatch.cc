@@ -9,6 +9,7 @@
 #include "core/gemm/copy_dispatch.h"
 #include "core/gemm/dispatch.h"
 #include "core/gemm/staging.h"
+#include "core/program/read/read_program.h"
 #include "core/prove/prove.h"
 #include "tests/support.h"
 #include "tests/test_prove_support.h"

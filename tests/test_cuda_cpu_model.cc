@@ -7,6 +7,7 @@
 #include "core/gemm/dispatch.h"
 #include "core/base/error.h"
 #include "core/gemm/staging.h"
+#include "core/program/read/read_program.h"
 #include "sim/machine/warp_machine.h"
 #include "tests/support.h"
 #include "tests/test_cuda_support.h"

@@ -15,6 +15,7 @@
 #include "cuda/gemm_stream.h"
 #include "cuda/case_words.h"
 #include "core/base/worker_pool.h"
+#include "core/program/read/read_program.h"
 #include "sim/check/input_specs.h"
 #include "sim/machine/warp_machine.h"
 #include "cuda/mmav_writer.h"

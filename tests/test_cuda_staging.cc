@@ -5,6 +5,7 @@
 #include "core/base/error.h"
 #include "core/gemm/slot_table.h"
 #include "core/gemm/staging.h"
+#include "core/program/read/read_program.h"
 #include "tests/test_cuda_support.h"
 
 using namespace mmacheck;

@@ -10,6 +10,7 @@
 
 #include "core/emit/cuda_source.h"
 #include "core/base/error.h"
+#include "core/program/read/read_program.h"
 #include "sim/check/input_specs.h"
 #include "sim/numerics/float_format.h"
 #include "tests/support.h"

@@ -1,10 +1,10 @@
-// CuTe atoms against the PTX frames (core/prove/cute_check.h): CUTLASS's
+// CuTe atoms against the PTX frames (core/cute/cute_check.h): CUTLASS's
 // two shipped bugs refuted before their fixes and proved after, the CuTe
 // DSL's own atoms proved, planted mistakes refuted, and every other verdict.
 #include <catch2/catch.hpp>
 
-#include "core/program/cute_traits.h"
-#include "core/prove/cute_check.h"
+#include "core/cute/cute_traits.h"
+#include "core/cute/cute_check.h"
 #include "tests/support.h"
 
 using namespace mmacheck;

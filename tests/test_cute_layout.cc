@@ -1,11 +1,11 @@
-// CuTe layouts (core/program/cute_layout.h): both spellings, CuTe's
+// CuTe layouts (core/cute/cute_layout.h): both spellings, CuTe's
 // colexicographic evaluation, congruence and default strides, located errors.
 #include <catch2/catch.hpp>
 
 #include <limits>
 
 #include "core/base/error.h"
-#include "core/program/cute_layout.h"
+#include "core/cute/cute_layout.h"
 
 using namespace mmacheck;
 

@@ -1,13 +1,13 @@
-// TiledMMAs as warp tilings (core/prove/cute_tiled_check.h): the CuTe DSL's
+// TiledMMAs as warp tilings (core/cute/cute_tiled_check.h): the CuTe DSL's
 // tiled TV layouts (tests/data/cute/dsl_tiled.txt) proved, with atom layouts
 // and M, N, K permutations; a size-32 "permutation" that is none refuted;
 // planted mistakes refuted; K split over warps unchecked.
 #include <catch2/catch.hpp>
 
 #include "core/base/error.h"
-#include "core/program/cute_atom_name.h"
-#include "core/program/cute_traits.h"
-#include "core/prove/cute_tiled_check.h"
+#include "core/cute/cute_atom_name.h"
+#include "core/cute/cute_traits.h"
+#include "core/cute/cute_tiled_check.h"
 #include "tests/support.h"
 
 using namespace mmacheck;

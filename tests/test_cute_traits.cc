@@ -1,11 +1,11 @@
-// Reading CuTe atoms (core/program/cute_traits.h) from a trait header written
+// Reading CuTe atoms (core/cute/cute_traits.h) from a trait header written
 // for the test in CUTLASS's form (tests/data/cute/mma_traits_mini.hpp) and
 // from atom lists.
 #include <catch2/catch.hpp>
 
 #include "core/base/error.h"
-#include "core/program/cute_atom_name.h"
-#include "core/program/cute_traits.h"
+#include "core/cute/cute_atom_name.h"
+#include "core/cute/cute_traits.h"
 #include "tests/support.h"
 
 using namespace mmacheck;

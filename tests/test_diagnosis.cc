@@ -8,6 +8,7 @@
 #include <iostream>
 
 #include "core/gemm/dispatch.h"
+#include "core/program/read/read_program.h"
 #include "tests/support.h"
 #include "tests/test_diagnosis_support.h"
 #include "tests/test_prove_support.h"

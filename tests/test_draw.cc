@@ -9,6 +9,7 @@
 
 #include "core/emit/svg.h"
 #include "core/program/program.h"
+#include "core/program/read/read_program.h"
 #include "core/prove/prove.h"
 #include "core/base/error.h"
 #include "core/base/json.h"

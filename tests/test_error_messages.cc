@@ -5,6 +5,7 @@
 
 #include "core/base/error.h"
 #include "core/program/program.h"
+#include "core/program/read/read_program.h"
 
 using namespace mmacheck;
 

@@ -14,6 +14,7 @@
 
 #include "core/gemm/dispatch.h"
 #include "core/program/program.h"
+#include "core/program/read/read_program.h"
 #include "tests/support.h"
 #include "tests/test_dispatch_support.h"
 

@@ -9,6 +9,7 @@
 #include "core/base/limits.h"
 #include "core/gemm/dispatch.h"
 #include "core/program/program.h"
+#include "core/program/read/read_program.h"
 #include "core/prove/prove.h"
 #include "tests/support.h"
 #include "tests/test_hardening_support.h"

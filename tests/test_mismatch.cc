@@ -7,6 +7,7 @@
 #include <set>
 
 #include "core/base/json.h"
+#include "core/program/read/read_program.h"
 #include "tests/support.h"
 #include "tests/test_diagnosis_support.h"
 #include "tests/test_prove_support.h"

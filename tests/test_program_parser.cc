@@ -8,6 +8,7 @@
 #include "core/base/error.h"
 #include "core/program/layout_parser.h"
 #include "core/program/program.h"
+#include "core/program/read/read_program.h"
 
 using namespace mmacheck;
 

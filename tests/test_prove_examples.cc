@@ -5,6 +5,7 @@
 
 #include <filesystem>
 
+#include "core/program/read/read_program.h"
 #include "tests/support.h"
 #include "tests/test_prove_support.h"
 

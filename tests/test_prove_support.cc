@@ -1,3 +1,4 @@
+#include "core/program/read/read_program.h"
 #include "tests/test_prove_support.h"
 
 #include <catch2/catch.hpp>

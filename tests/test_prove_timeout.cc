@@ -6,6 +6,7 @@
 #include <chrono>
 
 #include "core/program/program.h"
+#include "core/program/read/read_program.h"
 #include "core/prove/prove.h"
 #include "tests/support.h"
 #include "tests/test_hardening_support.h"

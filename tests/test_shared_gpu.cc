@@ -14,6 +14,7 @@
 
 #include "core/base/error.h"
 #include "core/gemm/dispatch.h"
+#include "core/program/read/read_program.h"
 #include "core/prove/prove.h"
 #include "cuda/differential.h"
 #include "cuda/driver.h"

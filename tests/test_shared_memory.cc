@@ -10,6 +10,7 @@
 #include "core/gemm/ldmatrix.h"
 #include "core/gemm/shared_layout.h"
 #include "core/gemm/staging.h"
+#include "core/program/read/read_program.h"
 #include "core/prove/prove.h"
 #include "cuda/gemm_kernel.h"
 #include "cuda/nvrtc.h"

@@ -12,6 +12,7 @@
 
 #include "core/gemm/dispatch.h"
 #include "core/program/program.h"
+#include "core/program/read/read_program.h"
 #include "core/prove/prove.h"
 #include "sim/check/sim_check.h"
 #include "tests/support.h"

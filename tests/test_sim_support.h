@@ -9,6 +9,7 @@
 #include "core/gemm/mma_inst.h"
 #include "core/program/program.h"
 #include "core/gemm/geometry.h"
+#include "core/program/read/read_program.h"
 #include "sim/numerics/gemm_inputs.h"
 #include "sim/numerics/random_inputs.h"
 

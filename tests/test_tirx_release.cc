@@ -12,6 +12,7 @@
 #include "core/base/json.h"
 #include "core/gemm/dispatch.h"
 #include "core/program/program.h"
+#include "core/program/read/read_program.h"
 #include "core/prove/prove.h"
 #include "tests/support.h"
 #include "tests/test_prove_support.h"

@@ -1,11 +1,11 @@
-// Triton MMA v2 layouts against the PTX frames (core/prove/triton_check.h):
+// Triton MMA v2 layouts against the PTX frames (core/triton/triton_check.h):
 // the wheel's layouts (tests/data/triton/) proved, kWidth 8's K permutation
 // proved equal in A and B, planted wrong bases refuted, Triton #3580's reuse
 // of an s32 accumulator as an s8 A refuted.
 #include <catch2/catch.hpp>
 
-#include "core/program/triton_dot.h"
-#include "core/prove/triton_check.h"
+#include "core/triton/triton_dot.h"
+#include "core/triton/triton_check.h"
 #include "tests/support.h"
 
 using namespace mmacheck;

@@ -1,11 +1,11 @@
-// Triton linear layouts (core/program/triton_layout.h, triton_dot.h): the
+// Triton linear layouts (core/triton/triton_layout.h, triton_dot.h): the
 // toString() form and Gluon's JSON fields read to the same layout, XOR
 // application, located errors.
 #include <catch2/catch.hpp>
 
 #include "core/base/error.h"
-#include "core/program/triton_dot.h"
-#include "core/program/triton_layout.h"
+#include "core/triton/triton_dot.h"
+#include "core/triton/triton_layout.h"
 
 using namespace mmacheck;
 

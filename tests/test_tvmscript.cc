@@ -1,4 +1,4 @@
-// TVMScript as TVM main's users write it (core/program/tvmscript_*.cc,
+// TVMScript as TVM main's users write it (core/program/tvmscript/,
 // docs/tvmscript.md): the seed's demonstration pasted verbatim gives the
 // erratum's counterexample, the staging loops mean what the layout file's
 // stage/store statements mean, and every construct the reader does not
@@ -7,6 +7,7 @@
 
 #include "core/base/json.h"
 #include "core/program/program.h"
+#include "core/program/read/read_program.h"
 #include "core/prove/prove.h"
 #include "tests/support.h"
 #include "tests/test_prove_support.h"

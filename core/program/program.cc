@@ -1,7 +1,5 @@
 #include "core/program/program.h"
 
-#include "core/base/file_io.h"
-
 namespace mmacheck {
 
 std::string_view mem_scope_name(MemScope scope) {
@@ -41,7 +39,5 @@ std::string TileCopyStmt::label() const {
   const std::string s = shared + (transposed ? ".T" : "");
   return "copy " + (store ? s + " = " + reg : reg + " = " + s);
 }
-
-Program load_program(const std::string& path) { return parse_program(read_text_file(path), input_name(path)); }
 
 }  // namespace mmacheck

@@ -20,9 +20,9 @@
 // The same file (or a whole .py file) may hold TVMScript: a @T.prim_func
 // whose blocks, thread ids, match_buffer, .local() views, staging loops and
 // scoped gemm become the same buffers, scope, gemm and stage/store
-// statements (core/program/tvmscript_*.cc, docs/tvmscript.md).  A file
+// statements (core/program/tvmscript/, docs/tvmscript.md).  A file
 // written for the released TIRx (a @T.function: T.cuda.tile.apply, or the
-// T.ptx.mma dump TVM prints) is read by core/program/tirx_release_*.cc into
+// T.ptx.mma dump TVM prints) is read by core/program/tirx_release/ into
 // the same Program with `release` set (docs/tirx-release.md).
 //
 //     D = buffer((16, 8), "float32", "local", D_FRAG)
@@ -38,7 +38,7 @@
 #include "core/program/dtype.h"
 #include "core/base/error.h"
 #include "core/program/index_expr.h"
-#include "core/program/tirx_release.h"
+#include "core/program/release_mma.h"
 #include "core/layout/swizzle.h"
 #include "core/layout/tile_layout.h"
 
@@ -184,11 +184,5 @@ struct Program {
   // Throws Error at `loc` when no buffer has that name.
   const BufferDecl& buffer(std::string_view name, const SourceLoc& loc) const;
 };
-
-// Parse a layout file.  `text` is its content, `file` its name for messages.
-// Throws Error with FILE:LINE:COL on the first problem.
-Program parse_program(std::string_view text, const std::string& file);
-// Read and parse; throws Error when the file cannot be read.
-Program load_program(const std::string& path);
 
 }  // namespace mmacheck

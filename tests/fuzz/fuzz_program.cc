@@ -6,6 +6,7 @@
 #include "core/emit/tirx_text.h"
 #include "core/gemm/dispatch.h"
 #include "core/program/program.h"
+#include "core/program/read/read_program.h"
 #include "core/prove/prove.h"
 #include "sim/check/sim_check.h"
 #include "sim/numerics/mma_model.h"

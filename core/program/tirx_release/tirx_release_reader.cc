@@ -7,8 +7,8 @@
 // launch's attrs).
 #include <algorithm>
 
-#include "core/program/program_parser.h"
-#include "core/program/tirx_release_reader.h"
+#include "core/program/tvmscript/program_parser.h"
+#include "core/program/tirx_release/tirx_release_reader.h"
 
 namespace mmacheck {
 

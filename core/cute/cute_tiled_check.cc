@@ -1,9 +1,9 @@
-#include "core/prove/cute_tiled_check.h"
+#include "core/cute/cute_tiled_check.h"
 
 #include <algorithm>
 #include <map>
 
-#include "core/program/cute_atom_name.h"
+#include "core/cute/cute_atom_name.h"
 
 namespace mmacheck {
 

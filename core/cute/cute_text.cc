@@ -1,4 +1,4 @@
-#include "core/program/cute_text.h"
+#include "core/cute/cute_text.h"
 
 #include <cctype>
 #include <charconv>

@@ -24,8 +24,8 @@
 #include <array>
 #include <vector>
 
-#include "core/program/cute_atom_name.h"
-#include "core/prove/cute_check.h"
+#include "core/cute/cute_atom_name.h"
+#include "core/cute/cute_check.h"
 
 namespace mmacheck {
 

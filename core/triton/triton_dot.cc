@@ -1,4 +1,4 @@
-#include "core/program/triton_dot.h"
+#include "core/triton/triton_dot.h"
 
 namespace mmacheck {
 

@@ -35,7 +35,7 @@
 #include <vector>
 
 #include "core/base/error.h"
-#include "core/program/cute_layout.h"
+#include "core/cute/cute_layout.h"
 
 namespace mmacheck {
 

@@ -1,4 +1,4 @@
-#include "core/program/cute_layout.h"
+#include "core/cute/cute_layout.h"
 
 #include <algorithm>
 #include <charconv>

@@ -7,8 +7,7 @@
 #include "core/program/layout_parser.h"
 #include "core/program/lexer.h"
 #include "core/program/program.h"
-#include "core/program/program_parser.h"
-#include "core/program/tirx_release_reader.h"
+#include "core/program/tvmscript/program_parser.h"
 
 namespace mmacheck {
 
@@ -164,11 +163,6 @@ void ProgramParser::staging_statement() {
     program_.stages.push_back(StageStmt{buf.text, matrix.text, std::move(row), std::move(col), keyword.loc});
   else
     program_.stores.push_back(StoreStmt{buf.text, matrix.text, std::move(row), std::move(col), keyword.loc});
-}
-
-Program parse_program(std::string_view text, const std::string& file) {
-  if (is_tirx_release(text, file)) return parse_tirx_release(text, file);  // docs/tirx-release.md
-  return ProgramParser(text, file).run();
 }
 
 }  // namespace mmacheck

@@ -24,7 +24,7 @@
 #include <string_view>
 #include <vector>
 
-#include "core/program/cute_text.h"
+#include "core/cute/cute_text.h"
 
 namespace mmacheck {
 

@@ -3,8 +3,8 @@
 // views (T.decl_tensor), integer lets and the top-level layout bindings.
 #include <array>
 
-#include "core/program/program_parser.h"
-#include "core/program/tirx_release_reader.h"
+#include "core/program/tvmscript/program_parser.h"
+#include "core/program/tirx_release/tirx_release_reader.h"
 
 namespace mmacheck {
 

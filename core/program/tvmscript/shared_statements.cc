@@ -4,7 +4,7 @@
 // (CuTe's Swizzle(B, M, S), TIRx's SwizzleLayout(...) and ComposeLayout(...)).
 #include <algorithm>
 
-#include "core/program/program_parser.h"
+#include "core/program/tvmscript/program_parser.h"
 
 namespace mmacheck {
 

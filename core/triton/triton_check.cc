@@ -1,4 +1,4 @@
-#include "core/prove/triton_check.h"
+#include "core/triton/triton_check.h"
 
 #include <map>
 #include <set>

@@ -19,7 +19,7 @@
 #include <vector>
 
 #include "core/program/dtype.h"
-#include "core/program/triton_layout.h"
+#include "core/triton/triton_layout.h"
 
 namespace mmacheck {
 

@@ -4,7 +4,7 @@
 // reader hands back (the images' logical buffers, the gemm, the staging).
 #include <algorithm>
 
-#include "core/program/tirx_release_reader.h"
+#include "core/program/tirx_release/tirx_release_reader.h"
 
 namespace mmacheck {
 
@@ -355,7 +355,7 @@ Program ReleaseReader::finish() {
   program.file = file_;
   program.release = mma;
 
-  // One logical buffer per image (core/program/tirx_release.h): the image's
+  // One logical buffer per image (core/program/release_mma.h): the image's
   // layout unpacked to elements, its repeat axes beside the atom's.
   const auto logical = [&](const ReleaseImage& img, DType type, std::int64_t atom_rows, std::int64_t atom_cols) {
     const int pack = std::max(1, img.bits / dtype_bits(type));

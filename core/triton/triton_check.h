@@ -31,8 +31,8 @@
 #include <string>
 #include <vector>
 
-#include "core/program/triton_dot.h"
-#include "core/prove/cute_check.h"  // CuteVerdict: the same four verdicts
+#include "core/triton/triton_dot.h"
+#include "core/cute/cute_check.h"  // CuteVerdict: the same four verdicts
 
 namespace mmacheck {
 

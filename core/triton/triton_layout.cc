@@ -1,4 +1,4 @@
-#include "core/program/triton_layout.h"
+#include "core/triton/triton_layout.h"
 
 #include <cctype>
 #include <sstream>

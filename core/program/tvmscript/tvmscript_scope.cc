@@ -4,7 +4,7 @@
 // Tx.cta.gemm, Tx.gemm under a `with`), which set the Program's ExecScope.
 #include <algorithm>
 
-#include "core/program/program_parser.h"
+#include "core/program/tvmscript/program_parser.h"
 
 namespace mmacheck {
 

@@ -1,4 +1,4 @@
-#include "core/program/cute_atom_name.h"
+#include "core/cute/cute_atom_name.h"
 
 #include <cctype>
 #include <vector>

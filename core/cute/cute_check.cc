@@ -1,8 +1,8 @@
-#include "core/prove/cute_check.h"
+#include "core/cute/cute_check.h"
 
 #include <algorithm>
 
-#include "core/program/cute_atom_name.h"
+#include "core/cute/cute_atom_name.h"
 
 namespace mmacheck {
 

@@ -32,7 +32,7 @@
 #include <vector>
 
 #include "core/gemm/ptx_frame.h"
-#include "core/program/cute_traits.h"
+#include "core/cute/cute_traits.h"
 
 namespace mmacheck {
 

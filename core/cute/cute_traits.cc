@@ -1,4 +1,4 @@
-#include "core/program/cute_traits.h"
+#include "core/cute/cute_traits.h"
 
 #include <cctype>
 #include <functional>

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <optional>
 
-#include "core/program/program_parser.h"
+#include "core/program/tvmscript/program_parser.h"
 
 namespace mmacheck {
 

@@ -9,7 +9,7 @@
 // docstrings, `pass`, the `T.device_entry()` marker).
 #include <algorithm>
 
-#include "core/program/program_parser.h"
+#include "core/program/tvmscript/program_parser.h"
 
 namespace mmacheck {
 

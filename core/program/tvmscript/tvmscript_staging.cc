@@ -13,7 +13,7 @@
 // replaced by their expressions.  A loop is read when its register index
 // enumerates the view's registers in loop order, each exactly once (A_reg[s],
 // A_reg[i, j], A_reg[4 * i + j]); anything else is an Error at the index.
-#include "core/program/program_parser.h"
+#include "core/program/tvmscript/program_parser.h"
 
 namespace mmacheck {
 
