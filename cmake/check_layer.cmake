@@ -4,6 +4,7 @@
 #   -DLAYER=core/gemm -DALLOWED="core/base;core/layout;..."
 #   -DFILES_FROM=<file holding the folder's sources as a CMake list>
 #   -DSTAMP=<file to touch on success>
+cmake_minimum_required(VERSION 3.22)  # list() keeps empty elements (CMP0007)
 file(READ "${FILES_FROM}" FILES)
 set(bad "")
 foreach(f IN LISTS FILES)

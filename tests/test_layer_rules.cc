@@ -28,6 +28,14 @@ mmacheck::test::RunResult check(const std::string& layer, const std::string& all
                       source_path("cmake/check_layer.cmake")});
 }
 
+// The project's own files of one folder (not its subfolders).
+std::vector<std::string> folder_files(const std::string& folder) {
+  std::vector<std::string> files;
+  for (const auto& e : fs::directory_iterator(source_path(folder)))
+    if (e.is_regular_file()) files.push_back(e.path().string());
+  return files;
+}
+
 }  // namespace
 
 TEST_CASE("layer rules: a layer including a layer above it fails the build") {
@@ -59,5 +67,38 @@ TEST_CASE("layer rules: core/layout uses nothing above core/base") {
   CHECK(check("core/layout", "core/base", files, dir).status == 0);
   // and it is not vacuous: forbidding core/base too breaks it
   CHECK(check("core/layout", "", files, dir).status != 0);
+  fs::remove_all(dir);
+}
+
+TEST_CASE("layer rules: a folder is its own layer, so core/program does not admit the readers' rooms") {
+  const fs::path dir = fs::temp_directory_path() / ("mmacheck-layers-rooms-" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  const fs::path bad = dir / "release_reader.cc";
+  std::ofstream(bad) << "#include \"core/program/lexer.h\"\n#include \"core/program/tvmscript/program_parser.h\"\n";
+  // one reader reaching into another's room
+  const auto r = check("core/program/tirx_release", "core/base;core/layout;core/program", {bad.string()}, dir);
+  CHECK(r.status != 0);
+  CHECK(r.err.find("includes \"core/program/tvmscript/program_parser.h\", which core/program/tirx_release may not use") !=
+        std::string::npos);
+  CHECK(r.err.find("lexer.h\", which") == std::string::npos);
+  // nor does a layer above core/program reach a room through it
+  CHECK(check("core/gemm", "core/base;core/layout;core/program", {bad.string()}, dir).status != 0);
+  CHECK(check("core/program/read", "core/program;core/program/tvmscript", {bad.string()}, dir).status == 0);
+  fs::remove_all(dir);
+}
+
+TEST_CASE("layer rules: each reader's room uses the shared reader parts and no other room") {
+  const fs::path dir = fs::temp_directory_path() / ("mmacheck-layers-readers-" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  const std::string shared = "core/base;core/layout;core/program";
+  for (const std::string room : {"core/program/tvmscript", "core/program/tirx_release"}) {
+    INFO(room);
+    const std::vector<std::string> files = folder_files(room);
+    REQUIRE(files.size() >= 3);
+    CHECK(check(room, shared, files, dir).status == 0);
+    CHECK(check(room, "core/base;core/layout", files, dir).status != 0);  // not vacuous: they do use core/program
+  }
+  // the shared part includes none of its rooms
+  CHECK(check("core/program", "core/base;core/layout", folder_files("core/program"), dir).status == 0);
   fs::remove_all(dir);
 }

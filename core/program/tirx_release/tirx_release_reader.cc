@@ -1,4 +1,5 @@
-// ReleaseReader, the statements: blocks by indentation, the decorators, the
+// ReleaseReader, the statements (their blocks and suites:
+// core/program/python_block.h): the decorators, the
 // function and its tensor parameters, the launch, loops and the staging
 // transfers in them (tensors and lets: tirx_release_tensors.cc).
 //
@@ -7,7 +8,7 @@
 // launch's attrs).
 #include <algorithm>
 
-#include "core/program/tvmscript/program_parser.h"
+#include "core/program/python_block.h"
 #include "core/program/tirx_release/tirx_release_reader.h"
 
 namespace mmacheck {
@@ -69,46 +70,13 @@ ReleaseReader::ReleaseReader(std::string_view text, const std::string& file)
 }
 
 Program ReleaseReader::run() {
-  block(0, nullptr);
+  python::block(in_, 0, nullptr, [this] { statement(); });
   if (!seen_function_) in_.fail(in_.peek(), "no @T.function in the file");
   return finish();
 }
 
-void ReleaseReader::block(int indent, const Token* header) {
-  bool same_line = false;
-  while (true) {
-    std::size_t k = 0;
-    while (!same_line && in_.peek(k).kind == TokenKind::newline) ++k;
-    const Token& t = in_.peek(k);
-    if (t.kind == TokenKind::end) return;
-    if (!same_line && indent > 0 && t.loc.col < indent) return;
-    while (k-- > 0) in_.next();
-    if (!same_line && indent > 0 && t.loc.col > indent)
-      in_.fail(t, "unexpected indent (the block of '" + header->text + "' at line " +
-                      std::to_string(header->loc.line) + " is indented to column " + std::to_string(indent) + ")");
-    statement();
-    if (in_.accept(";")) {
-      same_line = !in_.peek().ends_statement();
-      continue;
-    }
-    same_line = false;
-    if (!in_.peek().ends_statement()) in_.fail(in_.peek(), "unexpected " + describe(in_.peek()) + " after the statement");
-  }
-}
-
 void ReleaseReader::suite(const Token& header) {
-  in_.expect(":", "at the end of the '" + header.text + "' line");
-  if (!in_.peek().ends_statement()) {  // `for s in T.unroll(4): a_h[s] = A[...]`
-    statement();
-    return;
-  }
-  std::size_t k = 0;
-  while (in_.peek(k).kind == TokenKind::newline) ++k;
-  const Token& first = in_.peek(k);
-  if (first.kind == TokenKind::end || first.loc.col <= header.loc.col)
-    in_.fail(first, "expected an indented block after '" + header.text + "' at line " +
-                        std::to_string(header.loc.line) + ", got " + describe(first));
-  block(first.loc.col, &header);
+  python::suite(in_, header, [this] { statement(); });
 }
 
 void ReleaseReader::statement() {
@@ -116,10 +84,7 @@ void ReleaseReader::statement() {
   if (t.is_op("@")) return decorator();
   if (t.kind == TokenKind::string) return void(in_.next());  // a docstring
   if (t.kind != TokenKind::identifier) in_.fail(t, "expected a statement, got " + describe(t));
-  if (t.text == "from" || t.text == "import") {
-    while (!in_.peek().ends_statement() && !in_.peek().is_op(";")) in_.next();
-    return;
-  }
+  if (python::skip_import(in_)) return;
   if (t.text == "pass") return void(in_.next());
   if (t.text == "def") in_.fail(t, "a def without @T.function is not read (docs/tirx-release.md)");
   if (t.text == "class") in_.fail(t, "a class without @T.ir_module is not read");
@@ -143,11 +108,8 @@ void ReleaseReader::decorator() {
   if (kind.text != "function" && kind.text != "ir_module")
     in_.fail(kind, "unsupported decorator @T." + kind.text + " (mmacheck reads @T.function and @T.ir_module)");
   if (in_.peek().is_op("(")) skip_balanced();
-  std::size_t k = 0;
-  while (in_.peek(k).kind == TokenKind::newline) ++k;
   const std::string_view next = kind.text == "function" ? "def" : "class";
-  if (!in_.peek(k).is_name(next)) in_.fail(at, "@T." + kind.text + " must be followed by a " + std::string(next));
-  while (k-- > 0) in_.next();
+  python::expect_decorated(in_, at, "T." + kind.text, next);
   if (next == "def") return function_def();
   const Token& cls = in_.next();
   in_.expect_name("the module's name");

@@ -1,5 +1,5 @@
-// ReleaseReader — the reader behind parse_tirx_release (internal; use
-// parse_program, which hands it files written for the released TIRx).
+// ReleaseReader — the reader behind parse_tirx_release (internal; the room's
+// entry is tirx_release.h, which parse_program's table names).
 //
 // One reader takes both forms of docs/tirx-release.md: a program as users
 // write it for apache-tvm-tirx 0.1.0a4 (`@T.function`, `T.device_entry`,
@@ -22,14 +22,9 @@
 #include "core/program/layout_parser.h"
 #include "core/program/lexer.h"
 #include "core/program/program.h"
+#include "core/program/tirx_release/tirx_release.h"
 
 namespace mmacheck {
-
-// True when `text` is written for the released TIRx: a `@T.function` or an
-// `@T.ir_module` / `@I.ir_module` class.
-bool is_tirx_release(std::string_view text, const std::string& file);
-// Read such a file; throws Error at the first construct it does not read.
-Program parse_tirx_release(std::string_view text, const std::string& file);
 
 class ReleaseReader {
  public:
@@ -80,8 +75,7 @@ class ReleaseReader {
   };
 
   // tirx_release_reader.cc
-  void block(int indent, const Token* header);
-  void suite(const Token& header);
+  void suite(const Token& header);  // core/program/python_block.h
   void statement();
   void decorator();
   void function_def();

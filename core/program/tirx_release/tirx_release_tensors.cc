@@ -3,7 +3,7 @@
 // views (T.decl_tensor), integer lets and the top-level layout bindings.
 #include <array>
 
-#include "core/program/tvmscript/program_parser.h"
+#include "core/program/python_values.h"
 #include "core/program/tirx_release/tirx_release_reader.h"
 
 namespace mmacheck {
@@ -150,7 +150,7 @@ Shape ReleaseReader::shape_value() {
 }
 
 std::pair<std::string, int> ReleaseReader::dtype_value() {
-  const Token& t = program_detail::word(in_, "a dtype (\"float16\")");
+  const Token& t = python::word(in_, "a dtype (\"float16\")");
   for (const auto& [name, bits] : kDTypeBits)
     if (t.text == name) return {std::string(name), bits};
   in_.fail(t, "unknown dtype '" + t.text + "' (float16, bfloat16, float32, uint32, int32, ...)");
@@ -170,7 +170,7 @@ TileLayout ReleaseReader::tensor_type(Shape& shape, std::pair<std::string, int>&
     const Token& key = in_.expect_name("scope= or layout=");
     in_.expect("=", "after '" + key.text + "'");
     if (key.text == "scope") {
-      scope = program_detail::parse_scope_word(in_);
+      scope = python::parse_scope_word(in_);
     } else if (key.text == "layout") {
       if (in_.peek().kind == TokenKind::string) {
         if (in_.peek().text != "default") in_.fail(in_.peek(), "layout=\"" + in_.peek().text + "\": only \"default\" is read");

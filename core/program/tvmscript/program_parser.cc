@@ -7,7 +7,9 @@
 #include "core/program/layout_parser.h"
 #include "core/program/lexer.h"
 #include "core/program/program.h"
+#include "core/program/python_block.h"
 #include "core/program/tvmscript/program_parser.h"
+#include "core/program/tvmscript/tvmscript.h"
 
 namespace mmacheck {
 
@@ -33,8 +35,10 @@ ProgramParser::ProgramParser(std::string_view text, const std::string& file) : i
   program_.file = file;
 }
 
+Program parse_tvmscript(std::string_view text, const std::string& file) { return ProgramParser(text, file).run(); }
+
 Program ProgramParser::run() {
-  block(0, nullptr);
+  python::block(in_, 0, nullptr, [this] { statement(); });
   return std::move(program_);
 }
 
@@ -43,10 +47,7 @@ void ProgramParser::statement() {
   const Token& t = in_.peek();
   const bool assignment = in_.peek(1).is_op("=");
   if (t.kind == TokenKind::identifier && !assignment) {
-    if (t.text == "from" || t.text == "import") {
-      while (!in_.peek().ends_statement() && !in_.peek().is_op(";")) in_.next();
-      return;
-    }
+    if (python::skip_import(in_)) return;
     if (t.text == "scope") return scope_statement();
     if (t.text == "stage" || t.text == "store") return staging_statement();
     if (t.text == "fill" || t.text == "drain") return fill_statement();

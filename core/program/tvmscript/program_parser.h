@@ -24,14 +24,9 @@
 
 namespace mmacheck {
 
-// The argument readers of program_calls.cc, shared with the TVMScript reader.
+// The TVMScript reader's word tests (the argument values are
+// core/program/python_values.h).
 namespace program_detail {
-Shape parse_shape(TokenCursor& in);                // 16, (16, 8) or [16, 8]
-const Token& word(TokenCursor& in, std::string_view what);  // "x", x or T.x
-DType parse_dtype_word(TokenCursor& in);           // "float16", float16, T.float16
-MemScope parse_scope_word(TokenCursor& in);        // "local", local
-bool parse_bool(TokenCursor& in);                  // True, False
-double parse_number(TokenCursor& in);              // 1, -0.5
 bool is_tirx_prefix(const Token& t);               // T or Tx
 // T.<name>(...) is a thread id TVM has (warp_id, lane_id, ..., warpgroup_id).
 bool is_thread_id_name(std::string_view name);
@@ -56,12 +51,7 @@ class ProgramParser {
     Shape extents;
   };
 
-  // Statements at column `indent` until one starts left of it (indent 0:
-  // the top level, any column).  `header` is the compound statement that
-  // opened the block (for messages); nullptr at the top level.
-  void block(int indent, const Token* header);
-  // After a compound statement's ':': simple statements on the same line, or
-  // an indented block.
+  // After a compound statement's header: its suite (core/program/python_block.h).
   void suite(const Token& header);
   void statement();
   // TVMScript statements (tvmscript_parser.cc); false when the statement at

@@ -4,11 +4,13 @@
 // (CuTe's Swizzle(B, M, S), TIRx's SwizzleLayout(...) and ComposeLayout(...)).
 #include <algorithm>
 
+#include "core/program/python_values.h"
 #include "core/program/tvmscript/program_parser.h"
 
 namespace mmacheck {
 
 using namespace program_detail;
+using namespace python;
 
 namespace {
 

@@ -1,5 +1,4 @@
-// TVMScript as TVM main's users write it (docs/tvmscript.md): blocks by
-// indentation, `@T.prim_func` / `def`, `T.match_buffer`, `.local()` views,
+// TVMScript as TVM main's users write it (docs/tvmscript.md): `@T.prim_func` / `def`, `T.match_buffer`, `.local()` views,
 // integer locals and tuple assignments.  The thread ids, `with` scopes and
 // the scoped gemm are in tvmscript_scope.cc, the staging loops and register
 // transfers in tvmscript_staging.cc.
@@ -9,11 +8,14 @@
 // docstrings, `pass`, the `T.device_entry()` marker).
 #include <algorithm>
 
+#include "core/program/python_block.h"
+#include "core/program/python_values.h"
 #include "core/program/tvmscript/program_parser.h"
 
 namespace mmacheck {
 
 using namespace program_detail;
+using namespace python;
 
 namespace {
 
@@ -33,46 +35,8 @@ std::string dims(const Shape& shape) {
 
 bool program_detail::is_tirx_prefix(const Token& t) { return t.is_name("T") || t.is_name("Tx"); }
 
-void ProgramParser::block(int indent, const Token* header) {
-  bool same_line = false;  // the previous statement ended with ';'
-  while (true) {
-    std::size_t k = 0;
-    while (!same_line && in_.peek(k).kind == TokenKind::newline) ++k;
-    const Token& t = in_.peek(k);
-    if (t.kind == TokenKind::end) return;
-    if (!same_line && indent > 0 && t.loc.col < indent) return;  // the block ends (newline left for the caller)
-    while (k-- > 0) in_.next();
-    if (!same_line && indent > 0 && t.loc.col > indent)
-      in_.fail(t, "unexpected indent (the block of '" + header->text + "' at line " +
-                      std::to_string(header->loc.line) + " is indented to column " + std::to_string(indent) + ")");
-    statement();
-    if (in_.accept(";")) {
-      same_line = !in_.peek().ends_statement();
-      continue;
-    }
-    same_line = false;
-    const Token& e = in_.peek();
-    if (!e.ends_statement()) in_.fail(e, "unexpected " + describe(e) + " after the statement");
-  }
-}
-
 void ProgramParser::suite(const Token& header) {
-  in_.expect(":", "at the end of the '" + header.text + "' line");
-  if (!in_.peek().ends_statement()) {  // `for s in T.unroll(4): A_reg[s] = ...`
-    while (true) {
-      statement();
-      if (!in_.accept(";") || in_.peek().ends_statement()) break;
-    }
-    if (!in_.peek().ends_statement()) in_.fail(in_.peek(), "unexpected " + describe(in_.peek()) + " after the statement");
-    return;
-  }
-  std::size_t k = 0;
-  while (in_.peek(k).kind == TokenKind::newline) ++k;
-  const Token& first = in_.peek(k);
-  if (first.kind == TokenKind::end || first.loc.col <= header.loc.col)
-    in_.fail(first, "expected an indented block after '" + header.text + "' at line " +
-                        std::to_string(header.loc.line) + ", got " + describe(first));
-  block(first.loc.col, &header);
+  python::suite(in_, header, [this] { statement(); });
 }
 
 bool ProgramParser::python_statement() {
@@ -147,10 +111,7 @@ void ProgramParser::decorator() {
     in_.expect_close(")", "prim_func(", open);
   }
   if (!in_.peek().ends_statement()) in_.fail(in_.peek(), "unexpected " + describe(in_.peek()) + " after the decorator");
-  std::size_t k = 0;
-  while (in_.peek(k).kind == TokenKind::newline) ++k;
-  if (!in_.peek(k).is_name("def")) in_.fail(at, "@" + callee.text + " must be followed by a def");
-  while (k-- > 0) in_.next();
+  python::expect_decorated(in_, at, callee.text, "def");
   function_def();
 }
 

@@ -4,11 +4,13 @@
 // Tx.cta.gemm, Tx.gemm under a `with`), which set the Program's ExecScope.
 #include <algorithm>
 
+#include "core/program/python_values.h"
 #include "core/program/tvmscript/program_parser.h"
 
 namespace mmacheck {
 
 using namespace program_detail;
+using namespace python;
 
 namespace {
 

@@ -1,0 +1,20 @@
+// The released-TIRx reader's entry (docs/tirx-release.md): a file written
+// for apache-tvm-tirx 0.1.0a4, as users write it or as TVM prints it after
+// TileDispatch, read into a Program with `release` set.  parse_program's
+// table (core/program/read/read_program.cc) hands it the files it claims.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+#include "core/program/program.h"
+
+namespace mmacheck {
+
+// True when `text` is written for the released TIRx: a `@T.function` or an
+// `@T.ir_module` / `@I.ir_module` class.
+bool is_tirx_release(std::string_view text, const std::string& file);
+// Read such a file; throws Error at the first construct it does not read.
+Program parse_tirx_release(std::string_view text, const std::string& file);
+
+}  // namespace mmacheck

@@ -1,0 +1,22 @@
+// The layout-file and TVMScript reader's entry: the layout-file dialect and
+// TVMScript (docs/tvmscript.md) are read by one reader, since a file may mix
+// them (layouts bound at the top, a @T.prim_func below).  It takes any file
+// the other readers do not claim (core/program/read/read_program.cc).
+//
+//     D = buffer((16, 8), "float32", "local", D_FRAG)
+//     scope warp
+//     gemm(D, A, B, D)
+#pragma once
+
+#include <string>
+#include <string_view>
+
+#include "core/program/program.h"
+
+namespace mmacheck {
+
+// Read a layout file or TVMScript; throws Error at the first construct it
+// does not read.
+Program parse_tvmscript(std::string_view text, const std::string& file);
+
+}  // namespace mmacheck
