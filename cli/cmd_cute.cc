@@ -57,7 +57,7 @@ void text(std::ostream& os, const CuteAtomReport& r) {
   verdict.resize(11, ' ');
   os << name << verdict << (r.instruction ? *r.instruction : "-") << "\n";
   for (const CuteOperandReport& o : r.operands)
-    if (o.result != CuteVerdict::proved)
+    if (o.result != FrameVerdict::proved)
       os << "  " << operand_name(o.operand) << ": " << verdict_name(o.result) << ": " << o.message << "\n";
 }
 
@@ -81,8 +81,8 @@ int run_cute(const Args& args) {
     reports.push_back(atom.tiled ? check_cute_tiled(atom) : check_cute_atom(atom));
   std::array<int, 4> counts{};
   for (const CuteAtomReport& r : reports) ++counts[static_cast<std::size_t>(r.result)];
-  const bool holds = counts[static_cast<std::size_t>(CuteVerdict::refuted)] == 0 &&
-                     counts[static_cast<std::size_t>(CuteVerdict::ill_formed)] == 0;
+  const bool holds = counts[static_cast<std::size_t>(FrameVerdict::refuted)] == 0 &&
+                     counts[static_cast<std::size_t>(FrameVerdict::ill_formed)] == 0;
 
   if (vm["json"].as<bool>()) {
     Json list = Json::array();

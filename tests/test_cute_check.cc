@@ -33,11 +33,11 @@ TEST_CASE("PR #3140: the int4 m16n8k32 BLayout with stride 32 is refuted, with 6
   const std::vector<CuteAtomReport> before = check_file("tests/data/cute/pr3140_before.txt");
   REQUIRE(before.size() == 1);
   CHECK(before[0].instruction == "mma.sync.aligned.m16n8k32.row.col.s32.s4.s4.s32");
-  CHECK(before[0].result == CuteVerdict::refuted);
-  CHECK(operand(before[0], Operand::A).result == CuteVerdict::proved);
-  CHECK(operand(before[0], Operand::C).result == CuteVerdict::proved);
+  CHECK(before[0].result == FrameVerdict::refuted);
+  CHECK(operand(before[0], Operand::A).result == FrameVerdict::proved);
+  CHECK(operand(before[0], Operand::C).result == FrameVerdict::proved);
   const CuteOperandReport& b = operand(before[0], Operand::B);
-  CHECK(b.result == CuteVerdict::refuted);
+  CHECK(b.result == FrameVerdict::refuted);
   REQUIRE(b.counterexample);
   // Thread 1 (t0 = 1): index 32 = n 0 + 8 * k 4; PTX: row 8 t + i = 8, col g = 0.
   CHECK(b.counterexample->thread == 1);
@@ -49,7 +49,7 @@ TEST_CASE("PR #3140: the int4 m16n8k32 BLayout with stride 32 is refuted, with 6
 
   const std::vector<CuteAtomReport> after = check_file("tests/data/cute/pr3140_after.txt");
   REQUIRE(after.size() == 1);
-  CHECK(after[0].result == CuteVerdict::proved);
+  CHECK(after[0].result == FrameVerdict::proved);
   for (const CuteOperandReport& o : after[0].operands) CHECK_FALSE(o.counterexample);
 }
 
@@ -59,16 +59,16 @@ TEST_CASE("PR #1856: the binary m16n8k256 layouts are refuted before and proved 
   CHECK(before[0].instruction == "mma.sync.aligned.m16n8k256.row.col.s32.b1.b1.s32.xor.popc");
   const CuteOperandReport& a = operand(before[0], Operand::A);
   const CuteOperandReport& b = operand(before[0], Operand::B);
-  CHECK(a.result == CuteVerdict::refuted);
+  CHECK(a.result == FrameVerdict::refuted);
   CHECK(a.message.find("not injective") != std::string::npos);
-  CHECK(b.result == CuteVerdict::refuted);
+  CHECK(b.result == FrameVerdict::refuted);
   CHECK(b.message.find("a bijection onto the 8x256 tile, but not PTX's") != std::string::npos);
   REQUIRE(b.counterexample);
-  CHECK(operand(before[0], Operand::C).result == CuteVerdict::proved);
+  CHECK(operand(before[0], Operand::C).result == FrameVerdict::proved);
 
   const std::vector<CuteAtomReport> after = check_file("tests/data/cute/pr1856_after.txt");
   REQUIRE(after.size() == 1);
-  CHECK(after[0].result == CuteVerdict::proved);
+  CHECK(after[0].result == FrameVerdict::proved);
 }
 
 TEST_CASE("every atom the CuTe DSL builds proves (tests/data/cute/dsl_atoms.txt)", "[cute]") {
@@ -77,7 +77,7 @@ TEST_CASE("every atom the CuTe DSL builds proves (tests/data/cute/dsl_atoms.txt)
   for (const CuteAtomReport& r : reports) {
     INFO(r.atom);
     CHECK(r.instruction.has_value());
-    CHECK(r.result == CuteVerdict::proved);
+    CHECK(r.result == FrameVerdict::proved);
   }
 }
 
@@ -88,14 +88,14 @@ TEST_CASE("a planted swap of two strides is refuted at the first differing threa
       " B = ((4,8),(2,2)):((16,1),(8,64)), C = ((4,8),(2,2)):((32,1),(16,8))\n");
   REQUIRE(r.size() == 1);
   const CuteOperandReport& a = operand(r[0], Operand::A);
-  CHECK(a.result == CuteVerdict::refuted);
+  CHECK(a.result == FrameVerdict::refuted);
   REQUIRE(a.counterexample);
   CHECK(a.counterexample->thread == 0);
   CHECK(a.counterexample->value == 1);
   CHECK(a.counterexample->coordinate == std::array<std::int64_t, 2>{8, 0});
   CHECK(a.counterexample->ptx == std::array<std::int64_t, 2>{0, 1});
   CHECK(a.message.find("a bijection onto the 16x16 tile, but not PTX's") != std::string::npos);
-  CHECK(operand(r[0], Operand::B).result == CuteVerdict::proved);
+  CHECK(operand(r[0], Operand::B).result == FrameVerdict::proved);
 }
 
 TEST_CASE("wrong sizes, indices outside the tile and ThrID are reported", "[cute]") {
@@ -107,45 +107,45 @@ TEST_CASE("wrong sizes, indices outside the tile and ThrID are reported", "[cute
       "SM80_16x8x8_F16F16F16F16_TN: ThrID = (4,4):(1,4), A = 1, B = 1, C = 1\n");
   REQUIRE(r.size() == 3);
   const CuteOperandReport& b = operand(r[0], Operand::B);
-  CHECK(b.result == CuteVerdict::refuted);
+  CHECK(b.result == FrameVerdict::refuted);
   CHECK(b.message.find("value mode has 4 values, PTX gives each lane 2") != std::string::npos);
   const CuteOperandReport& c = operand(r[0], Operand::C);
-  CHECK(c.result == CuteVerdict::refuted);
+  CHECK(c.result == FrameVerdict::refuted);
   CHECK(c.message.find("outside the 16x8 tile") != std::string::npos);
   // A ThrID that permutes the lanes: thread t is lane ThrID(t), so the same
   // layouts now put thread 1's values in lane 8.
-  CHECK(r[1].result == CuteVerdict::refuted);
+  CHECK(r[1].result == FrameVerdict::refuted);
   REQUIRE(operand(r[1], Operand::A).counterexample);
   CHECK(operand(r[1], Operand::A).counterexample->lane == 8);
-  CHECK(r[2].result == CuteVerdict::unchecked);
+  CHECK(r[2].result == FrameVerdict::unchecked);
   CHECK(operand(r[2], Operand::A).message.find("has 16 threads") != std::string::npos);
   // Too large to enumerate: the sizes alone refute it, at once.
   const std::vector<CuteAtomReport> big = check_text(
       "SM80_16x8x8_F16F16F16F16_TN: A = ((100000,100000),(2,2)):((1,1),(1,1)), B = ((4,8),2):((16,1),8),"
       " C = ((4,8),(2,2)):((32,1),(16,8))\n");
-  CHECK(operand(big[0], Operand::A).result == CuteVerdict::refuted);
+  CHECK(operand(big[0], Operand::A).result == FrameVerdict::refuted);
   CHECK(operand(big[0], Operand::A).message.find("10000000000 threads") != std::string::npos);
 }
 
 TEST_CASE("the mini header: congruence, missing aliases, unknown instructions, inheritance", "[cute]") {
   const std::vector<CuteAtomReport> r = check_file("tests/data/cute/mma_traits_mini.hpp");
   REQUIRE(r.size() == 8);
-  CHECK(r[0].result == CuteVerdict::proved);
-  CHECK(r[1].result == CuteVerdict::proved);
-  CHECK(r[2].result == CuteVerdict::refuted);   // stride 32
-  CHECK(r[3].result == CuteVerdict::refuted);   // inherits it
+  CHECK(r[0].result == FrameVerdict::proved);
+  CHECK(r[1].result == FrameVerdict::proved);
+  CHECK(r[2].result == FrameVerdict::refuted);   // stride 32
+  CHECK(r[3].result == FrameVerdict::refuted);   // inherits it
   CHECK(r[3].instruction == "mma.sync.aligned.m16n8k32.row.col.satfinite.s32.u4.u4.s32");
-  CHECK(r[4].result == CuteVerdict::proved);    // alias of the included header
-  CHECK(r[5].result == CuteVerdict::ill_formed);
+  CHECK(r[4].result == FrameVerdict::proved);    // alias of the included header
+  CHECK(r[5].result == FrameVerdict::ill_formed);
   const CuteOperandReport& a = operand(r[5], Operand::A);
-  CHECK(a.result == CuteVerdict::ill_formed);
+  CHECK(a.result == FrameVerdict::ill_formed);
   CHECK(a.message.find("not congruent") != std::string::npos);
   CHECK(a.message.find("read with its strides in order it would prove") != std::string::npos);
-  CHECK(operand(r[5], Operand::B).result == CuteVerdict::proved);
-  CHECK(operand(r[5], Operand::C).result == CuteVerdict::ill_formed);
-  CHECK(r[6].result == CuteVerdict::unchecked);
+  CHECK(operand(r[5], Operand::B).result == FrameVerdict::proved);
+  CHECK(operand(r[5], Operand::C).result == FrameVerdict::ill_formed);
+  CHECK(r[6].result == FrameVerdict::unchecked);
   CHECK_FALSE(r[6].instruction);
-  CHECK(r[7].result == CuteVerdict::ill_formed);
+  CHECK(r[7].result == FrameVerdict::ill_formed);
 }
 
 TEST_CASE("an operand whose frame is not in the table is unchecked, the others still judged", "[cute]") {
@@ -153,10 +153,10 @@ TEST_CASE("an operand whose frame is not in the table is unchecked, the others s
   const std::vector<CuteAtomReport> r =
       check_text("SM80_16x8x32_F64F64F64F64_TN: A = 1, B = 1, C = ((4,8),(2,2)):((32,1),(16,8))\n");
   REQUIRE(r.size() == 1);
-  CHECK(operand(r[0], Operand::A).result == CuteVerdict::unchecked);
+  CHECK(operand(r[0], Operand::A).result == FrameVerdict::unchecked);
   CHECK(operand(r[0], Operand::A).message.find("no PTX frame for m16n8k32 A with 64-bit") != std::string::npos);
-  CHECK(operand(r[0], Operand::C).result == CuteVerdict::unchecked);
-  CHECK(r[0].result == CuteVerdict::unchecked);
+  CHECK(operand(r[0], Operand::C).result == FrameVerdict::unchecked);
+  CHECK(r[0].result == FrameVerdict::unchecked);
 }
 
 TEST_CASE("Shape_MNK must be the shape the name gives", "[cute]") {
@@ -164,6 +164,6 @@ TEST_CASE("Shape_MNK must be the shape the name gives", "[cute]") {
       "SM80_16x8x8_F16F16F16F16_TN: Shape_MNK = Shape<_16,_8,_16>, A = ((4,8),(2,2)):((32,1),(16,8)),"
       " B = ((4,8),2):((16,1),8), C = ((4,8),(2,2)):((32,1),(16,8))\n");
   REQUIRE(r.size() == 1);
-  CHECK(r[0].result == CuteVerdict::ill_formed);
+  CHECK(r[0].result == FrameVerdict::ill_formed);
   CHECK(operand(r[0], Operand::A).message.find("Shape_MNK (16,8,16)") != std::string::npos);
 }

@@ -46,10 +46,10 @@ TEST_CASE("the CuTe DSL's TiledMMAs prove as warp tilings; a non-permutation is 
     INFO("TiledMMA #" << i);
     const CuteAtomReport from_print = check_cute_tiled(*printed[i]);
     const CuteAtomReport from_notation = check_cute_tiled(*notation[i]);
-    const CuteVerdict want = i + 1 < printed.size() ? CuteVerdict::proved : CuteVerdict::refuted;
+    const FrameVerdict want = i + 1 < printed.size() ? FrameVerdict::proved : FrameVerdict::refuted;
     CHECK(from_print.result == want);
     CHECK(from_notation.result == want);
-    if (want != CuteVerdict::proved) continue;
+    if (want != FrameVerdict::proved) continue;
     // Built from (atom, atom layout, permutation), the tables are the DSL's, point for point.
     const CuteAtomName inst = *decode_atom_name(printed[i]->name);
     TiledTables a, b;
@@ -64,7 +64,7 @@ TEST_CASE("the CuTe DSL's TiledMMAs prove as warp tilings; a non-permutation is 
     }
   }
   const CuteAtomReport bad = check_cute_tiled(*printed.back());
-  CHECK(bad.operands[2].result == CuteVerdict::refuted);
+  CHECK(bad.operands[2].result == FrameVerdict::refuted);
   REQUIRE(bad.operands[2].counterexample);
   CHECK_FALSE(bad.operands[2].counterexample->in_tile);
 }
@@ -76,31 +76,31 @@ TEST_CASE("a TiledMMA in CuTe notation needs its atom, and its tile whole atoms"
   CHECK_THROWS_AS(read_cute_atom_list("tiled SM80_16x8x8_F16F16F16F16_TN: AtomLayout = (2,2,1)\n", "t"), Error);
   const std::vector<CuteAtomTraits> ok =
       read_cute_atom_list(atom + "tiled SM80_16x8x8_F16F16F16F16_TN: AtomLayout = (2,1,1), Permutation = (_, 16, _)\n", "t");
-  CHECK(check_cute_tiled(ok[1]).result == CuteVerdict::proved);
+  CHECK(check_cute_tiled(ok[1]).result == FrameVerdict::proved);
   const std::vector<CuteAtomTraits> ragged =
       read_cute_atom_list(atom + "tiled SM80_16x8x8_F16F16F16F16_TN: AtomLayout = (2,1,1), Permutation = (48, _, _)\n", "t");
   const CuteAtomReport r = check_cute_tiled(ragged[1]);
-  CHECK(r.result == CuteVerdict::ill_formed);
+  CHECK(r.result == FrameVerdict::ill_formed);
   CHECK(r.operands[0].message.find("not whole atoms x warps") != std::string::npos);
 }
 
 TEST_CASE("a planted mistake in a TiledMMA is refuted, K over warps is unchecked", "[cute]") {
   const std::string good = with_vmnk("(32,2,2,1):(1,32,64,0)");
-  CHECK(check(good).result == CuteVerdict::proved);
+  CHECK(check(good).result == FrameVerdict::proved);
   // B following warp m instead of warp n: warp (0,1)'s B columns are not its
   // C columns; the disagreement shows at C (B's columns are read first).
   const CuteAtomReport b = check(good, "(32,1,0,8)", "(32,1,8,0)");
-  CHECK(b.operands[0].result == CuteVerdict::proved);
-  CHECK(b.operands[2].result == CuteVerdict::refuted);
+  CHECK(b.operands[0].result == FrameVerdict::proved);
+  CHECK(b.operands[2].result == FrameVerdict::refuted);
   CHECK(b.operands[2].message.find("warp (0,1) rep (0,0,0): thread 64 value 0 holds (m=0, n=8)") != std::string::npos);
-  CHECK(b.result == CuteVerdict::refuted);
+  CHECK(b.result == FrameVerdict::refuted);
   // C's rows 8 apart swapped with its columns: disagrees with A's rows.
   const CuteAtomReport c = check(good, "((32,8),(0,0))", "((8,32),(0,0))");
-  CHECK(c.operands[2].result == CuteVerdict::refuted);
+  CHECK(c.operands[2].result == FrameVerdict::refuted);
   REQUIRE(c.operands[2].counterexample);
   CHECK(c.operands[2].message.find("the instance's other values put") != std::string::npos);
   // Two warps along K.
-  CHECK(check(with_vmnk("(32,2,1,2):(1,32,0,64)"), "(32,16,16)", "(32,16,32)").result == CuteVerdict::unchecked);
+  CHECK(check(with_vmnk("(32,2,1,2):(1,32,0,64)"), "(32,16,16)", "(32,16,32)").result == FrameVerdict::unchecked);
   // Not a bijection onto the threads.
-  CHECK(check(with_vmnk("(32,2,2,1):(1,32,32,0)")).result == CuteVerdict::ill_formed);
+  CHECK(check(with_vmnk("(32,2,2,1):(1,32,32,0)")).result == FrameVerdict::ill_formed);
 }

@@ -52,12 +52,12 @@ TEST_CASE("every MMA v2 layout the Triton wheel gives proves, duplicates are rep
   for (const TritonReport& r : rs) {
     INFO(r.name << ": " << r.message);
     if (r.name.find("small K") != std::string::npos) {
-      CHECK(r.result == CuteVerdict::unchecked);
+      CHECK(r.result == FrameVerdict::unchecked);
       REQUIRE_FALSE(r.zero_bases.empty());
       CHECK(r.zero_bases[0].first == "register");
       continue;
     }
-    CHECK(r.result == CuteVerdict::proved);
+    CHECK(r.result == FrameVerdict::proved);
     if (!r.k_permutation.empty()) ++permuted;
   }
   CHECK(permuted >= 8);  // kWidth 8 (f16, bf16, s8) and 16-bit kWidth 4, A and B
@@ -77,7 +77,7 @@ TEST_CASE("a planted wrong basis is refuted", "[triton]") {
     auto& lanes = acc.layout.in_dims[1].bases;
     std::swap(lanes[0], lanes[2]);
     const std::vector<TritonReport> rs = check_triton({acc});
-    CHECK(rs[0].result == CuteVerdict::refuted);
+    CHECK(rs[0].result == FrameVerdict::refuted);
     REQUIRE(rs[0].counterexample);
     CHECK(rs[0].counterexample->lane == 1);
     CHECK(rs[0].counterexample->coordinate == std::array<std::int64_t, 2>{1, 0});
@@ -87,7 +87,7 @@ TEST_CASE("a planted wrong basis is refuted", "[triton]") {
     TritonDotOperand a = ops[index_of(ops, "f16 k2 A 16x16")];
     std::swap(a.layout.in_dims[0].bases[1], a.layout.in_dims[0].bases[2]);
     const std::vector<TritonReport> rs = check_triton({a});
-    CHECK(rs[0].result == CuteVerdict::refuted);
+    CHECK(rs[0].result == FrameVerdict::refuted);
     REQUIRE(rs[0].counterexample);
     CHECK(rs[0].counterexample->reg == 2);
     CHECK(rs[0].counterexample->coordinate == std::array<std::int64_t, 2>{0, 8});
@@ -97,7 +97,7 @@ TEST_CASE("a planted wrong basis is refuted", "[triton]") {
     a.layout.in_dims[0].bases[2] = {0, 2};
     a.layout.in_dims[1].bases[0] = {0, 8};
     const std::vector<TritonReport> rs = check_triton({a});
-    CHECK(rs[0].result == CuteVerdict::unchecked);
+    CHECK(rs[0].result == FrameVerdict::unchecked);
     CHECK_FALSE(rs[0].k_permutation.empty());
   }
   SECTION("kWidth 8: B permutes K unlike A") {
@@ -105,13 +105,13 @@ TEST_CASE("a planted wrong basis is refuted", "[triton]") {
     auto& regs = pair[1].layout.in_dims[0].bases;
     std::swap(regs[1], regs[2]);
     const std::vector<TritonReport> rs = check_triton(pair);
-    CHECK(rs[0].result == CuteVerdict::refuted);
-    CHECK(rs[1].result == CuteVerdict::refuted);
+    CHECK(rs[0].result == FrameVerdict::refuted);
+    CHECK(rs[1].result == FrameVerdict::refuted);
     CHECK(rs[1].message.find("A and B permute K differently") != std::string::npos);
   }
   SECTION("kWidth 8 without its partner is unchecked, not proved") {
     const std::vector<TritonReport> rs = check_triton({ops[index_of(ops, "f16 k8 A 16x64")]});
-    CHECK(rs[0].result == CuteVerdict::unchecked);
+    CHECK(rs[0].result == FrameVerdict::unchecked);
     CHECK_FALSE(rs[0].k_permutation.empty());
   }
 }
@@ -119,10 +119,10 @@ TEST_CASE("a planted wrong basis is refuted", "[triton]") {
 TEST_CASE("Triton #3580: an s32 accumulator reused as an s8 A operand is refuted", "[triton]") {
   const std::vector<TritonReport> rs = check_triton(load("tests/data/triton/chained_int8.json"));
   REQUIRE(rs.size() == 2);
-  CHECK(rs[0].result == CuteVerdict::refuted);
+  CHECK(rs[0].result == FrameVerdict::refuted);
   REQUIRE(rs[0].counterexample);
   CHECK(rs[0].counterexample->reg == 2);
   CHECK(rs[0].counterexample->coordinate == std::array<std::int64_t, 2>{8, 0});
   CHECK(rs[0].counterexample->ptx == std::array<std::int64_t, 2>{0, 2});
-  CHECK(rs[1].result == CuteVerdict::proved);
+  CHECK(rs[1].result == FrameVerdict::proved);
 }

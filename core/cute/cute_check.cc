@@ -35,7 +35,7 @@ std::string point(const OperandSpace& s, std::int64_t a, std::int64_t b) {
 
 std::string member_name(Operand op) { return std::string(operand_name(op)) + "Layout"; }
 
-CuteOperandReport verdict(Operand op, CuteVerdict v, std::string message) {
+CuteOperandReport verdict(Operand op, FrameVerdict v, std::string message) {
   return {op, v, std::nullopt, std::move(message)};
 }
 
@@ -67,7 +67,7 @@ CuteOperandReport compare(Operand op, const CuteLayout& tv, const std::vector<in
   const std::int64_t threads = tv.mode(0).size();
   const std::int64_t values = tv.mode(1).size();
   const std::int64_t tile = std::int64_t{s.dims[0]} * s.dims[1];
-  CuteOperandReport r{op, CuteVerdict::proved, std::nullopt, ""};
+  CuteOperandReport r{op, FrameVerdict::proved, std::nullopt, ""};
   std::vector<std::string> problems;
   if (threads != kWarp)
     problems.push_back("thread mode has " + std::to_string(threads) + " threads, the warp 32");
@@ -75,7 +75,7 @@ CuteOperandReport compare(Operand op, const CuteLayout& tv, const std::vector<in
     problems.push_back("value mode has " + std::to_string(values) + " values, PTX gives each lane " +
                        std::to_string(frame.elems()));
   if (threads * 1.0 * values > kEnumerable) {  // too large to list: the sizes alone refute it
-    r.result = CuteVerdict::refuted;
+    r.result = FrameVerdict::refuted;
     r.message = problems.front() + (problems.size() > 1 ? "; " + problems.back() : "");
     return r;
   }
@@ -139,7 +139,7 @@ CuteOperandReport compare(Operand op, const CuteLayout& tv, const std::vector<in
                 tile_text + " tile";
     return r;
   }
-  r.result = CuteVerdict::refuted;
+  r.result = FrameVerdict::refuted;
   for (std::size_t i = 0; i < problems.size(); ++i) r.message += (i ? "; " : "") + problems[i];
   return r;
 }
@@ -154,18 +154,18 @@ bool modes_readable(const CuteLayout& tv) {
 CuteOperandReport check_operand(Operand op, const CuteAtomTraits& atom, const CuteAtomName& inst,
                                 const std::vector<int>& lanes) {
   const CuteLayoutSource& src = op == Operand::A ? atom.a : op == Operand::B ? atom.b : atom.c;
-  if (!src.present()) return verdict(op, CuteVerdict::ill_formed, "the traits give no " + member_name(op));
-  if (!src.layout) return verdict(op, CuteVerdict::ill_formed, member_name(op) + ": " + src.problem);
+  if (!src.present()) return verdict(op, FrameVerdict::ill_formed, "the traits give no " + member_name(op));
+  if (!src.layout) return verdict(op, FrameVerdict::ill_formed, member_name(op) + ": " + src.problem);
   const int bits = op == Operand::A ? inst.a_bits : op == Operand::B ? inst.b_bits : inst.c_bits;
   const Frame* frame = lookup_frame(inst.shape, op, bits);
   if (!frame)
-    return verdict(op, CuteVerdict::unchecked,
+    return verdict(op, FrameVerdict::unchecked,
                    "no PTX frame for " + inst.shape + " " + std::string(operand_name(op)) + " with " +
                        std::to_string(bits) + "-bit elements in mmacheck's table");
   const CuteLayout& tv = *src.layout;
   const OperandSpace s = space_of(op, inst);
   if (tv.rank() != 2)
-    return verdict(op, CuteVerdict::ill_formed,
+    return verdict(op, FrameVerdict::ill_formed,
                    member_name(op) + " " + tv.str() + " has rank " + std::to_string(tv.rank()) +
                        "; a TV layout has two modes (thread, value)");
   if (!tv.congruent()) {
@@ -174,26 +174,16 @@ CuteOperandReport check_operand(Operand op, const CuteAtomTraits& atom, const Cu
                     " layout; layout.hpp's static_assert is commented out, so the header compiles)";
     if (modes_readable(tv)) {
       const CuteOperandReport as_read = compare(op, tv, lanes, *frame, s);
-      m += as_read.result == CuteVerdict::proved
+      m += as_read.result == FrameVerdict::proved
                ? "; read with its strides in order it would prove"
                : "; read with its strides in order it would be refuted: " + as_read.message;
     }
-    return verdict(op, CuteVerdict::ill_formed, m);
+    return verdict(op, FrameVerdict::ill_formed, m);
   }
   return compare(op, tv, lanes, *frame, s);
 }
 
 }  // namespace
-
-std::string_view verdict_name(CuteVerdict v) {
-  switch (v) {
-    case CuteVerdict::proved: return "proved";
-    case CuteVerdict::unchecked: return "unchecked";
-    case CuteVerdict::refuted: return "refuted";
-    case CuteVerdict::ill_formed: return "ill_formed";
-  }
-  return "?";
-}
 
 std::string describe(const CuteCounterexample& cex) {
   const OperandSpace s{cex.axes, {0, 0}, false};
@@ -212,11 +202,11 @@ CuteAtomReport check_cute_atom(const CuteAtomTraits& atom) {
   report.loc = atom.loc;
   std::string why;
   const std::optional<CuteAtomName> inst = decode_atom_name(atom.name, &why);
-  const auto all = [&](CuteVerdict v, const std::string& message) {
+  const auto all = [&](FrameVerdict v, const std::string& message) {
     for (Operand op : {Operand::A, Operand::B, Operand::C}) report.operands.push_back(verdict(op, v, message));
   };
   if (!inst) {
-    all(CuteVerdict::unchecked, "no mma.sync instruction: " + why);
+    all(FrameVerdict::unchecked, "no mma.sync instruction: " + why);
   } else {
     report.instruction = inst->ptx;
     report.note = inst->note;
@@ -229,11 +219,11 @@ CuteAtomReport check_cute_atom(const CuteAtomTraits& atom) {
     if (!thr_bad) lanes = warp_lanes(*atom.thr_id.layout, &thr_why);
     const std::vector<std::int64_t> mnk{inst->m, inst->n, inst->k};
     if (thr_bad) {
-      all(CuteVerdict::ill_formed, thr_why);
+      all(FrameVerdict::ill_formed, thr_why);
     } else if (!lanes) {
-      all(CuteVerdict::unchecked, thr_why);
+      all(FrameVerdict::unchecked, thr_why);
     } else if (atom.shape_mnk && atom.shape_mnk->flatten() != mnk) {
-      all(CuteVerdict::ill_formed, "Shape_MNK " + atom.shape_mnk->str() + " is not the name's " +
+      all(FrameVerdict::ill_formed, "Shape_MNK " + atom.shape_mnk->str() + " is not the name's " +
                                        std::to_string(inst->m) + "x" + std::to_string(inst->n) + "x" +
                                        std::to_string(inst->k));
     } else {
@@ -243,7 +233,7 @@ CuteAtomReport check_cute_atom(const CuteAtomTraits& atom) {
   }
   if (!report.note.empty())
     for (CuteOperandReport& o : report.operands) o.message += "; " + report.note;
-  report.result = CuteVerdict::proved;
+  report.result = FrameVerdict::proved;
   for (const CuteOperandReport& o : report.operands) report.result = std::max(report.result, o.result);
   return report;
 }

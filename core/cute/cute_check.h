@@ -33,12 +33,9 @@
 
 #include "core/gemm/ptx_frame.h"
 #include "core/cute/cute_traits.h"
+#include "core/prove/frame_verdict.h"  // an atom's verdict is its worst operand's
 
 namespace mmacheck {
-
-// Ordered from best to worst: an atom's verdict is its worst operand's.
-enum class CuteVerdict { proved, unchecked, refuted, ill_formed };
-std::string_view verdict_name(CuteVerdict v);  // "proved", ..., "ill_formed"
 
 struct CuteCounterexample {
   int thread = 0;
@@ -53,7 +50,7 @@ struct CuteCounterexample {
 
 struct CuteOperandReport {
   Operand operand;
-  CuteVerdict result = CuteVerdict::unchecked;
+  FrameVerdict result = FrameVerdict::unchecked;
   std::optional<CuteCounterexample> counterexample;
   std::string message;
 };
@@ -63,7 +60,7 @@ struct CuteAtomReport {
   SourceLoc loc;
   std::optional<std::string> instruction;  // the PTX name, when the atom names one
   std::vector<CuteOperandReport> operands;  // A, B, C
-  CuteVerdict result = CuteVerdict::unchecked;
+  FrameVerdict result = FrameVerdict::unchecked;
   std::string note;  // e.g. complex atoms composed of real ones (also ends each operand's message)
 };
 

@@ -136,7 +136,7 @@ CuteAtomReport check_cute_tiled(const CuteAtomTraits& t) {
   CuteAtomReport report;
   report.atom = "tiled " + t.name;
   report.loc = t.loc;
-  const auto all = [&](CuteVerdict v, const std::string& m) {
+  const auto all = [&](FrameVerdict v, const std::string& m) {
     report.operands.clear();
     for (Operand op : {Operand::A, Operand::B, Operand::C}) report.operands.push_back({op, v, std::nullopt, m});
     report.result = v;
@@ -144,13 +144,13 @@ CuteAtomReport check_cute_tiled(const CuteAtomTraits& t) {
   };
   std::string why;
   const std::optional<CuteAtomName> inst = decode_atom_name(t.name, &why);
-  if (!inst) return all(CuteVerdict::unchecked, "no mma.sync instruction: " + why);
+  if (!inst) return all(FrameVerdict::unchecked, "no mma.sync instruction: " + why);
   report.instruction = inst->ptx;
   TiledTables tables;
   why = tiled_tables(t, *inst, tables);
   if (!why.empty())
-    return all(why.rfind("no PTX frame", 0) == 0 || why.rfind("more than", 0) == 0 ? CuteVerdict::unchecked
-                                                                                    : CuteVerdict::ill_formed,
+    return all(why.rfind("no PTX frame", 0) == 0 || why.rfind("more than", 0) == 0 ? FrameVerdict::unchecked
+                                                                                    : FrameVerdict::ill_formed,
                why);
   const std::int64_t threads = tables.threads;
   const std::int64_t tm = tables.tile[0], tn = tables.tile[1], tk = tables.tile[2];
@@ -162,11 +162,11 @@ CuteAtomReport check_cute_tiled(const CuteAtomTraits& t) {
   const TiledOperand& B = ops[1];
   const TiledOperand& C = ops[2];
   if (A.rest0 != C.rest0 || B.rest0 != C.rest1 || A.rest1 != B.rest1)
-    return all(CuteVerdict::ill_formed, "the rest modes disagree: A (" + std::to_string(A.rest0) + "," +
+    return all(FrameVerdict::ill_formed, "the rest modes disagree: A (" + std::to_string(A.rest0) + "," +
                                             std::to_string(A.rest1) + "), B (" + std::to_string(B.rest0) + "," +
                                             std::to_string(B.rest1) + "), C (" + std::to_string(C.rest0) + "," +
                                             std::to_string(C.rest1) + ")");
-  if (wk_n > 1) return all(CuteVerdict::unchecked, "K split over " + std::to_string(wk_n) + " warps: the partial sums need a reduction");
+  if (wk_n > 1) return all(FrameVerdict::unchecked, "K split over " + std::to_string(wk_n) + " warps: the partial sums need a reduction");
   const std::int64_t rm_n = A.rest0, rk_n = A.rest1, rn_n = B.rest0;
 
   std::array<std::optional<Failure>, 3> failed;
@@ -257,10 +257,10 @@ CuteAtomReport check_cute_tiled(const CuteAtomTraits& t) {
                              std::to_string(tk) + ", every instance the PTX frame through one row, column and k map";
   for (Operand op : {Operand::A, Operand::B, Operand::C}) {
     const std::optional<Failure>& f = failed[static_cast<std::size_t>(op)];
-    report.operands.push_back(f ? CuteOperandReport{op, CuteVerdict::refuted, f->cex, f->message}
-                                : CuteOperandReport{op, CuteVerdict::proved, std::nullopt, tiling});
+    report.operands.push_back(f ? CuteOperandReport{op, FrameVerdict::refuted, f->cex, f->message}
+                                : CuteOperandReport{op, FrameVerdict::proved, std::nullopt, tiling});
   }
-  report.result = CuteVerdict::proved;
+  report.result = FrameVerdict::proved;
   for (const CuteOperandReport& o : report.operands) report.result = std::max(report.result, o.result);
   return report;
 }

@@ -3,6 +3,8 @@
 #include <map>
 #include <set>
 
+#include "core/gemm/ptx_frame.h"
+
 namespace mmacheck {
 
 std::vector<int> mma_v2_feed_order(int registers, int bits, int k_width, bool operand_a, int rep_k) {
@@ -63,7 +65,7 @@ struct Judged {
 };
 
 Judged refute(Judged j, std::string why, std::optional<TritonCounterexample> cex = std::nullopt) {
-  j.report.result = CuteVerdict::refuted;
+  j.report.result = FrameVerdict::refuted;
   j.report.message = std::move(why);
   j.report.counterexample = cex;
   return j;
@@ -82,29 +84,29 @@ Judged judge(const TritonDotOperand& op) {
       for (std::int64_t v : d.bases[b]) zero = zero && v == 0;
       if (zero) r.zero_bases.emplace_back(d.name, static_cast<int>(b));
     }
-  const auto give = [&](CuteVerdict v, std::string m) {
+  const auto give = [&](FrameVerdict v, std::string m) {
     r.result = v;
     r.message = std::move(m);
     return j;
   };
-  if (L.out_dims.size() != 2) return give(CuteVerdict::ill_formed, "a 2-D layout (dim0, dim1) is needed");
-  if (L.in_size("lane") != kLanes) return give(CuteVerdict::ill_formed, "lane has " + std::to_string(L.in_size("lane")) + " values, a warp 32");
-  if (L.in_size("block") != 1) return give(CuteVerdict::unchecked, "layouts over several CTAs (block bases) are not modelled");
+  if (L.out_dims.size() != 2) return give(FrameVerdict::ill_formed, "a 2-D layout (dim0, dim1) is needed");
+  if (L.in_size("lane") != kLanes) return give(FrameVerdict::ill_formed, "lane has " + std::to_string(L.in_size("lane")) + " values, a warp 32");
+  if (L.in_size("block") != 1) return give(FrameVerdict::unchecked, "layouts over several CTAs (block bases) are not modelled");
   for (const auto& [dim, b] : r.zero_bases)
     if (dim == "register")
-      return give(CuteVerdict::unchecked, "duplicated registers (register basis " + std::to_string(b) +
+      return give(FrameVerdict::unchecked, "duplicated registers (register basis " + std::to_string(b) +
                                               " is zero); the lowering drops duplicates, which mmacheck does not model");
 
   const int bits = dtype_bits(op.dtype);
   const Operand operand = op.role == TritonRole::acc ? Operand::C : op.role == TritonRole::a ? Operand::A : Operand::B;
   const Frame* frame = lookup_frame(op.role == TritonRole::acc ? "m16n8k16" : shape_for(bits), operand, bits);
-  if (!frame) return give(CuteVerdict::unchecked, "no PTX frame for a " + std::string(dtype_info(op.dtype).ptx) + " operand");
+  if (!frame) return give(FrameVerdict::unchecked, "no PTX frame for a " + std::string(dtype_info(op.dtype).ptx) + " operand");
   const int regs = static_cast<int>(L.in_size("register"));
   const int warps = static_cast<int>(L.in_size("warp"));
   const int elems = frame->elems();
-  if (regs % elems) return give(CuteVerdict::refuted, std::to_string(regs) + " registers are not whole instructions of " + std::to_string(elems));
+  if (regs % elems) return give(FrameVerdict::refuted, std::to_string(regs) + " registers are not whole instructions of " + std::to_string(elems));
   if (std::int64_t{regs} * warps > (1 << 16))
-    return give(CuteVerdict::unchecked, std::to_string(regs) + " registers x " + std::to_string(warps) +
+    return give(FrameVerdict::unchecked, std::to_string(regs) + " registers x " + std::to_string(warps) +
                                             " warps: larger than mmacheck enumerates");
   const int per_lane = regs / elems;  // instructions per lane
   const std::int64_t k_total = op.role == TritonRole::a ? L.out_dims[1].second : L.out_dims[0].second;
@@ -115,7 +117,7 @@ Judged judge(const TritonDotOperand& op) {
     for (int p = 0; p < regs; ++p) order.push_back(p);
   } else {
     if (k_total % k_instr || per_lane % (k_total / k_instr))
-      return give(CuteVerdict::ill_formed, "K = " + std::to_string(k_total) + " is not whole instructions of k" + std::to_string(k_instr));
+      return give(FrameVerdict::ill_formed, "K = " + std::to_string(k_total) + " is not whole instructions of k" + std::to_string(k_instr));
     rep_k = static_cast<int>(k_total / k_instr);
     order = mma_v2_feed_order(regs, bits, op.k_width, op.role == TritonRole::a, rep_k);
   }
@@ -168,7 +170,7 @@ Judged judge(const TritonDotOperand& op) {
     }
   }
   if (op.role == TritonRole::acc) {
-    r.result = CuteVerdict::proved;
+    r.result = FrameVerdict::proved;
     r.message = "equals the PTX C frame in " + std::to_string(per_lane) + " 16x8 tile(s) per warp, " +
                 std::to_string(warps) + " warp(s)";
     return j;
@@ -179,12 +181,12 @@ Judged judge(const TritonDotOperand& op) {
   bool identity = true;
   for (std::size_t v = 0; v < j.pi.size(); ++v) identity = identity && j.pi[v] == static_cast<std::int64_t>(v);
   if (identity) {
-    r.result = CuteVerdict::proved;
+    r.result = FrameVerdict::proved;
     r.message = "equals the PTX frame of " + std::to_string(per_lane) + " instruction(s) per lane, K in order";
   } else {
     j.permuted = true;
     r.k_permutation = j.pi;
-    r.result = CuteVerdict::unchecked;
+    r.result = FrameVerdict::unchecked;
     r.message = "K is permuted (kWidth " + std::to_string(op.k_width) +
                 "); the product is unchanged only if the other operand permutes it alike: give both one group";
   }
@@ -207,7 +209,7 @@ std::vector<TritonReport> check_triton(const std::vector<TritonDotOperand>& oper
         Judged& a = judged[ia];
         Judged& b = judged[ib];
         const auto usable = [](const Judged& x) {
-          return x.report.result == CuteVerdict::proved || x.permuted;
+          return x.report.result == FrameVerdict::proved || x.permuted;
         };
         if (!usable(a) || !usable(b) || (!a.permuted && !b.permuted)) continue;
         std::string why;
@@ -221,11 +223,11 @@ std::vector<TritonReport> check_triton(const std::vector<TritonDotOperand>& oper
         }
         for (Judged* x : {&a, &b}) {
           if (why.empty()) {
-            x->report.result = CuteVerdict::proved;
+            x->report.result = FrameVerdict::proved;
             x->report.message = "K permuted, by the same permutation in A and B (group '" + name +
                                 "'): the product is unchanged";
           } else {
-            x->report.result = CuteVerdict::refuted;
+            x->report.result = FrameVerdict::refuted;
             x->report.message = "A and B permute K differently: " + why;
           }
         }

@@ -32,7 +32,7 @@
 #include <vector>
 
 #include "core/triton/triton_dot.h"
-#include "core/cute/cute_check.h"  // CuteVerdict: the same four verdicts
+#include "core/prove/frame_verdict.h"
 
 namespace mmacheck {
 
@@ -46,7 +46,7 @@ struct TritonReport {
   std::string name;
   TritonRole role;
   std::string instruction;                               // "" when there is none
-  CuteVerdict result = CuteVerdict::unchecked;
+  FrameVerdict result = FrameVerdict::unchecked;
   std::optional<TritonCounterexample> counterexample;
   std::vector<std::pair<std::string, int>> zero_bases;  // (input dim, basis index)
   std::vector<std::int64_t> k_permutation;              // pi, when not the identity
