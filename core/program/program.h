@@ -1,5 +1,5 @@
 // Layer core/program: what the readers share (Program, lexer, index and layout expressions,
-// Python syntax); the readers are rooms below it (docs/architecture.md). Uses core/base, core/layout.
+// Python syntax); each reader is a room of its own above it (docs/architecture.md). Uses core/base, core/layout.
 //
 // Program — everything a layout file says: named layouts, buffers, the
 // execution scope, the gemm call and the optional staging statements.
