@@ -132,7 +132,12 @@ void search_layout_fix(const Program& program, const ProofSetup& setup, const Ch
     return !operand_fit(p, gemm_geometry(p), *op, inst).has_value() && (!staging || staging_agrees(p, buffer));
   };
   const auto role = [&](int i) { return iter_role(program, setup.view(*op), *op, inst, i); };
-  if (const std::optional<Fix> fix = search_fix(program, buffer, options.inst_set, fits, role); fix && fix->proves) {
+  if (const auto capped = fix_search_capped(program, buffer, options.limits)) {
+    cx.summary += (cx.summary.empty() ? "" : "; ") + *capped;
+    return;
+  }
+  if (const std::optional<Fix> fix = search_fix(program, buffer, options.inst_set, options.limits, fits, role);
+      fix && fix->proves) {
     cx.fix = fix->line;
     cx.fix_reason = fix->reason;
   }
@@ -188,7 +193,7 @@ ProofReport prove(const Program& program, const Plan& plan, const ProveOptions& 
     if (outcome.witness) {
       Counterexample cx = describe(setup, check, *outcome.witness);
       if (options.explain) {
-        explain_mismatches(setup, check, cx);
+        explain_mismatches(setup, check, options.limits, cx);
         const std::string buffer = check.kind == CheckKind::staging ? setup.staging[check.staging].buffer
                                                                     : setup.view(setup.frame_buffer(check.operand)).buffer();
         // A staging mismatch explained as an index typo (offset, stride,

@@ -230,10 +230,10 @@ std::vector<std::uint64_t> WarpMachine::run(const GemmInputs& inputs) {
   for (const NestStmt& stmt : nest_.stmts) {
     if (const auto* init = std::get_if<InitStmt>(&stmt)) {
       execute_init(*init);
-    } else if (compiled_.empty()) {
+    } else if (!compiled_) {
       run_mma_resolving(std::get<MmaStmt>(stmt), inputs);
     } else {
-      for (int warp = 0; warp < warps(); ++warp) run_mma_compiled(compiled_[next++], inputs);
+      for (int warp = 0; warp < warps(); ++warp) run_mma_compiled((*compiled_)[next++], inputs);
     }
   }
   return store();
@@ -284,6 +284,8 @@ void WarpMachine::compile_routes(std::size_t max_bytes) {
   std::size_t mmas = 0;
   for (const NestStmt& stmt : nest_.stmts) mmas += std::holds_alternative<MmaStmt>(stmt);
   if (mmas * static_cast<std::size_t>(warps()) * per_mma > max_bytes) return;
+  std::vector<CompiledMma> compiled;
+  compiled.reserve(mmas * static_cast<std::size_t>(warps()));
   const auto loaded = [](const SlotTable& table, int per_reg, const std::vector<int>& regs, const TileRoute& route,
                          int base) {
     std::vector<std::int32_t> out;
@@ -322,9 +324,10 @@ void WarpMachine::compile_routes(std::size_t max_bytes) {
       };
       c.a_run = run_start(c.a);
       c.b_run = run_start(c.b);
-      compiled_.push_back(std::move(c));
+      compiled.push_back(std::move(c));
     }
   }
+  compiled_ = std::make_shared<const std::vector<CompiledMma>>(std::move(compiled));
 }
 
 void WarpMachine::execute_init(const InitStmt& init) {

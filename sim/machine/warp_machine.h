@@ -35,6 +35,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 #include "core/gemm/nest.h"
@@ -105,8 +106,10 @@ class WarpMachine {
   // run()'s routes resolved once, per mma statement and warp (in nest
   // order): A's and B's tile elements as indices into the input matrices
   // (-1: no load fills that register, 0), C's and D's as words of d_ and
-  // shifts.  Empty when they would pass max_route_bytes; run() then
-  // resolves them on the fly.
+  // shifts.  Null when they would pass max_route_bytes; run() then
+  // resolves them on the fly.  Read-only once built, so copies of a
+  // machine (one per `sim` worker) share them: 256^3 on one warp is 8192
+  // mma, 23 MB of routes, once per process instead of once per worker.
   struct CompiledMma {
     std::vector<std::int32_t> a, b, c_word, d_word;
     std::vector<std::uint8_t> c_shift, d_shift;
@@ -118,7 +121,7 @@ class WarpMachine {
   // registers left by the previous case are all overwritten first.
   bool needs_c_load_ = true;
   void find_c_reads();
-  std::vector<CompiledMma> compiled_;
+  std::shared_ptr<const std::vector<CompiledMma>> compiled_;
   void compile_routes(std::size_t max_bytes);
   void run_mma_compiled(const CompiledMma& mma, const GemmInputs& inputs);
   void run_mma_resolving(const MmaStmt& mma, const GemmInputs& inputs);
