@@ -6,8 +6,9 @@
 // `vectors FILE: R mma/s` for each --vectors file (`mma --vectors` end to
 // end: read, parse, every case through the lane path), the
 // float32 baseline, and last `ratio R (simulator / BASELINE)` (kernel,
-// finite, against the baseline, the median over the rounds of the two
-// phases' slices), after a line with its quartiles.
+// finite, against the baseline: the median over the rounds of the two
+// phases' rates per CPU-second of their threads), after a line with its
+// quartiles.
 //
 // Bit-exact simulator throughput against Eigen float32 on the same random
 // tiles (sim/numerics/throughput.h), every phase interleaved with the
@@ -178,8 +179,8 @@ int run_bench(const Args& args) {
     if (p != 2) print_phase(phases[p].name, r[p]);
   print_phase(baseline, r[2]);
   char line[200];
-  std::snprintf(line, sizeof line, "ratio quartiles %.3f .. %.3f over %zu rounds\n", ratio.q1, ratio.q3,
-                r[0].slice_rates.size());
+  std::snprintf(line, sizeof line, "ratio per CPU-second, round by round: quartiles %.3f .. %.3f over %zu rounds\n",
+                ratio.q1, ratio.q3, r[0].slice_rates.size());
   std::cout << line;
   std::snprintf(line, sizeof line, "ratio %.3f (simulator / %s)\n", ratio.median, baseline.c_str());
   std::cout << line << std::flush;

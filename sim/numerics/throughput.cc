@@ -5,6 +5,8 @@
 #include <chrono>
 #include <cmath>
 #include <ctime>
+
+#include <time.h>
 #include <functional>
 #include <memory>
 #include <random>
@@ -64,6 +66,12 @@ Batch with_specials(const MmaInst& in, Batch batch) {
   return batch;
 }
 
+std::int64_t thread_cpu_ns() {
+  timespec ts{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+  return std::int64_t{ts.tv_sec} * 1000000000 + ts.tv_nsec;
+}
+
 void check_duration(int threads, double seconds) {
   if (threads < 1) throw Error("bench: threads must be at least 1");
   // A duration past kMaxSeconds (or inf) would overflow the clock's ticks.
@@ -89,17 +97,19 @@ float to_float(DType t, std::uint64_t bits) {
 PhaseResult timed(int threads, double seconds, const std::function<std::uint64_t(int thread)>& work) {
   check_duration(threads, seconds);
   std::atomic<std::uint64_t> total{0};
+  std::atomic<std::int64_t> cpu_ns{0};  // the workers' own CPU time: not the progress line's
   std::atomic<bool> abandon{false};
-  const std::clock_t cpu_start = std::clock();
   const Clock::time_point start = Clock::now();
   const Clock::time_point stop = start + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(seconds));
   std::vector<std::thread> pool;
   try {
     for (int t = 0; t < threads; ++t)
       pool.emplace_back([&, t] {
+        const std::int64_t cpu0 = thread_cpu_ns();
         std::uint64_t done = 0;
         while (!abandon && Clock::now() < stop) done += work(t);
         total += done;
+        cpu_ns += thread_cpu_ns() - cpu0;
       });
   } catch (const std::system_error& e) {
     abandon = true;
@@ -108,8 +118,8 @@ PhaseResult timed(int threads, double seconds, const std::function<std::uint64_t
                 std::to_string(threads) + ": " + e.what() + " (use fewer --threads)");
   }
   for (std::thread& th : pool) th.join();
-  return {std::chrono::duration<double>(Clock::now() - start).count(),
-          static_cast<double>(std::clock() - cpu_start) / CLOCKS_PER_SEC, total.load(), {}};
+  return {std::chrono::duration<double>(Clock::now() - start).count(), 1e-9 * static_cast<double>(cpu_ns.load()),
+          total.load(), {}, {}};
 }
 
 double PhaseResult::per_second() const {
@@ -136,9 +146,9 @@ Ratio quartiles(std::vector<double> values) {
 
 Ratio paired_ratio(const PhaseResult& numerator, const PhaseResult& denominator) {
   std::vector<double> r;
-  const std::size_t n = std::min(numerator.slice_rates.size(), denominator.slice_rates.size());
+  const std::size_t n = std::min(numerator.slice_cpu_rates.size(), denominator.slice_cpu_rates.size());
   for (std::size_t i = 0; i < n; ++i)
-    if (denominator.slice_rates[i] > 0) r.push_back(numerator.slice_rates[i] / denominator.slice_rates[i]);
+    if (denominator.slice_cpu_rates[i] > 0) r.push_back(numerator.slice_cpu_rates[i] / denominator.slice_cpu_rates[i]);
   return quartiles(std::move(r));
 }
 
@@ -154,6 +164,7 @@ std::vector<PhaseResult> interleaved(std::span<const Phase> phases, int threads,
       out[p].cpu_seconds += s.cpu_seconds;
       out[p].mma += s.mma;
       out[p].slice_rates.push_back(s.mma / s.wall_seconds);
+      out[p].slice_cpu_rates.push_back(s.cpu_seconds > 0 ? s.mma / s.cpu_seconds : 0);
     }
   return out;
 }

@@ -8,8 +8,9 @@
 // `seconds`.  A load that comes and goes on the machine then falls on every
 // phase alike, and a ratio of two phases is taken slice pair by slice pair
 // (the two slices of one round, a fraction of a second apart) and its median
-// reported: the ratio of two medians taken seconds apart moved by a factor
-// of two on a shared 2-core machine (issue 24).
+// reported, per CPU-second of the phases' threads: the ratio of two
+// wall-clock rates taken seconds apart moved by a factor of two on a shared
+// 2-core machine (issue 24).
 //
 // The kernel's phases: each thread works through its own batch of random
 // tiles (finite values of moderate exponent, random signs: the common case,
@@ -39,14 +40,15 @@ struct Phase {
   std::function<std::uint64_t(int thread)> work;
 };
 
-// A phase's wall time and the process's CPU time during it (on a busy
-// machine mma per CPU-second estimates what a quiet one would do per
-// thread), summed over its slices, and each slice's rate.
+// A phase's wall time and its threads' CPU time (on a busy machine mma per
+// CPU-second estimates what a quiet one would do per thread), summed over
+// its slices, and each slice's rates.
 struct PhaseResult {
   double wall_seconds = 0;
   double cpu_seconds = 0;
-  std::uint64_t mma = 0;             // instructions done, all threads, all slices
-  std::vector<double> slice_rates;  // mma per wall second, slice by slice (round order)
+  std::uint64_t mma = 0;                // instructions done, all threads, all slices
+  std::vector<double> slice_rates;      // mma per wall second, slice by slice (round order)
+  std::vector<double> slice_cpu_rates;  // mma per CPU-second of the phase's threads, likewise
 
   // The median slice rate (mma / wall_seconds when there are no slices).
   double per_second() const;
@@ -64,8 +66,12 @@ struct Ratio {
 // The median and quartiles (linear interpolation) of `values`; zeros when empty.
 Ratio quartiles(std::vector<double> values);
 
-// numerator.slice_rates[i] / denominator.slice_rates[i] over the rounds i
-// both ran (the two phases of one interleaved() call).
+// numerator.slice_cpu_rates[i] / denominator.slice_cpu_rates[i] over the
+// rounds i both ran (the two phases of one interleaved() call).  Per
+// CPU-second of the phases' own threads, round by round: what another
+// process takes from the cores leaves it alone (wall-clock rates of slices
+// a tenth of a second apart still moved by 40% under a load of 16 on 2
+// cores, docs/performance.md).
 Ratio paired_ratio(const PhaseResult& numerator, const PhaseResult& denominator);
 
 // Runs `work(thread)` round after round on each of `threads` threads until
