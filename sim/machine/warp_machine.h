@@ -63,10 +63,10 @@ class WarpMachine {
   // With the program's own staging (build_staging; its Errors too).
   WarpMachine(const Program& program, Nest nest, const ArchParams& arch);
 
-  const Nest& nest() const { return nest_; }
-  const Staging& staging() const { return staging_; }
+  const Nest& nest() const { return *nest_; }
+  const Staging& staging() const { return *staging_; }
   const ArchParams& arch() const { return *arch_; }
-  int warps() const { return staging_.threads / 32; }
+  int warps() const { return staging_->threads / 32; }
 
   // Zero every register, then load A, B and C.  Throws Error when a matrix
   // has the wrong size or element type for its table.
@@ -89,14 +89,16 @@ class WarpMachine {
   const RegisterFile& b() const { return b_; }
   const RegisterFile& d() const { return d_; }
   // The registers C is loaded into: D's when C is D.
-  const RegisterFile& c() const { return staging_.c_in_d ? d_ : c_; }
+  const RegisterFile& c() const { return staging_->c_in_d ? d_ : c_; }
 
  private:
   void execute_init(const InitStmt& init);
   void execute_mma(const MmaStmt& mma);
 
-  Nest nest_;
-  Staging staging_;
+  // Read-only after construction: copies of a machine share them (and the
+  // resolved routes below), each with its own registers.
+  std::shared_ptr<const Nest> nest_;
+  std::shared_ptr<const Staging> staging_;
   const ArchParams* arch_;
   RegisterFile a_, b_, c_, d_;  // c_ is empty when C is D
   // Where the instruction's frames put each tile element, and the tiles an
