@@ -107,7 +107,10 @@ PhaseResult timed(int threads, double seconds, const std::function<std::uint64_t
       pool.emplace_back([&, t] {
         const std::int64_t cpu0 = thread_cpu_ns();
         std::uint64_t done = 0;
-        while (!abandon && Clock::now() < stop) done += work(t);
+        // At least one round: a thread the scheduler starts late (a loaded
+        // machine, a short slice) still measures something.
+        do done += work(t);
+        while (!abandon && Clock::now() < stop);
         total += done;
         cpu_ns += thread_cpu_ns() - cpu0;
       });
