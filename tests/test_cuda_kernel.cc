@@ -13,6 +13,7 @@
 #include "cuda/gemm_kernel.h"
 #include "cuda/mmav_writer.h"
 #include "cuda/nvrtc.h"
+#include "cuda/philox_kernel.h"
 #include "sim/numerics/random_inputs.h"
 #include "core/gemm/staging.h"
 #include "sim/numerics/float_format.h"
@@ -181,4 +182,10 @@ TEST_CASE("mmav files written here read back through the simulator's parser", "[
   }
   cases[1].d.pop_back();
   CHECK_THROWS_WITH(format_mmav(comments, cases), Catch::Contains("D has 127 words"));
+}
+
+TEST_CASE("NVRTC compiles the device's random-stream kernel", "[cuda][philox]") {
+  const std::optional<Nvrtc> nvrtc = nvrtc_or_skip();
+  if (!nvrtc) return;
+  for (const int sm : {80, 90}) CHECK_FALSE(nvrtc->compile(case_stream_kernel_source(), sm, "case_stream.cu").empty());
 }
