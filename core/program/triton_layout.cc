@@ -147,7 +147,8 @@ TritonLayout parse_triton_layout(std::string_view text, const std::string& file,
           r.fail("out dim '" + printable(dim) + "' where 'dim" + std::to_string(layout.out_dims.size()) + "' comes next");
         r.expect("(");
         r.expect("size");
-        const SourceLoc size_at{r.loc.file, r.loc.line, static_cast<int>(r.pos) + 2};
+        r.space();
+        const SourceLoc size_at{r.loc.file, r.loc.line, static_cast<int>(r.pos) + 1};
         const std::int64_t size = r.integer();
         check_out_size(dim, size, size_at);
         r.expect(")");
@@ -158,7 +159,8 @@ TritonLayout parse_triton_layout(std::string_view text, const std::string& file,
     } else {
       if (have_out) r.fail("text after the 'where out dims are:' line");
       const bool first = r.accept("-");
-      const SourceLoc dim_at{r.loc.file, r.loc.line, static_cast<int>(r.pos) + 2};
+      r.space();
+      const SourceLoc dim_at{r.loc.file, r.loc.line, static_cast<int>(r.pos) + 1};
       const std::string dim = r.name();
       if (first && r.accept("is a size 1 dimension")) {
         check_in_dim_name(layout, dim, dim_at);
@@ -174,7 +176,7 @@ TritonLayout parse_triton_layout(std::string_view text, const std::string& file,
         const std::int64_t input = r.integer();
         if (in.bases.size() >= 24) r.fail("'" + dim + "' has more than 24 bases");
         if (input != (std::int64_t{1} << in.bases.size()))
-          r.fail(dim + "=" + std::to_string(input) + " where " + dim + "=" +
+          throw Error(dim_at, dim + "=" + std::to_string(input) + " where " + dim + "=" +
                  std::to_string(std::int64_t{1} << in.bases.size()) + " comes next");
         r.expect("->");
         r.expect("(");

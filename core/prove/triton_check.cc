@@ -1,6 +1,7 @@
 #include "core/prove/triton_check.h"
 
 #include <algorithm>
+#include <bit>
 #include <map>
 #include <set>
 
@@ -160,6 +161,23 @@ Judged judge_acc(Judged j, const TritonDotOperand& op, const Frame& frame) {
                                    point(cex.ptx) + " there", cex);
           }
       }
+  // A (shared by the N warps) fixes D's rows per M warp, B its columns per N warp.
+  const int wn = (*op.warps_per_cta)[1];
+  for (int w = 0; w < warps; ++w) {
+    const int same_m = w - w % wn, same_n = w % wn;
+    for (int m = 0; m < rep_m; ++m)
+      if (j.row_origin[w][m] != j.row_origin[same_m][m])
+        return refute(j, "instruction m " + std::to_string(m) + " of warp " + std::to_string(w) + " writes rows from " +
+                             std::to_string(j.row_origin[w][m]) + ", of warp " + std::to_string(same_m) +
+                             " (the same M warp, so the same A rows) rows from " +
+                             std::to_string(j.row_origin[same_m][m]));
+    for (int n = 0; n < rep_n; ++n)
+      if (j.col_origin[w][n] != j.col_origin[same_n][n])
+        return refute(j, "instruction n " + std::to_string(n) + " of warp " + std::to_string(w) +
+                             " writes columns from " + std::to_string(j.col_origin[w][n]) + ", of warp " +
+                             std::to_string(same_n) + " (the same N warp, so the same B columns) columns from " +
+                             std::to_string(j.col_origin[same_n][n]));
+  }
   r.result = CuteVerdict::proved;
   r.message = "covers the " + std::to_string(M) + "x" + std::to_string(N) + " tensor exactly once" +
               (warps > 1 ? " per replica" : "") + "; equals the PTX C frame in the lowering's " +
@@ -191,6 +209,17 @@ Judged judge_operand(Judged j, const TritonDotOperand& op, const Frame& frame) {
   const int rep_k = static_cast<int>(rep_k64);
   const int rep_outer = per_lane / rep_k;
   if (op.warps_per_cta) {
+    // MMAv2's warps are N-fastest: warp w is (M warp w / wn, N warp w % wn).
+    // A is shared by the N warps of one M warp, B by the M warps.
+    const int n_bits = std::countr_zero(static_cast<unsigned>((*op.warps_per_cta)[1]));
+    const std::vector<std::vector<std::int64_t>>& wb = L.bases("warp");
+    for (std::size_t b = 0; b < wb.size(); ++b)
+      if ((is_a == (static_cast<int>(b) < n_bits)) && (wb[b][0] != 0 || wb[b][1] != 0))
+        return refute(j, "warp " + std::to_string(1 << b) + " is " + (is_a ? "an N" : "an M") + " warp of warps_per_cta [" +
+                             std::to_string((*op.warps_per_cta)[0]) + ", " + std::to_string((*op.warps_per_cta)[1]) +
+                             "] (N-fastest), which shares " + (is_a ? "A" : "B") + " with warp 0, but its basis is " +
+                             point({wb[b][0], wb[b][1]}),
+                      TritonCounterexample{0, 0, std::int64_t{1} << b, {wb[b][0], wb[b][1]}, {0, 0}});
     const int warps_outer = (*op.warps_per_cta)[is_a ? 0 : 1];
     const std::int64_t want = std::max<std::int64_t>(1, outer_total / (std::int64_t{is_a ? 16 : 8} * warps_outer));
     if (want != rep_outer)
