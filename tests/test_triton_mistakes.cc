@@ -294,3 +294,62 @@ TEST_CASE("a malformed layouts file is an error at its line and column, never a 
   CHECK(error_of("{\"operands\": [").rfind("1:15: malformed JSON", 0) == 0);
   CHECK(error_of(std::string("{\"operands\": [\0]}", 17)).find("malformed JSON") != std::string::npos);
 }
+
+namespace {
+
+std::vector<TritonDotOperand> dots() {
+  const std::string path = test::source_path("tests/data/triton/dots.json");
+  return read_triton_file(test::read_file(path), path);
+}
+
+std::vector<TritonDotOperand> group(const std::string& name) {
+  std::vector<TritonDotOperand> out;
+  for (const TritonDotOperand& o : dots())
+    if (o.group == name) out.push_back(o);
+  REQUIRE(out.size() == 3);  // D, A, B
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("whole dots from the wheel (D, A, B of one tl.dot) prove against each other", "[triton][mistakes]") {
+  const std::vector<TritonDotOperand> ops = dots();
+  REQUIRE(ops.size() == 30);
+  for (const TritonReport& r : check_triton(ops)) {
+    INFO(r.name << ": " << r.message);
+    CHECK(r.result == CuteVerdict::proved);
+  }
+}
+
+TEST_CASE("a dot whose D does not take A's rows or B's columns is refuted", "[triton][mistakes]") {
+  SECTION("A's two M-warp bases swapped: each proves alone, the dot does not") {
+    std::vector<TritonDotOperand> g = group("f32 f16 k2 4x1 warps 128x32x32");
+    std::swap(bases(g[1], "warp")[0], bases(g[1], "warp")[1]);
+    CHECK(check_one(g[1]).result == CuteVerdict::proved);
+    const std::vector<TritonReport> rs = check_triton(g);
+    CHECK(rs[0].result == CuteVerdict::refuted);
+    CHECK(rs[1].result == CuteVerdict::refuted);
+    CHECK(rs[0].message.find("writes D rows from") != std::string::npos);
+    CHECK(rs[2].result == CuteVerdict::proved);
+  }
+  SECTION("B's N repeats swapped against D's") {
+    std::vector<TritonDotOperand> g = group("f32 f16 k2 1x4 warps 32x128x16");
+    std::swap(bases(g[2], "warp")[0], bases(g[2], "warp")[1]);
+    const std::vector<TritonReport> rs = check_triton(g);
+    CHECK(rs[0].result == CuteVerdict::refuted);
+    CHECK(rs[2].result == CuteVerdict::refuted);
+  }
+  SECTION("an f16 accumulator for bf16 operands") {
+    std::vector<TritonDotOperand> g = group("f16 f16 k2 2x2 warps 32x32x32");
+    g[1].dtype = g[2].dtype = DType::bf16;
+    const std::vector<TritonReport> rs = check_triton(g);
+    CHECK(rs[0].result == CuteVerdict::refuted);
+    CHECK(rs[0].message.find("no mma.sync accumulates bf16 products in f16") != std::string::npos);
+  }
+  SECTION("D of another M") {
+    std::vector<TritonDotOperand> g = group("f32 f16 k2 2x2 warps 64x64x32");
+    g[0] = group("f32 f16 k2 4x1 warps 128x32x32")[0];
+    g[0].group = g[1].group;
+    CHECK(check_triton(g)[0].result == CuteVerdict::refuted);
+  }
+}
