@@ -192,6 +192,11 @@ TEST_CASE("more planted mistake classes are refuted", "[triton][mistakes]") {
     CHECK(r.result == CuteVerdict::refuted);
     CHECK(r.message.find("an N warp") != std::string::npos);
   }
+  SECTION("a multi-warp operand without warps_per_cta is unchecked, not proved") {
+    TritonDotOperand a = op("bf16 k2 2x2 warps A 64x32");
+    a.warps_per_cta.reset();
+    CHECK(check_one(a).result == CuteVerdict::unchecked);
+  }
   SECTION("B not shared by the M warps") {
     TritonDotOperand b = op("bf16 k2 2x2 warps B 32x32");
     std::swap(bases(b, "warp")[0], bases(b, "warp")[1]);

@@ -273,6 +273,12 @@ Judged judge_operand(Judged j, const TritonDotOperand& op, const Frame& frame) {
   std::set<std::int64_t> image(j.pi.begin(), j.pi.end());
   if (image.size() != j.pi.size() || *image.begin() < 0 || *image.rbegin() >= k_total)
     return refute(j, "K is not a bijection of [0, " + std::to_string(k_total) + ")");
+  if (warps > 1 && !op.warps_per_cta) {
+    r.result = CuteVerdict::unchecked;
+    r.message = "no warps_per_cta: which of the " + std::to_string(warps) + " warps share " + (is_a ? "A" : "B") +
+                " (MMAv2's warp roles) is unknown";
+    return j;
+  }
   bool identity = true;
   for (std::size_t v = 0; v < j.pi.size(); ++v) identity = identity && j.pi[v] == static_cast<std::int64_t>(v);
   if (identity) {
