@@ -319,7 +319,7 @@ std::vector<TritonDotOperand> group(const std::string& name) {
 
 TEST_CASE("whole dots from the wheel (D, A, B of one tl.dot) prove against each other", "[triton][mistakes]") {
   const std::vector<TritonDotOperand> ops = dots();
-  REQUIRE(ops.size() == 30);
+  REQUIRE(ops.size() == 39);
   for (const TritonReport& r : check_triton(ops)) {
     INFO(r.name << ": " << r.message);
     CHECK(r.result == CuteVerdict::proved);

@@ -80,6 +80,9 @@ def main():
                 ("s32", "s8", 8, [1, 2], (32, 32, 64)),
                 ("f16", "f16", 2, [2, 2], (32, 32, 32)),
                 ("f32", "f16", 2, [4, 4], (32, 32, 16)),  # more warps than tiles: broadcast
+                ("f32", "tf32", 1, [2, 1], (32, 16, 16)),
+                ("f32", "e4m3", 4, [1, 2], (16, 32, 64)),
+                ("f16", "e5m2", 8, [2, 2], (64, 32, 64)),
         ):
             group = f"{acc_t} {dtype} k{k_width} {warps[0]}x{warps[1]} warps {m}x{n}x{k}"
             d = linear(mma(warps), [m, n])
