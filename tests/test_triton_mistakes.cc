@@ -125,6 +125,11 @@ TEST_CASE("issue 21: the accumulator's register order is the lowering's fc[4 (m 
     acc.warps_per_cta = std::array<int, 2>{4, 1};
     CHECK(check_one(acc).result == CuteVerdict::refuted);
   }
+  SECTION("a warps_per_cta of another warp count is ill-formed, not an overrun") {
+    TritonDotOperand acc = op(kAcc2x2);
+    acc.warps_per_cta = std::array<int, 2>{1, 8};
+    CHECK(check_one(acc).result == CuteVerdict::ill_formed);
+  }
   SECTION("without warps_per_cta the order is unchecked, not proved") {
     TritonDotOperand acc = op(kAcc2x2);
     acc.warps_per_cta.reset();

@@ -332,6 +332,10 @@ Judged judge(const TritonDotOperand& op) {
   if (L.in_size("register") * L.in_size("warp") > (1 << 16))
     return give(CuteVerdict::unchecked, std::to_string(L.in_size("register")) + " registers x " +
                                             std::to_string(L.in_size("warp")) + " warps: larger than mmacheck enumerates");
+  if (op.warps_per_cta && ((*op.warps_per_cta)[0] < 1 || (*op.warps_per_cta)[1] < 1 ||
+                           std::int64_t{(*op.warps_per_cta)[0]} * (*op.warps_per_cta)[1] != L.in_size("warp")))
+    return give(CuteVerdict::ill_formed, "warps_per_cta does not multiply to the layout's " +
+                                             std::to_string(L.in_size("warp")) + " warps");
   if (std::optional<Judged> bad = judge_span(j, L)) return *bad;
   for (const auto& [dim, b] : r.zero_bases)
     if (dim == "register")
