@@ -230,11 +230,14 @@ BoundModel bound_model(const MmaInst& inst, const ArchParams& arch) {
       return m;
     case DType::e4m3:
     case DType::e5m2:
+    case DType::e3m2:
+    case DType::e2m3:
+    case DType::e2m1:
       if (arch.fp8 == Fp8Path::fused) {  // native blocks (sm_89, sm_120)
         m.family = BoundModel::Family::fused;
         m.block = arch.block_fp8;
         m.kept_bits = arch.kept_bits_fp8;
-        m.input_min_exp = float_format(inst.a).min_exp();
+        m.input_min_exp = std::min(float_format(inst.a).min_exp(), float_format(inst.b).min_exp());
         m.out = rounding_spec(inst.d, inst.d == DType::f16);
         m.out.man_bits = inst.d == DType::f16 ? m.out.man_bits : arch.f32_frac_bits_fp8;
         return m;

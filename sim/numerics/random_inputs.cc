@@ -50,7 +50,7 @@ class ElementSource {
   }
   // One low-order bit of the value flipped (a fraction bit for floats).
   std::uint64_t perturb(std::uint64_t x) {
-    const int span = format_ ? format_->man_bits : 3;
+    const int span = format_ ? format_->man_bits : std::min(3, bits_);  // b1: its one bit
     const int low = format_ ? format_->ignored_low_bits : 0;
     return x ^ (std::uint64_t{1} << (low + uniform(0, span - 1)));
   }
@@ -128,7 +128,7 @@ class ElementSource {
   }
 
   std::uint64_t draw_int(Distribution d, Role role) {
-    const bool is_signed = type_ != DType::u8;
+    const bool is_signed = dtype_info(type_).is_signed;
     const std::uint64_t mask = low_mask(bits_);
     const auto small = [&] {
       const std::int64_t v = is_signed ? uniform(-8, 8) : uniform(0, 15);
