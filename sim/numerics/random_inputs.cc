@@ -88,6 +88,7 @@ class ElementSource {
   std::uint64_t nan(bool neg, bool quiet) {
     const sim::FloatFormat& f = *format_;
     if (f.specials == sim::Specials::nan_only) return encode(neg, top_field(), low_mask(f.man_bits));
+    if (f.specials == sim::Specials::none) return encode(neg, top_field(), low_mask(f.man_bits));  // fp6/fp4: largest
     const std::uint64_t q = std::uint64_t{1} << (f.man_bits - 1);
     return encode(neg, top_field(), quiet ? q | random_bits(f.man_bits - 1) : 1 + random_bits(f.man_bits - 1) % (q - 1));
   }
