@@ -1,5 +1,6 @@
 // Kernel generation and NVRTC (no GPU needed), random inputs, and the mmav
 // writer read back by the simulator's parser.
+#include <algorithm>
 #include <catch2/catch.hpp>
 
 #include <bit>
@@ -57,6 +58,10 @@ TEST_CASE("NVRTC compiles the single-instruction kernels without a GPU", "[cuda]
   for (const MmaInst& instr : mma_instructions()) {
     INFO(instr.ptx());
     const GemmKernel k = gemm_kernel(frame_nest(instr), frame_staging(instr));
+    // sm_120's kind::f8f6f4 needs the arch-specific target sm_120a, which
+    // Nvrtc::compile does not take yet (docs/numerics.md, "Open"): its
+    // kernels are simulated, not compiled.
+    if (!instr.kind.empty()) continue;
     CHECK(nvrtc->compile(k.source, 90).size() > 1000);
     if (instr.min_sm <= 80) CHECK_FALSE(nvrtc->compile(k.source, 80).empty());
   }

@@ -59,7 +59,7 @@ class Values {
   // Integers: small values, or the extremes where `extremes`.
   std::uint64_t integer(bool extremes) {
     const int bits = dtype_bits(type_);
-    const bool is_signed = type_ != DType::u8;
+    const bool is_signed = dtype_info(type_).is_signed;
     if (extremes) {
       const std::uint64_t top = std::uint64_t{1} << (bits - 1);
       const std::uint64_t picks[] = {mask(bits), top, top - 1, 1, 0};

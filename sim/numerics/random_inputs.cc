@@ -44,7 +44,7 @@ class ElementSource {
   }
   // One low-order bit of the value flipped (a fraction bit for floats).
   std::uint64_t perturb(std::uint64_t x) {
-    const int span = format_ ? format_->man_bits : 3;
+    const int span = format_ ? format_->man_bits : std::min(3, bits_);  // b1: its one bit
     const int low = format_ ? format_->ignored_low_bits : 0;
     return x ^ (std::uint64_t{1} << (low + uniform(0, span - 1)));
   }
@@ -81,6 +81,7 @@ class ElementSource {
   std::uint64_t nan(bool neg, bool quiet) {
     const sim::FloatFormat& f = *format_;
     if (f.specials == sim::Specials::nan_only) return encode(neg, top_field(), low_mask(f.man_bits));
+    if (f.specials == sim::Specials::none) return encode(neg, top_field(), low_mask(f.man_bits));  // fp6/fp4: largest
     const std::uint64_t q = std::uint64_t{1} << (f.man_bits - 1);
     return encode(neg, top_field(), quiet ? q | random_bits(f.man_bits - 1) : 1 + random_bits(f.man_bits - 1) % (q - 1));
   }
@@ -121,7 +122,7 @@ class ElementSource {
   }
 
   std::uint64_t draw_int(Distribution d, Role role) {
-    const bool is_signed = type_ != DType::u8;
+    const bool is_signed = dtype_info(type_).is_signed;
     const std::uint64_t mask = low_mask(bits_);
     const auto small = [&] {
       const std::int64_t v = is_signed ? uniform(-8, 8) : uniform(0, 15);

@@ -81,12 +81,7 @@ void check_duration(int threads, double seconds) {
 }
 
 float to_float(DType t, std::uint64_t bits) {
-  switch (t) {
-    case DType::s8: return static_cast<std::int8_t>(bits);
-    case DType::u8: return static_cast<std::uint8_t>(bits);
-    case DType::s32: return static_cast<float>(static_cast<std::int32_t>(bits));
-    default: break;
-  }
+  if (!dtype_info(t).is_float) return static_cast<float>(int_value(t, bits));
   const FpValue v = decode(float_format(t), bits);
   const float mag = std::ldexp(static_cast<float>(v.sig), v.exp - v.frac);
   return v.neg ? -mag : mag;
