@@ -26,7 +26,7 @@
 
 namespace mmacheck {
 
-enum class Resource { mma, elements, span, replicas, output_bytes };
+enum class Resource { mma, elements, span, replicas, output_bytes, depth };
 
 struct ResourceInfo {
   Resource resource;
@@ -47,6 +47,10 @@ inline constexpr ResourceInfo kLimits[] = {
      "most replicas of a layout to expand"},
     {Resource::output_bytes, "--max-output-bytes", "bytes of output", std::int64_t{64} << 20,
      "largest output (emitted text, SVG) to write"},
+    // Readers recurse once per bracket: a bound keeps 100k nested `(` a
+    // located error instead of a stack overflow.  Real CuTe layouts nest 3 deep.
+    {Resource::depth, "--max-depth", "levels of nesting", 64,
+     "deepest nesting of brackets a reader follows"},
 };
 
 const ResourceInfo& resource_info(Resource r);
