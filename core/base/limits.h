@@ -26,7 +26,7 @@
 
 namespace mmacheck {
 
-enum class Resource { mma, elements, span, replicas, output_bytes, explain_points, fix_elements };
+enum class Resource { mma, elements, span, replicas, output_bytes, explain_points, fix_elements, depth };
 
 struct ResourceInfo {
   Resource resource;
@@ -54,6 +54,10 @@ inline constexpr ResourceInfo kLimits[] = {
      "most (lane, slot) points of a refuted check to list and explain (the rest are left out, with a note)"},
     {Resource::fix_elements, "--max-fix-elements", "layout elements for a fix search", std::int64_t{1} << 13,
      "largest layout whose fix a refuted or declined program searches (larger ones get a note, no search)"},
+    // Readers recurse once per bracket: a bound keeps 100k nested `(` a
+    // located error instead of a stack overflow.  Real CuTe layouts nest 3 deep.
+    {Resource::depth, "--max-depth", "levels of nesting", 64,
+     "deepest nesting of brackets a reader follows"},
 };
 
 const ResourceInfo& resource_info(Resource r);
