@@ -137,8 +137,12 @@ struct Counterexample {
   std::string operand;          // "A" (frames, fragments), "D" (accumulation), the buffer (staging)
   std::string source;           // staging: the statement's source (stage) or target (store) matrix, "A_g"
   std::optional<int> warp;      // set at CTA scope
-  int lane = 0;
+  int lane = 0;                 // the lane whose register is wrong (for ldmatrix/stmatrix: that receives or sends it)
   std::int64_t slot = 0;        // register slot (element index into the thread's storage)
+  // ldmatrix/stmatrix checks (the copy and its "rows" check): the lane whose
+  // row address the wrong element moves through (lanes 8i..8i+7 give matrix
+  // i's rows, which lanes other than themselves receive).
+  std::optional<int> address_lane;
   std::optional<int> stmt;      // index into the nest's statements
   std::optional<std::vector<int>> tile;  // the mma's (m, n, k) tile indices
   std::optional<int> element;   // frame element index
