@@ -21,7 +21,12 @@
 //       a warp are read off the layouts: (m0, n0) from D's element in lane
 //       0's first accumulator slot, k0 from A's in lane 0's first A slot
 //       (falling back to A's row and B's element where D's or A's slot holds
-//       nothing).  Operands that disagree refute the disagreeing operand's
+//       nothing); where two anchors of one coordinate disagree (m: D, A;
+//       n: D, B; k: A, B), the one that agrees with the statement's tile
+//       index wins (the released TIRx: tile (m, n, k) at (16m, 8n, k·K);
+//       else the first statement's origin plus the tile times the extent),
+//       so the counterexample names the operand whose register is wrong.
+//       Operands that disagree refute the disagreeing operand's
 //       frame; a warp where no operand gives a tile (a CTA larger than its
 //       layouts) refutes every frame.
 //   "A fragment", ... — each operand's layout places the elements of its
