@@ -382,30 +382,20 @@ TEST_CASE("CuTe's swizzle rules and a self-fill are located errors", "[shared][p
   CHECK_THAT(parse_error(replace_once(good, "fill A_s = A_g", "fill A_s = A")), Catch::Contains("'A' is local"));
 }
 
+// The (lane, address_lane) of `check`'s counterexample in `prove --json` of `path`.
+static std::pair<Json, Json> json_lanes(const std::string& path, const std::string& check) {
+  const RunResult run = run_mmacheck({"prove", path, "--json"});
+  CHECK(run.status == 1);
+  for (const Json& cx : parse_json(run.out, "out")["counterexamples"])
+    if (cx["check"] == check) return {cx["lane"], cx["address_lane"]};
+  return {nullptr, nullptr};
+}
+
 TEST_CASE("the JSON names the receiving lane as lane and the row's lane as address_lane, in both checks",
           "[shared][cli]") {
-  const RunResult wrong = run_mmacheck({"prove", source_path("examples/smem_wrong_lane.txt"), "--json"});
-  CHECK(wrong.status == 1);
-  const Json w = parse_json(wrong.out, "out");
-  bool seen = false;
-  for (const Json& cx : w["counterexamples"])
-    if (cx["check"] == "ldmatrix A") {
-      CHECK(cx["lane"] == 0);
-      CHECK(cx["address_lane"] == 8);
-      seen = true;
-    }
-  CHECK(seen);
-  const std::string rows = replace_once(example("smem_swizzle128.txt"), "A_s[lane % 16, 8 * (lane // 16)]",
-                                        "A_s[lane % 16, 4 * (lane // 16)]");
+  CHECK(json_lanes(source_path("examples/smem_wrong_lane.txt"), "ldmatrix A") == std::pair<Json, Json>{0, 8});
   const ScratchDir dir;
-  const std::string path = dir.write("rows.txt", rows);
-  const Json r = parse_json(run_mmacheck({"prove", path, "--json"}).out, "out");
-  seen = false;
-  for (const Json& cx : r["counterexamples"])
-    if (cx["check"] == "rows ldmatrix.x4 A[0]") {
-      CHECK(cx["lane"] == 0);
-      CHECK(cx["address_lane"] == 16);
-      seen = true;
-    }
-  CHECK(seen);
+  const std::string rows = dir.write("rows.txt", replace_once(example("smem_swizzle128.txt"), "A_s[lane % 16, 8 * (lane // 16)]",
+                                                              "A_s[lane % 16, 4 * (lane // 16)]"));
+  CHECK(json_lanes(rows, "rows ldmatrix.x4 A[0]") == std::pair<Json, Json>{0, 16});
 }

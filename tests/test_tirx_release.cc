@@ -31,6 +31,12 @@ std::vector<Json> oracle() {
   return out;
 }
 
+// `text` with every occurrence of `from` replaced by `to`.
+std::string replace_all(std::string text, const std::string& from, const std::string& to) {
+  for (std::size_t at = 0; (at = text.find(from, at)) != std::string::npos; at += to.size()) text.replace(at, from.size(), to);
+  return text;
+}
+
 std::string dump_path(const std::string& name) { return source_path("tests/data/tirx/" + name + ".lowered.py"); }
 
 std::vector<const MmaStmt*> mmas(const Plan& plan) {
@@ -240,9 +246,7 @@ TEST_CASE("a dump whose later K step reads the wrong accumulator is refuted at t
 
 TEST_CASE("a dump that zeroes C at every K step loses the accumulation", "[tirx][prove]") {
   const std::string dump = read_file(dump_path("tirx_k8"));
-  std::string edited = dump;
-  for (std::size_t at; (at = edited.find("T.if_then_else(repeat_2 == 0,")) != std::string::npos;)
-    edited.replace(at, std::string("T.if_then_else(repeat_2 == 0,").size(), "T.if_then_else(repeat_2 == repeat_2,");
+  const std::string edited = replace_all(dump, "T.if_then_else(repeat_2 == 0,", "T.if_then_else(repeat_2 == repeat_2,");
   const ProofReport r = prove_both(program_from(edited));
   CHECK(r.verdict == Verdict::refuted);
   CHECK(result_of(r, "accumulation") == CheckResult::refuted);
@@ -388,10 +392,7 @@ TEST_CASE("prove and sim decide every released-TIRx file alike, planted mistakes
   b_repeat = replace_once(b_repeat, "for s in T.unroll(16):\n            b_h", "for s in T.unroll(8):\n            b_h");
   files.emplace_back("b_repeat", b_repeat);
   const std::string dump = read_file(dump_path("tirx_tiled_2x2x2"));
-  std::string a_by_n = dump;
-  for (std::size_t at; (at = a_by_n.find("repeat_0 * 8 + repeat_2 * 4")) != std::string::npos;)
-    a_by_n.replace(at, 27, "repeat_0 * 8 + repeat_1 * 4");
-  files.emplace_back("a_by_n", a_by_n);
+  files.emplace_back("a_by_n", replace_all(dump, "repeat_0 * 8 + repeat_2 * 4", "repeat_0 * 8 + repeat_1 * 4"));
   int holds = 0, fails = 0, declined = 0;
   for (const auto& [name, text] : files) {
     INFO(name);
@@ -409,9 +410,8 @@ TEST_CASE("prove and sim decide every released-TIRx file alike, planted mistakes
 }
 
 TEST_CASE("a dump whose A register index uses the N repeat for K blames A, not B", "[tirx][prove]") {
-  std::string edited = read_file(dump_path("tirx_tiled_2x2x2"));
-  for (std::size_t at; (at = edited.find("repeat_0 * 8 + repeat_2 * 4")) != std::string::npos;)
-    edited.replace(at, 27, "repeat_0 * 8 + repeat_1 * 4");
+  const std::string dump = read_file(dump_path("tirx_tiled_2x2x2"));
+  const std::string edited = replace_all(dump, "repeat_0 * 8 + repeat_2 * 4", "repeat_0 * 8 + repeat_1 * 4");
   const ProofReport r = prove_both(program_from(edited));
   CHECK(r.verdict == Verdict::refuted);
   CHECK(result_of(r, "A frame") == CheckResult::refuted);
@@ -424,9 +424,7 @@ TEST_CASE("a dump whose A register index uses the N repeat for K blames A, not B
   CHECK(cx->actual == Element{0, 0});
   CHECK_THAT(cx->message, Catch::Contains("repeat_2 = 1"));
   // The same mistake on D (D's index uses the M repeat for N) blames D.
-  std::string d_edit = read_file(dump_path("tirx_tiled_2x2x2"));
-  for (std::size_t at; (at = d_edit.find("tile_D[repeat_0 * 8 + repeat_1 * 4")) != std::string::npos;)
-    d_edit.replace(at, 34, "tile_D[repeat_0 * 8 + repeat_0 * 4");
+  const std::string d_edit = replace_all(dump, "tile_D[repeat_0 * 8 + repeat_1 * 4", "tile_D[repeat_0 * 8 + repeat_0 * 4");
   const ProofReport d = prove_both(program_from(d_edit));
   CHECK(result_of(d, "D frame") == CheckResult::refuted);
   CHECK(result_of(d, "A frame") == CheckResult::proved);
@@ -434,9 +432,8 @@ TEST_CASE("a dump whose A register index uses the N repeat for K blames A, not B
 }
 
 TEST_CASE("a dump that accumulates one K tile twice is refuted", "[tirx][prove]") {
-  std::string edited = read_file(dump_path("tirx_tiled_2x2x2"));
-  for (const std::string from : {"repeat_2 * 4", "repeat_2 * 2"})
-    for (std::size_t at; (at = edited.find(from)) != std::string::npos;) edited.replace(at, from.size(), "repeat_2 * 0");
+  const std::string edited = replace_all(replace_all(read_file(dump_path("tirx_tiled_2x2x2")), "repeat_2 * 4", "repeat_2 * 0"),
+                                         "repeat_2 * 2", "repeat_2 * 0");
   const ProofReport r = prove_both(program_from(edited));
   CHECK(r.verdict == Verdict::refuted);
   const Counterexample* cx = counterexample(r, "accumulation");
