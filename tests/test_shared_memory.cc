@@ -386,7 +386,8 @@ TEST_CASE("CuTe's swizzle rules and a self-fill are located errors", "[shared][p
 static std::pair<Json, Json> json_lanes(const std::string& path, const std::string& check) {
   const RunResult run = run_mmacheck({"prove", path, "--json"});
   CHECK(run.status == 1);
-  for (const Json& cx : parse_json(run.out, "out")["counterexamples"])
+  const Json report = parse_json(run.out, "out");
+  for (const Json& cx : report["counterexamples"])
     if (cx["check"] == check) return {cx["lane"], cx["address_lane"]};
   return {nullptr, nullptr};
 }
