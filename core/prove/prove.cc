@@ -84,7 +84,6 @@ std::vector<std::string> staging_notes(const Program& program) {
 }  // namespace
 
 ProofReport prove(const Program& program, const ProveOptions& options) {
-  validate_staging(program);
   return prove(program, dispatch(program, options.inst_set, options.limits), options);
 }
 
@@ -146,9 +145,12 @@ void search_layout_fix(const Program& program, const ProofSetup& setup, const Ch
 }  // namespace
 
 ProofReport prove(const Program& program, const Plan& plan, const ProveOptions& options) {
-  validate_staging(program);
   check_resources(program, options.limits);
   ProofReport report;
+  // A declined dispatch is the decision, before the staging is looked at:
+  // `sim` and `gpu` stop there too, so every command decides a file alike
+  // (a released-TIRx image whose repeats disagree is TVM's "Repeat shapes
+  // must agree", not a staging shape error).
   if (!plan.ok) {
     report.verdict = Verdict::dispatch_failed;
     report.reasons = plan.reasons;
@@ -156,6 +158,7 @@ ProofReport prove(const Program& program, const Plan& plan, const ProveOptions& 
     if (options.explain && !program.release) report.diagnosis = diagnose(program, options, plan.reasons);
     return report;
   }
+  validate_staging(program);
   report.inst = plan.inst;
   report.tiles_m = plan.tiles_m;
   report.tiles_n = plan.tiles_n;
