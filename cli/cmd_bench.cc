@@ -6,10 +6,14 @@
 // `vectors FILE: R mma/s` for each --vectors file (`mma --vectors` end to
 // end: read, parse, every case through the lane path), the
 // float32 baseline, and last `ratio R (simulator / BASELINE)` (kernel,
-// finite, against the baseline).
+// finite, against the baseline: the median over the rounds of the two
+// phases' rates per CPU-second of their threads), after a line with its
+// quartiles.
 //
 // Bit-exact simulator throughput against Eigen float32 on the same random
-// tiles (sim/numerics/throughput.h).  The last line is the ratio.
+// tiles (sim/numerics/throughput.h), every phase interleaved with the
+// others in short slices, so that a load change on the machine falls on all
+// of them.  The last line is the ratio.
 #include <chrono>
 #include <cmath>
 #include <condition_variable>
@@ -77,21 +81,17 @@ auto with_progress(double seconds, const Measure& measure) {
   }
 }
 
-struct NestRate {
-  std::string file;
-  sim::PhaseResult finite, specials;
-};
-
 Json phase_json(const sim::PhaseResult& p) {
-  return {{"mma_per_second", p.per_second()}, {"mma", p.mma}, {"wall_seconds", p.wall_seconds},
+  return {{"mma_per_second", p.per_second()}, {"spread", p.spread()}, {"mma", p.mma}, {"wall_seconds", p.wall_seconds},
           {"cpu_seconds", p.cpu_seconds}, {"mma_per_cpu_second", p.per_cpu_second()}};
 }
 
 void print_phase(const std::string& name, const sim::PhaseResult& p) {
   char line[300];
-  std::snprintf(line, sizeof line, "%-44s %.3g mma/s (%llu in %.2f s wall, %.2f s CPU: %.3g per CPU-second)\n",
-                (name + ":").c_str(), p.per_second(), static_cast<unsigned long long>(p.mma), p.wall_seconds,
-                p.cpu_seconds, p.per_cpu_second());
+  std::snprintf(line, sizeof line,
+                "%-44s %.3g mma/s ±%.0f%% (%llu in %.2f s wall, %.2f s CPU: %.3g per CPU-second)\n",
+                (name + ":").c_str(), p.per_second(), 50 * p.spread(), static_cast<unsigned long long>(p.mma),
+                p.wall_seconds, p.cpu_seconds, p.per_cpu_second());
   std::cout << line;
 }
 
@@ -138,52 +138,52 @@ int run_bench(const Args& args) {
   if (vm.count("vectors")) vector_files = vm["vectors"].as<std::vector<std::string>>();
   for (const std::string& file : vector_files) sim::read_vector_file(file);  // bad input exits 2 at once
 
-  const double phases = 3 + 2.0 * static_cast<double>(jobs.size()) + static_cast<double>(vector_files.size());
-  sim::ThroughputResult r;
-  std::vector<NestRate> nests;
-  std::vector<std::pair<std::string, sim::PhaseResult>> vectors;
-  with_progress(seconds * phases / 2, [&] {
-    r = sim::measure_throughput(*inst, arch, seconds, threads);
-    for (const NestJob& job : jobs)
-      nests.push_back({job.file,
-                       sim::measure_nest_throughput(job.program, job.plan.nest, arch, sim::Distribution::normal,
-                                                    seconds, threads),
-                       sim::measure_nest_throughput(job.program, job.plan.nest, arch, sim::Distribution::specials,
-                                                    seconds, threads)});
-    for (const std::string& file : vector_files)
-      vectors.emplace_back(file, sim::measure_vector_throughput(file, arch, seconds, threads));
-    return 0;
+  // Every phase is built first (bad input exits 2 before any timing), then
+  // all run interleaved, a slice each in turn (sim/numerics/throughput.h).
+  std::vector<sim::Phase> phases = sim::kernel_phases(*inst, arch, threads);  // kernel, specials, baseline
+  for (const NestJob& job : jobs)
+    for (const sim::Distribution dist : {sim::Distribution::normal, sim::Distribution::specials})
+      phases.push_back(sim::nest_phase("nest " + job.file + (dist == sim::Distribution::specials ? " (special values)" : ""),
+                                       job.program, job.plan.nest, arch, dist, threads));
+  for (const std::string& file : vector_files) phases.push_back(sim::vector_phase(file, arch));
+  const std::vector<sim::PhaseResult> r = with_progress(seconds * static_cast<double>(phases.size()) / 2, [&] {
+    return sim::interleaved(phases, threads, seconds);
   });
-  const double ratio = r.sim.per_second() / r.eigen.per_second();
+  const std::string& baseline = phases[2].name;
+  const sim::Ratio ratio = sim::paired_ratio(r[0], r[2]);
   if (vm["json"].as<bool>()) {
     Json nest_json = Json::array();
-    for (const NestRate& n : nests)
-      nest_json.push_back({{"file", n.file}, {"finite", phase_json(n.finite)}, {"specials", phase_json(n.specials)}});
+    for (std::size_t n = 0; n < jobs.size(); ++n)
+      nest_json.push_back(
+          {{"file", jobs[n].file}, {"finite", phase_json(r[3 + 2 * n])}, {"specials", phase_json(r[4 + 2 * n])}});
     Json vector_json = Json::array();
-    for (const auto& [file, rate] : vectors) vector_json.push_back({{"file", file}, {"result", phase_json(rate)}});
+    for (std::size_t v = 0; v < vector_files.size(); ++v)
+      vector_json.push_back({{"file", vector_files[v]}, {"result", phase_json(r[3 + 2 * jobs.size() + v])}});
     std::cout << json_line({{"instruction", inst->ptx()},
                             {"arch", arch.name},
-                            {"threads", r.threads},
-                            {"kernel", {{"finite", phase_json(r.sim)}, {"specials", phase_json(r.sim_specials)}}},
+                            {"threads", threads},
+                            {"slices", r[0].slice_rates.size()},
+                            {"kernel", {{"finite", phase_json(r[0])}, {"specials", phase_json(r[1])}}},
                             {"nests", std::move(nest_json)},
                             {"vectors", std::move(vector_json)},
-                            {"baseline", r.baseline},
-                            {"baseline_result", phase_json(r.eigen)},
-                            {"ratio", ratio}})
+                            {"baseline", baseline},
+                            {"baseline_result", phase_json(r[2])},
+                            {"ratio", ratio.median},
+                            {"ratio_q1", ratio.q1},
+                            {"ratio_q3", ratio.q3}})
               << std::endl;
     return kHolds;
   }
-  std::cout << inst->ptx() << " (" << arch.name << "), " << r.threads << " threads\n";
-  print_phase("kernel", r.sim);
-  print_phase("kernel (special values)", r.sim_specials);
-  for (const NestRate& n : nests) {
-    print_phase("nest " + n.file, n.finite);
-    print_phase("nest " + n.file + " (special values)", n.specials);
-  }
-  for (const auto& [file, rate] : vectors) print_phase("vectors " + file, rate);
-  print_phase(std::string(r.baseline), r.eigen);
-  char line[160];
-  std::snprintf(line, sizeof line, "ratio %.3f (simulator / %s)\n", ratio, std::string(r.baseline).c_str());
+  std::cout << inst->ptx() << " (" << arch.name << "), " << threads << " threads, " << r[0].slice_rates.size()
+            << " interleaved slices per phase (rates: median slice, ± half the interquartile range)\n";
+  for (std::size_t p = 0; p < phases.size(); ++p)
+    if (p != 2) print_phase(phases[p].name, r[p]);
+  print_phase(baseline, r[2]);
+  char line[200];
+  std::snprintf(line, sizeof line, "ratio per CPU-second, round by round: quartiles %.3f .. %.3f over %zu rounds\n",
+                ratio.q1, ratio.q3, r[0].slice_rates.size());
+  std::cout << line;
+  std::snprintf(line, sizeof line, "ratio %.3f (simulator / %s)\n", ratio.median, baseline.c_str());
   std::cout << line << std::flush;
   return kHolds;
 }

@@ -1,4 +1,4 @@
-// mmacheck cute FILE [--json]
+// mmacheck cute FILE [--json] [--allow-unchecked] [--max-depth N ...]
 //
 // FILE is a CUTLASS trait header (it mentions MMA_Traits) or an atom list
 // (core/cute/cute_traits.h).  Every atom is matched to the instruction
@@ -7,12 +7,17 @@
 // instruction), a line per operand that does not prove, and a summary
 // `N atoms: P proved, R refuted, I ill_formed, U unchecked`.  --json prints
 // {"atoms": [{"atom", "instruction", "operands": [{"operand", "result",
-// "counterexample", "message"}], "result"}]}.  Exit status 0 when every
-// checked atom proves (unchecked ones do not count), 1 otherwise, 2 bad input.
+// "counterexample", "message"}], "result"}], "unchecked": [{"reason",
+// "count"}]}.  Exit status 0 when every atom proves, 1 when one is refuted,
+// ill-formed or unchecked (unchecked is not success; --allow-unchecked
+// accepts it: cli/unchecked.h), 2 bad input (the reader is strict: anything
+// it does not understand is a located error).
 #include <array>
 #include <iostream>
 
 #include "cli/command.h"
+#include "cli/options.h"
+#include "cli/unchecked.h"
 #include "core/base/file_io.h"
 #include "core/base/json.h"
 #include "core/cute/cute_check.h"
@@ -61,6 +66,13 @@ void text(std::ostream& os, const CuteAtomReport& r) {
       os << "  " << operand_name(o.operand) << ": " << verdict_name(o.result) << ": " << o.message << "\n";
 }
 
+// Why an unchecked atom is unchecked: its first unchecked operand's reason.
+std::string unchecked_reason(const CuteAtomReport& r) {
+  for (const CuteOperandReport& o : r.operands)
+    if (o.result == FrameVerdict::unchecked) return o.message;
+  return "unchecked";
+}
+
 }  // namespace
 
 int run_cute(const Args& args) {
@@ -68,32 +80,41 @@ int run_cute(const Args& args) {
   options.add_options()
       ("file", po::value<std::string>(), "a CUTLASS mma_traits_*.hpp header or an atom list")
       ("json", po::bool_switch(), "print the JSON report");
+  options.add(unchecked_option());
+  options.add(limit_options());
   po::positional_options_description positional;
   positional.add("file", 1);
   const po::variables_map vm = parse_options(args, options, positional);
   if (!vm.count("file")) throw Error("cute: no FILE (a trait header or an atom list)");
   const std::string path = vm["file"].as<std::string>();
-  const std::vector<CuteAtomTraits> atoms = read_cute_file(read_text_file(path), path);
+  const Limits limits = limits_from(vm);
+  const std::vector<CuteAtomTraits> atoms = read_cute_file(read_text_file(path), path, limits);
   if (atoms.empty()) throw Error(SourceLoc{path, 0, 0}, "no MMA atoms found");
 
   std::vector<CuteAtomReport> reports;
   for (const CuteAtomTraits& atom : atoms)
-    reports.push_back(atom.tiled ? check_cute_tiled(atom) : check_cute_atom(atom));
+    reports.push_back(atom.tiled ? check_cute_tiled(atom, limits) : check_cute_atom(atom));
   std::array<int, 4> counts{};
-  for (const CuteAtomReport& r : reports) ++counts[static_cast<std::size_t>(r.result)];
-  const bool holds = counts[static_cast<std::size_t>(FrameVerdict::refuted)] == 0 &&
-                     counts[static_cast<std::size_t>(FrameVerdict::ill_formed)] == 0;
+  UncheckedTally unchecked;
+  for (const CuteAtomReport& r : reports) {
+    ++counts[static_cast<std::size_t>(r.result)];
+    if (r.result == FrameVerdict::unchecked) unchecked.add(unchecked_reason(r));
+  }
+  const bool failed = counts[static_cast<std::size_t>(FrameVerdict::refuted)] != 0 ||
+                      counts[static_cast<std::size_t>(FrameVerdict::ill_formed)] != 0;
+  const bool allow = vm["allow-unchecked"].as<bool>();
 
   if (vm["json"].as<bool>()) {
     Json list = Json::array();
     for (const CuteAtomReport& r : reports) list.push_back(atom_json(r));
-    std::cout << json_line(Json{{"atoms", std::move(list)}}) << std::endl;
+    std::cout << json_line(Json{{"atoms", std::move(list)}, {"unchecked", unchecked.json()}}) << std::endl;
   } else {
     for (const CuteAtomReport& r : reports) text(std::cout, r);
     std::cout << reports.size() << " atoms: " << counts[0] << " proved, " << counts[2] << " refuted, " << counts[3]
-              << " ill_formed, " << counts[1] << " unchecked" << std::endl;
+              << " ill_formed, " << counts[1] << " unchecked" << std::endl
+              << unchecked.summary(allow) << std::flush;
   }
-  return holds ? kHolds : kFails;
+  return status(failed, unchecked, allow);
 }
 
 }  // namespace mmacheck::cli

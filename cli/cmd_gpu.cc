@@ -18,31 +18,19 @@
 // 3 no GPU (no driver, no device, no NVRTC).  Everything that needs no GPU
 // (parse, dispatch, staging, kernel generation) is checked first, so bad
 // input exits 2 on any machine.
-#include <chrono>
 #include <cstdio>
 #include <iostream>
-#include <memory>
-#include <optional>
 
 #include "cli/command.h"
 #include "cli/options.h"
 #include "cli/file_batch.h"
 #include "cli/progress.h"
-#include "core/gemm/dispatch.h"
 #include "core/base/error.h"
-#include "core/base/worker_pool.h"
 #include "core/program/read/read_program.h"
-#include "cuda/case_batches.h"
-#include "cuda/case_words.h"
 #include "cuda/device_selection.h"
-#include "cuda/differential.h"
-#include "cuda/driver.h"
-#include "cuda/gemm_runner.h"
-#include "cuda/gemm_stream.h"
-#include "cuda/gpu_session.h"
-#include "cuda/nvrtc.h"
+#include "cuda/gpu_check.h"
+#include "sim/check/case_options.h"
 #include "sim/numerics/element_value.h"
-#include "sim/machine/warp_machine.h"
 
 namespace mmacheck::cli {
 
@@ -50,120 +38,52 @@ namespace po = boost::program_options;
 
 namespace {
 
-// Host memory per batch slot when --batch is not given: big enough that a
-// launch costs little next to its cases, small enough for many devices.
-constexpr std::int64_t kBatchBytes = std::int64_t{32} << 20;
-constexpr int kSlotsPerDevice = 2;
-
 struct GpuSettings {
-  int cases;
-  cuda::DeviceSelection devices;
-  int threads;      // 0: every hardware thread
-  std::int64_t batch;  // 0: from kBatchBytes
-  int show;
-  std::uint64_t seed;
-  sim::InputSet input_set;
-  InstSet inst_set;
-  Limits limits;
+  cuda::GpuCheckOptions check;
   bool json;
   bool progress;  // off over several files: the batch draws one line
 };
 
-// Opened at the first file that gets as far as the GPU, then shared.
-struct LazySession {
-  bool tried = false;
-  std::string why;
-  std::optional<cuda::GpuSession> session;
-
-  cuda::GpuSession* get() {
-    if (!tried) session = cuda::open_gpu_session(why);
-    tried = true;
-    return session ? &*session : nullptr;
-  }
-};
-
-Json device_ordinals(const std::vector<cuda::Gpu>& gpus) {
+Json device_ordinals(const std::vector<cuda::GpuCheckDevice>& devices) {
   Json out = Json::array();
-  for (const cuda::Gpu& g : gpus) out.push_back(g.ordinal());
+  for (const cuda::GpuCheckDevice& d : devices) out.push_back(d.ordinal);
   return out;
 }
 
-FileOutcome run_gpu_file(const std::string& path, const GpuSettings& s, LazySession& lazy, std::ostream& out) {
+FileOutcome run_gpu_file(const std::string& path, const GpuSettings& s, cuda::LazyGpuSession& session,
+                         std::ostream& out) {
   const Program program = load_program(path);
-  const Plan plan = dispatch(program, s.inst_set, s.limits);
-  if (!plan.ok) {
+  Progress progress(s.progress ? s.check.cases.cases : 0, "cases simulated");
+  cuda::GpuCheckOptions options = s.check;
+  options.cases.progress = [&](std::int64_t done) { progress.update(done); };
+  const cuda::GpuCheckReport r = cuda::run_gpu_check(program, session, options);
+  if (r.result == cuda::GpuCheckResult::dispatch_failed) {
     out << "dispatch_failed\n";
-    for (const std::string& r : plan.reasons) out << "  " << r << "\n";
-    return {kFails, "dispatch_failed", {{"result", "dispatch_failed"}, {"reasons", plan.reasons}}};
+    for (const std::string& reason : r.dispatch_reasons) out << "  " << reason << "\n";
+    return {kFails, "dispatch_failed", {{"result", "dispatch_failed"}, {"reasons", r.dispatch_reasons}}};
   }
-  const Staging staging = build_staging(program, plan.nest);
-  const cuda::GemmKernel kernel = cuda::gemm_kernel(plan.nest, staging);  // bad input surfaces here
-
-  cuda::GpuSession* session = lazy.get();
-  if (!session) {
-    std::cerr << "gpu: no GPU: " << lazy.why << "\n";
-    return {kNoGpu, "no GPU", {{"result", "no_gpu"}, {"message", lazy.why}}};
+  if (r.result == cuda::GpuCheckResult::no_gpu) {
+    std::cerr << "gpu: no GPU: " << r.no_gpu_reason << "\n";
+    return {kNoGpu, "no GPU", {{"result", "no_gpu"}, {"message", r.no_gpu_reason}}};
   }
-  const auto setup_start = std::chrono::steady_clock::now();
-  const cuda::Gpu& first = session->gpu;
-  cuda::Nvrtc& nvrtc = session->nvrtc;
-  std::vector<cuda::Gpu> gpus;
-  for (int ordinal : cuda::resolve_devices(s.devices, first.driver().device_count())) {
-    gpus.push_back(ordinal == first.ordinal() ? first : cuda::Gpu(first.driver(), ordinal));
-    if (gpus.back().info().sm != gpus.front().info().sm)
-      throw Error("gpu: --devices mixes sm_" + std::to_string(gpus.front().info().sm) + " and sm_" +
-                  std::to_string(gpus.back().info().sm) + " (one arithmetic model per run): choose devices of one "
-                  "architecture");
-  }
-  const cuda::DeviceInfo& dev = gpus.front().info();
-  const std::string driver = dev.driver_release.empty() ? "unknown" : dev.driver_release;
-  for (const cuda::Gpu& g : gpus)
-    out << g.info().name << " (sm_" << g.info().sm << ", device " << g.ordinal() << "), driver " << driver
-        << ", NVRTC " << nvrtc.version() << "\n";
-  out << plan.nest.inst->ptx() << ": " << plan.nest.tiles_m << " x " << plan.nest.tiles_n << " x "
-      << plan.nest.tiles_k << " tiles per warp, " << plan.nest.mma_count() << " mma, " << staging.threads
-      << " threads\n";
-  const cuda::GemmRunner compiled(gpus.front(), nvrtc, plan.nest, staging);
-
-  WorkerPool pool(s.threads > 0 ? s.threads : WorkerPool::hardware_threads());
-  const int slots = kSlotsPerDevice;
-  const std::int64_t batch =
-      s.batch > 0 ? std::min<std::int64_t>(s.batch, s.cases)
-                  : cuda::default_batch_cases(s.cases,
-                                              static_cast<std::int64_t>(cuda::case_words(staging).case_bytes() +
-                                                                        cuda::case_words(staging).d.case_bytes()),
-                                              static_cast<int>(gpus.size()), slots, kBatchBytes);
-  std::vector<std::unique_ptr<cuda::GemmStream>> streams;
-  std::vector<cuda::BatchDevice*> devices;
-  for (const cuda::Gpu& g : gpus) {
-    streams.push_back(std::make_unique<cuda::GemmStream>(g, compiled, batch, slots));
-    devices.push_back(streams.back().get());
-  }
-  // One warp machine per worker, copies of one (they keep scratch registers).
-  const sim::WarpMachine machine(plan.nest, staging, sim::arch_params("sm_" + std::to_string(dev.sm)));
-  std::vector<sim::WarpMachine> machines(static_cast<std::size_t>(pool.size()), machine);
-  std::vector<cuda::CaseSimulator> simulators;
-  for (sim::WarpMachine& m : machines)
-    simulators.emplace_back([&m](const sim::GemmInputs& in) { return m.run(in); });
-  const double setup = std::chrono::duration<double>(std::chrono::steady_clock::now() - setup_start).count();
-
-  Progress progress(s.progress ? s.cases : 0, "cases simulated");
-  const cuda::DiffReport report = cuda::run_differential(
-      devices, staging, sim::input_specs(program), pool, simulators,
-      {.cases = s.cases, .seed = s.seed, .max_mismatches = static_cast<std::size_t>(s.show), .inputs = s.input_set,
-       .progress = [&](std::int64_t done) { progress.update(done); }});
-  const DType d_type = staging.d.dtype;
+  const Nest& nest = r.plan->nest;
+  for (const cuda::GpuCheckDevice& d : r.devices)
+    out << d.name << " (sm_" << d.sm << ", device " << d.ordinal << "), driver " << r.driver << ", NVRTC "
+        << r.nvrtc << "\n";
+  out << nest.inst->ptx() << ": " << nest.tiles_m << " x " << nest.tiles_n << " x " << nest.tiles_k
+      << " tiles per warp, " << nest.mma_count() << " mma, " << r.cta_threads << " threads\n";
+  const cuda::DiffReport& report = r.diff;
   Json mismatches = Json::array();
   for (const cuda::DiffMismatch& m : report.mismatches) {
     mismatches.push_back({{"case", m.case_index},
                           {"distribution", sim::distribution_name(m.dist)},
                           {"row", m.row},
                           {"col", m.col},
-                          {"expected", sim::element_text(d_type, m.expected)},
-                          {"got", sim::element_text(d_type, m.got)}});
-    out << "  case " << m.case_index << " (" << sim::distribution_name(m.dist) << ") " << staging.d.buffer << "["
-        << m.row << "][" << m.col << "]: expected " << sim::element_text(d_type, m.expected) << ", got "
-        << sim::element_text(d_type, m.got) << "\n";
+                          {"expected", sim::element_text(r.d_type, m.expected)},
+                          {"got", sim::element_text(r.d_type, m.got)}});
+    out << "  case " << m.case_index << " (" << sim::distribution_name(m.dist) << ") " << r.d_buffer << "["
+        << m.row << "][" << m.col << "]: expected " << sim::element_text(r.d_type, m.expected) << ", got "
+        << sim::element_text(r.d_type, m.got) << "\n";
   }
   out << report.cases - report.failed_cases << " cases match, " << report.failed_cases << " differ ("
       << report.mismatched_elements << " elements)\n";
@@ -173,30 +93,30 @@ FileOutcome run_gpu_file(const std::string& path, const GpuSettings& s, LazySess
                 "%.3g M cases per minute (%.3f s; draw, pack and simulate %.3f s, wait for the device %.3f s, "
                 "compare %.3f s; %lld batches of %lld cases, %zu device(s), %d threads; set-up %.3f s)",
                 report.cases_per_minute() / 1e6, t.total, t.prepare, t.wait, t.compare,
-                static_cast<long long>(t.batches), static_cast<long long>(t.batch_cases), devices.size(),
-                pool.size(), setup);
+                static_cast<long long>(t.batches), static_cast<long long>(t.batch_cases), r.devices.size(),
+                r.sim_threads, r.setup_s);
   out << rate << std::endl;
-  const bool match = report.failed_cases == 0;
+  const bool match = r.result == cuda::GpuCheckResult::match;
   const Json json = {{"result", match ? "match" : "differ"},
-                     {"device", dev.name},
-                     {"devices", device_ordinals(gpus)},
-                     {"sm", dev.sm},
-                     {"driver", driver},
-                     {"nvrtc", nvrtc.version()},
-                     {"instruction", plan.nest.inst->ptx()},
-                     {"tiles", {{"M", plan.nest.tiles_m}, {"N", plan.nest.tiles_n}, {"K", plan.nest.tiles_k}}},
-                     {"mma_count", plan.nest.mma_count()},
-                     {"threads", staging.threads},
+                     {"device", r.devices.front().name},
+                     {"devices", device_ordinals(r.devices)},
+                     {"sm", r.devices.front().sm},
+                     {"driver", r.driver},
+                     {"nvrtc", r.nvrtc},
+                     {"instruction", nest.inst->ptx()},
+                     {"tiles", {{"M", nest.tiles_m}, {"N", nest.tiles_n}, {"K", nest.tiles_k}}},
+                     {"mma_count", nest.mma_count()},
+                     {"threads", r.cta_threads},
                      {"cases", report.cases},
-                     {"seed", s.seed},
-                     {"inputs", sim::input_set_name(s.input_set)},
+                     {"seed", s.check.cases.seed},
+                     {"inputs", sim::input_set_name(s.check.cases.inputs)},
                      {"failed_cases", report.failed_cases},
                      {"mismatched_elements", report.mismatched_elements},
                      {"mismatches", std::move(mismatches)},
                      {"cases_per_minute", report.cases_per_minute()},
-                     {"sim_threads", pool.size()},
+                     {"sim_threads", r.sim_threads},
                      {"timing",
-                      {{"setup_s", setup},
+                      {{"setup_s", r.setup_s},
                        {"total_s", t.total},
                        {"prepare_s", t.prepare},
                        {"wait_s", t.wait},
@@ -230,25 +150,25 @@ int run_gpu(const Args& args) {
   const po::variables_map vm = parse_options(args, options, positional);
   if (!vm.count("file")) throw Error("gpu: no layout file (usage: " + usage_line("gpu") + ")");
   const std::vector<std::string> inputs = expand_inputs(vm["file"].as<std::vector<std::string>>());
-  const GpuSettings settings{.cases = vm["cases"].as<int>(),
-                             .devices = cuda::parse_device_selection(vm["devices"].as<std::string>()),
-                             .threads = vm["threads"].as<int>(),
-                             .batch = vm["batch"].as<std::int64_t>(),
-                             .show = vm["show"].as<int>(),
-                             .seed = vm["seed"].as<std::uint64_t>(),
-                             .input_set = sim::input_set(vm["inputs"].as<std::string>()),
-                             .inst_set = parse_inst_set(vm["inst-set"].as<std::string>()),
-                             .limits = limits_from(vm),
-                             .json = vm["json"].as<bool>(),
-                             .progress = inputs.size() == 1};
-  if (settings.cases < 1) throw Error("gpu: --cases must be >= 1");
-  if (settings.show < 0) throw Error("gpu: --show must be >= 0");
-  if (settings.threads < 0 || settings.threads > 1024) throw Error("gpu: --threads must be in 0..1024");
-  if (settings.batch < 0) throw Error("gpu: --batch must be >= 0");
-  LazySession lazy;
+  const GpuSettings settings{
+      .check = {.cases = {.cases = vm["cases"].as<int>(),
+                          .seed = vm["seed"].as<std::uint64_t>(),
+                          .inputs = sim::input_set(vm["inputs"].as<std::string>()),
+                          .threads = vm["threads"].as<int>(),
+                          .show = vm["show"].as<int>()},
+                .devices = cuda::parse_device_selection(vm["devices"].as<std::string>()),
+                .batch = vm["batch"].as<std::int64_t>(),
+                .inst_set = parse_inst_set(vm["inst-set"].as<std::string>()),
+                .limits = limits_from(vm)},
+      .json = vm["json"].as<bool>(),
+      .progress = inputs.size() == 1};
+  sim::check_case_options(settings.check.cases, "gpu");
+  if (settings.check.batch < 0) throw Error("gpu: --batch must be >= 0");
+  cuda::LazyGpuSession session;
   // One file at a time: the files share the device and its NVRTC.
-  return run_batch(inputs, {.jobs = 1, .json = settings.json},
-                   [&](const std::string& path, std::ostream& out) { return run_gpu_file(path, settings, lazy, out); });
+  return run_batch(inputs, {.jobs = 1, .json = settings.json}, [&](const std::string& path, std::ostream& out) {
+    return run_gpu_file(path, settings, session, out);
+  });
 }
 
 }  // namespace mmacheck::cli

@@ -20,6 +20,7 @@
 //
 // Errors in EXPR print as `<expr>:1:COL: error: ...`, then the expression
 // and a caret under the column; exit status 2.
+#include <algorithm>
 #include <charconv>
 #include <filesystem>
 #include <map>
@@ -291,10 +292,16 @@ int by_lane_file(const std::string& path, std::optional<int> lane, bool json) {
   const Program program = load_program(path);
   Json out = Json::array();
   bool first = true;
+  std::vector<std::pair<const BufferDecl*, LaneTable>> tables;
   for (const BufferDecl& b : program.buffers) {
     if (!b.layout.has_thread_axis()) continue;
     const std::set<Axis> axes = named_axes(b.layout);
-    const LaneTable t = lane_table(owner_map(b.layout, b.shape, axes), axes, lane);
+    tables.emplace_back(&b, lane_table(owner_map(b.layout, b.shape, axes), axes, lane));
+  }
+  if (lane && std::all_of(tables.begin(), tables.end(), [](const auto& bt) { return bt.second.rows.empty(); }))
+    throw Error(SourceLoc{path, 0, 0}, "lane " + std::to_string(*lane) + " holds no element of any register buffer");
+  for (const auto& [bp, t] : tables) {
+    const BufferDecl& b = *bp;
     if (json) {
       out.push_back({{"buffer", b.name}, {"shape", b.shape}, {"layout", b.layout.str()}, {"by_lane", lane_table_json(t)}});
       continue;
@@ -325,6 +332,8 @@ int run_layout(const Args& args) {
   const bool by_lane = vm["by-lane"].as<bool>();
   const std::optional<int> lane = vm.count("lane") ? std::optional(vm["lane"].as<int>()) : std::nullopt;
   if (lane && !by_lane) throw Error("layout: --lane needs --by-lane");
+  if (lane && (*lane < 0 || *lane >= 32))
+    throw Error("layout: --lane " + std::to_string(*lane) + " is not a lane of the warp (0 to 31)");
   std::error_code ec;
   if (by_lane && std::filesystem::is_regular_file(expr, ec)) return by_lane_file(expr, lane, vm["json"].as<bool>());
   const std::optional<Shape> shape =
@@ -343,6 +352,8 @@ int run_layout(const Args& args) {
   if (by_lane) {
     if (!shape) throw Error("layout: --by-lane needs --shape D0,D1,... (or a layout FILE)");
     const LaneTable t = lane_table(map, axes, lane);
+    if (lane && t.rows.empty())
+      throw Error("layout: lane " + std::to_string(*lane) + " holds no element of the layout over " + shape_str(*shape));
     if (vm["json"].as<bool>())
       std::cout << json_line(Json{{"layout", layout.str()}, {"shape", *shape}, {"by_lane", lane_table_json(t)}}) << "\n";
     else {

@@ -36,6 +36,7 @@ Json counterexample_json(const Counterexample& cx) {
             {"slot", cx.slot},     {"expected", element_json(cx.expected)},
             {"actual", element_json(cx.actual)}, {"operand", cx.operand}};
   if (cx.warp) j["warp"] = *cx.warp;
+  if (cx.address_lane) j["address_lane"] = *cx.address_lane;
   if (cx.stmt) j["stmt"] = *cx.stmt;
   if (cx.tile) j["tile"] = *cx.tile;
   if (cx.element) j["element"] = *cx.element;

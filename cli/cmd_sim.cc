@@ -30,6 +30,8 @@
 #include "sim/numerics/element_value.h"
 #include "sim/check/error_bound.h"
 #include "sim/numerics/random_inputs.h"
+#include "sim/check/case_options.h"
+#include "sim/check/run_cases.h"
 #include "sim/check/sim_check.h"
 
 namespace mmacheck::cli {
@@ -76,10 +78,10 @@ std::string hex_bits(DType type, std::uint64_t bits) {
   return buf;
 }
 
-Json failure_json(int case_index, sim::InputSet input_set, const std::string& buffer, const sim::ElementCheck& f,
-                  DType type) {
-  return {{"case", case_index},
-          {"distribution", sim::distribution_name(sim::case_distribution(case_index, input_set))},
+Json failure_json(const sim::CaseFailure& failure, const std::string& buffer, DType type) {
+  const sim::ElementCheck& f = failure.element;
+  return {{"case", failure.case_index},
+          {"distribution", sim::distribution_name(failure.dist)},
           {"element", buffer + "[" + std::to_string(f.row) + "][" + std::to_string(f.col) + "]"},
           {"row", f.row},
           {"col", f.col},
@@ -91,16 +93,12 @@ Json failure_json(int case_index, sim::InputSet input_set, const std::string& bu
 }
 
 struct SimSettings {
-  int cases;
-  int show;
-  std::uint64_t seed;
-  sim::InputSet input_set;
+  sim::CaseOptions cases;  // threads: cases checked at once per file
   const sim::ArchParams* arch;
   InstSet inst_set;
   Limits limits;
   bool json;
   bool progress;  // off when several files run at once: one line per run
-  int threads;    // cases checked at once per file
 };
 
 FileOutcome simulate_file(const std::string& path, const SimSettings& s, std::ostream& out) {
@@ -111,70 +109,49 @@ FileOutcome simulate_file(const std::string& path, const SimSettings& s, std::os
     for (const std::string& r : plan.reasons) out << "  " << r << "\n";
     return {kFails, "dispatch_failed", {{"result", "dispatch_failed"}, {"reasons", plan.reasons}}};
   }
-  sim::SimCheck check(program, plan.nest, *s.arch);
+  const sim::SimCheck check(program, plan.nest, *s.arch);
   const GemmGeometry& g = check.geometry();
   const std::string& d_name = program.gemm->d.buffer;
   out << plan.inst->ptx() << " on " << s.arch->name << ": M x N x K = " << g.m << " x " << g.n << " x " << g.k
-      << ", " << plan.nest.mma_count() << " mma per warp, " << check.machine().warps() << " warp(s); " << s.cases
-      << " cases, seed " << s.seed << "\n";
+      << ", " << plan.nest.mma_count() << " mma per warp, " << check.machine().warps() << " warp(s); " << s.cases.cases
+      << " cases, seed " << s.cases.seed << "\n";
 
-  int failed_cases = 0, shown = 0;
-  std::int64_t wrong = 0, not_exact = 0, outside = 0;
-  Json failures = Json::array();
+  sim::CaseRunReport r;
   {
-    // Cases run `threads` at a time, each thread on its own copy of the
-    // check (the warp machine keeps registers); reported in case order, a
-    // round of cases at a time so that memory stays bounded.
-    WorkerPool pool(std::min(s.threads, s.cases));
-    std::vector<sim::SimCheck> checks(static_cast<std::size_t>(pool.size()), check);
-    const int round = 4 * pool.size();
-    std::vector<std::vector<sim::ElementCheck>> found(static_cast<std::size_t>(round));
-    Progress progress(s.progress ? s.cases : 0, "cases");
-    for (int first = 0; first < s.cases; first += round) {
-      const int count = std::min(round, s.cases - first);
-      pool.for_each(count, [&](int w, std::int64_t r) {
-        sim::SimCheck& c = checks[static_cast<std::size_t>(w)];
-        const int i = first + static_cast<int>(r);
-        found[static_cast<std::size_t>(r)] = c.failures(c.random_case(i, s.seed, s.input_set));
-      });
-      for (int r = 0; r < count; ++r) {
-        const int i = first + r;
-        failed_cases += !found[r].empty();
-        for (const sim::ElementCheck& f : found[r]) {
-          ++wrong;
-          not_exact += !f.bit_exact;
-          outside += !f.within_bound;
-          if (shown++ >= s.show) continue;
-          if (s.json) failures.push_back(failure_json(i, s.input_set, d_name, f, g.d.dtype()));
-          else
-            out << "  case " << i << " (" << sim::distribution_name(sim::case_distribution(i, s.input_set)) << ") "
-                << d_name << "[" << f.row << "][" << f.col << "]: " << failure_text(f, g.d.dtype()) << "\n";
-        }
-      }
-      progress.update(first + count);
-    }
+    Progress progress(s.progress ? s.cases.cases : 0, "cases");
+    sim::CaseOptions options = s.cases;
+    options.progress = [&](std::int64_t done) { progress.update(done); };
+    r = sim::run_cases(check, options);
   }
-  const bool passed = failed_cases == 0;
-  if (shown > s.show) out << "  ... " << shown - s.show << " more failing elements\n";
+  Json failures = Json::array();
+  for (const sim::CaseFailure& f : r.failures) {
+    if (s.json) failures.push_back(failure_json(f, d_name, g.d.dtype()));
+    else
+      out << "  case " << f.case_index << " (" << sim::distribution_name(f.dist) << ") " << d_name << "["
+          << f.element.row << "][" << f.element.col << "]: " << failure_text(f.element, g.d.dtype()) << "\n";
+  }
+  const bool passed = r.passed();
+  if (r.wrong_elements > s.cases.show) out << "  ... " << r.wrong_elements - s.cases.show << " more failing elements\n";
   if (passed)
-    out << "passed: " << s.cases << " cases, every element bit-identical to the direct evaluation and "
+    out << "passed: " << s.cases.cases << " cases, every element bit-identical to the direct evaluation and "
         << "within the Eigen reference bound" << std::endl;
   else
-    out << "FAILED: " << failed_cases << " of " << s.cases << " cases, " << wrong << " wrong elements (" << not_exact
-        << " differ from the direct evaluation, " << outside << " outside the Eigen reference bound)" << std::endl;
+    out << "FAILED: " << r.failed_cases << " of " << s.cases.cases << " cases, " << r.wrong_elements
+        << " wrong elements (" << r.not_bit_exact << " differ from the direct evaluation, " << r.outside_bound
+        << " outside the Eigen reference bound)" << std::endl;
   const Json report = {{"result", passed ? "passed" : "failed"},
                        {"instruction", plan.inst->ptx()},
                        {"arch", s.arch->name},
                        {"shape", {{"M", g.m}, {"N", g.n}, {"K", g.k}}},
                        {"mma_count", plan.nest.mma_count()},
                        {"warps", check.machine().warps()},
-                       {"cases", s.cases},
-                       {"seed", s.seed},
-                       {"inputs", sim::input_set_name(s.input_set)},
-                       {"failed_cases", failed_cases},
-                       {"wrong_elements", wrong},
-                       {"not_bit_exact", not_exact},
-                       {"outside_bound", outside},
+                       {"cases", s.cases.cases},
+                       {"seed", s.cases.seed},
+                       {"inputs", sim::input_set_name(s.cases.inputs)},
+                       {"failed_cases", r.failed_cases},
+                       {"wrong_elements", r.wrong_elements},
+                       {"not_bit_exact", r.not_bit_exact},
+                       {"outside_bound", r.outside_bound},
                        {"failures", std::move(failures)}};
   return {passed ? kHolds : kFails, passed ? "passed" : "failed", report};
 }
@@ -203,25 +180,24 @@ int run_sim(const Args& args) {
   const po::variables_map vm = parse_options(args, options, positional);
   if (!vm.count("file")) throw Error("sim: no layout file (usage: " + usage_line("sim") + ")");
   const std::vector<std::string> inputs = expand_inputs(vm["file"].as<std::vector<std::string>>());
-  const SimSettings settings{.cases = vm["cases"].as<int>(),
-                             .show = vm["show"].as<int>(),
-                             .seed = vm["seed"].as<std::uint64_t>(),
-                             .input_set = sim::input_set(vm["inputs"].as<std::string>()),
-                             .arch = &sim::arch_params(vm["arch"].as<std::string>()),
-                             .inst_set = parse_inst_set(vm["inst-set"].as<std::string>()),
-                             .limits = limits_from(vm),
-                             .json = vm["json"].as<bool>(),
-                             .progress = inputs.size() == 1,
-                             .threads = vm["threads"].as<int>()};
-  if (settings.cases < 1) throw Error("sim: --cases must be >= 1");
-  if (settings.threads < 0 || settings.threads > 1024) throw Error("sim: --threads must be in 0..1024");
-  if (settings.show < 0) throw Error("sim: --show must be >= 0");
+  SimSettings settings{.cases = {.cases = vm["cases"].as<int>(),
+                                  .seed = vm["seed"].as<std::uint64_t>(),
+                                  .inputs = sim::input_set(vm["inputs"].as<std::string>()),
+                                  .threads = vm["threads"].as<int>(),
+                                  .show = vm["show"].as<int>()},
+                        .arch = &sim::arch_params(vm["arch"].as<std::string>()),
+                        .inst_set = parse_inst_set(vm["inst-set"].as<std::string>()),
+                        .limits = limits_from(vm),
+                        .json = vm["json"].as<bool>(),
+                        .progress = inputs.size() == 1};
+  sim::check_case_options(settings.cases, "sim");
   const BatchOptions batch{.jobs = checked_jobs(vm["jobs"].as<int>()), .json = settings.json};
-  SimSettings per_file = settings;
-  if (per_file.threads == 0)
-    per_file.threads = std::max(1, WorkerPool::hardware_threads() / std::min<int>(batch.jobs, static_cast<int>(inputs.size())));
+  // Unless asked, the files of -j share the hardware threads.
+  if (settings.cases.threads == 0)
+    settings.cases.threads =
+        std::max(1, WorkerPool::hardware_threads() / std::min<int>(batch.jobs, static_cast<int>(inputs.size())));
   return run_batch(inputs, batch,
-                   [&](const std::string& path, std::ostream& out) { return simulate_file(path, per_file, out); });
+                   [&](const std::string& path, std::ostream& out) { return simulate_file(path, settings, out); });
 }
 
 }  // namespace mmacheck::cli

@@ -8,11 +8,14 @@
 // permutations; then `N layouts: P proved, R refuted, I ill_formed, U
 // unchecked`.  --json prints {"layouts": [{"name", "operand", "instruction",
 // "result", "counterexample", "zero_bases", "k_permutation", "message"}]}.
-// Exit status 0 when no layout is refuted or ill-formed, 1 otherwise, 2 bad input.
+// Exit status 0 when every layout proves, 1 when one is refuted, ill-formed or
+// unchecked (unchecked is not success; --allow-unchecked accepts it:
+// cli/unchecked.h; the summary lists why), 2 bad input.
 #include <array>
 #include <iostream>
 
 #include "cli/command.h"
+#include "cli/unchecked.h"
 #include "core/base/file_io.h"
 #include "core/base/json.h"
 #include "core/triton/triton_check.h"
@@ -59,6 +62,7 @@ int run_triton(const Args& args) {
   options.add_options()
       ("file", po::value<std::string>(), "a JSON list of Triton linear layouts")
       ("json", po::bool_switch(), "print the JSON report");
+  options.add(unchecked_option());
   po::positional_options_description positional;
   positional.add("file", 1);
   const po::variables_map vm = parse_options(args, options, positional);
@@ -69,7 +73,12 @@ int run_triton(const Args& args) {
 
   const std::vector<TritonReport> reports = check_triton(operands);
   std::array<int, 4> counts{};
-  for (const TritonReport& r : reports) ++counts[static_cast<std::size_t>(r.result)];
+  UncheckedTally unchecked;
+  for (const TritonReport& r : reports) {
+    ++counts[static_cast<std::size_t>(r.result)];
+    if (r.result == FrameVerdict::unchecked) unchecked.add(r.message);
+  }
+  const bool allow = vm["allow-unchecked"].as<bool>();
   if (vm["json"].as<bool>()) {
     Json list = Json::array();
     for (const TritonReport& r : reports) list.push_back(report_json(r));
@@ -87,9 +96,10 @@ int run_triton(const Args& args) {
       }
     }
     std::cout << reports.size() << " layouts: " << counts[0] << " proved, " << counts[2] << " refuted, "
-              << counts[3] << " ill_formed, " << counts[1] << " unchecked" << std::endl;
+              << counts[3] << " ill_formed, " << counts[1] << " unchecked" << std::endl
+              << unchecked.summary(allow) << std::flush;
   }
-  return counts[2] || counts[3] ? kFails : kHolds;
+  return status(counts[2] || counts[3], unchecked, allow);
 }
 
 }  // namespace mmacheck::cli

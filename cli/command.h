@@ -5,8 +5,9 @@
 // defaults), so nothing is described twice.
 //
 // Exit status, for every command: 0 what was checked holds, 1 it does not
-// hold (refuted, dispatch failed, unknown, a mismatch), 2 bad input or usage,
-// 3 no GPU (gpu command).  A command reports bad input by throwing Error;
+// hold (refuted, dispatch failed, unknown, unchecked, a mismatch), 2 bad
+// input or usage, 3 no GPU (gpu command).  Unchecked is never success: only
+// --allow-unchecked (cute, triton; cli/unchecked.h) accepts it.  A command reports bad input by throwing Error;
 // main() prints it once and exits 2.
 #pragma once
 

@@ -13,7 +13,7 @@ void write_words(std::string& out, char tag, std::span<const std::uint64_t> word
   if (words.size() != expected)
     throw Error("vector case " + std::to_string(c.id) + ": " + tag + " has " + std::to_string(words.size()) +
                 " words, " + c.inst->shape() + " needs " + std::to_string(expected));
-  const int digits = dtype_bits(type) / 4;
+  const int digits = hex_digits(type);
   out += tag;
   char buf[24];
   for (std::uint64_t w : words) {

@@ -1,8 +1,8 @@
 # m16n8k8: D[16, 8] = A[16, 16] @ B[16, 8] (B given N x K as B[8, 16]) in two
 # K steps of m16n8k8.  A's image (1, 2, 16, 4) words (two registers per K
 # step), B's (1, 2, 8, 4) (one); the first step reads C = f32(0), the second
-# accumulates into D.  (A single m16n8k8 cannot be written for 0.1.0a4: its
-# one B register has no m iter, see tirx_refuse_no_m.py.)
+# accumulates into D.  (A single m16n8k8's one B register needs an m iter of
+# extent 1 in its image, tirx_k8_unit_m.py; without one, tirx_refuse_no_m.py.)
 # TVM 0.1.0a4: accepted, 2 T.ptx.mma.  mmacheck: proved.
 # Expected verdict: proved
 # Expected instruction: mma.sync.aligned.m16n8k8.row.col.f32.f16.f16.f32 (2 mma)

@@ -1,10 +1,11 @@
 # A refusal that is TVM's own failure: m16n8k8's B has one register per lane,
 # and a B image written without an m iter, S[(8, 4) : (4@laneid, 1@laneid)],
 # gives the pattern no 'm' coordinate: TVM 0.1.0a4 stops with KeyError 'm'
-# (tirx_k8.py adds the unit iter (1, 1, m) and is accepted).
+# (tirx_k8_unit_m.py keeps unit iters on m, S[(1, 1, 8, 4) : (1, 1, ...)], and
+# is accepted: TVM's layouts keep extent-1 iters).
 # TVM 0.1.0a4: refused ("'m'").  mmacheck: dispatch_failed, naming B.
 # Expected verdict: dispatch_failed
-# Expected reason: declined — 'm' (B: the layout has no m iter, so the pattern finds no register; TVM 0.1.0a4 fails with KeyError 'm')
+# Expected reason: declined — 'm' (B: the layout names no m (no m iter, not even of extent 1), so the pattern finds no register; TVM 0.1.0a4 fails with KeyError 'm')
 from tvm_tirx.script import tirx as T
 import tvm_tirx.backend.cuda  # noqa: F401  (registers the CUDA thread axes and the mma pattern)
 from tvm_tirx.tirx.layout import S, Axis, TileLayout

@@ -13,6 +13,21 @@ import re
 import sys
 
 
+def read_cases(path):
+    """(header lines, [[case id, kind, lines]]) of a .mmav file."""
+    header, cases, current = [], [], None
+    for line in open(path):
+        if line.startswith("case "):
+            _, cid, kind = line.split()[:3]
+            current = [int(cid), kind, [line]]
+            cases.append(current)
+        elif current is None:
+            header.append(line)
+        else:
+            current[2].append(line)
+    return header, cases
+
+
 def main():
     src, per_kind = sys.argv[1], int(sys.argv[2])
     failed, other = set(), set()
@@ -24,16 +39,7 @@ def main():
                 want, got = int(m.group(2), 16), int(m.group(3), 16)
                 if not (want == 0 and got in (0x8000, 0x80000000)):
                     other.add(int(m.group(1)))
-    header, cases, current = [], [], None
-    for line in open(src):
-        if line.startswith("case "):
-            _, cid, kind = line.split()[:3]
-            current = [int(cid), kind, [line]]
-            cases.append(current)
-        elif current is None:
-            header.append(line)
-        else:
-            current[2].append(line)
+    header, cases = read_cases(src)
     keep = set()
     for kind in dict.fromkeys(k for _, k, _ in cases):
         ids = [c for c, k, _ in cases if k == kind]

@@ -10,10 +10,10 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-seconds=${1:?usage: scripts/fuzz.sh SECONDS [fuzz_layout_expr fuzz_program fuzz_mmav]}
+seconds=${1:?usage: scripts/fuzz.sh SECONDS [fuzz_layout_expr fuzz_program fuzz_mmav fuzz_triton fuzz_cute]}
 shift
 harnesses=("$@")
-((${#harnesses[@]})) || harnesses=(fuzz_layout_expr fuzz_program fuzz_mmav)
+((${#harnesses[@]})) || harnesses=(fuzz_layout_expr fuzz_program fuzz_mmav fuzz_triton fuzz_cute)
 
 bin=build-sanitize/bin
 for h in "${harnesses[@]}"; do
@@ -30,7 +30,7 @@ done
 # right-hand sides of `NAME = ...` lines that are not buffers); the vector
 # files cut to their first two cases (a whole file runs 384 cases per input).
 work=build-sanitize/fuzz
-mkdir -p "$work"/seeds/{fuzz_program,fuzz_layout_expr,fuzz_mmav}
+mkdir -p "$work"/seeds/{fuzz_program,fuzz_layout_expr,fuzz_mmav,fuzz_triton,fuzz_cute}
 cp examples/*.txt "$work/seeds/fuzz_program/"
 cp examples/tirx_*.py "$work/seeds/fuzz_program/"  # the released TIRx: programs and lowered dumps
 n=0
@@ -41,6 +41,14 @@ for f in examples/*.txt; do
       printf '%s' "$expr" >"$work/seeds/fuzz_layout_expr/$(basename "$f" .txt)-$n"
     done
 done
+# The Triton layouts files whole, and each of their entries as a file of one.
+cp tests/data/triton/*.json "$work/seeds/fuzz_triton/"
+for f in tests/data/triton/*.json; do
+  grep -E '^\{"name"' "$f" | sed -E 's/,$//' | awk -v dir="$work/seeds/fuzz_triton" -v base="$(basename "$f" .json)" \
+    '{ printf "{\"operands\": [%s]}\n", $0 > (dir "/" base "-" NR ".json") }'
+done
+# The CuTe reader: the trait header and atom lists of tests/data/cute/ whole.
+cp tests/data/cute/* "$work/seeds/fuzz_cute/"
 for f in tests/data/*.mmav; do
   awk '/^case /{c++} c>2{exit} {print}' "$f" >"$work/seeds/fuzz_mmav/$(basename "$f")"
 done
@@ -51,6 +59,8 @@ status=0
 for h in "${harnesses[@]}"; do
   dict=tests/fuzz/layout.dict
   [ "$h" = fuzz_mmav ] && dict=tests/fuzz/mmav.dict
+  [ "$h" = fuzz_triton ] && dict=tests/fuzz/triton.dict
+  [ "$h" = fuzz_cute ] && dict=tests/fuzz/cute.dict
   mkdir -p "$work/$h/corpus" "$work/$h/findings"
   log="$work/$h/last.log"
   # -timeout: one input running 10 s is a hang; -rss_limit_mb: memory past

@@ -19,6 +19,8 @@
 #include "sim/check/input_specs.h"
 #include "sim/machine/warp_machine.h"
 #include "cuda/mmav_writer.h"
+#include "cuda/philox_kernel.h"
+#include "sim/numerics/case_stream.h"
 #include "tests/support.h"
 #include "tests/test_cuda_support.h"
 
@@ -171,4 +173,23 @@ TEST_CASE("GPU: capture records the device and writes readable vectors", "[cuda]
   REQUIRE(back.cases.size() == 16);
   CHECK(back.cases[7].kind == "nearsum");
   CHECK(back.cases[7].d == cap.cases[7].d);
+}
+
+TEST_CASE("GPU: the device draws the host's random stream bit for bit", "[cuda][gpu][philox]") {
+  const std::optional<Session> s = session_or_skip();
+  if (!s) return;
+  // Seeds with both halves of the key set, and cases past 2^32 (the
+  // counter's high word); 64 words a case cross the host's 8-block refills.
+  for (const auto& [seed, first] : {std::pair<std::uint64_t, std::uint64_t>{1, 0},
+                                    {0x0123456789abcdefull, (std::uint64_t{1} << 32) - 100}}) {
+    constexpr std::uint32_t kCases = 4096, kWords = 64;
+    const std::vector<std::uint32_t> device = device_case_stream(s->gpu, s->nvrtc, seed, first, kCases, kWords);
+    REQUIRE(device.size() == std::size_t{kCases} * kWords);
+    std::size_t differ = 0;
+    for (std::uint32_t i = 0; i < kCases; ++i) {
+      CaseStream host(seed, first + i);
+      for (std::uint32_t w = 0; w < kWords; ++w) differ += host.next32() != device[std::size_t{i} * kWords + w];
+    }
+    CHECK(differ == 0);
+  }
 }

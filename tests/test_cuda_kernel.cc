@@ -1,5 +1,6 @@
 // Kernel generation and NVRTC (no GPU needed), random inputs, and the mmav
 // writer read back by the simulator's parser.
+#include <algorithm>
 #include <catch2/catch.hpp>
 
 #include <bit>
@@ -13,6 +14,7 @@
 #include "cuda/gemm_kernel.h"
 #include "cuda/mmav_writer.h"
 #include "cuda/nvrtc.h"
+#include "cuda/philox_kernel.h"
 #include "sim/numerics/random_inputs.h"
 #include "core/gemm/staging.h"
 #include "sim/numerics/float_format.h"
@@ -56,6 +58,10 @@ TEST_CASE("NVRTC compiles the single-instruction kernels without a GPU", "[cuda]
   for (const MmaInst& instr : mma_instructions()) {
     INFO(instr.ptx());
     const GemmKernel k = gemm_kernel(frame_nest(instr), frame_staging(instr));
+    // sm_120's kind::f8f6f4 needs the arch-specific target sm_120a, which
+    // Nvrtc::compile does not take yet (docs/numerics.md, "Open"): its
+    // kernels are simulated, not compiled.
+    if (!instr.kind.empty()) continue;
     CHECK(nvrtc->compile(k.source, 90).size() > 1000);
     if (instr.min_sm <= 80) CHECK_FALSE(nvrtc->compile(k.source, 80).empty());
   }
@@ -181,4 +187,10 @@ TEST_CASE("mmav files written here read back through the simulator's parser", "[
   }
   cases[1].d.pop_back();
   CHECK_THROWS_WITH(format_mmav(comments, cases), Catch::Contains("D has 127 words"));
+}
+
+TEST_CASE("NVRTC compiles the device's random-stream kernel", "[cuda][philox]") {
+  const std::optional<Nvrtc> nvrtc = nvrtc_or_skip();
+  if (!nvrtc) return;
+  for (const int sm : {80, 90}) CHECK_FALSE(nvrtc->compile(case_stream_kernel_source(), sm, "case_stream.cu").empty());
 }

@@ -28,7 +28,8 @@ TEST_CASE("cute --json prints the atoms with their operands, keys as documented"
   const RunResult r = run_mmacheck({"cute", source_path("tests/data/cute/pr3140_before.txt"), "--json"});
   REQUIRE(r.status == 1);
   const Json j = Json::parse(r.out);
-  REQUIRE(j.size() == 1);
+  REQUIRE(j.size() == 2);
+  CHECK(j["unchecked"] == Json::array());
   REQUIRE(j["atoms"].size() == 1);
   const Json& atom = j["atoms"][0];
   std::vector<std::string> keys;
@@ -52,11 +53,11 @@ TEST_CASE("cute --json prints the atoms with their operands, keys as documented"
   CHECK(atom["operands"][0]["result"] == "proved");
 }
 
-TEST_CASE("cute on a header: unchecked atoms do not fail the run, ill-formed ones do", "[cli][cute]") {
+TEST_CASE("cute on a header: ill-formed atoms fail the run", "[cli][cute]") {
   const RunResult r = run_mmacheck({"cute", source_path("tests/data/cute/mma_traits_mini.hpp"), "--json"});
   CHECK(r.status == 1);
   const Json j = Json::parse(r.out);
-  REQUIRE(j["atoms"].size() == 8);
+  REQUIRE(j["atoms"].size() == 7);
   CHECK(j["atoms"][6]["result"] == "unchecked");
   CHECK(j["atoms"][6]["instruction"].is_null());
   const RunResult dsl = run_mmacheck({"cute", source_path("tests/data/cute/dsl_atoms.txt")});
@@ -82,9 +83,15 @@ TEST_CASE("cute: bad input exits 2 with a located error", "[cli][cute]") {
 }
 
 TEST_CASE("triton: the wheel's layouts exit 0, #3580's reuse exits 1, JSON keys as documented", "[cli][triton]") {
-  const RunResult ok = run_mmacheck({"triton", source_path("tests/data/triton/mma_v2.json")});
+  // Two layouts are unchecked: exit 1 (unchecked is not success) unless --allow-unchecked.
+  const RunResult strict = run_mmacheck({"triton", source_path("tests/data/triton/mma_v2.json")});
+  CHECK(strict.status == 1);
+  CHECK(strict.out.find("25 layouts: 23 proved, 0 refuted, 0 ill_formed, 2 unchecked") != std::string::npos);
+  CHECK(strict.out.find("2 unchecked (exit 1: unchecked is not success; --allow-unchecked accepts it):") !=
+        std::string::npos);
+  const RunResult ok = run_mmacheck({"triton", source_path("tests/data/triton/mma_v2.json"), "--allow-unchecked"});
   CHECK(ok.status == 0);
-  CHECK(ok.out.find("25 layouts: 23 proved, 0 refuted, 0 ill_formed, 2 unchecked") != std::string::npos);
+  CHECK(ok.out.find("2 unchecked (accepted: --allow-unchecked)") != std::string::npos);
   CHECK(ok.out.find("zero bases: register[3]") != std::string::npos);
   const RunResult bad = run_mmacheck({"triton", source_path("tests/data/triton/chained_int8.json"), "--json"});
   CHECK(bad.status == 1);

@@ -56,9 +56,9 @@ TEST_CASE("registers pack elements from the low bits up", "[fragment]") {
 
 TEST_CASE("execute_mma on lane registers equals mma_tile on tiles", "[fragment]") {
   std::mt19937_64 rng(11);
-  const ArchParams& sm90 = arch_params("sm_90");
   for (const MmaInst& inst : mma_instructions()) {
     INFO(inst.ptx());
+    const ArchParams& sm90 = arch_params(inst.min_sm > 90 ? "sm_120" : "sm_90");  // kind::f8f6f4: sm_120
     const auto a = random_tile(inst.frame(Operand::A), rng);
     const auto b = random_tile(inst.frame(Operand::B), rng);
     const auto c = random_tile(inst.frame(Operand::C), rng);

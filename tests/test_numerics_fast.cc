@@ -196,6 +196,26 @@ TEST_CASE("fast tiles with NaN or Inf equal the reference model", "[numerics]") 
       }
     }
   }
+  // The f16 special path sums in f32 (patch_specials_f16_avx2): at the
+  // edge of overflow, C = ±FLT_MAX and products of ±65504, an Inf that
+  // reaches an output with the other sign's finite huge terms stays that
+  // Inf, and an unreached output stays finite.
+  for (const char* ptx : {"mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32",
+                          "mma.sync.aligned.m16n8k8.row.col.f32.f16.f16.f32"}) {
+    const MmaInst& edge = *find_mma_inst(ptx);
+    INFO(ptx);
+    for (int n = 0; n < 200; ++n) {
+      Tile t = random_tile(edge, rng);
+      for (std::uint64_t& x : t.a) x = rng() % 2 ? x : (rng() & 1 ? 0xFBFF : 0x7BFF);
+      for (std::uint64_t& x : t.b) x = rng() % 2 ? x : (rng() & 1 ? 0xFBFF : 0x7BFF);
+      for (std::uint64_t& x : t.c) x = rng() % 2 ? x : (rng() & 1 ? 0xFF7FFFFF : 0x7F7FFFFF);
+      add_specials(edge, t, rng);
+      const std::vector<std::uint64_t> want = reference(edge, arch_params("sm_90"), t);
+      std::vector<std::uint64_t> got(edge.m * edge.n);
+      REQUIRE(fused_tile_fast(edge, arch_params("sm_90"), t.a, t.b, t.c, got));
+      REQUIRE(got == want);
+    }
+  }
   // A single Inf in B reaches only its column: the others stay finite.
   const MmaInst& in = *find_mma_inst("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32");
   std::vector<std::uint64_t> a(256, 0x3C00), b(128, 0x3C00), c(128, 0), d(128, 7);

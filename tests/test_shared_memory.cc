@@ -18,6 +18,7 @@
 #include "sim/numerics/mma_model.h"
 #include "sim/numerics/random_inputs.h"
 #include "tests/support.h"
+#include "tests/test_hardening_support.h"
 #include "tests/test_prove_support.h"
 
 using namespace mmacheck;
@@ -172,6 +173,7 @@ TEST_CASE("a wrong ldmatrix lane address is refuted with the lane and the elemen
   CHECK(cx->message == "lane 0, slot 2: ldmatrix.x4 A[0] (register 1, the row lane 8 addresses, A_s[0][8]) delivers "
                        "A_g[0][8] but A_FRAG places A[8][0] there");
   CHECK(cx->mismatches.size() == 128);
+  CHECK(cx->address_lane == 8);  // lane 0 receives it; lane 8 supplied the row
   CHECK(result_of(r, "rows ldmatrix.x4 A[0]") == CheckResult::proved);
 }
 
@@ -227,9 +229,9 @@ TEST_CASE("the swizzle's bijection and alignment are proved or refuted", "[share
   const Counterexample* cx = counterexample(low, "swizzle A_s");
   REQUIRE(cx);
   CHECK(cx->message.find("Swizzle(3, 3, 3) repeats every 1024 bytes but A_s is aligned to 16: placed at byte 16") == 0);
-  // S = 0 is no bijection: chunk bits cleared.
-  const ProofReport flat = prove_both(parse_program(replace_once(good, "swizzle=Swizzle(3, 3, 3), align=1024)\nB_s",
-                                                                 "swizzle=Swizzle(2, 3, 0), align=1024)\nB_s"), "f.txt"));
+  // A layout that puts two elements at one offset is no bijection.
+  const ProofReport flat = prove_both(parse_program(replace_once(good, "S[(16, 16) : (16, 1)], swizzle=Swizzle(3, 3, 3), align=1024)\nB_s",
+                                                                 "S[(16, 16) : (8, 1)], swizzle=Swizzle(3, 3, 3), align=1024)\nB_s"), "f.txt"));
   cx = counterexample(flat, "swizzle A_s");
   REQUIRE(cx);
   CHECK(cx->message.find("both land at offset") != std::string::npos);
@@ -238,7 +240,10 @@ TEST_CASE("the swizzle's bijection and alignment are proved or refuted", "[share
                                                                  "A_s[lane % 16, 4 * (lane // 16)]"), "f.txt"));
   cx = counterexample(rows, "rows ldmatrix.x4 A[0]");
   REQUIRE(cx);
-  CHECK(cx->lane == 16);
+  // Lane 16 gives row 0 of matrix 2 (register 2); its first element goes to lane 0's slots 4, 5.
+  CHECK(cx->address_lane == 16);
+  CHECK(cx->lane == 0);
+  CHECK(cx->slot == 4);
   CHECK(cx->message == "lane 16's row address A_s[0][4] is byte 8 of A_s: ldmatrix rows must be 16-byte aligned");
 }
 
@@ -329,4 +334,70 @@ TEST_CASE("the warp machine's byte-level shared memory agrees with the composed 
       if (st.shared_d) CHECK(stepwise == m.d().store(st.d));
     }
   }
+}
+
+TEST_CASE("a swizzled slice of wider rows owns the swizzled image's extent: proved, and alloc= bounds it",
+          "[shared][prove]") {
+  // Issue 21: 16 x 16 f16 of 64-wide rows under Swizzle(3, 3, 3); row 15's first chunks land at 1016..1023.
+  const std::string text = example("smem_slice64.txt");
+  const Program p = parse_program(text, "smem_slice64.txt");
+  const SharedLayout s = shared_layout(p.buffer("A_s", {}), std::nullopt);
+  CHECK(s.alloc == 1024);
+  CHECK(s.offset[s.flat(15, 0)] == 1016);
+  const ProofReport r = prove_both(p);
+  CHECK(r.verdict == Verdict::proved);
+  CHECK(result_of(r, "swizzle A_s") == CheckResult::proved);
+  // The warp machine computes the gemm through it.
+  const Plan plan = dispatch(p);
+  REQUIRE(plan.ok);
+  // A declared allocation that the swizzled image overflows is refuted at the element.
+  const std::string small = replace_once(text, "swizzle=Swizzle(3, 3, 3), align=1024)\nB_s",
+                                         "swizzle=Swizzle(3, 3, 3), align=1024, alloc=976)\nB_s");
+  const ProofReport b = prove_both(parse_program(small, "f.txt"));
+  CHECK(b.verdict == Verdict::refuted);
+  const Counterexample* cx = counterexample(b, "swizzle A_s");
+  REQUIRE(cx);
+  CHECK(cx->message == "A_s[15][0] lands at offset 1016 after Swizzle(3, 3, 3) (offset 960 before it), outside the "
+                       "allocation of 976 elements");
+  // alloc= large enough proves.
+  CHECK(prove_both(parse_program(replace_once(small, "alloc=976", "alloc=1024"), "f.txt")).verdict == Verdict::proved);
+  CHECK_THAT(parse_error(replace_once(small, "alloc=976", "alloc=0")), Catch::Contains("alloc must be from 1 to"));
+}
+
+TEST_CASE("CuTe's swizzle rules and a self-fill are located errors", "[shared][parser]") {
+  const std::string good = example("smem_swizzle128.txt");
+  // |S| >= B (cute/swizzle.hpp), for every spelling.
+  for (const auto& [from, to] : {std::pair{"Swizzle(3, 3, 3), align=1024)\nB_s", "Swizzle(3, 3, 1), align=1024)\nB_s"},
+                                 std::pair{"Swizzle(3, 3, 3), align=1024)\nB_s",
+                                           "SwizzleLayout(per_element=3, swizzle_len=3, atom_len=2), align=1024)\nB_s"}}) {
+    const std::string e = parse_error(replace_once(good, from, to));
+    CHECK_THAT(e, Catch::StartsWith("f.txt:14:"));
+    CHECK_THAT(e, Catch::Contains("breaks CuTe's rule |S| >= B"));
+  }
+  CHECK(parse_error(replace_once(good, "Swizzle(3, 3, 3), align=1024)\nB_s", "Swizzle(2, 3, 2), align=1024)\nB_s")).empty());
+  // fill A_s = A_s: the right side is the shared buffer itself, not a global matrix.
+  const std::string self = parse_error(replace_once(good, "fill A_s = A_g", "fill A_s = A_s"));
+  CHECK_THAT(self, Catch::StartsWith("f.txt:23:"));
+  CHECK_THAT(self, Catch::Contains("names the shared buffer on both sides"));
+  // ... nor any other non-global buffer.
+  CHECK_THAT(parse_error(replace_once(good, "fill A_s = A_g", "fill A_s = A")), Catch::Contains("'A' is local"));
+}
+
+// The (lane, address_lane) of `check`'s counterexample in `prove --json` of `path`.
+static std::pair<Json, Json> json_lanes(const std::string& path, const std::string& check) {
+  const RunResult run = run_mmacheck({"prove", path, "--json"});
+  CHECK(run.status == 1);
+  const Json report = parse_json(run.out, "out");
+  for (const Json& cx : report["counterexamples"])
+    if (cx["check"] == check) return {cx["lane"], cx["address_lane"]};
+  return {nullptr, nullptr};
+}
+
+TEST_CASE("the JSON names the receiving lane as lane and the row's lane as address_lane, in both checks",
+          "[shared][cli]") {
+  CHECK(json_lanes(source_path("examples/smem_wrong_lane.txt"), "ldmatrix A") == std::pair<Json, Json>{0, 8});
+  const ScratchDir dir;
+  const std::string rows = dir.write("rows.txt", replace_once(example("smem_swizzle128.txt"), "A_s[lane % 16, 8 * (lane // 16)]",
+                                                              "A_s[lane % 16, 4 * (lane // 16)]"));
+  CHECK(json_lanes(rows, "rows ldmatrix.x4 A[0]") == std::pair<Json, Json>{0, 16});
 }

@@ -14,6 +14,7 @@
 #include "core/program/program.h"
 #include "core/program/read/read_program.h"
 #include "core/prove/prove.h"
+#include "sim/check/sim_check.h"
 #include "tests/support.h"
 #include "tests/test_prove_support.h"
 
@@ -29,6 +30,12 @@ std::vector<Json> oracle() {
   for (bool first = true; std::getline(in, line); first = false)
     if (!first && !line.empty()) out.push_back(parse_json(line, "oracle.jsonl"));
   return out;
+}
+
+// `text` with every occurrence of `from` replaced by `to`.
+std::string replace_all(std::string text, const std::string& from, const std::string& to) {
+  for (std::size_t at = 0; (at = text.find(from, at)) != std::string::npos; at += to.size()) text.replace(at, from.size(), to);
+  return text;
 }
 
 std::string dump_path(const std::string& name) { return source_path("tests/data/tirx/" + name + ".lowered.py"); }
@@ -240,9 +247,7 @@ TEST_CASE("a dump whose later K step reads the wrong accumulator is refuted at t
 
 TEST_CASE("a dump that zeroes C at every K step loses the accumulation", "[tirx][prove]") {
   const std::string dump = read_file(dump_path("tirx_k8"));
-  std::string edited = dump;
-  for (std::size_t at; (at = edited.find("T.if_then_else(repeat_2 == 0,")) != std::string::npos;)
-    edited.replace(at, std::string("T.if_then_else(repeat_2 == 0,").size(), "T.if_then_else(repeat_2 == repeat_2,");
+  const std::string edited = replace_all(dump, "T.if_then_else(repeat_2 == 0,", "T.if_then_else(repeat_2 == repeat_2,");
   const ProofReport r = prove_both(program_from(edited));
   CHECK(r.verdict == Verdict::refuted);
   CHECK(result_of(r, "accumulation") == CheckResult::refuted);
@@ -323,4 +328,116 @@ TEST_CASE("on the H200, TVM's kernels are exact exactly where mmacheck proves th
   }
   CHECK(kernels == 6);
   CHECK(wrong == 1);  // tirx_seed
+}
+
+TEST_CASE("an m16n8k8 whose B image keeps extent-1 m iters is proved, program and TVM's dump, as TVM accepts it",
+          "[tirx][prove]") {
+  // Issue 21: S[(1, 1, 8, 4) : (1, 1, 4@laneid, 1@laneid)] names m (TVM keeps extent-1 iters).
+  for (const std::string& path : {source_path("examples/tirx_k8_unit_m.py"), dump_path("tirx_k8_unit_m")}) {
+    INFO(path);
+    const Program p = load_program(path);
+    const Plan plan = dispatch(p);
+    REQUIRE(plan.ok);
+    CHECK(plan.nest.mma_count() == 1);
+    CHECK(prove_both(p).verdict == Verdict::proved);
+  }
+  // Without any m iter TVM fails with KeyError 'm'; so does the pattern here.
+  const Plan no_m = dispatch(load_program(source_path("examples/tirx_refuse_no_m.py")));
+  CHECK_FALSE(no_m.ok);
+}
+
+namespace {
+
+// One command's decision on a file: an error (exit 2), dispatch_failed, or
+// whether the gemm holds (prove: proved; sim: every element of 16 cases right).
+std::string prove_decision(const std::string& text) {
+  try {
+    const ProofReport r = prove(program_from(text), ProveOptions{});
+    return r.verdict == Verdict::dispatch_failed ? "dispatch_failed" : r.verdict == Verdict::proved ? "holds" : "fails";
+  } catch (const Error&) {
+    return "error";
+  }
+}
+
+std::string sim_decision(const std::string& text) {
+  try {
+    const Program p = program_from(text);
+    const Plan plan = dispatch(p);
+    if (!plan.ok) return "dispatch_failed";
+    sim::SimCheck check(p, plan.nest, sim::arch_params("sm_90"));
+    std::size_t wrong = 0;
+    for (int i = 0; i < 16; ++i) wrong += check.failures(check.random_case(i, 7)).size();
+    return wrong == 0 ? "holds" : "fails";
+  } catch (const Error&) {
+    return "error";
+  }
+}
+
+}  // namespace
+
+TEST_CASE("prove and sim decide every released-TIRx file alike, planted mistakes included", "[tirx][sim]") {
+  std::vector<std::pair<std::string, std::string>> files;  // name, text
+  for (const auto& dir : {source_path("examples"), source_path("tests/data/tirx")})
+    for (const auto& entry : std::filesystem::directory_iterator(dir)) {
+      const std::string name = entry.path().filename().string();
+      if (name.rfind("tirx_", 0) == 0 && entry.path().extension() == ".py") files.emplace_back(name, read_file(entry.path().string()));
+    }
+  REQUIRE(files.size() >= 19);
+  const std::string tiled = read_file(source_path("examples/tirx_tiled_2x2x2.py"));
+  // Issue 21: B's image with one N repeat where D has two (TVM: "Repeat shapes must agree").
+  std::string b_repeat = replace_once(tiled, "b = T.alloc_local((2, 2, 8, 8)", "b = T.alloc_local((1, 2, 8, 8)");
+  b_repeat = replace_once(b_repeat, "B_IMG = TileLayout(S[(2, 2, 8, 2, 4) : (4, 2, 4 @ laneid, 1, 1 @ laneid)])",
+                          "B_IMG = TileLayout(S[(2, 8, 2, 4) : (2, 4 @ laneid, 1, 1 @ laneid)])");
+  b_repeat = replace_once(b_repeat, "(16,), \"float16\", scope=\"local\", layout=TileLayout(S[16:1]))])\n        d_r",
+                          "(8,), \"float16\", scope=\"local\", layout=TileLayout(S[8:1]))])\n        d_r");
+  b_repeat = replace_once(b_repeat, "for s in T.unroll(16):\n            b_h", "for s in T.unroll(8):\n            b_h");
+  files.emplace_back("b_repeat", b_repeat);
+  const std::string dump = read_file(dump_path("tirx_tiled_2x2x2"));
+  files.emplace_back("a_by_n", replace_all(dump, "repeat_0 * 8 + repeat_2 * 4", "repeat_0 * 8 + repeat_1 * 4"));
+  int holds = 0, fails = 0, declined = 0;
+  for (const auto& [name, text] : files) {
+    INFO(name);
+    const std::string p = prove_decision(text), s = sim_decision(text);
+    CHECK(p == s);
+    CHECK(p != "error");
+    holds += p == "holds";
+    fails += p == "fails";
+    declined += p == "dispatch_failed";
+  }
+  CHECK(prove_decision(b_repeat) == "dispatch_failed");
+  CHECK(holds >= 12);
+  CHECK(fails >= 3);
+  CHECK(declined >= 4);
+}
+
+TEST_CASE("a dump whose A register index uses the N repeat for K blames A, not B", "[tirx][prove]") {
+  const std::string dump = read_file(dump_path("tirx_tiled_2x2x2"));
+  const std::string edited = replace_all(dump, "repeat_0 * 8 + repeat_2 * 4", "repeat_0 * 8 + repeat_1 * 4");
+  const ProofReport r = prove_both(program_from(edited));
+  CHECK(r.verdict == Verdict::refuted);
+  CHECK(result_of(r, "A frame") == CheckResult::refuted);
+  CHECK(result_of(r, "B frame") == CheckResult::proved);
+  const Counterexample* cx = counterexample(r, "A frame");
+  REQUIRE(cx != nullptr);
+  CHECK(cx->operand == "A");
+  // At (0, 0, 1) A's registers are tile (0, 0)'s: A[0][0] where the frame needs A[0][16].
+  CHECK(cx->expected == Element{0, 16});
+  CHECK(cx->actual == Element{0, 0});
+  CHECK_THAT(cx->message, Catch::Contains("repeat_2 = 1"));
+  // The same mistake on D (D's index uses the M repeat for N) blames D.
+  const std::string d_edit = replace_all(dump, "tile_D[repeat_0 * 8 + repeat_1 * 4", "tile_D[repeat_0 * 8 + repeat_0 * 4");
+  const ProofReport d = prove_both(program_from(d_edit));
+  CHECK(result_of(d, "D frame") == CheckResult::refuted);
+  CHECK(result_of(d, "A frame") == CheckResult::proved);
+  CHECK(result_of(d, "B frame") == CheckResult::proved);
+}
+
+TEST_CASE("a dump that accumulates one K tile twice is refuted", "[tirx][prove]") {
+  const std::string edited = replace_all(replace_all(read_file(dump_path("tirx_tiled_2x2x2")), "repeat_2 * 4", "repeat_2 * 0"),
+                                         "repeat_2 * 2", "repeat_2 * 0");
+  const ProofReport r = prove_both(program_from(edited));
+  CHECK(r.verdict == Verdict::refuted);
+  const Counterexample* cx = counterexample(r, "accumulation");
+  REQUIRE(cx != nullptr);
+  CHECK_THAT(cx->message, Catch::Contains("2 times"));
 }

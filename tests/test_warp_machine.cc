@@ -128,6 +128,9 @@ TEST_CASE("run() equals load, execute_nest and store, routes resolved once or on
     sim::WarpMachine stepping(plan.nest, staging, sim::arch_params("sm_90"));
     sim::WarpMachine compiled(plan.nest, staging, sim::arch_params("sm_90"));
     sim::WarpMachine resolving(plan.nest, staging, sim::arch_params("sm_90"), 0);
+    // A copy shares the resolved routes (read-only) and keeps its own
+    // registers: run alternately with the original, neither disturbs the other.
+    sim::WarpMachine copy = compiled;
     const sim::InputSpecs specs = sim::input_specs(p);
     for (int i = 0; i < 16; ++i) {
       INFO("case " << i);
@@ -138,6 +141,15 @@ TEST_CASE("run() equals load, execute_nest and store, routes resolved once or on
       const std::vector<std::uint64_t> want = stepping.store();
       CHECK(compiled.run(in) == want);
       CHECK(resolving.run(in) == want);
+      // The copy runs the previous case, the original this one, in turn.
+      if (i > 0) {
+        const sim::GemmInputs before =
+            sim::random_gemm_inputs(specs.a, specs.b, specs.c, sim::case_distribution(i - 1), 11, i - 1);
+        stepping.load(before);
+        stepping.execute_nest();
+        CHECK(copy.run(before) == stepping.store());
+        CHECK(compiled.run(in) == want);
+      }
     }
   }
 }

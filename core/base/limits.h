@@ -26,7 +26,7 @@
 
 namespace mmacheck {
 
-enum class Resource { mma, elements, span, replicas, output_bytes };
+enum class Resource { mma, elements, span, replicas, output_bytes, explain_points, fix_elements, depth };
 
 struct ResourceInfo {
   Resource resource;
@@ -47,6 +47,17 @@ inline constexpr ResourceInfo kLimits[] = {
      "most replicas of a layout to expand"},
     {Resource::output_bytes, "--max-output-bytes", "bytes of output", std::int64_t{64} << 20,
      "largest output (emitted text, SVG) to write"},
+    // The two below cap what explaining a refuted check costs instead of
+    // refusing the input: the proof's verdict stands, and the explanation
+    // says what it left out (core/prove/mismatch.h, fix_search.h).
+    {Resource::explain_points, "--max-explain-points", "(lane, slot) points explained", std::int64_t{1} << 18,
+     "most (lane, slot) points of a refuted check to list and explain (the rest are left out, with a note)"},
+    {Resource::fix_elements, "--max-fix-elements", "layout elements for a fix search", std::int64_t{1} << 13,
+     "largest layout whose fix a refuted or declined program searches (larger ones get a note, no search)"},
+    // Readers recurse once per bracket: a bound keeps 100k nested `(` a
+    // located error instead of a stack overflow.  Real CuTe layouts nest 3 deep.
+    {Resource::depth, "--max-depth", "levels of nesting", 64,
+     "deepest nesting of brackets a reader follows"},
 };
 
 const ResourceInfo& resource_info(Resource r);

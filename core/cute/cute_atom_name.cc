@@ -136,6 +136,7 @@ std::optional<CuteAtomName> decode_atom_name(std::string_view name, std::string*
   out.ptx = "mma.sync.aligned." + out.shape + ".row.col" + std::string(sfx->before_types);
   for (const TypeToken* t : types) out.ptx += "." + std::string(t->ptx);
   out.ptx += sfx->after_types;
+  for (std::size_t i = 0; i < 4; ++i) out.types[i] = std::string(types[i]->cute);
   out.a_bits = types[1]->bits;
   out.b_bits = types[2]->bits;
   out.c_bits = types[3]->bits;

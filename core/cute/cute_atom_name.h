@@ -12,6 +12,7 @@
 //     decode_atom_name("SM90_64x8x16_F16F16F16_SS") -> nullopt (why: in `problem`)
 #pragma once
 
+#include <array>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -24,6 +25,7 @@ struct CuteAtomName {
   std::string shape;   // "m16n8k32"
   std::string ptx;     // the full instruction
   int a_bits = 0, b_bits = 0, c_bits = 0;  // element bits in the registers (tf32: 32)
+  std::array<std::string, 4> types;        // the name's type tokens, D A B C: {"F32", "F16", "F16", "F32"}
   std::string note;    // "" or e.g. "complex: composed of real f64 mma.sync"
 };
 

@@ -52,7 +52,8 @@ std::optional<std::vector<int>> warp_lanes(const CuteLayout& thr, std::string* w
   for (int t = 0; t < kWarp; ++t) {
     const std::int64_t lane = thr.at(t);
     if (lane < 0 || lane >= kWarp || seen[lane]) {
-      *why = "ThrID " + thr.str() + " is not a permutation of the 32 lanes";
+      *why = "ThrID " + thr.str() + " is not a permutation of the 32 lanes: thread " + std::to_string(t) +
+             (lane < 0 || lane >= kWarp ? " is lane " + std::to_string(lane) : " shares lane " + std::to_string(lane));
       return std::nullopt;
     }
     seen[lane] = true;
@@ -80,13 +81,14 @@ CuteOperandReport compare(Operand op, const CuteLayout& tv, const std::vector<in
     return r;
   }
 
+  const std::vector<std::int64_t> index_of = tv.indices();
   std::vector<std::int64_t> owner(static_cast<std::size_t>(tile), -1);  // t + threads * v
   std::int64_t reached = 0;
   std::optional<std::array<std::int64_t, 3>> clash;  // first owner, second owner, index
   std::optional<CuteCounterexample> outside;
   for (std::int64_t v = 0; v < values; ++v)
     for (std::int64_t t = 0; t < threads; ++t) {
-      const std::int64_t idx = tv.at(t + threads * v);
+      const std::int64_t idx = index_of[static_cast<std::size_t>(t + threads * v)];
       const bool inside = idx >= 0 && idx < tile;
       CuteCounterexample cex;
       cex.thread = static_cast<int>(t);
@@ -154,8 +156,8 @@ bool modes_readable(const CuteLayout& tv) {
 CuteOperandReport check_operand(Operand op, const CuteAtomTraits& atom, const CuteAtomName& inst,
                                 const std::vector<int>& lanes) {
   const CuteLayoutSource& src = op == Operand::A ? atom.a : op == Operand::B ? atom.b : atom.c;
-  if (!src.present()) return verdict(op, FrameVerdict::ill_formed, "the traits give no " + member_name(op));
-  if (!src.layout) return verdict(op, FrameVerdict::ill_formed, member_name(op) + ": " + src.problem);
+  // The readers refuse an atom without its layouts: a located error, not a verdict.
+  if (!src.layout) return verdict(op, FrameVerdict::ill_formed, "the traits give no " + member_name(op));
   const int bits = op == Operand::A ? inst.a_bits : op == Operand::B ? inst.b_bits : inst.c_bits;
   const Frame* frame = lookup_frame(inst.shape, op, bits);
   if (!frame)
@@ -196,6 +198,29 @@ std::string describe(const CuteCounterexample& cex) {
   return text;
 }
 
+std::string metadata_problem(const CuteAtomTraits& atom, const CuteAtomName& inst, Operand op) {
+  const std::vector<std::int64_t> mnk{inst.m, inst.n, inst.k};
+  if (atom.shape_mnk && atom.shape_mnk->flatten() != mnk)
+    return "Shape_MNK " + atom.shape_mnk->str() + " is not the name's " + std::to_string(inst.m) + "x" +
+           std::to_string(inst.n) + "x" + std::to_string(inst.k);
+  // U1 and B1 both name the 1-bit type (uint1b_t).
+  const auto same = [](const std::string& a, const std::string& b) {
+    const auto bit = [](const std::string& t) { return t == "U1" || t == "B1"; };
+    return a == b || (bit(a) && bit(b));
+  };
+  const std::vector<std::size_t> slots = op == Operand::A ? std::vector<std::size_t>{1}
+                                         : op == Operand::B ? std::vector<std::size_t>{2}
+                                                            : std::vector<std::size_t>{0, 3};
+  constexpr std::string_view kSlot = "DABC";
+  for (std::size_t i : slots) {
+    const std::optional<CuteValType>& v = atom.val_types[i];
+    if (v && !same(v->token, inst.types[i]))
+      return std::string("ValType") + kSlot[i] + " is " + v->written + " (" + v->token + "), the name's " + kSlot[i] +
+             " is " + inst.types[i] + " (line " + std::to_string(v->loc.line) + ")";
+  }
+  return "";
+}
+
 CuteAtomReport check_cute_atom(const CuteAtomTraits& atom) {
   CuteAtomReport report;
   report.atom = atom.name;
@@ -213,22 +238,25 @@ CuteAtomReport check_cute_atom(const CuteAtomTraits& atom) {
     std::string thr_why;
     std::optional<std::vector<int>> lanes;
     if (!atom.thr_id.present()) thr_why = "the traits give no ThrID";
-    else if (!atom.thr_id.layout) thr_why = "ThrID: " + atom.thr_id.problem;
     else if (!atom.thr_id.layout->congruent()) thr_why = "ThrID " + atom.thr_id.layout->str() + " is not congruent";
     const bool thr_bad = !thr_why.empty();
     if (!thr_bad) lanes = warp_lanes(*atom.thr_id.layout, &thr_why);
-    const std::vector<std::int64_t> mnk{inst->m, inst->n, inst->k};
     if (thr_bad) {
       all(FrameVerdict::ill_formed, thr_why);
     } else if (!lanes) {
-      all(FrameVerdict::unchecked, thr_why);
-    } else if (atom.shape_mnk && atom.shape_mnk->flatten() != mnk) {
-      all(FrameVerdict::ill_formed, "Shape_MNK " + atom.shape_mnk->str() + " is not the name's " +
-                                       std::to_string(inst->m) + "x" + std::to_string(inst->n) + "x" +
-                                       std::to_string(inst->k));
+      // 32 threads that are not the 32 lanes is a wrong ThrID; another count a
+      // thread group mmacheck has no frames for.
+      all(atom.thr_id.layout->size() == kWarp ? FrameVerdict::refuted : FrameVerdict::unchecked, thr_why);
     } else {
-      for (Operand op : {Operand::A, Operand::B, Operand::C})
-        report.operands.push_back(check_operand(op, atom, *inst, *lanes));
+      for (Operand op : {Operand::A, Operand::B, Operand::C}) {
+        const std::string problem = metadata_problem(atom, *inst, op);
+        const std::string frg = "FrgType" + std::string(operand_name(op));
+        if (!problem.empty()) report.operands.push_back(verdict(op, FrameVerdict::ill_formed, problem));
+        else if (std::find(atom.frg_types.begin(), atom.frg_types.end(), frg) != atom.frg_types.end())
+          report.operands.push_back(verdict(op, FrameVerdict::unchecked,
+                                            frg + " is given: mmacheck does not model fragment types"));
+        else report.operands.push_back(check_operand(op, atom, *inst, *lanes));
+      }
     }
   }
   if (!report.note.empty())

@@ -14,11 +14,19 @@
 //              (then it is also one-to-one and onto the tile);
 //   refuted    somewhere it is not: the counterexample is the first (t, v)
 //              that differs, the message adds injectivity and coverage;
-//   ill_formed the layout cannot be read as a TV layout (missing, an alias the
-//              file does not define, shape and stride not congruent, not two
-//              modes, Shape_MNK disagreeing with the name);
-//   unchecked  the instruction or its frame is not in mmacheck's tables, or
-//              ThrID is not the 32 lanes of one warp.
+//   ill_formed the layout, read, is no TV layout (shape and stride not
+//              congruent, not two modes), or the declared metadata disagrees
+//              with the name's instruction (Shape_MNK, a ValTypeX);
+//   unchecked  the instruction or its frame is not in mmacheck's tables, the
+//              atom is a partial specialization (wgmma, UMMA: not read), it
+//              gives a FrgTypeX (fragment types are not modelled), or ThrID
+//              is not the 32 lanes of one warp.
+// (What cannot be read at all — a missing member, an undefined alias, a
+// malformed layout — is the reader's located Error, never a verdict.)
+//
+// Proved therefore covers, per operand: coverage (every element of the tile
+// is some (thread, value)'s), distinctness (no two (thread, value) pairs
+// share one), and the register order (value v is PTX's element v).
 //
 // The domain is at most 32 x 128 points, so the check enumerates it: the
 // verdict is a proof, not a sample.
@@ -32,6 +40,7 @@
 #include <vector>
 
 #include "core/gemm/ptx_frame.h"
+#include "core/cute/cute_atom_name.h"
 #include "core/cute/cute_traits.h"
 #include "core/prove/frame_verdict.h"  // an atom's verdict is its worst operand's
 
@@ -65,6 +74,11 @@ struct CuteAtomReport {
 };
 
 CuteAtomReport check_cute_atom(const CuteAtomTraits& atom);
+
+// Why the atom's declared metadata for `op` disagrees with its name's
+// instruction ("" when it agrees): Shape_MNK against M, N, K; ValTypeA
+// (A), ValTypeB (B), ValTypeC and ValTypeD (C) against the name's types.
+std::string metadata_problem(const CuteAtomTraits& atom, const CuteAtomName& inst, Operand op);
 
 // "thread 1 value 0 holds (n=0, k=4), PTX puts (n=0, k=8) there"
 std::string describe(const CuteCounterexample& cex);

@@ -87,6 +87,21 @@ std::int64_t CuteLayout::at(std::int64_t i) const {
   return index;
 }
 
+std::vector<std::int64_t> CuteLayout::indices() const {
+  const std::vector<std::int64_t> s = shape.flatten();
+  const std::vector<std::int64_t> d = stride.flatten();
+  const std::size_t modes = std::min(s.size(), d.size());
+  std::vector<std::int64_t> out(static_cast<std::size_t>(size()));
+  std::vector<std::int64_t> coord(modes, 0);  // the coordinate of i, first mode fastest
+  for (std::size_t i = 0; i < out.size(); ++i) {
+    std::int64_t index = 0;
+    for (std::size_t k = 0; k < modes; ++k) index += coord[k] * d[k];
+    out[i] = index;
+    for (std::size_t k = 0; k < modes && ++coord[k] == s[k]; ++k) coord[k] = 0;
+  }
+  return out;
+}
+
 std::string CuteLayout::str() const { return shape.str() + ":" + stride.str(); }
 
 namespace {
@@ -142,8 +157,18 @@ void skip_cute_prefix(CppCursor& c) {
 }
 
 // C++ spelling: `Shape<...>` / `Stride<...>` / an integer.
+// A shape's extents are at least 1 (a zero extent would make the layout
+// empty and its index arithmetic divide by zero); strides may be 0.
+std::int64_t extent(CppCursor& c, bool is_shape) {
+  const SourceLoc loc = c.peek().loc;
+  const std::int64_t v = parse_integer(c);
+  if (is_shape && v < 1) throw Error(loc, "a shape's extent must be at least 1, got " + std::to_string(v));
+  return v;
+}
+
 IntTuple parse_type_tuple(CppCursor& c, std::string_view kind) {
-  if (integer_ahead(c)) return IntTuple::of(parse_integer(c));
+  const CppCursor::Level level(c);
+  if (integer_ahead(c)) return IntTuple::of(extent(c, kind == "Shape"));
   skip_cute_prefix(c);
   const CppToken& t = c.peek();
   if (!t.is_name(kind) && !t.is_name("tuple"))
@@ -160,18 +185,19 @@ IntTuple parse_type_tuple(CppCursor& c, std::string_view kind) {
 }
 
 // Printed spelling: `(a,b,...)` or an integer.
-IntTuple parse_text_tuple(CppCursor& c) {
+IntTuple parse_text_tuple(CppCursor& c, bool is_shape) {
+  const CppCursor::Level level(c);
   if (c.accept("(")) {
     std::vector<IntTuple> items;
     if (!c.accept(")")) {
-      do items.push_back(parse_text_tuple(c));
+      do items.push_back(parse_text_tuple(c, is_shape));
       while (c.accept(","));
       c.expect(")", "closing a tuple");
     }
     return IntTuple::tuple(std::move(items));
   }
   if (!integer_ahead(c)) throw Error(c.peek().loc, "expected an integer or '(', got " + describe(c.peek()));
-  return IntTuple::of(parse_integer(c));
+  return IntTuple::of(extent(c, is_shape));
 }
 
 }  // namespace
@@ -190,9 +216,9 @@ CuteLayout parse_cute_layout(CppCursor& c) {
     c.expect(">", "closing Layout<...>");
     return {std::move(shape), std::move(stride)};
   }
-  IntTuple shape = parse_text_tuple(c);
+  IntTuple shape = parse_text_tuple(c, true);
   if (!c.accept(":")) return CuteLayout::compact(std::move(shape));
-  IntTuple stride = parse_text_tuple(c);
+  IntTuple stride = parse_text_tuple(c, false);
   return {std::move(shape), std::move(stride)};
 }
 

@@ -66,6 +66,9 @@ struct CuteLayout {
   // flattened shape.  Requires flatten().size() to agree between shape and
   // stride (true when congruent()).
   std::int64_t at(std::int64_t i) const;
+  // at(i) for every i in [0, size()), flattening once (at() flattens per
+  // call).  The caller bounds size() first.
+  std::vector<std::int64_t> indices() const;
   std::string str() const;  // "((4,8),(2,2)):((32,1),(16,8))"
 };
 

@@ -13,11 +13,24 @@ constexpr std::string_view kDirectives[] = {"include", "pragma", "define", "unde
 bool ident_start(char c) { return std::isalpha(static_cast<unsigned char>(c)) || c == '_'; }
 bool ident_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
 
+// C++'s punctuators, one character each (`::` is joined by the scanner).
+constexpr std::string_view kPunct = "<>(){}[],;:=*&+-/!~?.%^|#\\";
+
+std::string byte_text(char c) {
+  static constexpr char kHex[] = "0123456789abcdef";
+  const auto u = static_cast<unsigned char>(c);
+  return std::string("0x") + kHex[u >> 4] + kHex[u & 15];
+}
+
 class Scanner {
  public:
   Scanner(std::string_view text, const std::string& file) : text_(text), file_(file) {}
 
   std::vector<CppToken> run() {
+    if (const std::size_t nul = text_.find('\0'); nul != std::string_view::npos) {
+      while (pos_ < nul) advance();
+      throw Error(here(), "a NUL byte (0x00): not C++ text");
+    }
     std::vector<CppToken> out;
     while (true) {
       skip_space_and_comments();
@@ -117,6 +130,9 @@ class Scanner {
       advance();
       return {CppKind::punct, "::", 0, loc};
     }
+    if (kPunct.find(c) == std::string_view::npos)
+      throw Error(loc, "unexpected byte " + byte_text(c) + (std::isprint(static_cast<unsigned char>(c)) ? " '" + std::string(1, c) + "'" : "") +
+                           ": not part of a C++ token");
     advance();
     return {CppKind::punct, std::string(1, c), 0, loc};
   }
@@ -167,6 +183,15 @@ const CppToken& CppCursor::expect_name(std::string_view context) {
   if (peek().kind != CppKind::identifier)
     throw Error(peek().loc, "expected a name " + std::string(context) + ", got " + describe(peek()));
   return next();
+}
+
+CppCursor::Level::Level(CppCursor& c) : c_(c) {
+  if (++c_.depth_ > c_.max_depth_) {
+    --c_.depth_;
+    Limits limits;
+    limits.set(Resource::depth, c_.max_depth_);
+    limits.check(Resource::depth, c_.max_depth_ + 1, c_.peek().loc, "the nesting here");
+  }
 }
 
 void CppCursor::skip_balanced(std::string_view open, std::string_view close) {

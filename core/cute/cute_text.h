@@ -7,6 +7,9 @@
 // `directive` token holding the line (`#include <cute/layout.hpp>`).  `//`
 // and `/* */` comments are skipped, and so is `#` followed by anything that
 // is not a directive name, so that atom lists may use `# comment` lines.
+// Strict: a NUL byte anywhere, or a byte outside comments and literals that
+// is no C++ token (a control character, non-ASCII, `@`, `$`, a backtick) is a
+// located Error, never a token.
 //
 //     tokenize_cpp("using X = Layout<_32>;  // t", "f.hpp")
 //       -> using  X  =  Layout  <  _32  >  ;  <end>
@@ -18,6 +21,7 @@
 #include <vector>
 
 #include "core/base/error.h"
+#include "core/base/limits.h"
 
 namespace mmacheck {
 
@@ -38,9 +42,26 @@ struct CppToken {
 std::vector<CppToken> tokenize_cpp(std::string_view text, const std::string& file);
 
 // A read position in a token list; the helpers throw located Errors.
+// Recursive readers enter() each bracket level they descend into; past
+// `max_depth` levels (Resource::depth) that is the limit's located Error, so
+// no input can overflow the stack.
 class CppCursor {
  public:
-  explicit CppCursor(std::vector<CppToken> tokens) : tokens_(std::move(tokens)) {}
+  explicit CppCursor(std::vector<CppToken> tokens,
+                     std::int64_t max_depth = resource_info(Resource::depth).default_limit)
+      : tokens_(std::move(tokens)), max_depth_(max_depth) {}
+
+  // One level deeper for the guard's lifetime.
+  class Level {
+   public:
+    explicit Level(CppCursor& c);
+    ~Level() { --c_.depth_; }
+    Level(const Level&) = delete;
+    Level& operator=(const Level&) = delete;
+
+   private:
+    CppCursor& c_;
+  };
 
   const CppToken& peek(std::size_t ahead = 0) const;
   const CppToken& next();
@@ -56,6 +77,8 @@ class CppCursor {
  private:
   std::vector<CppToken> tokens_;
   std::size_t pos_ = 0;
+  std::int64_t max_depth_;
+  std::int64_t depth_ = 0;
 };
 
 // For messages: 'Layout', '32', end of input.

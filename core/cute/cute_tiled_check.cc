@@ -2,6 +2,9 @@
 
 #include <algorithm>
 #include <map>
+#include <tuple>
+
+#include "core/base/checked.h"
 
 #include "core/cute/cute_atom_name.h"
 
@@ -45,12 +48,12 @@ CuteLayout thread_layout(const CuteLayout& atom_layout) {
 
 }  // namespace
 
-std::string tiled_tables(const CuteAtomTraits& t, const CuteAtomName& inst, TiledTables& out) {
+std::string tiled_tables(const CuteAtomTraits& t, const CuteAtomName& inst, TiledTables& out, const Limits& limits) {
   // Threads: (lane, wm, wn, wk) -> thread index, a bijection.
   const bool derive = t.atom_layout.has_value();
   if (derive && (!t.atom_layout->congruent() || t.atom_layout->flat().shape.items.size() != 3))
     return "AtomLayout " + t.atom_layout->str() + " is not a layout of (M, N, K)";
-  if (!derive && !t.thr_vmnk.layout) return "ThrLayoutVMNK: " + t.thr_vmnk.problem;
+  if (!derive && !t.thr_vmnk.layout) return "no ThrLayoutVMNK";
   out.vmnk = derive ? thread_layout(*t.atom_layout) : *t.thr_vmnk.layout;
   const CuteLayout& vmnk = out.vmnk;
   if (!vmnk.congruent() || vmnk.rank() != 4 || vmnk.mode(0).size() != kWarp)
@@ -59,8 +62,9 @@ std::string tiled_tables(const CuteAtomTraits& t, const CuteAtomName& inst, Tile
   if (out.threads > 4096) return "more than 4096 threads";
   out.thread_of.assign(static_cast<std::size_t>(out.threads), -1);
   std::vector<std::int64_t> coord_of(static_cast<std::size_t>(out.threads), -1);
+  const std::vector<std::int64_t> thread_index = vmnk.indices();
   for (std::int64_t c = 0; c < out.threads; ++c) {
-    const std::int64_t th = vmnk.at(c);
+    const std::int64_t th = thread_index[static_cast<std::size_t>(c)];
     if (th < 0 || th >= out.threads || coord_of[static_cast<std::size_t>(th)] >= 0)
       return "ThrLayoutVMNK " + vmnk.str() + " is not a bijection onto its threads";
     coord_of[static_cast<std::size_t>(th)] = c;
@@ -83,13 +87,19 @@ std::string tiled_tables(const CuteAtomTraits& t, const CuteAtomName& inst, Tile
     if (out.tile[i] <= 0 || out.tile[i] % (atom_mnk[i] * w[i]))
       return "the tile (" + std::to_string(out.tile[0]) + "," + std::to_string(out.tile[1]) + "," +
              std::to_string(out.tile[2]) + ") is not whole atoms x warps";
+  // Bounded before any table is built: each operand's tile, and the mma.
+  for (const auto& [d0, d1, what] : {std::tuple{0, 2, "A"}, std::tuple{1, 2, "B"}, std::tuple{0, 1, "C"}})
+    limits.check(Resource::elements, try_mul(out.tile[static_cast<std::size_t>(d0)], out.tile[static_cast<std::size_t>(d1)]),
+                 t.loc, std::string("the TiledMMA's ") + what + " tile");
+  const std::optional<std::int64_t> mn = try_mul(out.tile[0] / atom_mnk[0], out.tile[1] / atom_mnk[1]);
+  limits.check(Resource::mma, mn ? try_mul(*mn, out.tile[2] / atom_mnk[2]) : std::nullopt, t.loc, "the TiledMMA");
 
   for (Operand op : {Operand::A, Operand::B, Operand::C}) {
     const CuteLayoutSource& src = op == Operand::A ? t.a : op == Operand::B ? t.b : t.c;
     TiledOperand& o = out.ops[static_cast<std::size_t>(op)];
     o.op = op;
     const std::string name(operand_name(op));
-    if (!src.layout) return name + ": " + src.problem;
+    if (!src.layout) return "no " + name + " layout";
     const int bits = op == Operand::A ? inst.a_bits : op == Operand::B ? inst.b_bits : inst.c_bits;
     o.frame = lookup_frame(inst.shape, op, bits);
     if (!o.frame) return "no PTX frame for " + inst.shape + " " + name;
@@ -104,17 +114,23 @@ std::string tiled_tables(const CuteAtomTraits& t, const CuteAtomName& inst, Tile
       o.rest0 = out.tile[d0] / (atom_mnk[d0] * w[d0]);
       o.rest1 = out.tile[d1] / (atom_mnk[d1] * w[d1]);
       const std::int64_t values = elems * o.rest0 * o.rest1;
+      limits.check(Resource::elements, try_mul(out.threads, values), t.loc, "the TiledMMA's " + name + " table");
       o.table.assign(static_cast<std::size_t>(out.threads * values), 0);
+      const std::vector<std::int64_t> atom_index = atom.indices();
+      const std::vector<std::int64_t> p0 = perm[d0].indices(), p1 = perm[d1].indices();
       for (std::int64_t th = 0; th < out.threads; ++th) {
         const std::int64_t c = coord_of[static_cast<std::size_t>(th)];
         const std::int64_t lane = c % kWarp;
         const std::int64_t wc[3] = {(c / kWarp) % w[0], (c / kWarp / w[0]) % w[1], c / kWarp / w[0] / w[1]};
         for (std::int64_t v = 0; v < values; ++v) {
           const std::int64_t e = v % elems, r0 = (v / elems) % o.rest0, r1 = v / elems / o.rest0;
-          const std::int64_t a = atom.at(lane + kWarp * e);  // index over the atom's (d0, d1)
+          const std::int64_t a = atom_index[static_cast<std::size_t>(lane + kWarp * e)];  // over the atom's (d0, d1)
           const std::int64_t i = a % atom_mnk[d0] + atom_mnk[d0] * (wc[d0] + w[d0] * r0);
           const std::int64_t j = a / atom_mnk[d0] + atom_mnk[d1] * (wc[d1] + w[d1] * r1);
-          o.table[static_cast<std::size_t>(th + out.threads * v)] = perm[d0].at(i) + out.tile[d0] * perm[d1].at(j);
+          // An atom index outside its tile lands outside the permutation: flagged as outside the tile.
+          const bool inside = i >= 0 && j >= 0 && i < std::ssize(p0) && j < std::ssize(p1);
+          o.table[static_cast<std::size_t>(th + out.threads * v)] =
+              inside ? p0[static_cast<std::size_t>(i)] + out.tile[d0] * p1[static_cast<std::size_t>(j)] : -1;
         }
       }
       continue;
@@ -122,17 +138,17 @@ std::string tiled_tables(const CuteAtomTraits& t, const CuteAtomName& inst, Tile
     const CuteLayout& tv = *src.layout;
     const CuteLayout values = tv.rank() == 2 ? tv.mode(1) : CuteLayout{};
     if (!tv.congruent() || tv.rank() != 2 || values.rank() != 2 || values.mode(0).size() != elems ||
-        values.mode(1).rank() != 2 || tv.mode(0).size() != out.threads || tv.size() > (1 << 22))
+        values.mode(1).rank() != 2 || tv.mode(0).size() != out.threads)
       return name + " " + tv.str() + " is not ((threads), ((atom values), (rest, rest)))";
+    limits.check(Resource::elements, tv.size(), t.loc, "the TiledMMA's " + name + " table");
     o.rest0 = values.mode(1).mode(0).size();
     o.rest1 = values.mode(1).mode(1).size();
-    o.table.resize(static_cast<std::size_t>(tv.size()));
-    for (std::int64_t i = 0; i < tv.size(); ++i) o.table[static_cast<std::size_t>(i)] = tv.at(i);
+    o.table = tv.indices();
   }
   return "";
 }
 
-CuteAtomReport check_cute_tiled(const CuteAtomTraits& t) {
+CuteAtomReport check_cute_tiled(const CuteAtomTraits& t, const Limits& limits) {
   CuteAtomReport report;
   report.atom = "tiled " + t.name;
   report.loc = t.loc;
@@ -146,8 +162,11 @@ CuteAtomReport check_cute_tiled(const CuteAtomTraits& t) {
   const std::optional<CuteAtomName> inst = decode_atom_name(t.name, &why);
   if (!inst) return all(FrameVerdict::unchecked, "no mma.sync instruction: " + why);
   report.instruction = inst->ptx;
+  for (Operand op : {Operand::A, Operand::B, Operand::C})
+    if (const std::string problem = metadata_problem(t, *inst, op); !problem.empty())
+      return all(FrameVerdict::ill_formed, std::string(operand_name(op)) + ": " + problem);
   TiledTables tables;
-  why = tiled_tables(t, *inst, tables);
+  why = tiled_tables(t, *inst, tables, limits);
   if (!why.empty())
     return all(why.rfind("no PTX frame", 0) == 0 || why.rfind("more than", 0) == 0 ? FrameVerdict::unchecked
                                                                                     : FrameVerdict::ill_formed,

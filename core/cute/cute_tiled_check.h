@@ -24,12 +24,15 @@
 #include <array>
 #include <vector>
 
+#include "core/base/limits.h"
 #include "core/cute/cute_atom_name.h"
 #include "core/cute/cute_check.h"
 
 namespace mmacheck {
 
-CuteAtomReport check_cute_tiled(const CuteAtomTraits& tiled);
+// A tile past Resource::elements per operand, or more mma than
+// Resource::mma, is the limit's located Error.
+CuteAtomReport check_cute_tiled(const CuteAtomTraits& tiled, const Limits& limits = Limits());
 
 // The TiledMMA as tables: per operand, index[thread + threads * value] over
 // its tile dims, and the value mode's (rest, rest) extents.  Built from the
@@ -53,6 +56,7 @@ struct TiledTables {
   std::array<TiledOperand, 3> ops;      // A, B, C
 };
 // "" on success, else why the TiledMMA cannot be read.
-std::string tiled_tables(const CuteAtomTraits& tiled, const CuteAtomName& inst, TiledTables& out);
+std::string tiled_tables(const CuteAtomTraits& tiled, const CuteAtomName& inst, TiledTables& out,
+                         const Limits& limits = Limits());
 
 }  // namespace mmacheck

@@ -6,18 +6,29 @@
 //
 //     template <> struct MMA_Traits<ATOM> [: MMA_Traits<BASE>] { using X = ...; ... };
 //
-// is an atom whose Shape_MNK, ThrID, ALayout, BLayout and CLayout are read
-// from its body, the ones it does not write coming from BASE (as C++
-// inheritance gives them).  An alias the file does not define is looked up in
-// a small table of aliases from the headers it #includes; failing that the
-// operand is `problem`, never silently dropped.
+// is an atom whose ValTypeD/A/B/C, Shape_MNK, ThrID, ALayout, BLayout and
+// CLayout are read from its body, the ones it does not write coming from
+// BASE (as C++ inheritance gives them; BASE must be specialized earlier in
+// the file, as C++ needs it complete).  An alias the file does not define is
+// looked up in a small table of aliases from the headers it #includes.
+//
+// The reader is strict: whatever it does not understand is a located Error,
+// never a verdict — a member it does not know, a member or specialization
+// given twice, an atom inheriting from itself or from an atom the file does
+// not specialize, an atom missing a member after inheritance, a malformed
+// layout or Shape_MNK, an unknown ValType, a bracket never closed (a
+// truncated header).  A partial specialization (`template <class T> struct
+// MMA_Traits<X<T>>`, wgmma, UMMA) is listed with `templated` set and its
+// body skipped: the checker calls it unchecked.  Nesting is bounded by
+// Resource::depth and reading is one pass over the tokens.
 //
 // An atom list is the same data typed by hand, one atom per entry:
 //
 //     SM80_16x8x16_F32F16F16F32_TN: A = ((4,8),(2,2,2)):((32,1),(16,8,128)),
 //                                   B = ((4,8),(2,2)):((16,1),(8,64)), C = SM80_16x8_Row
 //
-// keys A, B, C, ThrID (default Layout<_32>) and Shape_MNK (a Shape<...>);
+// keys A, B, C, ThrID (default Layout<_32>), Shape_MNK (a Shape<...>) and
+// ValTypeD/A/B/C (C++ type names), each at most once;
 // `using NAME = LAYOUT;` lines define aliases for later entries.  A TiledMMA
 // is written as CuTe (or the CuTe DSL's print) shows it:
 //
@@ -35,25 +46,36 @@
 #include <vector>
 
 #include "core/base/error.h"
+#include "core/base/limits.h"
 #include "core/cute/cute_layout.h"
 
 namespace mmacheck {
 
 // One layout member (ALayout, ...) as the file gives it.
 struct CuteLayoutSource {
-  std::optional<CuteLayout> layout;  // set when the member could be read
-  std::string written;               // "SM80_16x8_Row", or the layout's own text
-  std::string problem;               // why `layout` is empty ("" when absent altogether)
+  std::optional<CuteLayout> layout;  // set when the member is given (the readers refuse a bad one)
+  std::string written;               // "SM80_16x8_Row", or "" for a layout written out
   SourceLoc loc;
-  bool present() const { return layout.has_value() || !problem.empty(); }
+  bool present() const { return layout.has_value(); }
+};
+
+// A ValTypeD/A/B/C as written, and the atom-name token it stands for
+// (half_t -> "F16", cute::uint1b_t -> "U1", complex<double> -> "C64").
+struct CuteValType {
+  std::string token;
+  std::string written;
+  SourceLoc loc;
 };
 
 struct CuteAtomTraits {
   std::string name;  // "SM80_16x8x32_S32S4S4S32_TN"
   SourceLoc loc;
   std::string base;  // "" or the atom it inherits from
+  bool templated = false;  // a partial specialization: body not read
   std::optional<IntTuple> shape_mnk;
   CuteLayoutSource thr_id, a, b, c;
+  std::array<std::optional<CuteValType>, 4> val_types;  // D, A, B, C
+  std::vector<std::string> frg_types;  // FrgTypeA/B/C members given (not modelled)
   // A TiledMMA of the atom (atom lists only, `tiled NAME: ...`): a, b, c are
   // then the TiledMMA's TV layouts over the tile (M, N, K), thr_vmnk its
   // thread layout (lane, warp M, warp N, warp K) -> thread index.
@@ -68,11 +90,15 @@ struct CuteAtomTraits {
 };
 
 // Every MMA_Traits specialization of a header, in file order, with
-// inheritance resolved.  Throws Error only for text that cannot be tokenized.
-std::vector<CuteAtomTraits> read_cute_header(const std::string& text, const std::string& file);
-// Every entry of an atom list.  Throws Error (located) for any malformed entry.
-std::vector<CuteAtomTraits> read_cute_atom_list(const std::string& text, const std::string& file);
+// inheritance resolved.  Throws Error (located) for anything not understood.
+std::vector<CuteAtomTraits> read_cute_header(const std::string& text, const std::string& file,
+                                             const Limits& limits = Limits());
+// Every entry of an atom list.  Throws Error (located) for any malformed
+// entry, and for an atom (not a tiled entry) listed twice.
+std::vector<CuteAtomTraits> read_cute_atom_list(const std::string& text, const std::string& file,
+                                                const Limits& limits = Limits());
 // A header (it mentions MMA_Traits) or an atom list, by content.
-std::vector<CuteAtomTraits> read_cute_file(const std::string& text, const std::string& file);
+std::vector<CuteAtomTraits> read_cute_file(const std::string& text, const std::string& file,
+                                           const Limits& limits = Limits());
 
 }  // namespace mmacheck

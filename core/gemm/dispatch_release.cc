@@ -29,17 +29,6 @@ Coord a_coord(int lane, int reg) { return {lane / 4 + 8 * (reg % 2), lane % 4 + 
 Coord b_coord(int lane, int reg) { return {lane / 4, lane % 4 + 4 * reg}; }
 Coord d_coord(int lane, int reg) { return {lane / 4 + 8 * (reg / 2), 2 * (lane % 4) + reg % 2}; }
 
-// TVM's apply reports an axis only where the layout has a non-unit iter or
-// an offset on it: an image with no `m` iter gives the pattern no register.
-bool names_m(const TileLayout& layout) {
-  for (const Iter& it : layout.shard())
-    if (it.axis == Axis::m() && it.extent > 1) return true;
-  for (const Iter& it : layout.replica())
-    if (it.axis == Axis::m() && it.extent > 1) return true;
-  const auto off = layout.offset().find(Axis::m());
-  return off != layout.offset().end() && off->second != 0;
-}
-
 // One operand of the pattern: its image, the repeat axes it takes from
 // (batch-free: D and C (m, n), A (m, k), B (n, k)) and its atom.
 struct PatternOperand {
@@ -103,9 +92,13 @@ class Pattern {
       throw Declined{op.name + ": incorrect laneid owner; expected atom_lane: " + at + " is in lane " +
                      std::to_string(owner_lane) + ", not " + std::to_string(lane)};
     }
-    if (!names_m(img.layout))
-      throw Declined{"'m' (" + op.name + ": the layout has no m iter, so the pattern finds no register; "
-                     "TVM 0.1.0a4 fails with KeyError 'm')"};
+    // TVM's apply reports every axis the layout names — in its shard,
+    // replica or offset, extent-1 iters and zero offsets included (as ours
+    // does); the pattern reads the register as physical["m"], so a layout
+    // that names no m fails there.
+    if (o.find(Axis::m()) == o.end())
+      throw Declined{"'m' (" + op.name + ": the layout names no m (no m iter, not even of extent 1), so the pattern "
+                     "finds no register; TVM 0.1.0a4 fails with KeyError 'm')"};
     return owner_coord(o, Axis::m());
   }
 

@@ -27,6 +27,10 @@ namespace mmacheck {
 
 enum class InstSet { tvm, extended };
 
+// The single-bit (b1) instructions' per-element operation before the
+// population count: D = C + popc(A_row OP B_col).
+enum class BitOp : std::uint8_t { none, and_popc, xor_popc };
+
 struct MmaInst {
   std::string_view tag;  // TVM-style name, e.g. "m16n8k16.f16"
   int m, n, k;
@@ -34,9 +38,15 @@ struct MmaInst {
   int k_pack;    // A/B elements along K packed into one register
   bool in_tvm;   // one of TVM's MMA_INSTRUCTIONS (else: --inst-set extended)
   int min_sm;    // oldest architecture that has it (75 for m16n8k8 f16, 89 for fp8, else 80)
+  bool satfinite = false;    // integer .satfinite: D clamps to [INT32_MIN, INT32_MAX] instead of wrapping
+  BitOp bop = BitOp::none;   // b1 only: .and.popc or .xor.popc
+  std::string_view kind;     // "f8f6f4" for sm_120's .kind::f8f6f4, else empty
 
   std::string shape() const;  // "m16n8k16"
-  std::string ptx() const;    // "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32"
+  // "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32"; the qualifiers in
+  // PTX's order: ".row.col.satfinite.s32.s8.u8.s32", ".s32.b1.b1.s32.xor.popc",
+  // ".row.col.kind::f8f6f4.f32.e3m2.e2m1.f32".
+  std::string ptx() const;
   const Frame& frame(Operand op) const;
 
   int m_regs() const { return m / 8; }              // rM extent

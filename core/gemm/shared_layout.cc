@@ -36,15 +36,26 @@ SharedLayout shared_layout(const BufferDecl& buffer, const std::optional<Swizzle
     highest = std::max(highest, o);
   }
   if (lowest < 0) fail("places an element at offset " + std::to_string(lowest) + ", before its allocation");
-  s.alloc = highest + 1;
+  // The allocation: declared (alloc=), or the extent of the swizzled image —
+  // a swizzle may send an element past the highest unswizzled offset (a
+  // 16 x 16 slice of 64-wide f16 rows under Swizzle(3, 3, 3) puts row 15's
+  // first chunks at 1016..1023 > 975), and that memory is the buffer's.
+  // It is the buffer's: taken with the buffer's own swizzle, not the one a
+  // fill or drain uses instead (whose offsets must then fit it).
+  const Swizzle own = buffer.swizzle.value_or(Swizzle{});
+  std::int64_t extent = highest;
+  s.offset.resize(n);
+  for (std::int64_t f = 0; f < n; ++f) {
+    s.offset[f] = s.swizzle.apply(s.unswizzled[f]);
+    extent = std::max(extent, own.apply(s.unswizzled[f]));
+  }
+  s.alloc = buffer.alloc.value_or(extent + 1);
   if (s.alloc * s.width > kMaxSharedBytes)
     fail("needs " + std::to_string(s.alloc * s.width) + " bytes; a CTA has at most " +
          std::to_string(kMaxSharedBytes));
-  s.offset.resize(n);
   s.element_at.assign(s.alloc, -1);
   for (std::int64_t f = 0; f < n; ++f) {
-    const std::int64_t o = s.swizzle.apply(s.unswizzled[f]);
-    s.offset[f] = o;
+    const std::int64_t o = s.offset[f];
     if (o >= 0 && o < s.alloc && s.element_at[o] < 0) s.element_at[o] = f;
   }
   return s;

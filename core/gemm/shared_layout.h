@@ -3,9 +3,10 @@
 // then a swizzle permutes it: the buffer's own, or the one a fill/drain
 // statement's writer or reader uses instead.  Tabulated both ways; an
 // element's byte address is offset * width from the allocation's base.
-// The allocation holds the layout's span (at least the swizzle's period when
-// the span is a multiple of it); whether the swizzled offsets stay inside it
-// and stay distinct is the prover's question, not an error here.
+// The allocation is the buffer's alloc= when declared, else the extent of
+// the swizzled image (highest offset, swizzled or not, + 1); whether the
+// swizzled offsets stay inside a declared allocation and stay distinct is
+// the prover's question, not an error here.
 //
 //     // A_s = buffer((16, 16), "float16", "shared", swizzle=Swizzle(3, 3, 3))
 //     SharedLayout s = shared_layout(A_s, std::nullopt);

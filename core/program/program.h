@@ -62,9 +62,12 @@ struct BufferDecl {
   SourceLoc loc;
   // Shared buffers (docs/shared-memory.md): the layout gives each element's
   // offset (on `m`, in elements), then the swizzle (absent: none) permutes
-  // it; `align` is the allocation's alignment in bytes.
+  // it; `align` is the allocation's alignment in bytes; `alloc` the
+  // allocation's size in elements when declared (`alloc=`), else the extent
+  // of the swizzled image (shared_layout.h).
   std::optional<Swizzle> swizzle{};
   std::int64_t align = 16;
+  std::optional<std::int64_t> alloc{};
 };
 
 // `scope warp` / `scope warp lanes LO..HI` / `scope cta threads N`.

@@ -136,7 +136,7 @@ std::vector<Diagnosis> diagnose(const Program& program, const ProveOptions& opti
           return !operand_fit(p, gemm_geometry(p), op, *inst).has_value();
         };
         const auto name = [&, op](int i) { return iter_role(program, buffer_of(op), op, *inst, i); };
-        fixes[key] = search_fix(program, buffer, set, fits, name);
+        fixes[key] = search_fix(program, buffer, set, options.limits, fits, name);
         if (fixes[key] && fixes[key]->proves) fixes[buffer] = fixes[key];
       }
       if (const std::optional<Fix>& fix = fixes[key]) {
@@ -144,6 +144,8 @@ std::vector<Diagnosis> diagnose(const Program& program, const ProveOptions& opti
         d.fix_line = fix->line;
         d.fix_reason = fix->reason + (set != options.inst_set ? ", with --inst-set extended" : "");
         d.fix_proves = fix->proves;
+      } else if (const auto capped = fix_search_capped(program, buffer, options.limits)) {
+        d.fix_reason = *capped;
       } else {
         d.fix_reason = "no single change of " + buffer + "'s layout makes it fit the " + inst->shape() + " frame";
       }

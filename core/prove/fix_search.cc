@@ -12,10 +12,6 @@ namespace mmacheck::prove_detail {
 
 namespace {
 
-// Larger layouts get no fix search (a few hundred candidates, each evaluated
-// over every element and possibly proved).
-constexpr std::int64_t kMaxFixElements = 8192;
-
 struct Candidate {
   TileLayout layout;
   std::string text;  // empty: user_layout_text(layout)
@@ -167,12 +163,20 @@ bool proves(const Program& program, InstSet set, bool with_staging) {
   }
 }
 
-std::optional<Fix> search_fix(const Program& program, const std::string& buffer, InstSet set,
+std::optional<std::string> fix_search_capped(const Program& program, const std::string& buffer,
+                                             const Limits& limits) {
+  const std::int64_t size = program.buffer(buffer, {}).layout.size();
+  const std::int64_t cap = limits.get(Resource::fix_elements);
+  if (size <= cap) return std::nullopt;
+  return "no layout fix searched: " + buffer + "'s layout has " + std::to_string(size) + " elements, over " +
+         std::string(resource_info(Resource::fix_elements).option) + " " + std::to_string(cap);
+}
+
+std::optional<Fix> search_fix(const Program& program, const std::string& buffer, InstSet set, const Limits& limits,
                               const std::function<bool(const Program&)>& fits,
                               const std::function<std::string(int)>& role) {
+  if (fix_search_capped(program, buffer, limits)) return std::nullopt;
   const BufferDecl& decl = program.buffer(buffer, {});
-  // Each candidate is evaluated element by element: bound the work.
-  if (decl.layout.size() > kMaxFixElements) return std::nullopt;
   const std::string name = binding_name(program, decl);
   std::optional<Fix> fallback;
   for (Candidate& c : candidates(decl.layout, decl, name, role)) {

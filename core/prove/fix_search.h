@@ -23,6 +23,7 @@
 #include <optional>
 #include <string>
 
+#include "core/base/limits.h"
 #include "core/gemm/mma_inst.h"
 #include "core/program/program.h"
 
@@ -43,9 +44,16 @@ Program with_layout(const Program& program, const std::string& buffer, const Til
 // checks count only when `with_staging`.
 bool proves(const Program& program, InstSet set, bool with_staging = true);
 
+// The note when `buffer`'s layout has more elements than
+// limits.get(Resource::fix_elements): each candidate is evaluated element by
+// element and possibly proved, so larger layouts get no fix search.
+// nullopt when the search runs.
+std::optional<std::string> fix_search_capped(const Program& program, const std::string& buffer,
+                                             const Limits& limits);
+
 // `name(i)` names shard iter i of the buffer's layout in the reasons ("rM",
-// "kHi"; "" for none).
-std::optional<Fix> search_fix(const Program& program, const std::string& buffer, InstSet set,
+// "kHi"; "" for none).  nullopt too when fix_search_capped.
+std::optional<Fix> search_fix(const Program& program, const std::string& buffer, InstSet set, const Limits& limits,
                               const std::function<bool(const Program&)>& fits,
                               const std::function<std::string(int)>& name = {});
 

@@ -2,6 +2,7 @@
 // core/prove/mismatch.h recognised.
 #include "core/prove/mismatch.h"
 
+#include <algorithm>
 #include <functional>
 #include <map>
 #include <set>
@@ -219,14 +220,20 @@ std::string where_summary(const ProofSetup& setup, const std::vector<Point>& poi
 
 }  // namespace
 
-void explain_mismatches(const ProofSetup& setup, const CheckSpec& check, Counterexample& cx) {
+void explain_mismatches(const ProofSetup& setup, const CheckSpec& check, const Limits& limits, Counterexample& cx) {
   std::vector<Point> points;
+  const std::int64_t cap = std::max<std::int64_t>(limits.get(Resource::explain_points), 1);
+  std::int64_t total = 0;  // the check's points; more than points.size() when capped
   const auto warp_of = [&](int w) { return setup.warps > 1 ? std::optional<int>(w) : std::nullopt; };
   if (check.kind == CheckKind::frame) {
     const GemmOperand buffer = setup.frame_buffer(check.operand);
     const Storage& st = setup.storage(buffer);
     const int elems = setup.frame(check.operand).elems();
-    for (int q = 0; q < static_cast<int>(setup.mmas.size()); ++q)
+    const std::int64_t per_mma = std::int64_t{setup.warps} * 32 * elems;
+    const int mmas = static_cast<int>(setup.mmas.size());
+    total = per_mma * mmas;
+    const int examined = static_cast<int>(std::clamp<std::int64_t>(cap / per_mma, 1, mmas));
+    for (int q = 0; q < examined; ++q)
       for (int w = 0; w < setup.warps; ++w)
         for (int l = 0; l < 32; ++l)
           for (int e = 0; e < elems; ++e) {
@@ -240,8 +247,10 @@ void explain_mismatches(const ProofSetup& setup, const CheckSpec& check, Counter
   } else if (check.kind == CheckKind::staging) {
     const StagingRef& s = setup.staging[check.staging];
     const Storage& st = setup.storage(s.buffer);
+    total = std::int64_t{setup.warps} * 32 * st.span();
+    const std::int64_t threads = std::clamp<std::int64_t>(cap / std::max<std::int64_t>(st.span(), 1), 1, 32 * setup.warps);
     for (int w = 0; w < setup.warps; ++w)
-      for (int l = 0; l < 32; ++l)
+      for (int l = 0; l < 32 && 32 * std::int64_t{w} + l < threads; ++l)
         for (std::int64_t slot = 0; slot < st.span(); ++slot) {
           Point p{{warp_of(w), l, slot, std::nullopt, staging_element(s, w, l, slot)}, !staging_ok(setup, s, w, l, slot)};
           if (const auto f = st.held({w, l}, slot)) p.m.expected = st.coord(*f);
@@ -253,9 +262,18 @@ void explain_mismatches(const ProofSetup& setup, const CheckSpec& check, Counter
   cx.points = static_cast<std::int64_t>(points.size());
   for (const Point& p : points)
     if (p.wrong) cx.mismatches.push_back(p.m);
-  if (cx.mismatches.empty()) return;
+  const std::string capped = cx.points < total ? "explained over the first " + std::to_string(cx.points) + " of " +
+                                                     std::to_string(total) + " points: " +
+                                                     std::string(resource_info(Resource::explain_points).option) +
+                                                     " caps it"
+                                               : "";
+  if (cx.mismatches.empty()) {
+    if (!capped.empty()) cx.summary = "no wrong (lane, slot) pair among the points " + capped;
+    return;
+  }
   cx.summary = std::to_string(cx.mismatches.size()) + " of " + std::to_string(cx.points) +
                " (lane, slot) pairs wrong — " + where_summary(setup, points);
+  if (!capped.empty()) cx.summary += " (" + capped + ")";
   if (check.kind == CheckKind::frame) {
     const std::string& buffer = setup.view(setup.frame_buffer(check.operand)).buffer();
     if (const auto moves = frame_moves(points))

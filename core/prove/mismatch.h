@@ -18,6 +18,13 @@
 //     (lane // 4, lane % 4, s % 2, (s // 2) % 2, s // 4, ...);
 //   a wrong modulus: one index has c * T2 where the layout needs c * T1,
 //     T1 and T2 terms of the same variable (lane % 4 for lane // 4).
+//
+// A check with more points than --max-explain-points (core/base/limits.h)
+// is explained over its first points only, whole mma statements (frames)
+// or whole threads (staging) at a time, at least one: a refuted 1024^3
+// tiling has 2^27 frame points, whose listing took 17 GB.  The summary then
+// says so ("... (explained over the first 262144 of 134217728 points:
+// --max-explain-points caps it)"), and cx.points counts the points examined.
 #pragma once
 
 #include "core/prove/setup.h"
@@ -25,7 +32,8 @@
 namespace mmacheck::prove_detail {
 
 // Fills cx.mismatches, cx.points and cx.summary for a refuted check (frame
-// or staging; other kinds are left alone).
-void explain_mismatches(const ProofSetup& setup, const CheckSpec& check, Counterexample& cx);
+// or staging; other kinds are left alone), over at most
+// limits.get(Resource::explain_points) points.
+void explain_mismatches(const ProofSetup& setup, const CheckSpec& check, const Limits& limits, Counterexample& cx);
 
 }  // namespace mmacheck::prove_detail

@@ -84,7 +84,6 @@ std::vector<std::string> staging_notes(const Program& program) {
 }  // namespace
 
 ProofReport prove(const Program& program, const ProveOptions& options) {
-  validate_staging(program);
   return prove(program, dispatch(program, options.inst_set, options.limits), options);
 }
 
@@ -132,7 +131,12 @@ void search_layout_fix(const Program& program, const ProofSetup& setup, const Ch
     return !operand_fit(p, gemm_geometry(p), *op, inst).has_value() && (!staging || staging_agrees(p, buffer));
   };
   const auto role = [&](int i) { return iter_role(program, setup.view(*op), *op, inst, i); };
-  if (const std::optional<Fix> fix = search_fix(program, buffer, options.inst_set, fits, role); fix && fix->proves) {
+  if (const auto capped = fix_search_capped(program, buffer, options.limits)) {
+    cx.summary += (cx.summary.empty() ? "" : "; ") + *capped;
+    return;
+  }
+  if (const std::optional<Fix> fix = search_fix(program, buffer, options.inst_set, options.limits, fits, role);
+      fix && fix->proves) {
     cx.fix = fix->line;
     cx.fix_reason = fix->reason;
   }
@@ -141,9 +145,12 @@ void search_layout_fix(const Program& program, const ProofSetup& setup, const Ch
 }  // namespace
 
 ProofReport prove(const Program& program, const Plan& plan, const ProveOptions& options) {
-  validate_staging(program);
   check_resources(program, options.limits);
   ProofReport report;
+  // A declined dispatch is the decision, before the staging is looked at:
+  // `sim` and `gpu` stop there too, so every command decides a file alike
+  // (a released-TIRx image whose repeats disagree is TVM's "Repeat shapes
+  // must agree", not a staging shape error).
   if (!plan.ok) {
     report.verdict = Verdict::dispatch_failed;
     report.reasons = plan.reasons;
@@ -151,6 +158,7 @@ ProofReport prove(const Program& program, const Plan& plan, const ProveOptions& 
     if (options.explain && !program.release) report.diagnosis = diagnose(program, options, plan.reasons);
     return report;
   }
+  validate_staging(program);
   report.inst = plan.inst;
   report.tiles_m = plan.tiles_m;
   report.tiles_n = plan.tiles_n;
@@ -188,7 +196,7 @@ ProofReport prove(const Program& program, const Plan& plan, const ProveOptions& 
     if (outcome.witness) {
       Counterexample cx = describe(setup, check, *outcome.witness);
       if (options.explain) {
-        explain_mismatches(setup, check, cx);
+        explain_mismatches(setup, check, options.limits, cx);
         const std::string buffer = check.kind == CheckKind::staging ? setup.staging[check.staging].buffer
                                                                     : setup.view(setup.frame_buffer(check.operand)).buffer();
         // A staging mismatch explained as an index typo (offset, stride,

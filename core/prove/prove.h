@@ -21,7 +21,12 @@
 //       a warp are read off the layouts: (m0, n0) from D's element in lane
 //       0's first accumulator slot, k0 from A's in lane 0's first A slot
 //       (falling back to A's row and B's element where D's or A's slot holds
-//       nothing).  Operands that disagree refute the disagreeing operand's
+//       nothing); where two anchors of one coordinate disagree (m: D, A;
+//       n: D, B; k: A, B), the one that agrees with the statement's tile
+//       index wins (the released TIRx: tile (m, n, k) at (16m, 8n, k·K);
+//       else the first statement's origin plus the tile times the extent),
+//       so the counterexample names the operand whose register is wrong.
+//       Operands that disagree refute the disagreeing operand's
 //       frame; a warp where no operand gives a tile (a CTA larger than its
 //       layouts) refutes every frame.
 //   "A fragment", ... — each operand's layout places the elements of its
@@ -137,8 +142,12 @@ struct Counterexample {
   std::string operand;          // "A" (frames, fragments), "D" (accumulation), the buffer (staging)
   std::string source;           // staging: the statement's source (stage) or target (store) matrix, "A_g"
   std::optional<int> warp;      // set at CTA scope
-  int lane = 0;
+  int lane = 0;                 // the lane whose register is wrong (for ldmatrix/stmatrix: that receives or sends it)
   std::int64_t slot = 0;        // register slot (element index into the thread's storage)
+  // ldmatrix/stmatrix checks (the copy and its "rows" check): the lane whose
+  // row address the wrong element moves through (lanes 8i..8i+7 give matrix
+  // i's rows, which lanes other than themselves receive).
+  std::optional<int> address_lane;
   std::optional<int> stmt;      // index into the nest's statements
   std::optional<std::vector<int>> tile;  // the mma's (m, n, k) tile indices
   std::optional<int> element;   // frame element index

@@ -115,6 +115,38 @@ ProofSetup::ProofSetup(const Program& program_, const Plan& plan_, OriginRule ru
     }
     break;
   }
+  // The origin a statement's tile index implies (to tell which anchor is
+  // wrong where two disagree): the released TIRx's pattern puts tile
+  // (m, n, k) at (16m, 8n, k·K); elsewhere the first statement's D and A
+  // anchors plus the tile index times the instruction's extent.
+  std::vector<Origin> tile_base(static_cast<std::size_t>(warps));
+  for (std::size_t i = 0; i < plan.nest.stmts.size(); ++i) {
+    const auto* mma = std::get_if<MmaStmt>(&plan.nest.stmts[i]);
+    if (!mma) continue;
+    require_frame_registers(*mma, static_cast<int>(i), inst, frame_regs);
+    for (int w = 0; w < warps; ++w) {
+      Origin& o = tile_base[static_cast<std::size_t>(w)];
+      if (program.release) {
+        o = {0, 0, 0};
+        continue;
+      }
+      if (const auto d = anchor(GemmOperand::D, mma->d, fc, w)) {
+        o.m0 = (*d)[0] - fc.row.at(0, 0) - std::int64_t{mma->tile_m} * inst.m;
+        o.n0 = (*d)[1] - fc.col.at(0, 0) - std::int64_t{mma->tile_n} * inst.n;
+      }
+      if (const auto a = anchor(GemmOperand::A, mma->a, fa, w))
+        o.k0 = (*a)[1] - fa.col.at(0, 0) - std::int64_t{mma->tile_k} * inst.k;
+    }
+    break;
+  }
+  const auto expected_origin = [&](const MmaStmt& mma, int w) {
+    const Origin& b = tile_base[static_cast<std::size_t>(w)];
+    const auto at = [](std::optional<std::int64_t> base, int tile, int extent) -> std::optional<std::int64_t> {
+      if (!base) return std::nullopt;
+      return *base + std::int64_t{tile} * extent;
+    };
+    return Origin{at(b.m0, mma.tile_m, inst.m), at(b.n0, mma.tile_n, inst.n), at(b.k0, mma.tile_k, inst.k)};
+  };
   for (std::size_t i = 0; i < plan.nest.stmts.size(); ++i) {
     const auto* mma = std::get_if<MmaStmt>(&plan.nest.stmts[i]);
     if (!mma) continue;
@@ -128,20 +160,22 @@ ProofSetup::ProofSetup(const Program& program_, const Plan& plan_, OriginRule ru
       continue;
     }
     for (int w = 0; w < warps; ++w) {
-      Origin o;
-      if (const auto d = anchor(GemmOperand::D, mma->d, fc, w)) {
-        o.m0 = (*d)[0] - fc.row.at(0, 0);
-        o.n0 = (*d)[1] - fc.col.at(0, 0);
-      }
-      if (const auto a = anchor(GemmOperand::A, mma->a, fa, w)) {
-        if (!o.m0) o.m0 = (*a)[0] - fa.row.at(0, 0);
-        o.k0 = (*a)[1] - fa.col.at(0, 0);
-      }
-      if (const auto b = anchor(GemmOperand::B, mma->b, fb, w)) {
-        if (!o.k0) o.k0 = (*b)[0] - fb.row.at(0, 0);
-        if (!o.n0) o.n0 = (*b)[1] - fb.col.at(0, 0);
-      }
-      ref.origin.push_back(o);
+      // Each coordinate has two anchors (m: D, A; n: D, B; k: A, B).  Where
+      // they disagree one operand's register is wrong, and the origin must
+      // come from the other, or the counterexample blames the operand that
+      // is right: the one that agrees with the statement's tile index
+      // (expected_origin) wins, else D for m and n, A for k.
+      const Origin want = expected_origin(*mma, w);
+      const auto pick = [](std::optional<std::int64_t> first, std::optional<std::int64_t> second,
+                           std::optional<std::int64_t> expected) {
+        if (first && second && *first != *second && expected && *second == *expected) return second;
+        return first ? first : second;
+      };
+      Origin d, a, b;
+      if (const auto e = anchor(GemmOperand::D, mma->d, fc, w)) d = {(*e)[0] - fc.row.at(0, 0), (*e)[1] - fc.col.at(0, 0), {}};
+      if (const auto e = anchor(GemmOperand::A, mma->a, fa, w)) a = {(*e)[0] - fa.row.at(0, 0), {}, (*e)[1] - fa.col.at(0, 0)};
+      if (const auto e = anchor(GemmOperand::B, mma->b, fb, w)) b = {{}, (*e)[1] - fb.col.at(0, 0), (*e)[0] - fb.row.at(0, 0)};
+      ref.origin.push_back({pick(d.m0, a.m0, want.m0), pick(d.n0, b.n0, want.n0), pick(a.k0, b.k0, want.k0)});
     }
     mmas.push_back(std::move(ref));
   }

@@ -85,33 +85,58 @@ std::optional<Counterexample> agree_check(const std::string& check, const Shared
   return std::nullopt;
 }
 
+// The lane and register slot that receive (ldmatrix) or send (stmatrix)
+// element j of the row whose address lane `address_lane` gives: the
+// ldmatrix table read backwards.
+std::pair<int, std::int64_t> row_element_holder(const SharedAccess& a, int width, int address_lane, int j) {
+  const int per_reg = 4 / width;
+  for (int lane = 0; lane < 32; ++lane)
+    for (int reg = 0; reg < a.copy->num; ++reg)
+      for (int byte = 0; byte < 4; byte += width)
+        if (matrix_copy_byte(*a.copy, lane, reg, byte) == RowByte{address_lane, j * width})
+          return {lane, a.slot + reg * per_reg + byte / width};
+  return {address_lane, a.slot};  // unreachable: every row byte of a given address is some lane's
+}
+
+// lane/slot: the register that receives (sends) the first wrong element of
+// the row; address_lane: the lane that gives the row's address.
 std::optional<Counterexample> rows_check(const std::string& check, const SharedStage& st, const SharedAccess& a) {
   const SharedLayout& s = st.reader;
   const std::string& name = s.buffer->name;
+  const auto located = [&](Counterexample cx, int l, int j) {
+    const auto [lane, slot] = row_element_holder(a, s.width, l, j);
+    cx.lane = lane;
+    cx.slot = slot;
+    cx.address_lane = l;
+    return cx;
+  };
   for (int l = 0; l < a.copy->address_lanes(); ++l) {
     const std::int64_t r = a.lane_row[l], c = a.lane_col[l];
     const std::string at = "lane " + std::to_string(l) + "'s row address " + name_of(name, r, c);
     if (a.lane_offset[l] < 0)
-      return make_cx(check, name, l, 0, Element{r, c}, std::nullopt,
-                     at + " is outside " + name + "'s " + std::to_string(s.rows) + " x " + std::to_string(s.cols));
+      return located(make_cx(check, name, l, 0, Element{r, c}, std::nullopt,
+                             at + " is outside " + name + "'s " + std::to_string(s.rows) + " x " + std::to_string(s.cols)),
+                     l, 0);
     const std::int64_t byte = a.lane_offset[l] * s.width;
     if (byte % 16 != 0 || s.align < 16)
-      return make_cx(check, name, l, 0, Element{r, c}, std::nullopt,
-                     at + " is byte " + std::to_string(byte) + " of " + name +
-                         (s.align < 16 ? ", aligned to only " + std::to_string(s.align) + " bytes" : "") +
-                         ": ldmatrix rows must be 16-byte aligned");
+      return located(make_cx(check, name, l, 0, Element{r, c}, std::nullopt,
+                             at + " is byte " + std::to_string(byte) + " of " + name +
+                                 (s.align < 16 ? ", aligned to only " + std::to_string(s.align) + " bytes" : "") +
+                                 ": ldmatrix rows must be 16-byte aligned"),
+                     l, 0);
     for (int j = 0; j < 16 / s.width; ++j) {
       const std::int64_t o = a.lane_offset[l] + j;
       const std::int64_t held = o < s.alloc ? s.element_at[o] : -1;
       if (s.inside(r, c + j) && s.offset[s.flat(r, c + j)] == o) continue;
       std::optional<Element> actual;
       if (held >= 0) actual = coord(s, held);
-      return make_cx(check, name, l, j, s.inside(r, c + j) ? std::optional<Element>(Element{r, c + j}) : std::nullopt,
+      return located(make_cx(check, name, l, j, s.inside(r, c + j) ? std::optional<Element>(Element{r, c + j}) : std::nullopt,
                      actual,
                      at + ": its 16 bytes are not the row " + name_of(name, r, c) + ".." + std::to_string(c + 16 / s.width - 1) +
                          " — byte " + std::to_string(o * s.width) + " holds " +
                          (held >= 0 ? s.element_name(held) : std::string("nothing")) +
-                         (s.inside(r, c + j) ? " where " + name_of(name, r, c + j) + " belongs" : ", past the row's end"));
+                         (s.inside(r, c + j) ? " where " + name_of(name, r, c + j) + " belongs" : ", past the row's end")),
+                     l, j);
     }
   }
   return std::nullopt;
@@ -193,6 +218,7 @@ std::optional<Counterexample> delivered_check(const std::string& check, const Pr
         }
         cx = make_cx(check, reg.name, l, s, m.expected, m.actual, msg);
         cx->source = matrix;
+        if (src.access && src.access->copy) cx->address_lane = src.address_lane;
       }
       cx->mismatches.push_back(std::move(m));
     }

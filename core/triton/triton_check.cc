@@ -1,9 +1,12 @@
 #include "core/triton/triton_check.h"
 
+#include <algorithm>
+#include <bit>
 #include <map>
 #include <set>
 
 #include "core/gemm/ptx_frame.h"
+#include "core/triton/triton_span.h"
 
 namespace mmacheck {
 
@@ -58,16 +61,239 @@ std::string point(const std::array<std::int64_t, 2>& p) {
   return "(" + std::to_string(p[0]) + ", " + std::to_string(p[1]) + ")";
 }
 
+std::string holder(const TritonPoint& p) {
+  return "register " + std::to_string(p.reg) + " of lane " + std::to_string(p.lane) + " (warp " +
+         std::to_string(p.warp) + ")";
+}
+
 struct Judged {
   TritonReport report;
   std::vector<std::int64_t> pi;  // instruction-space k -> tensor K (operands)
   bool permuted = false;
+  // Per warp, per instruction index along M (A, acc) or N (B, acc): the
+  // first row (col) the instruction covers.  Filled when the frames match.
+  std::vector<std::vector<std::int64_t>> row_origin, col_origin;
 };
 
 Judged refute(Judged j, std::string why, std::optional<TritonCounterexample> cex = std::nullopt) {
   j.report.result = FrameVerdict::refuted;
   j.report.message = std::move(why);
   j.report.counterexample = cex;
+  return j;
+}
+
+TritonCounterexample at(const TritonPoint& p, const std::array<std::int64_t, 2>& element) {
+  return TritonCounterexample{p.reg, p.lane, p.warp, element, element};
+}
+
+// Coverage and distinctness (core/triton/triton_span.h): every element held,
+// none outside, none twice except by whole-warp broadcast.
+std::optional<Judged> judge_span(const Judged& j, const TritonLayout& L) {
+  const TritonSpan span = triton_span(L);
+  const std::string tensor = std::to_string(L.out_dims[0].second) + "x" + std::to_string(L.out_dims[1].second);
+  if (span.outside)
+    return refute(j, holder(span.outside->at) + " holds " + point(span.outside->element) + ", outside the " + tensor +
+                         " tensor", at(span.outside->at, span.outside->element));
+  if (span.unheld)
+    return refute(j, "element " + point(*span.unheld) + " of the " + tensor +
+                         " tensor is held by no register of any lane or warp");
+  if (span.twice && span.twice->first.reg != 0 && L.in_size("register") > 1) {
+    // A zero register basis is Triton's small-K duplication: judged below.
+    bool zero_register_basis = false;
+    for (const std::vector<std::int64_t>& b : L.bases("register")) zero_register_basis |= b[0] == 0 && b[1] == 0;
+    if (zero_register_basis) return std::nullopt;
+  }
+  if (span.twice)
+    return refute(j, holder(span.twice->first) + " and " + holder(span.twice->second) + " both hold " +
+                         point(span.twice->element) + " (only whole warps may replicate each other)",
+                  at(span.twice->first, span.twice->element));
+  return std::nullopt;
+}
+
+Judged judge_acc(Judged j, const TritonDotOperand& op, const Frame& frame) {
+  TritonReport& r = j.report;
+  const TritonLayout& L = op.layout;
+  const int regs = static_cast<int>(L.in_size("register"));
+  const int warps = static_cast<int>(L.in_size("warp"));
+  if (regs % 4) return refute(j, std::to_string(regs) + " registers are not whole instructions of 4");
+  if (!op.warps_per_cta) {
+    r.result = FrameVerdict::unchecked;
+    r.message = "no warps_per_cta: the lowering's register order (fc[4 (m repN + n) + i]) depends on repN";
+    return j;
+  }
+  const std::int64_t M = L.out_dims[0].second, N = L.out_dims[1].second;
+  const int rep_m = static_cast<int>(std::max<std::int64_t>(1, M / (std::int64_t{16} * (*op.warps_per_cta)[0])));
+  const int rep_n = static_cast<int>(std::max<std::int64_t>(1, N / (std::int64_t{8} * (*op.warps_per_cta)[1])));
+  if (std::int64_t{4} * rep_m * rep_n != regs)
+    return refute(j, "warps_per_cta [" + std::to_string((*op.warps_per_cta)[0]) + ", " +
+                         std::to_string((*op.warps_per_cta)[1]) + "] over " + std::to_string(M) + "x" +
+                         std::to_string(N) + " gives " + std::to_string(rep_m) + "x" + std::to_string(rep_n) +
+                         " instructions per warp, 4 registers each; the layout has " + std::to_string(regs));
+  j.row_origin.assign(static_cast<std::size_t>(warps), std::vector<std::int64_t>(static_cast<std::size_t>(rep_m)));
+  j.col_origin.assign(static_cast<std::size_t>(warps), std::vector<std::int64_t>(static_cast<std::size_t>(rep_n)));
+  for (int w = 0; w < warps; ++w)
+    for (int m = 0; m < rep_m; ++m)
+      for (int n = 0; n < rep_n; ++n) {
+        // MMAv2.cpp: instruction (m, n) accumulates into fc[4 (m repN + n) + i].
+        const int base = 4 * (m * rep_n + n);
+        const std::vector<std::int64_t> o = L.apply(base, 0, w);
+        const std::array<std::int64_t, 2> origin{o[0], o[1]};
+        const std::string inst = "instruction (m " + std::to_string(m) + ", n " + std::to_string(n) + ") of warp " +
+                                 std::to_string(w) + " (registers " + std::to_string(base) + ".." +
+                                 std::to_string(base + 3) + ")";
+        if (origin[0] % frame.rows || origin[1] % frame.cols)
+          return refute(j, inst + " starts at " + point(origin) + ", not at a 16x8 tile");
+        if (n == 0) j.row_origin[w][m] = origin[0];
+        if (m == 0) j.col_origin[w][n] = origin[1];
+        if (origin[0] != j.row_origin[w][m] || origin[1] != j.col_origin[w][n])
+          return refute(j, inst + " starts at " + point(origin) + "; the lowering feeds it A's rows of m " +
+                               std::to_string(m) + " (row " + std::to_string(j.row_origin[w][m]) +
+                               ") and B's columns of n " + std::to_string(n) + " (column " +
+                               std::to_string(j.col_origin[w][n]) + "): the m and n register bases are out of order",
+                        TritonCounterexample{base, 0, w, origin, {j.row_origin[w][m], j.col_origin[w][n]}});
+        for (int lane = 0; lane < kLanes; ++lane)
+          for (int e = 0; e < 4; ++e) {
+            const std::vector<std::int64_t> got = L.apply(base + e, lane, w);
+            const TileCoord local = frame.at(lane, e);
+            const TritonCounterexample cex{base + e, lane, w, {got[0], got[1]},
+                                           {origin[0] + local.row, origin[1] + local.col}};
+            if (cex.ptx != cex.coordinate)
+              return refute(j, holder({base + e, lane, w}) + " holds " + point(cex.coordinate) + ", PTX puts " +
+                                   point(cex.ptx) + " there", cex);
+          }
+      }
+  // A (shared by the N warps) fixes D's rows per M warp, B its columns per N warp.
+  const int wn = (*op.warps_per_cta)[1];
+  for (int w = 0; w < warps; ++w) {
+    const int same_m = w - w % wn, same_n = w % wn;
+    for (int m = 0; m < rep_m; ++m)
+      if (j.row_origin[w][m] != j.row_origin[same_m][m])
+        return refute(j, "instruction m " + std::to_string(m) + " of warp " + std::to_string(w) + " writes rows from " +
+                             std::to_string(j.row_origin[w][m]) + ", of warp " + std::to_string(same_m) +
+                             " (the same M warp, so the same A rows) rows from " +
+                             std::to_string(j.row_origin[same_m][m]));
+    for (int n = 0; n < rep_n; ++n)
+      if (j.col_origin[w][n] != j.col_origin[same_n][n])
+        return refute(j, "instruction n " + std::to_string(n) + " of warp " + std::to_string(w) +
+                             " writes columns from " + std::to_string(j.col_origin[w][n]) + ", of warp " +
+                             std::to_string(same_n) + " (the same N warp, so the same B columns) columns from " +
+                             std::to_string(j.col_origin[same_n][n]));
+  }
+  r.result = FrameVerdict::proved;
+  r.message = "covers the " + std::to_string(M) + "x" + std::to_string(N) + " tensor exactly once" +
+              (warps > 1 ? " per replica" : "") + "; equals the PTX C frame in the lowering's " +
+              std::to_string(rep_m) + "x" + std::to_string(rep_n) + " instruction grid per warp, " +
+              std::to_string(warps) + " warp(s)";
+  return j;
+}
+
+Judged judge_operand(Judged j, const TritonDotOperand& op, const Frame& frame) {
+  TritonReport& r = j.report;
+  const TritonLayout& L = op.layout;
+  const int bits = dtype_bits(op.dtype);
+  const int regs = static_cast<int>(L.in_size("register"));
+  const int warps = static_cast<int>(L.in_size("warp"));
+  const int elems = frame.elems();
+  if (regs % elems)
+    return refute(j, std::to_string(regs) + " registers are not whole instructions of " + std::to_string(elems));
+  const bool is_a = op.role == TritonRole::a;
+  const int per_lane = regs / elems;  // instructions per lane
+  const std::int64_t k_total = is_a ? L.out_dims[1].second : L.out_dims[0].second;
+  const std::int64_t outer_total = is_a ? L.out_dims[0].second : L.out_dims[1].second;
+  const int k_instr = is_a ? frame.cols : frame.rows;
+  if (k_total < k_instr || k_total % k_instr)
+    return refute(j, "K = " + std::to_string(k_total) + " is not whole instructions of k" + std::to_string(k_instr));
+  const std::int64_t rep_k64 = k_total / k_instr;
+  if (rep_k64 > per_lane || per_lane % rep_k64)
+    return refute(j, std::to_string(per_lane) + " instruction(s) per lane do not split into K / k" +
+                         std::to_string(k_instr) + " = " + std::to_string(rep_k64) + " steps along K");
+  const int rep_k = static_cast<int>(rep_k64);
+  const int rep_outer = per_lane / rep_k;
+  if (op.warps_per_cta) {
+    // MMAv2's warps are N-fastest: warp w is (M warp w / wn, N warp w % wn).
+    // A is shared by the N warps of one M warp, B by the M warps.
+    const int n_bits = std::countr_zero(static_cast<unsigned>((*op.warps_per_cta)[1]));
+    const std::vector<std::vector<std::int64_t>>& wb = L.bases("warp");
+    for (std::size_t b = 0; b < wb.size(); ++b)
+      if ((is_a == (static_cast<int>(b) < n_bits)) && (wb[b][0] != 0 || wb[b][1] != 0))
+        return refute(j, "warp " + std::to_string(1 << b) + " is " + (is_a ? "an N" : "an M") + " warp of warps_per_cta [" +
+                             std::to_string((*op.warps_per_cta)[0]) + ", " + std::to_string((*op.warps_per_cta)[1]) +
+                             "] (N-fastest), which shares " + (is_a ? "A" : "B") + " with warp 0, but its basis is " +
+                             point({wb[b][0], wb[b][1]}),
+                      TritonCounterexample{0, 0, std::int64_t{1} << b, {wb[b][0], wb[b][1]}, {0, 0}});
+    const int warps_outer = (*op.warps_per_cta)[is_a ? 0 : 1];
+    const std::int64_t want = std::max<std::int64_t>(1, outer_total / (std::int64_t{is_a ? 16 : 8} * warps_outer));
+    if (want != rep_outer)
+      return refute(j, "warps_per_cta gives " + std::to_string(want) + " instruction(s) along " + (is_a ? "M" : "N") +
+                           " per warp, the layout's registers " + std::to_string(rep_outer));
+  }
+  const std::vector<int> order = mma_v2_feed_order(regs, bits, op.k_width, is_a, rep_k);
+  j.pi.assign(static_cast<std::size_t>(k_total), -1);
+  std::vector<std::vector<std::int64_t>>& origins = is_a ? j.row_origin : j.col_origin;
+  origins.assign(static_cast<std::size_t>(warps), std::vector<std::int64_t>(static_cast<std::size_t>(rep_outer)));
+
+  // The outer (M for A, N for B) coordinate is dim 0 for A, dim 1 for B.
+  const int outer = is_a ? 0 : 1;
+  const int tile_outer = is_a ? frame.rows : frame.cols;
+  for (int w = 0; w < warps; ++w)
+    for (int q = 0; q < per_lane; ++q) {
+      const int m = q / rep_k, k_step = q % rep_k;
+      const std::vector<std::int64_t> o = L.apply(order[static_cast<std::size_t>(q * elems)], 0, w);
+      const std::array<std::int64_t, 2> origin{o[0], o[1]};
+      const std::string inst = "instruction " + std::to_string(q) + " (" + (is_a ? "m " : "n ") + std::to_string(m) +
+                               ", k " + std::to_string(k_step) + ") of warp " + std::to_string(w);
+      if (origin[outer] % tile_outer)
+        return refute(j, inst + " starts at " + point(origin) + ", not on a multiple of " + std::to_string(tile_outer));
+      if (k_step == 0) origins[w][m] = origin[outer];
+      if (origin[outer] != origins[w][m])
+        return refute(j, inst + " covers " + (is_a ? "rows" : "columns") + " from " + std::to_string(origin[outer]) +
+                             ", its k 0 step from " + std::to_string(origins[w][m]) +
+                             ": the lowering accumulates both into the same D " + (is_a ? "rows" : "columns"));
+      for (int lane = 0; lane < kLanes; ++lane)
+        for (int e = 0; e < elems; ++e) {
+          const int reg = order[static_cast<std::size_t>(q * elems + e)];
+          const std::vector<std::int64_t> got = L.apply(reg, lane, w);
+          const TileCoord local = frame.at(lane, e);
+          TritonCounterexample cex{reg, lane, w, {got[0], got[1]}, {}};
+          const std::int64_t want_outer = origin[outer] + (outer == 0 ? local.row : local.col);
+          const std::int64_t v = std::int64_t{k_instr} * k_step + (outer == 0 ? local.col : local.row);
+          cex.ptx = outer == 0 ? std::array<std::int64_t, 2>{want_outer, v} : std::array<std::int64_t, 2>{v, want_outer};
+          const std::int64_t k = got[1 - outer];
+          if (got[outer] != want_outer)
+            return refute(j, holder({reg, lane, w}) + " holds " + point(cex.coordinate) + "; as element " +
+                                 std::to_string(e) + " of " + inst + " PTX needs " + point(cex.ptx) +
+                                 " (k in instruction space)", cex);
+          std::int64_t& slot = j.pi[static_cast<std::size_t>(v)];
+          if (slot >= 0 && slot != k)
+            return refute(j, "instruction-space k " + std::to_string(v) + " is K " + std::to_string(slot) +
+                                 " in one place and K " + std::to_string(k) + " at " + holder({reg, lane, w}) +
+                                 ": K is not a permutation", cex);
+          slot = k;
+        }
+    }
+  std::set<std::int64_t> image(j.pi.begin(), j.pi.end());
+  if (image.size() != j.pi.size() || *image.begin() < 0 || *image.rbegin() >= k_total)
+    return refute(j, "K is not a bijection of [0, " + std::to_string(k_total) + ")");
+  if (warps > 1 && !op.warps_per_cta) {
+    r.result = FrameVerdict::unchecked;
+    r.message = "no warps_per_cta: which of the " + std::to_string(warps) + " warps share " + (is_a ? "A" : "B") +
+                " (MMAv2's warp roles) is unknown";
+    return j;
+  }
+  bool identity = true;
+  for (std::size_t v = 0; v < j.pi.size(); ++v) identity = identity && j.pi[v] == static_cast<std::int64_t>(v);
+  if (identity) {
+    r.result = FrameVerdict::proved;
+    r.message = "covers the " + std::to_string(L.out_dims[0].second) + "x" + std::to_string(L.out_dims[1].second) +
+                " tensor exactly once" + (warps > 1 ? " per replica" : "") + "; equals the PTX frame of " +
+                std::to_string(per_lane) + " instruction(s) per lane in the lowering's feed order, K in order";
+  } else {
+    j.permuted = true;
+    r.k_permutation = j.pi;
+    r.result = FrameVerdict::unchecked;
+    r.message = "K is permuted (kWidth " + std::to_string(op.k_width) +
+                "); the product is unchanged only if the other operand permutes it alike: give both one group";
+  }
   return j;
 }
 
@@ -90,8 +316,28 @@ Judged judge(const TritonDotOperand& op) {
     return j;
   };
   if (L.out_dims.size() != 2) return give(FrameVerdict::ill_formed, "a 2-D layout (dim0, dim1) is needed");
-  if (L.in_size("lane") != kLanes) return give(FrameVerdict::ill_formed, "lane has " + std::to_string(L.in_size("lane")) + " values, a warp 32");
-  if (L.in_size("block") != 1) return give(FrameVerdict::unchecked, "layouts over several CTAs (block bases) are not modelled");
+  for (const auto& [dim, size] : L.out_dims)
+    if (size < 1 || size > (std::int64_t{1} << 24) || (size & (size - 1)))
+      return give(FrameVerdict::ill_formed, "out dim " + dim + " has size " + std::to_string(size) + ", no power of two");
+  for (const TritonLayout::InDim& d : L.in_dims) {
+    if (d.name != "register" && d.name != "lane" && d.name != "warp" && d.name != "block")
+      return give(FrameVerdict::ill_formed, "unknown input dimension '" + d.name + "'");
+    if (d.bases.size() > 24) return give(FrameVerdict::ill_formed, d.name + " has more than 24 bases");
+    for (const std::vector<std::int64_t>& b : d.bases)
+      if (b.size() != 2) return give(FrameVerdict::ill_formed, "a basis of " + d.name + " is not 2-D");
+  }
+  if (L.in_size("lane") != kLanes)
+    return give(FrameVerdict::ill_formed, "lane has " + std::to_string(L.in_size("lane")) + " values, a warp 32");
+  if (L.in_size("block") != 1)
+    return give(FrameVerdict::unchecked, "layouts over several CTAs (block bases) are not modelled");
+  if (L.in_size("register") * L.in_size("warp") > (1 << 16))
+    return give(FrameVerdict::unchecked, std::to_string(L.in_size("register")) + " registers x " +
+                                            std::to_string(L.in_size("warp")) + " warps: larger than mmacheck enumerates");
+  if (op.warps_per_cta && ((*op.warps_per_cta)[0] < 1 || (*op.warps_per_cta)[1] < 1 ||
+                           std::int64_t{(*op.warps_per_cta)[0]} * (*op.warps_per_cta)[1] != L.in_size("warp")))
+    return give(FrameVerdict::ill_formed, "warps_per_cta does not multiply to the layout's " +
+                                             std::to_string(L.in_size("warp")) + " warps");
+  if (std::optional<Judged> bad = judge_span(j, L)) return *bad;
   for (const auto& [dim, b] : r.zero_bases)
     if (dim == "register")
       return give(FrameVerdict::unchecked, "duplicated registers (register basis " + std::to_string(b) +
@@ -100,97 +346,64 @@ Judged judge(const TritonDotOperand& op) {
   const int bits = dtype_bits(op.dtype);
   const Operand operand = op.role == TritonRole::acc ? Operand::C : op.role == TritonRole::a ? Operand::A : Operand::B;
   const Frame* frame = lookup_frame(op.role == TritonRole::acc ? "m16n8k16" : shape_for(bits), operand, bits);
-  if (!frame) return give(FrameVerdict::unchecked, "no PTX frame for a " + std::string(dtype_info(op.dtype).ptx) + " operand");
-  const int regs = static_cast<int>(L.in_size("register"));
-  const int warps = static_cast<int>(L.in_size("warp"));
-  const int elems = frame->elems();
-  if (regs % elems) return give(FrameVerdict::refuted, std::to_string(regs) + " registers are not whole instructions of " + std::to_string(elems));
-  if (std::int64_t{regs} * warps > (1 << 16))
-    return give(FrameVerdict::unchecked, std::to_string(regs) + " registers x " + std::to_string(warps) +
-                                            " warps: larger than mmacheck enumerates");
-  const int per_lane = regs / elems;  // instructions per lane
-  const std::int64_t k_total = op.role == TritonRole::a ? L.out_dims[1].second : L.out_dims[0].second;
-  const int k_instr = op.role == TritonRole::a ? frame->cols : frame->rows;
-  int rep_k = 1;
-  std::vector<int> order;
-  if (op.role == TritonRole::acc) {
-    for (int p = 0; p < regs; ++p) order.push_back(p);
-  } else {
-    if (k_total % k_instr || per_lane % (k_total / k_instr))
-      return give(FrameVerdict::ill_formed, "K = " + std::to_string(k_total) + " is not whole instructions of k" + std::to_string(k_instr));
-    rep_k = static_cast<int>(k_total / k_instr);
-    order = mma_v2_feed_order(regs, bits, op.k_width, op.role == TritonRole::a, rep_k);
-  }
-  j.pi.assign(static_cast<std::size_t>(k_total > 0 && op.role != TritonRole::acc ? k_total : 0), -1);
+  if (!frame)
+    return give(FrameVerdict::unchecked, "no PTX frame for a " + std::string(dtype_info(op.dtype).ptx) + " operand");
+  return op.role == TritonRole::acc ? judge_acc(std::move(j), op, *frame) : judge_operand(std::move(j), op, *frame);
+}
 
-  // The outer (M for A and C, N for B) coordinate is dim 0 except for B.
-  const int outer = op.role == TritonRole::b ? 1 : 0;
-  const int tile_outer = op.role == TritonRole::b ? frame->cols : frame->rows;
-  for (int w = 0; w < warps; ++w) {
-    std::set<std::array<std::int64_t, 2>> origins;
-    for (int q = 0; q < per_lane; ++q) {
-      const std::vector<std::int64_t> o = L.apply(order[static_cast<std::size_t>(q * elems)], 0, w);
-      const std::array<std::int64_t, 2> origin{o[0], o[1]};
-      if (op.role == TritonRole::acc && (origin[0] % frame->rows || origin[1] % frame->cols || !origins.insert(origin).second))
-        return refute(j, "instruction " + std::to_string(q) + " of warp " + std::to_string(w) + " starts at " + point(origin) +
-                             ", not at a 16x8 tile of its own");
-      if (op.role != TritonRole::acc && origin[outer] % tile_outer)
-        return refute(j, "instruction " + std::to_string(q) + " of warp " + std::to_string(w) + " starts at " + point(origin) +
-                             ", not on a multiple of " + std::to_string(tile_outer));
-      for (int lane = 0; lane < kLanes; ++lane)
-        for (int e = 0; e < elems; ++e) {
-          const int reg = order[static_cast<std::size_t>(q * elems + e)];
-          const std::vector<std::int64_t> got = L.apply(reg, lane, w);
-          const TileCoord local = frame->at(lane, e);
-          TritonCounterexample cex{reg, lane, w, {got[0], got[1]}, {}};
-          if (op.role == TritonRole::acc) {
-            cex.ptx = {origin[0] + local.row, origin[1] + local.col};
-            if (cex.ptx != cex.coordinate)
-              return refute(j, "register " + std::to_string(reg) + " of lane " + std::to_string(lane) + " (warp " +
-                                   std::to_string(w) + ") holds " + point(cex.coordinate) + ", PTX puts " +
-                                   point(cex.ptx) + " there", cex);
-            continue;
-          }
-          const std::int64_t want_outer = origin[outer] + (outer == 0 ? local.row : local.col);
-          const std::int64_t v = std::int64_t{k_instr} * (q % rep_k) + (outer == 0 ? local.col : local.row);
-          cex.ptx = outer == 0 ? std::array<std::int64_t, 2>{want_outer, v} : std::array<std::int64_t, 2>{v, want_outer};
-          const std::int64_t k = got[1 - outer];
-          if (got[outer] != want_outer)
-            return refute(j, "register " + std::to_string(reg) + " of lane " + std::to_string(lane) + " (warp " +
-                                 std::to_string(w) + ") holds " + point(cex.coordinate) + "; as element " +
-                                 std::to_string(e) + " of instruction " + std::to_string(q) + " PTX needs " +
-                                 point(cex.ptx) + " (k in instruction space)", cex);
-          std::int64_t& slot = j.pi[static_cast<std::size_t>(v)];
-          if (slot >= 0 && slot != k)
-            return refute(j, "instruction-space k " + std::to_string(v) + " is K " + std::to_string(slot) +
-                                 " in one place and K " + std::to_string(k) + " at register " + std::to_string(reg) +
-                                 " of lane " + std::to_string(lane) + ": K is not a permutation", cex);
-          slot = k;
-        }
-    }
+// Why A and B (or the accumulator and A or B) of one group cannot be one
+// dot as MMAv2.cpp lowers it; "" when they can.
+std::string mismatch(const TritonDotOperand& x, const Judged& jx, const TritonDotOperand& y, const Judged& jy) {
+  const auto dims = [](const TritonDotOperand& o) {
+    return std::to_string(o.layout.out_dims[0].second) + "x" + std::to_string(o.layout.out_dims[1].second);
+  };
+  if (x.warps_per_cta && y.warps_per_cta && *x.warps_per_cta != *y.warps_per_cta)
+    return "their warps_per_cta differ";
+  if (x.layout.in_size("warp") != y.layout.in_size("warp")) return "their warp counts differ";
+  if (x.role == TritonRole::acc) {
+    const bool f8 = y.dtype == DType::e4m3 || y.dtype == DType::e5m2;
+    const bool ok = x.dtype == DType::f32   ? dtype_info(y.dtype).is_float
+                    : x.dtype == DType::s32 ? !dtype_info(y.dtype).is_float
+                                            : y.dtype == DType::f16 || f8;
+    if (!ok)
+      return "no mma.sync accumulates " + std::string(dtype_info(y.dtype).ptx) + " products in " +
+             std::string(dtype_info(x.dtype).ptx);
+    const int d = y.role == TritonRole::a ? 0 : 1;
+    if (x.layout.out_dims[d].second != y.layout.out_dims[d].second)
+      return "D is " + dims(x) + ", " + (d == 0 ? "A " : "B ") + dims(y) + ": " + (d == 0 ? "M" : "N") + " differs";
+    const std::vector<std::vector<std::int64_t>>& dx = d == 0 ? jx.row_origin : jx.col_origin;
+    const std::vector<std::vector<std::int64_t>>& dy = d == 0 ? jy.row_origin : jy.col_origin;
+    if (dx.empty() || dy.empty()) return "";
+    if (dx.size() != dy.size() || dx[0].size() != dy[0].size())
+      return std::string("D and ") + (d == 0 ? "A" : "B") + " have different instruction counts along " +
+             (d == 0 ? "M" : "N");
+    for (std::size_t w = 0; w < dx.size(); ++w)
+      for (std::size_t i = 0; i < dx[w].size(); ++i)
+        if (dx[w][i] != dy[w][i])
+          return "instruction " + std::string(d == 0 ? "m " : "n ") + std::to_string(i) + " of warp " +
+                 std::to_string(w) + " writes D " + (d == 0 ? "rows" : "columns") + " from " +
+                 std::to_string(dx[w][i]) + " but takes " + (d == 0 ? "A's rows" : "B's columns") + " from " +
+                 std::to_string(dy[w][i]);
+    return "";
   }
-  if (op.role == TritonRole::acc) {
-    r.result = FrameVerdict::proved;
-    r.message = "equals the PTX C frame in " + std::to_string(per_lane) + " 16x8 tile(s) per warp, " +
-                std::to_string(warps) + " warp(s)";
-    return j;
-  }
-  std::set<std::int64_t> image(j.pi.begin(), j.pi.end());
-  if (image.size() != j.pi.size() || *image.begin() < 0 || *image.rbegin() >= k_total)
-    return refute(j, "K is not a bijection of [0, " + std::to_string(k_total) + ")");
-  bool identity = true;
-  for (std::size_t v = 0; v < j.pi.size(); ++v) identity = identity && j.pi[v] == static_cast<std::int64_t>(v);
-  if (identity) {
-    r.result = FrameVerdict::proved;
-    r.message = "equals the PTX frame of " + std::to_string(per_lane) + " instruction(s) per lane, K in order";
-  } else {
-    j.permuted = true;
-    r.k_permutation = j.pi;
-    r.result = FrameVerdict::unchecked;
-    r.message = "K is permuted (kWidth " + std::to_string(op.k_width) +
-                "); the product is unchanged only if the other operand permutes it alike: give both one group";
-  }
-  return j;
+  const bool f8x = x.dtype == DType::e4m3 || x.dtype == DType::e5m2;
+  const bool f8y = y.dtype == DType::e4m3 || y.dtype == DType::e5m2;
+  if (x.dtype != y.dtype && !(f8x && f8y) && !((x.dtype == DType::s8 || x.dtype == DType::u8) &&
+                                               (y.dtype == DType::s8 || y.dtype == DType::u8)))
+    return "no mma.sync takes A " + std::string(dtype_info(x.dtype).ptx) + " and B " +
+           std::string(dtype_info(y.dtype).ptx);
+  if (x.k_width != y.k_width)
+    return "A has kWidth " + std::to_string(x.k_width) + ", B kWidth " + std::to_string(y.k_width) +
+           " (the lowering sizes both by A's)";
+  if (x.layout.out_dims[1].second != y.layout.out_dims[0].second)
+    return "A is " + dims(x) + ", B " + dims(y) + ": K differs";
+  if (jx.pi.size() != jy.pi.size()) return "A has K " + std::to_string(jx.pi.size()) + ", B K " + std::to_string(jy.pi.size());
+  for (std::size_t v = 0; v < jx.pi.size(); ++v)
+    if (jx.pi[v] != jy.pi[v])
+      return "A and B permute K differently: instruction-space k " + std::to_string(v) + " is K " +
+             std::to_string(jx.pi[v]) + " in A (" + x.name + ") and K " + std::to_string(jy.pi[v]) + " in B (" +
+             y.name + ")";
+  return "";
 }
 
 }  // namespace
@@ -200,38 +413,41 @@ std::vector<TritonReport> check_triton(const std::vector<TritonDotOperand>& oper
   for (const TritonDotOperand& op : operands) judged.push_back(judge(op));
   std::map<std::string, std::vector<std::size_t>> groups;
   for (std::size_t i = 0; i < operands.size(); ++i)
-    if (!operands[i].group.empty() && operands[i].role != TritonRole::acc) groups[operands[i].group].push_back(i);
+    if (!operands[i].group.empty()) groups[operands[i].group].push_back(i);
+  const auto usable = [](const Judged& x) { return x.report.result == FrameVerdict::proved || x.permuted; };
   for (const auto& [name, members] : groups) {
-    std::vector<std::size_t> as, bs;
-    for (std::size_t i : members) (operands[i].role == TritonRole::a ? as : bs).push_back(i);
+    std::vector<std::size_t> accs, as, bs;
+    for (std::size_t i : members)
+      (operands[i].role == TritonRole::acc ? accs : operands[i].role == TritonRole::a ? as : bs).push_back(i);
+    std::vector<std::pair<std::size_t, std::size_t>> pairs;
     for (std::size_t ia : as)
-      for (std::size_t ib : bs) {
-        Judged& a = judged[ia];
-        Judged& b = judged[ib];
-        const auto usable = [](const Judged& x) {
-          return x.report.result == FrameVerdict::proved || x.permuted;
-        };
-        if (!usable(a) || !usable(b) || (!a.permuted && !b.permuted)) continue;
-        std::string why;
-        if (a.pi.size() != b.pi.size()) {
-          why = "A has K " + std::to_string(a.pi.size()) + ", B K " + std::to_string(b.pi.size());
-        } else {
-          for (std::size_t v = 0; v < a.pi.size() && why.empty(); ++v)
-            if (a.pi[v] != b.pi[v])
-              why = "instruction-space k " + std::to_string(v) + " is K " + std::to_string(a.pi[v]) + " in A (" +
-                    a.report.name + ") and K " + std::to_string(b.pi[v]) + " in B (" + b.report.name + ")";
-        }
-        for (Judged* x : {&a, &b}) {
-          if (why.empty()) {
-            x->report.result = FrameVerdict::proved;
-            x->report.message = "K permuted, by the same permutation in A and B (group '" + name +
-                                "'): the product is unchanged";
-          } else {
-            x->report.result = FrameVerdict::refuted;
-            x->report.message = "A and B permute K differently: " + why;
-          }
-        }
+      for (std::size_t ib : bs) pairs.emplace_back(ia, ib);
+    for (std::size_t ic : accs)
+      for (std::size_t io : members)
+        if (operands[io].role != TritonRole::acc) pairs.emplace_back(ic, io);
+    // First every refutation, then the permuted pairs that agree.
+    for (const auto& [ix, iy] : pairs) {
+      Judged& x = judged[ix];
+      Judged& y = judged[iy];
+      if (!usable(x) || !usable(y)) continue;
+      const std::string why = mismatch(operands[ix], x, operands[iy], y);
+      if (why.empty()) continue;
+      for (Judged* z : {&x, &y}) {
+        z->report.result = FrameVerdict::refuted;
+        z->report.message = "group '" + name + "': " + why;
+        z->permuted = false;
       }
+    }
+    for (const auto& [ix, iy] : pairs) {
+      Judged& x = judged[ix];
+      Judged& y = judged[iy];
+      if (operands[ix].role == TritonRole::acc || !usable(x) || !usable(y) || (!x.permuted && !y.permuted)) continue;
+      for (Judged* z : {&x, &y}) {
+        z->report.result = FrameVerdict::proved;
+        z->report.message = "K permuted, by the same permutation in A and B (group '" + name +
+                            "'): the product is unchanged";
+      }
+    }
   }
   std::vector<TritonReport> out;
   for (Judged& j : judged) out.push_back(std::move(j.report));

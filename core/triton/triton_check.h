@@ -1,28 +1,42 @@
-// check_triton() — are Triton's NVIDIA MMA v2 layouts the PTX frames of the
-// mma.sync that Triton's lowering feeds them to?
+// check_triton() — are Triton's NVIDIA MMA v2 layouts what the mma.sync
+// that Triton's lowering feeds them to needs?  (docs/soundness.md lists
+// exactly what `proved` covers.)
 //
-// An accumulator layout is proved when every (register, lane, warp) holds
-// the element the PTX C frame gives lane, element register % 4 of the tile
-// whose origin is register (register - register % 4), lane 0's element (the
-// origins being multiples of the 16x8 tile, distinct within a warp).
+// Every layout first: its bases inside the shape, spanning the tensor, no
+// two registers or lanes holding one element except whole warps that
+// replicate each other (core/triton/triton_span.h).
 //
-// A dot operand is fed to mma.sync as Triton's MMAv2 lowering does it
+// An accumulator with warps_per_cta [wm, wn] (without: unchecked) has
+// repM x repN instructions per warp (max(1, M / 16 wm), max(1, N / 8 wn));
+// MMAv2.cpp's instruction (m, n) writes registers 4 (m repN + n) + i.  Its
+// origin (that register 4 (m repN + n), lane 0) is a 16x8 tile whose row
+// depends on m only and column on n only, every register of it holds the
+// PTX C element of its lane, and rows are shared by the warps of one M warp
+// (warps are N-fastest), columns by those of one N warp.
+//
+// A dot operand is fed to mma.sync as the lowering does it
 // (third_party/nvidia/lib/TritonNVIDIAGPUToLLVM/DotOpToLLVM/MMAv2.cpp):
 // when bits * kWidth > 32 the registers of each group are first reordered
-// (the lowering's `si` permutation), then each instruction takes the next
-// E registers (E: the frame's elements per lane), instructions ordered outer
+// (the lowering's `si` permutation), then each instruction takes the next E
+// registers (E: the frame's elements per lane), instructions ordered outer
 // M (or N) then K.  Instruction q's element e of lane l must hold, in M (or
-// N), the row the PTX frame gives; its K is recorded as pi(v) for the
-// instruction-space k v = q_K * K_instr + (the frame's k).  pi must be a
-// bijection of [0, K).  pi the identity: proved, the layout is the frame.
+// N), the row the PTX frame gives, the same rows for every k step of one m;
+// its K is recorded as pi(v) for the instruction-space k v = q_K * K_instr +
+// (the frame's k).  pi must be a bijection of [0, K).  With warps_per_cta,
+// A's N-warp bases and B's M-warp bases are zero.  pi the identity: proved.
 // Otherwise (kWidth 8 for 16-bit types) the layout permutes K, which leaves
 // the product unchanged exactly when A and B apply the same pi: operands of
 // one group are proved when their pi agree and refuted when not; a permuted
 // operand without a partner is unchecked.
 //
-// Zero bases are listed (a zero register basis duplicates registers, which
+// A group (one dot: A, B, optionally its accumulator) is also refuted when
+// A and B differ in dtype, kWidth, K or warps, D cannot accumulate their
+// type, or D's rows (columns) per warp and instruction are not those A's
+// (B's) instruction of that index covers.
+//
+// Zero bases are listed; a zero register basis duplicates registers, which
 // the lowering drops and mmacheck does not model: such a layout is
-// unchecked).
+// unchecked (after range and coverage, whose failures still refute).
 #pragma once
 
 #include <array>

@@ -1,48 +1,115 @@
 #include "core/triton/triton_dot.h"
 
+#include <algorithm>
+#include <set>
+
 namespace mmacheck {
 
 namespace {
 
-std::string key_text(const Json& entry, const char* key, const std::string& where, const SourceLoc& loc) {
-  if (!entry.contains(key) || !entry[key].is_string())
-    throw Error(loc, where + ": \"" + key + "\" must be a string");
-  return entry[key].get<std::string>();
+bool one_of(const std::string& key, std::initializer_list<const char*> keys) {
+  for (const char* k : keys)
+    if (key == k) return true;
+  return false;
+}
+
+// One entry of "operands", with the positions of its values.
+struct EntryReader {
+  const JsonSource& src;
+  const Json& e;
+  std::string pointer;
+
+  SourceLoc at(const char* key) const { return src.at(JsonSource::child(pointer, key)); }
+  std::string text(const char* key) const {
+    if (!e.contains(key)) throw Error(src.at(pointer), std::string("no \"") + key + "\"");
+    if (!e[key].is_string()) throw Error(at(key), std::string("\"") + key + "\" must be a string");
+    return e[key].get<std::string>();
+  }
+  int small_int(const Json& v, const SourceLoc& where, const std::string& what) const {
+    if (!v.is_number_integer() || v.get<std::int64_t>() < 1 || v.get<std::int64_t>() > 1024 ||
+        (v.is_number_unsigned() && v.get<std::uint64_t>() > 1024))
+      throw Error(where, what + " must be a power of two in [1, 1024]");
+    const int n = v.get<int>();
+    if (n & (n - 1)) throw Error(where, what + " must be a power of two in [1, 1024], not " + std::to_string(n));
+    return n;
+  }
+};
+
+// A layout given as toString() text inside a JSON string: an error in the
+// text is placed where its character stands in the file.
+TritonLayout layout_text(const JsonSource& src, const std::string& pointer, const std::string& text) {
+  try {
+    return parse_triton_layout(text, src.file());
+  } catch (const Error& e) {
+    throw Error(src.in_string(pointer, std::max(e.loc().line, 1), std::max(e.loc().col, 1)), e.message());
+  }
 }
 
 }  // namespace
 
 std::vector<TritonDotOperand> read_triton_file(const std::string& text, const std::string& file) {
-  const Json j = parse_json(text, file);
-  const SourceLoc loc{file, 0, 0};
+  const JsonSource src(text, file);
+  const Json& j = src.value();
   if (!j.is_object() || !j.contains("operands") || !j["operands"].is_array())
-    throw Error(loc, "expected an object with an \"operands\" list");
+    throw Error(src.at(""), "expected an object with an \"operands\" list");
+  for (const auto& [key, value] : j.items())
+    if (!one_of(key, {"operands", "producer", "command"}))
+      throw Error(src.at(JsonSource::child("", key)), "unknown key \"" + printable(key) + "\" (operands, producer, command)");
   std::vector<TritonDotOperand> out;
+  std::set<std::string> names;
   for (std::size_t i = 0; i < j["operands"].size(); ++i) {
-    const Json& e = j["operands"][i];
+    const std::string pointer = JsonSource::child("/operands", i);
+    const EntryReader r{src, j["operands"][i], pointer};
     const std::string where = "operands[" + std::to_string(i) + "]";
-    if (!e.is_object()) throw Error(loc, where + " is not an object");
+    if (!r.e.is_object()) throw Error(src.at(pointer), where + " is not an object");
+    for (const auto& [key, value] : r.e.items())
+      if (!one_of(key, {"name", "operand", "dtype", "k_width", "group", "warps_per_cta", "layout"}))
+        throw Error(r.at(key.c_str()), "unknown key \"" + printable(key) +
+                                           "\" (name, operand, dtype, k_width, group, warps_per_cta, layout)");
     TritonDotOperand op;
-    op.name = e.contains("name") && e["name"].is_string() ? e["name"].get<std::string>() : where;
-    const std::string role = key_text(e, "operand", where, loc);
+    op.name = r.e.contains("name") ? r.text("name") : where;
+    if (!names.insert(op.name).second)
+      throw Error(r.e.contains("name") ? r.at("name") : src.at(pointer), "a second layout named '" + printable(op.name) + "'");
+    const std::string role = r.text("operand");
     if (role == "acc") op.role = TritonRole::acc;
     else if (role == "a") op.role = TritonRole::a;
     else if (role == "b") op.role = TritonRole::b;
-    else throw Error(loc, where + ": operand '" + role + "' is not acc, a or b");
-    const std::string dtype = key_text(e, "dtype", where, loc);
+    else throw Error(r.at("operand"), "operand '" + printable(role) + "' is not acc, a or b");
+    const std::string dtype = r.text("dtype");
     const std::optional<DType> t = parse_dtype(dtype);
-    if (!t) throw Error(loc, where + ": unknown dtype '" + dtype + "'");
+    if (!t) throw Error(r.at("dtype"), "unknown dtype '" + printable(dtype) + "'");
     op.dtype = *t;
+    const bool acc_type = *t == DType::f32 || *t == DType::s32 || *t == DType::f16;
+    const bool operand_type = *t != DType::f32 && *t != DType::f64 && *t != DType::s32;
+    if (op.role == TritonRole::acc ? !acc_type : !operand_type)
+      throw Error(r.at("dtype"), "dtype '" + dtype + (op.role == TritonRole::acc
+                                                          ? "' is no MMA v2 accumulator type (f32, s32, f16)"
+                                                          : "' is no MMA v2 operand type (f16, bf16, tf32, s8, u8, e4m3, e5m2)"));
     if (op.role != TritonRole::acc) {
-      if (!e.contains("k_width") || !e["k_width"].is_number_integer() || e["k_width"].get<int>() < 1)
-        throw Error(loc, where + ": a dot operand needs \"k_width\" (a positive integer)");
-      op.k_width = e["k_width"].get<int>();
+      if (!r.e.contains("k_width")) throw Error(src.at(pointer), where + ": a dot operand needs \"k_width\"");
+      op.k_width = r.small_int(r.e["k_width"], r.at("k_width"), "\"k_width\"");
+      if (op.k_width > 16) throw Error(r.at("k_width"), "\"k_width\" is at most 16");
+    } else if (r.e.contains("k_width")) {
+      throw Error(r.at("k_width"), "an accumulator has no \"k_width\"");
     }
-    if (e.contains("group")) op.group = key_text(e, "group", where, loc);
-    if (!e.contains("layout")) throw Error(loc, where + ": no \"layout\"");
-    const Json& layout = e["layout"];
-    op.layout = layout.is_string() ? parse_triton_layout(layout.get<std::string>(), file + " " + where)
-                                   : triton_layout_from_json(layout, SourceLoc{file + " " + where, 0, 0});
+    if (r.e.contains("group")) op.group = r.text("group");
+    if (!r.e.contains("layout")) throw Error(src.at(pointer), where + ": no \"layout\"");
+    const std::string layout_at = JsonSource::child(pointer, "layout");
+    op.layout = r.e["layout"].is_string() ? layout_text(src, layout_at, r.e["layout"].get<std::string>())
+                                          : triton_layout_from_json(src, layout_at);
+    if (r.e.contains("warps_per_cta")) {
+      const Json& w = r.e["warps_per_cta"];
+      const std::string w_at = JsonSource::child(pointer, "warps_per_cta");
+      if (!w.is_array() || w.size() != 2)
+        throw Error(src.at(w_at), "\"warps_per_cta\" is [M warps, N warps] (a 2-D MMA v2 parent)");
+      const std::array<int, 2> warps{r.small_int(w[0], src.at(JsonSource::child(w_at, 0)), "warps_per_cta[0]"),
+                                     r.small_int(w[1], src.at(JsonSource::child(w_at, 1)), "warps_per_cta[1]")};
+      if (std::int64_t{warps[0]} * warps[1] != op.layout.in_size("warp"))
+        throw Error(src.at(w_at), "warps_per_cta [" + std::to_string(warps[0]) + ", " + std::to_string(warps[1]) +
+                                      "] is " + std::to_string(warps[0] * warps[1]) + " warps, the layout has " +
+                                      std::to_string(op.layout.in_size("warp")));
+      op.warps_per_cta = warps;
+    }
     out.push_back(std::move(op));
   }
   return out;

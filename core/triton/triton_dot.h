@@ -4,17 +4,28 @@
 //
 //     {"operands": [
 //        {"name": "f16 k2 A", "operand": "a", "dtype": "f16", "k_width": 2,
-//         "group": "f16 k2", "layout": "<LinearLayout::toString() text>"},
-//        {"name": "f32 acc", "operand": "acc", "dtype": "f32",
+//         "group": "f16 k2", "warps_per_cta": [1, 1],
+//         "layout": "<LinearLayout::toString() text>"},
+//        {"name": "f32 acc", "operand": "acc", "dtype": "f32", "warps_per_cta": [1, 1],
 //         "layout": {"reg_bases": [[0, 1], [8, 0]], ..., "shape": [16, 8]}}]}
 //
 // operand: "acc" (the mma's C/D), "a" (dot operand opIdx 0) or "b" (opIdx
 // 1); dtype: the operand's element type (f16, bf16, s8, u8, e4m3, e5m2,
-// tf32; f32, s32 or f16 for acc); k_width: the dot operand's kWidth; group:
-// A and B of one dot share a group (their K permutations are compared).
-// Other keys are ignored (the oracle records its command and version there).
+// tf32; f32, s32 or f16 for acc); k_width: the dot operand's kWidth (1, 2,
+// 4, 8 or 16); group: the operands of one dot (A, B and optionally its
+// accumulator) share a group and are checked against each other;
+// warps_per_cta: the parent NvidiaMmaEncodingAttr's [M warps, N warps], two
+// powers of two whose product is the layout's warp count (the accumulator's
+// register order depends on it; without it that order is unchecked).
+//
+// The reader is strict: top-level keys other than operands, producer and
+// command, entry keys other than the above, a key given twice, a name given
+// to two entries, a shape that is no power of two, a warps_per_cta that does
+// not match the layout: each an Error at the value's FILE:LINE:COL.
 #pragma once
 
+#include <array>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -31,11 +42,11 @@ struct TritonDotOperand {
   DType dtype = DType::f32;
   int k_width = 0;    // 0 for acc
   std::string group;  // "" when alone
+  std::optional<std::array<int, 2>> warps_per_cta;  // [M warps, N warps], when declared
   TritonLayout layout;
 };
 
-// Throws Error (FILE:LINE:COL for malformed JSON or toString text; FILE and
-// the entry's index for a missing or wrong key).
+// Throws Error at FILE:LINE:COL of the offending value.
 std::vector<TritonDotOperand> read_triton_file(const std::string& text, const std::string& file);
 
 }  // namespace mmacheck

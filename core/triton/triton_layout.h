@@ -27,7 +27,7 @@
 #include <vector>
 
 #include "core/base/error.h"
-#include "core/base/json.h"
+#include "core/base/json_source.h"
 
 namespace mmacheck {
 
@@ -48,9 +48,18 @@ struct TritonLayout {
   std::string str() const;  // LinearLayout::toString()'s form
 };
 
+// Both readers require what Triton's LinearLayout requires of a layout it
+// can build: input dimensions among register, lane, warp, block, each once,
+// of at most 2^24 points; out dims dim0, dim1, ... each a power of two in
+// [1, 2^24] (a size of 0, -16, 17 or 2^62 is an Error at the size); every
+// basis one integer per out dim.  Whether the bases stay inside the shape is
+// the checker's question (core/triton/triton_check.h), not the reader's.
+//
 // toString() text; `first_line` numbers the text's first line in errors.
 TritonLayout parse_triton_layout(std::string_view text, const std::string& file, int first_line = 1);
-// Gluon's DistributedLinearLayout fields; `where` locates errors.
-TritonLayout triton_layout_from_json(const Json& j, const SourceLoc& where);
+// Gluon's DistributedLinearLayout fields: the value at JSON pointer
+// `pointer` of `src`, whose positions locate errors.  Keys other than
+// reg_bases, lane_bases, warp_bases, block_bases and shape are errors.
+TritonLayout triton_layout_from_json(const JsonSource& src, const std::string& pointer);
 
 }  // namespace mmacheck

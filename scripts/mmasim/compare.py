@@ -38,7 +38,7 @@ from mmasim.nv_ptx.isa_mma import mma_shape_and_type
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import edge_cases as ec  # noqa: E402
 
-FAMILY = {"sm_75": "Turing", "sm_80": "Ampere", "sm_86": "Ampere", "sm_89": "Ada Lovelace",
+FAMILY = {"sm_75": "Turing", "sm_80": "Ampere", "sm_86": "Ampere", "sm_87": "Ampere", "sm_89": "Ada Lovelace",
           "sm_90": "Hopper", "sm_100": "Blackwell", "sm_120": "RTX Blackwell"}
 # tag: (shape, d, a, b, c)
 VARIANTS = {
@@ -52,43 +52,88 @@ VARIANTS = {
     "m16n8k4.tf32": ("m16n8k4", "f32", "tf32", "tf32", "f32"),
     "m16n8k32.e4m3": ("m16n8k32", "f32", "e4m3", "e4m3", "f32"),
     "m16n8k32.e5m2": ("m16n8k32", "f32", "e5m2", "e5m2", "f32"),
+    "m8n8k4.f64": ("m8n8k4", "f64", "f64", "f64", "f64"),
+    "m16n8k4.f64": ("m16n8k4", "f64", "f64", "f64", "f64"),
+    "m16n8k8.f64": ("m16n8k8", "f64", "f64", "f64", "f64"),
+    "m16n8k16.f64": ("m16n8k16", "f64", "f64", "f64", "f64"),
 }
-# Rows without a model in mmacheck (mma_model.h): fp8 other than sm_89/sm_120 natively.
-NO_MODEL = {("m16n8k32.e4m3", a) for a in ("sm_90", "sm_100")} | {("m16n8k32.e5m2", a) for a in ("sm_90", "sm_100")}
+# fp8 with mixed types, f16 accumulators and k16 (mmacheck's tags, core/gemm/mma_inst.cc).
+for _k in (32, 16):
+    for _d in ("f32", "f16"):
+        for _a in ("e4m3", "e5m2"):
+            for _b in ("e4m3", "e5m2"):
+                _tag = f"m16n8k{_k}.{_a}" + ("" if _a == _b else f".{_b}") + (".f16acc" if _d == "f16" else "")
+                VARIANTS.setdefault(_tag, (f"m16n8k{_k}", _d, _a, _b, _d))
+# sm_120's kind::f8f6f4: the kind goes after the shape in both names.
+KIND = {}
+for _d in ("f32", "f16"):
+    for _a in ("e4m3", "e5m2", "e3m2", "e2m3", "e2m1"):
+        for _b in ("e4m3", "e5m2", "e3m2", "e2m3", "e2m1"):
+            _tag = f"m16n8k32.f8f6f4.{_a}.{_b}" + (".f16acc" if _d == "f16" else "")
+            VARIANTS[_tag] = ("m16n8k32", _d, _a, _b, _d)
+            KIND[_tag] = "f8f6f4"
+# MMA-Sim models fp8 only where it is native (Ada Lovelace, RTX Blackwell), so
+# its family lists decide; the sm_90 emulation is checked against the H200.
+NO_MODEL = set()
 TORCH = {"f16": (torch.int16, torch.float16), "bf16": (torch.int16, torch.bfloat16),
          "tf32": (torch.int32, torch.float32), "f32": (torch.int32, torch.float32),
-         "e4m3": (torch.uint8, torch.float8_e4m3fn), "e5m2": (torch.uint8, torch.float8_e5m2)}
+         "e4m3": (torch.uint8, torch.float8_e4m3fn), "e5m2": (torch.uint8, torch.float8_e5m2),
+         "f64": (torch.int64, torch.float64),
+         "e3m2": (torch.uint8, torch.uint8), "e2m3": (torch.uint8, torch.uint8), "e2m1": (torch.uint8, torch.uint8)}
 MISMATCH = re.compile(r"case (\d+) \((\w*)\) D\[(\d+)\]\[(\d+)\]: expected (0x[0-9a-f]+).*got (0x[0-9a-f]+)")
+
+
+def kind(tag):
+    return f".kind::{KIND[tag]}" if tag in KIND else ""
 
 
 def ptx_name(tag):
     shape, d, a, b, c = VARIANTS[tag]
-    return f"mma.sync.aligned.{shape}.row.col.{d}.{a}.{b}.{c}"
+    return f"mma.sync.aligned.{shape}.row.col{kind(tag)}.{d}.{a}.{b}.{c}"
+
+
+def mmasim_name(tag):
+    shape, d, a, b, c = VARIANTS[tag]
+    return f"{shape}{kind(tag)}.{d}.{a}.{b}.{c}"
 
 
 def mnk(tag):
-    k = int(VARIANTS[tag][0].split("k")[1])
-    return 16, 8, k
+    m, rest = VARIANTS[tag][0][1:].split("n")
+    n, k = rest.split("k")
+    return int(m), int(n), int(k)
 
 
 def to_torch(bits, fmt):
     store, dtype = TORCH[fmt]
-    width = {torch.int16: np.int16, torch.int32: np.int32, torch.uint8: np.uint8}[store]
+    width = {torch.int16: np.int16, torch.int32: np.int32, torch.uint8: np.uint8, torch.int64: np.int64}[store]
     return torch.from_numpy(bits.astype(np.uint64).astype(width)).view(dtype)
 
 
 def mmasim_d(arch, tag, a, b, c):
     shape, d, ta, tb, tc = VARIANTS[tag]
-    op = MMA(FAMILY[arch], f"{shape}.{d}.{ta}.{tb}.{tc}")
+    op = MMA(FAMILY[arch], mmasim_name(tag))
     at, bt, ct = to_torch(a, ta), to_torch(b, tb), to_torch(c, tc)
     n, m, k = at.shape
     nn = bt.shape[2]
     av = at[:, :, None, :].expand(n, m, nn, k)
     bv = bt.transpose(1, 2)[:, None, :, :].expand(n, m, nn, k)
     out = op.dpa(av, bv, ct)
+    if d == "f64":
+        return out.view(torch.int64).numpy().astype(np.int64)
     mask = 0xFFFF if d == "f16" else 0xFFFFFFFF
     store = torch.int16 if d == "f16" else torch.int32
     return out.view(store).numpy().astype(np.int64) & mask
+
+
+def multi_nan_cases(tag, A, B, C):
+    """f64 cases in which some output's fma chain meets two or more NaN
+    operands: which payload survives is x86's choice in MMA-Sim (its CPU
+    fma), not a tensor core's, so these are left to the H200 captures."""
+    fmt = ec.Fmt("f64")
+    nan = lambda w: (w & np.int64(0x7FFFFFFFFFFFFFFF)) > np.int64(0x7FF0000000000000)
+    na = nan(A).sum(axis=2)[:, :, None]   # per row of A
+    nb = nan(B).sum(axis=1)[:, None, :]   # per column of B
+    return ((na + nb + nan(C)) >= 2).any(axis=(1, 2))
 
 
 def digits(tag):
@@ -118,7 +163,12 @@ def draw(rng, tag, n):
     per = [n // len(ec.KINDS) + (i < n % len(ec.KINDS)) for i in range(len(ec.KINDS))]
     parts = [ec.batch(rng, kind, cnt, m, nn, k, fa, fb, fc) for kind, cnt in zip(ec.KINDS, per) if cnt]
     kinds = [kind for kind, cnt in zip(ec.KINDS, per) for _ in range(cnt)]
-    return kinds, *(np.concatenate([p[i] for p in parts]) for i in range(3))
+    A, B, C = (np.concatenate([p[i] for p in parts]) for i in range(3))
+    if ta == "f64":
+        keep = ~multi_nan_cases(tag, A, B, C)
+        kinds = [kd for kd, kp in zip(kinds, keep) if kp]
+        A, B, C = A[keep], B[keep], C[keep]
+    return kinds, A, B, C
 
 
 def shrink(exe, arch, tag, a_row, b_col, c):
@@ -239,8 +289,7 @@ def main():
         record = [] if args.record else None
         rng = np.random.default_rng([args.seed, int(arch[3:])])
         for tag in args.variant:
-            shape, d, a, b, c = VARIANTS[tag]
-            if f"{shape}.{d}.{a}.{b}.{c}" not in mma_shape_and_type[FAMILY[arch]] or (tag, arch) in NO_MODEL:
+            if mmasim_name(tag) not in mma_shape_and_type[FAMILY[arch]] or (tag, arch) in NO_MODEL:
                 continue
             grand[(arch, tag)] = compare(args, arch, tag, rng, record)
         if record:

@@ -18,7 +18,13 @@ FORMATS = {
     "f32": (8, 23, 127, 0, False, 8),
     "e4m3": (4, 3, 7, 0, True, 2),
     "e5m2": (5, 2, 15, 0, False, 2),
+    "f64": (11, 52, 1023, 0, False, 16),
+    # sm_120's fp6/fp4 in 8-bit containers (fp4 in bits 5:2), every encoding finite
+    "e3m2": (3, 2, 3, 0, False, 2),
+    "e2m3": (2, 3, 1, 0, False, 2),
+    "e2m1": (2, 1, 1, 2, False, 2),
 }
+FINITE = {"e3m2", "e2m3", "e2m1"}
 KINDS = ["uniform", "bits", "cancel", "threshold", "zeroterm", "underflow", "ties", "overflow", "lowbits"]
 
 
@@ -28,8 +34,11 @@ class Fmt:
         self.e, self.m, self.bias, self.low, self.nan_only, self.digits = FORMATS[name]
         self.emin = 1 - self.bias
         top = (1 << self.e) - 1
-        self.emax = (top if self.nan_only else top - 1) - self.bias
+        self.finite = name in FINITE
+        self.emax = (top if self.nan_only or self.finite else top - 1) - self.bias
         self.bits = 1 + self.e + self.m + self.low
+        # the sign bit as an int64 (f64's 1 << 63 is no int64 as a Python int)
+        self.sign = np.int64(-(1 << 63)) if self.bits == 64 else np.int64(1 << (self.bits - 1))
 
     def encode(self, rng, neg, exp, short=None, zero=None):
         """(-1)^neg * 1.frac * 2^exp, random fraction (two top bits only where
@@ -55,6 +64,8 @@ class Fmt:
         return (w << self.low) | rng.integers(0, 1 << self.low, size=shape, dtype=np.int64)
 
     def random_bits(self, rng, shape):
+        if self.bits == 64:
+            return rng.integers(0, 1 << 64, size=shape, dtype=np.uint64).view(np.int64)
         return rng.integers(0, 1 << self.bits, size=shape, dtype=np.int64)
 
     def low_bits(self, rng, shape):
@@ -64,8 +75,9 @@ class Fmt:
         top = (1 << self.e) - 1
         pick = rng.integers(0, 6, size=shape)
         moderate = self.encode(rng, neg, rng.integers(-2, 3, size=shape))
-        if self.low == 0:
+        if self.low == 0 or self.bits != 32:
             tiny = (neg << (self.e + self.m)) | rng.integers(1, 1 << min(self.m, 3) + 1, size=shape)
+            tiny = (tiny << self.low) | rng.integers(0, 1 << self.low, size=shape)
             return np.where(pick < 3, tiny, moderate)
         lowr = rng.integers(0, 1 << self.low, size=shape)
         sign = neg << 31
@@ -95,7 +107,7 @@ def batch(rng, kind, n, m, nn, k, fa, fb, fc):
         c = fc.encode(rng, sgn(C), uni(-3, 3, C))
         if kind == "cancel":
             h = k // 2
-            a[:, :, h:2 * h] = a[:, :, :h] ^ (1 << (fa.bits - 1))
+            a[:, :, h:2 * h] = a[:, :, :h] ^ fa.sign
             b[:, h:2 * h, :] = b[:, :h, :]
             flip = rng.integers(0, fa.m, size=(n, m))
             a[:, :, h] ^= (1 << (flip + fa.low))

@@ -12,6 +12,10 @@ is the input of `mmacheck triton` (docs/layouts-cute-triton.md): accumulators
 are written as Gluon's fields (JSON), dot operands as LinearLayout::toString()
 prints them, so both readers are exercised.
 
+--dots writes whole dots instead: the accumulator, A and B of one
+tl.dot in one group (so that `mmacheck triton` checks D's rows against A's
+and its columns against B's), over several warps_per_cta, shapes and types.
+
 --chained-int8 writes the situation of Triton issue #3580 instead: the s32
 accumulator layout of a first dot (16x32) fed unchanged as operand A of a
 second, int8 dot (kWidth 4), next to the dot-operand layout such an A needs.
@@ -26,6 +30,7 @@ import triton.experimental.gluon.language as gl
 from triton.experimental.gluon.language._semantic import GluonSemantic
 
 COMMAND = "python scripts/triton-oracle/mma_layouts.py > tests/data/triton/mma_v2.json"
+DOTS = "python scripts/triton-oracle/mma_layouts.py --dots > tests/data/triton/dots.json"
 CHAINED = "python scripts/triton-oracle/mma_layouts.py --chained-int8 > tests/data/triton/chained_int8.json"
 
 
@@ -62,6 +67,33 @@ def main():
             operands.append({"name": f"{name} {role.upper()} {shape[0]}x{shape[1]}", "operand": role,
                              "dtype": dtype, "k_width": k_width, "group": group, "warps_per_cta": warps,
                              "layout": to_string(d)})
+
+    if sys.argv[1:] == ["--dots"]:
+        for acc_t, dtype, k_width, warps, (m, n, k) in (
+                ("f32", "f16", 2, [1, 1], (16, 8, 16)),
+                ("f32", "f16", 2, [2, 2], (64, 64, 32)),
+                ("f32", "f16", 2, [4, 1], (128, 32, 32)),
+                ("f32", "f16", 2, [1, 4], (32, 128, 16)),
+                ("f32", "bf16", 8, [2, 2], (64, 32, 64)),
+                ("f32", "f16", 4, [4, 2], (128, 64, 32)),
+                ("s32", "s8", 4, [2, 1], (64, 16, 64)),
+                ("s32", "s8", 8, [1, 2], (32, 32, 64)),
+                ("f16", "f16", 2, [2, 2], (32, 32, 32)),
+                ("f32", "f16", 2, [4, 4], (32, 32, 16)),  # more warps than tiles: broadcast
+                ("f32", "tf32", 1, [2, 1], (32, 16, 16)),
+                ("f32", "e4m3", 4, [1, 2], (16, 32, 64)),
+                ("f16", "e5m2", 8, [2, 2], (64, 32, 64)),
+        ):
+            group = f"{acc_t} {dtype} k{k_width} {warps[0]}x{warps[1]} warps {m}x{n}x{k}"
+            d = linear(mma(warps), [m, n])
+            operands.append({"name": group + " D", "operand": "acc", "dtype": acc_t, "group": group,
+                             "warps_per_cta": warps, "layout": gluon_fields(d)})
+            for op_idx, role, shape in ((0, "a", [m, k]), (1, "b", [k, n])):
+                d = linear(gl.DotOperandLayout(operand_index=op_idx, parent=mma(warps), k_width=k_width), shape)
+                operands.append({"name": f"{group} {role.upper()}", "operand": role, "dtype": dtype,
+                                 "k_width": k_width, "group": group, "warps_per_cta": warps,
+                                 "layout": gluon_fields(d)})
+        return write(operands, DOTS)
 
     if sys.argv[1:] == ["--chained-int8"]:
         d = linear(mma([1, 1]), [16, 32])

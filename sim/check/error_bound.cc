@@ -163,7 +163,8 @@ Acc<T> add_step(const Acc<T>& x, const Acc<T>& y, const RoundingSpec& r) {
 constexpr int kMaxK = 32;  // the longest instruction K (m16n8k32)
 
 // One fp8 K tile: C = +0, products with k mod 4 in {0,1}, then {2,3}, both
-// fused f32 toward zero; then the accumulator added, nearest-even.
+// fused (f32 toward zero, or f16 nearest-even); then the accumulator added in
+// the output format, nearest-even.
 template <class T>
 Acc<T> fp8_tile(const BoundModel& m, const Acc<T>& acc, const Run<T>& tile) {
   Acc<T> partial{kFinite, 0, 0};
@@ -182,7 +183,9 @@ Acc<T> fp8_tile(const BoundModel& m, const Acc<T>& acc, const Run<T>& tile) {
                       std::span<const int>(a_exp).first(n), std::span<const int>(b_exp).first(n)};
     partial = fused_step(m, partial, half, m.out, true);
   }
-  return add_step(acc, partial, rounding_spec(DType::f32, true));
+  RoundingSpec add = m.out;
+  add.nearest = true;
+  return add_step(acc, partial, add);
 }
 
 template <class T>
@@ -230,18 +233,21 @@ BoundModel bound_model(const MmaInst& inst, const ArchParams& arch) {
       return m;
     case DType::e4m3:
     case DType::e5m2:
+    case DType::e3m2:
+    case DType::e2m3:
+    case DType::e2m1:
       if (arch.fp8 == Fp8Path::fused) {  // native blocks (sm_89, sm_120)
         m.family = BoundModel::Family::fused;
         m.block = arch.block_fp8;
         m.kept_bits = arch.kept_bits_fp8;
-        m.input_min_exp = float_format(inst.a).min_exp();
+        m.input_min_exp = std::min(float_format(inst.a).min_exp(), float_format(inst.b).min_exp());
         m.out = rounding_spec(inst.d, inst.d == DType::f16);
         m.out.man_bits = inst.d == DType::f16 ? m.out.man_bits : arch.f32_frac_bits_fp8;
         return m;
       }
       m.family = BoundModel::Family::fp8;
       m.input_min_exp = float_format(DType::f16).min_exp();
-      m.out = rounding_spec(DType::f32, false);
+      m.out = rounding_spec(inst.d, inst.d == DType::f16);
       return m;
     case DType::f64:
       m.family = BoundModel::Family::f64;

@@ -5,11 +5,13 @@
 //
 // Each thread owns a WarpMachine and a few random cases of one input
 // distribution (normal: finite values; specials: NaN and Inf among them)
-// and runs them round after round for `seconds`.
+// and runs them round after round: a Phase of sim/numerics/throughput.h, for
+// interleaved() with the kernel's phases.
 //
-//     PhaseResult r = measure_nest_throughput(program, plan.nest, arch_params("sm_90"),
-//                                             Distribution::normal, 2.0, 2);
+//     Phase p = nest_phase("m64", program, plan.nest, arch_params("sm_90"), Distribution::normal, 2);
 #pragma once
+
+#include <string>
 
 #include "core/gemm/nest.h"
 #include "core/program/program.h"
@@ -19,9 +21,8 @@
 
 namespace mmacheck::sim {
 
-// Throws Error for threads < 1, seconds <= 0, or a program the warp machine
-// cannot run.
-PhaseResult measure_nest_throughput(const Program& program, const Nest& nest, const ArchParams& arch,
-                                    Distribution dist, double seconds, int threads);
+// Throws Error for threads < 1 or a program the warp machine cannot run.
+Phase nest_phase(std::string name, const Program& program, const Nest& nest, const ArchParams& arch,
+                 Distribution dist, int threads);
 
 }  // namespace mmacheck::sim

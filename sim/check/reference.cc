@@ -1,6 +1,7 @@
 #include "sim/check/reference.h"
 
 #include <Eigen/Dense>
+#include <climits>
 #include <cmath>
 #include <limits>
 #include <string>
@@ -40,10 +41,24 @@ Operands logical_operands(const GemmGeometry& g, const GemmInputs& in) {
   return ops;
 }
 
-// s8 / u8: exact in int64, compared after wrapping to 32 bits.
-Reference integer_reference(const Operands& ops) {
-  const Mat<std::int64_t> d =
-      ops.a.cast<std::int64_t>() * ops.bt.cast<std::int64_t>().transpose() + ops.c.cast<std::int64_t>();
+// Integers: exact in int64, compared after wrapping to 32 bits.  b1 values
+// are 0 or 1: AND is the product, XOR is a + b - 2ab.  .satfinite clamps
+// each instruction's result, so the sum is clamped after every inst.k slice
+// of K, in K order (as the nest chains its mma along K).
+Reference integer_reference(const Operands& ops, const MmaInst& inst) {
+  const Mat<std::int64_t> a = ops.a.cast<std::int64_t>(), bt = ops.bt.cast<std::int64_t>();
+  const std::int64_t k = a.cols();
+  Mat<std::int64_t> d = ops.c.cast<std::int64_t>();
+  for (std::int64_t k0 = 0; k0 < k; k0 += inst.satfinite ? inst.k : k) {
+    const std::int64_t len = inst.satfinite ? inst.k : k;
+    const Mat<std::int64_t> as = a.middleCols(k0, len), bs = bt.middleCols(k0, len);
+    Mat<std::int64_t> step = as * bs.transpose();
+    if (inst.bop == BitOp::xor_popc)
+      step = (as.rowwise().sum().replicate(1, bs.rows()) + bs.rowwise().sum().transpose().replicate(as.rows(), 1)) -
+             2 * step;
+    d += step;
+    if (inst.satfinite) d = d.cwiseMax(INT32_MIN).cwiseMin(INT32_MAX);
+  }
   Reference ref{d.rows(), d.cols(), {}};
   for (std::int64_t i = 0; i < d.rows(); ++i)
     for (std::int64_t j = 0; j < d.cols(); ++j)
@@ -122,7 +137,7 @@ Reference eigen_reference(const GemmGeometry& g, const MmaInst& inst, const Arch
     throw Error("M x N x K = " + std::to_string(g.m) + " x " + std::to_string(g.n) + " x " +
                 std::to_string(g.k) + " does not tile into " + inst.shape());
   const Operands ops = logical_operands(g, inputs);
-  if (!dtype_info(inst.a).is_float) return integer_reference(ops);
+  if (!dtype_info(inst.a).is_float) return integer_reference(ops, inst);
   const BoundModel model = bound_model(inst, arch);
   return inst.a == DType::f64 ? float_reference<long double>(ops, model)
                               : float_reference<double>(ops, model);

@@ -94,45 +94,45 @@ void scatter(RegisterFile& file, const std::vector<int>& regs, const TileRoute& 
 }  // namespace
 
 WarpMachine::WarpMachine(Nest nest, Staging staging, const ArchParams& arch, std::size_t max_route_bytes)
-    : nest_(std::move(nest)),
-      staging_(std::move(staging)),
+    : nest_(std::make_shared<const Nest>(std::move(nest))),
+      staging_(std::make_shared<const Staging>(std::move(staging))),
       arch_(&arch),
-      a_(nest_.a.dtype, staging_.threads, nest_.a.slots),
-      b_(nest_.b.dtype, staging_.threads, nest_.b.slots),
-      c_(nest_.c.dtype, staging_.c_in_d ? 0 : staging_.threads, staging_.c_in_d ? 0 : nest_.c.slots),
-      d_(nest_.d.dtype, staging_.threads, nest_.d.slots),
-      route_a_(instruction(nest_).frame(Operand::A)),
-      route_b_(instruction(nest_).frame(Operand::B)),
-      route_c_(instruction(nest_).frame(Operand::C)),
+      a_(nest_->a.dtype, staging_->threads, nest_->a.slots),
+      b_(nest_->b.dtype, staging_->threads, nest_->b.slots),
+      c_(nest_->c.dtype, staging_->c_in_d ? 0 : staging_->threads, staging_->c_in_d ? 0 : nest_->c.slots),
+      d_(nest_->d.dtype, staging_->threads, nest_->d.slots),
+      route_a_(instruction(*nest_).frame(Operand::A)),
+      route_b_(instruction(*nest_).frame(Operand::B)),
+      route_c_(instruction(*nest_).frame(Operand::C)),
       tile_a_(route_a_.size()),
       tile_b_(route_b_.size()),
       tile_c_(route_c_.size()),
       tile_d_(route_c_.size()) {
-  const MmaInst& inst = instruction(nest_);
+  const MmaInst& inst = instruction(*nest_);
   check_arch(inst, arch);
   const Frame& fa = inst.frame(Operand::A);
   const Frame& fb = inst.frame(Operand::B);
   const Frame& fc = inst.frame(Operand::C);
-  check_frame(nest_.a, fa);
-  check_frame(nest_.b, fb);
-  check_frame(nest_.d, fc);
-  if (!staging_.c_in_d) check_frame(nest_.c, fc);
-  const int threads = staging_.threads;
+  check_frame(nest_->a, fa);
+  check_frame(nest_->b, fb);
+  check_frame(nest_->d, fc);
+  if (!staging_->c_in_d) check_frame(nest_->c, fc);
+  const int threads = staging_->threads;
   if (threads <= 0 || threads % 32 != 0)
     throw Error("the staging runs " + std::to_string(threads) + " threads, not whole warps");
-  check_table(staging_.a, a_, threads, "load");
-  check_table(staging_.b, b_, threads, "load");
-  check_table(staging_.c, c(), threads, "load");
-  check_table(staging_.d, d_, threads, "store");
+  check_table(staging_->a, a_, threads, "load");
+  check_table(staging_->b, b_, threads, "load");
+  check_table(staging_->c, c(), threads, "load");
+  check_table(staging_->d, d_, threads, "store");
 
-  for (std::size_t i = 0; i < nest_.stmts.size(); ++i) {
+  for (std::size_t i = 0; i < nest_->stmts.size(); ++i) {
     const std::string where = stmt_name(i);
-    if (const auto* init = std::get_if<InitStmt>(&nest_.stmts[i])) {
+    if (const auto* init = std::get_if<InitStmt>(&nest_->stmts[i])) {
       check_indices(init->d_slots, d_.slots(), 0, where, "D slot");
       if (!init->c_slots.empty())
         check_indices(init->c_slots, c().slots(), init->d_slots.size(), where, "C slot");
     } else {
-      const auto& mma = std::get<MmaStmt>(nest_.stmts[i]);
+      const auto& mma = std::get<MmaStmt>(nest_->stmts[i]);
       check_indices(mma.d, d_.regs(), fc.regs, where, "D register");
       check_indices(mma.a, a_.regs(), fa.regs, where, "A register");
       check_indices(mma.b, b_.regs(), fb.regs, where, "B register");
@@ -150,10 +150,10 @@ void WarpMachine::find_c_reads() {
   const auto reg_slots = [&](int reg, const auto& visit) {
     for (int s = reg * d_.per_reg(); s < (reg + 1) * d_.per_reg() && s < d_.slots(); ++s) visit(s);
   };
-  for (const NestStmt& stmt : nest_.stmts) {
+  for (const NestStmt& stmt : nest_->stmts) {
     if (const auto* init = std::get_if<InitStmt>(&stmt)) {
       copies_c |= !init->c_slots.empty();
-      if (staging_.c_in_d)
+      if (staging_->c_in_d)
         for (int s : init->c_slots) read_unwritten |= !written[s];
       for (int s : init->d_slots) written[s] = true;
     } else {
@@ -163,7 +163,7 @@ void WarpMachine::find_c_reads() {
     }
   }
   for (const bool w : written) read_unwritten |= !w;  // the store reads every slot
-  needs_c_load_ = staging_.c_in_d ? read_unwritten : copies_c || read_unwritten;
+  needs_c_load_ = staging_->c_in_d ? read_unwritten : copies_c || read_unwritten;
 }
 
 WarpMachine::WarpMachine(const Program& program, Nest nest, const ArchParams& arch)
@@ -183,17 +183,17 @@ void load_shared(const SharedStage& stage, std::span<const std::uint64_t> matrix
 }  // namespace
 
 void WarpMachine::load(const GemmInputs& inputs) {
-  check_matrix(inputs.a, staging_.a, "A");
-  check_matrix(inputs.b, staging_.b, "B");
-  check_matrix(inputs.c, staging_.c, "C");
-  if (staging_.shared_a) load_shared(*staging_.shared_a, inputs.a.bits, a_);
-  else a_.load(staging_.a, inputs.a.bits);
-  if (staging_.shared_b) load_shared(*staging_.shared_b, inputs.b.bits, b_);
-  else b_.load(staging_.b, inputs.b.bits);
-  RegisterFile& c = staging_.c_in_d ? d_ : c_;
-  if (staging_.shared_c) load_shared(*staging_.shared_c, inputs.c.bits, c);
-  else c.load(staging_.c, inputs.c.bits);
-  if (!staging_.c_in_d) d_.clear();
+  check_matrix(inputs.a, staging_->a, "A");
+  check_matrix(inputs.b, staging_->b, "B");
+  check_matrix(inputs.c, staging_->c, "C");
+  if (staging_->shared_a) load_shared(*staging_->shared_a, inputs.a.bits, a_);
+  else a_.load(staging_->a, inputs.a.bits);
+  if (staging_->shared_b) load_shared(*staging_->shared_b, inputs.b.bits, b_);
+  else b_.load(staging_->b, inputs.b.bits);
+  RegisterFile& c = staging_->c_in_d ? d_ : c_;
+  if (staging_->shared_c) load_shared(*staging_->shared_c, inputs.c.bits, c);
+  else c.load(staging_->c, inputs.c.bits);
+  if (!staging_->c_in_d) d_.clear();
 }
 
 void WarpMachine::execute(const NestStmt& stmt) {
@@ -204,36 +204,36 @@ void WarpMachine::execute(const NestStmt& stmt) {
 }
 
 void WarpMachine::execute_nest() {
-  for (const NestStmt& stmt : nest_.stmts) execute(stmt);
+  for (const NestStmt& stmt : nest_->stmts) execute(stmt);
 }
 
 std::vector<std::uint64_t> WarpMachine::store() const {
-  if (!staging_.shared_d) return d_.store(staging_.d);
-  SharedMemory memory(*staging_.shared_d);
-  for (const SharedAccess& access : staging_.shared_d->accesses) memory.store(*staging_.shared_d, access, d_);
-  return memory.drain(*staging_.shared_d);
+  if (!staging_->shared_d) return d_.store(staging_->d);
+  SharedMemory memory(*staging_->shared_d);
+  for (const SharedAccess& access : staging_->shared_d->accesses) memory.store(*staging_->shared_d, access, d_);
+  return memory.drain(*staging_->shared_d);
 }
 
 std::vector<std::uint64_t> WarpMachine::run(const GemmInputs& inputs) {
-  check_matrix(inputs.a, staging_.a, "A");
-  check_matrix(inputs.b, staging_.b, "B");
-  check_matrix(inputs.c, staging_.c, "C");
+  check_matrix(inputs.a, staging_->a, "A");
+  check_matrix(inputs.b, staging_->b, "B");
+  check_matrix(inputs.c, staging_->c, "C");
   if (!needs_c_load_) {
     // Every register is written before it is read: C's values would be overwritten.
-  } else if (staging_.c_in_d) {
-    d_.load(staging_.c, inputs.c.bits);
+  } else if (staging_->c_in_d) {
+    d_.load(staging_->c, inputs.c.bits);
   } else {
-    c_.load(staging_.c, inputs.c.bits);
+    c_.load(staging_->c, inputs.c.bits);
     d_.clear();
   }
   std::size_t next = 0;
-  for (const NestStmt& stmt : nest_.stmts) {
+  for (const NestStmt& stmt : nest_->stmts) {
     if (const auto* init = std::get_if<InitStmt>(&stmt)) {
       execute_init(*init);
-    } else if (compiled_.empty()) {
+    } else if (!compiled_) {
       run_mma_resolving(std::get<MmaStmt>(stmt), inputs);
     } else {
-      for (int warp = 0; warp < warps(); ++warp) run_mma_compiled(compiled_[next++], inputs);
+      for (int warp = 0; warp < warps(); ++warp) run_mma_compiled((*compiled_)[next++], inputs);
     }
   }
   return store();
@@ -242,10 +242,10 @@ std::vector<std::uint64_t> WarpMachine::run(const GemmInputs& inputs) {
 void WarpMachine::run_mma_resolving(const MmaStmt& mma, const GemmInputs& inputs) {
   for (int warp = 0; warp < warps(); ++warp) {
     const int base = warp * kWarpLanes;
-    gather_loaded(staging_.a, a_.per_reg(), inputs.a.bits, mma.a, route_a_, base, tile_a_);
-    gather_loaded(staging_.b, b_.per_reg(), inputs.b.bits, mma.b, route_b_, base, tile_b_);
+    gather_loaded(staging_->a, a_.per_reg(), inputs.a.bits, mma.a, route_a_, base, tile_a_);
+    gather_loaded(staging_->b, b_.per_reg(), inputs.b.bits, mma.b, route_b_, base, tile_b_);
     gather(d_, mma.c, route_c_, base, tile_c_);
-    mma_tile(*nest_.inst, *arch_, tile_a_, tile_b_, tile_c_, tile_d_);
+    mma_tile(*nest_->inst, *arch_, tile_a_, tile_b_, tile_c_, tile_d_);
     scatter(d_, mma.d, route_c_, base, tile_d_);
   }
 }
@@ -270,20 +270,22 @@ void WarpMachine::run_mma_compiled(const CompiledMma& mma, const GemmInputs& inp
   const std::span<const std::uint64_t> tb = operand(mma.b, mma.b_loaded, mma.b_run, b, tile_b_);
   if (d_.per_reg() == 1) {  // f32/s32/f64 accumulators: one element per register, no shifts
     for (std::size_t i = 0; i < mma.c_word.size(); ++i) tile_c_[i] = d_.word(mma.c_word[i]);
-    mma_tile(*nest_.inst, *arch_, ta, tb, tile_c_, tile_d_);
+    mma_tile(*nest_->inst, *arch_, ta, tb, tile_c_, tile_d_);
     for (std::size_t i = 0; i < mma.d_word.size(); ++i) d_.set_word(mma.d_word[i], tile_d_[i]);
     return;
   }
   for (std::size_t i = 0; i < mma.c_word.size(); ++i) tile_c_[i] = d_.word_element(mma.c_word[i], mma.c_shift[i]);
-  mma_tile(*nest_.inst, *arch_, ta, tb, tile_c_, tile_d_);
+  mma_tile(*nest_->inst, *arch_, ta, tb, tile_c_, tile_d_);
   for (std::size_t i = 0; i < mma.d_word.size(); ++i) d_.set_word_element(mma.d_word[i], mma.d_shift[i], tile_d_[i]);
 }
 
 void WarpMachine::compile_routes(std::size_t max_bytes) {
   const std::size_t per_mma = (route_a_.size() + route_b_.size()) * 4 + route_c_.size() * 10;
   std::size_t mmas = 0;
-  for (const NestStmt& stmt : nest_.stmts) mmas += std::holds_alternative<MmaStmt>(stmt);
+  for (const NestStmt& stmt : nest_->stmts) mmas += std::holds_alternative<MmaStmt>(stmt);
   if (mmas * static_cast<std::size_t>(warps()) * per_mma > max_bytes) return;
+  std::vector<CompiledMma> compiled;
+  compiled.reserve(mmas * static_cast<std::size_t>(warps()));
   const auto loaded = [](const SlotTable& table, int per_reg, const std::vector<int>& regs, const TileRoute& route,
                          int base) {
     std::vector<std::int32_t> out;
@@ -300,14 +302,14 @@ void WarpMachine::compile_routes(std::size_t max_bytes) {
       shift.push_back(p.shift);
     }
   };
-  for (const NestStmt& stmt : nest_.stmts) {
+  for (const NestStmt& stmt : nest_->stmts) {
     const auto* mma = std::get_if<MmaStmt>(&stmt);
     if (!mma) continue;
     for (int warp = 0; warp < warps(); ++warp) {
       const int base = warp * kWarpLanes;
       CompiledMma c;
-      c.a = loaded(staging_.a, a_.per_reg(), mma->a, route_a_, base);
-      c.b = loaded(staging_.b, b_.per_reg(), mma->b, route_b_, base);
+      c.a = loaded(staging_->a, a_.per_reg(), mma->a, route_a_, base);
+      c.b = loaded(staging_->b, b_.per_reg(), mma->b, route_b_, base);
       words(mma->c, base, c.c_word, c.c_shift);
       words(mma->d, base, c.d_word, c.d_shift);
       const auto all_loaded = [](const std::vector<std::int32_t>& index) {
@@ -322,29 +324,30 @@ void WarpMachine::compile_routes(std::size_t max_bytes) {
       };
       c.a_run = run_start(c.a);
       c.b_run = run_start(c.b);
-      compiled_.push_back(std::move(c));
+      compiled.push_back(std::move(c));
     }
   }
+  compiled_ = std::make_shared<const std::vector<CompiledMma>>(std::move(compiled));
 }
 
 void WarpMachine::execute_init(const InitStmt& init) {
   const RegisterFile& src = c();
   const bool copy = !init.c_slots.empty();
   // C loaded into D's own registers and copied slot for slot onto itself: nothing moves.
-  if (copy && staging_.c_in_d && init.c_slots == init.d_slots) return;
+  if (copy && staging_->c_in_d && init.c_slots == init.d_slots) return;
   if (d_.per_reg() == 1 && src.per_reg() == 1) {  // slot s is word s of the thread: no shifts
-    for (int t = 0; t < staging_.threads; ++t)
+    for (int t = 0; t < staging_->threads; ++t)
       for (std::size_t i = 0; i < init.d_slots.size(); ++i)
         d_.set_word(t * d_.regs() + init.d_slots[i], copy ? src.word(t * src.regs() + init.c_slots[i]) : 0);
     return;
   }
-  for (int t = 0; t < staging_.threads; ++t)
+  for (int t = 0; t < staging_->threads; ++t)
     for (std::size_t i = 0; i < init.d_slots.size(); ++i)
       d_.set_slot(t, init.d_slots[i], copy ? src.slot(t, init.c_slots[i]) : 0);
 }
 
 void WarpMachine::execute_mma(const MmaStmt& mma) {
-  const MmaInst& inst = *nest_.inst;
+  const MmaInst& inst = *nest_->inst;
   for (int warp = 0; warp < warps(); ++warp) {
     const int base = warp * kWarpLanes;
     gather(a_, mma.a, route_a_, base, tile_a_);

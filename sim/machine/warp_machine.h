@@ -35,6 +35,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 #include "core/gemm/nest.h"
@@ -62,10 +63,10 @@ class WarpMachine {
   // With the program's own staging (build_staging; its Errors too).
   WarpMachine(const Program& program, Nest nest, const ArchParams& arch);
 
-  const Nest& nest() const { return nest_; }
-  const Staging& staging() const { return staging_; }
+  const Nest& nest() const { return *nest_; }
+  const Staging& staging() const { return *staging_; }
   const ArchParams& arch() const { return *arch_; }
-  int warps() const { return staging_.threads / 32; }
+  int warps() const { return staging_->threads / 32; }
 
   // Zero every register, then load A, B and C.  Throws Error when a matrix
   // has the wrong size or element type for its table.
@@ -88,14 +89,16 @@ class WarpMachine {
   const RegisterFile& b() const { return b_; }
   const RegisterFile& d() const { return d_; }
   // The registers C is loaded into: D's when C is D.
-  const RegisterFile& c() const { return staging_.c_in_d ? d_ : c_; }
+  const RegisterFile& c() const { return staging_->c_in_d ? d_ : c_; }
 
  private:
   void execute_init(const InitStmt& init);
   void execute_mma(const MmaStmt& mma);
 
-  Nest nest_;
-  Staging staging_;
+  // Read-only after construction: copies of a machine share them (and the
+  // resolved routes below), each with its own registers.
+  std::shared_ptr<const Nest> nest_;
+  std::shared_ptr<const Staging> staging_;
   const ArchParams* arch_;
   RegisterFile a_, b_, c_, d_;  // c_ is empty when C is D
   // Where the instruction's frames put each tile element, and the tiles an
@@ -105,8 +108,10 @@ class WarpMachine {
   // run()'s routes resolved once, per mma statement and warp (in nest
   // order): A's and B's tile elements as indices into the input matrices
   // (-1: no load fills that register, 0), C's and D's as words of d_ and
-  // shifts.  Empty when they would pass max_route_bytes; run() then
-  // resolves them on the fly.
+  // shifts.  Null when they would pass max_route_bytes; run() then
+  // resolves them on the fly.  Read-only once built, so copies of a
+  // machine (one per `sim` worker) share them: 256^3 on one warp is 8192
+  // mma, 23 MB of routes, once per process instead of once per worker.
   struct CompiledMma {
     std::vector<std::int32_t> a, b, c_word, d_word;
     std::vector<std::uint8_t> c_shift, d_shift;
@@ -118,7 +123,7 @@ class WarpMachine {
   // registers left by the previous case are all overwritten first.
   bool needs_c_load_ = true;
   void find_c_reads();
-  std::vector<CompiledMma> compiled_;
+  std::shared_ptr<const std::vector<CompiledMma>> compiled_;
   void compile_routes(std::size_t max_bytes);
   void run_mma_compiled(const CompiledMma& mma, const GemmInputs& inputs);
   void run_mma_resolving(const MmaStmt& mma, const GemmInputs& inputs);

@@ -19,6 +19,7 @@ constexpr std::array kArchParams = {
     ArchParams{"sm_75", "Turing", 75, 8, 4, 24, -132, -20, Fp8Path::none, 0, 0, 0},
     ArchParams{"sm_80", "Ampere", 80, 8, 4, 24, -132, -20, Fp8Path::none, 0, 0, 0},
     ArchParams{"sm_86", "Ampere", 86, 8, 4, 24, -132, -20, Fp8Path::none, 0, 0, 0},
+    ArchParams{"sm_87", "Ampere", 87, 8, 4, 24, -132, -20, Fp8Path::none, 0, 0, 0},  // Jetson Orin
     ArchParams{"sm_89", "Ada Lovelace", 89, 8, 4, 24, -132, -20, Fp8Path::fused, 16, 13, 13},
     ArchParams{"sm_90", "Hopper", 90, 16, 8, 25, -133, -21, Fp8Path::emulated, 0, 0, 0},
     ArchParams{"sm_100", "Blackwell", 100, 16, 8, 25, -133, -21, Fp8Path::none, 0, 0, 0},

@@ -1,6 +1,7 @@
 #include "sim/numerics/edge_inputs.h"
 
 #include <algorithm>
+#include <bit>
 
 #include "sim/numerics/float_format.h"
 
@@ -15,21 +16,22 @@ enum class Frac { full, shortened };  // shortened: only the top two fraction bi
 // Values of one element type by sign and exponent of the leading bit.
 class Values {
  public:
-  Values(DType type, std::mt19937_64& rng) : type_(type), rng_(rng) {
+  Values(DType type, CaseStream& rng) : type_(type), rng_(rng) {
     if (dtype_info(type).is_float) f_ = &float_format(type);
   }
 
   bool is_float() const { return f_ != nullptr; }
   const FloatFormat& format() const { return *f_; }
 
-  int uniform(int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng_); }
-  bool chance(int one_in) { return uniform(0, one_in - 1) == 0; }
+  int uniform(int lo, int hi) { return static_cast<int>(rng_.uniform(lo, hi)); }
+  // one_in a power of two.
+  bool chance(int one_in) { return rng_.one_in_pow2(std::countr_zero(static_cast<unsigned>(one_in))); }
   bool sign() { return chance(2); }
 
   // Fields as stored; tf32's ignored low bits random.
   std::uint64_t encode(bool neg, std::uint64_t field, std::uint64_t man) {
     const std::uint64_t w = (std::uint64_t{neg} << (f_->exp_bits + f_->man_bits)) | (field << f_->man_bits) | man;
-    return (w << f_->ignored_low_bits) | (rng_() & mask(f_->ignored_low_bits));
+    return (w << f_->ignored_low_bits) | rng_.bits(f_->ignored_low_bits);
   }
   std::uint64_t zero() { return encode(sign(), 0, 0); }
 
@@ -37,7 +39,7 @@ class Values {
   // below the normal range a subnormal (at least the least one).
   std::uint64_t value(bool neg, int exp, Frac mode = Frac::full) {
     const int m = f_->man_bits;
-    std::uint64_t frac = rng_() & mask(m);
+    std::uint64_t frac = rng_.bits(m);
     if (mode == Frac::shortened && m > 2) frac &= mask(2) << (m - 2);
     exp = std::min(exp, f_->max_exp());
     if (exp >= f_->min_exp()) {
@@ -57,7 +59,7 @@ class Values {
   // Integers: small values, or the extremes where `extremes`.
   std::uint64_t integer(bool extremes) {
     const int bits = dtype_bits(type_);
-    const bool is_signed = type_ != DType::u8;
+    const bool is_signed = dtype_info(type_).is_signed;
     if (extremes) {
       const std::uint64_t top = std::uint64_t{1} << (bits - 1);
       const std::uint64_t picks[] = {mask(bits), top, top - 1, 1, 0};
@@ -72,12 +74,12 @@ class Values {
     const bool neg = sign();
     const std::uint64_t top = mask(f_->exp_bits);
     if (f_->ignored_low_bits == 0)
-      return chance(2) ? encode(neg, 0, 1 + (rng_() & mask(std::min(f_->man_bits, 3)))) : value(neg, uniform(-2, 2));
+      return chance(2) ? encode(neg, 0, 1 + rng_.bits(std::min(f_->man_bits, 3))) : value(neg, uniform(-2, 2));
     switch (uniform(0, 5)) {
       case 0: return encode(neg, 0, 0);                                   // a zero with low bits
       case 1: return encode(neg, top, 0);                                 // Inf with low bits
       case 2: return encode(neg, top, std::uint64_t{1} << (f_->man_bits - 1));  // quiet NaN with low bits
-      case 3: return encode(neg, 0, rng_() & mask(f_->man_bits));         // subnormal with low bits
+      case 3: return encode(neg, 0, rng_.bits(f_->man_bits));         // subnormal with low bits
       case 4: return encode(neg, top - 1, mask(f_->man_bits));            // largest finite with low bits
       default: return value(neg, uniform(-2, 2));
     }
@@ -85,7 +87,7 @@ class Values {
 
  private:
   DType type_;
-  std::mt19937_64& rng_;
+  CaseStream& rng_;
   const FloatFormat* f_ = nullptr;
 };
 
@@ -99,7 +101,7 @@ std::int64_t at_k(const MatrixSpec& s, std::int64_t i, std::int64_t k) {
 // product, split between A (p_a) and B (P - p_a) by the callers.
 class EdgeCase {
  public:
-  EdgeCase(const MatrixSpec& a, const MatrixSpec& b, const MatrixSpec& c, std::mt19937_64& rng)
+  EdgeCase(const MatrixSpec& a, const MatrixSpec& b, const MatrixSpec& c, CaseStream& rng)
       : as_(a), bs_(b), cs_(c), va_(a.dtype, rng), vb_(b.dtype, rng), vc_(c.dtype, rng) {
     in_ = {{a.rows, a.cols, a.dtype, std::vector<std::uint64_t>(a.rows * a.cols)},
            {b.rows, b.cols, b.dtype, std::vector<std::uint64_t>(b.rows * b.cols)},
@@ -207,7 +209,7 @@ class EdgeCase {
 }  // namespace
 
 GemmInputs edge_gemm_inputs(const MatrixSpec& a, const MatrixSpec& b, const MatrixSpec& c, Distribution dist,
-                            std::mt19937_64& rng) {
+                            CaseStream& rng) {
   return EdgeCase(a, b, c, rng).draw(dist);
 }
 

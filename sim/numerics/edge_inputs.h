@@ -17,18 +17,17 @@
 // Integer types get small values or extremes.  Like the standard kinds, a
 // case depends only on the generator it is handed.
 //
-//     std::mt19937_64 rng(7);
+//     CaseStream rng(seed, case_index);
 //     GemmInputs in = edge_gemm_inputs(a_spec, b_spec, c_spec, Distribution::ties, rng);
 #pragma once
 
-#include <random>
-
+#include "sim/numerics/case_stream.h"
 #include "sim/numerics/random_inputs.h"
 
 namespace mmacheck::sim {
 
 // `dist` must be one of edge_distributions().
 GemmInputs edge_gemm_inputs(const MatrixSpec& a, const MatrixSpec& b, const MatrixSpec& c, Distribution dist,
-                            std::mt19937_64& rng);
+                            CaseStream& rng);
 
 }  // namespace mmacheck::sim

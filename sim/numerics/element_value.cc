@@ -9,16 +9,7 @@
 namespace mmacheck::sim {
 
 long double element_value(DType type, std::uint64_t bits) {
-  switch (type) {
-    case DType::s8:
-      return static_cast<std::int8_t>(bits);
-    case DType::u8:
-      return static_cast<std::uint8_t>(bits);
-    case DType::s32:
-      return static_cast<std::int32_t>(bits);
-    default:
-      break;
-  }
+  if (!dtype_info(type).is_float) return static_cast<long double>(int_value(type, bits));
   const FpValue v = decode(float_format(type), bits);
   if (v.cls == FpClass::nan) return std::numeric_limits<long double>::quiet_NaN();
   const long double magnitude = v.cls == FpClass::inf
@@ -28,7 +19,7 @@ long double element_value(DType type, std::uint64_t bits) {
 }
 
 std::string element_text(DType type, std::uint64_t bits) {
-  const int digits = (dtype_bits(type) + 3) / 4;
+  const int digits = hex_digits(type);
   const int precision = dtype_bits(type) == 64 ? 17 : 9;  // round-trips f64 / f32
   char buf[96];
   std::snprintf(buf, sizeof buf, "0x%0*llx (%.*Lg)", digits, static_cast<unsigned long long>(bits), precision,

@@ -10,7 +10,7 @@ namespace mmacheck::sim {
 
 namespace {
 // name, exponent bits, fraction bits, bias, specials, ignored low bits.
-constexpr std::array<std::pair<DType, FloatFormat>, 7> kFormats = {{
+constexpr std::array<std::pair<DType, FloatFormat>, 10> kFormats = {{
     {DType::f16, {"f16", 5, 10, 15, Specials::ieee, 0}},
     {DType::bf16, {"bf16", 8, 7, 127, Specials::ieee, 0}},
     {DType::f32, {"f32", 8, 23, 127, Specials::ieee, 0}},
@@ -18,12 +18,17 @@ constexpr std::array<std::pair<DType, FloatFormat>, 7> kFormats = {{
     {DType::f64, {"f64", 11, 52, 1023, Specials::ieee, 0}},
     {DType::e4m3, {"e4m3", 4, 3, 7, Specials::nan_only, 0}},
     {DType::e5m2, {"e5m2", 5, 2, 15, Specials::ieee, 0}},
+    // In their 8-bit containers: fp6 in bits 5:0, fp4 in bits 5:2 (bits 1:0
+    // ignored as tf32's low bits are); the bits above are ignored.
+    {DType::e3m2, {"e3m2", 3, 2, 3, Specials::none, 0}},
+    {DType::e2m3, {"e2m3", 2, 3, 1, Specials::none, 0}},
+    {DType::e2m1, {"e2m1", 2, 1, 1, Specials::none, 2}},
 }};
 }  // namespace
 
 int FloatFormat::max_exp() const {
   const int top = (1 << exp_bits) - 1;
-  return (specials == Specials::ieee ? top - 1 : top) - bias;
+  return (specials == Specials::ieee ? top - 1 : top) - bias;  // nan_only's top is finite but for S.1..1.1..1
 }
 
 std::uint64_t FloatFormat::inf_bits(bool neg) const {
@@ -49,7 +54,7 @@ FpValue decode(const FloatFormat& f, std::uint64_t bits) {
     v.cls = man ? FpClass::nan : FpClass::inf;
     return v;
   }
-  if (top && man == (std::uint64_t{1} << f.man_bits) - 1) {  // nan_only: S.1..1.1..1
+  if (top && f.specials == Specials::nan_only && man == (std::uint64_t{1} << f.man_bits) - 1) {  // S.1..1.1..1
     v.cls = FpClass::nan;
     return v;
   }

@@ -21,6 +21,7 @@ namespace mmacheck::sim {
 enum class Specials : std::uint8_t {
   ieee,      // all-ones exponent: Inf (zero fraction) or NaN
   nan_only,  // OCP e4m3 ("fn"): no Inf; only S.1111.111 is NaN
+  none,      // OCP fp6/fp4 (e3m2, e2m3, e2m1): every encoding is finite
 };
 
 struct FloatFormat {

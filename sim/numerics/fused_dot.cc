@@ -9,7 +9,7 @@ std::uint64_t canonical_nan(const FloatFormat& out) { return out.sign_bit() - 1;
 
 FusedStep fused_step_for(DType in, const FloatFormat& out, const ArchParams& arch) {
   const bool f32 = out.man_bits == 23;
-  const bool fp8 = in == DType::e4m3 || in == DType::e5m2;
+  const bool fp8 = is_f8f6f4(in);
   const bool native_fp8 = fp8 && arch.fp8 == Fp8Path::fused;
   return {&out, native_fp8 ? arch.kept_bits_fp8 : arch.kept_bits,
           arch.zero_term_exp(f32 ? DType::f32 : DType::f16),

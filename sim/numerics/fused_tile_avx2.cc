@@ -304,6 +304,31 @@ MMACHECK_AVX2 void finish_f32_avx2(const TileSpec& s, const Sums& sums, std::uin
   }
 }
 
+MMACHECK_AVX2 void patch_specials_f16_avx2(int k, const std::uint64_t* a, const std::uint64_t* b,
+                                           const std::uint64_t* c, std::uint32_t nan, std::uint64_t* d) {
+  alignas(32) float va[kM * kMaxK], vb[kMaxK * kN];
+  alignas(32) std::int32_t unused[kM * kMaxK];
+  decode_f16_run(a, kM * k, unused, va);
+  decode_f16_run(b, k * kN, unused, vb);
+  const __m256i exp_field = _mm256_set1_epi32(0x7F800000), nan_bits = _mm256_set1_epi32(static_cast<int>(nan));
+  const __m256i sign = _mm256_set1_epi32(INT32_MIN);
+  for (int i = 0; i < kM; ++i) {
+    __m256 acc = _mm256_castsi256_ps(low_words(c + i * kN));
+    for (int kk = 0; kk < k; ++kk)
+      acc = _mm256_add_ps(acc, _mm256_mul_ps(_mm256_set1_ps(va[i * k + kk]), _mm256_load_ps(vb + kk * kN)));
+    const __m256i bits = _mm256_castps_si256(acc);
+    const __m256i special = _mm256_cmpeq_epi32(_mm256_and_si256(bits, exp_field), exp_field);
+    if (_mm256_testz_si256(special, special)) continue;
+    const __m256i is_nan = _mm256_castps_si256(_mm256_cmp_ps(acc, acc, _CMP_UNORD_Q));
+    const __m256i inf = _mm256_or_si256(_mm256_and_si256(bits, sign), exp_field);
+    const __m256i patched = _mm256_blendv_epi8(inf, nan_bits, is_nan);
+    const __m256i r = _mm256_blendv_epi8(low_words(d + i * kN), patched, special);
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(d + i * kN), _mm256_cvtepu32_epi64(_mm256_castsi256_si128(r)));
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(d + i * kN + 4),
+                        _mm256_cvtepu32_epi64(_mm256_extracti128_si256(r, 1)));
+  }
+}
+
 }  // namespace mmacheck::sim::fast
 
 #endif  // MMACHECK_AVX2_KERNELS

@@ -109,8 +109,13 @@ bool sums_avx2(const TileSpec& s, const std::uint64_t* a, const std::uint64_t* b
 }
 #endif
 
-const Kernels& best_kernels() {
+const Kernels& portable_kernels() {
   static constexpr Kernels portable{sums_portable, finish_f32};
+  return portable;
+}
+
+const Kernels& best_kernels() {
+  const Kernels& portable = portable_kernels();
 #ifdef MMACHECK_AVX2_KERNELS
   static constexpr Kernels avx2{sums_avx2, finish_f32_avx2};
   if (cpu_has_avx2()) return avx2;
@@ -213,7 +218,15 @@ bool fused_tile_fast(const MmaInst& inst, const ArchParams& arch, std::span<cons
       d[n] = fused_round(step, s < 0, mag, sums.top[n] - arch.kept_bits);
     }
   }
-  if (!finite) patch_specials(spec, step, a.data(), b.data(), c_copy, d.data());
+  if (finite) return true;
+#ifdef MMACHECK_AVX2_KERNELS
+  if (spec.narrow && fd.man_bits == 23 && &kernels != &portable_kernels() && spec.c->man_bits == 23) {
+    patch_specials_f16_avx2(spec.k, a.data(), b.data(), c_copy, static_cast<std::uint32_t>(canonical_nan(fd)),
+                            d.data());
+    return true;
+  }
+#endif
+  patch_specials(spec, step, a.data(), b.data(), c_copy, d.data());
   return true;
 }
 

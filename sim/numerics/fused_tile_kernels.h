@@ -92,6 +92,15 @@ void aligned_sums_avx2(const TileSpec& s, const Operands& op, Sums& out);
 // aligned_sums() through f32 products; requires v.exact.
 void product_sums_avx2(const TileSpec& s, const Operands& op, const Values& v, Sums& out);
 void finish_f32_avx2(const TileSpec& s, const Sums& sums, std::uint64_t* d);
+// The outputs a NaN or an Inf reaches, for f16 A and B and f32 C and D:
+// each is the IEEE class of C + sum of a * b in f32 (NaN, else the Inf's
+// sign; `nan` the model's NaN bits), replaced in d; the others are left.
+// Exact because finite f16 products stay below 2^32 and 16 of them with C
+// cannot overflow f32 (FLT_MAX + 2^36 rounds to FLT_MAX): an output's sum
+// is non-finite exactly when a special reaches it, and its class is step 1
+// of the model (NaN, Inf * 0, +Inf with -Inf give NaN).  c must not be d.
+void patch_specials_f16_avx2(int k, const std::uint64_t* a, const std::uint64_t* b, const std::uint64_t* c,
+                             std::uint32_t nan, std::uint64_t* d);
 #endif
 
 }  // namespace mmacheck::sim::fast

@@ -1,6 +1,7 @@
 #include "sim/numerics/mma_model.h"
 
 #include <algorithm>
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -42,7 +43,10 @@ int fused_block(DType in, const ArchParams& arch) {
   switch (in) {
     case DType::tf32: return arch.block_tf32;
     case DType::e4m3:
-    case DType::e5m2: return arch.block_fp8;
+    case DType::e5m2:
+    case DType::e3m2:
+    case DType::e2m3:
+    case DType::e2m1: return arch.block_fp8;
     default: return arch.block_16bit;
   }
 }
@@ -71,19 +75,24 @@ void fused_mma(const Tiles& t, const ArchParams& arch) {
     }
 }
 
-// s8, u8 -> s32: exact, wrapping.
+// Integer inputs -> s32: exact products summed exactly onto C, then wrapped
+// to 32 bits, or clamped with .satfinite; b1: C + popc(a AND/XOR b) over K.
 void integer_mma(const Tiles& t) {
   const MmaInst& in = t.inst;
-  const auto value = [](DType type, std::uint64_t w) -> std::int32_t {
-    return type == DType::s8 ? static_cast<std::int8_t>(w) : static_cast<std::uint8_t>(w);
+  const auto product = [&](std::uint64_t x, std::uint64_t y) -> std::int64_t {
+    switch (in.bop) {
+      case BitOp::and_popc: return (x & y) & 1;
+      case BitOp::xor_popc: return (x ^ y) & 1;
+      case BitOp::none: break;
+    }
+    return int_value(in.a, x) * int_value(in.b, y);
   };
   for (int i = 0; i < in.m; ++i)
     for (int j = 0; j < in.n; ++j) {
-      std::uint32_t sum = static_cast<std::uint32_t>(t.c[i * in.n + j]);
-      for (int kk = 0; kk < in.k; ++kk)
-        sum += static_cast<std::uint32_t>(value(in.a, t.a[i * in.k + kk]) *
-                                          value(in.b, t.b[kk * in.n + j]));
-      t.d[i * in.n + j] = sum;
+      std::int64_t sum = int_value(DType::s32, t.c[i * in.n + j]);
+      for (int kk = 0; kk < in.k; ++kk) sum += product(t.a[i * in.k + kk], t.b[kk * in.n + j]);
+      if (in.satfinite) sum = std::clamp<std::int64_t>(sum, INT32_MIN, INT32_MAX);
+      t.d[i * in.n + j] = static_cast<std::uint32_t>(sum);
     }
 }
 
@@ -107,7 +116,8 @@ void check_size(const MmaInst& inst, std::string_view operand, std::size_t got, 
 }  // namespace
 
 bool has_model(const MmaInst& inst, const ArchParams& arch) {
-  const bool fp8 = inst.a == DType::e4m3 || inst.a == DType::e5m2;
+  const bool fp8 = is_f8f6f4(inst.a);
+  if (fp8 && arch.fp8 == Fp8Path::emulated && !fp8_emulation_known(inst)) return false;
   return arch.sm >= inst.min_sm && !(fp8 && arch.fp8 == Fp8Path::none);
 }
 
@@ -116,7 +126,7 @@ void check_has_model(const MmaInst& inst, const ArchParams& arch) {
     throw Error(inst.ptx() + " needs sm_" + std::to_string(inst.min_sm) + ", not " + std::string(arch.name));
   if (!has_model(inst, arch))
     throw Error(inst.ptx() + ": fp8 has no model on " + std::string(arch.name) +
-                " (modelled: sm_89 and sm_120 native, sm_90 CUDA 13's emulation)");
+                " (modelled: sm_89 and sm_120 native, sm_90 CUDA 13's emulation of " + fp8_emulated_shapes() + ")");
 }
 
 void mma_tile(const MmaInst& inst, const ArchParams& arch, std::span<const std::uint64_t> a,
@@ -135,11 +145,17 @@ void mma_tile(const MmaInst& inst, const ArchParams& arch, std::span<const std::
       return fused_mma(t, arch);
     case DType::e4m3:
     case DType::e5m2:
+    case DType::e3m2:
+    case DType::e2m3:
+    case DType::e2m1:
       // check_has_model excluded Fp8Path::none.
       if (arch.fp8 == Fp8Path::fused) return fused_mma(t, arch);
       return fp8_mma_emulated(inst, arch, a, b, c, d);
     case DType::s8:
     case DType::u8:
+    case DType::s4:
+    case DType::u4:
+    case DType::b1:
       return integer_mma(t);
     case DType::f64:
       return f64_mma(t);

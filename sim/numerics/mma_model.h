@@ -16,13 +16,17 @@
 //   f16, bf16, tf32  fused blocks (sim/numerics/fused_dot.h) of block_16bit / block_tf32
 //                    products; a K longer than one block chains blocks, each
 //                    block's rounded result being the next block's C;
-//   e4m3, e5m2       sm_89, sm_120: native fused blocks of block_fp8 products;
+//   e4m3, e5m2       sm_89, sm_120: native fused blocks of block_fp8 products
+//                    (either type for A and B, f32 or f16 accumulators; sm_120's
+//                    kind::f8f6f4 adds e3m2, e2m3, e2m1 on the same block);
 //                    sm_90 (CUDA 13's emulation, sim/numerics/fp8_emulation.h): each
 //                    fp8 converted to f16 exactly, one fused f16 block over
 //                    k mod 4 in {0,1} with C = +0, one over k mod 4 in {2,3}
 //                    accumulating onto it, then an f32 add of C
 //                    (nearest-even, canonical NaN);
-//   s8, u8           exact products and sum, wrapping to 32 bits;
+//   s8, u8, s4, u4   exact products and sum, wrapping to 32 bits (.satfinite:
+//                    clamped to [INT32_MIN, INT32_MAX]);
+//   b1               C + popc(a AND b) or popc(a XOR b) over K, wrapping;
 //   f64              fma(a3,b3, fma(a2,b2, fma(a1,b1, fma(a0,b0,c)))) in IEEE
 //                    double (sim/numerics/f64_fma.h for NaNs).
 //
@@ -44,6 +48,12 @@
 #include "core/gemm/mma_inst.h"
 
 namespace mmacheck::sim {
+
+// e4m3, e5m2 and sm_120's fp6/fp4 (e3m2, e2m3, e2m1): the inputs whose
+// path an ArchParams row's fp8 columns decide.
+inline bool is_f8f6f4(DType t) {
+  return t == DType::e4m3 || t == DType::e5m2 || t == DType::e3m2 || t == DType::e2m3 || t == DType::e2m1;
+}
 
 // How fp8 (e4m3, e5m2) inputs are computed on an architecture.
 enum class Fp8Path : std::uint8_t {

@@ -2,10 +2,11 @@
 
 #include <algorithm>
 #include <array>
-#include <random>
+#include <bit>
 #include <string>
 
 #include "core/base/error.h"
+#include "sim/numerics/case_stream.h"
 #include "sim/numerics/edge_inputs.h"
 #include "sim/numerics/float_format.h"
 
@@ -24,13 +25,6 @@ constexpr std::array kAll = {Distribution::normal,    Distribution::wide,     Di
                              Distribution::zeroterm,  Distribution::underflow, Distribution::ties,
                              Distribution::overflow,  Distribution::lowbits};
 
-std::uint64_t splitmix64(std::uint64_t x) {
-  x += 0x9e3779b97f4a7c15ull;
-  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
-  x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
-  return x ^ (x >> 31);
-}
-
 std::uint64_t low_mask(int bits) { return bits >= 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << bits) - 1; }
 
 enum class Role { product, accumulator };
@@ -38,7 +32,7 @@ enum class Role { product, accumulator };
 // Draws elements of one type.
 class ElementSource {
  public:
-  ElementSource(DType type, std::mt19937_64& rng) : type_(type), bits_(dtype_bits(type)), rng_(rng) {
+  ElementSource(DType type, CaseStream& rng) : type_(type), bits_(dtype_bits(type)), rng_(rng) {
     if (dtype_info(type).is_float) format_ = &sim::float_format(type);
   }
 
@@ -50,17 +44,16 @@ class ElementSource {
   }
   // One low-order bit of the value flipped (a fraction bit for floats).
   std::uint64_t perturb(std::uint64_t x) {
-    const int span = format_ ? format_->man_bits : 3;
+    const int span = format_ ? format_->man_bits : std::min(3, bits_);  // b1: its one bit
     const int low = format_ ? format_->ignored_low_bits : 0;
     return x ^ (std::uint64_t{1} << (low + uniform(0, span - 1)));
   }
 
  private:
-  std::int64_t uniform(std::int64_t lo, std::int64_t hi) {
-    return std::uniform_int_distribution<std::int64_t>(lo, hi)(rng_);
-  }
-  bool chance(int one_in) { return uniform(0, one_in - 1) == 0; }
-  std::uint64_t random_bits(int n) { return rng_() & low_mask(n); }
+  std::int64_t uniform(std::int64_t lo, std::int64_t hi) { return rng_.uniform(lo, hi); }
+  // one_in a power of two.
+  bool chance(int one_in) { return rng_.one_in_pow2(std::countr_zero(static_cast<unsigned>(one_in))); }
+  std::uint64_t random_bits(int n) { return rng_.bits(n); }
 
   int top_field() const { return (1 << format_->exp_bits) - 1; }
   // The largest exponent field of finite values.
@@ -88,6 +81,7 @@ class ElementSource {
   std::uint64_t nan(bool neg, bool quiet) {
     const sim::FloatFormat& f = *format_;
     if (f.specials == sim::Specials::nan_only) return encode(neg, top_field(), low_mask(f.man_bits));
+    if (f.specials == sim::Specials::none) return encode(neg, top_field(), low_mask(f.man_bits));  // fp6/fp4: largest
     const std::uint64_t q = std::uint64_t{1} << (f.man_bits - 1);
     return encode(neg, top_field(), quiet ? q | random_bits(f.man_bits - 1) : 1 + random_bits(f.man_bits - 1) % (q - 1));
   }
@@ -128,7 +122,7 @@ class ElementSource {
   }
 
   std::uint64_t draw_int(Distribution d, Role role) {
-    const bool is_signed = type_ != DType::u8;
+    const bool is_signed = dtype_info(type_).is_signed;
     const std::uint64_t mask = low_mask(bits_);
     const auto small = [&] {
       const std::int64_t v = is_signed ? uniform(-8, 8) : uniform(0, 15);
@@ -157,16 +151,20 @@ class ElementSource {
 
   DType type_;
   int bits_;
-  std::mt19937_64& rng_;
+  CaseStream& rng_;
   const sim::FloatFormat* format_ = nullptr;
 };
 
-Matrix draw_matrix(const MatrixSpec& spec, Distribution d, std::mt19937_64& rng) {
+Matrix draw_matrix(const MatrixSpec& spec, Distribution d, CaseStream& stream) {
+  // A local copy: its address does not escape, so the compiler keeps the
+  // stream in registers instead of reloading it after every element stored.
+  CaseStream rng = stream;
   ElementSource source(spec.dtype, rng);
   Matrix m{spec.rows, spec.cols, spec.dtype, {}};
   m.bits.resize(spec.rows * spec.cols);
   const Role role = spec.k_dim < 0 ? Role::accumulator : Role::product;
   for (std::uint64_t& x : m.bits) x = source.draw(d, role);
+  stream = rng;
   return m;
 }
 
@@ -177,7 +175,7 @@ std::int64_t at_k(const MatrixSpec& spec, std::int64_t i, std::int64_t k) {
 
 // The second half of K repeats the first, negated in A, so the products
 // cancel in pairs; then one bit of one second-half A element is flipped.
-void make_cancel(const MatrixSpec& as, Matrix& a, const MatrixSpec& bs, Matrix& b, std::mt19937_64& rng) {
+void make_cancel(const MatrixSpec& as, Matrix& a, const MatrixSpec& bs, Matrix& b, CaseStream& rng) {
   ElementSource source(as.dtype, rng);
   const std::int64_t ka = as.k_dim == 0 ? as.rows : as.cols, ma = as.rows * as.cols / ka;
   const std::int64_t kb = bs.k_dim == 0 ? bs.rows : bs.cols, nb = bs.rows * bs.cols / kb;
@@ -187,8 +185,8 @@ void make_cancel(const MatrixSpec& as, Matrix& a, const MatrixSpec& bs, Matrix& 
     for (std::int64_t i = 0; i < ma; ++i) a.bits[at_k(as, i, k)] = source.negate(a.bits[at_k(as, i, k - half)]);
     for (std::int64_t j = 0; j < nb; ++j) b.bits[at_k(bs, j, k)] = b.bits[at_k(bs, j, k - half)];
   }
-  const std::int64_t i = std::uniform_int_distribution<std::int64_t>(0, ma - 1)(rng);
-  const std::int64_t k = std::uniform_int_distribution<std::int64_t>(half, 2 * half - 1)(rng);
+  const std::int64_t i = rng.uniform(0, ma - 1);
+  const std::int64_t k = rng.uniform(half, 2 * half - 1);
   a.bits[at_k(as, i, k)] = source.perturb(a.bits[at_k(as, i, k)]);
 }
 
@@ -230,7 +228,7 @@ Distribution case_distribution(int index, InputSet set) {
 
 GemmInputs random_gemm_inputs(const MatrixSpec& a, const MatrixSpec& b, const MatrixSpec& c,
                               Distribution dist, std::uint64_t seed, int case_index) {
-  std::mt19937_64 rng(splitmix64(seed ^ splitmix64(static_cast<std::uint64_t>(case_index))));
+  CaseStream rng(seed, static_cast<std::uint64_t>(case_index));
   if (std::ranges::find(kEdge, dist) != kEdge.end()) return edge_gemm_inputs(a, b, c, dist, rng);
   GemmInputs in{draw_matrix(a, dist, rng), draw_matrix(b, dist, rng), draw_matrix(c, dist, rng)};
   if (dist == Distribution::cancel) make_cancel(a, in.a, b, in.b, rng);

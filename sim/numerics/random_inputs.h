@@ -18,8 +18,10 @@
 //
 // Integer types draw small values for normal/cancel/sparse, the whole range
 // for wide/bits/spread, extremes for specials.  A case is a pure function of
-// (seed, case index): the same seed gives the same inputs whatever the
-// number of cases.
+// (seed, case index): its bits come from a counter-based generator,
+// Philox4x32-10 keyed by the seed and counted by the case index
+// (sim/numerics/case_stream.h), so the same seed gives the same inputs
+// whatever the number of cases, the order they are drawn in or the machine.
 //
 //     GemmInputs in = random_gemm_inputs({16, 16, DType::f16, 1}, {16, 8, DType::f16, 0},
 //                                        {16, 8, DType::f32}, Distribution::cancel, seed, 3);

@@ -1,10 +1,14 @@
 #include "sim/numerics/throughput.h"
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cmath>
 #include <ctime>
+
+#include <time.h>
 #include <functional>
+#include <memory>
 #include <random>
 #include <system_error>
 #include <thread>
@@ -62,57 +66,48 @@ Batch with_specials(const MmaInst& in, Batch batch) {
   return batch;
 }
 
-float to_float(DType t, std::uint64_t bits) {
-  switch (t) {
-    case DType::s8: return static_cast<std::int8_t>(bits);
-    case DType::u8: return static_cast<std::uint8_t>(bits);
-    case DType::s32: return static_cast<float>(static_cast<std::int32_t>(bits));
-    default: break;
-  }
-  const FpValue v = decode(float_format(t), bits);
-  const float mag = std::ldexp(static_cast<float>(v.sig), v.exp - v.frac);
-  return v.neg ? -mag : mag;
+std::int64_t thread_cpu_ns() {
+  timespec ts{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+  return std::int64_t{ts.tv_sec} * 1000000000 + ts.tv_nsec;
 }
 
-PhaseResult eigen_phase(const MmaInst& in, const std::vector<Batch>& batches, int threads, double seconds,
-                        const FloatTileKernel& kernel) {
-  struct Tiles {
-    std::vector<float> a, b, c, d;
-  };
-  std::vector<Tiles> tiles(threads);
-  for (int t = 0; t < threads; ++t) {
-    for (const std::uint64_t x : batches[t].a) tiles[t].a.push_back(to_float(in.a, x));
-    for (const std::uint64_t x : batches[t].b) tiles[t].b.push_back(to_float(in.b, x));
-    for (const std::uint64_t x : batches[t].c) tiles[t].c.push_back(to_float(in.c, x));
-    tiles[t].d.resize(tiles[t].c.size());
-  }
-  return timed(threads, seconds, [&](int t) {
-    Tiles& w = tiles[t];
-    kernel.run(w.a.data(), w.b.data(), w.c.data(), w.d.data(), kBatch);
-    return std::uint64_t{kBatch};
-  });
-}
-
-}  // namespace
-
-PhaseResult timed(int threads, double seconds, const std::function<std::uint64_t(int thread)>& work) {
+void check_duration(int threads, double seconds) {
   if (threads < 1) throw Error("bench: threads must be at least 1");
   // A duration past kMaxSeconds (or inf) would overflow the clock's ticks.
   if (!(seconds > 0) || !(seconds <= kMaxSeconds))
     throw Error("bench: --seconds must be positive and at most " + std::to_string(static_cast<int>(kMaxSeconds)) +
                 " (one phase), got " + std::to_string(seconds));
+}
+
+float to_float(DType t, std::uint64_t bits) {
+  if (!dtype_info(t).is_float) return static_cast<float>(int_value(t, bits));
+  const FpValue v = decode(float_format(t), bits);
+  const float mag = std::ldexp(static_cast<float>(v.sig), v.exp - v.frac);
+  return v.neg ? -mag : mag;
+}
+
+}  // namespace
+
+PhaseResult timed(int threads, double seconds, const std::function<std::uint64_t(int thread)>& work) {
+  check_duration(threads, seconds);
   std::atomic<std::uint64_t> total{0};
+  std::atomic<std::int64_t> cpu_ns{0};  // the workers' own CPU time: not the progress line's
   std::atomic<bool> abandon{false};
-  const std::clock_t cpu_start = std::clock();
   const Clock::time_point start = Clock::now();
   const Clock::time_point stop = start + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(seconds));
   std::vector<std::thread> pool;
   try {
     for (int t = 0; t < threads; ++t)
       pool.emplace_back([&, t] {
+        const std::int64_t cpu0 = thread_cpu_ns();
         std::uint64_t done = 0;
-        while (!abandon && Clock::now() < stop) done += work(t);
+        // At least one round: a thread the scheduler starts late (a loaded
+        // machine, a short slice) still measures something.
+        do done += work(t);
+        while (!abandon && Clock::now() < stop);
         total += done;
+        cpu_ns += thread_cpu_ns() - cpu0;
       });
   } catch (const std::system_error& e) {
     abandon = true;
@@ -121,40 +116,98 @@ PhaseResult timed(int threads, double seconds, const std::function<std::uint64_t
                 std::to_string(threads) + ": " + e.what() + " (use fewer --threads)");
   }
   for (std::thread& th : pool) th.join();
-  return {std::chrono::duration<double>(Clock::now() - start).count(),
-          static_cast<double>(std::clock() - cpu_start) / CLOCKS_PER_SEC, total.load()};
+  return {std::chrono::duration<double>(Clock::now() - start).count(), 1e-9 * static_cast<double>(cpu_ns.load()),
+          total.load(), {}, {}};
 }
 
-ThroughputResult measure_throughput(const MmaInst& in, const ArchParams& arch, double seconds, int threads) {
-  if (threads < 1) throw Error("bench: threads must be at least 1");
-  // A duration past kMaxSeconds (or inf) would overflow the clock's ticks.
-  if (!(seconds > 0) || !(seconds <= kMaxSeconds))
-    throw Error("bench: --seconds must be positive and at most " + std::to_string(static_cast<int>(kMaxSeconds)) +
-                " (one phase), got " + std::to_string(seconds));
-  std::vector<Batch> batches;
-  for (int t = 0; t < threads; ++t) batches.push_back(random_batch(in, 0x5eed + t));
+double PhaseResult::per_second() const {
+  if (slice_rates.empty()) return mma / wall_seconds;
+  return quartiles(slice_rates).median;
+}
 
-  ThroughputResult r;
-  r.threads = threads;
+double PhaseResult::spread() const {
+  const Ratio q = quartiles(slice_rates);
+  return q.spread();
+}
+
+Ratio quartiles(std::vector<double> values) {
+  if (values.empty()) return {};
+  std::sort(values.begin(), values.end());
+  const auto at = [&](double f) {
+    const double pos = f * static_cast<double>(values.size() - 1);
+    const std::size_t lo = static_cast<std::size_t>(pos);
+    const std::size_t hi = std::min(lo + 1, values.size() - 1);
+    return values[lo] + (pos - static_cast<double>(lo)) * (values[hi] - values[lo]);
+  };
+  return {at(0.5), at(0.25), at(0.75)};
+}
+
+Ratio paired_ratio(const PhaseResult& numerator, const PhaseResult& denominator) {
+  std::vector<double> r;
+  const std::size_t n = std::min(numerator.slice_cpu_rates.size(), denominator.slice_cpu_rates.size());
+  for (std::size_t i = 0; i < n; ++i)
+    if (denominator.slice_cpu_rates[i] > 0) r.push_back(numerator.slice_cpu_rates[i] / denominator.slice_cpu_rates[i]);
+  return quartiles(std::move(r));
+}
+
+std::vector<PhaseResult> interleaved(std::span<const Phase> phases, int threads, double seconds, double slice) {
+  check_duration(threads, seconds);
+  const double each = std::min(slice, seconds);
+  const int rounds = static_cast<int>(std::ceil(seconds / each - 1e-9));
+  std::vector<PhaseResult> out(phases.size());
+  for (int r = 0; r < rounds; ++r)
+    for (std::size_t p = 0; p < phases.size(); ++p) {
+      const PhaseResult s = timed(threads, each, phases[p].work);
+      out[p].wall_seconds += s.wall_seconds;
+      out[p].cpu_seconds += s.cpu_seconds;
+      out[p].mma += s.mma;
+      out[p].slice_rates.push_back(s.mma / s.wall_seconds);
+      out[p].slice_cpu_rates.push_back(s.cpu_seconds > 0 ? s.mma / s.cpu_seconds : 0);
+    }
+  return out;
+}
+
+std::vector<Phase> kernel_phases(const MmaInst& in, const ArchParams& arch, int threads) {
+  if (threads < 1) throw Error("bench: threads must be at least 1");
+  const FloatTileKernel& baseline = eigen_tile_kernel(in.m, in.n, in.k);
   const std::size_t a_len = in.m * in.k, b_len = in.k * in.n, c_len = in.m * in.n;
-  std::vector<std::vector<std::uint64_t>> outputs(threads, std::vector<std::uint64_t>(c_len * kBatch));
-  const auto simulate = [&](const std::vector<Batch>& tiles) {
-    return timed(threads, seconds, [&](int t) {
-      const Batch& bt = tiles[t];
+  struct Tiles {
+    std::vector<float> a, b, c, d;
+  };
+  struct State {
+    std::vector<Batch> finite, specials;
+    std::vector<std::vector<std::uint64_t>> outputs;
+    std::vector<Tiles> floats;
+  };
+  const auto state = std::make_shared<State>();
+  for (int t = 0; t < threads; ++t) {
+    state->finite.push_back(random_batch(in, 0x5eed + t));
+    state->specials.push_back(with_specials(in, state->finite.back()));
+    state->outputs.emplace_back(c_len * kBatch);
+    Tiles f;
+    for (const std::uint64_t x : state->finite[t].a) f.a.push_back(to_float(in.a, x));
+    for (const std::uint64_t x : state->finite[t].b) f.b.push_back(to_float(in.b, x));
+    for (const std::uint64_t x : state->finite[t].c) f.c.push_back(to_float(in.c, x));
+    f.d.resize(f.c.size());
+    state->floats.push_back(std::move(f));
+  }
+  const auto simulate = [&in, &arch, state, a_len, b_len, c_len](bool specials) {
+    return [&in, &arch, state, a_len, b_len, c_len, specials](int t) {
+      const Batch& bt = (specials ? state->specials : state->finite)[t];
+      std::vector<std::uint64_t>& out = state->outputs[t];
       for (std::size_t n = 0; n < kBatch; ++n)
         mma_tile(in, arch, std::span(bt.a).subspan(n * a_len, a_len), std::span(bt.b).subspan(n * b_len, b_len),
-                 std::span(bt.c).subspan(n * c_len, c_len), std::span(outputs[t]).subspan(n * c_len, c_len));
+                 std::span(bt.c).subspan(n * c_len, c_len), std::span(out).subspan(n * c_len, c_len));
       return std::uint64_t{kBatch};
-    });
+    };
   };
-  r.sim = simulate(batches);
-  std::vector<Batch> special_batches;
-  for (const Batch& b : batches) special_batches.push_back(with_specials(in, b));
-  r.sim_specials = simulate(special_batches);
-  const FloatTileKernel& baseline = eigen_tile_kernel(in.m, in.n, in.k);
-  r.baseline = baseline.name;
-  r.eigen = eigen_phase(in, batches, threads, seconds, baseline);
-  return r;
+  const auto eigen = [state, run = baseline.run](int t) {
+    Tiles& w = state->floats[t];
+    run(w.a.data(), w.b.data(), w.c.data(), w.d.data(), kBatch);
+    return std::uint64_t{kBatch};
+  };
+  return {{"kernel", simulate(false)}, {"kernel (special values)", simulate(true)},
+          {std::string(baseline.name), eigen}};
 }
 
 }  // namespace mmacheck::sim

@@ -174,7 +174,8 @@ class Parser {
     if (!shape) return false;
     std::vector<std::uint64_t>& tile = file_.cases.back().*shape->tile;
     if (!tile.empty()) return false;
-    const std::size_t digits = static_cast<std::size_t>(dtype_bits(shape->type) / 4);
+    const std::size_t digits = static_cast<std::size_t>(hex_digits(shape->type));
+    const std::uint64_t widest = dtype_mask(shape->type);
     tile.resize(static_cast<std::size_t>(shape->count));
     const char* p = text.data() + 1;
     const char* const end = text.data() + text.size();
@@ -208,7 +209,7 @@ class Parser {
         ok = bad >= 0;
       }
       p += digits;
-      if (!ok || (p < end && !is_blank(*p))) {
+      if (!ok || v > widest || (p < end && !is_blank(*p))) {
         tile.clear();
         return false;
       }
@@ -230,7 +231,8 @@ class Parser {
     if (words != shape.count)
       fail(tokens[0].col, key + " has " + std::to_string(words) + " words, " + inst_->shape() + " needs " +
                               std::to_string(shape.count));
-    const std::size_t digits = static_cast<std::size_t>(dtype_bits(shape.type) / 4);
+    const std::size_t digits = static_cast<std::size_t>(hex_digits(shape.type));
+    const std::uint64_t widest = dtype_mask(shape.type);
     tile.reserve(shape.count);
     for (std::size_t i = 1; i < tokens.size(); ++i) {
       const Token& t = tokens[i];
@@ -239,6 +241,9 @@ class Parser {
       if (t.text.size() != digits)
         fail(t.col, quoted(t.text) + " has " + std::to_string(t.text.size()) + " hex digits, " +
                         std::string(dtype_info(shape.type).ptx) + " words have " + std::to_string(digits));
+      if (*v > widest)
+        fail(t.col, quoted(t.text) + " does not fit a " + std::string(dtype_info(shape.type).ptx) + " element (" +
+                        std::to_string(dtype_bits(shape.type)) + " bits)");
       tile.push_back(*v);
     }
   }

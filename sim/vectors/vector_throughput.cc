@@ -4,13 +4,13 @@
 
 namespace mmacheck::sim {
 
-PhaseResult measure_vector_throughput(const std::string& path, const ArchParams& arch, double seconds, int threads) {
+Phase vector_phase(const std::string& path, const ArchParams& arch) {
   run_vector_file(read_vector_file(path), arch, 0);  // its errors before the clock starts
-  return timed(threads, seconds, [&](int) {
-    const VectorFile file = read_vector_file(path);
-    const VectorReport report = run_vector_file(file, arch, 0);
-    return static_cast<std::uint64_t>(report.passed + report.failed);
-  });
+  return {"vectors " + path, [path, &arch](int) {
+            const VectorFile file = read_vector_file(path);
+            const VectorReport report = run_vector_file(file, arch, 0);
+            return static_cast<std::uint64_t>(report.passed + report.failed);
+          }};
 }
 
 }  // namespace mmacheck::sim

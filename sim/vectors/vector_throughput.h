@@ -3,7 +3,9 @@
 // (cases) per second on T threads, each thread doing the whole file round
 // after round.  `bench --vectors FILE` prints it next to the kernel's rate.
 //
-//     PhaseResult r = measure_vector_throughput("tests/data/m16n8k16.mmav", arch_params("sm_90"), 2.0, 2);
+// A Phase of sim/numerics/throughput.h, for interleaved() with the kernel's.
+//
+//     Phase p = vector_phase("tests/data/m16n8k16.mmav", arch_params("sm_90"));
 #pragma once
 
 #include <string>
@@ -13,8 +15,8 @@
 
 namespace mmacheck::sim {
 
-// Throws Error for an unreadable or malformed file (before timing), a case
-// the architecture has no model of, or timed()'s errors.
-PhaseResult measure_vector_throughput(const std::string& path, const ArchParams& arch, double seconds, int threads);
+// Named "vectors PATH".  Throws Error for an unreadable or malformed file
+// or a case the architecture has no model of (here, before any timing).
+Phase vector_phase(const std::string& path, const ArchParams& arch);
 
 }  // namespace mmacheck::sim

@@ -60,15 +60,20 @@ void ProgramParser::call_args(const Token& callee, std::initializer_list<std::st
     if (!given[i]) in_.fail(callee, callee.text + "() is missing argument '" + std::string(names[i]) + "'");
 }
 
+// alloc= above a CTA's 227 KB of shared memory fits no element type (the
+// byte limit itself is checked with the element width, shared_layout.h).
+constexpr std::int64_t kMaxAllocElements = 227 * 1024;
+
 BufferDecl ProgramParser::buffer_call(const Token& name, const Token& callee) {
   Shape shape;
   DType dtype = DType::f32;
   MemScope scope = MemScope::global;  // TVM's default
   std::optional<TileLayout> layout;
-  SourceLoc layout_loc, swizzle_loc, align_loc;
+  SourceLoc layout_loc, swizzle_loc, align_loc, alloc_loc;
   std::optional<Swizzle> swizzle;
   std::int64_t align = 16;
-  call_args(callee, {"shape", "dtype", "scope", "layout", "swizzle", "align"}, 2, [&](std::size_t i) {
+  std::optional<std::int64_t> alloc;
+  call_args(callee, {"shape", "dtype", "scope", "layout", "swizzle", "align", "alloc"}, 2, [&](std::size_t i) {
     if (i == 0) shape = parse_shape(in_);
     if (i == 1) dtype = parse_dtype_word(in_);
     if (i == 2) scope = parse_scope_word(in_);
@@ -97,9 +102,18 @@ BufferDecl ProgramParser::buffer_call(const Token& name, const Token& callee) {
       if (align <= 0 || (align & (align - 1)) != 0 || align > 65536)
         in_.fail(t, "align must be a power of two from 1 to 65536 bytes, got " + t.text);
     }
+    if (i == 6) {
+      alloc_loc = in_.peek().loc;
+      const Token& t = in_.peek();
+      if (t.kind != TokenKind::integer) in_.fail(t, "expected the allocation's size in elements, got " + describe(t));
+      if (t.int_value <= 0 || t.int_value > kMaxAllocElements)
+        in_.fail(t, "alloc must be from 1 to " + std::to_string(kMaxAllocElements) + " elements, got " + t.text);
+      alloc = in_.next().int_value;
+    }
   });
-  if ((swizzle || align_loc.known()) && scope != MemScope::shared)
-    throw Error(swizzle ? swizzle_loc : align_loc, std::string(swizzle ? "a swizzle" : "align=") +
+  if ((swizzle || align_loc.known() || alloc_loc.known()) && scope != MemScope::shared)
+    throw Error(swizzle ? swizzle_loc : align_loc.known() ? align_loc : alloc_loc,
+                std::string(swizzle ? "a swizzle" : align_loc.known() ? "align=" : "alloc=") +
                                                      " needs a shared buffer; '" + name.text + "' is " +
                                                      std::string(mem_scope_name(scope)));
   if (!layout) {
@@ -112,7 +126,7 @@ BufferDecl ProgramParser::buffer_call(const Token& name, const Token& callee) {
     throw Error(layout_loc, "buffer '" + name.text + "' has " + std::to_string(elements(shape)) +
                                 " elements but its layout covers " + std::to_string(layout->size()));
   }
-  return BufferDecl{name.text, shape, dtype, scope, *layout, name.loc, swizzle, align};
+  return BufferDecl{name.text, shape, dtype, scope, *layout, name.loc, swizzle, align, alloc};
 }
 
 void ProgramParser::gemm_call(const Token& callee) {

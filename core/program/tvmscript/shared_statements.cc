@@ -39,7 +39,15 @@ int small_int(TokenCursor& in, std::string_view what) {
   return static_cast<int>(in.next().int_value);
 }
 
-void check_period(TokenCursor& in, const Token& at, const Swizzle& s) {
+// CuTe's rules for Swizzle<B, M, S> (cute/swizzle.hpp's static_asserts: B,
+// M >= 0, |S| >= B; TIRx: atom_len at least swizzle_len): with |S| < B the
+// bits XOR-ed in overlap the bits they come from, and the "swizzle" is no
+// permutation CuTe or TVM would build.  The parser reads no negative S.
+void check_swizzle(TokenCursor& in, const Token& at, const Swizzle& s) {
+  if (s.shift < s.bits)
+    in.fail(at, "swizzle " + s.str() + " breaks CuTe's rule |S| >= B (cute/swizzle.hpp: \"abs(SShift) must be more "
+                "than BBits\"; TIRx: atom_len must be at least swizzle_len): the " + std::to_string(s.bits) +
+                " bits it XORs in overlap the bits they come from");
   if (s.bits + s.base + s.shift > 20)
     in.fail(at, "swizzle " + s.str() + " spans 2^" + std::to_string(s.bits + s.base + s.shift) +
                     " elements; at most 2^20 are supported");
@@ -67,7 +75,7 @@ Swizzle ProgramParser::swizzle_value() {
     in_.fail(at, "expected a swizzle: Swizzle(B, M, S) or SwizzleLayout(per_element=M, swizzle_len=B, atom_len=S), got " +
                      describe(at));
   }
-  check_period(in_, at, s);
+  check_swizzle(in_, at, s);
   return s;
 }
 
@@ -90,7 +98,7 @@ std::pair<TileLayout, Swizzle> ProgramParser::compose_layout(const Token& callee
     in_.expect(",", "after swizzle_len");
     s.shift = small_int(in_, "atom_len");
     in_.expect(",", "after atom_len (ComposeLayout(per_element, swizzle_len, atom_len, LAYOUT))");
-    check_period(in_, callee, s);
+    check_swizzle(in_, callee, s);
   } else {
     s = swizzle_value();
     in_.expect(",", "after the swizzle (ComposeLayout(SWIZZLE, LAYOUT))");
@@ -133,7 +141,13 @@ void ProgramParser::fill_statement() {
     in_.next();
     f.transposed = true;
   }
+  if (matrix.text == name.text)
+    in_.fail(matrix, keyword.text + " " + name.text + (f.drain ? " -> " : " = ") + matrix.text + " names the shared buffer on both sides; the " +
+                         (f.drain ? "target" : "source") + " is a global matrix (e.g. " + name.text + (f.drain ? " -> D_g)" : " = A_g)"));
   if (const BufferDecl* m = program_.find_buffer(matrix.text)) {
+    if (m->scope != MemScope::global)
+      in_.fail(matrix, keyword.text + " moves between shared memory and a global matrix; '" + matrix.text + "' is " +
+                           std::string(mem_scope_name(m->scope)));
     Shape want = shared.shape;
     if (f.transposed) std::swap(want[0], want[1]);
     if (m->shape != want)
