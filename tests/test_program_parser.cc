@@ -184,7 +184,7 @@ TEST_CASE("bad statements give FILE:LINE:COL and a message", "[program]") {
       {"A = buffer((16, 0), float16)\n", "f.txt:1:17: error: shape dimension must be positive, got 0"},
       {"A = buffer((16, -1), float16)\n", "f.txt:1:17: error: expected a shape dimension (an integer), got '-'"},
       {"A = buffer((16, 8))\n", "f.txt:1:5: error: buffer() is missing argument 'dtype'"},
-      {"A = buffer((16, 8), float16, local, S[128], None, 16, 5)\n", "f.txt:1:55: error: buffer() takes at most 6 arguments"},
+      {"A = buffer((16, 8), float16, shared, S[128], None, 16, 1024, 5)\n", "f.txt:1:62: error: buffer() takes at most 7 arguments"},
       {"A = buffer((16, 8), float16, local, S[128]\n",
        "f.txt:2:1: error: expected ')' to close 'buffer(' opened at line 1, column 11, got end of input"},
       {"A = buffer((16, 8), float16, layot=S[128])\n", "f.txt:1:30: error: buffer() has no parameter 'layot'"},
