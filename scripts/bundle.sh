@@ -62,8 +62,8 @@ if ! ldconfig -p 2>/dev/null | grep -q 'libnvrtc\.so\.13 ' && [ ! -e /usr/local/
   fi
 fi
 
-# Libraries shipped compressed.
-for f in "$B"/lib/*.xz; do
+# Libraries and large test vectors shipped compressed.
+for f in "$B"/lib/*.xz $(find "$B/src" -name '*.mmav.xz'); do
   case "$f" in */nvrtc.tar.xz) continue ;; esac
   [ -e "${f%.xz}" ] && continue
   if command -v xz >/dev/null 2>&1; then
@@ -162,6 +162,9 @@ cp "$archive" "$out/lib/nvrtc.tar.xz"
 
 mkdir -p "$out/src"
 git ls-files -z --cached --others --exclude-standard | tar --null -T - -cf - | tar -x -C "$out/src"
+# Vector files over 512 KB (MMA-Sim's records, captures) go xz-compressed
+# (hex text: about 5x); run-tests.sh unpacks them beside themselves.
+find "$out/src" -name '*.mmav' -size +512k -exec xz -9 -T "$(nproc)" {} +
 revision=$(git rev-parse --short HEAD 2>/dev/null || echo unknown)
 git diff --quiet HEAD 2>/dev/null || revision="$revision+changes"
 printf 'source %s\nbinary %s\nrevision %s\n' "$root" "$build/bin/mmacheck" "$revision" >"$out/paths"
@@ -174,7 +177,9 @@ env -i "$out/bin/mmacheck" help >/dev/null
 # libz3 is most of the rest; xz brings 23 MB to about 5 MB.
 for lib in "$out"/lib/libz3.so*; do xz -9 -T "$(nproc)" "$lib"; done
 
-needs=$(objdump -T "$out/bin/"* "$out/lib/"*.so* 2>/dev/null | grep -oE '(GLIBC|GLIBCXX)_[0-9.]+' | sort -uV |
+shared_objects=()  # the libraries as shipped (libz3 is compressed, so objdump cannot read it)
+for f in "$out/lib/"*.so*; do [[ $f == *.xz ]] || shared_objects+=("$f"); done
+needs=$(objdump -T "$out/bin/"* "${shared_objects[@]}" 2>/dev/null | grep -oE '(GLIBC|GLIBCXX)_[0-9.]+' | sort -uV |
   awk -F_ '{last[$1] = $0} END {print last["GLIBC"], last["GLIBCXX"]}')
 size_mb=$(du -sm "$out" | cut -f1)
 echo "bundle: $out, ${size_mb} MB, needs ${needs} on the machine"

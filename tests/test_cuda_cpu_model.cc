@@ -9,6 +9,7 @@
 #include "core/gemm/staging.h"
 #include "core/program/read/read_program.h"
 #include "sim/machine/warp_machine.h"
+#include "sim/numerics/mma_model.h"
 #include "tests/support.h"
 #include "tests/test_cuda_support.h"
 
@@ -48,4 +49,25 @@ TEST_CASE("staged by its own statements, the seed computes a wrong product, the 
     sim::WarpMachine machine(program, plan.nest, sim::arch_params("sm_90"));
     CHECK((machine.run(in) == test::exact_gemm(program, in)) == right);
   }
+}
+
+// The GPU test "every instruction on its frames" compares the device with
+// test::exact_mma; that reference must itself agree with the bit-exact model
+// on every integer instruction (unsigned u4/u8, b1's AND/XOR popc), so a GPU
+// failure there is the device's or the kernel's, never the reference's.
+TEST_CASE("the GPU tests' exact integer reference agrees with the model on every integer instruction", "[cuda]") {
+  const sim::ArchParams& sm90 = sim::arch_params("sm_90");
+  int checked = 0;
+  for (const MmaInst& instr : mma_instructions()) {
+    if (dtype_info(instr.a).is_float || !sim::has_model(instr, sm90)) continue;
+    INFO(instr.ptx());
+    for (std::uint64_t seed = 0; seed < 4; ++seed) {
+      const sim::GemmInputs in = test::integer_inputs(instr, seed);
+      std::vector<std::uint64_t> d(static_cast<std::size_t>(instr.m * instr.n));
+      sim::mma_tile(instr, sm90, in.a.bits, in.b.bits, in.c.bits, d);
+      CHECK(d == test::exact_mma(instr, in));
+    }
+    ++checked;
+  }
+  CHECK(checked >= 40);  // s8/u8, s4/u4 and b1 rows of sm_90
 }

@@ -163,7 +163,7 @@ std::uint64_t encode(DType t, std::int64_t v) {
 double decode(DType t, std::uint64_t bits) {
   if (!dtype_info(t).is_float) {
     const int w = dtype_bits(t);
-    if (t == DType::u8) return static_cast<double>(bits & mask(t));
+    if (!dtype_info(t).is_signed) return static_cast<double>(bits & mask(t));  // u8, u4, b1
     const std::int64_t shifted = static_cast<std::int64_t>(bits << (64 - w)) >> (64 - w);
     return static_cast<double>(shifted);
   }
@@ -174,7 +174,8 @@ double decode(DType t, std::uint64_t bits) {
 
 sim::Matrix integer_matrix(const sim::MatrixSpec& spec, std::mt19937_64& rng) {
   sim::Matrix m{spec.rows, spec.cols, spec.dtype, {}};
-  std::uniform_int_distribution<int> pick(spec.dtype == DType::u8 ? 0 : -3, 3);
+  const bool is_unsigned = !dtype_info(spec.dtype).is_float && !dtype_info(spec.dtype).is_signed;
+  std::uniform_int_distribution<int> pick(is_unsigned ? 0 : -3, spec.dtype == DType::b1 ? 1 : 3);
   for (std::int64_t i = 0; i < spec.rows * spec.cols; ++i) m.bits.push_back(encode(spec.dtype, pick(rng)));
   return m;
 }
@@ -236,7 +237,10 @@ std::vector<std::uint64_t> exact_mma(const MmaInst& instr, const sim::GemmInputs
   for (int m = 0; m < instr.m; ++m)
     for (int n = 0; n < instr.n; ++n) {
       double sum = decode(instr.c, in.c.at(m, n));
-      for (int k = 0; k < instr.k; ++k) sum += decode(instr.a, in.a.at(m, k)) * decode(instr.b, in.b.at(k, n));
+      for (int k = 0; k < instr.k; ++k) {
+        const double a = decode(instr.a, in.a.at(m, k)), b = decode(instr.b, in.b.at(k, n));
+        sum += instr.bop == BitOp::xor_popc ? a + b - 2 * a * b : a * b;  // b1: popc(a AND b) or popc(a XOR b)
+      }
       d.push_back(encode(instr.d, static_cast<std::int64_t>(sum)));
     }
   return d;
