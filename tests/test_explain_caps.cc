@@ -74,7 +74,8 @@ TEST_CASE("the mismatch listing stops at --max-explain-points, whole mma at a ti
   // A cap below one mma still explains one whole mma.
   Limits tiny;
   tiny.set(Resource::explain_points, 1);
-  const Counterexample* one = counterexample(refuted_64(tiny), "A frame");
+  const ProofReport one_mma = refuted_64(tiny);  // the counterexample points into it
+  const Counterexample* one = counterexample(one_mma, "A frame");
   REQUIRE(one != nullptr);
   CHECK(one->points == 256);
   CHECK_THAT(one->summary, Contains("first 256 of 32768 points"));
@@ -100,7 +101,8 @@ TEST_CASE("no fix search over --max-fix-elements: the summary says which layout 
   CHECK_FALSE(cx->fix.has_value());
   CHECK_THAT(cx->summary, Contains("; no layout fix searched: A's layout has 4096 elements, over --max-fix-elements 1024"));
   // Under the default cap (8192) the search runs, and says nothing of a cap.
-  const Counterexample* searched = counterexample(refuted_64(Limits{}), "A frame");
+  const ProofReport uncapped = refuted_64(Limits{});
+  const Counterexample* searched = counterexample(uncapped, "A frame");
   REQUIRE(searched != nullptr);
   CHECK(searched->summary.find("no layout fix searched") == std::string::npos);
 }

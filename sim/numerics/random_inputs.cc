@@ -76,7 +76,11 @@ class ElementSource {
   // range; below it, a subnormal) and a random fraction.
   std::uint64_t finite(int exp) {
     const int field = std::clamp(exp + format_->bias, 0, max_finite_field());
-    return finite_field(chance(2), field, random_bits(format_->man_bits));
+    // One draw per statement: an argument list's order is the compiler's, and
+    // the stream must not depend on it (these follow GCC's right-to-left).
+    const std::uint64_t fraction = random_bits(format_->man_bits);
+    const bool neg = chance(2);
+    return finite_field(neg, field, fraction);
   }
   std::uint64_t nan(bool neg, bool quiet) {
     const sim::FloatFormat& f = *format_;
@@ -106,7 +110,12 @@ class ElementSource {
       case Distribution::normal:
       case Distribution::cancel: return moderate();
       case Distribution::wide:
-        return finite_field(chance(2), static_cast<int>(uniform(0, max_finite_field())), random_bits(f.man_bits));
+      {
+        const std::uint64_t fraction = random_bits(f.man_bits);
+        const int field = static_cast<int>(uniform(0, max_finite_field()));
+        const bool neg = chance(2);
+        return finite_field(neg, field, fraction);
+      }
       case Distribution::bits: return random_bits(f.storage_bits());
       case Distribution::spread: {
         const int s = f.storage_bits() <= 16 ? 12 : 24;
