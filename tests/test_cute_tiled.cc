@@ -104,3 +104,25 @@ TEST_CASE("a planted mistake in a TiledMMA is refuted, K over warps is unchecked
   // Not a bijection onto the threads.
   CHECK(check(with_vmnk("(32,2,2,1):(1,32,32,0)")).result == FrameVerdict::ill_formed);
 }
+
+TEST_CASE("a TiledMMA table whose stride has fewer modes than its shape is ill-formed, not a crash", "[cute]") {
+  // Found by fuzz_cute: the table's value mode was taken before congruence
+  // was checked, and the missing stride mode threw std::out_of_range.
+  const std::string text =
+      "tiled SM80_16x8x16_F32F16F16F32_TN:\n"
+      "    ThrLayoutVMNK = (32,2,2,1):(1,32,64,0),\n"
+      "    Tile = (32,16,16),\n"
+      "    A = ((4,8,2,2),((2,2,2),(1,1))):((64,1,16,0)),\n"
+      "    B = ((4,8,2,2),((2,2),(1,1))):((32,1,0,8),((16,128),(0,0))),\n"
+      "    C = ((4,8,2,2),((2,2),(1,1))):((64,1,16,256),((32,8),(0,0)))\n";
+  std::vector<CuteAtomTraits> atoms;
+  try {
+    atoms = read_cute_atom_list(text, "t.txt");
+  } catch (const Error&) {
+    SUCCEED("the reader refuses it with a location");
+    return;
+  }
+  REQUIRE(atoms.size() == 1);
+  const CuteAtomReport r = check_cute_tiled(atoms[0], Limits{});
+  CHECK(r.result != FrameVerdict::proved);
+}

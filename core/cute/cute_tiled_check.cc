@@ -136,7 +136,9 @@ std::string tiled_tables(const CuteAtomTraits& t, const CuteAtomName& inst, Tile
       continue;
     }
     const CuteLayout& tv = *src.layout;
-    const CuteLayout values = tv.rank() == 2 ? tv.mode(1) : CuteLayout{};
+    // Congruence first: mode() of a layout whose stride has fewer modes than
+    // its shape has no stride to take (a fuzzed header found it).
+    const CuteLayout values = tv.congruent() && tv.rank() == 2 ? tv.mode(1) : CuteLayout{};
     if (!tv.congruent() || tv.rank() != 2 || values.rank() != 2 || values.mode(0).size() != elems ||
         values.mode(1).rank() != 2 || tv.mode(0).size() != out.threads)
       return name + " " + tv.str() + " is not ((threads), ((atom values), (rest, rest)))";
