@@ -24,6 +24,7 @@
 #include <system_error>
 #include <thread>
 
+#include "cli/json_shape.h"
 #include "cli/command.h"
 #include "cli/progress.h"
 #include "core/base/json.h"
@@ -159,7 +160,8 @@ int run_bench(const Args& args) {
     Json vector_json = Json::array();
     for (std::size_t v = 0; v < vector_files.size(); ++v)
       vector_json.push_back({{"file", vector_files[v]}, {"result", phase_json(r[3 + 2 * jobs.size() + v])}});
-    std::cout << json_line({{"instruction", inst->ptx()},
+    std::cout << json_line(file_json("", {{"verdict", "measured"},
+                            {"instruction", inst->ptx()},
                             {"arch", arch.name},
                             {"threads", threads},
                             {"slices", r[0].slice_rates.size()},
@@ -170,7 +172,7 @@ int run_bench(const Args& args) {
                             {"baseline_result", phase_json(r[2])},
                             {"ratio", ratio.median},
                             {"ratio_q1", ratio.q1},
-                            {"ratio_q3", ratio.q3}})
+                            {"ratio_q3", ratio.q3}}))
               << std::endl;
     return kHolds;
   }
