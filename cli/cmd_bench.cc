@@ -24,6 +24,7 @@
 #include <system_error>
 #include <thread>
 
+#include "cli/json_shape.h"
 #include "cli/command.h"
 #include "cli/progress.h"
 #include "core/base/json.h"
@@ -164,7 +165,8 @@ int run_bench(const Args& args) {
     Json isa_json = Json::array();
     for (std::size_t p = first_isa; p < phases.size(); ++p)
       isa_json.push_back({{"name", phases[p].name}, {"result", phase_json(r[p])}});
-    std::cout << json_line({{"instruction", inst->ptx()},
+    std::cout << json_line(file_json("", {{"verdict", "measured"},
+                            {"instruction", inst->ptx()},
                             {"arch", arch.name},
                             {"threads", threads},
                             {"slices", r[0].slice_rates.size()},
@@ -176,7 +178,7 @@ int run_bench(const Args& args) {
                             {"baseline_result", phase_json(r[2])},
                             {"ratio", ratio.median},
                             {"ratio_q1", ratio.q1},
-                            {"ratio_q3", ratio.q3}})
+                            {"ratio_q3", ratio.q3}}))
               << std::endl;
     return kHolds;
   }

@@ -60,11 +60,11 @@ FileOutcome run_gpu_file(const std::string& path, const GpuSettings& s, cuda::La
   if (r.result == cuda::GpuCheckResult::dispatch_failed) {
     out << "dispatch_failed\n";
     for (const std::string& reason : r.dispatch_reasons) out << "  " << reason << "\n";
-    return {kFails, "dispatch_failed", {{"result", "dispatch_failed"}, {"reasons", r.dispatch_reasons}}};
+    return {kFails, "dispatch_failed", {{"verdict", "dispatch_failed"}, {"reasons", r.dispatch_reasons}}};
   }
   if (r.result == cuda::GpuCheckResult::no_gpu) {
     std::cerr << "gpu: no GPU: " << r.no_gpu_reason << "\n";
-    return {kNoGpu, "no GPU", {{"result", "no_gpu"}, {"message", r.no_gpu_reason}}};
+    return {kNoGpu, "no GPU", {{"verdict", "no_gpu"}, {"message", r.no_gpu_reason}}};
   }
   const Nest& nest = r.plan->nest;
   for (const cuda::GpuCheckDevice& d : r.devices)
@@ -97,7 +97,7 @@ FileOutcome run_gpu_file(const std::string& path, const GpuSettings& s, cuda::La
                 r.sim_threads, r.setup_s);
   out << rate << std::endl;
   const bool match = r.result == cuda::GpuCheckResult::match;
-  const Json json = {{"result", match ? "match" : "differ"},
+  const Json json = {{"verdict", match ? "match" : "differ"},
                      {"device", r.devices.front().name},
                      {"devices", device_ordinals(r.devices)},
                      {"sm", r.devices.front().sm},

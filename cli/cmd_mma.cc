@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "cli/json_shape.h"
 #include "cli/command.h"
 #include "core/base/error.h"
 #include "core/base/json.h"
@@ -66,8 +67,9 @@ int run_mma(const Args& args) {
     failed += report.failed;
   }
   if (as_json)
-    std::cout << json_line({{"result", failed ? "failed" : "passed"}, {"arch", arch.name}, {"passed", passed},
-                            {"failed", failed}, {"files", std::move(file_reports)}})
+    std::cout << json_line(file_json("", {{"verdict", failed ? "failed" : "passed"}, {"cases", passed + failed},
+                                          {"arch", arch.name}, {"passed", passed}, {"failed", failed},
+                                          {"files", std::move(file_reports)}}))
               << std::endl;
   else
     std::cout << passed << " passed, " << failed << " failed" << std::endl;

@@ -107,7 +107,7 @@ FileOutcome simulate_file(const std::string& path, const SimSettings& s, std::os
   if (!plan.ok) {
     out << "dispatch_failed\n";
     for (const std::string& r : plan.reasons) out << "  " << r << "\n";
-    return {kFails, "dispatch_failed", {{"result", "dispatch_failed"}, {"reasons", plan.reasons}}};
+    return {kFails, "dispatch_failed", {{"verdict", "dispatch_failed"}, {"reasons", plan.reasons}}};
   }
   const sim::SimCheck check(program, plan.nest, *s.arch);
   const GemmGeometry& g = check.geometry();
@@ -139,7 +139,7 @@ FileOutcome simulate_file(const std::string& path, const SimSettings& s, std::os
     out << "FAILED: " << r.failed_cases << " of " << s.cases.cases << " cases, " << r.wrong_elements
         << " wrong elements (" << r.not_bit_exact << " differ from the direct evaluation, " << r.outside_bound
         << " outside the Eigen reference bound)" << std::endl;
-  const Json report = {{"result", passed ? "passed" : "failed"},
+  const Json report = {{"verdict", passed ? "passed" : "failed"},
                        {"instruction", plan.inst->ptx()},
                        {"arch", s.arch->name},
                        {"shape", {{"M", g.m}, {"N", g.n}, {"K", g.k}}},

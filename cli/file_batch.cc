@@ -14,6 +14,7 @@
 
 #include "cli/command.h"
 #include "cli/error_report.h"
+#include "cli/json_shape.h"
 #include "cli/progress.h"
 #include "core/base/error.h"
 
@@ -32,7 +33,8 @@ bool hidden(const fs::path& p) {
 
 struct Report {
   FileOutcome outcome;
-  std::string text;
+  std::string text;   // stdout
+  std::string error;  // stderr
 };
 
 // One input, bad input included: an Error becomes the file's report.
@@ -47,22 +49,19 @@ Report check_one(const std::string& path, const FileCheck& check, bool json) {
     r.outcome.label = "bad input";
     std::ostringstream ignored;
     report_error(err, ignored, e, false);
-    r.text = text.str() + err.str();
-    r.outcome.json = error_json(e);
-    if (r.outcome.json["file"].is_null()) r.outcome.json["file"] = path;
+    r.text = text.str();
+    r.error = err.str();
+    r.outcome.json = bad_input_json(path, e);
   } catch (const std::exception& e) {
     // Not bad input but our failure (e.g. out of memory): still this file's report only.
     r.outcome.status = kBadInput;
     r.outcome.label = "bad input";
-    r.outcome.json = {{"file", path}, {"line", nullptr}, {"column", nullptr}, {"message", e.what()}};
-    r.text = text.str() + path + ": error: " + e.what() + "\n";
+    const Error as_error(SourceLoc{path, 0, 0}, e.what());
+    r.outcome.json = bad_input_json(path, as_error);
+    r.text = text.str();
+    r.error = std::string(as_error.what()) + "\n";
   }
-  if (json) {
-    Json line = {{"file", path}};
-    for (auto& [key, value] : r.outcome.json.items())
-      if (key != "file") line[key] = value;
-    r.text = json_line(line) + "\n";
-  }
+  if (json) r.text = json_line(file_json(path, r.outcome.json)) + "\n";
   return r;
 }
 
@@ -112,7 +111,7 @@ int run_batch(const std::vector<std::string>& inputs, const BatchOptions& option
     // As a direct run: reports stream, bad input goes through main().
     std::ostringstream ignored;
     const FileOutcome outcome = check(inputs.front(), options.json ? ignored : std::cout);
-    if (options.json) std::cout << json_line(outcome.json) << "\n";
+    if (options.json) std::cout << json_line(file_json(inputs.front(), outcome.json)) << "\n";
     return outcome.status;
   }
 
@@ -151,6 +150,7 @@ int run_batch(const std::vector<std::string>& inputs, const BatchOptions& option
       lock.unlock();
       if (!options.json) std::cout << (i ? "\n" : "") << "== " << inputs[i] << " ==\n";
       std::cout << r.text << std::flush;
+      std::cerr << r.error << std::flush;
       worst = std::max(worst, r.outcome.status);
       if (!counts.count(r.outcome.label)) order.push_back(r.outcome.label);
       ++counts[r.outcome.label];

@@ -5,10 +5,11 @@
 // Each input gets its own report, printed whole and in input order however
 // many run at once (-j N).  Bad input in one file is that file's report
 // (exit status 2) and the others still run.  The exit status is the worst
-// one.  A single input prints exactly as before (no heading, no summary, its
-// bad input exits 2 through main()); several print `== FILE ==` before each
-// text report and end with a summary line; with --json each input is one
-// line of JSON (JSON Lines) with "file" first.
+// one.  A single input prints without heading or summary (its bad input exits
+// 2 through main()); several print `== FILE ==` before each text report and
+// end with a summary line.  Bad input's text goes to stderr either way.  With
+// --json each input is one line of JSON (JSON Lines) in the shape of
+// cli/json_shape.h, however many inputs.
 //
 //     int status = run_batch(expand_inputs(files), {.jobs = 2, .json = true},
 //                            [&](const std::string& path, std::ostream& text) { ... return FileOutcome{...}; });

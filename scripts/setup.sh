@@ -5,7 +5,7 @@
 # which only the sanitizer and fuzz build (scripts/sanitize.sh) needs.
 set -euo pipefail
 
-packages=(cmake g++ make pkg-config libz3-dev libeigen3-dev libboost-program-options-dev nlohmann-json3-dev catch2)
+packages=(cmake g++ make pkg-config libz3-dev libeigen3-dev libboost-program-options-dev nlohmann-json3-dev catch2 libvalijson-dev)
 [ "${1:-}" = fuzz ] && packages+=(clang libclang-rt-14-dev)
 missing=()
 for p in "${packages[@]}"; do

@@ -35,7 +35,7 @@ TEST_CASE("prove --json prints DESIGN.md's object for the seed", "[prove]") {
   const Json j = Json::parse(r.out);
   std::vector<std::string> keys;
   for (const auto& item : j.items()) keys.push_back(item.key());
-  CHECK(keys == std::vector<std::string>{"verdict", "instruction", "tiles", "mma_count", "reasons", "checks",
+  CHECK(keys == std::vector<std::string>{"file", "verdict", "instruction", "tiles", "mma_count", "reasons", "checks",
                                          "counterexamples", "diagnosis", "notes"});
   CHECK(j["notes"].empty());  // the seed stages every operand
   CHECK(j["verdict"] == "refuted");
