@@ -5,7 +5,7 @@
 // Dispatches the file's gemm and proves the nest (core/prove/prove.h).  Text
 // output: the instruction and tiling, one line per check (result, time),
 // the counterexamples in words or the dispatch's reasons, and a last line
-// `verdict: ...`.  --json prints DESIGN.md's object.  Exit status 0 proved,
+// `verdict: ...`.  --json prints the object of ../shared/DESIGN.md ("JSON outputs").  Exit status 0 proved,
 // 1 refuted / dispatch_failed / unknown, 2 bad input.
 #include <cstdio>
 #include <iostream>
