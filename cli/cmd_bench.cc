@@ -101,6 +101,7 @@ void print_phase(const std::string& name, const sim::PhaseResult& p) {
 int run_bench(const Args& args) {
   const int hardware = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   po::options_description options("mmacheck bench");
+  // clang-format off
   options.add_options()
       ("instr", po::value<std::string>()->default_value("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32"),
        "instruction (full PTX name)")
@@ -112,6 +113,7 @@ int run_bench(const Args& args) {
       ("vectors", po::value<std::vector<std::string>>(),
        "also time `mma --vectors` on this vector file (read, parse, run); repeatable")
       ("json", po::bool_switch(), "print one JSON object instead of the text lines");
+  // clang-format on
   const po::variables_map vm = parse_options(args, options, {});
   const std::string name = vm["instr"].as<std::string>();
   const MmaInst* inst = find_mma_inst(name);

@@ -40,6 +40,7 @@ const MmaInst& find_instruction(const std::string& name) {
 
 int run_capture(const Args& args) {
   po::options_description options("mmacheck capture");
+  // clang-format off
   options.add_options()
       ("instr", po::value<std::vector<std::string>>(), "instruction (PTX name, tag or all); repeatable")
       ("cases", po::value<int>()->default_value(384), "cases per instruction")
@@ -49,6 +50,7 @@ int run_capture(const Args& args) {
        "overflow, lowbits) or all")
       ("output,o", po::value<std::string>(), "vector file to write")
       ("json", po::bool_switch(), "print one JSON object: cases per instruction, the file written");
+  // clang-format on
   const po::variables_map vm = parse_options(args, options, {});
   if (!vm.count("instr")) throw Error("capture: no instruction (use --instr PTX, a tag, or all)");
   if (!vm.count("output")) throw Error("capture: no output file (use -o OUT.mmav)");

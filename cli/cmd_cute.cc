@@ -79,9 +79,11 @@ std::string unchecked_reason(const CuteAtomReport& r) {
 
 int run_cute(const Args& args) {
   po::options_description options("mmacheck cute");
+  // clang-format off
   options.add_options()
       ("file", po::value<std::string>(), "a CUTLASS mma_traits_*.hpp header or an atom list")
       ("json", po::bool_switch(), "print the JSON report");
+  // clang-format on
   options.add(unchecked_option());
   options.add(limit_options());
   po::positional_options_description positional;

@@ -130,6 +130,7 @@ FileOutcome run_gpu_file(const std::string& path, const GpuSettings& s, cuda::La
 
 int run_gpu(const Args& args) {
   po::options_description options("mmacheck gpu");
+  // clang-format off
   options.add_options()
       ("file", po::value<std::vector<std::string>>(), "layout files or folders; - is standard input")
       ("cases", po::value<int>()->default_value(64), "random cases (one CTA each)")
@@ -144,6 +145,7 @@ int run_gpu(const Args& args) {
       ("threads", po::value<int>()->default_value(0), "simulator threads (0: one per hardware thread)")
       ("batch", po::value<std::int64_t>()->default_value(0), "cases per launch (0: as many as fit 32 MB)")
       ("json", po::bool_switch(), "print a JSON object (JSON Lines, one per file, for several)");
+  // clang-format on
   options.add(limit_options());
   po::positional_options_description positional;
   positional.add("file", -1);

@@ -141,6 +141,7 @@ void text(std::ostream& os, const ProofReport& r) {
 
 int run_prove(const Args& args) {
   po::options_description options("mmacheck prove");
+  // clang-format off
   options.add_options()
       ("file", po::value<std::vector<std::string>>(), "layout files or folders; - is standard input")
       ("json", po::bool_switch(), "print the JSON report (JSON Lines, one object per file, for several)")
@@ -149,6 +150,7 @@ int run_prove(const Args& args) {
       ("inst-set", po::value<std::string>()->default_value("tvm"), "tvm or extended")
       ("jobs,j", po::value<int>()->default_value(1), "files proved at once (0: one per hardware thread)")
       ("max-bank-conflicts", po::value<int>(), "fail (exit 1) when the shared-memory statements need more than N extra wavefronts");
+  // clang-format on
   options.add(limit_options());
   po::positional_options_description positional;
   positional.add("file", -1);

@@ -160,6 +160,7 @@ FileOutcome simulate_file(const std::string& path, const SimSettings& s, std::os
 
 int run_sim(const Args& args) {
   po::options_description options("mmacheck sim");
+  // clang-format off
   options.add_options()
       ("file", po::value<std::vector<std::string>>(), "layout files or folders; - is standard input")
       ("cases", po::value<int>()->default_value(64), "random cases")
@@ -174,6 +175,7 @@ int run_sim(const Args& args) {
       ("jobs,j", po::value<int>()->default_value(1), "files simulated at once (0: one per hardware thread)")
       ("threads", po::value<int>()->default_value(0),
        "cases checked at once in each file (0: the hardware threads shared among the -j files)");
+  // clang-format on
   options.add(limit_options());
   po::positional_options_description positional;
   positional.add("file", -1);

@@ -63,9 +63,11 @@ Json report_json(const TritonReport& r) {
 
 int run_triton(const Args& args) {
   po::options_description options("mmacheck triton");
+  // clang-format off
   options.add_options()
       ("file", po::value<std::string>(), "a JSON list of Triton linear layouts")
       ("json", po::bool_switch(), "print the JSON report");
+  // clang-format on
   options.add(unchecked_option());
   po::positional_options_description positional;
   positional.add("file", 1);

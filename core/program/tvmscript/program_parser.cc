@@ -1,5 +1,5 @@
 // parse_program: the statements of a layout file (see program.h and
-// DESIGN.md "Layout file").  Layout expressions go to layout_parser, index
+// README.md "Layout files").  Layout expressions go to layout_parser, index
 // expressions to index_expr; the calls buffer(...) and gemm(...) are in
 // program_calls.cc.
 #include <algorithm>

@@ -1,5 +1,5 @@
-// The shared-memory statements of a layout file (program.h, DESIGN.md
-// "Layout file", docs/shared-memory.md): fill/drain, ldmatrix/stmatrix,
+// The shared-memory statements of a layout file (program.h, README.md
+// "Layout files", docs/shared-memory.md): fill/drain, ldmatrix/stmatrix,
 // ld.shared/st.shared, and the swizzle values a shared buffer takes
 // (CuTe's Swizzle(B, M, S), TIRx's SwizzleLayout(...) and ComposeLayout(...)).
 #include <algorithm>
