@@ -4,6 +4,7 @@
 // reader hands back (the images' logical buffers, the gemm, the staging).
 #include <algorithm>
 
+#include "core/layout/shape_text.h"
 #include "core/program/tirx_release/tirx_release_reader.h"
 
 namespace mmacheck {
@@ -38,12 +39,6 @@ std::vector<std::string> fields(std::string_view opcode) {
     if (dot == std::string_view::npos) return out;
     start = dot + 1;
   }
-}
-
-std::string tuple_str(const Shape& s) {
-  std::string out = "(";
-  for (std::size_t i = 0; i < s.size(); ++i) out += (i ? ", " : "") + std::to_string(s[i]);
-  return out + (s.size() == 1 ? ",)" : ")");
 }
 
 }  // namespace
@@ -377,7 +372,7 @@ Program ReleaseReader::finish() {
       buf.layout = unpacked.group(s4).permute_by_groups(perm);
       buf.shape = {s4[0] * s4[2], s4[1] * s4[3]};
     } catch (const Error& e) {
-      throw Error(img.loc, "'" + img.buffer + "': its layout does not split over the image " + tuple_str(img.shape) +
+      throw Error(img.loc, "'" + img.buffer + "': its layout does not split over the image " + tuple_text(img.shape) +
                                ": " + e.what());
     }
     for (const auto& [name, value] : layout_names_.layouts)

@@ -8,6 +8,7 @@
 // docstrings, `pass`, the `T.device_entry()` marker).
 #include <algorithm>
 
+#include "core/layout/shape_text.h"
 #include "core/program/python_block.h"
 #include "core/program/python_values.h"
 #include "core/program/tvmscript/program_parser.h"
@@ -24,12 +25,6 @@ constexpr std::string_view kUnsupported[] = {"if",     "elif",   "else",  "while
                                              "try",    "except", "finally", "assert", "del",    "global",
                                              "nonlocal", "lambda", "yield", "raise",  "break",  "continue",
                                              "async",  "await"};
-
-std::string dims(const Shape& shape) {
-  std::string out;
-  for (std::int64_t d : shape) out += (out.empty() ? "" : ", ") + std::to_string(d);
-  return out;
-}
 
 }  // namespace
 
@@ -231,7 +226,7 @@ void ProgramParser::view_binding(const Token& name) {
   std::int64_t n = 1;
   for (std::int64_t d : shape) n *= d;
   if (n != span)
-    in_.fail(local, "'" + buf.name + "'.local(" + dims(shape) + ") has " + std::to_string(n) +
+    in_.fail(local, "'" + buf.name + "'.local(" + joined_text(shape) + ") has " + std::to_string(n) +
                         " registers but each thread's storage span of '" + buf.name + "' is " + std::to_string(span));
   views_.emplace(name.text, RegisterView{buf.name, shape});
   names_.others.emplace(name.text, "register view");
