@@ -57,6 +57,11 @@ TEST_CASE("a folder's files without a gemm are 'no gemm', not errors", "[cli][fo
   const test::RunResult json = test::run_mmacheck({"prove", "--json", repo, "--include", "*.txt"});
   CHECK(json.status == 0);
   CHECK(json.out.find("\"verdict\":\"no_gemm\"") != std::string::npos);
+  // The test file's kernel is proved; what was passed over around it is listed.
+  const test::RunResult kernel = test::run_mmacheck({"prove", repo + "/tests/test_kernel.py"});
+  CHECK(kernel.status == 0);
+  CHECK(kernel.out.find("note: skipped (no bearing on the gemm): def test_x (line ") != std::string::npos);
+  CHECK(kernel.out.find(", if __name__ block (line ") != std::string::npos);
   // A single file is checked as before unless asked.
   CHECK(test::run_mmacheck({"prove", repo + "/util.py"}).status == 2);
   CHECK(test::run_mmacheck({"prove", "--skip-no-gemm", repo + "/util.py"}).status == 0);

@@ -80,8 +80,12 @@ TEST_CASE("each printout of TVM gets the verdict of the program it prints", "[ti
     if (e.contains("lowered")) prints.push_back(e["lowered"].get<std::string>());
     for (const std::string& path : prints) {
       INFO(path);
-      const Program printed = load_program(source_path(path));
+      const ReadProgram read = read_program_file(source_path(path));
+      const Program& printed = read.program;
       REQUIRE(printed.release.has_value());
+      // What was passed over is TVM's function attributes, and it is listed.
+      REQUIRE_FALSE(read.skipped.empty());
+      for (const std::string& s : read.skipped) CHECK(s.rfind("T.func_attr (line ", 0) == 0);
       CHECK(printed.release->lowered == (path.find(".lowered.") != std::string::npos));
       const ProofReport r = prove_both(printed);
       CHECK(verdict_name(r.verdict) == verdict);
