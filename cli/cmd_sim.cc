@@ -177,11 +177,13 @@ int run_sim(const Args& args) {
        "cases checked at once in each file (0: the hardware threads shared among the -j files)");
   // clang-format on
   options.add(limit_options());
+  options.add(input_options());
   po::positional_options_description positional;
   positional.add("file", -1);
   const po::variables_map vm = parse_options(args, options, positional);
   if (!vm.count("file")) throw Error("sim: no layout file (usage: " + usage_line("sim") + ")");
-  const std::vector<std::string> inputs = expand_inputs(vm["file"].as<std::vector<std::string>>());
+  const std::vector<std::string> operands = vm["file"].as<std::vector<std::string>>();
+  const std::vector<std::string> inputs = expand_inputs(operands, input_selection(vm));
   SimSettings settings{.cases = {.cases = vm["cases"].as<int>(),
                                   .seed = vm["seed"].as<std::uint64_t>(),
                                   .inputs = sim::input_set(vm["inputs"].as<std::string>()),
@@ -193,7 +195,8 @@ int run_sim(const Args& args) {
                         .json = vm["json"].as<bool>(),
                         .progress = inputs.size() == 1};
   sim::check_case_options(settings.cases, "sim");
-  const BatchOptions batch{.jobs = checked_jobs(vm["jobs"].as<int>()), .json = settings.json};
+  const BatchOptions batch{
+      .jobs = checked_jobs(vm["jobs"].as<int>()), .json = settings.json, .skip_no_gemm = skip_no_gemm(vm, operands)};
   // Unless asked, the files of -j share the hardware threads.
   if (settings.cases.threads == 0)
     settings.cases.threads =

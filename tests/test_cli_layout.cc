@@ -102,7 +102,7 @@ TEST_CASE("bad expressions exit 2 with <expr>:1:COL, the expression and a caret"
       {"A_FRG.tile_to([16, 16], [16, 8])", "<expr>:1:1: error: unknown name 'A_FRG' (no layouts are defined)",
        "  ^"},
       {"S[8 : 1@lanied]", "<expr>:1:9: error: unknown axis 'lanied'", nullptr},
-      {"S[8] \xe2\x80\xa6", "<expr>:1:6: error: unexpected byte 0xE2", nullptr},
+      {"S[8] \xe2\x80\xa6", "<expr>:1:6: error: unexpected '\xe2\x80\xa6' after the layout expression", nullptr},
   };
   for (const Case& c : cases) {
     INFO(c.expr);

@@ -228,7 +228,7 @@ TEST_CASE("bad statements give FILE:LINE:COL and a message", "[program]") {
       {"A = S[8].group([3, 3])\n", "f.txt:1:16: error: shape [3, 3] has 9 elements but the layout covers 8"},
       {"A = S[(3, 4) : (4, 1)]\nB = A.group([2, 6])\n",
        "f.txt:2:7: error: layout S[(3, 4) : (4, 1)] can not be grouped by shape [2, 6]"},
-      {"A = S[8] ~\n", "f.txt:1:10: error: unexpected character '~'"},
+      {"A = S[8] $\n", "f.txt:1:10: error: unexpected character '$'"},
       {"A = 'unterminated\n", "f.txt:1:5: error: unterminated string"},
   };
   for (const Case& c : cases) {
