@@ -146,6 +146,8 @@ int run_bench(const Args& args) {
       phases.push_back(sim::nest_phase("nest " + job.file + (dist == sim::Distribution::specials ? " (special values)" : ""),
                                        job.program, job.plan.nest, arch, dist, threads));
   for (const std::string& file : vector_files) phases.push_back(sim::vector_phase(file, arch));
+  const std::size_t first_isa = phases.size();
+  for (sim::Phase& p : sim::isa_phases(*inst, arch, threads)) phases.push_back(std::move(p));
   const std::vector<sim::PhaseResult> r = with_progress(seconds * static_cast<double>(phases.size()) / 2, [&] {
     return sim::interleaved(phases, threads, seconds);
   });
@@ -159,6 +161,9 @@ int run_bench(const Args& args) {
     Json vector_json = Json::array();
     for (std::size_t v = 0; v < vector_files.size(); ++v)
       vector_json.push_back({{"file", vector_files[v]}, {"result", phase_json(r[3 + 2 * jobs.size() + v])}});
+    Json isa_json = Json::array();
+    for (std::size_t p = first_isa; p < phases.size(); ++p)
+      isa_json.push_back({{"name", phases[p].name}, {"result", phase_json(r[p])}});
     std::cout << json_line({{"instruction", inst->ptx()},
                             {"arch", arch.name},
                             {"threads", threads},
@@ -166,6 +171,7 @@ int run_bench(const Args& args) {
                             {"kernel", {{"finite", phase_json(r[0])}, {"specials", phase_json(r[1])}}},
                             {"nests", std::move(nest_json)},
                             {"vectors", std::move(vector_json)},
+                            {"instruction_sets", std::move(isa_json)},
                             {"baseline", baseline},
                             {"baseline_result", phase_json(r[2])},
                             {"ratio", ratio.median},

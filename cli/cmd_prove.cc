@@ -5,7 +5,7 @@
 // Dispatches the file's gemm and proves the nest (core/prove/prove.h).  Text
 // output: the instruction and tiling, one line per check (result, time),
 // the counterexamples in words or the dispatch's reasons, and a last line
-// `verdict: ...`.  --json prints DESIGN.md's object.  Exit status 0 proved,
+// `verdict: ...`.  --json prints report_json() (core/prove/report_json.h).  Exit status 0 proved,
 // 1 refuted / dispatch_failed / unknown, 2 bad input.
 #include <cstdio>
 #include <iostream>
@@ -16,74 +16,13 @@
 #include "core/base/json.h"
 #include "core/program/read/read_program.h"
 #include "core/prove/prove.h"
+#include "core/prove/report_json.h"
 
 namespace mmacheck::cli {
 
 namespace po = boost::program_options;
 
 namespace {
-
-Json element_json(const std::optional<Element>& e) { return e ? Json(*e) : Json(nullptr); }
-
-Json mismatch_json(const Mismatch& m) {
-  Json j = {{"lane", m.lane}, {"slot", m.slot}, {"expected", element_json(m.expected)}, {"actual", element_json(m.actual)}};
-  if (m.warp) j["warp"] = *m.warp;
-  return j;
-}
-
-Json counterexample_json(const Counterexample& cx) {
-  Json j = {{"check", cx.check},   {"lane", cx.lane},
-            {"slot", cx.slot},     {"expected", element_json(cx.expected)},
-            {"actual", element_json(cx.actual)}, {"operand", cx.operand}};
-  if (cx.warp) j["warp"] = *cx.warp;
-  if (cx.address_lane) j["address_lane"] = *cx.address_lane;
-  if (cx.stmt) j["stmt"] = *cx.stmt;
-  if (cx.tile) j["tile"] = *cx.tile;
-  if (cx.element) j["element"] = *cx.element;
-  if (cx.k) j["k"] = *cx.k;
-  j["message"] = cx.message;
-  if (!cx.summary.empty()) {
-    j["summary"] = cx.summary;
-    j["points"] = cx.points;
-    Json all = Json::array();
-    for (const Mismatch& m : cx.mismatches) all.push_back(mismatch_json(m));
-    j["mismatches"] = std::move(all);
-  }
-  if (cx.fix) {
-    j["fix"] = *cx.fix;
-    j["fix_reason"] = cx.fix_reason;
-  }
-  return j;
-}
-
-Json diagnosis_json(const Diagnosis& d) {
-  Json cx = nullptr;
-  if (d.counterexample) {
-    const Counterexample& c = *d.counterexample;
-    cx = {{"lane", c.lane}, {"slot", c.slot}, {"expected", element_json(c.expected)},
-          {"actual", element_json(c.actual)}, {"message", c.message}};
-    if (c.warp) cx["warp"] = *c.warp;
-  }
-  return {{"instruction", d.instruction.empty() ? Json(nullptr) : Json(d.instruction)},
-          {"operand", d.operand.empty() ? Json(nullptr) : Json(d.operand)},
-          {"property", d.property},
-          {"message", d.message},
-          {"counterexample", std::move(cx)},
-          {"fix", d.fix ? Json(*d.fix) : Json(nullptr)},
-          {"fix_line", d.fix ? Json(d.fix_line) : Json(nullptr)},
-          {"fix_reason", d.fix_reason},
-          {"fix_proves", d.fix_proves}};
-}
-
-Json bank_json(const BankCount& b) {
-  Json conflicts = Json::array();
-  for (const BankPhase& p : b.conflicts)
-    conflicts.push_back({{"instruction", p.instruction}, {"phase", p.phase}, {"wavefronts", p.wavefronts},
-                         {"bank", p.bank}, {"lanes", p.lanes}});
-  return {{"statement", b.statement}, {"shared", b.shared},   {"line", b.line},
-          {"instructions", b.instructions}, {"wavefronts", b.wavefronts}, {"ideal", b.ideal},
-          {"extra", b.extra()}, {"conflicts", std::move(conflicts)}};
-}
 
 void print_banks(std::ostream& os, const std::vector<BankCount>& banks) {
   if (banks.empty()) return;
@@ -107,40 +46,6 @@ void print_banks(std::ostream& os, const std::vector<BankCount>& banks) {
   }
 }
 
-Json json(const ProofReport& r) {
-  Json checks = Json::array();
-  for (const CheckReport& c : r.checks) {
-    Json check = {{"name", c.name},
-                  {"result", check_result_name(c.result)},
-                  {"method", proof_method_name(c.method)},
-                  {"ms", c.ms}};
-    if (!c.solved) check["solved"] = false;
-    if (!c.note.empty()) check["note"] = c.note;
-    checks.push_back(std::move(check));
-  }
-  Json counterexamples = Json::array();
-  for (const Counterexample& cx : r.counterexamples) counterexamples.push_back(counterexample_json(cx));
-  Json diagnosis = Json::array();
-  for (const Diagnosis& d : r.diagnosis) diagnosis.push_back(diagnosis_json(d));
-  const Json out = {{"verdict", verdict_name(r.verdict)},
-                    {"instruction", r.inst ? Json(r.inst->ptx()) : Json(nullptr)},
-                    {"tiles", {{"M", r.tiles_m}, {"N", r.tiles_n}, {"K", r.tiles_k}}},
-                    {"mma_count", r.mma_count},
-                    {"reasons", r.reasons},
-                    {"checks", std::move(checks)},
-                    {"counterexamples", std::move(counterexamples)},
-                    {"diagnosis", std::move(diagnosis)},
-                    {"notes", r.notes}};
-  Json with_banks = out;
-  if (!r.bank_conflicts.empty()) {
-    Json banks = Json::array();
-    for (const BankCount& b : r.bank_conflicts) banks.push_back(bank_json(b));
-    with_banks["bank_conflicts"] = std::move(banks);
-    with_banks["extra_wavefronts"] = r.extra_wavefronts();
-  }
-  return with_banks;
-}
-
 std::string ms_str(double ms) {
   char buf[32];
   std::snprintf(buf, sizeof buf, "%.1f ms", ms);
@@ -161,7 +66,7 @@ void print_diagnosis(std::ostream& os, const std::vector<Diagnosis>& diagnosis) 
   os << "diagnosis:\n";
   std::string instruction = "-";
   for (const Diagnosis& d : diagnosis) {
-    if (d.property == "instruction set" || d.property == "shape" || d.property == "dtypes") {
+    if (is_instruction_level(d.property)) {
       os << "  " << d.message << "\n";
       continue;
     }
@@ -169,11 +74,11 @@ void print_diagnosis(std::ostream& os, const std::vector<Diagnosis>& diagnosis) 
       instruction = d.instruction;
       os << "  as " << instruction << ":\n";
     }
-    if (d.property == "fits") {
+    if (d.property == DiagnosisProperty::fits) {
       os << "    " << d.message << "\n";
       continue;
     }
-    os << "    " << d.operand << ": " << d.message << "  [" << d.property << "]\n";
+    os << "    " << d.operand << ": " << d.message << "  [" << diagnosis_property_name(d.property) << "]\n";
     if (d.fix && d.fix_proves) os << "      fix: " << d.fix_line << "  (" << d.fix_reason << ")\n";
     else if (d.fix)
       os << "      fits " << d.operand << ", but the program still does not prove: " << d.fix_line << "  (" << d.fix_reason << ")\n";
@@ -182,7 +87,7 @@ void print_diagnosis(std::ostream& os, const std::vector<Diagnosis>& diagnosis) 
 }
 
 void print_counterexample(std::ostream& os, const Counterexample& cx) {
-  os << "  " << cx.check << ": " << cx.message << "\n";
+  os << "  " << cx.check.name() << ": " << cx.message << "\n";
   if (!cx.summary.empty()) {
     os << "    " << cx.summary << "\n";
     for (std::size_t i = 1; i < cx.mismatches.size() && i <= kShownMismatches; ++i) {
@@ -194,8 +99,7 @@ void print_counterexample(std::ostream& os, const Counterexample& cx) {
     if (cx.mismatches.size() > kShownMismatches + 1)
       os << "    ... (" << cx.mismatches.size() << " in all; --json lists every one)\n";
   }
-  const bool staging = cx.check.rfind("stage ", 0) == 0 || cx.check.rfind("store ", 0) == 0;
-  if (cx.fix && staging) os << "    or, if the " << cx.check.substr(0, 5) << " is what was meant, fix the layout: " << *cx.fix << "  (" << cx.fix_reason << ")\n";
+  if (cx.fix && is_staging(cx.check.kind)) os << "    or, if the " << check_kind_name(cx.check.kind) << " is what was meant, fix the layout: " << *cx.fix << "  (" << cx.fix_reason << ")\n";
   else if (cx.fix) os << "    fix: " << *cx.fix << "  (" << cx.fix_reason << ")\n";
 }
 
@@ -213,7 +117,7 @@ void text(std::ostream& os, const ProofReport& r) {
   int refuted = 0, unknown = 0;
   os << "checks (" << (r.checks.empty() ? "" : proof_method_name(r.checks.front().method)) << "):\n";
   for (const CheckReport& c : r.checks) {
-    std::string name = "  " + c.name;
+    std::string name = "  " + c.check.name();
     name.resize(std::max<std::size_t>(name.size() + 1, 18), ' ');
     std::string result(check_result_name(c.result));
     result.resize(9, ' ');
@@ -268,7 +172,7 @@ int run_prove(const Args& args) {
                      FileOutcome outcome{report.verdict == Verdict::proved && banks_ok ? kHolds : kFails,
                                          std::string(verdict_name(report.verdict)), nullptr};
                      if (as_json) {
-                       outcome.json = json(report);
+                       outcome.json = report_json(report);
                        if (max_banks) {
                          outcome.json["max_bank_conflicts"] = *max_banks;
                          outcome.json["bank_conflicts_ok"] = banks_ok;

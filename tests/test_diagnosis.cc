@@ -132,7 +132,7 @@ TEST_CASE("planted single mistakes: the operand named, a true counterexample, a 
           for (const Diagnosis& d : report.diagnosis) {
             if (d.operand != role) continue;
             named = true;
-            INFO(d.property << ": " << d.message);
+            INFO(diagnosis_property_name(d.property) << ": " << d.message);
             const bool t = diagnosis_true(bad, d);
             CHECK(t);
             is_true = is_true || t;
@@ -149,7 +149,7 @@ TEST_CASE("planted single mistakes: the operand named, a true counterexample, a 
             const bool names = cx.operand == role || cx.operand == buffer || (role == std::string("D") && cx.operand == "C");
             if (!names) continue;
             named = true;
-            INFO(cx.check << ": " << cx.message);
+            INFO(cx.check.name() << ": " << cx.message);
             const bool t = counterexample_true(bad, cx);
             CHECK(t);
             is_true = is_true || t;
@@ -194,7 +194,7 @@ TEST_CASE("the issue's decline: a lane stride typo in k8's B", "[diagnosis]") {
   const Diagnosis& d = r.diagnosis[0];
   CHECK(d.instruction == "mma.sync.aligned.m16n8k8.row.col.f32.f16.f16.f32");
   CHECK(d.operand == "B");
-  CHECK(d.property == "lane range");
+  CHECK(d.property == DiagnosisProperty::lane_range);
   CHECK(d.message.rfind("lanes 32..59 do not exist (laneid span 60 > 32)", 0) == 0);
   CHECK(diagnosis_true(p, d));
   CHECK(d.fix == "S[(4, 2, 8) : (1 @ laneid, 1, 4 @ laneid)]");
@@ -210,7 +210,7 @@ TEST_CASE("the issue's decline: D's two register strides swapped", "[diagnosis]"
   REQUIRE(!r.diagnosis.empty());
   const Diagnosis& d = r.diagnosis[0];
   CHECK(d.operand == "D");
-  CHECK(d.property == "frame");
+  CHECK(d.property == DiagnosisProperty::frame);
   CHECK(d.message == "lane 0, slot 1 holds D[8][0]; the m16n8k16 frame puts D[0][1] there");
   CHECK(diagnosis_true(p, d));
   CHECK(d.fix_line == "D_FRAG = S[(2, 8, 4, 2) : (2, 4 @ laneid, 1 @ laneid, 1)]");
@@ -240,7 +240,7 @@ TEST_CASE("no single change: the diagnosis says so", "[diagnosis]") {
   REQUIRE(r.verdict == Verdict::dispatch_failed);
   REQUIRE(!r.diagnosis.empty());
   CHECK(r.diagnosis[0].operand == "D");
-  CHECK(r.diagnosis[0].property == "injectivity");
+  CHECK(r.diagnosis[0].property == DiagnosisProperty::injectivity);
   CHECK(diagnosis_true(p, r.diagnosis[0]));
   CHECK_FALSE(r.diagnosis[0].fix.has_value());
   CHECK(r.diagnosis[0].fix_reason == "no single change of D's layout makes it fit the m16n8k16 frame");
@@ -251,9 +251,9 @@ TEST_CASE("dtypes that need --inst-set extended say so", "[diagnosis]") {
   const ProofReport r = prove(p, {});
   REQUIRE(r.verdict == Verdict::dispatch_failed);
   REQUIRE(r.diagnosis.size() == 2);
-  CHECK(r.diagnosis[0].property == "instruction set");
+  CHECK(r.diagnosis[0].property == DiagnosisProperty::instruction_set);
   CHECK(r.diagnosis[0].message.find("need --inst-set extended") != std::string::npos);
-  CHECK(r.diagnosis[1].property == "fits");
+  CHECK(r.diagnosis[1].property == DiagnosisProperty::fits);
   CHECK(r.diagnosis[1].message.find("with --inst-set extended the program dispatches and proves") != std::string::npos);
 }
 
@@ -337,7 +337,7 @@ TEST_CASE("a layout using half the warp fails coverage, with its lanes counted",
   REQUIRE(!r.diagnosis.empty());
   const Diagnosis& d = r.diagnosis[0];
   CHECK(d.operand == "D");
-  CHECK(d.property == "coverage");
+  CHECK(d.property == DiagnosisProperty::coverage);
   CHECK(d.message == "lane 0 holds 8 of D's 128 elements; each of the 32 lanes holding D must hold 4");
   CHECK(d.counterexample->slot == 8);  // the first slot beyond the 4 a lane may hold
   CHECK(diagnosis_true(p, d));

@@ -51,23 +51,23 @@ bool diagnosis_true(const Program& p, const Diagnosis& d) {
   const OperandPlace& v = operand_view(g, d.operand);
   const int warp = cx.warp.value_or(0);
   const int warps = p.scope.warps();
-  if (d.property == "lane range")
+  if (d.property == DiagnosisProperty::lane_range)
     return cx.actual && layout_places(p, v, *cx.actual, warp, cx.lane, cx.slot) &&
            (cx.lane < 0 || cx.lane >= 32 || warp < 0 || warp >= warps);
-  if (d.property == "injectivity")
+  if (d.property == DiagnosisProperty::injectivity)
     return cx.expected && cx.actual && *cx.expected != *cx.actual &&
            layout_places(p, v, *cx.expected, warp, cx.lane, cx.slot) &&
            layout_places(p, v, *cx.actual, warp, cx.lane, cx.slot);
-  if (d.property == "replica") {
+  if (d.property == DiagnosisProperty::replica) {
     const BufferDecl& b = p.buffer(v.buffer(), {});
     return !b.layout.replica().empty() && cx.actual && layout_places(p, v, *cx.actual, warp, cx.lane, cx.slot);
   }
-  if (d.property == "coverage") {
+  if (d.property == DiagnosisProperty::coverage) {
     std::int64_t held = 0;
     for (const auto& [at, e] : layout_holdings(p, v)) held += std::get<0>(at) == warp && std::get<1>(at) == cx.lane;
     return held * 32 != v.rows() * v.cols() && layout_holds(p, v, warp, cx.lane, cx.slot) == cx.actual;
   }
-  if (d.property == "frame") {
+  if (d.property == DiagnosisProperty::frame) {
     const MmaInst* inst = nullptr;
     for (const MmaInst& i : mma_instructions())
       if (i.ptx() == d.instruction) inst = &i;
@@ -85,8 +85,7 @@ bool diagnosis_true(const Program& p, const Diagnosis& d) {
 bool counterexample_true(const Program& p, const Counterexample& cx) {
   const GemmGeometry g = gemm_geometry(p);
   const int warp = cx.warp.value_or(0);
-  const bool staging = cx.check.rfind("stage ", 0) == 0 || cx.check.rfind("store ", 0) == 0;
-  if (staging) {
+  if (is_staging(cx.check.kind)) {
     const auto check_one = [&](const std::string& buffer, const IndexExpr& row, const IndexExpr& col) {
       const IndexEnv env{cx.lane, warp, 32 * std::int64_t{warp} + cx.lane, cx.slot};
       if (!cx.actual || Element{row.eval(env), col.eval(env)} != *cx.actual) return false;
@@ -96,16 +95,16 @@ bool counterexample_true(const Program& p, const Counterexample& cx) {
       return held == cx.expected && held != cx.actual;
     };
     for (const StageStmt& s : p.stages)
-      if (cx.check == "stage " + s.buffer) return check_one(s.buffer, s.row, s.col);
+      if (cx.check == CheckId{CheckKind::stage, s.buffer}) return check_one(s.buffer, s.row, s.col);
     for (const StoreStmt& s : p.stores)
-      if (cx.check == "store " + s.buffer) return check_one(s.buffer, s.row, s.col);
+      if (cx.check == CheckId{CheckKind::store, s.buffer}) return check_one(s.buffer, s.row, s.col);
     return false;
   }
   const std::string role = cx.operand == "C" && p.gemm->c.buffer == p.gemm->d.buffer ? "D" : cx.operand;
   const OperandPlace& v = operand_view(g, role);
-  if (cx.check.find("frame") != std::string::npos)
+  if (cx.check.kind == CheckKind::frame)
     return cx.expected != cx.actual && layout_holds(p, v, warp, cx.lane, cx.slot) == cx.actual;
-  if (cx.check.find("fragment") != std::string::npos) {
+  if (cx.check.kind == CheckKind::fragment) {
     if (cx.actual)  // two elements in one place
       return layout_places(p, v, *cx.expected, warp, cx.lane, cx.slot) && layout_places(p, v, *cx.actual, warp, cx.lane, cx.slot);
     return cx.expected && layout_places(p, v, *cx.expected, warp, cx.lane, cx.slot) &&

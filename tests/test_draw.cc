@@ -212,7 +212,7 @@ TEST_CASE("draw's legend says what red and green mean for a store check", "[draw
   const Program p = parse_program(text, "store_typo.txt");
   const ProofReport report = prove(p, {});
   REQUIRE(report.counterexamples.size() == 1);
-  REQUIRE(report.counterexamples[0].check == "store D");
+  REQUIRE(report.counterexamples[0].check.name() == "store D");
   const std::string svg = draw_svg(p, report);
   CHECK(svg.find("store checks: red = the element a slot is written to, green = the element the layout keeps in that slot") !=
         std::string::npos);

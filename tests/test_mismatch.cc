@@ -48,7 +48,7 @@ void require_complete(const Program& p, const Counterexample& cx) {
       one.expected = one.actual = std::nullopt;
       // Not listed: what the statement moves is what the layout keeps there.
       for (const StageStmt& s : p.stages)
-        if (cx.check == "stage " + s.buffer) {
+        if (cx.check == CheckId{CheckKind::stage, s.buffer}) {
           const IndexEnv env{lane, 0, lane, slot};
           const OperandPlace whole(p, OperandRef{s.buffer, std::nullopt, {}}, false);
           CHECK(layout_holds(p, whole, 0, lane, slot) == Element{s.row.eval(env), s.col.eval(env)});
@@ -110,7 +110,7 @@ TEST_CASE("staging typos: the cause recognised, every mismatch true", "[mismatch
     REQUIRE(r.counterexamples.size() == 1);
     const Counterexample& cx = only_refuted(r, t.check);
     CHECK(counterexample_true(p, cx));
-    if (std::string(t.check).rfind("stage", 0) == 0) require_complete(p, cx);
+    if (cx.check.kind == CheckKind::stage) require_complete(p, cx);
     INFO(cx.summary);
     CHECK(cx.summary.find(t.cause) != std::string::npos);
   }
@@ -136,7 +136,7 @@ TEST_CASE("an expired timeout says so; a check needing no solving says so", "[mi
   CHECK(r.verdict == Verdict::unknown);
   CHECK(r.checks[0].note == "timed out after 0 ms");
   const ProofReport ok = prove(p, {});
-  REQUIRE(ok.checks[3].name == "D frame");
+  REQUIRE(ok.checks[3].check.name() == "D frame");
   CHECK_FALSE(ok.checks[3].solved);  // C is D: the C frame's query, answered already
   CHECK(ok.checks[3].note == "no solving needed: the same query as an earlier check");
   const RunResult text = run_mmacheck({"prove", source_path("examples/seed_corrected.txt")});

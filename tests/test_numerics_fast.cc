@@ -7,6 +7,7 @@
 #include <random>
 #include <vector>
 
+#include "core/base/error.h"
 #include "core/gemm/mma_inst.h"
 #include "sim/numerics/fused_dot.h"
 #include "sim/numerics/fused_tile_fast.h"
@@ -127,6 +128,14 @@ Avx2Results avx2(const MmaInst& in, const ArchParams& arch, const Tile& t) {
 }
 #endif
 
+// Every instruction set this processor runs the fast path's kernels in.
+std::vector<TileIsa> available_isas() {
+  std::vector<TileIsa> isas;
+  for (const TileIsa isa : {TileIsa::portable, TileIsa::avx2, TileIsa::avx512})
+    if (tile_isa_available(isa)) isas.push_back(isa);
+  return isas;
+}
+
 // One NaN or Inf (of either sign) at a few random places of A, B or C.
 void add_specials(const MmaInst& in, Tile& t, std::mt19937_64& rng) {
   const int count = 1 + static_cast<int>(rng() % 4);
@@ -157,6 +166,12 @@ TEST_CASE("fast fused tiles equal the reference model", "[numerics]") {
         std::vector<std::uint64_t> got(in.m * in.n);
         REQUIRE(fused_tile_fast(in, arch, t.a, t.b, t.c, got));
         REQUIRE(got == want);
+        for (const TileIsa isa : available_isas()) {
+          INFO(tile_isa_name(isa));
+          std::vector<std::uint64_t> by_isa(in.m * in.n);
+          REQUIRE(fused_tile_fast(in, arch, t.a, t.b, t.c, by_isa, isa));
+          REQUIRE(by_isa == want);
+        }
         const std::vector<std::uint64_t> port = portable(in, arch, t);
         if (!port.empty()) REQUIRE(port == want);
 #ifdef MMACHECK_AVX2_KERNELS
@@ -189,6 +204,12 @@ TEST_CASE("fast tiles with NaN or Inf equal the reference model", "[numerics]") 
         std::vector<std::uint64_t> got(in.m * in.n);
         REQUIRE(fused_tile_fast(in, arch, t.a, t.b, t.c, got));
         REQUIRE(got == want);
+        for (const TileIsa isa : available_isas()) {
+          INFO(tile_isa_name(isa));
+          std::vector<std::uint64_t> by_isa(in.m * in.n);
+          REQUIRE(fused_tile_fast(in, arch, t.a, t.b, t.c, by_isa, isa));
+          REQUIRE(by_isa == want);
+        }
         // In place (D over C), as a caller may run it.
         std::vector<std::uint64_t> c = t.c;
         REQUIRE(fused_tile_fast(in, arch, t.a, t.b, c, c));
@@ -298,12 +319,28 @@ TEST_CASE("the f32-product kernel is exact for bf16 and tf32 exponents in any wi
         REQUIRE(vec.integer == want);
         if (!vec.products.empty()) REQUIRE(vec.products == want);
         products += !vec.products.empty();
-        std::vector<std::uint64_t> got(in.m * in.n);
-        REQUIRE(fused_tile_fast(in, arch, t.a, t.b, t.c, got));
-        REQUIRE(got == want);
+        for (const TileIsa isa : available_isas()) {
+          INFO(tile_isa_name(isa));
+          std::vector<std::uint64_t> got(in.m * in.n);
+          REQUIRE(fused_tile_fast(in, arch, t.a, t.b, t.c, got, isa));
+          REQUIRE(got == want);
+        }
       }
     }
   }
   CHECK(products > 1000);
 }
 #endif
+
+TEST_CASE("the fast path takes the best kernels the processor runs, and refuses others", "[numerics]") {
+  const std::vector<TileIsa> isas = available_isas();
+  REQUIRE(!isas.empty());
+  CHECK(isas.front() == TileIsa::portable);
+  CHECK(best_tile_isa() == isas.back());
+  const MmaInst& in = *find_mma_inst("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32");
+  std::mt19937_64 rng(99);
+  const Tile t = random_tile(in, rng);
+  std::vector<std::uint64_t> d(in.m * in.n);
+  for (const TileIsa isa : {TileIsa::portable, TileIsa::avx2, TileIsa::avx512})
+    if (!tile_isa_available(isa)) CHECK_THROWS_AS(fused_tile_fast(in, arch_params("sm_90"), t.a, t.b, t.c, d, isa), Error);
+}

@@ -45,7 +45,7 @@ gemm(D, A, B, D)
   CHECK(report.verdict == Verdict::refuted);
   REQUIRE(report.counterexamples.size() == 1);  // every frame and fragment holds
   const Counterexample& cx = report.counterexamples.front();
-  CHECK(cx.check == "accumulation");
+  CHECK(cx.check.name() == "accumulation");
   CHECK(cx.warp == 0);
   CHECK(cx.lane == 0);
   CHECK(cx.slot == 0);

@@ -52,7 +52,7 @@ TEST_CASE("the seed's A staging is refuted at lane 0, slot 2: A[8][0] expected, 
   CHECK(report.verdict == Verdict::refuted);
   REQUIRE(report.counterexamples.size() == 1);
   const Counterexample& cx = report.counterexamples.front();
-  CHECK(cx.check == "stage A");
+  CHECK(cx.check.name() == "stage A");
   CHECK(cx.lane == 0);
   CHECK(cx.slot == 2);
   CHECK(cx.expected == Element{8, 0});
@@ -61,7 +61,7 @@ TEST_CASE("the seed's A staging is refuted at lane 0, slot 2: A[8][0] expected, 
   CHECK(cx.message == "lane 0, slot 2: stage A loads A_g[0][8] but A_FRAG places A[8][0]");
   // Everything else about the seed holds: only the staging is wrong.
   for (const CheckReport& c : report.checks)
-    if (c.name != "stage A") CHECK(c.result == CheckResult::proved);
+    if (c.check.name() != "stage A") CHECK(c.result == CheckResult::proved);
 }
 
 TEST_CASE("the corrected seed is proved, every check named", "[prove]") {
@@ -70,7 +70,7 @@ TEST_CASE("the corrected seed is proved, every check named", "[prove]") {
   CHECK(report.inst->ptx() == "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32");
   CHECK(report.mma_count == 1);
   std::vector<std::string> names;
-  for (const CheckReport& c : report.checks) names.push_back(c.name);
+  for (const CheckReport& c : report.checks) names.push_back(c.check.name());
   // beta = 0: C is never read, so it has no fragment check.
   CHECK(names == std::vector<std::string>{"A frame", "B frame", "C frame", "D frame", "A fragment",
                                           "B fragment", "D fragment", "accumulation", "stage A",

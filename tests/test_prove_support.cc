@@ -52,8 +52,8 @@ void require_agree(const ProofReport& a, const ProofReport& b, ProofMethod metho
   CHECK(verdict_name(a.verdict) == verdict_name(b.verdict));
   REQUIRE(a.checks.size() == b.checks.size());
   for (std::size_t i = 0; i < a.checks.size(); ++i) {
-    INFO("check " << a.checks[i].name);
-    CHECK(a.checks[i].name == b.checks[i].name);
+    INFO("check " << a.checks[i].check.name());
+    CHECK(a.checks[i].check.name() == b.checks[i].check.name());
     CHECK(check_result_name(a.checks[i].result) == check_result_name(b.checks[i].result));
     // The shared-memory checks enumerate under every method (core/prove/shared_checks.h).
     const bool enumerated = a.checks[i].note == kEnumerated;
@@ -80,13 +80,13 @@ ProofReport prove_both(const Program& program, InstSet set) { return prove_both(
 
 const Counterexample* counterexample(const ProofReport& report, const std::string& check) {
   for (const Counterexample& c : report.counterexamples)
-    if (c.check == check) return &c;
+    if (c.check.name() == check) return &c;
   return nullptr;
 }
 
 CheckResult result_of(const ProofReport& report, const std::string& check) {
   for (const CheckReport& c : report.checks)
-    if (c.name == check) return c.result;
+    if (c.check.name() == check) return c.result;
   FAIL("no check named '" << check << "'");
   return CheckResult::unknown;
 }

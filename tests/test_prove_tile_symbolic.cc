@@ -35,7 +35,7 @@ std::string tiled(int m, int n, int k, const std::string& gemm = "gemm(D, A, B, 
 // Whether the check was decided over symbolic tile indices (no fallback note).
 bool symbolic(const ProofReport& r, const std::string& check) {
   for (const CheckReport& c : r.checks)
-    if (c.name == check) return c.note.find("per-statement encoding") == std::string::npos;
+    if (c.check.name() == check) return c.note.find("per-statement encoding") == std::string::npos;
   FAIL("no check named '" << check << "'");
   return false;
 }
@@ -89,7 +89,7 @@ TEST_CASE("a 256^3 tiling is proved symbolically under the default limit", "[pro
   CHECK(r.mma_count == 8192);
   CHECK(r.verdict == Verdict::proved);
   for (const CheckReport& c : r.checks) {
-    INFO(c.name << ": " << c.note);
+    INFO(c.check.name() << ": " << c.note);
     CHECK(c.result == CheckResult::proved);
     CHECK(c.note.find("per-statement encoding") == std::string::npos);
   }
@@ -219,7 +219,7 @@ TEST_CASE("single-stride mutations of a tiling: all three methods agree", "[prov
     ++cases;
     for (const CheckReport& c : r.checks)
       symbolic_refutations += c.result == CheckResult::refuted && c.note.find("per-statement") == std::string::npos &&
-                              (c.name.find("frame") != std::string::npos || c.name == "accumulation");
+                              (c.check.kind == CheckKind::frame || c.check.kind == CheckKind::accumulation);
   };
   for (const char* to : {"(0, ", "(4, ", "(12, ", "(32, "}) mutate(&Explicit::a, "(16, ", to);
   for (const char* to : {"laneid, 0, ", "laneid, 2, ", "laneid, 16, "}) mutate(&Explicit::a, "laneid, 8, ", to);
@@ -276,7 +276,7 @@ TEST_CASE("the per-statement fallback is said in the check's note", "[prove][til
   REQUIRE(plan.ok);
   std::swap(plan.nest.stmts.at(1), plan.nest.stmts.at(2));
   const ProofReport r = prove(p, plan, {});
-  const auto acc = std::find_if(r.checks.begin(), r.checks.end(), [](const CheckReport& c) { return c.name == "accumulation"; });
+  const auto acc = std::find_if(r.checks.begin(), r.checks.end(), [](const CheckReport& c) { return c.check.name() == "accumulation"; });
   REQUIRE(acc != r.checks.end());
   CHECK_THAT(acc->note, Contains("per-statement encoding: statement 1 is not the mma of tile (0, 0, 0)"));
 }

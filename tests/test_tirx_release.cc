@@ -181,7 +181,7 @@ TEST_CASE("each dump is proved or refuted as its program is", "[tirx][prove]") {
     CHECK(lowered.mma_count == program.mma_count);
     REQUIRE(lowered.checks.size() == program.checks.size());
     for (std::size_t i = 0; i < program.checks.size(); ++i) {
-      CHECK(lowered.checks[i].name == program.checks[i].name);
+      CHECK(lowered.checks[i].check.name() == program.checks[i].check.name());
       CHECK(lowered.checks[i].result == program.checks[i].result);
     }
   }
@@ -194,14 +194,14 @@ TEST_CASE("the seed's register order is refuted in the released TIRx, which TVM 
     CHECK(r.verdict == Verdict::refuted);
     REQUIRE(r.counterexamples.size() == 1);
     const Counterexample& cx = r.counterexamples[0];
-    CHECK(cx.check == "stage a");
+    CHECK(cx.check.name() == "stage a");
     CHECK(cx.lane == 0);
     CHECK(cx.slot == 2);
     CHECK(cx.expected == Element{8, 0});
     CHECK(cx.actual == Element{0, 8});
     // Everything the pattern checks holds: only the staging is wrong.
     for (const CheckReport& c : r.checks)
-      if (c.name != "stage a") CHECK(c.result == CheckResult::proved);
+      if (c.check.name() != "stage a") CHECK(c.result == CheckResult::proved);
   }
 }
 
@@ -229,7 +229,7 @@ TEST_CASE("a dump with one register argument of one T.ptx.mma changed is refuted
   CHECK_THAT(cx->message, Catch::Contains("A element 2 (register 1) holding A[8][8]"));
   CHECK_THAT(cx->message, Catch::Contains("frame needs A[8][0]"));
   for (const CheckReport& c : r.checks)
-    if (c.name != "A frame") CHECK(c.result == CheckResult::proved);
+    if (c.check.name() != "A frame") CHECK(c.result == CheckResult::proved);
 }
 
 TEST_CASE("a dump whose later K step reads the wrong accumulator is refuted at that step", "[tirx][prove]") {

@@ -51,13 +51,13 @@ TEST_CASE("the seed pasted verbatim is refuted at lane 0, slot 2 of stage A_f, a
   CHECK(report.verdict == Verdict::refuted);
   REQUIRE(report.counterexamples.size() == 1);
   const Counterexample& cx = report.counterexamples.front();
-  CHECK(cx.check == "stage A_f");
+  CHECK(cx.check.name() == "stage A_f");
   CHECK(cx.lane == 0);
   CHECK(cx.slot == 2);
   CHECK(cx.expected == Element{8, 0});
   CHECK(cx.actual == Element{0, 8});
   for (const CheckReport& c : report.checks)
-    if (c.name != "stage A_f") CHECK(c.result == CheckResult::proved);
+    if (c.check.name() != "stage A_f") CHECK(c.result == CheckResult::proved);
   CHECK(report.notes.empty());
   // The same counterexample as the layout-file dialect's seed.txt.
   const ProofReport dialect = prove_both(load_program(source_path("examples/seed.txt")));
@@ -72,7 +72,7 @@ TEST_CASE("the corrected seed in TVMScript is proved with every staging checked"
   const ProofReport report = prove_both(load_program(source_path("examples/seed_corrected.py")));
   CHECK(report.verdict == Verdict::proved);
   std::vector<std::string> names;
-  for (const CheckReport& c : report.checks) names.push_back(c.name);
+  for (const CheckReport& c : report.checks) names.push_back(c.check.name());
   CHECK(names == std::vector<std::string>{"A frame", "B frame", "C frame", "D frame", "A fragment", "B fragment",
                                           "D fragment", "accumulation", "stage A_f", "stage B_f", "store D_f"});
 }

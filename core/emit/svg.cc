@@ -74,8 +74,6 @@ std::string region_text(const OperandRef& ref) {
   return s + "]";
 }
 
-bool is_staging(const std::string& check) { return check.rfind("stage ", 0) == 0 || check.rfind("store ", 0) == 0; }
-
 Panel* panel_for(std::vector<Panel>& panels, const std::string& role_or_buffer, bool by_buffer) {
   for (Panel& p : panels)
     if (by_buffer ? p.buffer->name == role_or_buffer : p.role == role_or_buffer) return &p;
@@ -210,21 +208,21 @@ std::string draw_svg(const Program& program, const ProofReport& report, const Dr
   for (const std::string& reason : report.reasons) legend.push_back("  " + reason);
   int badge = 0;
   for (const Counterexample& cx : report.counterexamples) {
-    const bool staging = is_staging(cx.check);
+    const bool staging = is_staging(cx.check.kind);
     Panel* p = panel_for(panels, cx.operand, staging);
-    legend.push_back("  [" + std::to_string(++badge) + "] " + cx.check + ": " + cx.message);
+    legend.push_back("  [" + std::to_string(++badge) + "] " + cx.check.name() + ": " + cx.message);
     if (!cx.summary.empty()) legend.push_back("      " + cx.summary);
     if (cx.fix)
-      legend.push_back(staging ? "      or, if the " + cx.check.substr(0, 5) + " is what was meant, fix the layout: " + *cx.fix
+      legend.push_back(staging ? "      or, if the " + std::string(check_kind_name(cx.check.kind)) + " is what was meant, fix the layout: " + *cx.fix
                                : "      fix: " + *cx.fix);
-    kinds.insert(staging ? cx.check.substr(0, 5) : cx.check.find("frame") != std::string::npos ? "frame" : "layout");
+    kinds.insert(staging ? std::string(check_kind_name(cx.check.kind)) : cx.check.kind == CheckKind::frame ? "frame" : "layout");
     if (!p) continue;
     mark(*p, cx.expected, cx.actual, staging, badge);
     for (const Mismatch& m : cx.mismatches) mark(*p, m.expected, m.actual, staging, 0);
   }
   const std::string first_inst = report.diagnosis.empty() ? "" : report.diagnosis.front().instruction;
   for (const Diagnosis& d : report.diagnosis) {
-    if (d.property == "fits" || !d.counterexample) {
+    if (d.property == DiagnosisProperty::fits || !d.counterexample) {
       legend.push_back("  " + d.message);
       continue;
     }
@@ -234,10 +232,10 @@ std::string draw_svg(const Program& program, const ProofReport& report, const Dr
     kinds.insert("layout");
     if (Panel* p = panel_for(panels, d.operand, false)) {
       const Counterexample& cx = *d.counterexample;
-      p->lanes_wrong = p->lanes_wrong || d.property == "lane range";
-      p->doubled = p->doubled || d.property == "injectivity";
-      if (d.property == "injectivity") mark(*p, std::nullopt, cx.expected, false, 0);
-      mark(*p, d.property == "frame" ? cx.expected : std::nullopt, cx.actual, false, badge);
+      p->lanes_wrong = p->lanes_wrong || d.property == DiagnosisProperty::lane_range;
+      p->doubled = p->doubled || d.property == DiagnosisProperty::injectivity;
+      if (d.property == DiagnosisProperty::injectivity) mark(*p, std::nullopt, cx.expected, false, 0);
+      mark(*p, d.property == DiagnosisProperty::frame ? cx.expected : std::nullopt, cx.actual, false, badge);
     }
   }
   legend.push_back("cells: T5:3 = lane 5 (laneid), register slot 3 (m); W1.T5:3 = warp 1, lane 5; tint = lane; "

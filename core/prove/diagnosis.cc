@@ -24,10 +24,10 @@ bool divides(const MmaInst& inst, const GemmGeometry& g) {
   return g.m % inst.m == 0 && g.n % inst.n == 0 && g.k % inst.k == 0;
 }
 
-Diagnosis note(std::string instruction, std::string property, std::string message) {
+Diagnosis note(std::string instruction, DiagnosisProperty property, std::string message) {
   Diagnosis d;
   d.instruction = std::move(instruction);
-  d.property = std::move(property);
+  d.property = property;
   d.message = std::move(message);
   return d;
 }
@@ -88,7 +88,7 @@ std::vector<Diagnosis> diagnose(const Program& program, const ProveOptions& opti
     for (const MmaInst& inst : mma_instructions())
       if (takes(inst, sig) && divides(inst, g)) admitted.push_back(&inst);
     if (!admitted.empty()) {
-      out.push_back(note(admitted.front()->ptx(), "instruction set",
+      out.push_back(note(admitted.front()->ptx(), DiagnosisProperty::instruction_set,
                          "the dtypes " + dtypes_str(sig) + " need --inst-set extended: TVM's instructions take none of "
                          "them; " + admitted.front()->ptx() + " does"));
       set = InstSet::extended;
@@ -101,9 +101,9 @@ std::vector<Diagnosis> diagnose(const Program& program, const ProveOptions& opti
         tiles += (tiles.empty() ? "" : ", ") + inst.shape() + (inst.in_tvm ? "" : " (--inst-set extended)");
     const std::string mnk = "M=" + std::to_string(g.m) + ", N=" + std::to_string(g.n) + ", K=" + std::to_string(g.k);
     if (!tiles.empty())
-      out.push_back(note("", "shape", mnk + " is not a multiple of any instruction tile for these dtypes: " + tiles));
+      out.push_back(note("", DiagnosisProperty::shape, mnk + " is not a multiple of any instruction tile for these dtypes: " + tiles));
     else
-      out.push_back(note("", "dtypes", "no mma instruction takes the dtypes " + dtypes_str(sig) +
+      out.push_back(note("", DiagnosisProperty::dtypes, "no mma instruction takes the dtypes " + dtypes_str(sig) +
                                            " (A, B, C, D), in any instruction set"));
     return out;
   }
@@ -153,13 +153,13 @@ std::vector<Diagnosis> diagnose(const Program& program, const ProveOptions& opti
       out.push_back(std::move(d));
     }
     if (failing.empty() && set != options.inst_set) {
-      out.push_back(note(inst->ptx(), "fits",
+      out.push_back(note(inst->ptx(), DiagnosisProperty::fits,
                          "every operand's layout fits the " + inst->shape() + " frame; with --inst-set extended the "
                          "program " + (proves(program, set) ? "dispatches and proves" : "dispatches to it")));
       continue;
     }
     if (failing.empty()) {
-      out.push_back(note(inst->ptx(), "fits",
+      out.push_back(note(inst->ptx(), DiagnosisProperty::fits,
                          "every operand's layout fits the " + inst->shape() + " frame on its own; TVM declines for "
                          "another reason: " + (reasons.empty() ? std::string("?") : reasons.front())));
       continue;

@@ -37,13 +37,14 @@
 #include "core/gemm/geometry.h"
 #include "core/gemm/mma_inst.h"
 #include "core/program/program.h"
-#include "core/prove/prove.h"
+#include "core/prove/prove_options.h"
+#include "core/prove/report.h"
 #include "core/prove/setup.h"
 
 namespace mmacheck::prove_detail {
 
 struct Finding {
-  std::string property;
+  DiagnosisProperty property;
   Counterexample cx;  // check "diagnosis", operand, lane, slot, expected, actual, message
 };
 

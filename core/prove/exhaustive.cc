@@ -103,11 +103,13 @@ Outcome staging(const ProofSetup& setup, const StagingRef& s) {
 }  // namespace
 
 Outcome check_exhaustive(const ProofSetup& setup, const CheckSpec& check) {
-  switch (check.kind) {
+  switch (check.id.kind) {
     case CheckKind::frame: return frames(setup, check.operand);
     case CheckKind::fragment: return fragment(setup, check.operand);
     case CheckKind::accumulation: return accumulation(setup);
-    case CheckKind::staging: return staging(setup, setup.staging[check.staging]);
+    case CheckKind::stage:
+    case CheckKind::store: return staging(setup, setup.staging[check.staging]);
+    default: break;  // the shared-memory kinds are no CheckSpec
   }
   return {};
 }

@@ -154,8 +154,7 @@ bool proves(const Program& program, InstSet set, bool with_staging) {
     options.explain = false;
     const ProofReport report = prove(program, plan, options);
     for (const CheckReport& c : report.checks) {
-      const bool staging = c.name.rfind("stage ", 0) == 0 || c.name.rfind("store ", 0) == 0;
-      if (c.result != CheckResult::proved && (with_staging || !staging)) return false;
+      if (c.result != CheckResult::proved && (with_staging || !is_staging(c.check.kind))) return false;
     }
     return true;
   } catch (const Error&) {

@@ -225,7 +225,7 @@ void explain_mismatches(const ProofSetup& setup, const CheckSpec& check, const L
   const std::int64_t cap = std::max<std::int64_t>(limits.get(Resource::explain_points), 1);
   std::int64_t total = 0;  // the check's points; more than points.size() when capped
   const auto warp_of = [&](int w) { return setup.warps > 1 ? std::optional<int>(w) : std::nullopt; };
-  if (check.kind == CheckKind::frame) {
+  if (check.id.kind == CheckKind::frame) {
     const GemmOperand buffer = setup.frame_buffer(check.operand);
     const Storage& st = setup.storage(buffer);
     const int elems = setup.frame(check.operand).elems();
@@ -244,7 +244,7 @@ void explain_mismatches(const ProofSetup& setup, const CheckSpec& check, const L
             }
             points.push_back(std::move(p));
           }
-  } else if (check.kind == CheckKind::staging) {
+  } else if (is_staging(check.id.kind)) {
     const StagingRef& s = setup.staging[check.staging];
     const Storage& st = setup.storage(s.buffer);
     total = std::int64_t{setup.warps} * 32 * st.span();
@@ -274,13 +274,13 @@ void explain_mismatches(const ProofSetup& setup, const CheckSpec& check, const L
   cx.summary = std::to_string(cx.mismatches.size()) + " of " + std::to_string(cx.points) +
                " (lane, slot) pairs wrong — " + where_summary(setup, points);
   if (!capped.empty()) cx.summary += " (" + capped + ")";
-  if (check.kind == CheckKind::frame) {
+  if (check.id.kind == CheckKind::frame) {
     const std::string& buffer = setup.view(setup.frame_buffer(check.operand)).buffer();
     if (const auto moves = frame_moves(points))
       if (const auto words = describe_moves(setup, buffer, *moves, "the frame")) cx.summary += "; " + *words;
     return;
   }
-  if (check.kind != CheckKind::staging) return;
+  if (!is_staging(check.id.kind)) return;
   bool complete = true;  // every point has both an expected and an actual element
   for (const Point& p : points) complete = complete && p.m.expected && p.m.actual;
   if (!complete) return;

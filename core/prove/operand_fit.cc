@@ -83,10 +83,10 @@ class Fit {
     if (!logical) return {std::nullopt, st_.buffer().name + " element outside the gemm's region"};
     return {*logical, el(name_, (*logical)[0], (*logical)[1])};
   }
-  Finding finding(std::string property, std::int64_t warp, std::int64_t lane, std::int64_t slot,
+  Finding finding(DiagnosisProperty property, std::int64_t warp, std::int64_t lane, std::int64_t slot,
                   std::optional<Element> expected, std::optional<Element> actual, std::string message) const {
     Counterexample cx;
-    cx.check = "diagnosis";
+    cx.check = {CheckKind::diagnosis, ""};
     cx.operand = name_;
     if (warps_ > 1) cx.warp = clamp_int(warp);
     cx.lane = clamp_int(lane);
@@ -94,7 +94,7 @@ class Fit {
     cx.expected = std::move(expected);
     cx.actual = std::move(actual);
     cx.message = std::move(message);
-    return {std::move(property), std::move(cx)};
+    return {property, std::move(cx)};
   }
 
   // TVM's no_replica: an element in several places has no one register.
@@ -107,7 +107,7 @@ class Fit {
     const auto at = [](const Place& p) {
       return "warp " + std::to_string(p.warp) + ", lane " + std::to_string(p.lane) + ", slot " + std::to_string(p.slot);
     };
-    return finding("replica", b.warp, b.lane, b.slot, std::nullopt, Element{0, 0},
+    return finding(DiagnosisProperty::replica, b.warp, b.lane, b.slot, std::nullopt, Element{0, 0},
                    el(name_, 0, 0) + " is placed at " + at(a) + " and at " + at(b) + " (replica " + r.substr(0, r.find(']') + 1) +
                        "); an mma operand keeps each element in one (lane, slot)");
   }
@@ -121,7 +121,7 @@ class Fit {
           const Place p = decode(st_, key);
           max_lane = std::max(max_lane, p.lane);
           if (first || (p.lane >= 0 && p.lane < 32 && p.warp >= 0 && p.warp < warps_)) continue;
-          first = finding("lane range", p.warp, p.lane, p.slot, std::nullopt, Element{i, j}, "");
+          first = finding(DiagnosisProperty::lane_range, p.warp, p.lane, p.slot, std::nullopt, Element{i, j}, "");
           first_warp = p.warp;
           first->cx.message = el(name_, i, j) + " is placed at " + where(p.warp, p.lane, p.slot);
         }
@@ -147,11 +147,11 @@ class Fit {
       for (std::int64_t j = 0; j < view_.cols(); ++j) {
         const Place p = place(i, j);
         if (p.slot < 0)
-          return finding("register span", p.warp, p.lane, p.slot, std::nullopt, Element{i, j},
+          return finding(DiagnosisProperty::register_span, p.warp, p.lane, p.slot, std::nullopt, Element{i, j},
                          el(name_, i, j) + " is placed at " + where(p.warp, p.lane, p.slot) +
                              "; register slots start at 0");
         if (p.other)
-          return finding("register span", p.warp, p.lane, p.slot, std::nullopt, Element{i, j},
+          return finding(DiagnosisProperty::register_span, p.warp, p.lane, p.slot, std::nullopt, Element{i, j},
                          el(name_, i, j) + " is placed on memory axis " + p.other->first.name() + " = " +
                              std::to_string(p.other->second) + "; registers have only the slot axis m");
       }
@@ -166,7 +166,7 @@ class Fit {
         const auto [it, fresh] = first.emplace(std::tuple{p.warp, p.lane, p.slot}, Element{i, j});
         if (fresh) continue;
         const Element& x = it->second;
-        return finding("injectivity", p.warp, p.lane, p.slot, x, Element{i, j},
+        return finding(DiagnosisProperty::injectivity, p.warp, p.lane, p.slot, x, Element{i, j},
                        where(p.warp, p.lane, p.slot) + " holds both " + el(name_, x[0], x[1]) + " and " +
                            el(name_, i, j));
       }
@@ -196,7 +196,7 @@ class Fit {
         while (slot < need && held(w, l, slot).first) ++slot;
         if (slot == need)
           while (!held(w, l, slot).first) ++slot;
-        return finding("coverage", w, l, slot, std::nullopt, held(w, l, slot).first,
+        return finding(DiagnosisProperty::coverage, w, l, slot, std::nullopt, held(w, l, slot).first,
                        (warps_ > 1 ? "warp " + std::to_string(w) + ", " : "") + "lane " +
                            std::to_string(l) + " holds " + std::to_string(has) + " of " + name_ + "'s " +
                            std::to_string(total) + " elements; each of the " + std::to_string(threads) +
@@ -225,7 +225,7 @@ class Fit {
           sigma[e] = p.slot;
           if (p.warp == w && p.lane == 0) continue;
           const auto [h, text] = held(w, 0, p.slot);
-          return finding("frame", w, 0, p.slot, xe, h,
+          return finding(DiagnosisProperty::frame, w, 0, p.slot, xe, h,
                          where(w, 0, p.slot) + " holds " + text + "; " + frame_name + " gives lane 0 " +
                              el(name_, xe[0], xe[1]) + " (element " + std::to_string(e) + " of " + tile +
                              "), which the layout places at " + where(p.warp, p.lane, p.slot));
@@ -235,7 +235,7 @@ class Fit {
           const int within = e % pack;
           if (within == 0) {
             if (sigma[e] % per == 0) continue;
-            return finding("frame", w, 0, sigma[e], xe, xe,
+            return finding(DiagnosisProperty::frame, w, 0, sigma[e], xe, xe,
                            where(w, 0, sigma[e]) + " holds " + el(name_, xe[0], xe[1]) + ", element " +
                                std::to_string(e) + " of " + frame_name + ", which must start a register (a slot divisible by " +
                                std::to_string(per) + ")");
@@ -243,7 +243,7 @@ class Fit {
           const std::int64_t want = sigma[e - within] + within;
           if (sigma[e] == want) continue;
           const auto [h, text] = held(w, 0, want);
-          return finding("frame", w, 0, want, xe, h,
+          return finding(DiagnosisProperty::frame, w, 0, want, xe, h,
                          where(w, 0, want) + " holds " + text + "; " + frame_name + " puts " +
                              el(name_, xe[0], xe[1]) + " there");
         }
@@ -252,7 +252,7 @@ class Fit {
             const Element xe = x(l, e);
             if (st_.places(flat(xe[0], xe[1]), {clamp_int(w), l}, sigma[e])) continue;
             const auto [h, text] = held(w, l, sigma[e]);
-            return finding("frame", w, l, sigma[e], xe, h,
+            return finding(DiagnosisProperty::frame, w, l, sigma[e], xe, h,
                            where(w, l, sigma[e]) + " holds " + text + "; " + frame_name + " puts " +
                                el(name_, xe[0], xe[1]) + " there");
           }

@@ -18,41 +18,6 @@ namespace mmacheck {
 
 using namespace prove_detail;
 
-ProofMethod parse_proof_method(std::string_view name) {
-  if (name == "z3") return ProofMethod::z3;
-  if (name == "z3-unrolled") return ProofMethod::z3_unrolled;
-  if (name == "exhaustive") return ProofMethod::exhaustive;
-  throw Error("unknown proof method '" + std::string(name) + "' (expected z3, z3-unrolled or exhaustive)");
-}
-
-std::string_view proof_method_name(ProofMethod method) {
-  switch (method) {
-    case ProofMethod::z3: return "z3";
-    case ProofMethod::z3_unrolled: return "z3-unrolled";
-    case ProofMethod::exhaustive: return "exhaustive";
-  }
-  return "?";
-}
-
-std::string_view check_result_name(CheckResult result) {
-  switch (result) {
-    case CheckResult::proved: return "proved";
-    case CheckResult::refuted: return "refuted";
-    case CheckResult::unknown: return "unknown";
-  }
-  return "?";
-}
-
-std::string_view verdict_name(Verdict verdict) {
-  switch (verdict) {
-    case Verdict::proved: return "proved";
-    case Verdict::refuted: return "refuted";
-    case Verdict::dispatch_failed: return "dispatch_failed";
-    case Verdict::unknown: return "unknown";
-  }
-  return "?";
-}
-
 namespace {
 
 // A proof of the layouts says nothing about how the program fills them.
@@ -119,14 +84,14 @@ bool staging_agrees(const Program& program, const std::string& buffer) {
 void search_layout_fix(const Program& program, const ProofSetup& setup, const CheckSpec& check,
                        const ProveOptions& options, Counterexample& cx) {
   std::optional<GemmOperand> op;
-  if (check.kind != CheckKind::staging) op = setup.frame_buffer(check.operand);
+  if (!is_staging(check.id.kind)) op = setup.frame_buffer(check.operand);
   const std::string buffer =
-      check.kind == CheckKind::staging ? setup.staging[check.staging].buffer : setup.view(*op).buffer();
+      is_staging(check.id.kind) ? setup.staging[check.staging].buffer : setup.view(*op).buffer();
   for (GemmOperand o : {GemmOperand::A, GemmOperand::B, GemmOperand::C, GemmOperand::D})
     if (!op && setup.view(o).buffer() == buffer) op = o;
   if (!op) return;  // a staged buffer the gemm does not use
   const MmaInst& inst = setup.inst;
-  const bool staging = check.kind == CheckKind::staging;
+  const bool staging = is_staging(check.id.kind);
   const auto fits = [&](const Program& p) {
     return !operand_fit(p, gemm_geometry(p), *op, inst).has_value() && (!staging || staging_agrees(p, buffer));
   };
@@ -186,7 +151,7 @@ ProofReport prove(const Program& program, const Plan& plan, const ProveOptions& 
     const auto start = std::chrono::steady_clock::now();
     const Outcome outcome = z3 ? z3->check(check) : check_exhaustive(setup, check);
     const std::chrono::duration<double, std::milli> ms = std::chrono::steady_clock::now() - start;
-    CheckReport c{check.name, outcome.result, options.method, ms.count(), outcome.note, outcome.solved};
+    CheckReport c{check.id, outcome.result, options.method, ms.count(), outcome.note, outcome.solved};
     if (c.result == CheckResult::unknown && (c.note.find("timeout") != std::string::npos ||
                                              c.note.find("canceled") != std::string::npos ||
                                              ms.count() >= options.timeout_ms))
@@ -197,16 +162,16 @@ ProofReport prove(const Program& program, const Plan& plan, const ProveOptions& 
       Counterexample cx = describe(setup, check, *outcome.witness);
       if (options.explain) {
         explain_mismatches(setup, check, options.limits, cx);
-        const std::string buffer = check.kind == CheckKind::staging ? setup.staging[check.staging].buffer
+        const std::string buffer = is_staging(check.id.kind) ? setup.staging[check.staging].buffer
                                                                     : setup.view(setup.frame_buffer(check.operand)).buffer();
         // A staging mismatch explained as an index typo (offset, stride,
         // modulus) is the statement's fault; a swap may be either's.
-        const bool statement_typo = check.kind == CheckKind::staging &&
+        const bool statement_typo = is_staging(check.id.kind) &&
                                     (cx.summary.find("; an offset") != std::string::npos ||
                                      cx.summary.find("; a wrong stride") != std::string::npos ||
                                      cx.summary.find("; a wrong modulus") != std::string::npos);
         // A layout fix is searched through TVM main's dispatch: not for the release's pattern.
-        if (check.kind != CheckKind::accumulation && !statement_typo && !program.release &&
+        if (check.id.kind != CheckKind::accumulation && !statement_typo && !program.release &&
             std::find(fixed.begin(), fixed.end(), buffer) == fixed.end()) {
           fixed.push_back(buffer);
           search_layout_fix(program, setup, check, options, cx);

@@ -182,15 +182,12 @@ ProofSetup::ProofSetup(const Program& program_, const Plan& plan_, OriginRule ru
 
   using K = CheckKind;
   using G = GemmOperand;
+  for (G op : {G::A, G::B, G::C, G::D}) checks.push_back({{K::frame, std::string(gemm_operand_name(op))}, op, -1});
   for (G op : {G::A, G::B, G::C, G::D})
-    checks.push_back({K::frame, op, -1, std::string(gemm_operand_name(op)) + " frame"});
-  for (G op : {G::A, G::B, G::C, G::D})
-    if (op != G::C || beta_one)
-      checks.push_back({K::fragment, op, -1, std::string(gemm_operand_name(op)) + " fragment"});
-  checks.push_back({K::accumulation, G::D, -1, "accumulation"});
+    if (op != G::C || beta_one) checks.push_back({{K::fragment, std::string(gemm_operand_name(op))}, op, -1});
+  checks.push_back({{K::accumulation, ""}, G::D, -1});
   for (std::size_t i = 0; i < staging.size(); ++i)
-    checks.push_back({K::staging, G::A, static_cast<int>(i),
-                      (staging[i].store ? "store " : "stage ") + staging[i].buffer});
+    checks.push_back({{staging[i].store ? K::store : K::stage, staging[i].buffer}, G::A, static_cast<int>(i)});
 }
 
 const Storage& ProofSetup::storage(GemmOperand op) const { return storage(view(op).buffer()); }

@@ -21,7 +21,7 @@
 #include "core/gemm/dispatch.h"
 #include "core/gemm/geometry.h"
 #include "core/program/program.h"
-#include "core/prove/prove.h"
+#include "core/prove/report.h"
 
 namespace mmacheck::prove_detail {
 
@@ -101,13 +101,11 @@ struct StagingRef {
   SourceLoc loc;
 };
 
-enum class CheckKind { frame, fragment, accumulation, staging };
-
+// One register check (the shared-memory ones are core/prove/shared_checks.h's).
 struct CheckSpec {
-  CheckKind kind;
+  CheckId id;                            // frame, fragment, accumulation, stage, store
   GemmOperand operand = GemmOperand::A;  // frame, fragment
   int staging = -1;                      // index into ProofSetup::staging
-  std::string name;
 };
 
 // How ProofSetup finds the tile origins.  `anchors`: every statement's, read

@@ -17,7 +17,7 @@ std::string name_of(const std::string& buffer, std::int64_t r, std::int64_t c) {
   return buffer + "[" + std::to_string(r) + "][" + std::to_string(c) + "]";
 }
 
-Counterexample make_cx(const std::string& check, const std::string& operand, int lane, std::int64_t slot,
+Counterexample make_cx(const CheckId& check, const std::string& operand, int lane, std::int64_t slot,
                        std::optional<Element> expected, std::optional<Element> actual, std::string message) {
   Counterexample cx;
   cx.check = check;
@@ -30,7 +30,7 @@ Counterexample make_cx(const std::string& check, const std::string& operand, int
   return cx;
 }
 
-std::optional<Counterexample> swizzle_check(const std::string& check, const SharedLayout& s) {
+std::optional<Counterexample> swizzle_check(const CheckId& check, const SharedLayout& s) {
   const std::string& name = s.buffer->name;
   std::vector<std::int64_t> first(s.alloc, -1);
   for (std::int64_t f = 0; f < s.rows * s.cols; ++f) {
@@ -68,7 +68,7 @@ std::optional<Counterexample> swizzle_check(const std::string& check, const Shar
   return std::nullopt;
 }
 
-std::optional<Counterexample> agree_check(const std::string& check, const SharedStage& st) {
+std::optional<Counterexample> agree_check(const CheckId& check, const SharedStage& st) {
   const SharedLayout &w = st.writer, &r = st.reader;
   const std::string verb = st.store ? "drain " + r.buffer->name + " reads " : "fill " + r.buffer->name + " puts ";
   for (std::int64_t f = 0; f < r.rows * r.cols; ++f) {
@@ -100,7 +100,7 @@ std::pair<int, std::int64_t> row_element_holder(const SharedAccess& a, int width
 
 // lane/slot: the register that receives (sends) the first wrong element of
 // the row; address_lane: the lane that gives the row's address.
-std::optional<Counterexample> rows_check(const std::string& check, const SharedStage& st, const SharedAccess& a) {
+std::optional<Counterexample> rows_check(const CheckId& check, const SharedStage& st, const SharedAccess& a) {
   const SharedLayout& s = st.reader;
   const std::string& name = s.buffer->name;
   const auto located = [&](Counterexample cx, int l, int j) {
@@ -169,7 +169,7 @@ std::string held_text(const std::string& matrix, const SharedStage& st, std::int
   return idx < 0 ? std::string("nothing") : name_of(matrix, idx / st.reg_cols, idx % st.reg_cols);
 }
 
-std::optional<Counterexample> delivered_check(const std::string& check, const ProofSetup& setup, const SharedStage& st,
+std::optional<Counterexample> delivered_check(const CheckId& check, const ProofSetup& setup, const SharedStage& st,
                                               const BufferDecl& reg, int slots) {
   const Storage& storage = setup.storage(reg.name);
   const SlotTable table = shared_slot_table(st, reg, slots);
@@ -235,35 +235,32 @@ SharedFindings shared_findings(const ProofSetup& setup) {
   SharedFindings out;
   const Program& program = setup.program;
   std::set<std::string> swizzles;  // shared buffers whose swizzle was checked
-  const auto run = [&](const std::string& name, const auto& check) {
+  const auto run = [&](const CheckId& id, const auto& check) {
     const auto start = Clock::now();
-    std::optional<Counterexample> cx = check();
+    std::optional<Counterexample> cx = check(id);
     const std::chrono::duration<double, std::milli> ms = Clock::now() - start;
     SharedCheck c;
-    c.report = CheckReport{name, cx ? CheckResult::refuted : CheckResult::proved, ProofMethod::exhaustive, ms.count(), std::string(kEnumerated), true};
+    c.report = CheckReport{id, cx ? CheckResult::refuted : CheckResult::proved, ProofMethod::exhaustive, ms.count(), std::string(kEnumerated), true};
     c.counterexample = std::move(cx);
     out.checks.push_back(std::move(c));
   };
   const auto stage_checks = [&](const std::string& buffer, int slots, bool store) {
+    using K = CheckKind;
     const BufferDecl& reg = program.buffer(buffer, {});
     const std::optional<SharedStage> st = shared_stage(program, reg, slots, store);
     if (!st) return;
     const std::string& s = st->reader.buffer->name;
     if (swizzles.insert(s).second) {
-      run("swizzle " + s, [&] { return swizzle_check("swizzle " + s, st->reader); });
-      if (!(st->writer.swizzle == st->reader.swizzle)) {
-        const std::string n = "swizzle " + s + (store ? " (drain)" : " (fill)");
-        run(n, [&] { return swizzle_check(n, st->writer); });
-      }
+      run({K::swizzle, s}, [&](const CheckId& id) { return swizzle_check(id, st->reader); });
+      if (!(st->writer.swizzle == st->reader.swizzle))
+        run({store ? K::swizzle_drain : K::swizzle_fill, s}, [&](const CheckId& id) { return swizzle_check(id, st->writer); });
     }
-    const std::string agree = (store ? "drain " : "fill ") + s;
-    run(agree, [&] { return agree_check(agree, *st); });
+    run({store ? K::drain : K::fill, s}, [&](const CheckId& id) { return agree_check(id, *st); });
     for (const SharedAccess& a : st->accesses)
-      if (a.copy) run("rows " + a.label, [&] { return rows_check("rows " + a.label, *st, a); });
-    const SharedCopyStmt& first = *st->accesses.front().stmt;
-    const std::string name = std::string(first.matrix() ? (store ? "stmatrix " : "ldmatrix ")
-                                                        : (store ? "st.shared " : "ld.shared ")) + buffer;
-    run(name, [&] { return delivered_check(name, setup, *st, reg, slots); });
+      if (a.copy) run({K::rows, a.label}, [&](const CheckId& id) { return rows_check(id, *st, a); });
+    const bool matrix = st->accesses.front().stmt->matrix();
+    const K kind = matrix ? (store ? K::stmatrix : K::ldmatrix) : (store ? K::st_shared : K::ld_shared);
+    run({kind, buffer}, [&](const CheckId& id) { return delivered_check(id, setup, *st, reg, slots); });
     for (BankCount& b : count_bank_conflicts(*st)) out.banks.push_back(std::move(b));
   };
   const Nest& nest = setup.plan.nest;

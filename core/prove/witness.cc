@@ -192,7 +192,7 @@ void staging(const ProofSetup& setup, const CheckSpec& check, const StagingWitne
   cx.actual = y;
   if (flat) cx.expected = st.coord(*flat);
   const Shape& shape = st.buffer().shape;
-  const std::string at = where(setup, w.warp, w.lane, w.slot) + ": " + check.name;
+  const std::string at = where(setup, w.warp, w.lane, w.slot) + ": " + check.id.name();
   if (y[0] < 0 || y[0] >= shape[0] || y[1] < 0 || y[1] >= shape[1]) {
     cx.message = at + (s.store ? " writes " : " reads ") + element_str(s.matrix, y) + ", outside " + s.matrix +
                  "'s " + std::to_string(shape[0]) + " x " + std::to_string(shape[1]);
@@ -208,7 +208,7 @@ void staging(const ProofSetup& setup, const CheckSpec& check, const StagingWitne
 
 Counterexample describe(const ProofSetup& setup, const CheckSpec& check, const Witness& witness) {
   Counterexample cx;
-  cx.check = check.name;
+  cx.check = check.id;
   std::visit(
       [&](const auto& w) {
         using W = std::decay_t<decltype(w)>;

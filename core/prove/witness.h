@@ -17,7 +17,7 @@
 #include <string>
 #include <variant>
 
-#include "core/prove/prove.h"
+#include "core/prove/report.h"
 #include "core/prove/setup.h"
 
 namespace mmacheck::prove_detail {

@@ -192,11 +192,13 @@ Outcome Z3Checker::check(const CheckSpec& check) {
   Z3Session session(impl_->ctx, impl_->deadline);
   const ProofSetup& setup = impl_->setup;
   try {
-    switch (check.kind) {
+    switch (check.id.kind) {
       case CheckKind::frame: return frames(check.operand, session);
       case CheckKind::fragment: return fragment_z3(setup, check.operand, session);
       case CheckKind::accumulation: return accumulation(session);
-      case CheckKind::staging: return staging_z3(setup, setup.staging[check.staging], session);
+      case CheckKind::stage:
+      case CheckKind::store: return staging_z3(setup, setup.staging[check.staging], session);
+      default: break;  // the shared-memory kinds are no CheckSpec
     }
   } catch (const z3::exception& e) {
     return {CheckResult::unknown, std::nullopt, std::string("z3: ") + e.msg()};

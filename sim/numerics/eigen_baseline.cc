@@ -9,8 +9,9 @@
 
 namespace mmacheck::sim {
 
-// In eigen_baseline_avx2.cc.
+// In eigen_baseline_avx2.cc and eigen_baseline_avx512.cc.
 const FloatTileKernel* eigen_avx2_kernel(int m, int n, int k);
+const FloatTileKernel* eigen_avx512_kernel(int m, int n, int k);
 
 const FloatTileKernel* eigen_tile_kernel_generic(int m, int n, int k) { return generic::kernel(m, n, k); }
 
@@ -18,6 +19,15 @@ const FloatTileKernel* eigen_tile_kernel_avx2(int m, int n, int k) {
 #if defined(__x86_64__) || defined(__i386__)
   static const bool has = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
   if (has) return eigen_avx2_kernel(m, n, k);
+#endif
+  return nullptr;
+}
+
+const FloatTileKernel* eigen_tile_kernel_avx512(int m, int n, int k) {
+#if defined(__x86_64__)
+  static const bool has = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512dq") &&
+                          __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("fma");
+  if (has) return eigen_avx512_kernel(m, n, k);
 #endif
   return nullptr;
 }

@@ -26,6 +26,9 @@ const FloatTileKernel& eigen_tile_kernel(int m, int n, int k);
 // Both builds, for tests and for bench's line about the SSE2 one; the AVX2
 // one is null when the processor or the compiler lacks it.
 const FloatTileKernel* eigen_tile_kernel_avx2(int m, int n, int k);
+// The AVX-512 F/DQ/VL build, null likewise.  bench times it beside the AVX2
+// one; which is the faster at these tile sizes: docs/performance.md.
+const FloatTileKernel* eigen_tile_kernel_avx512(int m, int n, int k);
 const FloatTileKernel* eigen_tile_kernel_generic(int m, int n, int k);
 
 }  // namespace mmacheck::sim

@@ -2,6 +2,9 @@
 
 #include <algorithm>
 #include <bit>
+#include <string>
+
+#include "core/base/error.h"
 
 #include "sim/numerics/fused_dot.h"
 #include "sim/numerics/fused_tile_kernels.h"
@@ -83,8 +86,11 @@ namespace {
 // Decode and sums, false when the tile holds a NaN or an Inf (the sums of
 // the outputs it reaches are then garbage, and patch_specials replaces them).
 struct Kernels {
+  TileIsa isa;
+  bool (*available)();
   bool (*sums)(const TileSpec&, const std::uint64_t*, const std::uint64_t*, const std::uint64_t*, Sums&);
   void (*finish_f32)(const TileSpec&, const Sums&, std::uint64_t*);
+  bool vector_specials;  // patch_specials_f16_avx2 may decide the f16 specials
 };
 
 bool sums_portable(const TileSpec& s, const std::uint64_t* a, const std::uint64_t* b, const std::uint64_t* c,
@@ -95,32 +101,38 @@ bool sums_portable(const TileSpec& s, const std::uint64_t* a, const std::uint64_
   return finite;
 }
 
+bool always() { return true; }
+
 #ifdef MMACHECK_AVX2_KERNELS
-bool sums_avx2(const TileSpec& s, const std::uint64_t* a, const std::uint64_t* b, const std::uint64_t* c,
-               Sums& out) {
+// The vector decode, then the f32-product pass of the given width where the
+// exponent spread allows it, else the integer pass.
+template <void (*product_sums)(const TileSpec&, const Operands&, const Values&, Sums&)>
+bool sums_vector(const TileSpec& s, const std::uint64_t* a, const std::uint64_t* b, const std::uint64_t* c,
+                 Sums& out) {
   Operands op;
   Values v;
   const bool finite = decode_avx2(s, a, b, c, op, v);
   if (v.exact)
-    product_sums_avx2(s, op, v, out);
+    product_sums(s, op, v, out);
   else
     aligned_sums_avx2(s, op, out);
   return finite;
 }
 #endif
 
-const Kernels& portable_kernels() {
-  static constexpr Kernels portable{sums_portable, finish_f32};
-  return portable;
-}
-
-const Kernels& best_kernels() {
-  const Kernels& portable = portable_kernels();
+// One row per instruction set, worst first.
+constexpr Kernels kKernels[] = {
+    {TileIsa::portable, always, sums_portable, finish_f32, false},
 #ifdef MMACHECK_AVX2_KERNELS
-  static constexpr Kernels avx2{sums_avx2, finish_f32_avx2};
-  if (cpu_has_avx2()) return avx2;
+    {TileIsa::avx2, cpu_has_avx2, sums_vector<product_sums_avx2>, finish_f32_avx2, true},
+    {TileIsa::avx512, cpu_has_avx512, sums_vector<product_sums_avx512>, finish_f32_avx2, true},
 #endif
-  return portable;
+};
+
+const Kernels* find_kernels(TileIsa isa) {
+  for (const Kernels& k : kKernels)
+    if (k.isa == isa) return &k;
+  return nullptr;
 }
 
 // An element's part in step 1 of the model (fused_dot.h), as bits; the
@@ -179,10 +191,40 @@ void patch_specials(const TileSpec& s, const FusedStep& step, const std::uint64_
 
 }  // namespace fast
 
+std::string_view tile_isa_name(TileIsa isa) {
+  constexpr std::string_view kNames[] = {"portable", "AVX2", "AVX-512"};  // in TileIsa's order
+  return kNames[static_cast<int>(isa)];
+}
+
+bool tile_isa_available(TileIsa isa) {
+  const fast::Kernels* k = fast::find_kernels(isa);
+  return k && k->available();
+}
+
+TileIsa best_tile_isa() {
+  static const TileIsa best = [] {
+    TileIsa b = TileIsa::portable;
+    for (const fast::Kernels& k : fast::kKernels)
+      if (k.available()) b = k.isa;
+    return b;
+  }();
+  return best;
+}
+
 bool fused_tile_fast(const MmaInst& inst, const ArchParams& arch, std::span<const std::uint64_t> a,
                      std::span<const std::uint64_t> b, std::span<const std::uint64_t> c,
                      std::span<std::uint64_t> d) {
+  return fused_tile_fast(inst, arch, a, b, c, d, best_tile_isa());
+}
+
+bool fused_tile_fast(const MmaInst& inst, const ArchParams& arch, std::span<const std::uint64_t> a,
+                     std::span<const std::uint64_t> b, std::span<const std::uint64_t> c,
+                     std::span<std::uint64_t> d, TileIsa isa) {
   using namespace fast;
+  const Kernels* chosen = find_kernels(isa);
+  if (!chosen || !chosen->available())
+    throw Error(std::string("the fused tile kernels for ") + std::string(tile_isa_name(isa)) +
+                " are not available on this processor or in this build");
   if (inst.m != kM || inst.n != kN || (inst.k != 16 && inst.k != 8 && inst.k != 4)) return false;
   if (inst.a != DType::f16 && inst.a != DType::bf16 && inst.a != DType::tf32) return false;
   const FloatFormat& fd = float_format(inst.d);
@@ -204,7 +246,7 @@ bool fused_tile_fast(const MmaInst& inst, const ArchParams& arch, std::span<cons
       step.zero_term_exp > spec.c->min_exp())
     return false;
 
-  const Kernels& kernels = best_kernels();
+  const Kernels& kernels = *chosen;
   Sums sums;
   const bool finite = kernels.sums(spec, a.data(), b.data(), c.data(), sums);
   std::uint64_t c_copy[kM * kN];  // patch_specials reads C after D is written, and d may be c
@@ -220,7 +262,7 @@ bool fused_tile_fast(const MmaInst& inst, const ArchParams& arch, std::span<cons
   }
   if (finite) return true;
 #ifdef MMACHECK_AVX2_KERNELS
-  if (spec.narrow && fd.man_bits == 23 && &kernels != &portable_kernels() && spec.c->man_bits == 23) {
+  if (spec.narrow && fd.man_bits == 23 && kernels.vector_specials && spec.c->man_bits == 23) {
     patch_specials_f16_avx2(spec.k, a.data(), b.data(), c_copy, static_cast<std::uint32_t>(canonical_nan(fd)),
                             d.data());
     return true;

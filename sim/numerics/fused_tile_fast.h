@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <span>
+#include <string_view>
 
 #include "core/gemm/mma_inst.h"
 #include "sim/numerics/mma_model.h"
@@ -20,5 +21,17 @@ namespace mmacheck::sim {
 bool fused_tile_fast(const MmaInst& inst, const ArchParams& arch, std::span<const std::uint64_t> a,
                      std::span<const std::uint64_t> b, std::span<const std::uint64_t> c,
                      std::span<std::uint64_t> d);
+
+// The instruction sets the path has kernels for.  fused_tile_fast takes the
+// best one the processor runs; tests and bench name one to compare them
+// (all compute the same bits).
+enum class TileIsa { portable, avx2, avx512 };
+std::string_view tile_isa_name(TileIsa isa);  // "portable", "AVX2", "AVX-512"
+bool tile_isa_available(TileIsa isa);         // compiled in and run by this processor
+TileIsa best_tile_isa();
+// fused_tile_fast with the kernels of `isa`, which must be available.
+bool fused_tile_fast(const MmaInst& inst, const ArchParams& arch, std::span<const std::uint64_t> a,
+                     std::span<const std::uint64_t> b, std::span<const std::uint64_t> c,
+                     std::span<std::uint64_t> d, TileIsa isa);
 
 }  // namespace mmacheck::sim

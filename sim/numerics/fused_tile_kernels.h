@@ -92,6 +92,10 @@ void aligned_sums_avx2(const TileSpec& s, const Operands& op, Sums& out);
 // aligned_sums() through f32 products; requires v.exact.
 void product_sums_avx2(const TileSpec& s, const Operands& op, const Values& v, Sums& out);
 void finish_f32_avx2(const TileSpec& s, const Sums& sums, std::uint64_t* d);
+// AVX-512 F/BW/DQ/VL (fused_tile_avx512.cc): product_sums_avx2 over two
+// rows per 16-lane vector, the same integers.
+bool cpu_has_avx512();
+void product_sums_avx512(const TileSpec& s, const Operands& op, const Values& v, Sums& out);
 // The outputs a NaN or an Inf reaches, for f16 A and B and f32 C and D:
 // each is the IEEE class of C + sum of a * b in f32 (NaN, else the Inf's
 // sign; `nan` the model's NaN bits), replaced in d; the others are left.

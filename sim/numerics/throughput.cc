@@ -17,6 +17,7 @@
 #include "core/base/error.h"
 #include "sim/numerics/eigen_baseline.h"
 #include "sim/numerics/float_format.h"
+#include "sim/numerics/fused_tile_fast.h"
 
 namespace mmacheck::sim {
 
@@ -167,47 +168,93 @@ std::vector<PhaseResult> interleaved(std::span<const Phase> phases, int threads,
   return out;
 }
 
-std::vector<Phase> kernel_phases(const MmaInst& in, const ArchParams& arch, int threads) {
-  if (threads < 1) throw Error("bench: threads must be at least 1");
-  const FloatTileKernel& baseline = eigen_tile_kernel(in.m, in.n, in.k);
-  const std::size_t a_len = in.m * in.k, b_len = in.k * in.n, c_len = in.m * in.n;
+namespace {
+
+// Each thread's random tiles (finite, and with specials), its outputs and
+// the same values as floats, for the kernel's phases.
+struct KernelState {
   struct Tiles {
     std::vector<float> a, b, c, d;
   };
-  struct State {
-    std::vector<Batch> finite, specials;
-    std::vector<std::vector<std::uint64_t>> outputs;
-    std::vector<Tiles> floats;
-  };
-  const auto state = std::make_shared<State>();
+  std::vector<Batch> finite, specials;
+  std::vector<std::vector<std::uint64_t>> outputs;
+  std::vector<Tiles> floats;
+};
+
+std::shared_ptr<KernelState> kernel_state(const MmaInst& in, int threads) {
+  if (threads < 1) throw Error("bench: threads must be at least 1");
+  const auto state = std::make_shared<KernelState>();
   for (int t = 0; t < threads; ++t) {
     state->finite.push_back(random_batch(in, 0x5eed + t));
     state->specials.push_back(with_specials(in, state->finite.back()));
-    state->outputs.emplace_back(c_len * kBatch);
-    Tiles f;
+    state->outputs.emplace_back(static_cast<std::size_t>(in.m * in.n) * kBatch);
+    KernelState::Tiles f;
     for (const std::uint64_t x : state->finite[t].a) f.a.push_back(to_float(in.a, x));
     for (const std::uint64_t x : state->finite[t].b) f.b.push_back(to_float(in.b, x));
     for (const std::uint64_t x : state->finite[t].c) f.c.push_back(to_float(in.c, x));
     f.d.resize(f.c.size());
     state->floats.push_back(std::move(f));
   }
-  const auto simulate = [&in, &arch, state, a_len, b_len, c_len](bool specials) {
-    return [&in, &arch, state, a_len, b_len, c_len, specials](int t) {
-      const Batch& bt = (specials ? state->specials : state->finite)[t];
-      std::vector<std::uint64_t>& out = state->outputs[t];
-      for (std::size_t n = 0; n < kBatch; ++n)
-        mma_tile(in, arch, std::span(bt.a).subspan(n * a_len, a_len), std::span(bt.b).subspan(n * b_len, b_len),
-                 std::span(bt.c).subspan(n * c_len, c_len), std::span(out).subspan(n * c_len, c_len));
-      return std::uint64_t{kBatch};
-    };
+  return state;
+}
+
+// `tile(a, b, c, d)` over a thread's finite or special batch.
+template <class Tile>
+std::function<std::uint64_t(int)> over_batch(const MmaInst& in, std::shared_ptr<KernelState> state, bool specials,
+                                             Tile tile) {
+  const std::size_t a_len = in.m * in.k, b_len = in.k * in.n, c_len = in.m * in.n;
+  return [state = std::move(state), specials, tile, a_len, b_len, c_len](int t) {
+    const Batch& bt = (specials ? state->specials : state->finite)[t];
+    std::vector<std::uint64_t>& out = state->outputs[t];
+    for (std::size_t n = 0; n < kBatch; ++n)
+      tile(std::span(bt.a).subspan(n * a_len, a_len), std::span(bt.b).subspan(n * b_len, b_len),
+           std::span(bt.c).subspan(n * c_len, c_len), std::span(out).subspan(n * c_len, c_len));
+    return std::uint64_t{kBatch};
   };
-  const auto eigen = [state, run = baseline.run](int t) {
-    Tiles& w = state->floats[t];
+}
+
+std::function<std::uint64_t(int)> float_baseline(std::shared_ptr<KernelState> state, const FloatTileKernel& k) {
+  return [state = std::move(state), run = k.run](int t) {
+    KernelState::Tiles& w = state->floats[t];
     run(w.a.data(), w.b.data(), w.c.data(), w.d.data(), kBatch);
     return std::uint64_t{kBatch};
   };
-  return {{"kernel", simulate(false)}, {"kernel (special values)", simulate(true)},
-          {std::string(baseline.name), eigen}};
+}
+
+}  // namespace
+
+std::vector<Phase> kernel_phases(const MmaInst& in, const ArchParams& arch, int threads) {
+  const FloatTileKernel& baseline = eigen_tile_kernel(in.m, in.n, in.k);
+  const auto state = kernel_state(in, threads);
+  const auto model = [&in, &arch](std::span<const std::uint64_t> a, std::span<const std::uint64_t> b,
+                                  std::span<const std::uint64_t> c, std::span<std::uint64_t> d) {
+    mma_tile(in, arch, a, b, c, d);
+  };
+  return {{"kernel", over_batch(in, state, false, model)},
+          {"kernel (special values)", over_batch(in, state, true, model)},
+          {std::string(baseline.name), float_baseline(state, baseline)}};
+}
+
+std::vector<Phase> isa_phases(const MmaInst& in, const ArchParams& arch, int threads) {
+  const auto state = kernel_state(in, threads);
+  std::vector<Phase> phases;
+  std::vector<std::uint64_t> probe(static_cast<std::size_t>(in.m * in.n));
+  const bool fast = fused_tile_fast(in, arch, std::span(state->finite[0].a).first(in.m * in.k),
+                                    std::span(state->finite[0].b).first(in.k * in.n),
+                                    std::span(state->finite[0].c).first(in.m * in.n), probe);
+  for (const TileIsa isa : {TileIsa::avx2, TileIsa::avx512})
+    if (fast && tile_isa_available(isa))
+      phases.push_back({"fast path, " + std::string(tile_isa_name(isa)) + " kernels",
+                        over_batch(in, state, false,
+                                   [&in, &arch, isa](std::span<const std::uint64_t> a, std::span<const std::uint64_t> b,
+                                                     std::span<const std::uint64_t> c, std::span<std::uint64_t> d) {
+                                     fused_tile_fast(in, arch, a, b, c, d, isa);
+                                   })});
+  const FloatTileKernel& used = eigen_tile_kernel(in.m, in.n, in.k);
+  for (const FloatTileKernel* other :
+       {eigen_tile_kernel_avx2(in.m, in.n, in.k), eigen_tile_kernel_avx512(in.m, in.n, in.k)})
+    if (other && other->name != used.name) phases.push_back({std::string(other->name), float_baseline(state, *other)});
+  return phases;
 }
 
 }  // namespace mmacheck::sim

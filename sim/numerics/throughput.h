@@ -92,4 +92,13 @@ std::vector<PhaseResult> interleaved(std::span<const Phase> phases, int threads,
 // Error for threads < 1 or an instruction without a baseline.
 std::vector<Phase> kernel_phases(const MmaInst& inst, const ArchParams& arch, int threads);
 
+// The comparisons behind the kernel's instruction-set choice: the fast path
+// (sim/numerics/fused_tile_fast.h) with each vector instruction set the
+// processor runs ("fast path, AVX2 kernels", "fast path, AVX-512 kernels"),
+// called directly so that they differ only in their kernels, and the
+// float32 baseline's other builds ("Eigen float32 AVX-512" beside the AVX2
+// one kernel_phases uses).  Empty of the fast-path phases for an
+// instruction the fast path does not take.
+std::vector<Phase> isa_phases(const MmaInst& inst, const ArchParams& arch, int threads);
+
 }  // namespace mmacheck::sim
