@@ -23,6 +23,7 @@
 #include "core/base/file_io.h"
 #include "core/base/json.h"
 #include "core/cute/cute_check.h"
+#include "core/cute/cute_report_json.h"
 #include "core/cute/cute_tiled_check.h"
 
 namespace mmacheck::cli {
@@ -30,32 +31,6 @@ namespace mmacheck::cli {
 namespace po = boost::program_options;
 
 namespace {
-
-Json counterexample_json(const std::optional<CuteCounterexample>& cex) {
-  if (!cex) return nullptr;
-  const auto coord = [&](const std::array<std::int64_t, 2>& c) {
-    return Json{{std::string(cex->axes[0]), c[0]}, {std::string(cex->axes[1]), c[1]}};
-  };
-  return {{"thread", cex->thread},
-          {"value", cex->value},
-          {"lane", cex->lane},
-          {"index", cex->index},
-          {"coordinate", cex->in_tile ? coord(cex->coordinate) : Json(nullptr)},
-          {"ptx", coord(cex->ptx)}};
-}
-
-Json atom_json(const CuteAtomReport& r) {
-  Json operands = Json::array();
-  for (const CuteOperandReport& o : r.operands)
-    operands.push_back({{"operand", std::string(operand_name(o.operand))},
-                        {"result", std::string(verdict_name(o.result))},
-                        {"counterexample", counterexample_json(o.counterexample)},
-                        {"message", o.message}});
-  return {{"atom", r.atom},
-          {"instruction", r.instruction ? Json(*r.instruction) : Json(nullptr)},
-          {"operands", std::move(operands)},
-          {"result", std::string(verdict_name(r.result))}};
-}
 
 void text(std::ostream& os, const CuteAtomReport& r) {
   std::string name = r.atom;
@@ -112,7 +87,7 @@ int run_cute(const Args& args) {
     FrameVerdict worst = FrameVerdict::proved;  // the file's verdict: its worst part's
     for (const CuteAtomReport& r : reports) worst = std::max(worst, r.result);
     Json list = Json::array();
-    for (const CuteAtomReport& r : reports) list.push_back(atom_json(r));
+    for (const CuteAtomReport& r : reports) list.push_back(cute_report_json(r));
     std::cout << json_line(file_json(path, {{"verdict", verdict_name(worst)}, {"atoms", std::move(list)},
                                             {"unchecked", unchecked.json()}}))
               << std::endl;

@@ -23,43 +23,11 @@
 #include "core/base/file_io.h"
 #include "core/base/json.h"
 #include "core/triton/triton_check.h"
+#include "core/triton/triton_report_json.h"
 
 namespace mmacheck::cli {
 
 namespace po = boost::program_options;
-
-namespace {
-
-std::string_view role_name(TritonRole r) {
-  switch (r) {
-    case TritonRole::acc: return "acc";
-    case TritonRole::a: return "a";
-    case TritonRole::b: return "b";
-  }
-  return "?";
-}
-
-Json report_json(const TritonReport& r) {
-  Json zero = Json::array();
-  for (const auto& [dim, b] : r.zero_bases) zero.push_back({{"dim", dim}, {"basis", b}});
-  Json cex = nullptr;
-  if (r.counterexample)
-    cex = {{"register", r.counterexample->reg},
-           {"lane", r.counterexample->lane},
-           {"warp", r.counterexample->warp},
-           {"coordinate", r.counterexample->coordinate},
-           {"ptx", r.counterexample->ptx}};
-  return {{"name", r.name},
-          {"operand", std::string(role_name(r.role))},
-          {"instruction", r.instruction.empty() ? Json(nullptr) : Json(r.instruction)},
-          {"result", std::string(verdict_name(r.result))},
-          {"counterexample", std::move(cex)},
-          {"zero_bases", std::move(zero)},
-          {"k_permutation", r.k_permutation.empty() ? Json(nullptr) : Json(r.k_permutation)},
-          {"message", r.message}};
-}
-
-}  // namespace
 
 int run_triton(const Args& args) {
   po::options_description options("mmacheck triton");
@@ -89,7 +57,7 @@ int run_triton(const Args& args) {
     FrameVerdict worst = FrameVerdict::proved;  // the file's verdict: its worst part's
     for (const TritonReport& r : reports) worst = std::max(worst, r.result);
     Json list = Json::array();
-    for (const TritonReport& r : reports) list.push_back(report_json(r));
+    for (const TritonReport& r : reports) list.push_back(triton_report_json(r));
     std::cout << json_line(file_json(path, {{"verdict", verdict_name(worst)}, {"layouts", std::move(list)},
                                             {"unchecked", unchecked.json()}}))
               << std::endl;

@@ -4,7 +4,7 @@
 // reader hands back (the images' logical buffers, the gemm, the staging).
 #include <algorithm>
 
-#include "core/layout/shape_text.h"
+#include "core/program/tirx_release/release_kernel.h"
 #include "core/program/tirx_release/tirx_release_reader.h"
 
 namespace mmacheck {
@@ -20,25 +20,6 @@ bool is_call(const TokenCursor& in, std::initializer_list<std::string_view> path
     if (!in.peek(k++).is_name(part)) return false;
   }
   return in.peek(k).is_op("(");
-}
-
-// "m16n8k16" -> 16, "m16n8k8" -> 8; 0 otherwise.
-int k_of_shape(std::string_view shape) {
-  if (shape == "m16n8k16") return 16;
-  if (shape == "m16n8k8") return 8;
-  return 0;
-}
-
-// The opcode's dot-separated fields.
-std::vector<std::string> fields(std::string_view opcode) {
-  std::vector<std::string> out;
-  std::size_t start = 0;
-  while (true) {
-    const std::size_t dot = opcode.find('.', start);
-    out.emplace_back(opcode.substr(start, dot - start));
-    if (dot == std::string_view::npos) return out;
-    start = dot + 1;
-  }
 }
 
 }  // namespace
@@ -230,7 +211,7 @@ void ReleaseReader::ptx_mma() {
       throw Error(args[i].value.loc, "expected a string (the instruction's fields)");
     s.push_back(args[i].value.text);
   }
-  const int k = k_of_shape(s[2]);
+  const int k = mma_shape_k(s[2]);
   if (s[0] != "sync" || s[1] != "aligned" || !k || s[3] != "row" || s[4] != "col" || !s[9].empty())
     in_.fail(open, "mmacheck reads T.ptx.mma(..., \"sync\", \"aligned\", \"m16n8k16\" or \"m16n8k8\", \"row\", \"col\", "
                    "D, A, B, C types, \"\")");
@@ -338,81 +319,9 @@ void ReleaseReader::ptx_mma() {
 
 Program ReleaseReader::finish() {
   if (!mma_) in_.fail(in_.peek(), "the kernel has no mma (T.cuda.tile.apply or T.ptx.mma)");
-  const ReleaseMma& mma = *mma_;
-  const std::vector<std::string> f = fields(mma.opcode);
-  const int k = f.size() > 3 ? k_of_shape(f[3]) : 0;
-  const auto ptx_type = [&](std::size_t i, DType fallback) {
-    const std::optional<DType> t = f.size() > i ? parse_dtype(f[i]) : std::nullopt;
-    return t ? *t : fallback;
-  };
-  Program program;
-  program.file = file_;
-  program.release = mma;
-
-  // One logical buffer per image (core/program/release_mma.h): the image's
-  // layout unpacked to elements, its repeat axes beside the atom's.
-  const auto logical = [&](const ReleaseImage& img, DType type, std::int64_t atom_rows, std::int64_t atom_cols) {
-    const int pack = std::max(1, img.bits / dtype_bits(type));
-    const bool shaped = img.shape.size() == 4 && img.shape[2] == atom_rows && img.shape[3] == atom_cols &&
-                        img.bits % dtype_bits(type) == 0;
-    BufferDecl buf{img.buffer, {}, type, MemScope::local, TileLayout(std::vector<Iter>{}), img.loc, std::nullopt};
-    if (!shaped) {  // the pattern refuses it (dispatch_release); a row-major stand-in
-      std::int64_t n = 1;
-      for (std::int64_t d : img.shape) n *= d;
-      buf.shape = {n / img.shape.back(), img.shape.back()};
-      buf.layout = img.layout;
-      return buf;
-    }
-    try {
-      const TileLayout unpacked = pack > 1 ? img.layout.unpack(pack) : img.layout;
-      Shape s4 = img.shape;
-      s4[3] *= pack;
-      const int perm[] = {0, 2, 1, 3};
-      buf.layout = unpacked.group(s4).permute_by_groups(perm);
-      buf.shape = {s4[0] * s4[2], s4[1] * s4[3]};
-    } catch (const Error& e) {
-      throw Error(img.loc, "'" + img.buffer + "': its layout does not split over the image " + tuple_text(img.shape) +
-                               ": " + e.what());
-    }
-    for (const auto& [name, value] : layout_names_.layouts)
-      if (layout_of(value) == img.layout) program.layouts.push_back(LayoutBinding{name, buf.layout, img.loc});
-    return buf;
-  };
-  const DType acc = DType::f32, ta = ptx_type(7, DType::f16), tb = ptx_type(8, DType::f16);
-  const std::int64_t kw = k ? k / 2 : 8;
-  program.buffers.push_back(logical(mma.d, acc, 16, 8));
-  program.buffers.push_back(logical(mma.a, ta, 16, kw));
-  program.buffers.push_back(logical(mma.b, tb, 8, kw));
-  if (mma.c) program.buffers.push_back(logical(*mma.c, DType::f32, 16, 8));
-  for (const auto& [name, g] : globals_)
-    if (const std::optional<DType> t = parse_dtype(g.dtype); t && g.shape.size() == 2)
-      program.buffers.push_back(BufferDecl{name, g.shape, *t, MemScope::global, TileLayout::row_major(g.shape), g.loc, std::nullopt});
-
-  GemmCall call;
-  call.d = OperandRef{mma.d.buffer, std::nullopt, mma.loc};
-  call.a = OperandRef{mma.a.buffer, std::nullopt, mma.loc};
-  call.b = OperandRef{mma.b.buffer, std::nullopt, mma.loc};
-  call.c = OperandRef{mma.c ? mma.c->buffer : mma.d.buffer, std::nullopt, mma.loc};
-  call.transpose_b = true;  // B's image is N x K
-  call.beta = mma.c ? 1.0 : 0.0;
-  call.loc = mma.loc;
-  program.gemm = call;
-  program.scope.loc = mma.loc;
-
-  for (const Transfer& t : transfers_) {
-    const View& view = views_.at(t.view);
-    const BufferDecl* buf = program.find_buffer(view.alloc);
-    if (!buf || buf->scope != MemScope::local)
-      throw Error(t.loc, "'" + t.view + "' views '" + view.alloc + "', which is no operand of the mma");
-    const std::string_view want = dtype_info(buf->dtype).tvm;
-    if (view.dtype != want || view.size != buf->layout.span(Axis::m()))
-      throw Error(view.loc, "'" + t.view + "' views '" + view.alloc + "' as " + std::to_string(view.size) + " " + view.dtype +
-                                "; its staging moves the " + std::to_string(buf->layout.span(Axis::m())) + " " +
-                                std::string(want) + " elements of each lane");
-    if (t.store) program.stores.push_back(StoreStmt{view.alloc, t.global, t.row, t.col, t.loc});
-    else program.stages.push_back(StageStmt{view.alloc, t.global, t.row, t.col, t.loc});
-  }
-  return program;
+  ReleaseKernel kernel{file_, *mma_, {}, views_, globals_, transfers_};
+  for (const auto& [name, value] : layout_names_.layouts) kernel.layouts.emplace(name, layout_of(value));
+  return release_program(kernel);
 }
 
 }  // namespace mmacheck

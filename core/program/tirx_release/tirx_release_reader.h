@@ -23,6 +23,7 @@
 #include "core/program/lexer.h"
 #include "core/program/python_block.h"
 #include "core/program/program.h"
+#include "core/program/tirx_release/release_kernel.h"
 #include "core/program/tirx_release/tirx_release.h"
 
 namespace mmacheck {
@@ -36,30 +37,12 @@ class ReleaseReader {
   std::vector<std::string> skipped() const;
 
  private:
-  // A register view: `X_h = T.decl_tensor(X.data, ty_args=[T.Tensor((n,), dtype, ...)])`.
-  struct View {
-    std::string alloc;
-    std::string dtype;
-    int bits = 32;
-    std::int64_t size = 0;
-    SourceLoc loc;
-  };
-  // A global tensor parameter `A: T.Tensor(shape, dtype)`.
-  struct Global {
-    Shape shape;
-    std::string dtype;
-    SourceLoc loc;
-  };
+  using View = ReleaseView;
+  using Global = ReleaseGlobal;
+  using Transfer = ReleaseTransfer;
   struct Loop {
     std::string var;
     std::int64_t extent = 0;
-    SourceLoc loc;
-  };
-  // `view[s] = G[ROW, COL]` (store: `G[ROW, COL] = view[s]`) inside one loop over s.
-  struct Transfer {
-    bool store = false;
-    std::string view, global;
-    IndexExpr row, col;
     SourceLoc loc;
   };
   // One argument of T.ptx.mma / T.if_then_else: a register element, a scalar or a string.

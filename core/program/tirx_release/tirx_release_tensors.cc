@@ -1,28 +1,12 @@
 // ReleaseReader, the tensors: tensor types (T.Tensor(shape, dtype, scope=,
 // layout=)), register images (T.alloc_local, T.alloc_tensor), register
 // views (T.decl_tensor), integer lets and the top-level layout bindings.
-#include <array>
-
 #include "core/program/python_values.h"
 #include "core/program/tirx_release/tirx_release_reader.h"
 
 namespace mmacheck {
 
 namespace {
-
-// TVM's scalar dtype names and widths that a register image or view may have.
-constexpr std::array<std::pair<std::string_view, int>, 12> kDTypeBits{{{"float16", 16},
-                                                                      {"bfloat16", 16},
-                                                                      {"float32", 32},
-                                                                      {"float64", 64},
-                                                                      {"uint8", 8},
-                                                                      {"int8", 8},
-                                                                      {"uint16", 16},
-                                                                      {"int16", 16},
-                                                                      {"uint32", 32},
-                                                                      {"int32", 32},
-                                                                      {"uint64", 64},
-                                                                      {"int64", 64}}};
 
 bool is_t(const Token& t) { return t.is_name("T") || t.is_name("I"); }
 
@@ -105,20 +89,14 @@ void ReleaseReader::assignment() {
       }
       in_.expect_close(")", fn.text + "(", open);
       if (!scope) scope = MemScope::global;
-      if (layout.size() != [&] { std::int64_t n = 1; for (auto d : shape) n *= d; return n; }())
-        in_.fail(name, "'" + name.text + "': its layout has " + std::to_string(layout.size()) +
-                           " elements but its shape has a different count");
       if (fn.text == "decl_tensor") {
-        const std::int64_t n = layout.size();
-        if (shape.size() != 1 || layout != TileLayout(std::vector<Iter>{Iter{n, 1, Axis::m()}}))
-          in_.fail(name, "mmacheck reads register views of one dimension with the default layout (S[n : 1])");
-        views_.emplace(name.text, View{data, dtype.first, dtype.second, n, name.loc});
+        check_release_view(name.text, shape, layout, name.loc);
+        views_.emplace(name.text, View{data, dtype.first, dtype.second, layout.size(), name.loc});
         layout_names_.others.emplace(name.text, "view");
       } else {
-        if (*scope != MemScope::local)
-          in_.fail(name, "'" + name.text + "' is " + std::string(mem_scope_name(*scope)) +
-                             "; mmacheck reads register (local) images of the mma pattern");
-        allocs_.emplace(name.text, ReleaseImage{name.text, shape, dtype.first, dtype.second, *scope, layout, name.loc});
+        const ReleaseImage image{name.text, shape, dtype.first, dtype.second, *scope, layout, name.loc};
+        check_release_image(image);
+        allocs_.emplace(name.text, image);
         layout_names_.others.emplace(name.text, "allocation");
       }
       return;
@@ -151,8 +129,7 @@ Shape ReleaseReader::shape_value() {
 
 std::pair<std::string, int> ReleaseReader::dtype_value() {
   const Token& t = python::word(in_, "a dtype (\"float16\")");
-  for (const auto& [name, bits] : kDTypeBits)
-    if (t.text == name) return {std::string(name), bits};
+  if (const std::optional<int> bits = release_dtype_bits(t.text)) return {t.text, *bits};
   in_.fail(t, "unknown dtype '" + t.text + "' (float16, bfloat16, float32, uint32, int32, ...)");
 }
 

@@ -1,0 +1,159 @@
+// release_program(): the Program of a released-TIRx kernel (release_kernel.h).
+#include "core/program/tirx_release/release_kernel.h"
+
+#include <algorithm>
+#include <array>
+
+#include "core/layout/shape_text.h"
+
+namespace mmacheck {
+
+namespace {
+
+// TVM's scalar dtype names and widths that a register image or view may have.
+constexpr std::array<std::pair<std::string_view, int>, 12> kDTypeBits{{{"float16", 16},
+                                                                      {"bfloat16", 16},
+                                                                      {"float32", 32},
+                                                                      {"float64", 64},
+                                                                      {"uint8", 8},
+                                                                      {"int8", 8},
+                                                                      {"uint16", 16},
+                                                                      {"int16", 16},
+                                                                      {"uint32", 32},
+                                                                      {"int32", 32},
+                                                                      {"uint64", 64},
+                                                                      {"int64", 64}}};
+
+// The opcode's dot-separated fields.
+std::vector<std::string> fields(std::string_view opcode) {
+  std::vector<std::string> out;
+  std::size_t start = 0;
+  while (true) {
+    const std::size_t dot = opcode.find('.', start);
+    out.emplace_back(opcode.substr(start, dot - start));
+    if (dot == std::string_view::npos) return out;
+    start = dot + 1;
+  }
+}
+
+std::int64_t elements(const Shape& shape) {
+  std::int64_t n = 1;
+  for (std::int64_t d : shape) n *= d;
+  return n;
+}
+
+}  // namespace
+
+std::optional<int> release_dtype_bits(std::string_view tvm_name) {
+  for (const auto& [name, bits] : kDTypeBits)
+    if (tvm_name == name) return bits;
+  return std::nullopt;
+}
+
+int mma_shape_k(std::string_view shape) {
+  if (shape == "m16n8k16") return 16;
+  if (shape == "m16n8k8") return 8;
+  return 0;
+}
+
+void check_release_image(const ReleaseImage& image) {
+  if (image.layout.size() != elements(image.shape))
+    throw Error(image.loc, "'" + image.buffer + "': its layout has " + std::to_string(image.layout.size()) +
+                               " elements but its shape " + tuple_text(image.shape) + " has " +
+                               std::to_string(elements(image.shape)));
+  if (image.scope != MemScope::local)
+    throw Error(image.loc, "'" + image.buffer + "' is " + std::string(mem_scope_name(image.scope)) +
+                               "; mmacheck reads register (local) images of the mma pattern");
+}
+
+void check_release_view(const std::string& name, const Shape& shape, const TileLayout& layout, const SourceLoc& loc) {
+  const std::int64_t n = layout.size();
+  if (shape.size() != 1 || shape[0] != n || layout != TileLayout(std::vector<Iter>{Iter{n, 1, Axis::m()}}))
+    throw Error(loc, "'" + name + "': mmacheck reads register views of one dimension with the default layout (S[n : 1])");
+}
+
+Program release_program(const ReleaseKernel& kernel) {
+  const ReleaseMma& mma = kernel.mma;
+  for (const ReleaseImage* img : {&mma.d, &mma.a, &mma.b, mma.c ? &*mma.c : nullptr})
+    if (img) check_release_image(*img);
+  const std::vector<std::string> f = fields(mma.opcode);
+  const int k = f.size() > 3 ? mma_shape_k(f[3]) : 0;
+  const auto ptx_type = [&](std::size_t i, DType fallback) {
+    const std::optional<DType> t = f.size() > i ? parse_dtype(f[i]) : std::nullopt;
+    return t ? *t : fallback;
+  };
+  Program program;
+  program.file = kernel.file;
+  program.release = mma;
+
+  // One logical buffer per image (core/program/release_mma.h): the image's
+  // layout unpacked to elements, its repeat axes beside the atom's.
+  const auto logical = [&](const ReleaseImage& img, DType type, std::int64_t atom_rows, std::int64_t atom_cols) {
+    const int pack = std::max(1, img.bits / dtype_bits(type));
+    const bool shaped = img.shape.size() == 4 && img.shape[2] == atom_rows && img.shape[3] == atom_cols &&
+                        img.bits % dtype_bits(type) == 0;
+    BufferDecl buf{img.buffer, {}, type, MemScope::local, TileLayout(std::vector<Iter>{}), img.loc, std::nullopt};
+    if (!shaped) {  // the pattern refuses it (dispatch_release); a row-major stand-in
+      std::int64_t n = 1;
+      for (std::int64_t d : img.shape) n *= d;
+      buf.shape = {n / img.shape.back(), img.shape.back()};
+      buf.layout = img.layout;
+      return buf;
+    }
+    try {
+      const TileLayout unpacked = pack > 1 ? img.layout.unpack(pack) : img.layout;
+      Shape s4 = img.shape;
+      s4[3] *= pack;
+      const int perm[] = {0, 2, 1, 3};
+      buf.layout = unpacked.group(s4).permute_by_groups(perm);
+      buf.shape = {s4[0] * s4[2], s4[1] * s4[3]};
+    } catch (const Error& e) {
+      throw Error(img.loc, "'" + img.buffer + "': its layout does not split over the image " + tuple_text(img.shape) +
+                               ": " + e.what());
+    }
+    for (const auto& [name, layout] : kernel.layouts)
+      if (layout == img.layout) program.layouts.push_back(LayoutBinding{name, buf.layout, img.loc});
+    return buf;
+  };
+  const DType acc = DType::f32, ta = ptx_type(7, DType::f16), tb = ptx_type(8, DType::f16);
+  const std::int64_t kw = k ? k / 2 : 8;
+  program.buffers.push_back(logical(mma.d, acc, 16, 8));
+  program.buffers.push_back(logical(mma.a, ta, 16, kw));
+  program.buffers.push_back(logical(mma.b, tb, 8, kw));
+  if (mma.c) program.buffers.push_back(logical(*mma.c, DType::f32, 16, 8));
+  for (const auto& [name, g] : kernel.globals)
+    if (const std::optional<DType> t = parse_dtype(g.dtype); t && g.shape.size() == 2)
+      program.buffers.push_back(BufferDecl{name, g.shape, *t, MemScope::global, TileLayout::row_major(g.shape), g.loc, std::nullopt});
+
+  GemmCall call;
+  call.d = OperandRef{mma.d.buffer, std::nullopt, mma.loc};
+  call.a = OperandRef{mma.a.buffer, std::nullopt, mma.loc};
+  call.b = OperandRef{mma.b.buffer, std::nullopt, mma.loc};
+  call.c = OperandRef{mma.c ? mma.c->buffer : mma.d.buffer, std::nullopt, mma.loc};
+  call.transpose_b = true;  // B's image is N x K
+  call.beta = mma.c ? 1.0 : 0.0;
+  call.loc = mma.loc;
+  program.gemm = call;
+  program.scope.loc = mma.loc;
+
+  for (const ReleaseTransfer& t : kernel.transfers) {
+    const auto v = kernel.views.find(t.view);
+    if (v == kernel.views.end()) throw Error(t.loc, "'" + t.view + "' is not a register view (T.decl_tensor) of this kernel");
+    if (!kernel.globals.contains(t.global))
+      throw Error(t.loc, "'" + t.global + "' is not a tensor parameter of the function");
+    const ReleaseView& view = v->second;
+    const BufferDecl* buf = program.find_buffer(view.alloc);
+    if (!buf || buf->scope != MemScope::local)
+      throw Error(t.loc, "'" + t.view + "' views '" + view.alloc + "', which is no operand of the mma");
+    const std::string_view want = dtype_info(buf->dtype).tvm;
+    if (view.dtype != want || view.size != buf->layout.span(Axis::m()))
+      throw Error(view.loc, "'" + t.view + "' views '" + view.alloc + "' as " + std::to_string(view.size) + " " + view.dtype +
+                                "; its staging moves the " + std::to_string(buf->layout.span(Axis::m())) + " " +
+                                std::string(want) + " elements of each lane");
+    if (t.store) program.stores.push_back(StoreStmt{view.alloc, t.global, t.row, t.col, t.loc});
+    else program.stages.push_back(StageStmt{view.alloc, t.global, t.row, t.col, t.loc});
+  }
+  return program;
+}
+
+}  // namespace mmacheck

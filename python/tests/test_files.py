@@ -1,0 +1,36 @@
+"""mmacheck.prove / mmacheck.sim on files (no tvm_tirx needed): the package's
+results are the library's, the command line's."""
+
+import mmacheck
+import pytest
+
+
+def test_a_layout_file_is_proved_and_its_mistake_refuted(repo):
+    assert mmacheck.prove(repo / "examples" / "seed_corrected.txt").verdict == "proved"
+    report = mmacheck.prove(repo / "examples" / "seed.txt")
+    assert report.verdict == "refuted"
+    cx = report.counterexamples[0]
+    assert (cx["check"], cx["lane"], cx["slot"]) == ("stage A", 0, 2)
+
+
+def test_bad_input_is_an_error_with_its_location(tmp_path):
+    bad = tmp_path / "bad.txt"
+    bad.write_text("D = buffer((16, 8), \"float32\", \"local\", NOPE)\n")
+    with pytest.raises(mmacheck.Error, match=r"bad\.txt:1:\d+: error: "):
+        mmacheck.prove(bad)
+
+
+def test_sim_on_a_file(repo):
+    r = mmacheck.sim(repo / "examples" / "seed_corrected.txt", cases=8)
+    assert r["result"] == "passed" and r["cases"] == 8
+
+
+def test_the_package_loads_no_cuda():
+    """The wheel needs no CUDA at run time: importing it maps no CUDA library."""
+    import subprocess
+    import sys
+
+    maps = subprocess.run([sys.executable, "-c", "import mmacheck; print(open('/proc/self/maps').read())"],
+                          check=True, capture_output=True, text=True).stdout
+    assert "_mmacheck" in maps
+    assert "libcuda" not in maps and "libnvrtc" not in maps and "libcudart" not in maps

@@ -1,0 +1,101 @@
+"""mmacheck.prove / mmacheck.sim on live tvm_tirx objects (apache-tvm-tirx 0.1.0a4).
+
+Skips when tvm_tirx is not installed (scripts/python-test.sh installs it
+where the network allows)."""
+
+import pytest
+
+pytest.importorskip("tvm_tirx")
+
+import mmacheck  # noqa: E402
+import refused_kernels  # noqa: E402
+from conftest import example  # noqa: E402
+
+SEED_MMA = "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32"
+
+
+def test_seed_corrected_from_a_live_primfunc_is_proved():
+    """examples/tirx_seed_corrected.py: the seed's program, TVM's register order."""
+    report = mmacheck.prove(example("tirx_seed_corrected")["main"])
+    assert report.verdict == "proved", str(report)
+    assert report.proved
+    assert report.instruction == SEED_MMA
+    assert report.mma_count == 1
+    names = [c["name"] for c in report.checks]
+    for check in ("A frame", "B frame", "C frame", "D frame", "accumulation", "stage a", "stage b", "store d"):
+        assert check in names
+    assert all(c["result"] == "proved" for c in report.checks)
+    assert report.counterexamples == []
+
+
+def test_seed_erratum_from_a_live_primfunc_is_refuted_with_the_counterexample():
+    """examples/tirx_seed.py: the planted mistake, the seed erratum's staging order kp, kHi, rM."""
+    module = example("tirx_seed")
+    report = mmacheck.prove(module["main"], layouts=module)
+    assert report.verdict == "refuted"
+    refuted = [c["name"] for c in report.checks if c["result"] == "refuted"]
+    assert refuted == ["stage a"]
+    (cx,) = report.counterexamples
+    assert (cx["check"], cx["lane"], cx["slot"]) == ("stage a", 0, 2)
+    assert cx["expected"] == [8, 0] and cx["actual"] == [0, 8]
+    assert "A_IMG" in cx["message"] and "A[0][8]" in cx["message"]
+    assert "stage a" in str(report)
+
+
+def test_an_irmodule_is_read_like_its_function():
+    import tvm_tirx
+
+    mod = tvm_tirx.IRModule.from_expr(example("tirx_seed")["main"])
+    assert mmacheck.prove(mod).verdict == "refuted"
+    reports = mmacheck.prove_all(mod)
+    assert list(reports) == ["main"] and reports["main"].verdict == "refuted"
+
+
+def _comparable(fields):
+    """A report without the timings (ms), which differ run to run."""
+    out = dict(fields)
+    out["checks"] = [{k: v for k, v in c.items() if k != "ms"} for c in fields["checks"]]
+    return out
+
+
+EXAMPLES = ["tirx_seed_corrected", "tirx_seed", "tirx_c_tensor", "tirx_tiled_2x2x2", "tirx_k8", "tirx_bf16",
+            "tirx_k8_unit_m", "tirx_refuse_lane", "tirx_refuse_f16acc", "tirx_refuse_no_m"]
+
+
+@pytest.mark.parametrize("name", EXAMPLES)
+def test_the_live_walker_and_the_file_reader_give_the_same_report(repo, name):
+    path = repo / "examples" / f"{name}.py"
+    module = example(name)
+    live = mmacheck.prove(module["main"], layouts=module)
+    text = mmacheck.prove(path)
+    assert _comparable(live.json()) == _comparable(text.json())
+
+
+def test_sim_runs_the_live_kernel_on_the_warp_machine():
+    good = mmacheck.sim(example("tirx_seed_corrected")["main"], cases=16, seed=3)
+    assert good["result"] == "passed" and good["cases"] == 16 and good["failed_cases"] == 0
+    assert good["instruction"] == SEED_MMA
+    bad = mmacheck.sim(example("tirx_seed")["main"], cases=16, seed=3)
+    assert bad["result"] == "failed" and bad["failed_cases"] == 16 and bad["wrong_elements"] > 0
+    assert bad["failures"][0]["element"].startswith("d[")  # D's image
+
+
+def test_what_the_walker_does_not_read_is_an_error_at_the_line():
+    with pytest.raises(mmacheck.Error, match=r"refused_kernels\.py:\d+:\d+: error: mmacheck reads one-warp kernels"):
+        mmacheck.prove(refused_kernels.two_warps())
+
+
+def test_a_lowered_module_is_refused_not_misread():
+    import tvm_tirx
+    import tvm_tirx.backend.cuda  # noqa: F401
+
+    mod = tvm_tirx.IRModule.from_expr(example("tirx_seed_corrected")["main"])
+    with tvm_tirx.target.Target({"kind": "cuda", "arch": "sm_90"}):
+        lowered = tvm_tirx.tirx.transform.TileDispatch()(mod)
+    with pytest.raises(mmacheck.Error, match="lowered T.ptx.mma"):
+        mmacheck.prove(lowered)
+
+
+def test_other_objects_are_a_type_error():
+    with pytest.raises(TypeError, match="mmacheck reads"):
+        mmacheck.prove(42)
