@@ -25,6 +25,7 @@
 #include <thread>
 
 #include "cli/json_shape.h"
+#include "cli/options.h"
 #include "cli/command.h"
 #include "cli/progress.h"
 #include "core/base/json.h"
@@ -99,7 +100,6 @@ void print_phase(const std::string& name, const sim::PhaseResult& p) {
 }  // namespace
 
 int run_bench(const Args& args) {
-  const int hardware = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   po::options_description options("mmacheck bench");
   // clang-format off
   options.add_options()
@@ -107,20 +107,20 @@ int run_bench(const Args& args) {
        "instruction (full PTX name)")
       ("arch", po::value<std::string>()->default_value("sm_90"), "architecture model")
       ("seconds", po::value<double>()->default_value(2.0), "seconds per phase")
-      ("threads", po::value<int>()->default_value(hardware), "threads (default: hardware threads)")
       ("nest", po::value<std::vector<std::string>>(),
        "also time this layout file's whole program through the warp machine; repeatable")
       ("vectors", po::value<std::vector<std::string>>(),
        "also time `mma --vectors` on this vector file (read, parse, run); repeatable")
       ("json", po::bool_switch(), "print one JSON object instead of the text lines");
   // clang-format on
+  options.add(threads_option("threads timing at once"));
   const po::variables_map vm = parse_options(args, options, {});
   const std::string name = vm["instr"].as<std::string>();
   const MmaInst* inst = find_mma_inst(name);
   if (!inst) throw Error("bench: unknown instruction '" + name + "'");
   const sim::ArchParams& arch = sim::arch_params(vm["arch"].as<std::string>());
   const double seconds = vm["seconds"].as<double>();
-  const int threads = vm["threads"].as<int>();
+  const int threads = hardware_if_zero(vm["threads"].as<int>());
 
   // Every file is read and dispatched before anything is timed: bad input exits 2 at once.
   struct NestJob {

@@ -139,13 +139,13 @@ int run_gpu(const Args& args) {
        "random input kinds: standard (the shared vectors' eight), edge (threshold, zeroterm, underflow, ties, "
        "overflow, lowbits) or all")
       ("inst-set", po::value<std::string>()->default_value("tvm"), "instruction set: tvm or extended")
-      ("show", po::value<int>()->default_value(10), "mismatching elements to print")
       ("devices", po::value<std::string>()->default_value("0"),
        "GPUs to spread the cases over: all, or ordinals such as 0,1")
-      ("threads", po::value<int>()->default_value(0), "simulator threads (0: one per hardware thread)")
       ("batch", po::value<std::int64_t>()->default_value(0), "cases per launch (0: as many as fit 32 MB)")
       ("json", po::bool_switch(), "print a JSON object (JSON Lines, one per file, for several)");
   // clang-format on
+  options.add(threads_option("simulator threads"));
+  options.add(show_option("mismatching elements to print per file"));
   options.add(limit_options());
   po::positional_options_description positional;
   positional.add("file", -1);

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "cli/json_shape.h"
+#include "cli/options.h"
 #include "cli/command.h"
 #include "core/base/error.h"
 #include "core/base/json.h"
@@ -27,9 +28,9 @@ int run_mma(const Args& args) {
   options.add_options()
       ("vectors", po::value<std::vector<std::string>>()->multitoken(), "vector files (mmav-1)")
       ("arch", po::value<std::string>()->default_value("sm_90"), ("arithmetic model: " + sim::arch_names()).c_str())
-      ("show", po::value<int>()->default_value(10), "mismatching elements to print per file")
       ("json", po::bool_switch(), "print one JSON object: counts per file and instruction, the mismatches");
   // clang-format on
+  options.add(show_option("mismatching elements to print per file"));
   po::positional_options_description positional;
   positional.add("vectors", -1);
   const po::variables_map vm = parse_options(args, options, positional);

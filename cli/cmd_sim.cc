@@ -170,12 +170,11 @@ int run_sim(const Args& args) {
        "overflow, lowbits) or all")
       ("arch", po::value<std::string>()->default_value("sm_90"), ("arithmetic model: " + sim::arch_names()).c_str())
       ("inst-set", po::value<std::string>()->default_value("tvm"), "instruction set: tvm or extended")
-      ("show", po::value<int>()->default_value(20), "failing elements to print")
       ("json", po::bool_switch(), "print a JSON object (JSON Lines, one per file, for several)")
-      ("jobs,j", po::value<int>()->default_value(1), "files simulated at once (0: one per hardware thread)")
-      ("threads", po::value<int>()->default_value(0),
-       "cases checked at once in each file (0: the hardware threads shared among the -j files)");
+      ("jobs,j", po::value<int>()->default_value(1), "files simulated at once (0: one per hardware thread)");
   // clang-format on
+  options.add(threads_option("cases checked at once in each file; 0 shares them among the -j files"));
+  options.add(show_option("failing elements to print per file"));
   options.add(limit_options());
   options.add(input_options());
   po::positional_options_description positional;

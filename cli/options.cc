@@ -3,6 +3,8 @@
 #include <cstdint>
 #include <limits>
 
+#include "core/base/worker_pool.h"
+
 namespace mmacheck::cli {
 
 namespace po = boost::program_options;
@@ -10,6 +12,20 @@ namespace po = boost::program_options;
 namespace {
 std::string option_name(const ResourceInfo& info) { return std::string(info.option.substr(2)); }  // no "--"
 }  // namespace
+
+po::options_description threads_option(const std::string& what) {
+  po::options_description o("threads");
+  o.add_options()("threads", po::value<int>()->default_value(0), (what + " (0: every hardware thread)").c_str());
+  return o;
+}
+
+po::options_description show_option(const std::string& what) {
+  po::options_description o("output");
+  o.add_options()("show", po::value<int>()->default_value(10), what.c_str());
+  return o;
+}
+
+int hardware_if_zero(int threads) { return threads == 0 ? WorkerPool::hardware_threads() : threads; }
 
 po::options_description limit_options() {
   po::options_description limits("resource limits (over a limit is bad input, exit 2)");

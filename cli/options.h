@@ -7,6 +7,14 @@
 //     opts.limits = limits_from(vm);
 //
 // They are unsigned, so parse_options (cli/command.h) refuses a minus sign.
+//
+// --threads and --show mean the same in every command that has them:
+// --threads N runs N threads, 0 (the default everywhere) every hardware
+// thread; --show N prints at most N failing elements per file (default 10).
+//
+//     options.add(threads_option("simulator threads"));
+//     options.add(show_option("mismatching elements to print per file"));
+//     const int t = hardware_if_zero(vm["threads"].as<int>());
 #pragma once
 
 #include <string>
@@ -18,6 +26,13 @@
 namespace mmacheck::cli {
 
 boost::program_options::options_description limit_options();
+
+// --threads N (default 0: every hardware thread) and --show N (default 10),
+// with the command's own words for what the threads or elements are.
+boost::program_options::options_description threads_option(const std::string& what);
+boost::program_options::options_description show_option(const std::string& what);
+// `threads`, or every hardware thread for 0.
+int hardware_if_zero(int threads);
 Limits limits_from(const boost::program_options::variables_map& vm);
 
 // Throws the limit's Error when `text` is longer than --max-output-bytes;

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "core/base/json.h"
+#include "core/base/worker_pool.h"
 #include "tests/support.h"
 
 using namespace mmacheck;
@@ -284,4 +285,21 @@ TEST_CASE("a progress line on a terminal for runs over a second, none otherwise"
   CHECK(tty.out.find("\r[####") != std::string::npos);
   CHECK(tty.out.find("] 1/3 s") != std::string::npos);  // three phases of 0.7 s
   CHECK(tty.out.find("ratio ") != std::string::npos);
+}
+
+TEST_CASE("threads and show options mean the same in every command that has them", "[cli]") {
+  for (const char* command : {"sim", "gpu", "bench"}) {
+    INFO(command);
+    const RunResult help = run_mmacheck({"help", command});
+    CHECK(help.out.find("--threads arg (=0)") != std::string::npos);
+    CHECK(help.out.find("(0: every hardware thread)") != std::string::npos);
+  }
+  for (const char* command : {"sim", "gpu", "mma"}) {
+    INFO(command);
+    CHECK(run_mmacheck({"help", command}).out.find("--show arg (=10)") != std::string::npos);
+  }
+  // bench's default, 0, is every hardware thread, as sim's and gpu's.
+  const RunResult bench = run_mmacheck({"bench", "--seconds", "0.02", "--json"});
+  REQUIRE(bench.status == 0);
+  CHECK(Json::parse(bench.out)["threads"] == mmacheck::WorkerPool::hardware_threads());
 }
