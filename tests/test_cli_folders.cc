@@ -71,7 +71,7 @@ TEST_CASE("a folder's files without a gemm are 'no gemm', not errors", "[cli][fo
   fs::remove_all(repo);
 }
 
-TEST_CASE("--include/--exclude globs match paths relative to the folder", "[cli][folders]") {
+TEST_CASE("a folder's files are selected by --include/--exclude globs on their relative paths", "[cli][folders]") {
   const std::string repo = make_repo().string();
   // One JSON line per file selected.
   const auto files = [&](std::vector<std::string> args) {
