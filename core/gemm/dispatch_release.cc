@@ -37,7 +37,7 @@ struct PatternOperand {
 
 class Pattern {
  public:
-  Pattern(const ReleaseMma& mma, std::array<std::int64_t, 3> repeat) : mma_(mma), repeat_(repeat) {}
+  explicit Pattern(std::array<std::int64_t, 3> repeat) : repeat_(repeat) {}
 
   void region(const PatternOperand& op) const {
     const ReleaseImage& img = *op.image;
@@ -118,7 +118,6 @@ class Pattern {
   }
 
  private:
-  const ReleaseMma& mma_;
   std::array<std::int64_t, 3> repeat_;
 };
 
@@ -189,7 +188,7 @@ Plan dispatch_release(const Program& program, const Limits& limits) {
       throw Error(mma.d.loc, "'" + mma.d.buffer + "': batch axes before M and N are not read by mmacheck");
     const std::array<std::int64_t, 3> repeat{mma.d.shape[0], mma.d.shape[1], mma.a.shape[1]};
     limits.check(Resource::mma, repeat[0] * repeat[1] * repeat[2], mma.loc, "the mma");
-    const Pattern pattern(mma, repeat);
+    const Pattern pattern(repeat);
     const PatternOperand d{"D", &mma.d, {0, 1}, 16, 8, d_coord, 4};
     const PatternOperand a{"A", &mma.a, {0, 2}, 16, k / 2, a_coord, k / 4};
     const PatternOperand b{"B", &mma.b, {1, 2}, 8, k / 2, b_coord, k / 8};
