@@ -6,7 +6,8 @@
 //
 // Exit status, for every command: 0 what was checked holds, 1 it does not
 // hold (refuted, dispatch failed, unknown, unchecked, a mismatch), 2 bad
-// input or usage, 3 no GPU (gpu command).  Unchecked is never success: only
+// input or usage (or a command this build has no CUDA for), 3 no GPU (gpu
+// command).  Unchecked is never success: only
 // --allow-unchecked (cute, triton; cli/unchecked.h) accepts it.  A command reports bad input by throwing Error;
 // main() prints it once and exits 2.
 #pragma once
@@ -24,15 +25,28 @@ using Args = std::vector<std::string>;
 
 enum Exit : int { kHolds = 0, kFails = 1, kBadInput = 2, kNoGpu = 3 };
 
+enum class Needs { cpu, cuda };
+
 struct Command {
   std::string_view name;
   std::string_view operands;  // "FILE...", "EXPR", "" (before "[options]")
   std::string_view summary;   // one line
   std::string_view example;   // the arguments after "mmacheck NAME"
-  int (*run)(const Args& args);
+  int (*run)(const Args& args);  // nullptr only where it needs CUDA and the build has none
+  // What the command runs on.  Needs::cuda (gpu, capture): the cuda layer; a
+  // build without it (-DMMACHECK_CUDA=OFF, or no toolkit found) keeps the
+  // row, so help lists the command, and run_command refuses to run it.
+  Needs needs = Needs::cpu;
 };
 
 std::span<const Command> commands();
+// Whether this build has the cuda layer (cmake/cuda.cmake).
+bool built_with_cuda();
+// Runs the command, or throws Error when it needs a layer this build left
+// out: "gpu: this mmacheck was built without CUDA (configure with
+// -DMMACHECK_CUDA=ON)", exit status 2.  `mmacheck NAME` and `help NAME` both
+// come here.
+int run_command(const Command& command, const Args& args);
 const Command* find_command(std::string_view name);
 // The command whose name is nearest to `word` (edit distance at most 2 and
 // less than the word's length), or nullptr: `proove` -> prove.

@@ -8,6 +8,17 @@
 namespace mmacheck::cli {
 
 namespace {
+// The commands on the cuda layer: a build without it has neither their files
+// (cli/CMakeLists.txt leaves them out) nor their functions.
+constexpr bool kWithCuda = MMACHECK_WITH_CUDA;
+#if MMACHECK_WITH_CUDA
+constexpr auto* kRunGpu = run_gpu;
+constexpr auto* kRunCapture = run_capture;
+#else
+constexpr int (*kRunGpu)(const Args&) = nullptr;
+constexpr int (*kRunCapture)(const Args&) = nullptr;
+#endif
+
 // Add a row when a command lands.  Operands and example are what help and
 // the README show; the options are the command's own description.
 constexpr Command kCommands[] = {
@@ -23,9 +34,9 @@ constexpr Command kCommands[] = {
      "--vectors tests/data/m16n8k16.f32.f16.f16.f32.mmav", run_mma},
     {"bench", "", "bit-exact simulator throughput against Eigen float32", "--seconds 1 --threads 2", run_bench},
     {"gpu", "FILE...", "run the nest on the GPU, diff bit for bit vs the simulator (3: no GPU)",
-     "examples/m64.txt --cases 4096", run_gpu},
+     "examples/m64.txt --cases 4096", kRunGpu, Needs::cuda},
     {"capture", "--instr PTX|TAG|all -o OUT.mmav", "record single-instruction test vectors on the GPU (3: no GPU)",
-     "--instr m16n8k16.f16 --cases 1024 -o new.mmav", run_capture},
+     "--instr m16n8k16.f16 --cases 1024 -o new.mmav", kRunCapture, Needs::cuda},
     {"draw", "FILE -o OUT.svg", "SVG picture of the fragments, counterexamples highlighted",
      "examples/seed.txt -o seed.svg", run_draw},
     {"cute", "FILE", "prove CuTe MMA atoms (trait header or atom list) against the PTX frames",
@@ -36,6 +47,14 @@ constexpr Command kCommands[] = {
 }  // namespace
 
 std::span<const Command> commands() { return kCommands; }
+
+bool built_with_cuda() { return kWithCuda; }
+
+int run_command(const Command& command, const Args& args) {
+  if (command.needs == Needs::cuda && !kWithCuda)
+    throw Error(std::string(command.name) + ": this mmacheck was built without CUDA (configure with -DMMACHECK_CUDA=ON)");
+  return command.run(args);
+}
 
 const Command* find_command(std::string_view name) {
   for (const Command& c : kCommands)

@@ -25,6 +25,11 @@ void print_overview(std::ostream& os) {
   }
   os << "\nFILE may be a folder (every .txt and .py in it) or - (standard input).\n"
      << "exit status: 0 holds, 1 does not hold, 2 bad input or usage, 3 no GPU\n";
+  if (built_with_cuda()) return;
+  std::string absent;
+  for (const Command& c : commands())
+    if (c.needs == Needs::cuda) absent += (absent.empty() ? "" : ", ") + std::string(c.name);
+  os << "this build has no CUDA support: " << absent << " exit 2 (configure with -DMMACHECK_CUDA=ON)\n";
 }
 
 void print_command_help(std::ostream& os, const Command& command, const po::options_description& options,
@@ -106,7 +111,7 @@ int run_help(const Args& args) {
     throw Error(message);
   }
   try {
-    return command->run({"--help"});
+    return run_command(*command, {"--help"});
   } catch (const HelpShown&) {
     return kHolds;
   }

@@ -40,7 +40,7 @@ int dispatch(const Args& args) {
     std::cout << "mmacheck " << kVersion << " (git " << kGitRevision << ")\n";
     return kHolds;
   }
-  if (const Command* cmd = find_command(first)) return cmd->run(Args(args.begin() + 1, args.end()));
+  if (const Command* cmd = find_command(first)) return run_command(*cmd, Args(args.begin() + 1, args.end()));
   if (looks_like_command(first)) {
     std::string message = "unknown command '" + first + "'";
     if (const Command* near = nearest_command(first)) message += "; did you mean '" + std::string(near->name) + "'?";

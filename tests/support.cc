@@ -5,6 +5,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -68,5 +69,9 @@ RunResult run_mmacheck(const std::vector<std::string>& args) {
 }
 
 void skip(const std::string& reason) { std::cout << "MMACHECK-SKIPPED: " << reason << std::endl; }
+
+bool runs_here(const std::string& command) {
+  return kWithCuda || std::find(kCudaCommands.begin(), kCudaCommands.end(), command) == kCudaCommands.end();
+}
 
 }  // namespace mmacheck::test

@@ -24,6 +24,15 @@ RunResult run_mmacheck(const std::vector<std::string>& args);
 // Run any program (argv[0] is looked up in PATH) with `args`.
 RunResult run_program(const std::vector<std::string>& argv);
 
+// Whether this build has the cuda layer (MMACHECK_CUDA, cmake/cuda.cmake).
+// Without it the tests that include a cuda/ header are not built, and the
+// commands on it stay in help but refuse to run (test_cli_cuda_commands.cc).
+constexpr bool kWithCuda = MMACHECK_WITH_CUDA;
+// The commands that run on the cuda layer (Needs::cuda in cli/commands.cc).
+inline const std::vector<std::string> kCudaCommands{"gpu", "capture"};
+// Whether this build can run `command`: all but kCudaCommands without CUDA.
+bool runs_here(const std::string& command);
+
 // Marks the running test as skipped: prints the marker ctest looks for.
 // Use as: if (!has_gpu()) return skip("no CUDA device");
 void skip(const std::string& reason);

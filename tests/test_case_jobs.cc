@@ -1,15 +1,13 @@
 // The jobs as library calls, no GPU needed: the case options both commands
-// share (sim/check/case_options.h), the `sim` job over many cases
-// (sim/check/run_cases.h) and the parts of the `gpu` job that come before
-// any device (cuda/gpu_check.h).
+// share (sim/check/case_options.h) and the `sim` job over many cases
+// (sim/check/run_cases.h); the `gpu` job's part before any device is
+// test_cuda_jobs.cc.
 #include <catch2/catch.hpp>
 
 #include "core/base/error.h"
 #include "core/gemm/dispatch.h"
 #include "core/program/program.h"
 #include "core/program/read/read_program.h"
-#include "cuda/device.h"
-#include "cuda/gpu_check.h"
 #include "sim/check/case_options.h"
 #include "sim/check/run_cases.h"
 #include "tests/support.h"
@@ -76,19 +74,4 @@ TEST_CASE("run_cases passes a right program and reports a planted mistake in cas
     CHECK(four.failures[i].element.col == one.failures[i].element.col);
     CHECK(four.failures[i].element.got == one.failures[i].element.got);
   }
-}
-
-TEST_CASE("run_gpu_check declines a rejected program and finds bad input before any GPU", "[jobs][cuda]") {
-  cuda::LazyGpuSession session;
-  const Program rejected = example("reject_alpha.txt");
-  const cuda::GpuCheckReport r = cuda::run_gpu_check(rejected, session, {});
-  CHECK(r.result == cuda::GpuCheckResult::dispatch_failed);
-  CHECK_FALSE(r.dispatch_reasons.empty());
-  CHECK(r.devices.empty());
-
-  // Without a device the run stops at the session, saying why.
-  if (cuda::probe_device()) return;
-  const cuda::GpuCheckReport none = cuda::run_gpu_check(example("seed_corrected.txt"), session, {});
-  CHECK(none.result == cuda::GpuCheckResult::no_gpu);
-  CHECK_FALSE(none.no_gpu_reason.empty());
 }

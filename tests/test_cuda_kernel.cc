@@ -15,6 +15,7 @@
 #include "cuda/mmav_writer.h"
 #include "cuda/nvrtc.h"
 #include "cuda/philox_kernel.h"
+#include "core/program/read/read_program.h"
 #include "sim/numerics/random_inputs.h"
 #include "core/gemm/staging.h"
 #include "sim/numerics/float_format.h"
@@ -49,6 +50,28 @@ TEST_CASE("the gemm kernel stages through its tables and calls the nest", "[cuda
   Nest other = frame_nest(k16);
   other.a.slots = 16;
   CHECK_THROWS_WITH(gemm_kernel(other, frame_staging(k16)), Catch::Contains("staging of A"));
+}
+
+TEST_CASE("the gemm kernel stages through shared memory with ldmatrix and stmatrix", "[shared][cuda]") {
+  std::optional<Nvrtc> nvrtc;
+  try {
+    nvrtc = Nvrtc::load();
+  } catch (const Error&) {
+  }
+  for (const char* name : {"smem_swizzle128.txt", "smem_stmatrix_d.txt", "smem_ld_shared.txt", "smem_swizzle128_trans.txt",
+                           "smem_noswizzle.txt", "smem_wrong_lane.txt", "smem_fill_mismatch.txt", "smem_fp8_trans.txt"}) {
+    INFO(name);
+    const Program p = load_program(test::source_path(std::string("examples/") + name));
+    const Plan plan = dispatch(p, InstSet::extended);
+    REQUIRE(plan.ok);
+    const GemmKernel k = gemm_kernel(plan.nest, build_staging(p, plan.nest));
+    INFO(k.source);
+    CHECK(k.source.find("__shared__ __align__(") != std::string::npos);
+    CHECK(k.source.find(".shared.b16 {%0, %1, %2, %3}, [%4];\\n\"") != std::string::npos);
+    if (std::string(name) == "smem_stmatrix_d.txt")
+      CHECK(k.source.find("stmatrix.sync.aligned.m8n8.x2.shared.b16 [%0], {%1, %2};") != std::string::npos);
+    if (nvrtc) CHECK_FALSE(nvrtc->compile(k.source, 90).empty());  // the inline PTX assembles for sm_90
+  }
 }
 
 TEST_CASE("NVRTC compiles the single-instruction kernels without a GPU", "[cuda][nvrtc]") {

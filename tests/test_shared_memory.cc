@@ -12,8 +12,6 @@
 #include "core/gemm/staging.h"
 #include "core/program/read/read_program.h"
 #include "core/prove/prove.h"
-#include "cuda/gemm_kernel.h"
-#include "cuda/nvrtc.h"
 #include "sim/machine/warp_machine.h"
 #include "sim/numerics/mma_model.h"
 #include "sim/numerics/random_inputs.h"
@@ -284,28 +282,6 @@ TEST_CASE("prove prints the bank conflicts and --max-bank-conflicts fails on mor
   CHECK(j["bank_conflicts_ok"] == false);
   CHECK(j["bank_conflicts"][0]["wavefronts"] == 8);
   CHECK(j["bank_conflicts"][0]["conflicts"][0]["lanes"] == Json::array({0, 4}));
-}
-
-TEST_CASE("the gemm kernel stages through shared memory with ldmatrix and stmatrix", "[shared][cuda]") {
-  std::optional<cuda::Nvrtc> nvrtc;
-  try {
-    nvrtc = cuda::Nvrtc::load();
-  } catch (const Error&) {
-  }
-  for (const char* name : {"smem_swizzle128.txt", "smem_stmatrix_d.txt", "smem_ld_shared.txt", "smem_swizzle128_trans.txt",
-                           "smem_noswizzle.txt", "smem_wrong_lane.txt", "smem_fill_mismatch.txt", "smem_fp8_trans.txt"}) {
-    INFO(name);
-    const Program p = parse_program(example(name), name);
-    const Plan plan = dispatch(p, InstSet::extended);
-    REQUIRE(plan.ok);
-    const cuda::GemmKernel k = cuda::gemm_kernel(plan.nest, build_staging(p, plan.nest));
-    INFO(k.source);
-    CHECK(k.source.find("__shared__ __align__(") != std::string::npos);
-    CHECK(k.source.find(".shared.b16 {%0, %1, %2, %3}, [%4];\\n\"") != std::string::npos);
-    if (std::string(name) == "smem_stmatrix_d.txt")
-      CHECK(k.source.find("stmatrix.sync.aligned.m8n8.x2.shared.b16 [%0], {%1, %2};") != std::string::npos);
-    if (nvrtc) CHECK_FALSE(nvrtc->compile(k.source, 90).empty());  // the inline PTX assembles for sm_90
-  }
 }
 
 TEST_CASE("the warp machine's byte-level shared memory agrees with the composed tables", "[shared][sim]") {
