@@ -24,6 +24,7 @@
 #include <system_error>
 #include <thread>
 
+#include "cli/json_shape.h"
 #include "cli/command.h"
 #include "cli/progress.h"
 #include "core/base/json.h"
@@ -100,6 +101,7 @@ void print_phase(const std::string& name, const sim::PhaseResult& p) {
 int run_bench(const Args& args) {
   const int hardware = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   po::options_description options("mmacheck bench");
+  // clang-format off
   options.add_options()
       ("instr", po::value<std::string>()->default_value("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32"),
        "instruction (full PTX name)")
@@ -111,6 +113,7 @@ int run_bench(const Args& args) {
       ("vectors", po::value<std::vector<std::string>>(),
        "also time `mma --vectors` on this vector file (read, parse, run); repeatable")
       ("json", po::bool_switch(), "print one JSON object instead of the text lines");
+  // clang-format on
   const po::variables_map vm = parse_options(args, options, {});
   const std::string name = vm["instr"].as<std::string>();
   const MmaInst* inst = find_mma_inst(name);
@@ -164,7 +167,8 @@ int run_bench(const Args& args) {
     Json isa_json = Json::array();
     for (std::size_t p = first_isa; p < phases.size(); ++p)
       isa_json.push_back({{"name", phases[p].name}, {"result", phase_json(r[p])}});
-    std::cout << json_line({{"instruction", inst->ptx()},
+    std::cout << json_line(file_json("", {{"verdict", "measured"},
+                            {"instruction", inst->ptx()},
                             {"arch", arch.name},
                             {"threads", threads},
                             {"slices", r[0].slice_rates.size()},
@@ -176,7 +180,7 @@ int run_bench(const Args& args) {
                             {"baseline_result", phase_json(r[2])},
                             {"ratio", ratio.median},
                             {"ratio_q1", ratio.q1},
-                            {"ratio_q3", ratio.q3}})
+                            {"ratio_q3", ratio.q3}}))
               << std::endl;
     return kHolds;
   }

@@ -12,6 +12,7 @@
 // NVRTC).  Check the new vectors with `mmacheck mma --vectors OUT.mmav`.
 #include <iostream>
 
+#include "cli/json_shape.h"
 #include "cli/command.h"
 #include "cli/progress.h"
 #include "core/base/json.h"
@@ -39,6 +40,7 @@ const MmaInst& find_instruction(const std::string& name) {
 
 int run_capture(const Args& args) {
   po::options_description options("mmacheck capture");
+  // clang-format off
   options.add_options()
       ("instr", po::value<std::vector<std::string>>(), "instruction (PTX name, tag or all); repeatable")
       ("cases", po::value<int>()->default_value(384), "cases per instruction")
@@ -48,6 +50,7 @@ int run_capture(const Args& args) {
        "overflow, lowbits) or all")
       ("output,o", po::value<std::string>(), "vector file to write")
       ("json", po::bool_switch(), "print one JSON object: cases per instruction, the file written");
+  // clang-format on
   const po::variables_map vm = parse_options(args, options, {});
   if (!vm.count("instr")) throw Error("capture: no instruction (use --instr PTX, a tag, or all)");
   if (!vm.count("output")) throw Error("capture: no output file (use -o OUT.mmav)");
@@ -67,7 +70,7 @@ int run_capture(const Args& args) {
   std::optional<cuda::GpuSession> session = cuda::open_gpu_session(why);
   if (!session) {
     std::cerr << "capture: no GPU: " << why << "\n";
-    if (vm["json"].as<bool>()) std::cout << json_line({{"result", "no_gpu"}, {"message", why}}) << "\n";
+    if (vm["json"].as<bool>()) std::cout << json_line(file_json("", {{"verdict", "no_gpu"}, {"message", why}})) << "\n";
     return kNoGpu;
   }
   cuda::Gpu& gpu = session->gpu;
@@ -92,8 +95,9 @@ int run_capture(const Args& args) {
   }
   write_file_atomic(vm["output"].as<std::string>(), cuda::format_mmav(comments, vectors));
   if (as_json)
-    std::cout << json_line({{"output", vm["output"].as<std::string>()}, {"cases", vectors.size()},
-                            {"device", gpu.info().name}, {"sm", gpu.info().sm}, {"instructions", std::move(captured)}})
+    std::cout << json_line(file_json("", {{"verdict", "captured"}, {"output", vm["output"].as<std::string>()},
+                                          {"cases", vectors.size()}, {"device", gpu.info().name},
+                                          {"sm", gpu.info().sm}, {"instructions", std::move(captured)}}))
               << std::endl;
   else
     std::cout << vectors.size() << " cases written to " << vm["output"].as<std::string>() << std::endl;

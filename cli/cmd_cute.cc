@@ -6,15 +6,17 @@
 // (core/cute/cute_check.h).  Text output: one line per atom (verdict,
 // instruction), a line per operand that does not prove, and a summary
 // `N atoms: P proved, R refuted, I ill_formed, U unchecked`.  --json prints
-// {"atoms": [{"atom", "instruction", "operands": [{"operand", "result",
+// {"file", "verdict" (the worst atom's), "atoms": [{"atom", "instruction", "operands": [{"operand", "result",
 // "counterexample", "message"}], "result"}], "unchecked": [{"reason",
-// "count"}]}.  Exit status 0 when every atom proves, 1 when one is refuted,
+// "count"}], "notes": []} (cli/json_shape.h).  Exit status 0 when every atom proves, 1 when one is refuted,
 // ill-formed or unchecked (unchecked is not success; --allow-unchecked
 // accepts it: cli/unchecked.h), 2 bad input (the reader is strict: anything
 // it does not understand is a located error).
+#include <algorithm>
 #include <array>
 #include <iostream>
 
+#include "cli/json_shape.h"
 #include "cli/command.h"
 #include "cli/options.h"
 #include "cli/unchecked.h"
@@ -52,9 +54,11 @@ std::string unchecked_reason(const CuteAtomReport& r) {
 
 int run_cute(const Args& args) {
   po::options_description options("mmacheck cute");
+  // clang-format off
   options.add_options()
       ("file", po::value<std::string>(), "a CUTLASS mma_traits_*.hpp header or an atom list")
       ("json", po::bool_switch(), "print the JSON report");
+  // clang-format on
   options.add(unchecked_option());
   options.add(limit_options());
   po::positional_options_description positional;
@@ -80,9 +84,13 @@ int run_cute(const Args& args) {
   const bool allow = vm["allow-unchecked"].as<bool>();
 
   if (vm["json"].as<bool>()) {
+    FrameVerdict worst = FrameVerdict::proved;  // the file's verdict: its worst part's
+    for (const CuteAtomReport& r : reports) worst = std::max(worst, r.result);
     Json list = Json::array();
     for (const CuteAtomReport& r : reports) list.push_back(cute_report_json(r));
-    std::cout << json_line(Json{{"atoms", std::move(list)}, {"unchecked", unchecked.json()}}) << std::endl;
+    std::cout << json_line(file_json(path, {{"verdict", verdict_name(worst)}, {"atoms", std::move(list)},
+                                            {"unchecked", unchecked.json()}}))
+              << std::endl;
   } else {
     for (const CuteAtomReport& r : reports) text(std::cout, r);
     std::cout << reports.size() << " atoms: " << counts[0] << " proved, " << counts[2] << " refuted, " << counts[3]

@@ -10,6 +10,7 @@
 // unknown, 2 bad input.
 #include <iostream>
 
+#include "cli/json_shape.h"
 #include "cli/command.h"
 #include "cli/options.h"
 #include "core/base/error.h"
@@ -86,16 +87,16 @@ int run_draw(const Args& args) {
   // With -o - the picture is standard output; what was drawn goes to stderr.
   std::ostream& summary = out == "-" ? std::cerr : std::cout;
   if (vm["json"].as<bool>()) {
-    const Json j = {{"output", out},
-                    {"verdict", verdict_name(report.verdict)},
+    const Json j = {{"verdict", verdict_name(report.verdict)},
+                    {"output", out},
                     {"instruction", report.inst ? Json(report.inst->ptx()) : Json(nullptr)},
                     {"operands", Json::array({program.gemm->a.buffer, program.gemm->b.buffer, program.gemm->d.buffer})},
                     {"highlighted_counterexamples", report.counterexamples.size()},
                     {"panels", drawn.panels},
                     {"cells", drawn.cells},
                     {"marked", drawn.marked},
-                    {"diagnosis", report.diagnosis.size()}};
-    summary << json_line(j) << "\n";
+                    {"diagnosis_findings", report.diagnosis.size()}};  // a count: "diagnosis" is prove's list
+    summary << json_line(file_json(vm["file"].as<std::string>(), j)) << "\n";
   } else {
     summary << out << ": " << verdict_name(report.verdict) << ", " << drawn.marked << " cell(s) outlined ("
             << report.counterexamples.size() << " counterexample(s), " << report.diagnosis.size()

@@ -21,12 +21,14 @@ namespace po = boost::program_options;
 
 int run_emit(const Args& args) {
   po::options_description options("mmacheck emit");
+  // clang-format off
   options.add_options()
       ("file", po::value<std::string>(), "layout file")
       ("tirx", "print TIRx IR (the default)")
       ("cuda", "print CUDA source")
       ("inst-set", po::value<std::string>()->default_value("tvm"),
        "instruction set: tvm or extended");
+  // clang-format on
   options.add(limit_options());
   po::positional_options_description positional;
   positional.add("file", 1);

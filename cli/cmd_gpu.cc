@@ -60,11 +60,11 @@ FileOutcome run_gpu_file(const std::string& path, const GpuSettings& s, cuda::La
   if (r.result == cuda::GpuCheckResult::dispatch_failed) {
     out << "dispatch_failed\n";
     for (const std::string& reason : r.dispatch_reasons) out << "  " << reason << "\n";
-    return {kFails, "dispatch_failed", {{"result", "dispatch_failed"}, {"reasons", r.dispatch_reasons}}};
+    return {kFails, "dispatch_failed", {{"verdict", "dispatch_failed"}, {"reasons", r.dispatch_reasons}}};
   }
   if (r.result == cuda::GpuCheckResult::no_gpu) {
     std::cerr << "gpu: no GPU: " << r.no_gpu_reason << "\n";
-    return {kNoGpu, "no GPU", {{"result", "no_gpu"}, {"message", r.no_gpu_reason}}};
+    return {kNoGpu, "no GPU", {{"verdict", "no_gpu"}, {"message", r.no_gpu_reason}}};
   }
   const Nest& nest = r.plan->nest;
   for (const cuda::GpuCheckDevice& d : r.devices)
@@ -97,7 +97,7 @@ FileOutcome run_gpu_file(const std::string& path, const GpuSettings& s, cuda::La
                 r.sim_threads, r.setup_s);
   out << rate << std::endl;
   const bool match = r.result == cuda::GpuCheckResult::match;
-  const Json json = {{"result", match ? "match" : "differ"},
+  const Json json = {{"verdict", match ? "match" : "differ"},
                      {"device", r.devices.front().name},
                      {"devices", device_ordinals(r.devices)},
                      {"sm", r.devices.front().sm},
@@ -130,6 +130,7 @@ FileOutcome run_gpu_file(const std::string& path, const GpuSettings& s, cuda::La
 
 int run_gpu(const Args& args) {
   po::options_description options("mmacheck gpu");
+  // clang-format off
   options.add_options()
       ("file", po::value<std::vector<std::string>>(), "layout files or folders; - is standard input")
       ("cases", po::value<int>()->default_value(64), "random cases (one CTA each)")
@@ -144,6 +145,7 @@ int run_gpu(const Args& args) {
       ("threads", po::value<int>()->default_value(0), "simulator threads (0: one per hardware thread)")
       ("batch", po::value<std::int64_t>()->default_value(0), "cases per launch (0: as many as fit 32 MB)")
       ("json", po::bool_switch(), "print a JSON object (JSON Lines, one per file, for several)");
+  // clang-format on
   options.add(limit_options());
   po::positional_options_description positional;
   positional.add("file", -1);

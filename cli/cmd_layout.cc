@@ -35,7 +35,11 @@
 #include "core/base/file_io.h"
 #include "core/program/layout_parser.h"
 #include "core/program/program.h"
+#include "core/layout/lane_table.h"
+#include "core/layout/named_axes.h"
 #include "core/layout/owner_label.h"
+#include "core/layout/owner_map.h"
+#include "core/layout/shape_text.h"
 #include "core/program/read/read_program.h"
 
 namespace mmacheck::cli {
@@ -67,60 +71,12 @@ Shape parse_shape_option(const std::string& text) {
   }
 }
 
-std::string shape_str(const Shape& shape) {
-  std::string out = "[";
-  for (std::size_t i = 0; i < shape.size(); ++i) out += (i ? ", " : "") + std::to_string(shape[i]);
-  return out + "]";
-}
-
-std::set<Axis> named_axes(const TileLayout& layout) {
-  std::set<Axis> axes;
-  for (const Iter& it : layout.shard()) axes.insert(it.axis);
-  for (const Iter& it : layout.replica()) axes.insert(it.axis);
-  for (const auto& [axis, value] : layout.offset()) axes.insert(axis);
-  return axes;
-}
-
-struct Element {
-  Shape coord;
-  std::vector<Owner> owners;  // each lists exactly the named axes
-};
-
-std::vector<Element> owner_map(const TileLayout& layout, const Shape& shape, const std::set<Axis>& axes) {
-  std::int64_t count = 1;
-  for (std::int64_t d : shape) count *= d;  // no overflow: checked by parse_shape_option
-  if (count != layout.size())
-    throw Error("--shape " + shape_str(shape) + " has " + std::to_string(count) +
-                " elements but the layout covers " + std::to_string(layout.size()));
-  std::int64_t replicas = 1;
-  for (const Iter& it : layout.replica())
-    if (__builtin_mul_overflow(replicas, it.extent, &replicas)) replicas = kMaxOwners + 1;
-  if (replicas > kMaxOwners || count > kMaxOwners / replicas)
-    throw Error("--shape: the map would list more than " + std::to_string(kMaxOwners) + " owners");
-  std::vector<Element> map;
-  map.reserve(static_cast<std::size_t>(count));
-  for (std::int64_t flat = 0; flat < count; ++flat) {
-    Element e{Shape(shape.size()), {}};
-    for (std::size_t d = shape.size(), rest = static_cast<std::size_t>(flat); d-- > 0;) {
-      e.coord[d] = static_cast<std::int64_t>(rest % static_cast<std::size_t>(shape[d]));
-      rest /= static_cast<std::size_t>(shape[d]);
-    }
-    for (const Owner& o : layout.apply(e.coord, shape)) {
-      Owner full;
-      for (const Axis& a : axes) full.emplace(a, owner_coord(o, a));
-      e.owners.push_back(std::move(full));
-    }
-    map.push_back(std::move(e));
-  }
-  return map;
-}
-
 // ---- text ------------------------------------------------------------------
 
-void print_grid(std::ostream& os, const std::vector<Element>& map, const Shape& shape) {
+void print_grid(std::ostream& os, const std::vector<ElementOwners>& map, const Shape& shape) {
   std::vector<std::string> cells;
   std::size_t width = std::to_string(shape[1] - 1).size();
-  for (const Element& e : map) {
+  for (const ElementOwners& e : map) {
     cells.push_back(owner_label(e.owners));
     width = std::max(width, cells.back().size());
   }
@@ -137,7 +93,7 @@ void print_grid(std::ostream& os, const std::vector<Element>& map, const Shape& 
 }
 
 void print_text(std::ostream& os, const LayoutValue& value, const std::set<Axis>& axes,
-                const std::optional<Shape>& shape, const std::vector<Element>& map) {
+                const std::optional<Shape>& shape, const std::vector<ElementOwners>& map) {
   const TileLayout& layout = layout_of(value);
   os << "layout  " << layout.str() << "\n";
   if (const auto* g = std::get_if<GroupedLayout>(&value)) {
@@ -158,13 +114,9 @@ void print_text(std::ostream& os, const LayoutValue& value, const std::set<Axis>
   }
   if (named) legend += "other axes as name=value; ";
   if (!layout.replica().empty()) legend += "replicas joined by '|'; ";
-  os << "shape   " << shape_str(*shape) << "  (cells: " << legend.substr(0, legend.size() - 2) << ")\n\n";
+  os << "shape   " << list_text(*shape) << "  (cells: " << legend.substr(0, legend.size() - 2) << ")\n\n";
   if (shape->size() == 2) return print_grid(os, map, *shape);
-  for (const Element& e : map) {
-    std::string coord = "(";
-    for (std::size_t i = 0; i < e.coord.size(); ++i) coord += (i ? ", " : "") + std::to_string(e.coord[i]);
-    os << coord << ")  " << owner_label(e.owners) << "\n";
-  }
+  for (const ElementOwners& e : map) os << coord_text(e.coord) << "  " << owner_label(e.owners) << "\n";
 }
 
 // ---- JSON ------------------------------------------------------------------
@@ -182,7 +134,7 @@ Json owner_json(const Owner& owner) {
 }
 
 std::string to_json(const LayoutValue& value, const std::set<Axis>& axes, const std::optional<Shape>& shape,
-                    const std::vector<Element>& map) {
+                    const std::vector<ElementOwners>& map) {
   const TileLayout& layout = layout_of(value);
   Json out = {{"layout", layout.str()}, {"shard", iters_json(layout.shard())}, {"replica", iters_json(layout.replica())}};
   out["offset"] = Json::object();
@@ -193,7 +145,7 @@ std::string to_json(const LayoutValue& value, const std::set<Axis>& axes, const 
   if (shape) {
     out["shape"] = *shape;
     Json& elements = out["map"] = Json::array();
-    for (const Element& e : map) {
+    for (const ElementOwners& e : map) {
       Json owners = Json::array();
       for (const Owner& o : e.owners) owners.push_back(owner_json(o));
       elements.push_back({{"coord", e.coord}, {"owners", std::move(owners)}});
@@ -203,35 +155,6 @@ std::string to_json(const LayoutValue& value, const std::set<Axis>& axes, const 
 }
 
 // ---- by lane ---------------------------------------------------------------
-
-// One thread's row: (thread axes, outer scope first) -> memory key -> elements.
-struct LaneTable {
-  std::vector<Axis> thread_axes, memory_axes;
-  std::map<std::vector<std::int64_t>, std::map<std::vector<std::int64_t>, std::vector<Shape>>> rows;
-};
-
-LaneTable lane_table(const std::vector<Element>& map, const std::set<Axis>& axes, std::optional<int> lane) {
-  LaneTable t;
-  for (const Axis& a : axes) (a.is_thread() ? t.thread_axes : t.memory_axes).push_back(a);
-  std::stable_sort(t.thread_axes.begin(), t.thread_axes.end(), [](const Axis& x, const Axis& y) {
-    return x.scope().value_or(ExecLevel::thread) > y.scope().value_or(ExecLevel::thread);
-  });
-  for (const Element& e : map)
-    for (const Owner& o : e.owners) {
-      std::vector<std::int64_t> thread, memory;
-      for (const Axis& a : t.thread_axes) thread.push_back(owner_coord(o, a));
-      for (const Axis& a : t.memory_axes) memory.push_back(owner_coord(o, a));
-      if (lane && owner_coord(o, Axis::laneid()) + owner_coord(o, Axis::tx()) % 32 != *lane) continue;
-      t.rows[thread][memory].push_back(e.coord);
-    }
-  return t;
-}
-
-std::string coord_text(const Shape& c) {
-  std::string s = "(";
-  for (std::size_t i = 0; i < c.size(); ++i) s += (i ? ", " : "") + std::to_string(c[i]);
-  return s + ")";
-}
 
 void print_lane_table(std::ostream& os, const LaneTable& t) {
   std::set<std::vector<std::int64_t>> columns;
@@ -296,7 +219,7 @@ int by_lane_file(const std::string& path, std::optional<int> lane, bool json) {
   for (const BufferDecl& b : program.buffers) {
     if (!b.layout.has_thread_axis()) continue;
     const std::set<Axis> axes = named_axes(b.layout);
-    tables.emplace_back(&b, lane_table(owner_map(b.layout, b.shape, axes), axes, lane));
+    tables.emplace_back(&b, lane_table(owner_map(b.layout, b.shape, "buffer '" + b.name + "'", kMaxOwners), axes, lane));
   }
   if (lane && std::all_of(tables.begin(), tables.end(), [](const auto& bt) { return bt.second.rows.empty(); }))
     throw Error(SourceLoc{path, 0, 0}, "lane " + std::to_string(*lane) + " holds no element of any register buffer");
@@ -306,7 +229,7 @@ int by_lane_file(const std::string& path, std::optional<int> lane, bool json) {
       out.push_back({{"buffer", b.name}, {"shape", b.shape}, {"layout", b.layout.str()}, {"by_lane", lane_table_json(t)}});
       continue;
     }
-    std::cout << (first ? "" : "\n") << b.name << "  " << shape_str(b.shape) << " " << dtype_info(b.dtype).tvm << "  "
+    std::cout << (first ? "" : "\n") << b.name << "  " << list_text(b.shape) << " " << dtype_info(b.dtype).tvm << "  "
               << b.layout.str() << "\n";
     print_lane_table(std::cout, t);
     first = false;
@@ -348,16 +271,17 @@ int run_layout(const Args& args) {
   }
   const TileLayout& layout = layout_of(*value);
   const std::set<Axis> axes = named_axes(layout);
-  const std::vector<Element> map = shape ? owner_map(layout, *shape, axes) : std::vector<Element>{};
+  const std::vector<ElementOwners> map =
+      shape ? owner_map(layout, *shape, "--shape", kMaxOwners) : std::vector<ElementOwners>{};
   if (by_lane) {
     if (!shape) throw Error("layout: --by-lane needs --shape D0,D1,... (or a layout FILE)");
     const LaneTable t = lane_table(map, axes, lane);
     if (lane && t.rows.empty())
-      throw Error("layout: lane " + std::to_string(*lane) + " holds no element of the layout over " + shape_str(*shape));
+      throw Error("layout: lane " + std::to_string(*lane) + " holds no element of the layout over " + list_text(*shape));
     if (vm["json"].as<bool>())
       std::cout << json_line(Json{{"layout", layout.str()}, {"shape", *shape}, {"by_lane", lane_table_json(t)}}) << "\n";
     else {
-      std::cout << "layout  " << layout.str() << "\nshape   " << shape_str(*shape) << "  (cells: logical coordinates)\n\n";
+      std::cout << "layout  " << layout.str() << "\nshape   " << list_text(*shape) << "  (cells: logical coordinates)\n\n";
       print_lane_table(std::cout, t);
     }
     return kHolds;

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "cli/json_shape.h"
 #include "cli/command.h"
 #include "core/base/error.h"
 #include "core/base/json.h"
@@ -22,11 +23,13 @@ namespace po = boost::program_options;
 
 int run_mma(const Args& args) {
   po::options_description options("mmacheck mma");
+  // clang-format off
   options.add_options()
       ("vectors", po::value<std::vector<std::string>>()->multitoken(), "vector files (mmav-1)")
       ("arch", po::value<std::string>()->default_value("sm_90"), ("arithmetic model: " + sim::arch_names()).c_str())
       ("show", po::value<int>()->default_value(10), "mismatching elements to print per file")
       ("json", po::bool_switch(), "print one JSON object: counts per file and instruction, the mismatches");
+  // clang-format on
   po::positional_options_description positional;
   positional.add("vectors", -1);
   const po::variables_map vm = parse_options(args, options, positional);
@@ -66,8 +69,9 @@ int run_mma(const Args& args) {
     failed += report.failed;
   }
   if (as_json)
-    std::cout << json_line({{"result", failed ? "failed" : "passed"}, {"arch", arch.name}, {"passed", passed},
-                            {"failed", failed}, {"files", std::move(file_reports)}})
+    std::cout << json_line(file_json("", {{"verdict", failed ? "failed" : "passed"}, {"cases", passed + failed},
+                                          {"arch", arch.name}, {"passed", passed}, {"failed", failed},
+                                          {"files", std::move(file_reports)}}))
               << std::endl;
   else
     std::cout << passed << " passed, " << failed << " failed" << std::endl;

@@ -141,6 +141,7 @@ void text(std::ostream& os, const ProofReport& r) {
 
 int run_prove(const Args& args) {
   po::options_description options("mmacheck prove");
+  // clang-format off
   options.add_options()
       ("file", po::value<std::vector<std::string>>(), "layout files or folders; - is standard input")
       ("json", po::bool_switch(), "print the JSON report (JSON Lines, one object per file, for several)")
@@ -149,7 +150,9 @@ int run_prove(const Args& args) {
       ("inst-set", po::value<std::string>()->default_value("tvm"), "tvm or extended")
       ("jobs,j", po::value<int>()->default_value(1), "files proved at once (0: one per hardware thread)")
       ("max-bank-conflicts", po::value<int>(), "fail (exit 1) when the shared-memory statements need more than N extra wavefronts");
+  // clang-format on
   options.add(limit_options());
+  options.add(input_options());
   po::positional_options_description positional;
   positional.add("file", -1);
   const po::variables_map vm = parse_options(args, options, positional);
@@ -164,10 +167,18 @@ int run_prove(const Args& args) {
   const std::optional<int> max_banks =
       vm.count("max-bank-conflicts") ? std::optional<int>(vm["max-bank-conflicts"].as<int>()) : std::nullopt;
   if (max_banks && *max_banks < 0) throw Error("--max-bank-conflicts must be at least 0");
-  const BatchOptions batch{.jobs = checked_jobs(vm["jobs"].as<int>()), .json = as_json};
-  return run_batch(expand_inputs(vm["file"].as<std::vector<std::string>>()), batch,
+  const std::vector<std::string> operands = vm["file"].as<std::vector<std::string>>();
+  const BatchOptions batch{
+      .jobs = checked_jobs(vm["jobs"].as<int>()), .json = as_json, .skip_no_gemm = skip_no_gemm(vm, operands)};
+  return run_batch(expand_inputs(operands, input_selection(vm)), batch,
                    [&](const std::string& path, std::ostream& out) {
-                     const ProofReport report = prove(load_program(path), opts);
+                     const ReadProgram read = read_program_file(path);
+                     ProofReport report = prove(read.program, opts);
+                     if (!read.skipped.empty()) {
+                       std::string list;
+                       for (const std::string& s : read.skipped) list += (list.empty() ? "" : ", ") + s;
+                       report.notes.push_back("skipped (no bearing on the gemm): " + list);
+                     }
                      const bool banks_ok = !max_banks || report.extra_wavefronts() <= *max_banks;
                      FileOutcome outcome{report.verdict == Verdict::proved && banks_ok ? kHolds : kFails,
                                          std::string(verdict_name(report.verdict)), nullptr};

@@ -107,7 +107,7 @@ FileOutcome simulate_file(const std::string& path, const SimSettings& s, std::os
   if (!plan.ok) {
     out << "dispatch_failed\n";
     for (const std::string& r : plan.reasons) out << "  " << r << "\n";
-    return {kFails, "dispatch_failed", {{"result", "dispatch_failed"}, {"reasons", plan.reasons}}};
+    return {kFails, "dispatch_failed", {{"verdict", "dispatch_failed"}, {"reasons", plan.reasons}}};
   }
   const sim::SimCheck check(program, plan.nest, *s.arch);
   const GemmGeometry& g = check.geometry();
@@ -139,7 +139,7 @@ FileOutcome simulate_file(const std::string& path, const SimSettings& s, std::os
     out << "FAILED: " << r.failed_cases << " of " << s.cases.cases << " cases, " << r.wrong_elements
         << " wrong elements (" << r.not_bit_exact << " differ from the direct evaluation, " << r.outside_bound
         << " outside the Eigen reference bound)" << std::endl;
-  const Json report = {{"result", passed ? "passed" : "failed"},
+  const Json report = {{"verdict", passed ? "passed" : "failed"},
                        {"instruction", plan.inst->ptx()},
                        {"arch", s.arch->name},
                        {"shape", {{"M", g.m}, {"N", g.n}, {"K", g.k}}},
@@ -160,6 +160,7 @@ FileOutcome simulate_file(const std::string& path, const SimSettings& s, std::os
 
 int run_sim(const Args& args) {
   po::options_description options("mmacheck sim");
+  // clang-format off
   options.add_options()
       ("file", po::value<std::vector<std::string>>(), "layout files or folders; - is standard input")
       ("cases", po::value<int>()->default_value(64), "random cases")
@@ -174,12 +175,15 @@ int run_sim(const Args& args) {
       ("jobs,j", po::value<int>()->default_value(1), "files simulated at once (0: one per hardware thread)")
       ("threads", po::value<int>()->default_value(0),
        "cases checked at once in each file (0: the hardware threads shared among the -j files)");
+  // clang-format on
   options.add(limit_options());
+  options.add(input_options());
   po::positional_options_description positional;
   positional.add("file", -1);
   const po::variables_map vm = parse_options(args, options, positional);
   if (!vm.count("file")) throw Error("sim: no layout file (usage: " + usage_line("sim") + ")");
-  const std::vector<std::string> inputs = expand_inputs(vm["file"].as<std::vector<std::string>>());
+  const std::vector<std::string> operands = vm["file"].as<std::vector<std::string>>();
+  const std::vector<std::string> inputs = expand_inputs(operands, input_selection(vm));
   SimSettings settings{.cases = {.cases = vm["cases"].as<int>(),
                                   .seed = vm["seed"].as<std::uint64_t>(),
                                   .inputs = sim::input_set(vm["inputs"].as<std::string>()),
@@ -191,7 +195,8 @@ int run_sim(const Args& args) {
                         .json = vm["json"].as<bool>(),
                         .progress = inputs.size() == 1};
   sim::check_case_options(settings.cases, "sim");
-  const BatchOptions batch{.jobs = checked_jobs(vm["jobs"].as<int>()), .json = settings.json};
+  const BatchOptions batch{
+      .jobs = checked_jobs(vm["jobs"].as<int>()), .json = settings.json, .skip_no_gemm = skip_no_gemm(vm, operands)};
   // Unless asked, the files of -j share the hardware threads.
   if (settings.cases.threads == 0)
     settings.cases.threads =

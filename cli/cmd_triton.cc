@@ -6,14 +6,18 @@
 // triton_check.h).  Text output: one line per layout (verdict, name,
 // instruction) with the reason when it does not prove, zero bases and K
 // permutations; then `N layouts: P proved, R refuted, I ill_formed, U
-// unchecked`.  --json prints {"layouts": [{"name", "operand", "instruction",
-// "result", "counterexample", "zero_bases", "k_permutation", "message"}]}.
+// unchecked`.  --json prints {"file", "verdict" (the worst layout's), "layouts":
+// [{"name", "operand", "instruction", "result", "counterexample",
+// "zero_bases", "k_permutation", "message"}], "unchecked", "notes"}
+// (cli/json_shape.h).
 // Exit status 0 when every layout proves, 1 when one is refuted, ill-formed or
 // unchecked (unchecked is not success; --allow-unchecked accepts it:
 // cli/unchecked.h; the summary lists why), 2 bad input.
+#include <algorithm>
 #include <array>
 #include <iostream>
 
+#include "cli/json_shape.h"
 #include "cli/command.h"
 #include "cli/unchecked.h"
 #include "core/base/file_io.h"
@@ -27,9 +31,11 @@ namespace po = boost::program_options;
 
 int run_triton(const Args& args) {
   po::options_description options("mmacheck triton");
+  // clang-format off
   options.add_options()
       ("file", po::value<std::string>(), "a JSON list of Triton linear layouts")
       ("json", po::bool_switch(), "print the JSON report");
+  // clang-format on
   options.add(unchecked_option());
   po::positional_options_description positional;
   positional.add("file", 1);
@@ -48,9 +54,13 @@ int run_triton(const Args& args) {
   }
   const bool allow = vm["allow-unchecked"].as<bool>();
   if (vm["json"].as<bool>()) {
+    FrameVerdict worst = FrameVerdict::proved;  // the file's verdict: its worst part's
+    for (const TritonReport& r : reports) worst = std::max(worst, r.result);
     Json list = Json::array();
     for (const TritonReport& r : reports) list.push_back(triton_report_json(r));
-    std::cout << json_line(Json{{"layouts", std::move(list)}}) << std::endl;
+    std::cout << json_line(file_json(path, {{"verdict", verdict_name(worst)}, {"layouts", std::move(list)},
+                                            {"unchecked", unchecked.json()}}))
+              << std::endl;
   } else {
     for (const TritonReport& r : reports) {
       std::string verdict(verdict_name(r.result));

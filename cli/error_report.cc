@@ -1,5 +1,7 @@
 #include "cli/error_report.h"
 
+#include "cli/json_shape.h"
+
 #include <filesystem>
 #include <fstream>
 
@@ -63,7 +65,7 @@ Json error_json(const Error& e) {
 
 void report_error(std::ostream& err, std::ostream& out, const Error& e, bool json, std::string_view source_text) {
   err << e.what() << "\n" << (source_text.empty() ? file_excerpt(e.loc()) : source_excerpt(source_text, e.loc()));
-  if (json) out << json_line(error_json(e)) << "\n";
+  if (json) out << json_line(bad_input_json("", e)) << "\n";
 }
 
 }  // namespace mmacheck::cli

@@ -1,8 +1,9 @@
 // How bad input reaches the user: `FILE:LINE:COL: error: MESSAGE`, then the
 // source line with a caret under the column when the text is at hand (the
 // expression given on the command line, or a regular file on disk), on
-// stderr; with --json also one object {"file", "line", "column", "message"}
-// on stdout (nulls where unknown), so a consumer of JSON gets JSON.
+// stderr; with --json also the input's object on stdout (cli/json_shape.h:
+// verdict "bad input", error {"file", "line", "column", "message"}, nulls
+// where unknown), so a consumer of JSON gets JSON.
 //
 //     prog.txt:3:17: error: unknown buffer 'Q'
 //       gemm(D, Q, B, D)
@@ -25,7 +26,7 @@ std::string source_excerpt(std::string_view text, const SourceLoc& loc);
 // size; "" otherwise (stdin, a device, a missing file, no line known).
 std::string file_excerpt(const SourceLoc& loc);
 
-// The JSON object of a bad input.
+// Where and what: {"file", "line", "column", "message"}.
 Json error_json(const Error& e);
 
 // Prints `e` to `err` (with the excerpt from `source_text`, or else from the

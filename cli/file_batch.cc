@@ -14,8 +14,11 @@
 
 #include "cli/command.h"
 #include "cli/error_report.h"
+#include "cli/json_shape.h"
 #include "cli/progress.h"
 #include "core/base/error.h"
+#include "core/base/file_io.h"
+#include "core/program/read/read_program.h"
 
 namespace mmacheck::cli {
 
@@ -32,37 +35,52 @@ bool hidden(const fs::path& p) {
 
 struct Report {
   FileOutcome outcome;
-  std::string text;
+  std::string text;   // stdout
+  std::string error;  // stderr
 };
 
+constexpr std::string_view kNoGemm =
+    "no gemm: the file names no gemm, prim_func, T.function, tile.apply or ptx.mma (not checked)\n";
+
+// A file whose text names no gemm, under --skip-no-gemm: not checked.
+std::optional<FileOutcome> no_gemm(const std::string& path, bool skip) {
+  if (!skip || path == "-") return std::nullopt;
+  std::error_code ec;
+  if (!fs::is_regular_file(path, ec) || mentions_gemm(read_text_file(path))) return std::nullopt;
+  return FileOutcome{kHolds, "no gemm", {{"file", path}, {"verdict", "no_gemm"}}};
+}
+
 // One input, bad input included: an Error becomes the file's report.
-Report check_one(const std::string& path, const FileCheck& check, bool json) {
+Report check_one(const std::string& path, const FileCheck& check, const BatchOptions& options) {
+  const bool json = options.json;
   Report r;
   std::ostringstream text, err;
   try {
-    r.outcome = check(path, text);
+    if (auto skipped = no_gemm(path, options.skip_no_gemm)) {
+      r.outcome = std::move(*skipped);
+      text << kNoGemm;
+    } else {
+      r.outcome = check(path, text);
+    }
     r.text = text.str();
   } catch (const Error& e) {
     r.outcome.status = kBadInput;
     r.outcome.label = "bad input";
     std::ostringstream ignored;
     report_error(err, ignored, e, false);
-    r.text = text.str() + err.str();
-    r.outcome.json = error_json(e);
-    if (r.outcome.json["file"].is_null()) r.outcome.json["file"] = path;
+    r.text = text.str();
+    r.error = err.str();
+    r.outcome.json = bad_input_json(path, e);
   } catch (const std::exception& e) {
     // Not bad input but our failure (e.g. out of memory): still this file's report only.
     r.outcome.status = kBadInput;
     r.outcome.label = "bad input";
-    r.outcome.json = {{"file", path}, {"line", nullptr}, {"column", nullptr}, {"message", e.what()}};
-    r.text = text.str() + path + ": error: " + e.what() + "\n";
+    const Error as_error(SourceLoc{path, 0, 0}, e.what());
+    r.outcome.json = bad_input_json(path, as_error);
+    r.text = text.str();
+    r.error = std::string(as_error.what()) + "\n";
   }
-  if (json) {
-    Json line = {{"file", path}};
-    for (auto& [key, value] : r.outcome.json.items())
-      if (key != "file") line[key] = value;
-    r.text = json_line(line) + "\n";
-  }
+  if (json) r.text = json_line(file_json(path, r.outcome.json)) + "\n";
   return r;
 }
 
@@ -74,7 +92,72 @@ int checked_jobs(int jobs) {
   return jobs;
 }
 
-std::vector<std::string> expand_inputs(const std::vector<std::string>& operands) {
+bool glob_match(std::string_view pattern, std::string_view path) {
+  if (pattern.empty()) return path.empty();
+  if (pattern.substr(0, 3) == "**/") {  // any folders, none included
+    for (std::size_t i = 0;; ++i) {
+      if (glob_match(pattern.substr(3), path.substr(i))) return true;
+      i = path.find('/', i);
+      if (i == std::string_view::npos) return false;
+    }
+  }
+  if (pattern.substr(0, 2) == "**") {
+    for (std::size_t i = 0; i <= path.size(); ++i)
+      if (glob_match(pattern.substr(2), path.substr(i))) return true;
+    return false;
+  }
+  if (pattern[0] == '*') {
+    for (std::size_t i = 0; i <= path.size(); ++i) {
+      if (glob_match(pattern.substr(1), path.substr(i))) return true;
+      if (i < path.size() && path[i] == '/') return false;
+    }
+    return false;
+  }
+  if (path.empty()) return false;
+  if (pattern[0] == '?' ? path[0] == '/' : pattern[0] != path[0]) return false;
+  return glob_match(pattern.substr(1), path.substr(1));
+}
+
+namespace {
+
+bool selected(const InputSelection& s, const std::string& relative) {
+  const auto any = [&](const std::vector<std::string>& patterns) {
+    return std::any_of(patterns.begin(), patterns.end(), [&](const std::string& p) { return glob_match(p, relative); });
+  };
+  return (s.include.empty() || any(s.include)) && !any(s.exclude);
+}
+
+}  // namespace
+
+namespace po = boost::program_options;
+
+po::options_description input_options() {
+  po::options_description options("folders");
+  options.add_options()
+      ("include", po::value<std::vector<std::string>>(), "in a folder, only files matching this glob (relative path; * ? ** ; repeatable)")
+      ("exclude", po::value<std::vector<std::string>>(), "in a folder, not the files matching this glob (repeatable)")
+      ("skip-no-gemm", po::bool_switch(), "report a file that names no gemm as \"no gemm\" (exit 0); the default for folders")
+      ("no-skip-no-gemm", po::bool_switch(), "check every file, a folder's too (one with no gemm is bad input)");
+  return options;
+}
+
+InputSelection input_selection(const po::variables_map& vm) {
+  InputSelection s;
+  if (vm.count("include")) s.include = vm["include"].as<std::vector<std::string>>();
+  if (vm.count("exclude")) s.exclude = vm["exclude"].as<std::vector<std::string>>();
+  return s;
+}
+
+bool skip_no_gemm(const po::variables_map& vm, const std::vector<std::string>& operands) {
+  if (vm["skip-no-gemm"].as<bool>() && vm["no-skip-no-gemm"].as<bool>())
+    throw Error("--skip-no-gemm and --no-skip-no-gemm contradict each other");
+  if (vm["skip-no-gemm"].as<bool>()) return true;
+  if (vm["no-skip-no-gemm"].as<bool>()) return false;
+  std::error_code ec;
+  return std::any_of(operands.begin(), operands.end(), [&](const std::string& o) { return fs::is_directory(o, ec); });
+}
+
+std::vector<std::string> expand_inputs(const std::vector<std::string>& operands, const InputSelection& selection) {
   std::vector<std::string> inputs;
   bool stdin_taken = false;
   for (const std::string& operand : operands) {
@@ -98,9 +181,14 @@ std::vector<std::string> expand_inputs(const std::vector<std::string>& operands)
         if (it->is_directory(ec)) it.disable_recursion_pending();
         continue;
       }
-      if (it->is_regular_file(ec) && is_input_file(it->path())) found.push_back(it->path().string());
+      if (it->is_regular_file(ec) && is_input_file(it->path()) &&
+          selected(selection, it->path().lexically_relative(operand).generic_string()))
+        found.push_back(it->path().string());
     }
-    if (found.empty()) throw Error(SourceLoc{operand, 0, 0}, "the folder holds no .txt or .py file");
+    if (found.empty())
+      throw Error(SourceLoc{operand, 0, 0}, selection.include.empty() && selection.exclude.empty()
+                                                ? "the folder holds no .txt or .py file"
+                                                : "no .txt or .py file of the folder passes --include/--exclude");
     std::sort(found.begin(), found.end());
     inputs.insert(inputs.end(), found.begin(), found.end());
   }
@@ -111,8 +199,10 @@ int run_batch(const std::vector<std::string>& inputs, const BatchOptions& option
   if (inputs.size() == 1) {
     // As a direct run: reports stream, bad input goes through main().
     std::ostringstream ignored;
-    const FileOutcome outcome = check(inputs.front(), options.json ? ignored : std::cout);
-    if (options.json) std::cout << json_line(outcome.json) << "\n";
+    std::optional<FileOutcome> skipped = no_gemm(inputs.front(), options.skip_no_gemm);
+    if (skipped && !options.json) std::cout << kNoGemm;
+    const FileOutcome outcome = skipped ? *skipped : check(inputs.front(), options.json ? ignored : std::cout);
+    if (options.json) std::cout << json_line(file_json(inputs.front(), outcome.json)) << "\n";
     return outcome.status;
   }
 
@@ -122,7 +212,7 @@ int run_batch(const std::vector<std::string>& inputs, const BatchOptions& option
   std::atomic<std::size_t> next{0};
   const auto work = [&] {
     for (std::size_t i; (i = next++) < inputs.size();) {
-      Report r = check_one(inputs[i], check, options.json);
+      Report r = check_one(inputs[i], check, options);
       const std::lock_guard lock(mutex);
       reports[i] = std::move(r);
       ready.notify_one();
@@ -151,6 +241,7 @@ int run_batch(const std::vector<std::string>& inputs, const BatchOptions& option
       lock.unlock();
       if (!options.json) std::cout << (i ? "\n" : "") << "== " << inputs[i] << " ==\n";
       std::cout << r.text << std::flush;
+      std::cerr << r.error << std::flush;
       worst = std::max(worst, r.outcome.status);
       if (!counts.count(r.outcome.label)) order.push_back(r.outcome.label);
       ++counts[r.outcome.label];

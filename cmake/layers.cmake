@@ -9,13 +9,22 @@ function(mmacheck_layer target dir)
   file(GLOB sources CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/${dir}/*.cc)
   file(GLOB headers CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/${dir}/*.h)
   add_library(${target} STATIC ${sources} ${headers})
+  set_property(GLOBAL APPEND PROPERTY MMACHECK_LIBRARY_LAYERS ${dir})
   target_include_directories(${target} PUBLIC $<BUILD_INTERFACE:${PROJECT_SOURCE_DIR}>
                                               $<INSTALL_INTERFACE:include/mmacheck>)
   target_link_libraries(${target} PUBLIC ${L_LINKS} PRIVATE mmacheck_warnings mmacheck_arch)
   mmacheck_layer_check(${target} ${dir} USES ${L_USES} FILES ${sources} ${headers})
 endfunction()
 
-# The include check alone, for folders that are not a library (cli, tests).
+# Every library layer mmacheck_layer() has made so far, in LAYERS_VAR
+# (what tests/ and bench/ may use).
+function(mmacheck_library_layers layers_var)
+  get_property(layers GLOBAL PROPERTY MMACHECK_LIBRARY_LAYERS)
+  set(${layers_var} ${layers} PARENT_SCOPE)
+endfunction()
+
+# The include check alone, for folders that are not a library (cli, tests,
+# bench).
 function(mmacheck_layer_check target dir)
   cmake_parse_arguments(L "" "" "USES;FILES" ${ARGN})
   string(REPLACE "/" "_" tag ${dir})
@@ -24,7 +33,7 @@ function(mmacheck_layer_check target dir)
   file(WRITE ${list_file} "${L_FILES}")
   add_custom_command(OUTPUT ${stamp}
     COMMAND ${CMAKE_COMMAND} "-DLAYER=${dir}" "-DALLOWED=${dir};${L_USES}"
-            "-DFILES_FROM=${list_file}" "-DSTAMP=${stamp}"
+            "-DFILES_FROM=${list_file}" "-DSTAMP=${stamp}" "-DROOT=${PROJECT_SOURCE_DIR}"
             -P ${PROJECT_SOURCE_DIR}/cmake/check_layer.cmake
     DEPENDS ${L_FILES} ${PROJECT_SOURCE_DIR}/cmake/check_layer.cmake
     COMMENT "Checking the include rules of ${dir}" VERBATIM)

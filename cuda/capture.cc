@@ -17,7 +17,7 @@ Capture capture_vectors(const Gpu& gpu, const Nvrtc& nvrtc, const MmaInst& inst,
   const DeviceInfo& dev = gpu.info();
   Capture cap;
   cap.comments = {
-      "mmacheck test vectors, format mmav-1 (see VECTORS.md)",
+      "mmacheck test vectors, format mmav-1 (see mmacheck's sim/vectors/vector_file.h)",
       "recorded on " + dev.name + " (sm_" + std::to_string(dev.sm) + "), driver " +
           (dev.driver_release.empty() ? "unknown" : dev.driver_release) + ", CUDA " +
           gpu.driver().cuda_version() + " (driver API), NVRTC " + nvrtc.version(),

@@ -2,11 +2,16 @@
 # Install what mmacheck needs to build and test, from Debian's packages.
 # Idempotent: quiet and quick when everything is already there.
 # `scripts/setup.sh fuzz` adds clang and its sanitizer/libFuzzer runtimes,
-# which only the sanitizer and fuzz build (scripts/sanitize.sh) needs.
+# which only the sanitizer and fuzz build (scripts/sanitize.sh) needs;
+# `scripts/setup.sh lint` adds clang-format and clang-tidy (scripts/format.sh,
+# scripts/tidy.sh).
 set -euo pipefail
 
-packages=(cmake g++ make pkg-config libz3-dev libeigen3-dev libboost-program-options-dev nlohmann-json3-dev catch2)
-[ "${1:-}" = fuzz ] && packages+=(clang libclang-rt-14-dev)
+packages=(cmake g++ make pkg-config libz3-dev libeigen3-dev libboost-program-options-dev nlohmann-json3-dev catch2 libvalijson-dev)
+case "${1:-}" in
+  fuzz) packages+=(clang libclang-rt-14-dev) ;;
+  lint) packages+=(clang-format clang-tidy) ;;
+esac
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

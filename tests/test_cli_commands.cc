@@ -168,7 +168,9 @@ TEST_CASE("prove over several files and folders: a report each, a summary, the w
   std::ofstream(dir / "c_bad.txt") << "gemm(D, A, B, D)\n";
   const RunResult bad = run_mmacheck({"prove", a, (dir / "c_bad.txt").string(), b});
   CHECK(bad.status == 2);
-  CHECK(bad.out.find(":1:6: error: unknown buffer 'D'") != std::string::npos);
+  // Its error goes to stderr, as with one file: stdout carries only reports.
+  CHECK(bad.err.find("c_bad.txt:1:6: error: unknown buffer 'D'") != std::string::npos);
+  CHECK(bad.out.find("error:") == std::string::npos);
   CHECK(bad.out.find("\n3 files: 1 proved, 1 bad input, 1 refuted\n") != std::string::npos);
 
   const RunResult empty = run_mmacheck({"prove", temp_dir("empty").string()});
@@ -188,45 +190,54 @@ TEST_CASE("JSON over several files is JSON Lines, one object per file, file firs
   CHECK(objects[0].begin().key() == "file");
   CHECK(objects[0]["file"] == (dir / "a.txt").string());
   CHECK(objects[0]["verdict"] == "proved");
-  CHECK(objects[1]["line"] == 1);
-  CHECK(objects[1]["column"] == 6);
-  CHECK(objects[1]["message"] == "unknown buffer 'D' (no buffers are declared)");
+  CHECK(objects[1]["file"] == (dir / "b.txt").string());
+  CHECK(objects[1]["verdict"] == "bad input");
+  CHECK(objects[1]["error"]["line"] == 1);
+  CHECK(objects[1]["error"]["column"] == 6);
+  CHECK(objects[1]["error"]["message"] == "unknown buffer 'D' (no buffers are declared)");
+  CHECK(objects[1]["notes"] == Json::array());
+  // The bad file's text goes to stderr, as with one file; stdout stays JSON.
+  CHECK(r.err.find((dir / "b.txt").string() + ":1:6: error: unknown buffer 'D'") != std::string::npos);
   CHECK(objects[2]["verdict"] == "dispatch_failed");
   const RunResult sim = run_mmacheck({"sim", (dir / "a.txt").string(), (dir / "c.txt").string(), "--json",
                                       "--cases", "2"});
   CHECK(sim.status == 1);
   const std::vector<Json> sims = json_lines(sim.out);
   REQUIRE(sims.size() == 2);
-  CHECK(sims[0]["result"] == "passed");
+  CHECK(sims[0]["verdict"] == "passed");
   CHECK(sims[0]["cases"] == 2);
-  CHECK(sims[1]["result"] == "dispatch_failed");
+  CHECK(sims[1]["verdict"] == "dispatch_failed");
 }
 
-TEST_CASE("bad input under --json is an object with file, line, column and message", "[cli]") {
+TEST_CASE("bad input under --json is an object with verdict \"bad input\" and its error", "[cli]") {
   const fs::path dir = temp_dir("badjson");
   std::ofstream(dir / "bad.txt") << "\n  gemm(D, A, B, D)\n";
   const std::string path = (dir / "bad.txt").string();
   const RunResult r = run_mmacheck({"prove", path, "--json"});
   CHECK(r.status == 2);
   const Json j = Json::parse(r.out);
-  CHECK(j.dump() == Json({{"file", path}, {"line", 2}, {"column", 8},
-                          {"message", "unknown buffer 'D' (no buffers are declared)"}}).dump());
+  CHECK(j.dump() == Json({{"file", path},
+                          {"verdict", "bad input"},
+                          {"error", {{"file", path}, {"line", 2}, {"column", 8},
+                                     {"message", "unknown buffer 'D' (no buffers are declared)"}}},
+                          {"notes", Json::array()}}).dump());
   // stderr keeps the human form, with the source line and a caret.
   CHECK(r.err == path + ":2:8: error: unknown buffer 'D' (no buffers are declared)\n    gemm(D, A, B, D)\n         ^\n");
   const RunResult usage = run_mmacheck({"sim", path, "--cases", "x", "--json"});
   CHECK(usage.status == 2);
   CHECK(Json::parse(usage.out)["file"].is_null());
-  CHECK(Json::parse(usage.out)["message"].get<std::string>().find("--cases") != std::string::npos);
+  CHECK(Json::parse(usage.out)["error"]["message"].get<std::string>().find("--cases") != std::string::npos);
   const RunResult layout = run_mmacheck({"layout", "S[(2, 8) : (1@laneid, q)]", "--json"});
   CHECK(layout.status == 2);
-  CHECK(Json::parse(layout.out)["column"] == 23);
+  CHECK(Json::parse(layout.out)["error"]["column"] == 23);
 }
 
 TEST_CASE("JSON reports of sim, mma, draw, bench and gpu", "[cli]") {
   const RunResult sim = run_mmacheck({"sim", source_path("examples/seed_corrected.txt"), "--json", "--cases", "3"});
   CHECK(sim.status == 0);
   const Json s = Json::parse(sim.out);
-  CHECK(s["result"] == "passed");
+  CHECK(s["verdict"] == "passed");
+  CHECK(s["file"] == source_path("examples/seed_corrected.txt"));
   CHECK(s["instruction"] == "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32");
   CHECK(s["shape"].dump() == R"({"M":16,"N":8,"K":16})");
   CHECK(s["failures"].empty());
@@ -234,7 +245,7 @@ TEST_CASE("JSON reports of sim, mma, draw, bench and gpu", "[cli]") {
   const RunResult mma = run_mmacheck({"mma", source_path("tests/data/m16n8k8.f32.f16.f16.f32.mmav"), "--json"});
   CHECK(mma.status == 0);
   const Json m = Json::parse(mma.out);
-  CHECK(m["result"] == "passed");
+  CHECK(m["verdict"] == "passed");
   CHECK(m["failed"] == 0);
   CHECK(m["passed"].get<int>() > 0);
   CHECK(m["files"][0]["instructions"][0]["instruction"] == "mma.sync.aligned.m16n8k8.row.col.f32.f16.f16.f32");
@@ -258,7 +269,7 @@ TEST_CASE("JSON reports of sim, mma, draw, bench and gpu", "[cli]") {
 
   const RunResult gpu = run_mmacheck({"gpu", source_path("examples/seed_corrected.txt"), "--json", "--cases", "2"});
   REQUIRE((gpu.status == 0 || gpu.status == 3));
-  CHECK(Json::parse(gpu.out)["result"] == (gpu.status == 0 ? "match" : "no_gpu"));
+  CHECK(Json::parse(gpu.out)["verdict"] == (gpu.status == 0 ? "match" : "no_gpu"));
 }
 
 TEST_CASE("a progress line on a terminal for runs over a second, none otherwise", "[cli]") {

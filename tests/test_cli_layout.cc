@@ -1,5 +1,5 @@
 // `mmacheck layout EXPR [--shape ...] [--json]` run as a program: the JSON
-// contract of DESIGN.md, the text grid, and exit status 2 with a located
+// contract of ../shared/DESIGN.md ("JSON outputs"), the text grid, and exit status 2 with a located
 // `error:` and a caret for each kind of bad input.
 #include <catch2/catch.hpp>
 
@@ -47,7 +47,7 @@ TEST_CASE("layout --shape --json lists every coordinate with its owners", "[cli]
   REQUIRE(map.size() == 256);
   CHECK(map[0].dump() == R"({"coord":[0,0],"owners":[{"laneid":0,"m":0}]})");
   CHECK(map[1].dump() == R"({"coord":[0,1],"owners":[{"laneid":0,"m":1}]})");
-  // Row-major order; a k16 slot = 4*kHi + 2*rM + kp (DESIGN.md "Known seed erratum").
+  // Row-major order; a k16 slot = 4*kHi + 2*rM + kp (README.md, "First example: the seed's erratum").
   CHECK(map[8 * 16].dump() == R"({"coord":[8,0],"owners":[{"laneid":0,"m":2}]})");
   CHECK(map[8].dump() == R"({"coord":[0,8],"owners":[{"laneid":0,"m":4}]})");
   CHECK(map[255].dump() == R"({"coord":[15,15],"owners":[{"laneid":31,"m":7}]})");
@@ -102,7 +102,7 @@ TEST_CASE("bad expressions exit 2 with <expr>:1:COL, the expression and a caret"
       {"A_FRG.tile_to([16, 16], [16, 8])", "<expr>:1:1: error: unknown name 'A_FRG' (no layouts are defined)",
        "  ^"},
       {"S[8 : 1@lanied]", "<expr>:1:9: error: unknown axis 'lanied'", nullptr},
-      {"S[8] \xe2\x80\xa6", "<expr>:1:6: error: unexpected byte 0xE2", nullptr},
+      {"S[8] \xe2\x80\xa6", "<expr>:1:6: error: unexpected '\xe2\x80\xa6' after the layout expression", nullptr},
   };
   for (const Case& c : cases) {
     INFO(c.expr);

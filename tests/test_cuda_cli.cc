@@ -66,7 +66,7 @@ TEST_CASE("mmacheck capture: usage errors exit 2, no GPU exits 3 and writes noth
   CHECK_FALSE(std::filesystem::exists(out));
   const auto json = run_mmacheck({"capture", "--instr", "m16n8k16.f16", "-o", out, "--json"});
   CHECK(json.status == 3);
-  CHECK(json.out.rfind("{\"result\":\"no_gpu\",\"message\":", 0) == 0);
+  CHECK(json.out.rfind("{\"file\":null,\"verdict\":\"no_gpu\",\"message\":", 0) == 0);
 }
 
 TEST_CASE("mmacheck capture on a GPU writes vectors the simulator reads and passes", "[cuda][cli][gpu]") {

@@ -55,7 +55,7 @@ struct DispatchedExample {
 };
 std::vector<DispatchedExample> dispatched_examples();
 
-// The seed program of DESIGN.md without stage/store statements.
+// The seed program (examples/seed.txt) without stage/store statements.
 extern const char* const kSeedProgram;
 
 // Small integers (|x| <= 3; u8: 0..3) in every element of the gemm's

@@ -28,8 +28,11 @@ TEST_CASE("cute --json prints the atoms with their operands, keys as documented"
   const RunResult r = run_mmacheck({"cute", source_path("tests/data/cute/pr3140_before.txt"), "--json"});
   REQUIRE(r.status == 1);
   const Json j = Json::parse(r.out);
-  REQUIRE(j.size() == 2);
+  REQUIRE(j.size() == 5);
+  CHECK(j["file"] == source_path("tests/data/cute/pr3140_before.txt"));
+  CHECK(j["verdict"] == "refuted");
   CHECK(j["unchecked"] == Json::array());
+  CHECK(j["notes"] == Json::array());
   REQUIRE(j["atoms"].size() == 1);
   const Json& atom = j["atoms"][0];
   std::vector<std::string> keys;

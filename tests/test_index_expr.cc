@@ -52,7 +52,7 @@ TEST_CASE("variables lane, warp, tid and s", "[index_expr]") {
   CHECK(eval("warp", env) == 2);
   CHECK(eval("tid", env) == 69);
   CHECK(eval("s", env) == 3);
-  // The DESIGN.md staging of A, against the formula written in C++.
+  // The seed's staging of A (README.md, "Layout files"), against the formula written in C++.
   const IndexExpr row = parse_index_expr("lane // 4 + 8 * ((s // 2) % 2)", "<e>");
   const IndexExpr col = parse_index_expr("2 * (lane % 4) + s % 2 + 8 * (s // 4)", "<e>");
   for (int lane = 0; lane < 32; ++lane)

@@ -1,6 +1,7 @@
 // The build's include rule (cmake/check_layer.cmake): a layer may include
 // only the layers it is allowed to use.  The real folders pass; a planted
-// include from a layer above is refused with the file and the header named.
+// include from a layer above, through a relative path or of a tests/ or
+// bench/ header, is refused with the file and the header named.
 #include <catch2/catch.hpp>
 
 #include <cstdio>
@@ -17,14 +18,17 @@ using mmacheck::test::source_path;
 
 namespace {
 
+// `root` is the project root the includes resolve against (the real one by
+// default).
 mmacheck::test::RunResult check(const std::string& layer, const std::string& allowed,
-                                const std::vector<std::string>& files, const fs::path& dir) {
+                                const std::vector<std::string>& files, const fs::path& dir,
+                                const std::string& root = source_path("")) {
   std::string list;
   for (const auto& f : files) list += (list.empty() ? "" : ";") + f;
   const fs::path list_file = dir / "files";
   std::ofstream(list_file) << list;
   return run_program({MMACHECK_CMAKE, "-DLAYER=" + layer, "-DALLOWED=" + layer + ";" + allowed,
-                      "-DFILES_FROM=" + list_file.string(), "-DSTAMP=" + (dir / "ok").string(), "-P",
+                      "-DFILES_FROM=" + list_file.string(), "-DSTAMP=" + (dir / "ok").string(), "-DROOT=" + root, "-P",
                       source_path("cmake/check_layer.cmake")});
 }
 
@@ -78,8 +82,9 @@ TEST_CASE("layer rules: a folder is its own layer, so core/program does not admi
   // one reader reaching into another's room
   const auto r = check("core/program/tirx_release", "core/base;core/layout;core/program", {bad.string()}, dir);
   CHECK(r.status != 0);
-  CHECK(r.err.find("includes \"core/program/tvmscript/program_parser.h\", which core/program/tirx_release may not use") !=
-        std::string::npos);
+  CHECK(
+      r.err.find("includes \"core/program/tvmscript/program_parser.h\", which core/program/tirx_release may not use") !=
+      std::string::npos);
   CHECK(r.err.find("lexer.h\", which") == std::string::npos);
   // nor does a layer above core/program reach a room through it
   CHECK(check("core/gemm", "core/base;core/layout;core/program", {bad.string()}, dir).status != 0);
@@ -102,6 +107,69 @@ TEST_CASE("layer rules: each reader's room uses the shared reader parts and no o
   CHECK(check("core/program", "core/base;core/layout", folder_files("core/program"), dir).status == 0);
   // the wings: CuTe and Triton share the verdict (core/prove), not each other
   CHECK(check("core/cute", "core/base;core/gemm;core/prove", folder_files("core/cute"), dir).status == 0);
-  CHECK(check("core/triton", "core/base;core/program;core/gemm;core/prove", folder_files("core/triton"), dir).status == 0);
+  CHECK(check("core/triton", "core/base;core/program;core/gemm;core/prove", folder_files("core/triton"), dir).status ==
+        0);
+  fs::remove_all(dir);
+}
+
+TEST_CASE("layer rules: a relative include is resolved against the including file's folder") {
+  const fs::path root = fs::temp_directory_path() / ("mmacheck-layers-relative-" + std::to_string(::getpid()));
+  fs::create_directories(root / "core" / "layout");
+  const fs::path bad = root / "core" / "layout" / "bad.cc";
+  std::ofstream(root / "core" / "layout" / "axis.h") << "\n";
+  std::ofstream(bad) << "#include \"axis.h\"\n#include \"./axis.h\"\n#include \"../base/error.h\"\n"
+                        "#include \"../gemm/nest.h\"\n";
+  const auto r = check("core/layout", "core/base", {bad.string()}, root, root.string());
+  CHECK(r.status != 0);
+  CHECK(r.err.find("includes \"../gemm/nest.h\" (core/gemm/nest.h), which core/layout may not use") !=
+        std::string::npos);
+  // its own folder's headers and core/base's are allowed, however spelled
+  CHECK(r.err.find("axis.h") == std::string::npos);
+  CHECK(r.err.find("error.h") == std::string::npos);
+  CHECK(check("core/layout", "core/base;core/gemm", {bad.string()}, root, root.string()).status == 0);
+  // "../base/error.h" is core/base's: forbidding it is caught too
+  const auto no_base = check("core/layout", "core/gemm", {bad.string()}, root, root.string());
+  CHECK(no_base.err.find("includes \"../base/error.h\" (core/base/error.h)") != std::string::npos);
+  fs::remove_all(root);
+}
+
+TEST_CASE("layer rules: no library layer includes a tests/ or bench/ header") {
+  const fs::path dir = fs::temp_directory_path() / ("mmacheck-layers-tests-" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  const fs::path bad = dir / "bad.cc";
+  // bench/ has no header yet: the name is put together so that this file
+  // cites no missing one (scripts/check_references.sh)
+  const std::string bench_header = std::string("bench/") + "timing.h";
+  std::ofstream(bad) << "#include \"core/base/error.h\"\n#include \"tests/support.h\"\n#include \"" << bench_header
+                     << "\"\n";
+  const auto r = check("core/prove", "core/base;core/layout;core/program;core/gemm", {bad.string()}, dir);
+  CHECK(r.status != 0);
+  CHECK(r.err.find("includes \"tests/support.h\", which core/prove may not use") != std::string::npos);
+  CHECK(r.err.find("includes \"" + bench_header + "\", which core/prove may not use") != std::string::npos);
+  CHECK(r.err.find("error.h\", which") == std::string::npos);
+  fs::remove_all(dir);
+}
+
+TEST_CASE("layer rules: tests/ and bench/ use the library layers, not cli/, and bench not tests/") {
+  const fs::path dir = fs::temp_directory_path() / ("mmacheck-layers-clients-" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  // what tests/CMakeLists.txt and bench/CMakeLists.txt allow: every library layer
+  const std::string libraries =
+      "core/base;core/layout;core/program;core/program/tvmscript;core/program/tirx_release;core/program/read;"
+      "core/gemm;core/prove;core/cute;core/triton;core/emit;sim/numerics;sim/machine;sim/vectors;sim/check;cuda";
+  const std::vector<std::string> tests = folder_files("tests"), bench = folder_files("bench");
+  REQUIRE(tests.size() > 50);
+  REQUIRE(bench.size() >= 4);
+  CHECK(check("tests", libraries, tests, dir).status == 0);
+  CHECK(check("bench", libraries, bench, dir).status == 0);
+  CHECK(check("tests", "core/base;core/gemm", tests, dir).status != 0);  // not vacuous
+  const fs::path bad = dir / "bad.cc";
+  std::ofstream(bad) << "#include \"cli/command.h\"\n#include \"tests/support.h\"\n";
+  const auto t = check("tests", libraries, {bad.string()}, dir);
+  CHECK(t.err.find("includes \"cli/command.h\", which tests may not use") != std::string::npos);
+  CHECK(t.err.find("support.h\", which") == std::string::npos);
+  const auto b = check("bench", libraries, {bad.string()}, dir);
+  CHECK(b.err.find("includes \"cli/command.h\", which bench may not use") != std::string::npos);
+  CHECK(b.err.find("includes \"tests/support.h\", which bench may not use") != std::string::npos);
   fs::remove_all(dir);
 }

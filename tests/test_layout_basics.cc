@@ -100,7 +100,7 @@ TEST_CASE("printing is TIRx text (test_spec_builder)", "[layout]") {
         "S[1 : 1] + R[(8, 4) : (4@laneid, 1@laneid)] + 2@warpid");
   CHECK(S({2, 3, 4}, {{12, "m"}, {4, "m"}, {1, "m"}}).str() == "S[(2, 3, 4) : (12, 4, 1)]");
   CHECK(S({2, 2}, {{1, "TLane"}, {1, "F"}}).str() == "S[(2, 2) : (1@TLane, 1@F)]");
-  // The D fragment, as DESIGN.md's JSON shows it.
+  // The D fragment, as ../shared/DESIGN.md's JSON shows it.
   CHECK(S({2, 8, 4, 2}, {2, {4, "laneid"}, {1, "laneid"}, 1}).str() ==
         "S[(2, 8, 4, 2) : (2, 4@laneid, 1@laneid, 1)]");
 }

@@ -84,7 +84,8 @@ TEST_CASE("the lexer rejects bad input at its position", "[parser][lexer]") {
   CHECK(lex_error("a = 'abc") == "f:1:5: error: unterminated string");
   CHECK(lex_error("a = \"abc\nx\"") == "f:1:5: error: unterminated string");
   CHECK(lex_error("x\n  $") == "f:2:3: error: unexpected character '$'");
-  CHECK(lex_error("S[\xE2\x80\xA6]") == "f:1:3: error: unexpected byte 0xE2");
+  CHECK(lex_error("S[\x80]") == "f:1:3: error: unexpected byte 0x80");      // a continuation byte alone
+  CHECK(lex_error("S[\xE2\x80]") == "f:1:3: error: unexpected byte 0xE2");  // a sequence cut short
   CHECK(lex_error("\xff") == "f:1:1: error: unexpected byte 0xFF");
   CHECK(lex_error("9223372036854775808") ==
         "f:1:1: error: integer 9223372036854775808 is too large (limit 9223372036854775807)");

@@ -126,7 +126,7 @@ TEST_CASE("issue acceptance: the A fragment of m16n8k16 from the k8 one", "[layo
   CHECK(a.replica().empty());
   CHECK(a.offset().empty());
   CHECK(a.str() == "S[(2, 8, 2, 4, 2) : (2, 4@laneid, 4, 1@laneid, 1)]");
-  // Register slot = kp + 2*rM + 4*kHi (DESIGN.md, "Known seed erratum").
+  // Register slot = kp + 2*rM + 4*kHi (README.md, "First example: the seed's erratum").
   const Owner o = owner_of(a, {9, 11}, {16, 16});
   CHECK(at(o, "laneid") == 4 * 1 + 1);
   CHECK(at(o, "m") == 1 + 2 * 1 + 4 * 1);

@@ -45,7 +45,8 @@ void require_complete(const Program& p, const Counterexample& cx) {
       Counterexample one = cx;
       one.lane = lane;
       one.slot = slot;
-      one.expected = one.actual = std::nullopt;
+      one.expected.reset();  // (a chained `= std::nullopt` trips GCC 12's -Wmaybe-uninitialized)
+      one.actual.reset();
       // Not listed: what the statement moves is what the layout keeps there.
       for (const StageStmt& s : p.stages)
         if (cx.check == CheckId{CheckKind::stage, s.buffer}) {

@@ -1,8 +1,11 @@
 // .pre-commit-hooks.yaml: the hook's entry, run as pre-commit runs it (the
 // staged files matching `files` appended), proves good files, fails on a
-// refuted one and on bad input.
+// refuted one and on bad input.  .pre-commit-config.yaml: the repository's
+// own hooks run its format and cited-files checks.
 #include <catch2/catch.hpp>
 
+#include <cstdio>
+#include <fstream>
 #include <regex>
 #include <sstream>
 
@@ -57,4 +60,39 @@ TEST_CASE("the pre-commit hook proves the staged layout files", "[cli]") {
   CHECK(bad.status == 1);
   CHECK(bad.out.find("stage A: lane 0, slot 2") != std::string::npos);
   CHECK(run({"README.md"}).status == 2);
+}
+
+// .pre-commit-config.yaml, the repository's own hooks: their entries are the
+// project's checks, run as pre-commit runs them from the repository root.
+TEST_CASE("the repository's pre-commit hooks check the format and the cited files", "[lint]") {
+  const std::string yaml = read_file(source_path(".pre-commit-config.yaml"));
+  std::vector<std::string> entries;
+  std::istringstream lines(yaml);
+  const std::regex entry("^ *entry: *(.*)$");
+  std::smatch m;
+  for (std::string line; std::getline(lines, line);)
+    if (std::regex_match(line, m, entry)) entries.push_back(m[1]);
+  REQUIRE(entries.size() == 2);
+  CHECK(entries[0] == "scripts/format.sh --check");
+  CHECK(entries[1] == "scripts/check_references.sh");
+  CHECK(hook_field(yaml, "files") == "\\.(cc|h|cu)$");
+
+  const RunResult references = run_program({"bash", source_path("scripts/check_references.sh")});
+  INFO(references.err);
+  CHECK(references.status == 0);
+
+  if (run_program({"clang-format", "--version"}).status != 0) return skip("clang-format is not installed");
+  const auto format_check = [](const std::vector<std::string>& staged) {
+    std::vector<std::string> argv = {"bash", source_path("scripts/format.sh"), "--check"};
+    argv.insert(argv.end(), staged.begin(), staged.end());
+    return run_program(argv);
+  };
+  CHECK(format_check({"tests/test_references.cc"}).status == 0);
+  const std::string misformatted = MMACHECK_BUILD_DIR "/misformatted.cc";
+  std::ofstream(misformatted) << "int  main( ){return 0;}\n";
+  const RunResult bad = format_check({"tests/test_references.cc", misformatted});
+  CHECK(bad.status == 1);
+  CHECK(bad.err.find("1 of 2 files differ") != std::string::npos);
+  CHECK(bad.err.find("  " + misformatted + "\n") != std::string::npos);
+  std::remove(misformatted.c_str());
 }

@@ -1,4 +1,4 @@
-// Layout files: the DESIGN.md example, the statement forms, and one error per
+// Layout files: the example of ../shared/DESIGN.md, the statement forms, and one error per
 // kind of bad statement, each at FILE:LINE:COL.
 #include <catch2/catch.hpp>
 
@@ -14,7 +14,7 @@ using namespace mmacheck;
 
 namespace {
 
-// DESIGN.md "Layout file", verbatim.
+// ../shared/DESIGN.md "Layout file", verbatim.
 const char* const kDesignExample = R"(D_FRAG    = TileLayout(S[(2, 8, 4, 2) : (2, 4 @ laneid, 1 @ laneid, 1)])
 A_FRAG_K8 = S[(2, 8, 4, 2) : (2, 4 @ laneid, 1 @ laneid, 1)]
 B_FRAG_K8 = S[(4, 2, 8) : (1 @ laneid, 1, 4 @ laneid)]
@@ -54,7 +54,7 @@ TileLayout layout(const std::string& expr) { return layout_of(parse_layout(expr,
 
 }  // namespace
 
-TEST_CASE("the DESIGN.md example file parses", "[program]") {
+TEST_CASE("the design notes' example file parses", "[program]") {
   const Program p = parse_program(kDesignExample, "design.txt");
   CHECK(p.file == "design.txt");
   REQUIRE(p.layouts.size() == 6);
@@ -228,7 +228,7 @@ TEST_CASE("bad statements give FILE:LINE:COL and a message", "[program]") {
       {"A = S[8].group([3, 3])\n", "f.txt:1:16: error: shape [3, 3] has 9 elements but the layout covers 8"},
       {"A = S[(3, 4) : (4, 1)]\nB = A.group([2, 6])\n",
        "f.txt:2:7: error: layout S[(3, 4) : (4, 1)] can not be grouped by shape [2, 6]"},
-      {"A = S[8] ~\n", "f.txt:1:10: error: unexpected character '~'"},
+      {"A = S[8] $\n", "f.txt:1:10: error: unexpected character '$'"},
       {"A = 'unterminated\n", "f.txt:1:5: error: unterminated string"},
   };
   for (const Case& c : cases) {

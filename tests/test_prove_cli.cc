@@ -1,4 +1,4 @@
-// `mmacheck FILE` / `mmacheck prove FILE`: the JSON object of DESIGN.md, the
+// `mmacheck FILE` / `mmacheck prove FILE`: the JSON object of ../shared/DESIGN.md, the
 // text report, exit statuses, and bad input reported at its position.
 #include <catch2/catch.hpp>
 
@@ -26,7 +26,7 @@ std::string temp_file(const std::string& name, const std::string& text) {
 
 }  // namespace
 
-TEST_CASE("prove --json prints DESIGN.md's object for the seed", "[prove]") {
+TEST_CASE("prove --json prints the design notes' object for the seed", "[prove]") {
   const RunResult r = run_mmacheck({"prove", source_path("examples/seed.txt"), "--json"});
   CHECK(r.status == 1);
   CHECK(r.err.empty());
@@ -35,7 +35,7 @@ TEST_CASE("prove --json prints DESIGN.md's object for the seed", "[prove]") {
   const Json j = Json::parse(r.out);
   std::vector<std::string> keys;
   for (const auto& item : j.items()) keys.push_back(item.key());
-  CHECK(keys == std::vector<std::string>{"verdict", "instruction", "tiles", "mma_count", "reasons", "checks",
+  CHECK(keys == std::vector<std::string>{"file", "verdict", "instruction", "tiles", "mma_count", "reasons", "checks",
                                          "counterexamples", "diagnosis", "notes"});
   CHECK(j["notes"].empty());  // the seed stages every operand
   CHECK(j["verdict"] == "refuted");

@@ -1,6 +1,6 @@
 // Every example file proves (or not) as its "Expected verdict" comment says,
 // with both methods agreeing; the seed erratum is refuted exactly as
-// DESIGN.md states it and the corrected seed is proved.
+// README.md states it ("First example: the seed's erratum") and the corrected seed is proved.
 #include <catch2/catch.hpp>
 
 #include <filesystem>

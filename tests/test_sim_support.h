@@ -1,5 +1,5 @@
 // Programs and inputs shared by the [sim] tests: the seed demonstration
-// (with its wrong A staging, DESIGN.md "Known seed erratum", or corrected),
+// (with its wrong A staging, README.md "First example: the seed's erratum", or corrected),
 // a few more layout files written inline so the tests do not depend on
 // examples/, and single-instruction set-ups on the PTX frames.
 #pragma once

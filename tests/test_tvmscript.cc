@@ -151,10 +151,11 @@ TEST_CASE("what the TVMScript reader does not follow is an error at its line and
             "15:27: unknown variable 'q'") == 0);
   CHECK(body("    T.warpgroup_id([1])\n").find("13:7: T.warpgroup_id: mmacheck reads warp- and CTA-level") == 0);
   CHECK(body("    Tx.warpgroup.gemm(D_f, A_f, B_f, D_f)\n").find("13:8: Tx.warpgroup.gemm") == 0);
-  CHECK(body("    T.evaluate(0)\n").find("13:5: expected a statement") == 0);
+  CHECK(body("    T.evaluate(T.call_extern(\"f\"))\n").find("13:16: T.evaluate of anything but an integer constant") == 0);
   CHECK(body("      lane2 = lane\n").find("13:7: unexpected indent") == 0);
-  CHECK(error_of("@T.macro\ndef f():\n    pass\n").find("1:2: unsupported decorator") == 0);
-  CHECK(error_of("def helper(x):\n    return x\n").find("1:1: a def without @T.prim_func") == 0);
+  CHECK(error_of("@wrap\n@T.prim_func\ndef f():\n    pass\n").find("2:1: a kernel under another decorator (@wrap)") == 0);
+  CHECK(error_of("def make():\n    @T.prim_func\n    def f():\n        pass\n    return f\n")
+            .find("2:5: a kernel inside def make (line 1) is not read") == 0);
   CHECK(error_of("@T.prim_func\ndef f(A_ptr: T.handle):\n    A = T.match_buffer(B_ptr, (16, 8))\n")
             .find("3:24: 'B_ptr' is not a T.handle parameter") == 0);
 }

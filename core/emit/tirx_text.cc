@@ -3,6 +3,8 @@
 #include <sstream>
 #include <variant>
 
+#include "core/layout/shape_text.h"
+
 namespace mmacheck {
 
 namespace {
@@ -27,15 +29,9 @@ std::string list(const std::vector<int>& regs, const std::string& name) {
   return s;
 }
 
-std::string shape_args(const Shape& shape) {
-  std::string s;
-  for (std::int64_t e : shape) s += std::to_string(e) + ", ";
-  return s;
-}
-
 void declare(std::ostream& os, const Spelling& sp, const RegisterView& view) {
-  os << "# " << sp.local << " = " << view.buffer << ".local(" << shape_args(view.shape)
-     << "layout=T.TileLayout(" << view.layout.str() << "))";
+  os << "# " << sp.local << " = " << view.buffer << ".local(" << joined_text(view.shape)
+     << (view.shape.empty() ? "" : ", ") << "layout=T.TileLayout(" << view.layout.str() << "))";
   if (sp.registers != sp.local)
     os << "; " << sp.registers << " = " << sp.local << ".view(\"uint32\")";
   os << "\n";

@@ -83,7 +83,7 @@ IndexExpr lane_expr(const std::vector<std::int64_t>& v) {
   }
   IndexExpr e = lit(v[0]);
   bool empty = v[0] == 0;
-  const auto add = [&](IndexExpr term) {
+  const auto add = [&](const IndexExpr& term) {
     e = empty ? term : IndexExpr::binary(K::add, e, term);
     empty = false;
   };

@@ -10,6 +10,7 @@
 #include "core/base/checked.h"
 #include "core/gemm/dispatch_detail.h"
 #include "core/gemm/resources.h"
+#include "core/layout/shape_text.h"
 
 namespace mmacheck {
 
@@ -85,12 +86,8 @@ std::pair<std::int64_t, std::int64_t> mat_extents(const Bound& op, const char* n
   Shape extents;
   for (const auto& [begin, end] : op.region)
     if (end - begin != 1) extents.push_back(end - begin);
-  if (extents.size() != 2) {
-    std::string list = "[";
-    for (std::size_t i = 0; i < extents.size(); ++i)
-      list += (i ? ", " : "") + std::to_string(extents[i]);
-    decline("gemm mma expects 2D " + std::string(name) + ", got non-unit extents " + list + "]");
-  }
+  if (extents.size() != 2)
+    decline("gemm mma expects 2D " + std::string(name) + ", got non-unit extents " + list_text(extents));
   return {extents[0], extents[1]};
 }
 

@@ -5,19 +5,13 @@
 #include <set>
 
 #include "core/gemm/dispatch_detail.h"
+#include "core/layout/shape_text.h"
 
 namespace mmacheck::dispatch_detail {
 
 namespace {
 
-// Python's str() of a tuple of ints: "(16, 8)".
-std::string tuple_str(const Shape& shape) {
-  std::string s = "(";
-  for (std::size_t i = 0; i < shape.size(); ++i) s += (i ? ", " : "") + std::to_string(shape[i]);
-  return s + (shape.size() == 1 ? ",)" : ")");
-}
-
-// Python's str() of a list: "[8, 2]" / "['laneid', 'warpid']".
+// Python's str() of a list of names: "['laneid', 'warpid']".
 template <typename T, typename F>
 std::string list_str(const T& items, F item_str) {
   std::string s = "[";
@@ -36,7 +30,7 @@ void decline(std::string reason) { throw Declined{std::move(reason)}; }
 SplitOperand slice_and_split(const BufferDecl& buffer, const Region& region, const Shape& shape2d,
                              std::string_view name) {
   const std::string prefix = "gemm mma: " + std::string(name);
-  const std::string not_tileable = prefix + " layout not tileable as " + tuple_str(shape2d) + ": ";
+  const std::string not_tileable = prefix + " layout not tileable as " + tuple_text(shape2d) + ": ";
   // TVM lowers under its CUDA target: slice and canonicalize fuse thread axes
   // (warpid * 32 + laneid -> tx) before anything is grouped.
   std::optional<TileLayout> canonical;
@@ -92,7 +86,7 @@ TileLayout align(const TileLayout& anchor, const TileLayout& follower, std::stri
     grouped = follower.group(extents);
   } catch (const Error& e) {
     decline("gemm mma: " + std::string(name) + " not alignable to anchor extents " +
-            list_str(extents, [](std::int64_t e) { return std::to_string(e); }) + ": " +
+            list_text(extents) + ": " +
             e.message());
   }
   return grouped->permute_by_groups(canon_perm(anchor.shard()));

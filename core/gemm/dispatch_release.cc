@@ -7,6 +7,7 @@
 #include <string>
 
 #include "core/gemm/resources.h"
+#include "core/layout/shape_text.h"
 
 namespace mmacheck {
 
@@ -15,12 +16,6 @@ namespace {
 struct Declined {
   std::string reason;
 };
-
-std::string tuple_str(const Shape& s, std::size_t from, std::size_t to) {
-  std::string out = "(";
-  for (std::size_t i = from; i < to; ++i) out += (i > from ? ", " : "") + std::to_string(s[i]);
-  return out + (to - from == 1 ? ",)" : ")");
-}
 
 // The PTX fragment coordinates the pattern states for lane and register
 // (rows, 32-bit word columns of the atom).
@@ -51,11 +46,11 @@ class Pattern {
     const Shape& s = img.shape;
     if (s.size() < 2 || s[s.size() - 2] != op.rows || s.back() != op.cols)
       throw Declined{op.name + ": expected trailing atom shape (" + std::to_string(op.rows) + ", " +
-                     std::to_string(op.cols) + "), got " + tuple_str(s, 0, s.size())};
+                     std::to_string(op.cols) + "), got " + tuple_text(s)};
     const Shape want{repeat_[op.axes[0]], repeat_[op.axes[1]]};
     if (s.size() != 4 || s[0] != want[0] || s[1] != want[1])
-      throw Declined{"Repeat shapes must agree: " + op.name + "=" + tuple_str(s, 0, s.size() - 2) +
-                     ", expected " + tuple_str(want, 0, 2)};
+      throw Declined{"Repeat shapes must agree: " + op.name + "=" + tuple_text(std::span(s).first(s.size() - 2)) +
+                     ", expected " + tuple_text(want)};
   }
 
   static void bits32(const PatternOperand& op) {

@@ -4,6 +4,8 @@ namespace mmacheck {
 
 namespace {
 using D = DType;
+// One instruction a row, however long.
+// clang-format off
 constexpr MmaInst kInstructions[] = {
     // TVM's MMA_INSTRUCTIONS, in TVM's order (k16 before k8).
     {"m16n8k16.bf16", 16, 8, 16, D::bf16, D::bf16, D::f32, D::f32, 2, true, 80, false, BitOp::none, ""},
@@ -145,6 +147,7 @@ constexpr MmaInst kInstructions[] = {
     {"m16n8k32.f8f6f4.e2m1.e2m3.f16acc", 16, 8, 32, D::e2m1, D::e2m3, D::f16, D::f16, 4, false, 120, false, BitOp::none, "f8f6f4"},
     {"m16n8k32.f8f6f4.e2m1.e2m1.f16acc", 16, 8, 32, D::e2m1, D::e2m1, D::f16, D::f16, 4, false, 120, false, BitOp::none, "f8f6f4"},
 };
+// clang-format on
 }  // namespace
 
 std::string MmaInst::shape() const {

@@ -1,13 +1,10 @@
-// Helpers private to the layout algebra (core/layout/tile_layout.cc and
-// core/layout_*.cc): overflow-checked int64 arithmetic and list text for
-// error messages.  Extents and strides come from user text, so a product
+// Helpers private to the layout algebra (core/layout/*.cc): overflow-checked
+// int64 arithmetic.  Extents and strides come from user text, so a product
 // that leaves int64 is bad input (an Error naming the operation), never
 // undefined behaviour.
 #pragma once
 
 #include <cstdint>
-#include <span>
-#include <string>
 #include <string_view>
 
 #include "core/base/checked.h"
@@ -23,18 +20,6 @@ inline std::int64_t add(std::int64_t a, std::int64_t b, std::string_view what) {
 }
 inline std::int64_t sub(std::int64_t a, std::int64_t b, std::string_view what) {
   return checked_sub(a, b, what);
-}
-
-// "[3, 5]"
-template <typename T>
-std::string list_str(std::span<const T> values) {
-  std::string s = "[";
-  for (std::size_t i = 0; i < values.size(); ++i) {
-    if (i > 0) s += ", ";
-    s += std::to_string(values[i]);
-  }
-  s += ']';
-  return s;
 }
 
 }  // namespace mmacheck::layout_detail

@@ -8,21 +8,21 @@
 #include <algorithm>
 
 #include "core/layout/detail.h"
+#include "core/layout/shape_text.h"
 #include "core/layout/tile_layout.h"
 
 namespace mmacheck {
 
-using layout_detail::list_str;
 
 GroupedLayout TileLayout::group(const Shape& shape) const {
   const auto fail = [&] {
     return Error("layout " + str() + " can not be grouped by shape " +
-                 list_str(std::span<const std::int64_t>(shape)));
+                 list_text(shape));
   };
   for (std::int64_t e : shape)
     if (e <= 0)
       throw Error("group: extent must be positive, got " + std::to_string(e) + " in shape " +
-                  list_str(std::span<const std::int64_t>(shape)));
+                  list_text(shape));
 
   std::vector<Iter> out;
   std::vector<int> seps{0};
@@ -55,7 +55,7 @@ GroupedLayout::GroupedLayout(TileLayout layout, std::vector<int> seps)
                      seps_.back() == static_cast<int>(layout_.shard().size()) &&
                      std::is_sorted(seps_.begin(), seps_.end());
   if (!valid)
-    throw Error("GroupedLayout: separators " + list_str(std::span<const int>(seps_)) +
+    throw Error("GroupedLayout: separators " + list_text(seps_) +
                 " do not split the " + std::to_string(layout_.shard().size()) + " shard iters of " +
                 layout_.str());
 }
@@ -73,7 +73,7 @@ TileLayout GroupedLayout::permute_by_groups(std::span<const int> perm) const {
   bool valid = static_cast<int>(sorted.size()) == groups();
   for (std::size_t i = 0; valid && i < sorted.size(); ++i) valid = sorted[i] == static_cast<int>(i);
   if (!valid)
-    throw Error("permute_by_groups: " + list_str(perm) + " is not a permutation of the " +
+    throw Error("permute_by_groups: " + list_text(perm) + " is not a permutation of the " +
                 std::to_string(groups()) + " groups of " + layout_.str());
   std::vector<int> flat;
   for (int g : perm)

@@ -12,11 +12,11 @@
 //    one jump (delta) away from the first.
 // Any other range gives nullopt.
 #include "core/layout/detail.h"
+#include "core/layout/shape_text.h"
 #include "core/layout/tile_layout.h"
 
 namespace mmacheck {
 
-using layout_detail::list_str;
 
 namespace {
 
@@ -90,11 +90,11 @@ std::optional<TileLayout> TileLayout::slice(const Shape& shape, const Region& re
   };
   if (region.size() != shape.size())
     throw Error("slice: region " + region_text() + " does not match the rank of shape " +
-                list_str(std::span<const std::int64_t>(shape)));
+                list_text(shape));
   for (std::size_t d = 0; d < shape.size(); ++d)
     if (region[d].first < 0 || region[d].first >= region[d].second || region[d].second > shape[d])
       throw Error("slice: region " + region_text() + " is empty or out of range of shape " +
-                  list_str(std::span<const std::int64_t>(shape)));
+                  list_text(shape));
 
   const GroupedLayout grouped = canonicalize(target).group(shape);
   std::vector<Iter> shard;

@@ -9,17 +9,17 @@
 #include <map>
 
 #include "core/layout/detail.h"
+#include "core/layout/shape_text.h"
 #include "core/layout/tile_layout.h"
 
 namespace mmacheck {
 
-using layout_detail::list_str;
 
 TileLayout TileLayout::tile(const TileLayout& outer_in, const Shape& outer_shape,
                             const Shape& inner_shape, Target target) const {
   if (outer_shape.size() != inner_shape.size())
-    throw Error("tile: outer shape " + list_str(std::span<const std::int64_t>(outer_shape)) +
-                " and inner shape " + list_str(std::span<const std::int64_t>(inner_shape)) +
+    throw Error("tile: outer shape " + list_text(outer_shape) +
+                " and inner shape " + list_text(inner_shape) +
                 " have different ranks");
   const GroupedLayout outer = outer_in.canonicalize(target).group(outer_shape);
   const GroupedLayout inner = canonicalize(target).group(inner_shape);
@@ -50,8 +50,8 @@ TileLayout TileLayout::tile(const TileLayout& outer_in, const Shape& outer_shape
 TileLayout TileLayout::tile_to(const Shape& to_shape, const Shape& current_shape,
                                Target target) const {
   const auto fail = [&](const std::string& why) {
-    return Error("tile_to: can not tile " + list_str(std::span<const std::int64_t>(current_shape)) +
-                 " to " + list_str(std::span<const std::int64_t>(to_shape)) + ": " + why);
+    return Error("tile_to: can not tile " + list_text(current_shape) +
+                 " to " + list_text(to_shape) + ": " + why);
   };
   if (to_shape.size() != current_shape.size()) throw fail("different ranks");
   Shape tiles;

@@ -6,10 +6,10 @@
 
 #include "core/base/error.h"
 #include "core/layout/detail.h"
+#include "core/layout/shape_text.h"
 
 namespace mmacheck {
 
-using layout_detail::list_str;
 
 namespace {
 
@@ -129,21 +129,21 @@ Owner TileLayout::apply_flat(std::int64_t index) const {
 std::vector<Owner> TileLayout::apply(std::span<const std::int64_t> coord,
                                      std::span<const std::int64_t> shape) const {
   if (coord.size() != shape.size())
-    throw Error("apply: coordinate " + list_str(coord) + " has " + std::to_string(coord.size()) +
-                " dims but shape " + list_str(shape) + " has " + std::to_string(shape.size()));
+    throw Error("apply: coordinate " + list_text(coord) + " has " + std::to_string(coord.size()) +
+                " dims but shape " + list_text(shape) + " has " + std::to_string(shape.size()));
   std::int64_t elements = 1;
   std::int64_t flat = 0;
   for (std::size_t d = 0; d < shape.size(); ++d) {
     if (shape[d] <= 0)
-      throw Error("apply: shape " + list_str(shape) + " has a non-positive extent");
+      throw Error("apply: shape " + list_text(shape) + " has a non-positive extent");
     if (coord[d] < 0 || coord[d] >= shape[d])
-      throw Error("apply: coordinate " + list_str(coord) + " out of range of shape " +
-                  list_str(shape));
+      throw Error("apply: coordinate " + list_text(coord) + " out of range of shape " +
+                  list_text(shape));
     elements = layout_detail::mul(elements, shape[d], "apply: shape element count");
     flat = flat * shape[d] + coord[d];  // < elements, so no overflow
   }
   if (elements != size())
-    throw Error("apply: shape " + list_str(shape) + " has " + std::to_string(elements) +
+    throw Error("apply: shape " + list_text(shape) + " has " + std::to_string(elements) +
                 " elements but layout " + str() + " has size " + std::to_string(size()));
   const Owner base = apply_flat(flat);
   std::vector<Owner> owners;
@@ -174,7 +174,7 @@ TileLayout TileLayout::permute_dims(std::span<const int> perm) const {
   bool valid = sorted.size() == shard_.size();
   for (std::size_t i = 0; valid && i < sorted.size(); ++i) valid = sorted[i] == static_cast<int>(i);
   if (!valid)
-    throw Error("permute_dims: " + list_str(perm) + " is not a permutation of the " +
+    throw Error("permute_dims: " + list_text(perm) + " is not a permutation of the " +
                 std::to_string(shard_.size()) + " shard iters of " + str());
   std::vector<Iter> shard;
   for (int i : perm) shard.push_back(shard_[i]);

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <array>
 
+#include "core/layout/shape_text.h"
 #include "core/program/layout_parser_values.h"
 
 namespace mmacheck::layout_expr {
@@ -16,12 +17,6 @@ constexpr std::array<std::string_view, 10> kMethods = {"tile_to", "tile",  "cano
 
 [[noreturn]] void fail(const SourceLoc& loc, const std::string& message) { throw Error(loc, message); }
 
-std::string shape_str(const Shape& shape) {
-  std::string out = "[";
-  for (std::size_t i = 0; i < shape.size(); ++i) out += (i ? ", " : "") + std::to_string(shape[i]);
-  return out + "]";
-}
-
 std::int64_t elements(const Shape& shape) {
   std::int64_t n = 1;
   for (std::int64_t d : shape)
@@ -31,13 +26,13 @@ std::int64_t elements(const Shape& shape) {
 
 void check_same_rank(const Shape& a, const Value& av, const Shape& b, std::string_view what) {
   if (a.size() != b.size())
-    fail(av.loc, "shape " + shape_str(a) + " has rank " + std::to_string(a.size()) + " but " + std::string(what) +
-                     " " + shape_str(b) + " has rank " + std::to_string(b.size()));
+    fail(av.loc, "shape " + list_text(a) + " has rank " + std::to_string(a.size()) + " but " + std::string(what) +
+                     " " + list_text(b) + " has rank " + std::to_string(b.size()));
 }
 
 void check_covers(const TileLayout& layout, const Shape& shape, const Value& at) {
   if (elements(shape) != layout.size())
-    fail(at.loc, "shape " + shape_str(shape) + " has " + std::to_string(elements(shape)) +
+    fail(at.loc, "shape " + list_text(shape) + " has " + std::to_string(elements(shape)) +
                      " elements but the layout covers " + std::to_string(layout.size()));
 }
 
@@ -153,7 +148,7 @@ Value call_method(const Value& self, const Token& name, const std::vector<Arg>& 
     check_covers(layout, tile, a[1]);
     for (std::size_t i = 0; i < to.size(); ++i)
       if (to[i] % tile[i] != 0)
-        fail(a[0].loc, "shape " + shape_str(to) + " is not a multiple of " + shape_str(tile) + " (dimension " +
+        fail(a[0].loc, "shape " + list_text(to) + " is not a multiple of " + list_text(tile) + " (dimension " +
                            std::to_string(i) + ")");
     return algebra(name, at, [&] { return layout.tile_to(to, tile); });
   }
@@ -192,7 +187,7 @@ Value call_method(const Value& self, const Token& name, const std::vector<Arg>& 
   const Shape shape = to_shape(a[0], "a shape ([16, 16])");
   const Region region = to_region(a[1], "a region ([(start, end), ...])");
   if (region.size() != shape.size())
-    fail(a[1].loc, "region has " + std::to_string(region.size()) + " ranges but shape " + shape_str(shape) +
+    fail(a[1].loc, "region has " + std::to_string(region.size()) + " ranges but shape " + list_text(shape) +
                        " has rank " + std::to_string(shape.size()));
   check_covers(layout, shape, a[0]);
   const std::vector<Value>& ranges = to_seq(a[1], "a region");
@@ -210,7 +205,7 @@ Value call_method(const Value& self, const Token& name, const std::vector<Arg>& 
       for (const auto& [b, e] : region)
         r += (r.empty() ? "" : ", ") + std::string("(") + std::to_string(b) + ", " + std::to_string(e) + ")";
       throw Error("layout " + layout.str() + " can not be sliced to region [" + r + "] of shape " +
-                  shape_str(shape));
+                  list_text(shape));
     }
     return *sliced;
   });

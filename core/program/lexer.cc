@@ -9,6 +9,18 @@ namespace {
 
 bool is_digit(char c) { return c >= '0' && c <= '9'; }
 bool is_name_start(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_'; }
+
+// The length of the well-formed UTF-8 sequence of 2 to 4 bytes at `text[i]`,
+// 0 if there is none.  Python 3 takes non-ASCII identifiers (`α = 2`); such a
+// sequence is a name character, compared byte for byte.
+std::size_t utf8_length(std::string_view text, std::size_t i) {
+  const auto byte = [&](std::size_t k) { return i + k < text.size() ? static_cast<unsigned char>(text[i + k]) : 0; };
+  const unsigned char lead = byte(0);
+  const std::size_t n = lead >= 0xC2 && lead <= 0xDF ? 2 : lead >= 0xE0 && lead <= 0xEF ? 3 : lead >= 0xF0 && lead <= 0xF4 ? 4 : 0;
+  for (std::size_t k = 1; k < n; ++k)
+    if (byte(k) < 0x80 || byte(k) > 0xBF) return 0;
+  return n;
+}
 bool is_name_char(char c) { return is_name_start(c) || is_digit(c); }
 
 int hex_value(char c) {
@@ -31,6 +43,7 @@ class Lexer {
   Lexer(std::string_view text, const std::string& file) : text_(text), file_(file) {}
 
   std::vector<Token> run() {
+    if (text_.substr(0, 3) == "\xEF\xBB\xBF") pos_ = line_start_ = 3;  // a UTF-8 byte order mark
     while (pos_ < text_.size()) step();
     tokens_.push_back(Token{TokenKind::end, "", 0, 0, here()});
     return std::move(tokens_);
@@ -38,12 +51,21 @@ class Lexer {
 
  private:
   char at(std::size_t i) const { return i < text_.size() ? text_[i] : '\0'; }
-  SourceLoc here() const { return SourceLoc{file_, line_, static_cast<int>(pos_ - line_start_) + 1}; }
+  // Columns count as Python's indentation does: a tab advances to the next
+  // multiple of 8, so a block indented with tabs nests as Python reads it.
+  SourceLoc here() const {
+    const std::size_t from = tab_end_ > line_start_ ? tab_end_ : line_start_;
+    const int base = tab_end_ > line_start_ ? tab_col_ : 0;
+    return SourceLoc{file_, line_, base + static_cast<int>(pos_ - from) + 1};
+  }
   [[noreturn]] void fail(const SourceLoc& loc, const std::string& message) const {
     throw Error(loc, message);
   }
 
+  // At a line break: "\n", "\r\n" or a lone "\r" (old Mac files), as Python.
+  bool at_line_break(std::size_t i) const { return at(i) == '\n' || (at(i) == '\r' && i < text_.size()); }
   void newline() {
+    if (at(pos_) == '\r' && at(pos_ + 1) == '\n') ++pos_;
     ++pos_;
     ++line_;
     line_start_ = pos_;
@@ -57,16 +79,19 @@ class Lexer {
 
   void step() {
     const char c = text_[pos_];
-    if (c == ' ' || c == '\t' || c == '\r' || c == '\f') {
+    if (c == '\t') {
+      tab_col_ = ((here().col - 1) / 8 + 1) * 8;
+      tab_end_ = ++pos_;
+    } else if (c == ' ' || c == '\f') {
       ++pos_;
-    } else if (c == '\n') {
+    } else if (at_line_break(pos_)) {
       end_line(here());
       newline();
     } else if (c == '#') {
-      while (pos_ < text_.size() && text_[pos_] != '\n') ++pos_;
+      while (pos_ < text_.size() && !at_line_break(pos_)) ++pos_;
     } else if (c == '\\') {
       continuation();
-    } else if (is_name_start(c)) {
+    } else if (is_name_start(c) || utf8_length(text_, pos_) > 0) {
       name();
     } else if (is_digit(c) || (c == '.' && is_digit(at(pos_ + 1)))) {
       number();
@@ -80,8 +105,8 @@ class Lexer {
   void continuation() {
     const SourceLoc loc = here();
     std::size_t i = pos_ + 1;
-    while (at(i) == ' ' || at(i) == '\t' || at(i) == '\r') ++i;
-    if (at(i) != '\n') fail(loc, "'\\' continues a line only at its end");
+    while (at(i) == ' ' || at(i) == '\t') ++i;
+    if (!at_line_break(i)) fail(loc, "'\\' continues a line only at its end");
     pos_ = i;
     newline();
   }
@@ -89,7 +114,11 @@ class Lexer {
   void name() {
     const SourceLoc loc = here();
     const std::size_t start = pos_;
-    while (is_name_char(at(pos_))) ++pos_;
+    while (true) {
+      if (is_name_char(at(pos_))) ++pos_;
+      else if (const std::size_t n = utf8_length(text_, pos_)) pos_ += n;
+      else break;
+    }
     tokens_.push_back(Token{TokenKind::identifier, std::string(text_.substr(start, pos_ - start)), 0, 0, loc});
   }
 
@@ -171,7 +200,7 @@ class Lexer {
     const std::size_t start = pos_;
     while (pos_ < text_.size() && text_.substr(pos_, 3) != quotes) {
       if (text_[pos_] == '\\') ++pos_;
-      if (pos_ < text_.size() && text_[pos_] == '\n') newline();
+      if (at_line_break(pos_)) newline();
       else ++pos_;
     }
     if (pos_ >= text_.size()) fail(loc, "unterminated string");
@@ -186,7 +215,7 @@ class Lexer {
     std::string value;
     while (true) {
       const char c = at(pos_);
-      if (pos_ >= text_.size() || c == '\n') fail(loc, "unterminated string");
+      if (pos_ >= text_.size() || at_line_break(pos_)) fail(loc, "unterminated string");
       ++pos_;
       if (c == quote) break;
       if (c != '\\') {
@@ -203,13 +232,17 @@ class Lexer {
     tokens_.push_back(Token{TokenKind::string, value, 0, 0, loc});
   }
 
+  // Python's operators, longest first, so that a whole .py file lexes (the
+  // readers give the ones they do not read a located error, not the lexer).
   void op() {
-    static constexpr std::string_view kTwo[] = {"//", "->", "..", ">>", "<<"};
-    static constexpr std::string_view kOne = "+-*/%@:,.;=()[]{}&";
+    static constexpr std::string_view kLong[] = {"//=", ">>=", "<<=", "**=", "...", "//", "->", "..", ">>", "<<", "==",
+                                                 "!=",  "<=",  ">=",  "**",  ":=",  "+=", "-=", "*=", "/=", "%=",
+                                                 "&=",  "|=",  "^=",  "@="};
+    static constexpr std::string_view kOne = "+-*/%@:,.;=()[]{}&<>|^~";
     const SourceLoc loc = here();
-    for (std::string_view two : kTwo)
-      if (text_.substr(pos_, 2) == two) {
-        pos_ += 2;
+    for (std::string_view two : kLong)
+      if (text_.substr(pos_, two.size()) == two) {
+        pos_ += two.size();
         tokens_.push_back(Token{TokenKind::op, std::string(two), 0, 0, loc});
         return;
       }
@@ -225,6 +258,8 @@ class Lexer {
   const std::string& file_;
   std::size_t pos_ = 0;
   std::size_t line_start_ = 0;
+  std::size_t tab_end_ = 0;  // just after the line's last tab (when > line_start_)
+  int tab_col_ = 0;          // the 0-based column there
   int line_ = 1;
   int depth_ = 0;
   std::vector<Token> tokens_;

@@ -12,7 +12,7 @@
 // lane ranges (0..31) and CTA sizes (positive multiples of 32, at most 1024);
 // it records operand scopes, dtypes, alpha and beta for the dispatch to judge.
 //
-// Grammar (DESIGN.md "Layout file"), with what pasted TIRx code also needs:
+// Grammar (README.md "Layout files"), with what pasted TIRx code also needs:
 // statements end at a newline or `;`; `from ...`/`import ...` lines are
 // skipped; `buffer(...)` may be spelled `alloc_buffer`/`T.alloc_buffer` and
 // takes keywords shape=, dtype=, scope= (default "global") and layout=

@@ -14,7 +14,10 @@
 #pragma once
 
 #include <functional>
+#include <optional>
+#include <string>
 #include <string_view>
+#include <vector>
 
 #include "core/program/lexer.h"
 
@@ -38,5 +41,43 @@ bool skip_import(TokenCursor& in);
 // class) it decorates, leaving the cursor on it; otherwise an Error at the
 // decorator's '@' ("@T.prim_func must be followed by a def").
 void expect_decorated(TokenCursor& in, const Token& at, std::string_view decorator, std::string_view keyword);
+
+// `@T.prim_func`, `@T.function`, `@I.ir_module` (also Tx., T.ir_module) at
+// peek(k): a kernel a reader reads (or refuses), never one to skip.
+bool at_kernel_decorator(const TokenCursor& in, std::size_t k = 0);
+
+// `T.func_attr({...})` (the kernel's name, target and compiler options) and
+// `T.evaluate(0)` compute nothing: consumed, returning "T.func_attr (line 9)".
+// T.evaluate of anything else could call anything: an Error there.  nullopt,
+// consuming nothing, at any other statement.
+std::optional<std::string> skip_inert_call(TokenCursor& in);
+
+// The top-level statements of a whole .py file that are not kernels and
+// cannot change one, for a reader to pass over (docs/tvmscript.md):
+//
+//     def helper(x): ...               a def (helper, test, factory) and its decorators
+//     @pytest.mark.parametrize(...)    decorators other than a kernel's
+//     class TestGemm: ...              a class that is not an @I.ir_module
+//     if __name__ == "__main__": ...   the script block (nothing is read after it)
+//     SHAPES = [(1, 1, 1, 16), ...]    data: a list or dict bound to a name
+//
+// skip() consumes one such statement (with its block) and records it; the
+// name it binds is passed to `forget`, so that the reader drops what it held
+// under that name (a later use is an unknown name, never the value before).
+// A kernel decorator inside a skipped def or class, or under another
+// decorator, is an Error at the kernel: a factory's kernel depends on its
+// arguments, which mmacheck does not evaluate.
+class ForeignStatements {
+ public:
+  using Forget = std::function<void(const std::string& name)>;
+  // At a top-level statement: true when it was skipped.
+  bool skip(TokenCursor& in, const Forget& forget);
+  // What was skipped, in order, each with its line ("def helper (line 12)").
+  const std::vector<std::string>& skipped() const { return skipped_; }
+
+ private:
+  std::vector<std::string> skipped_;
+  std::optional<int> main_block_line_;  // the if __name__ block, after which nothing is read
+};
 
 }  // namespace mmacheck::python

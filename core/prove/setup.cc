@@ -1,17 +1,12 @@
 // ProofSetup: operands, storages, tile origins and the check list.
 #include <variant>
 
+#include "core/layout/shape_text.h"
 #include "core/prove/setup.h"
 
 namespace mmacheck::prove_detail {
 
 namespace {
-
-std::string shape_str(const Shape& shape) {
-  std::string s = "(";
-  for (std::size_t i = 0; i < shape.size(); ++i) s += (i ? ", " : "") + std::to_string(shape[i]);
-  return s + ")";
-}
 
 // The prover knows how laneid, warpid and tx number the threads of a warp
 // or CTA; TVM's other thread axes are fused into these under its CUDA target.
@@ -57,11 +52,11 @@ void validate_staging(const Program& program) {
                            " buffer; stage and store move register (local) buffers");
     if (buffer.shape.size() != 2)
       throw Error(loc, std::string(what) + " " + buf + ": [ROW, COL] needs a 2-D buffer, '" + buf +
-                           "' has shape " + shape_str(buffer.shape));
+                           "' has shape " + coord_text(buffer.shape));
     if (const BufferDecl* m = program.find_buffer(matrix); m && m->shape != buffer.shape)
       throw Error(loc, std::string(what) + " " + buf + ": '" + matrix + "' has shape " +
-                           shape_str(m->shape) + " but '" + buf + "' has shape " +
-                           shape_str(buffer.shape));
+                           coord_text(m->shape) + " but '" + buf + "' has shape " +
+                           coord_text(buffer.shape));
   };
   for (const StageStmt& s : program.stages) check(s.buffer, s.source, s.loc, "stage");
   for (const StoreStmt& s : program.stores) check(s.buffer, s.target, s.loc, "store");

@@ -3,6 +3,7 @@
 #include <set>
 
 #include "core/base/checked.h"
+#include "core/layout/named_axes.h"
 #include "core/prove/setup.h"
 
 namespace mmacheck::prove_detail {
@@ -16,11 +17,7 @@ std::int64_t axis_value(const Axis& axis, Thread thread, std::int64_t slot) {
 
 Storage::Storage(const BufferDecl& buffer)
     : buffer_(&buffer), span_(buffer.layout.span(Axis::m())) {
-  const TileLayout& layout = buffer.layout;
-  std::set<Axis> axes;
-  for (const Iter& it : layout.shard()) axes.insert(it.axis);
-  for (const Iter& it : layout.replica()) axes.insert(it.axis);
-  for (const auto& [axis, value] : layout.offset()) axes.insert(axis);
+  const std::set<Axis> axes = named_axes(buffer.layout);
   axes_.assign(axes.begin(), axes.end());
 }
 

@@ -1,6 +1,7 @@
 // describe(): a witness in words and fields.
 #include "core/prove/witness.h"
 
+#include "core/layout/shape_text.h"
 #include "core/prove/checks.h"
 
 namespace mmacheck::prove_detail {
@@ -11,12 +12,6 @@ std::string element_str(const std::string& buffer, const Element& e) {
   std::string s = buffer;
   for (std::int64_t v : e) s += "[" + std::to_string(v) + "]";
   return s;
-}
-
-std::string coord_str(const Shape& c) {
-  std::string s = "(";
-  for (std::size_t i = 0; i < c.size(); ++i) s += (i ? ", " : "") + std::to_string(c[i]);
-  return s + ")";
 }
 
 // "lane 3, slot 2" with the warp first at CTA scope.
@@ -44,7 +39,7 @@ Held held(const ProofSetup& setup, GemmOperand op, Thread t, std::int64_t slot) 
   if (!flat) return {std::nullopt, "nothing"};
   const Shape c = st.coord(*flat);
   const auto logical = setup.view(op).from_buffer(c);
-  if (!logical) return {std::nullopt, st.buffer().name + coord_str(c) + ", outside the gemm's region"};
+  if (!logical) return {std::nullopt, st.buffer().name + coord_text(c) + ", outside the gemm's region"};
   return {logical, element_str(std::string(gemm_operand_name(op)), *logical)};
 }
 

@@ -7,7 +7,7 @@ CPU only is enough: the atoms are built while tracing a @cute.jit function):
     /work/venv-cute/bin/python scripts/cute-oracle/dsl_atoms.py > tests/data/cute/dsl_atoms.txt
     /work/venv-cute/bin/python scripts/cute-oracle/dsl_atoms.py --tiled > tests/data/cute/dsl_tiled.txt
 
-Writes an mmacheck atom list (docs/cute.md): one entry per atom, named as
+Writes an mmacheck atom list (docs/layouts-cute-triton.md): one entry per atom, named as
 CUTLASS's C++ atom for the same instruction, with ThrID, Shape_MNK and the A,
 B, C layouts exactly as the DSL prints them.  The DSL offers warp MMAs for
 f16/bf16, tf32 and fp8 only.

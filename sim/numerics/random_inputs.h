@@ -1,4 +1,4 @@
-// Random gemm inputs, drawn as the shared H200 vectors were (VECTORS.md):
+// Random gemm inputs, drawn as the shared H200 vectors were (../shared/VECTORS.md):
 //
 //   normal    moderate exponents (|x| in [1/4, 8))
 //   wide      the whole exponent range, subnormals included

@@ -63,9 +63,8 @@ constexpr std::uint64_t bytes_between(std::uint64_t v, std::uint64_t lo, std::ui
 }
 
 inline bool hex8(std::uint64_t x, std::uint64_t* value) {
-  constexpr std::uint64_t ones = kOnes;
-  if ((bytes_between(x, 0x2F, 0x3A) | bytes_between(x | ones * 0x20, 0x60, 0x67)) != kHigh) return false;
-  std::uint64_t n = (x & ones * 0x0F) + 9 * ((x >> 6) & ones);  // each byte its digit's value
+  if ((bytes_between(x, 0x2F, 0x3A) | bytes_between(x | kOnes * 0x20, 0x60, 0x67)) != kHigh) return false;
+  std::uint64_t n = (x & kOnes * 0x0F) + 9 * ((x >> 6) & kOnes);  // each byte its digit's value
   n = ((n << 4) + (n >> 8)) & 0x00FF00FF00FF00FF;  // first digit is the most significant
   n = ((n << 8) + (n >> 16)) & 0x0000FFFF0000FFFF;
   *value = ((n << 16) + (n >> 32)) & 0xFFFFFFFF;
@@ -202,6 +201,7 @@ class Parser {
       } else {
         int bad = 0;
         for (std::size_t n = 0; n < digits; ++n) {
+          // NOLINTNEXTLINE(bugprone-signed-char-misuse): the table's -1 marks a non-digit
           const int d = kHexDigit[static_cast<unsigned char>(p[n])];
           bad |= d;  // negative once any byte is not a digit
           v |= static_cast<std::uint64_t>(d & 15) << (4 * (digits - 1 - n));

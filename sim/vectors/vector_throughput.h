@@ -5,7 +5,7 @@
 //
 // A Phase of sim/numerics/throughput.h, for interleaved() with the kernel's.
 //
-//     Phase p = vector_phase("tests/data/m16n8k16.mmav", arch_params("sm_90"));
+//     Phase p = vector_phase("tests/data/m16n8k16.f32.f16.f16.f32.mmav", arch_params("sm_90"));
 #pragma once
 
 #include <string>

@@ -16,7 +16,7 @@ namespace {
 struct Reader {
   // Does this reader claim the file?  Sees the name and the content.
   bool (*claims)(std::string_view text, const std::string& file);
-  Program (*read)(std::string_view text, const std::string& file);
+  Program (*read)(std::string_view text, const std::string& file, std::vector<std::string>* skipped);
 };
 
 constexpr Reader kReaders[] = {
@@ -25,12 +25,28 @@ constexpr Reader kReaders[] = {
 
 }  // namespace
 
-Program parse_program(std::string_view text, const std::string& file) {
+ReadProgram read_program(std::string_view text, const std::string& file) {
+  ReadProgram out;
   for (const Reader& r : kReaders)
-    if (r.claims(text, file)) return r.read(text, file);
-  return parse_tvmscript(text, file);  // what no row claims: the layout file and TVMScript (docs/tvmscript.md)
+    if (r.claims(text, file)) {
+      out.program = r.read(text, file, &out.skipped);
+      return out;
+    }
+  // What no row claims: the layout file and TVMScript (docs/tvmscript.md).
+  out.program = parse_tvmscript(text, file, &out.skipped);
+  return out;
 }
 
-Program load_program(const std::string& path) { return parse_program(read_text_file(path), input_name(path)); }
+Program parse_program(std::string_view text, const std::string& file) { return read_program(text, file).program; }
+
+ReadProgram read_program_file(const std::string& path) { return read_program(read_text_file(path), input_name(path)); }
+
+Program load_program(const std::string& path) { return read_program_file(path).program; }
+
+bool mentions_gemm(std::string_view text) {
+  for (std::string_view word : {"gemm", "prim_func", "T.function", "tile.apply", "ptx.mma"})
+    if (text.find(word) != std::string_view::npos) return true;
+  return false;
+}
 
 }  // namespace mmacheck

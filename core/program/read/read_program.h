@@ -6,6 +6,7 @@
 
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "core/program/program.h"
 
@@ -16,5 +17,21 @@ namespace mmacheck {
 Program parse_program(std::string_view text, const std::string& file);
 // Read and parse; throws Error when the file cannot be read.
 Program load_program(const std::string& path);
+
+// A program with what its reader passed over as having no bearing on the
+// gemm, in the readers' order ("T.func_attr (line 9)", "def helper (line
+// 12)", "if __name__ block (line 40)"): reports list it in a note.
+struct ReadProgram {
+  Program program;
+  std::vector<std::string> skipped;
+};
+ReadProgram read_program(std::string_view text, const std::string& file);
+ReadProgram read_program_file(const std::string& path);
+
+// Does `text` name a gemm at all — `gemm`, `prim_func`, `T.function`,
+// `tile.apply` or `ptx.mma` anywhere in it?  A file that names none has no
+// kernel for mmacheck (a README, a helper module) and is reported "no gemm"
+// under --skip-no-gemm; one that names one is read, and its errors are errors.
+bool mentions_gemm(std::string_view text);
 
 }  // namespace mmacheck

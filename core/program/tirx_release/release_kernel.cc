@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <array>
 
+#include "core/layout/shape_text.h"
+
 namespace mmacheck {
 
 namespace {
@@ -34,12 +36,6 @@ std::vector<std::string> fields(std::string_view opcode) {
   }
 }
 
-std::string tuple_str(const Shape& s) {
-  std::string out = "(";
-  for (std::size_t i = 0; i < s.size(); ++i) out += (i ? ", " : "") + std::to_string(s[i]);
-  return out + (s.size() == 1 ? ",)" : ")");
-}
-
 std::int64_t elements(const Shape& shape) {
   std::int64_t n = 1;
   for (std::int64_t d : shape) n *= d;
@@ -63,7 +59,7 @@ int mma_shape_k(std::string_view shape) {
 void check_release_image(const ReleaseImage& image) {
   if (image.layout.size() != elements(image.shape))
     throw Error(image.loc, "'" + image.buffer + "': its layout has " + std::to_string(image.layout.size()) +
-                               " elements but its shape " + tuple_str(image.shape) + " has " +
+                               " elements but its shape " + tuple_text(image.shape) + " has " +
                                std::to_string(elements(image.shape)));
   if (image.scope != MemScope::local)
     throw Error(image.loc, "'" + image.buffer + "' is " + std::string(mem_scope_name(image.scope)) +
@@ -112,7 +108,7 @@ Program release_program(const ReleaseKernel& kernel) {
       buf.layout = unpacked.group(s4).permute_by_groups(perm);
       buf.shape = {s4[0] * s4[2], s4[1] * s4[3]};
     } catch (const Error& e) {
-      throw Error(img.loc, "'" + img.buffer + "': its layout does not split over the image " + tuple_str(img.shape) +
+      throw Error(img.loc, "'" + img.buffer + "': its layout does not split over the image " + tuple_text(img.shape) +
                                ": " + e.what());
     }
     for (const auto& [name, layout] : kernel.layouts)

@@ -6,6 +6,7 @@
 
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "core/program/program.h"
 
@@ -15,6 +16,9 @@ namespace mmacheck {
 // `@T.ir_module` / `@I.ir_module` class.
 bool is_tirx_release(std::string_view text, const std::string& file);
 // Read such a file; throws Error at the first construct it does not read.
-Program parse_tirx_release(std::string_view text, const std::string& file);
+// `skipped`, when given, gets what the reader passed over as having no
+// bearing on the gemm ("T.func_attr (line 9)", "def helper (line 12)").
+Program parse_tirx_release(std::string_view text, const std::string& file,
+                           std::vector<std::string>* skipped = nullptr);
 
 }  // namespace mmacheck

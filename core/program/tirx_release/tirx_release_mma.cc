@@ -189,8 +189,7 @@ void ReleaseReader::ptx_mma() {
       for (int i = 0; i < 3; ++i) in_.next();
       const Token& iopen = in_.next();
       arg.lhs = parse_index_expr(in_, names);
-      const Token& eq = in_.expect("=", "(T.if_then_else(a == b, x, y))");
-      if (!in_.accept("=")) in_.fail(eq, "mmacheck reads T.if_then_else(a == b, x, y) conditions");
+      in_.expect("==", "(mmacheck reads T.if_then_else(a == b, x, y) conditions)");
       arg.rhs = parse_index_expr(in_, names);
       in_.expect(",", "after the condition");
       arg.value = value_arg(names);

@@ -5,7 +5,10 @@
 //
 // Every construct is read or refused at its line and column; only what has
 // no meaning for the check is skipped (imports, docstrings, `pass`, a
-// launch's attrs).
+// launch's attrs, T.func_attr, T.evaluate of a constant, and in a whole .py
+// file the defs, classes, data and the if __name__ block around the kernel,
+// python::ForeignStatements; all but the first four are listed in
+// Program::skipped).
 #include <algorithm>
 
 #include "core/program/python_block.h"
@@ -51,16 +54,32 @@ bool is_t(const Token& t) { return t.is_name("T") || t.is_name("I"); }
 
 }  // namespace
 
+// A module (`@I.ir_module class`) is the released TIRx's when its functions
+// are `@T.function`s; one of `@T.prim_func`s (TVM main's print) is TVMScript's.
 bool is_tirx_release(std::string_view text, const std::string& file) {
   const std::vector<Token> tokens = tokenize(text, file);
-  for (std::size_t i = 0; i + 3 < tokens.size(); ++i)
-    if (tokens[i].is_op("@") && is_t(tokens[i + 1]) && tokens[i + 2].is_op(".") &&
-        (tokens[i + 3].is_name("function") || tokens[i + 3].is_name("ir_module")))
-      return true;
-  return false;
+  bool module = false, prim_func = false;
+  for (std::size_t i = 0; i + 3 < tokens.size(); ++i) {
+    if (!(tokens[i].is_op("@") && tokens[i + 2].is_op("."))) continue;
+    if (is_t(tokens[i + 1]) && tokens[i + 3].is_name("function")) return true;
+    module = module || (is_t(tokens[i + 1]) && tokens[i + 3].is_name("ir_module"));
+    prim_func = prim_func || tokens[i + 3].is_name("prim_func");
+  }
+  return module && !prim_func;
 }
 
-Program parse_tirx_release(std::string_view text, const std::string& file) { return ReleaseReader(text, file).run(); }
+Program parse_tirx_release(std::string_view text, const std::string& file, std::vector<std::string>* skipped) {
+  ReleaseReader reader(text, file);
+  Program program = reader.run();
+  if (skipped) *skipped = reader.skipped();
+  return program;
+}
+
+std::vector<std::string> ReleaseReader::skipped() const {
+  std::vector<std::string> out = foreign_.skipped();
+  out.insert(out.end(), skipped_.begin(), skipped_.end());
+  return out;
+}
 
 ReleaseReader::ReleaseReader(std::string_view text, const std::string& file)
     : in_(fold_thread_calls(tokenize(text, file))), file_(file) {
@@ -81,17 +100,20 @@ void ReleaseReader::suite(const Token& header) {
 
 void ReleaseReader::statement() {
   const Token& t = in_.peek();
+  if (!in_function_ && foreign_.skip(in_, [this](const std::string& name) { forget(name); })) return;
   if (t.is_op("@")) return decorator();
   if (t.kind == TokenKind::string) return void(in_.next());  // a docstring
   if (t.kind != TokenKind::identifier) in_.fail(t, "expected a statement, got " + describe(t));
   if (python::skip_import(in_)) return;
   if (t.text == "pass") return void(in_.next());
-  if (t.text == "def") in_.fail(t, "a def without @T.function is not read (docs/tirx-release.md)");
-  if (t.text == "class") in_.fail(t, "a class without @T.ir_module is not read");
   if (t.text == "with") return with_launch();
   if (t.text == "for") return for_loop();
   if (is_t(t) && in_.peek(1).is_op(".") && in_.peek(2).is_name("cuda") && in_.peek(4).is_name("tile")) return tile_apply();
   if (is_t(t) && in_.peek(1).is_op(".") && in_.peek(2).is_name("ptx") && in_.peek(4).is_name("mma")) return ptx_mma();
+  // Function attributes (global_symbol, target, backend_config) name the
+  // kernel and its compiler; they compute nothing.
+  if (auto inert = python::skip_inert_call(in_)) return skipped_.push_back(*inert);
+  if (in_.peek(1).is_op(",") && !in_function_) return tuple_binding();
   if (in_.peek(1).is_op("[")) return transfer();
   if (in_.peek(1).is_op("=") || in_.peek(1).is_op(":")) return assignment();
   in_.fail(t, "'" + t.text + "' is not a statement mmacheck reads in released TIRx (docs/tirx-release.md lists them)");
@@ -113,7 +135,13 @@ void ReleaseReader::decorator() {
   if (next == "def") return function_def();
   const Token& cls = in_.next();
   in_.expect_name("the module's name");
-  suite(cls);
+  // Its body holds functions: a name bound at class level is not visible in them.
+  python::suite(in_, cls, [this] {
+    const Token& t = in_.peek();
+    if (t.kind == TokenKind::string || t.is_name("pass")) return void(in_.next());
+    if (!t.is_op("@")) in_.fail(t, "an @I.ir_module class holds @T.function functions, got " + describe(t));
+    decorator();
+  });
 }
 
 void ReleaseReader::function_def() {
@@ -211,8 +239,9 @@ void ReleaseReader::for_loop() {
     in_.next();
     in_.next();
     const Token& fn = in_.expect_name("T.unroll or T.serial");
-    if (fn.text != "unroll" && fn.text != "serial")
-      in_.fail(fn, "T." + fn.text + ": mmacheck reads loops over T.unroll, T.serial or range");
+    // Vectorizing a loop changes how its iterations issue, not what they move.
+    if (fn.text != "unroll" && fn.text != "serial" && fn.text != "vectorized")
+      in_.fail(fn, "T." + fn.text + ": mmacheck reads loops over T.unroll, T.serial, T.vectorized or range");
   } else if (!in_.peek().is_name("range")) {
     in_.fail(in_.peek(), "mmacheck reads loops over T.unroll, T.serial or range, got " + describe(in_.peek()));
   } else {
@@ -296,6 +325,33 @@ IndexNames ReleaseReader::names_for_loops() const {
     stride *= l.extent;
   }
   return names;
+}
+
+// A name a skipped def or data statement binds (python::ForeignStatements):
+// what the reader held under it is gone, as in Python.
+void ReleaseReader::forget(const std::string& name) {
+  layout_names_.layouts.erase(name);
+  layout_names_.lists.erase(name);
+  index_names_.erase(name);
+  defined_at_.erase(name);
+  layout_names_.others.insert_or_assign(name, "name bound by a skipped def or data statement");
+}
+
+// grouped, seps = L.group(shape): TVM's group returns the layout and its
+// separators (for permute_by_groups).
+void ReleaseReader::tuple_binding() {
+  const Token& grouped = in_.expect_name("a name");
+  in_.expect(",", "between the names");
+  const Token& seps = in_.expect_name("a name");
+  in_.expect("=", "after the names (grouped, seps = L.group(shape))");
+  const Token& at = in_.peek();
+  LayoutValue value = parse_layout(in_, layout_names_);
+  const auto* g = std::get_if<GroupedLayout>(&value);
+  if (!g) in_.fail(at, "a tuple assignment at the top level takes a group: grouped, seps = L.group(shape)");
+  declare(grouped);
+  declare(seps);
+  layout_names_.lists.emplace(seps.text, g->seps());
+  layout_names_.layouts.emplace(grouped.text, std::move(value));
 }
 
 // An argument value mmacheck does not need (attrs={...}), or a whole

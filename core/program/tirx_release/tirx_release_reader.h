@@ -21,6 +21,7 @@
 
 #include "core/program/layout_parser.h"
 #include "core/program/lexer.h"
+#include "core/program/python_block.h"
 #include "core/program/program.h"
 #include "core/program/tirx_release/release_kernel.h"
 #include "core/program/tirx_release/tirx_release.h"
@@ -31,6 +32,9 @@ class ReleaseReader {
  public:
   ReleaseReader(std::string_view text, const std::string& file);
   Program run();
+  // What was passed over (parse_tirx_release's `skipped`): the file's foreign
+  // statements, then T.func_attr and T.evaluate(0) in the kernel.
+  std::vector<std::string> skipped() const;
 
  private:
   using View = ReleaseView;
@@ -66,6 +70,8 @@ class ReleaseReader {
   void for_loop();
   void assignment();
   void transfer();
+  void tuple_binding();  // grouped, seps = L.group(shape), at the top level
+  void forget(const std::string& name);
   void skip_balanced();  // an argument value mmacheck does not need, up to ',' or ')'
   std::int64_t small_int(std::string_view what);
   Shape shape_value();
@@ -97,6 +103,8 @@ class ReleaseReader {
   bool in_function_ = false;
   bool launched_ = false;
   bool seen_function_ = false;
+  std::vector<std::string> skipped_;  // T.func_attr, T.evaluate(0)
+  python::ForeignStatements foreign_;
 };
 
 }  // namespace mmacheck

@@ -1,5 +1,5 @@
 // parse_program: the statements of a layout file (see program.h and
-// DESIGN.md "Layout file").  Layout expressions go to layout_parser, index
+// README.md "Layout files").  Layout expressions go to layout_parser, index
 // expressions to index_expr; the calls buffer(...) and gemm(...) are in
 // program_calls.cc.
 #include <algorithm>
@@ -35,7 +35,18 @@ ProgramParser::ProgramParser(std::string_view text, const std::string& file) : i
   program_.file = file;
 }
 
-Program parse_tvmscript(std::string_view text, const std::string& file) { return ProgramParser(text, file).run(); }
+Program parse_tvmscript(std::string_view text, const std::string& file, std::vector<std::string>* skipped) {
+  ProgramParser parser(text, file);
+  Program program = parser.run();
+  if (skipped) *skipped = parser.skipped();
+  return program;
+}
+
+std::vector<std::string> ProgramParser::skipped() const {
+  std::vector<std::string> out = foreign_.skipped();
+  out.insert(out.end(), skipped_.begin(), skipped_.end());
+  return out;
+}
 
 Program ProgramParser::run() {
   python::block(in_, 0, nullptr, [this] { statement(); });
@@ -56,6 +67,11 @@ void ProgramParser::statement() {
     if (const Token* callee = accept_callee("gemm")) return gemm_call(*callee);
   }
   if (t.kind == TokenKind::identifier && assignment) return binding();
+  // A .py file is TVMScript: the layout-file dialect's statements would only mislead.
+  const std::string& file = t.loc.file;
+  if (file.size() > 3 && file.compare(file.size() - 3, 3, ".py") == 0)
+    in_.fail(t, "expected a statement mmacheck reads in a TVMScript file (a layout binding, an import, a "
+                "@T.prim_func, a def or class it skips; docs/tvmscript.md lists them), got " + describe(t));
   in_.fail(t, "expected a statement (NAME = ..., scope ..., gemm(...), stage ..., store ..., fill ..., ldmatrix ..., copy ...), got " + describe(t));
 }
 

@@ -21,6 +21,7 @@
 #include "core/program/layout_parser.h"
 #include "core/program/lexer.h"
 #include "core/program/program.h"
+#include "core/program/python_block.h"
 
 namespace mmacheck {
 
@@ -36,6 +37,9 @@ class ProgramParser {
  public:
   ProgramParser(std::string_view text, const std::string& file);
   Program run();
+  // What was passed over (parse_tvmscript's `skipped`): the file's foreign
+  // statements, then T.func_attr and T.evaluate(0).
+  std::vector<std::string> skipped() const;
 
  private:
   // A register view `X_reg = X.local(d0, ...)`: a row-major reshape of each
@@ -58,7 +62,9 @@ class ProgramParser {
   // the cursor is none of them.
   bool python_statement();
   void decorator();
+  void module_class();  // @I.ir_module class Module: (TVM's print), its @T.prim_func functions
   void function_def();
+  void forget(const std::string& name);  // a name a skipped def or data statement binds
   void for_loop();
   void with_statement();
   void thread_ids(const Token* name);
@@ -123,6 +129,10 @@ class ProgramParser {
   bool in_function_ = false;
   LayoutNames names_;
   std::map<std::string, int, std::less<>> defined_at_;  // name -> line
+  // A whole .py file's defs, classes, data and script block, passed over;
+  // skipped_ adds T.func_attr and T.evaluate(0) (Program::skipped).
+  python::ForeignStatements foreign_;
+  std::vector<std::string> skipped_;
 };
 
 }  // namespace mmacheck

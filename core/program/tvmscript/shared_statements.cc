@@ -1,9 +1,10 @@
-// The shared-memory statements of a layout file (program.h, DESIGN.md
-// "Layout file", docs/shared-memory.md): fill/drain, ldmatrix/stmatrix,
+// The shared-memory statements of a layout file (program.h, README.md
+// "Layout files", docs/shared-memory.md): fill/drain, ldmatrix/stmatrix,
 // ld.shared/st.shared, and the swizzle values a shared buffer takes
 // (CuTe's Swizzle(B, M, S), TIRx's SwizzleLayout(...) and ComposeLayout(...)).
 #include <algorithm>
 
+#include "core/layout/shape_text.h"
 #include "core/program/python_values.h"
 #include "core/program/tvmscript/program_parser.h"
 
@@ -13,12 +14,6 @@ using namespace program_detail;
 using namespace python;
 
 namespace {
-
-std::string shape_text(const Shape& shape) {
-  std::string out = "(";
-  for (std::size_t i = 0; i < shape.size(); ++i) out += (i ? ", " : "") + std::to_string(shape[i]);
-  return out + (shape.size() == 1 ? ",)" : ")");
-}
 
 bool uses_slot(const IndexExpr& e) {
   switch (e.kind()) {
@@ -127,7 +122,7 @@ void ProgramParser::fill_statement() {
     in_.fail(name, keyword.text + " needs a shared buffer; '" + name.text + "' is " +
                        std::string(mem_scope_name(shared.scope)));
   if (shared.shape.size() != 2)
-    in_.fail(name, keyword.text + " needs a 2-D buffer; '" + name.text + "' has shape " + shape_text(shared.shape));
+    in_.fail(name, keyword.text + " needs a 2-D buffer; '" + name.text + "' has shape " + tuple_text(shared.shape));
   for (const SharedFillStmt& g : program_.fills)
     if (g.shared == name.text && g.drain == f.drain)
       in_.fail(name, "shared buffer '" + name.text + "' already has a " + keyword.text + " statement (line " +
@@ -151,8 +146,8 @@ void ProgramParser::fill_statement() {
     Shape want = shared.shape;
     if (f.transposed) std::swap(want[0], want[1]);
     if (m->shape != want)
-      in_.fail(matrix, "'" + matrix.text + "' has shape " + shape_text(m->shape) + " but " + keyword.text + " " +
-                           name.text + " = " + matrix.text + (f.transposed ? ".T" : "") + " needs " + shape_text(want));
+      in_.fail(matrix, "'" + matrix.text + "' has shape " + tuple_text(m->shape) + " but " + keyword.text + " " +
+                           name.text + " = " + matrix.text + (f.transposed ? ".T" : "") + " needs " + tuple_text(want));
   }
   if (in_.peek().is_name("swizzle")) {
     in_.next();
@@ -224,7 +219,7 @@ void ProgramParser::shared_copy_statement() {
   const BufferDecl& s = program_.buffer(sh.text, sh.loc);
   if (s.scope != MemScope::shared)
     in_.fail(sh, keyword.text + " addresses shared memory; '" + sh.text + "' is " + std::string(mem_scope_name(s.scope)));
-  if (s.shape.size() != 2) in_.fail(sh, "'" + sh.text + "' must be 2-D, it has shape " + shape_text(s.shape));
+  if (s.shape.size() != 2) in_.fail(sh, "'" + sh.text + "' must be 2-D, it has shape " + tuple_text(s.shape));
   if (s.dtype != r.dtype)
     in_.fail(sh, "'" + reg.text + "' holds " + std::string(dtype_info(r.dtype).tvm) + " but '" + sh.text + "' " +
                      std::string(dtype_info(s.dtype).tvm));
@@ -289,8 +284,8 @@ void ProgramParser::tile_copy_statement() {
   Shape want = sh.buffer->shape;
   if (sh.transposed) std::swap(want[0], want[1]);
   if (want != reg.buffer->shape)
-    in_.fail(keyword, "copy of '" + reg.name->text + "' " + shape_text(reg.buffer->shape) + " and '" + sh.name->text +
-                          (sh.transposed ? ".T' " : "' ") + shape_text(want) + ": the shapes differ");
+    in_.fail(keyword, "copy of '" + reg.name->text + "' " + tuple_text(reg.buffer->shape) + " and '" + sh.name->text +
+                          (sh.transposed ? ".T' " : "' ") + tuple_text(want) + ": the shapes differ");
   if (sh.buffer->dtype != reg.buffer->dtype)
     in_.fail(keyword, "'" + reg.name->text + "' holds " + std::string(dtype_info(reg.buffer->dtype).tvm) + " but '" +
                           sh.name->text + "' " + std::string(dtype_info(sh.buffer->dtype).tvm));

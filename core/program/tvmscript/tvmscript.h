@@ -10,13 +10,15 @@
 
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "core/program/program.h"
 
 namespace mmacheck {
 
 // Read a layout file or TVMScript; throws Error at the first construct it
-// does not read.
-Program parse_tvmscript(std::string_view text, const std::string& file);
+// does not read.  `skipped`, when given, gets what the reader passed over
+// as having no bearing on the gemm ("T.func_attr (line 9)", "def helper (line 12)").
+Program parse_tvmscript(std::string_view text, const std::string& file, std::vector<std::string>* skipped = nullptr);
 
 }  // namespace mmacheck

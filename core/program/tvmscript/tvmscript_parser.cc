@@ -8,6 +8,7 @@
 // docstrings, `pass`, the `T.device_entry()` marker).
 #include <algorithm>
 
+#include "core/layout/shape_text.h"
 #include "core/program/python_block.h"
 #include "core/program/python_values.h"
 #include "core/program/tvmscript/program_parser.h"
@@ -25,12 +26,6 @@ constexpr std::string_view kUnsupported[] = {"if",     "elif",   "else",  "while
                                              "nonlocal", "lambda", "yield", "raise",  "break",  "continue",
                                              "async",  "await"};
 
-std::string dims(const Shape& shape) {
-  std::string out;
-  for (std::int64_t d : shape) out += (out.empty() ? "" : ", ") + std::to_string(d);
-  return out;
-}
-
 }  // namespace
 
 bool program_detail::is_tirx_prefix(const Token& t) { return t.is_name("T") || t.is_name("Tx"); }
@@ -41,6 +36,8 @@ void ProgramParser::suite(const Token& header) {
 
 bool ProgramParser::python_statement() {
   const Token& t = in_.peek();
+  if (!in_function_ && foreign_.skip(in_, [this](const std::string& name) { forget(name); })) return true;
+  if (auto inert = python::skip_inert_call(in_)) return skipped_.push_back(*inert), true;
   if (t.is_op("@")) return decorator(), true;
   if (t.kind == TokenKind::string) return in_.next(), true;  // a docstring
   if (t.kind != TokenKind::identifier) return false;
@@ -93,6 +90,12 @@ bool ProgramParser::python_statement() {
 
 void ProgramParser::decorator() {
   const Token& at = in_.next();
+  if ((in_.peek().is_name("I") || in_.peek().is_name("T")) && in_.peek(1).is_op(".") &&
+      in_.peek(2).is_name("ir_module")) {
+    for (int i = 0; i < 3; ++i) in_.next();
+    python::expect_decorated(in_, at, "I.ir_module", "class");
+    return module_class();
+  }
   if (!(is_tirx_prefix(in_.peek()) && in_.peek(1).is_op(".") && in_.peek(2).is_name("prim_func")))
     in_.fail(in_.peek(), "unsupported decorator (mmacheck reads @T.prim_func functions), got " + describe(in_.peek()));
   in_.next();
@@ -113,6 +116,28 @@ void ProgramParser::decorator() {
   if (!in_.peek().ends_statement()) in_.fail(in_.peek(), "unexpected " + describe(in_.peek()) + " after the decorator");
   python::expect_decorated(in_, at, callee.text, "def");
   function_def();
+}
+
+// @I.ir_module class Module: — TVM main's print of a module.  Its body holds
+// @T.prim_func functions (class-level names would not be visible in them).
+void ProgramParser::module_class() {
+  const Token& cls = in_.next();
+  in_.expect_name("the module's name");
+  python::suite(in_, cls, [this] {
+    const Token& t = in_.peek();
+    if (t.kind == TokenKind::string || t.is_name("pass")) return void(in_.next());
+    if (!t.is_op("@"))
+      in_.fail(t, "an @I.ir_module class holds @T.prim_func functions, got " + describe(t));
+    decorator();
+  });
+}
+
+void ProgramParser::forget(const std::string& name) {
+  names_.layouts.erase(name);
+  names_.lists.erase(name);
+  index_names_.erase(name);
+  defined_at_.erase(name);
+  names_.others.insert_or_assign(name, "name bound by a skipped def or data statement");
 }
 
 void ProgramParser::function_def() {
@@ -231,7 +256,7 @@ void ProgramParser::view_binding(const Token& name) {
   std::int64_t n = 1;
   for (std::int64_t d : shape) n *= d;
   if (n != span)
-    in_.fail(local, "'" + buf.name + "'.local(" + dims(shape) + ") has " + std::to_string(n) +
+    in_.fail(local, "'" + buf.name + "'.local(" + joined_text(shape) + ") has " + std::to_string(n) +
                         " registers but each thread's storage span of '" + buf.name + "' is " + std::to_string(span));
   views_.emplace(name.text, RegisterView{buf.name, shape});
   names_.others.emplace(name.text, "register view");

@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# clang-tidy (the checks in .clang-tidy) over the project's own .cc files as
+# build/ compiles them (build/compile_commands.json: run scripts/build.sh
+# first), one file per core in parallel; or over the .cc files named.  Prints
+# each finding once (a header's findings come from every file including it)
+# and exits 1 if there is any.  CI runs it; .clang-tidy says which checks.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+if ! command -v clang-tidy >/dev/null; then
+  echo "tidy: error: clang-tidy is not installed (scripts/setup.sh lint installs it)" >&2
+  exit 2
+fi
+db=build/compile_commands.json
+if [ ! -f "$db" ]; then
+  echo "tidy: error: $db is missing; run scripts/build.sh first" >&2
+  exit 2
+fi
+if (($#)); then
+  files=("$@")
+else
+  # the database's "file" entries under this tree (not build/, and not
+  # tests/main.cc: Catch2's main alone, 20 s of its header and none of ours)
+  mapfile -t files < <(grep -o '"file": "[^"]*\.cc"' "$db" | sed -e 's|^"file": "||' -e 's|"$||' -e "s|^$(pwd)/||" |
+    grep -v -e '^/' -e '^build' -e '^tests/main\.cc$' | sort -u)
+fi
+
+out=$(mktemp -d)
+trap 'rm -rf "$out"' EXIT
+start=$SECONDS
+# GCC's flags in the database: clang need not know all of them.  Headers
+# count when they are the project's (not CUDA's /usr/local/cuda/...).
+printf '%s\0' "${files[@]}" | xargs -0 -P "$(nproc)" -I{} sh -c \
+  'clang-tidy -p build --quiet "--header-filter=$3" --extra-arg=-Wno-unknown-warning-option "$1" \
+     >"$2/$(echo "$1" | tr / _).log" 2>&1 || true' _ {} "$out" "^$(pwd)/(core|sim|cuda|cli|tests|bench)/"
+# A finding is its first line, FILE:LINE:COL: warning|error: ... [check].
+findings=$(cat "$out"/*.log | grep -E '^[^ ].*:[0-9]+:[0-9]+: (warning|error): ' | sed "s|^$(pwd)/||" | sort -u || true)
+elapsed=$((SECONDS - start))
+if [ -n "$findings" ]; then
+  echo "$findings"
+  echo "tidy: $(echo "$findings" | wc -l) findings in ${#files[@]} files (${elapsed} s)" >&2
+  exit 1
+fi
+echo "tidy: ${#files[@]} files clean (${elapsed} s)"

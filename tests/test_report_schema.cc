@@ -1,0 +1,124 @@
+// Every --json command's output against docs/report.schema.json (the one
+// shape of README's "JSON"), validated by valijson (Debian's
+// libvalijson-dev): prove, sim, mma, bench, draw, cute, triton, bad input
+// under each batch command, one file and many; gpu and capture where no GPU
+// answers no_gpu.  Planted wrong documents must be rejected, so the check
+// can fail.
+#include <catch2/catch.hpp>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include <nlohmann/json.hpp>
+#include <valijson/adapters/nlohmann_json_adapter.hpp>
+#include <valijson/schema.hpp>
+#include <valijson/schema_parser.hpp>
+#include <valijson/validator.hpp>
+
+#include "tests/support.h"
+
+namespace {
+
+using mmacheck::test::read_file;
+using mmacheck::test::run_mmacheck;
+using mmacheck::test::source_path;
+namespace fs = std::filesystem;
+
+class ReportSchema {
+ public:
+  ReportSchema() {
+    const nlohmann::json doc = nlohmann::json::parse(read_file(source_path("docs/report.schema.json")));
+    valijson::SchemaParser parser(valijson::SchemaParser::kDraft7);
+    parser.populateSchema(valijson::adapters::NlohmannJsonAdapter(doc), schema_);
+  }
+  // "" when `object` conforms, else valijson's reasons.
+  std::string errors(const nlohmann::json& object) const {
+    valijson::Validator validator;
+    valijson::ValidationResults results;
+    if (validator.validate(schema_, valijson::adapters::NlohmannJsonAdapter(object), &results)) return "";
+    std::string out;
+    valijson::ValidationResults::Error e;
+    while (results.popError(e)) {
+      for (const std::string& p : e.context) out += p;
+      out += ": " + e.description + "\n";
+    }
+    return out.empty() ? "invalid\n" : out;
+  }
+
+ private:
+  valijson::Schema schema_;
+};
+
+const ReportSchema& schema() {
+  static const ReportSchema s;
+  return s;
+}
+
+// Every line of a command's stdout is one object that conforms; returns them.
+std::vector<nlohmann::json> conforming_lines(const std::vector<std::string>& args) {
+  const auto r = run_mmacheck(args);
+  std::string joined;
+  for (const std::string& a : args) joined += a + " ";
+  INFO(joined << "\nstdout: " << r.out << "\nstderr: " << r.err);
+  std::vector<nlohmann::json> objects;
+  std::istringstream lines(r.out);
+  for (std::string line; std::getline(lines, line);) {
+    const nlohmann::json j = nlohmann::json::parse(line);
+    CHECK(schema().errors(j) == "");
+    objects.push_back(j);
+  }
+  CHECK(!objects.empty());
+  return objects;
+}
+
+}  // namespace
+
+TEST_CASE("every --json command prints objects of docs/report.schema.json", "[cli][schema]") {
+  const std::string seed = source_path("examples/seed.txt"), good = source_path("examples/seed_corrected.txt");
+  const std::string declined = source_path("examples/reject_shape.txt");
+  CHECK(conforming_lines({"prove", seed, "--json"})[0]["verdict"] == "refuted");
+  CHECK(conforming_lines({"prove", good, declined, "--json"}).size() == 2);
+  CHECK(conforming_lines({"sim", good, "--json", "--cases", "2"})[0]["verdict"] == "passed");
+  CHECK(conforming_lines({"sim", declined, "--json", "--cases", "2"})[0]["verdict"] == "dispatch_failed");
+  CHECK(conforming_lines({"mma", source_path("tests/data/m16n8k8.f32.f16.f16.f32.mmav"), "--json"})[0]["file"].is_null());
+  CHECK(conforming_lines({"bench", "--seconds", "0.02", "--threads", "1", "--json"})[0]["verdict"] == "measured");
+  const fs::path svg = fs::temp_directory_path() / "mmacheck_schema_seed.svg";
+  CHECK(conforming_lines({"draw", seed, "-o", svg.string(), "--json"})[0]["verdict"] == "refuted");
+  CHECK(conforming_lines({"cute", source_path("tests/data/cute/pr3140_before.txt"), "--json"})[0]["verdict"] ==
+        "refuted");
+  CHECK(conforming_lines({"triton", source_path("tests/data/triton/mma_v2.json"), "--json"}).size() == 1);
+  const std::string gpu = conforming_lines({"gpu", good, "--json", "--cases", "2"})[0]["verdict"];
+  CHECK((gpu == "match" || gpu == "no_gpu"));
+  const fs::path bad = fs::temp_directory_path() / "mmacheck_schema_bad.txt";
+  { std::ofstream(bad) << "gemm(D, A, B, D)\n"; }
+  for (const char* command : {"prove", "sim", "gpu", "draw", "cute", "triton"})
+    CHECK(conforming_lines({command, bad.string(), "--json"})[0]["verdict"] == "bad input");
+  const auto many = conforming_lines({"prove", good, bad.string(), "--json"});
+  REQUIRE(many.size() == 2);
+  CHECK(many[1]["error"]["line"] == 1);
+}
+
+TEST_CASE("docs/report.schema.json rejects objects out of the shape", "[cli][schema]") {
+  const nlohmann::json good = nlohmann::json::parse(run_mmacheck({"prove", source_path("examples/seed.txt"), "--json"}).out);
+  REQUIRE(schema().errors(good) == "");
+  nlohmann::json no_verdict = good;
+  no_verdict.erase("verdict");
+  CHECK(schema().errors(no_verdict) != "");
+  nlohmann::json old_result = no_verdict;  // the old sim/gpu key at the top
+  old_result["result"] = "passed";
+  CHECK(schema().errors(old_result) != "");
+  nlohmann::json no_notes = good;
+  no_notes.erase("notes");
+  CHECK(schema().errors(no_notes) != "");
+  nlohmann::json bad_check = good;
+  bad_check["checks"][0]["result"] = "probably";
+  CHECK(schema().errors(bad_check) != "");
+  nlohmann::json no_checks = good;
+  no_checks.erase("checks");
+  CHECK(schema().errors(no_checks) != "");
+  // The old bad-input object, location at the top and no verdict.
+  CHECK(schema().errors({{"file", "a.txt"}, {"line", 1}, {"column", 6}, {"message", "x"}}) != "");
+  CHECK(schema().errors({{"file", "a.txt"}, {"verdict", "bad input"}, {"notes", nlohmann::json::array()}}) != "");
+  CHECK(schema().errors({{"file", nullptr}, {"verdict", "passed"}, {"notes", nlohmann::json::array()}}) != "");
+}
