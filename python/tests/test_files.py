@@ -22,7 +22,7 @@ def test_bad_input_is_an_error_with_its_location(tmp_path):
 
 def test_sim_on_a_file(repo):
     r = mmacheck.sim(repo / "examples" / "seed_corrected.txt", cases=8)
-    assert r["result"] == "passed" and r["cases"] == 8
+    assert r["verdict"] == "passed" and r["cases"] == 8
 
 
 def test_the_package_loads_no_cuda():
