@@ -6,7 +6,7 @@ file, with the same C++ library as the command line (docs/python.md).
     report = mmacheck.prove(main)         # a tvm_tirx @T.function
     report.verdict                        # "proved"
     mmacheck.prove("examples/seed.txt")   # a file, as `mmacheck prove FILE`
-    mmacheck.sim(main, cases=256, seed=1) # the `sim` job: {"result": "passed", ...}
+    mmacheck.sim(main, cases=256, seed=1) # the `sim` job: {"file": ..., "verdict": "passed", ...}
 """
 
 from __future__ import annotations
@@ -58,7 +58,12 @@ def prove(obj, *, method: str = "z3", timeout_ms: int = 10000, inst_set: str = "
         raise TypeError(f"unexpected keywords for a gemm: {', '.join(triton_options)}")
     p = program(obj, layouts=layouts)
     r = _mmacheck.prove(p, method=method, timeout_ms=timeout_ms, inst_set=inst_set, explain=explain)
-    return Report(json.loads(r.json()), name=p.file)
+    return _gemm_report(p, r)
+
+
+def _gemm_report(p, r) -> Report:
+    """The report in the one --json shape (cli/json_shape.h): file first, then report_json's fields (verdict ... notes)."""
+    return Report({"file": p.file, **json.loads(r.json())}, name=p.file)
 
 
 def prove_all(obj, layouts=None, **options) -> dict:
@@ -67,8 +72,8 @@ def prove_all(obj, layouts=None, **options) -> dict:
     for name, func in tirx.functions(obj):
         if tirx.has_mma(func):
             p = tirx.program(func, layouts=layouts)
-            r = _mmacheck.prove(p, **options)
-            out[name] = Report(json.loads(r.json()), name=name)
+            out[name] = _gemm_report(p, _mmacheck.prove(p, **options))
+            out[name].name = name
     return out
 
 
@@ -80,6 +85,10 @@ def prove_triton(entries) -> list:
 
 def sim(obj, *, layouts=None, cases: int = 64, seed: int = 1, inputs: str = "standard", arch: str = "sm_90",
         threads: int = 0, show: int = 20, inst_set: str = "tvm") -> dict:
-    """Run the gemm on the warp machine over random cases (`mmacheck sim`): a dict of the counts."""
-    return _mmacheck.sim(program(obj, layouts=layouts), cases=cases, seed=seed, inputs=inputs, arch=arch, threads=threads,
-                         show=show, inst_set=inst_set)
+    """Run the gemm on the warp machine over random cases (`mmacheck sim`): a dict of the counts,
+    in the --json shape: file, verdict ("passed", "failed", "dispatch_failed"), the counts, notes."""
+    p = program(obj, layouts=layouts)
+    counts = _mmacheck.sim(p, cases=cases, seed=seed, inputs=inputs, arch=arch, threads=threads, show=show,
+                           inst_set=inst_set)
+    verdict = counts.pop("result")
+    return {"file": p.file, "verdict": verdict, **counts, "notes": []}

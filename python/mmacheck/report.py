@@ -1,7 +1,8 @@
 """Report: what mmacheck.prove returns -- the fields of `mmacheck prove --json`.
 
-A Report is the JSON object the command line prints (the library's
-report_json, core/prove/report_json.h; for a Triton layout one entry of
+A Report is the JSON object the command line prints (file, then the
+library's report_json, core/prove/report_json.h: the one shape of
+cli/json_shape.h; for a Triton layout one entry of
 `mmacheck triton --json`, core/triton/triton_report_json.h), read into Python: every key is an
 attribute (report.verdict, report.checks, report.counterexamples, ...),
 report.json() is the dict itself, str(report) the verdict with each refuted

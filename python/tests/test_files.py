@@ -22,7 +22,7 @@ def test_bad_input_is_an_error_with_its_location(tmp_path):
 
 def test_sim_on_a_file(repo):
     r = mmacheck.sim(repo / "examples" / "seed_corrected.txt", cases=8)
-    assert r["result"] == "passed" and r["cases"] == 8
+    assert r["verdict"] == "passed" and r["cases"] == 8
 
 
 def test_the_package_loads_no_cuda():
@@ -34,3 +34,20 @@ def test_the_package_loads_no_cuda():
                           check=True, capture_output=True, text=True).stdout
     assert "_mmacheck" in maps
     assert "libcuda" not in maps and "libnvrtc" not in maps and "libcudart" not in maps
+
+
+def test_the_report_is_the_command_lines_json(repo):
+    """Where the program is built (build/bin/mmacheck), its `prove --json` and the package agree, but the ms."""
+    import json
+    import subprocess
+
+    binary = repo / "build" / "bin" / "mmacheck"
+    if not binary.exists():
+        pytest.skip("no build/bin/mmacheck (scripts/build.sh)")
+    path = repo / "examples" / "tirx_seed.py"
+    cli = json.loads(subprocess.run([str(binary), "prove", str(path), "--json"], capture_output=True, text=True).stdout)
+    py = mmacheck.prove(path).json()
+    for report in (cli, py):
+        for check in report["checks"]:
+            check.pop("ms")
+    assert cli == py

@@ -73,10 +73,10 @@ def test_the_live_walker_and_the_file_reader_give_the_same_report(repo, name):
 
 def test_sim_runs_the_live_kernel_on_the_warp_machine():
     good = mmacheck.sim(example("tirx_seed_corrected")["main"], cases=16, seed=3)
-    assert good["result"] == "passed" and good["cases"] == 16 and good["failed_cases"] == 0
+    assert good["verdict"] == "passed" and good["cases"] == 16 and good["failed_cases"] == 0
     assert good["instruction"] == SEED_MMA
     bad = mmacheck.sim(example("tirx_seed")["main"], cases=16, seed=3)
-    assert bad["result"] == "failed" and bad["failed_cases"] == 16 and bad["wrong_elements"] > 0
+    assert bad["verdict"] == "failed" and bad["failed_cases"] == 16 and bad["wrong_elements"] > 0
     assert bad["failures"][0]["element"].startswith("d[")  # D's image
 
 
