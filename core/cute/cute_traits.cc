@@ -52,9 +52,9 @@ bool known_member(std::string_view name) {
 }
 
 int val_type_index(std::string_view key) {
-  constexpr std::string_view keys[] = {"ValTypeD", "ValTypeA", "ValTypeB", "ValTypeC"};
+  constexpr std::string_view kKeys[] = {"ValTypeD", "ValTypeA", "ValTypeB", "ValTypeC"};
   for (int i = 0; i < 4; ++i)
-    if (key == keys[i]) return i;
+    if (key == kKeys[i]) return i;
   return -1;
 }
 

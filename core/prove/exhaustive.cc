@@ -10,7 +10,7 @@ namespace mmacheck::prove_detail {
 
 namespace {
 
-Outcome refuted(Witness w) { return {CheckResult::refuted, std::move(w), {}}; }
+Outcome refuted(Witness w) { return {CheckResult::refuted, w, {}}; }
 const Outcome kProved{CheckResult::proved, std::nullopt, {}};
 
 Outcome frames(const ProofSetup& setup, GemmOperand op) {

@@ -62,13 +62,13 @@ void validate_staging(const Program& program) {
   for (const StoreStmt& s : program.stores) check(s.buffer, s.target, s.loc, "store");
 }
 
-ProofSetup::ProofSetup(const Program& program_, const Plan& plan_, OriginRule rule)
-    : program(program_),
-      plan(plan_),
-      inst(*plan_.inst),
-      warps(program_.scope.warps()),
-      beta_one(program_.gemm->beta == 1.0),
-      origin_rule(rule == OriginRule::affine && plan_.nest.first_out_of_order() ? OriginRule::anchors : rule) {
+ProofSetup::ProofSetup(const Program& program, const Plan& plan, OriginRule rule)
+    : program(program),
+      plan(plan),
+      inst(*plan.inst),
+      warps(program.scope.warps()),
+      beta_one(program.gemm->beta == 1.0),
+      origin_rule(rule == OriginRule::affine && plan.nest.first_out_of_order() ? OriginRule::anchors : rule) {
   const GemmGeometry g = gemm_geometry(program);
   views_ = {g.a, g.b, g.c, g.d};
   // One Storage per buffer, however many roles it plays (C = D, a staged operand).
