@@ -34,7 +34,7 @@ std::string indented(const std::string& text, int n) {
 std::vector<std::string> outcome(const Program& p) {
   const ProofReport r = prove_both(p);
   std::vector<std::string> out{std::string(verdict_name(r.verdict))};
-  for (const CheckReport& c : r.checks) out.push_back(c.name + " " + std::string(check_result_name(c.result)));
+  for (const CheckReport& c : r.checks) out.push_back(c.check.name() + " " + std::string(check_result_name(c.result)));
   return out;
 }
 
