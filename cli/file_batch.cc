@@ -23,8 +23,6 @@ namespace fs = std::filesystem;
 
 namespace {
 
-bool is_input_file(const fs::path& p) { return p.extension() == ".txt" || p.extension() == ".py"; }
-
 bool hidden(const fs::path& p) {
   const std::string name = p.filename().string();
   return name.size() > 1 && name[0] == '.';
@@ -74,7 +72,11 @@ int checked_jobs(int jobs) {
   return jobs;
 }
 
-std::vector<std::string> expand_inputs(const std::vector<std::string>& operands) {
+std::vector<std::string> expand_inputs(const std::vector<std::string>& operands,
+                                       const std::vector<std::string>& extensions) {
+  const auto is_input_file = [&](const fs::path& p) {
+    return std::find(extensions.begin(), extensions.end(), p.extension().string()) != extensions.end();
+  };
   std::vector<std::string> inputs;
   bool stdin_taken = false;
   for (const std::string& operand : operands) {
@@ -100,7 +102,12 @@ std::vector<std::string> expand_inputs(const std::vector<std::string>& operands)
       }
       if (it->is_regular_file(ec) && is_input_file(it->path())) found.push_back(it->path().string());
     }
-    if (found.empty()) throw Error(SourceLoc{operand, 0, 0}, "the folder holds no .txt or .py file");
+    if (found.empty()) {
+      std::string names;
+      for (std::size_t i = 0; i < extensions.size(); ++i)
+        names += (i == 0 ? "" : i + 1 == extensions.size() ? " or " : ", ") + extensions[i];
+      throw Error(SourceLoc{operand, 0, 0}, "the folder holds no " + names + " file");
+    }
     std::sort(found.begin(), found.end());
     inputs.insert(inputs.end(), found.begin(), found.end());
   }

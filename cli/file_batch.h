@@ -39,10 +39,13 @@ struct BatchOptions {
   bool json = false;  // JSON Lines instead of text
 };
 
-// The operands as inputs: files as given, folders expanded to their .txt and
-// .py files (recursively, sorted, hidden entries skipped).  A folder with no
-// such file, a missing path and a second `-` are errors.
-std::vector<std::string> expand_inputs(const std::vector<std::string>& operands);
+// The operands as inputs: files as given, folders expanded to their files
+// ending in one of `extensions` (recursively, sorted, hidden entries
+// skipped; `prove` and `sim` take .txt and .py, `cute` .hpp, .h and .txt,
+// `triton` .json).  A folder with no such file, a missing
+// path and a second `-` are errors.
+std::vector<std::string> expand_inputs(const std::vector<std::string>& operands,
+                                       const std::vector<std::string>& extensions = {".txt", ".py"});
 
 // Runs `check` over `inputs`; returns the worst exit status.
 int run_batch(const std::vector<std::string>& inputs, const BatchOptions& options, const FileCheck& check);
