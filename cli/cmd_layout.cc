@@ -331,7 +331,7 @@ int print_compose(const ComposeLayout& layout, const std::optional<Shape>& shape
             << ", atom_len " << s.shift << (s.inner ? " (the high bits XOR-ed into the low ones)" : " (swizzle_inner=False)")
             << "\nsize    " << layout.size() << "\nspan    " << layout.span() << " (of the offsets before the swizzle)\n";
   if (!shape) return kHolds;
-  std::cout << "shape   " << shape_str(*shape) << "  (cells: ':' and the swizzled offset on m)\n\n";
+  std::cout << "shape   " << shape_str(*shape) << "  (cells: the swizzled offset on m)\n\n";
   if (shape->size() == 2) {
     print_grid(std::cout, map, *shape);
     return kHolds;
