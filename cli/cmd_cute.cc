@@ -1,4 +1,4 @@
-// mmacheck cute FILE [--json] [--allow-unchecked] [--max-depth N ...]
+// mmacheck cute FILE... [--json] [-j N] [--allow-unchecked] [--max-depth N ...]
 //
 // FILE is a CUTLASS trait header (it mentions MMA_Traits) or an atom list
 // (core/cute/cute_traits.h).  Every atom is matched to the instruction
@@ -6,18 +6,20 @@
 // (core/cute/cute_check.h).  Text output: one line per atom (verdict,
 // instruction), a line per operand that does not prove, and a summary
 // `N atoms: P proved, R refuted, I ill_formed, U unchecked`.  --json prints
-// {"file", "verdict" (the worst atom's), "atoms": [{"atom", "instruction", "operands": [{"operand", "result",
-// "counterexample", "message"}], "result"}], "unchecked": [{"reason",
-// "count"}], "notes": []} (cli/json_shape.h).  Exit status 0 when every atom proves, 1 when one is refuted,
+// {"file", "verdict" (the worst atom's), "atoms": [{"atom", "instruction",
+// "operands": [{"operand", "result", "counterexample", "message"}],
+// "result"}], "unchecked": [{"reason", "count"}], "notes": []}
+// (cli/json_shape.h).  Exit status 0 when every atom proves, 1 when one is refuted,
 // ill-formed or unchecked (unchecked is not success; --allow-unchecked
 // accepts it: cli/unchecked.h), 2 bad input (the reader is strict: anything
-// it does not understand is a located error).
+// it does not understand is a located error).  Several files or folders run
+// as `prove` runs them (cli/file_batch.h): a report each, the worst status.
 #include <algorithm>
 #include <array>
 #include <iostream>
 
-#include "cli/json_shape.h"
 #include "cli/command.h"
+#include "cli/file_batch.h"
 #include "cli/options.h"
 #include "cli/unchecked.h"
 #include "core/base/file_io.h"
@@ -50,23 +52,8 @@ std::string unchecked_reason(const CuteAtomReport& r) {
   return "unchecked";
 }
 
-}  // namespace
-
-int run_cute(const Args& args) {
-  po::options_description options("mmacheck cute");
-  // clang-format off
-  options.add_options()
-      ("file", po::value<std::string>(), "a CUTLASS mma_traits_*.hpp header or an atom list")
-      ("json", po::bool_switch(), "print the JSON report");
-  // clang-format on
-  options.add(unchecked_option());
-  options.add(limit_options());
-  po::positional_options_description positional;
-  positional.add("file", 1);
-  const po::variables_map vm = parse_options(args, options, positional);
-  if (!vm.count("file")) throw Error("cute: no FILE (a trait header or an atom list)");
-  const std::string path = vm["file"].as<std::string>();
-  const Limits limits = limits_from(vm);
+// One file's atoms checked and reported.
+FileOutcome check_cute_file(const std::string& path, const Limits& limits, bool json, bool allow, std::ostream& out) {
   const std::vector<CuteAtomTraits> atoms = read_cute_file(read_text_file(path), path, limits);
   if (atoms.empty()) throw Error(SourceLoc{path, 0, 0}, "no MMA atoms found");
 
@@ -81,23 +68,47 @@ int run_cute(const Args& args) {
   }
   const bool failed = counts[static_cast<std::size_t>(FrameVerdict::refuted)] != 0 ||
                       counts[static_cast<std::size_t>(FrameVerdict::ill_formed)] != 0;
-  const bool allow = vm["allow-unchecked"].as<bool>();
-
-  if (vm["json"].as<bool>()) {
+  FileOutcome outcome{status(failed, unchecked, allow), "", nullptr};
+  outcome.label = failed ? "failed" : unchecked.count() ? "unchecked" : "proved";
+  if (json) {
     FrameVerdict worst = FrameVerdict::proved;  // the file's verdict: its worst part's
     for (const CuteAtomReport& r : reports) worst = std::max(worst, r.result);
     Json list = Json::array();
     for (const CuteAtomReport& r : reports) list.push_back(cute_report_json(r));
-    std::cout << json_line(file_json(path, {{"verdict", verdict_name(worst)}, {"atoms", std::move(list)},
-                                            {"unchecked", unchecked.json()}}))
-              << std::endl;
+    outcome.json = Json{{"verdict", verdict_name(worst)}, {"atoms", std::move(list)}, {"unchecked", unchecked.json()}};
   } else {
-    for (const CuteAtomReport& r : reports) text(std::cout, r);
-    std::cout << reports.size() << " atoms: " << counts[0] << " proved, " << counts[2] << " refuted, " << counts[3]
-              << " ill_formed, " << counts[1] << " unchecked" << std::endl
-              << unchecked.summary(allow) << std::flush;
+    for (const CuteAtomReport& r : reports) text(out, r);
+    out << reports.size() << " atoms: " << counts[0] << " proved, " << counts[2] << " refuted, " << counts[3]
+        << " ill_formed, " << counts[1] << " unchecked" << std::endl
+        << unchecked.summary(allow) << std::flush;
   }
-  return status(failed, unchecked, allow);
+  return outcome;
+}
+
+}  // namespace
+
+int run_cute(const Args& args) {
+  po::options_description options("mmacheck cute");
+  // clang-format off
+  options.add_options()
+      ("file", po::value<std::vector<std::string>>(), "CUTLASS mma_traits_*.hpp headers, atom lists or folders; - is standard input")
+      ("json", po::bool_switch(), "print the JSON report (JSON Lines, one object per file, for several)")
+      ("jobs,j", po::value<int>()->default_value(1), "files checked at once (0: one per hardware thread)");
+  // clang-format on
+  options.add(unchecked_option());
+  options.add(limit_options());
+  po::positional_options_description positional;
+  positional.add("file", -1);
+  const po::variables_map vm = parse_options(args, options, positional);
+  if (!vm.count("file")) throw Error("cute: no FILE (a trait header or an atom list)");
+  const Limits limits = limits_from(vm);
+  const bool json = vm["json"].as<bool>();
+  const bool allow = vm["allow-unchecked"].as<bool>();
+  const BatchOptions batch{.jobs = checked_jobs(vm["jobs"].as<int>()), .json = json};
+  return run_batch(expand_inputs(vm["file"].as<std::vector<std::string>>(), {}, {".hpp", ".h", ".txt"}), batch,
+                   [&](const std::string& path, std::ostream& out) {
+                     return check_cute_file(path, limits, json, allow, out);
+                   });
 }
 
 }  // namespace mmacheck::cli

@@ -3,7 +3,9 @@
 //
 // Evaluates one layout expression and prints the layout (TileLayout::str()),
 // the span of every axis it names and, with --shape, the owners of every
-// element of a tensor of that shape.
+// element of a tensor of that shape.  A ComposeLayout (TIRx's swizzle
+// composition) prints its swizzle, size and span, and with --shape each
+// element's swizzled offset on m.
 //
 // Owners list every axis the layout names (shard, replica, offset), zeros
 // included, keys ordered by axis name; replicas in replica order.
@@ -210,6 +212,61 @@ Json lane_table_json(const LaneTable& t) {
   return rows;
 }
 
+// ---- ComposeLayout -----------------------------------------------------------
+
+// A swizzled layout: its text, the swizzle, size and span (before the
+// swizzle, as TVM's span), and with --shape each element's swizzled offset.
+int print_compose(const ComposeLayout& layout, const std::optional<Shape>& shape, bool json) {
+  std::vector<Element> map;
+  if (shape) {
+    std::int64_t count = 1;
+    for (std::int64_t d : *shape) count *= d;  // no overflow: checked by parse_shape_option
+    if (count != layout.size())
+      throw Error("--shape " + shape_str(*shape) + " has " + std::to_string(count) + " elements but the layout covers " +
+                  std::to_string(layout.size()));
+    if (count > kMaxOwners) throw Error("--shape: the map would list more than " + std::to_string(kMaxOwners) + " owners");
+    for (std::int64_t flat = 0; flat < count; ++flat) {
+      Element e{Shape(shape->size()), {}};
+      for (std::size_t d = shape->size(), rest = static_cast<std::size_t>(flat); d-- > 0;) {
+        e.coord[d] = static_cast<std::int64_t>(rest % static_cast<std::size_t>((*shape)[d]));
+        rest /= static_cast<std::size_t>((*shape)[d]);
+      }
+      e.owners.push_back(Owner{{Axis::m(), layout.apply_flat(flat)}});
+      map.push_back(std::move(e));
+    }
+  }
+  const Swizzle& s = layout.swizzle();
+  if (json) {
+    Json out = {{"layout", layout.str()},
+                {"swizzle", {{"per_element", s.base}, {"swizzle_len", s.bits}, {"atom_len", s.shift}, {"swizzle_inner", s.inner}}},
+                {"tile_layout", layout.tile().str()},
+                {"size", layout.size()},
+                {"span", layout.span()}};
+    if (shape) {
+      out["shape"] = *shape;
+      Json& elements = out["map"] = Json::array();
+      for (const Element& e : map) elements.push_back({{"coord", e.coord}, {"offset", e.owners.front().at(Axis::m())}});
+    }
+    std::cout << json_line(out) << "\n";
+    return kHolds;
+  }
+  std::cout << "layout  " << layout.str() << "\nswizzle per_element " << s.base << ", swizzle_len " << s.bits
+            << ", atom_len " << s.shift << (s.inner ? " (the high bits XOR-ed into the low ones)" : " (swizzle_inner=False)")
+            << "\nsize    " << layout.size() << "\nspan    " << layout.span() << " (of the offsets before the swizzle)\n";
+  if (!shape) return kHolds;
+  std::cout << "shape   " << shape_str(*shape) << "  (cells: the swizzled offset on m)\n\n";
+  if (shape->size() == 2) {
+    print_grid(std::cout, map, *shape);
+    return kHolds;
+  }
+  for (const Element& e : map) {
+    std::string coord = "(";
+    for (std::size_t i = 0; i < e.coord.size(); ++i) coord += (i ? ", " : "") + std::to_string(e.coord[i]);
+    std::cout << coord << ")  " << owner_label(e.owners) << "\n";
+  }
+  return kHolds;
+}
+
 // `layout FILE --by-lane`: the table of every register fragment of the file.
 int by_lane_file(const std::string& path, std::optional<int> lane, bool json) {
   const Program program = load_program(path);
@@ -262,14 +319,20 @@ int run_layout(const Args& args) {
   const std::optional<Shape> shape =
       vm.count("shape") ? std::optional(parse_shape_option(vm["shape"].as<std::string>())) : std::nullopt;
 
-  std::optional<LayoutValue> value;
+  std::optional<AnyLayout> any;
   try {
-    value = parse_layout(expr, "<expr>");
+    any = parse_any_layout(expr, "<expr>");
   } catch (const Error& e) {
     report_error(std::cerr, std::cout, e, vm["json"].as<bool>(), expr);
     return kBadInput;
   }
-  const TileLayout& layout = layout_of(*value);
+  if (const auto* compose = std::get_if<ComposeLayout>(&*any)) {
+    if (by_lane) throw Error("layout: --by-lane needs a register layout; a ComposeLayout is a shared-memory layout");
+    return print_compose(*compose, shape, vm["json"].as<bool>());
+  }
+  const LayoutValue value = std::holds_alternative<TileLayout>(*any) ? LayoutValue(std::get<TileLayout>(*any))
+                                                                      : LayoutValue(std::get<GroupedLayout>(*any));
+  const TileLayout& layout = layout_of(value);
   const std::set<Axis> axes = named_axes(layout);
   const std::vector<ElementOwners> map =
       shape ? owner_map(layout, *shape, "--shape", kMaxOwners) : std::vector<ElementOwners>{};
@@ -287,9 +350,9 @@ int run_layout(const Args& args) {
     return kHolds;
   }
   if (vm["json"].as<bool>())
-    std::cout << to_json(*value, axes, shape, map) << "\n";
+    std::cout << to_json(value, axes, shape, map) << "\n";
   else
-    print_text(std::cout, *value, axes, shape, map);
+    print_text(std::cout, value, axes, shape, map);
   return kHolds;
 }
 

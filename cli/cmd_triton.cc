@@ -1,4 +1,4 @@
-// mmacheck triton FILE [--json]
+// mmacheck triton FILE... [--json] [-j N] [--allow-unchecked]
 //
 // FILE lists Triton linear layouts of NVIDIA MMA v2 accumulators and dot
 // operands (core/triton/triton_dot.h).  Each is checked against the PTX
@@ -12,13 +12,14 @@
 // (cli/json_shape.h).
 // Exit status 0 when every layout proves, 1 when one is refuted, ill-formed or
 // unchecked (unchecked is not success; --allow-unchecked accepts it:
-// cli/unchecked.h; the summary lists why), 2 bad input.
+// cli/unchecked.h; the summary lists why), 2 bad input.  Several files or
+// folders run as `prove` runs them (cli/file_batch.h).
 #include <algorithm>
 #include <array>
 #include <iostream>
 
-#include "cli/json_shape.h"
 #include "cli/command.h"
+#include "cli/file_batch.h"
 #include "cli/unchecked.h"
 #include "core/base/file_io.h"
 #include "core/base/json.h"
@@ -29,19 +30,10 @@ namespace mmacheck::cli {
 
 namespace po = boost::program_options;
 
-int run_triton(const Args& args) {
-  po::options_description options("mmacheck triton");
-  // clang-format off
-  options.add_options()
-      ("file", po::value<std::string>(), "a JSON list of Triton linear layouts")
-      ("json", po::bool_switch(), "print the JSON report");
-  // clang-format on
-  options.add(unchecked_option());
-  po::positional_options_description positional;
-  positional.add("file", 1);
-  const po::variables_map vm = parse_options(args, options, positional);
-  if (!vm.count("file")) throw Error("triton: no FILE (a JSON list of linear layouts)");
-  const std::string path = vm["file"].as<std::string>();
+namespace {
+
+// One file's layouts checked and reported.
+FileOutcome check_triton_file(const std::string& path, bool json, bool allow, std::ostream& out) {
   const std::vector<TritonDotOperand> operands = read_triton_file(read_text_file(path), path);
   if (operands.empty()) throw Error(SourceLoc{path, 0, 0}, "no layouts in \"operands\"");
 
@@ -52,32 +44,54 @@ int run_triton(const Args& args) {
     ++counts[static_cast<std::size_t>(r.result)];
     if (r.result == FrameVerdict::unchecked) unchecked.add(r.message);
   }
-  const bool allow = vm["allow-unchecked"].as<bool>();
-  if (vm["json"].as<bool>()) {
+  const bool failed = counts[2] || counts[3];
+  FileOutcome outcome{status(failed, unchecked, allow), failed ? "failed" : unchecked.count() ? "unchecked" : "proved",
+                      nullptr};
+  if (json) {
     FrameVerdict worst = FrameVerdict::proved;  // the file's verdict: its worst part's
     for (const TritonReport& r : reports) worst = std::max(worst, r.result);
     Json list = Json::array();
     for (const TritonReport& r : reports) list.push_back(triton_report_json(r));
-    std::cout << json_line(file_json(path, {{"verdict", verdict_name(worst)}, {"layouts", std::move(list)},
-                                            {"unchecked", unchecked.json()}}))
-              << std::endl;
-  } else {
-    for (const TritonReport& r : reports) {
-      std::string verdict(verdict_name(r.result));
-      verdict.resize(11, ' ');
-      std::cout << verdict << r.name << "  " << (r.instruction.empty() ? "(accumulator)" : r.instruction) << "\n"
-                << "  " << r.message << "\n";
-      if (!r.zero_bases.empty()) {
-        std::cout << "  zero bases:";
-        for (const auto& [dim, b] : r.zero_bases) std::cout << " " << dim << "[" << b << "]";
-        std::cout << "\n";
-      }
-    }
-    std::cout << reports.size() << " layouts: " << counts[0] << " proved, " << counts[2] << " refuted, "
-              << counts[3] << " ill_formed, " << counts[1] << " unchecked" << std::endl
-              << unchecked.summary(allow) << std::flush;
+    outcome.json = Json{{"verdict", verdict_name(worst)}, {"layouts", std::move(list)}, {"unchecked", unchecked.json()}};
+    return outcome;
   }
-  return status(counts[2] || counts[3], unchecked, allow);
+  for (const TritonReport& r : reports) {
+    std::string verdict(verdict_name(r.result));
+    verdict.resize(11, ' ');
+    out << verdict << r.name << "  " << (r.instruction.empty() ? "(accumulator)" : r.instruction) << "\n"
+        << "  " << r.message << "\n";
+    if (!r.zero_bases.empty()) {
+      out << "  zero bases:";
+      for (const auto& [dim, b] : r.zero_bases) out << " " << dim << "[" << b << "]";
+      out << "\n";
+    }
+  }
+  out << reports.size() << " layouts: " << counts[0] << " proved, " << counts[2] << " refuted, " << counts[3]
+      << " ill_formed, " << counts[1] << " unchecked" << std::endl
+      << unchecked.summary(allow) << std::flush;
+  return outcome;
+}
+
+}  // namespace
+
+int run_triton(const Args& args) {
+  po::options_description options("mmacheck triton");
+  // clang-format off
+  options.add_options()
+      ("file", po::value<std::vector<std::string>>(), "JSON lists of linear layouts or folders of them; - is standard input")
+      ("json", po::bool_switch(), "print the JSON report (JSON Lines, one object per file, for several)")
+      ("jobs,j", po::value<int>()->default_value(1), "files checked at once (0: one per hardware thread)");
+  // clang-format on
+  options.add(unchecked_option());
+  po::positional_options_description positional;
+  positional.add("file", -1);
+  const po::variables_map vm = parse_options(args, options, positional);
+  if (!vm.count("file")) throw Error("triton: no FILE (a JSON list of linear layouts)");
+  const bool json = vm["json"].as<bool>();
+  const bool allow = vm["allow-unchecked"].as<bool>();
+  const BatchOptions batch{.jobs = checked_jobs(vm["jobs"].as<int>()), .json = json};
+  return run_batch(expand_inputs(vm["file"].as<std::vector<std::string>>(), {}, {".json"}), batch,
+                   [&](const std::string& path, std::ostream& out) { return check_triton_file(path, json, allow, out); });
 }
 
 }  // namespace mmacheck::cli

@@ -39,9 +39,9 @@ constexpr Command kCommands[] = {
      "--instr m16n8k16.f16 --cases 1024 -o new.mmav", kRunCapture, Needs::cuda},
     {"draw", "FILE -o OUT.svg", "SVG picture of the fragments, counterexamples highlighted",
      "examples/seed.txt -o seed.svg", run_draw},
-    {"cute", "FILE", "prove CuTe MMA atoms (trait header or atom list) against the PTX frames",
+    {"cute", "FILE...", "prove CuTe MMA atoms (trait headers, atom lists, DSL print output) against the PTX frames",
      "tests/data/cute/pr3140_before.txt --json", run_cute},
-    {"triton", "FILE", "prove Triton MMA v2 linear layouts against the PTX frames",
+    {"triton", "FILE...", "prove Triton MMA v2 linear layouts against the PTX frames",
      "tests/data/triton/mma_v2.json", run_triton},
 };
 }  // namespace

@@ -26,8 +26,6 @@ namespace fs = std::filesystem;
 
 namespace {
 
-bool is_input_file(const fs::path& p) { return p.extension() == ".txt" || p.extension() == ".py"; }
-
 bool hidden(const fs::path& p) {
   const std::string name = p.filename().string();
   return name.size() > 1 && name[0] == '.';
@@ -157,7 +155,11 @@ bool skip_no_gemm(const po::variables_map& vm, const std::vector<std::string>& o
   return std::any_of(operands.begin(), operands.end(), [&](const std::string& o) { return fs::is_directory(o, ec); });
 }
 
-std::vector<std::string> expand_inputs(const std::vector<std::string>& operands, const InputSelection& selection) {
+std::vector<std::string> expand_inputs(const std::vector<std::string>& operands, const InputSelection& selection,
+                                       const std::vector<std::string>& extensions) {
+  const auto is_input_file = [&](const fs::path& p) {
+    return std::find(extensions.begin(), extensions.end(), p.extension().string()) != extensions.end();
+  };
   std::vector<std::string> inputs;
   bool stdin_taken = false;
   for (const std::string& operand : operands) {
@@ -185,10 +187,14 @@ std::vector<std::string> expand_inputs(const std::vector<std::string>& operands,
           selected(selection, it->path().lexically_relative(operand).generic_string()))
         found.push_back(it->path().string());
     }
-    if (found.empty())
+    if (found.empty()) {
+      std::string names;
+      for (std::size_t i = 0; i < extensions.size(); ++i)
+        names += (i == 0 ? "" : i + 1 == extensions.size() ? " or " : ", ") + extensions[i];
       throw Error(SourceLoc{operand, 0, 0}, selection.include.empty() && selection.exclude.empty()
-                                                ? "the folder holds no .txt or .py file"
-                                                : "no .txt or .py file of the folder passes --include/--exclude");
+                                                ? "the folder holds no " + names + " file"
+                                                : "no " + names + " file of the folder passes --include/--exclude");
+    }
     std::sort(found.begin(), found.end());
     inputs.insert(inputs.end(), found.begin(), found.end());
   }

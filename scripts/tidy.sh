@@ -16,13 +16,17 @@ if [ ! -f "$db" ]; then
   echo "tidy: error: $db is missing; run scripts/build.sh first" >&2
   exit 2
 fi
+# The folders CI holds to it: the library and the program.  sim/ and tests/
+# have not had a whole run yet (docs/contributing.md); name their files to
+# check them.
+dirs="core|cli|cuda|bench"
 if (($#)); then
   files=("$@")
 else
   # the database's "file" entries under this tree (not build/, and not
   # tests/main.cc: Catch2's main alone, 20 s of its header and none of ours)
   mapfile -t files < <(grep -o '"file": "[^"]*\.cc"' "$db" | sed -e 's|^"file": "||' -e 's|"$||' -e "s|^$(pwd)/||" |
-    grep -v -e '^/' -e '^build' -e '^tests/main\.cc$' | sort -u)
+    grep -v -e '^/' -e '^build' -e '^tests/main\.cc$' | grep -E "^($dirs)/" | sort -u)
 fi
 
 out=$(mktemp -d)

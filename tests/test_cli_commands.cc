@@ -308,3 +308,39 @@ TEST_CASE("threads and show options mean the same in every command that has them
   REQUIRE(bench.status == 0);
   CHECK(Json::parse(bench.out)["threads"] == mmacheck::WorkerPool::hardware_threads());
 }
+
+TEST_CASE("cute and triton take many files and folders as prove does", "[cli][cute][triton]") {
+  const fs::path dir = temp_dir("wings");
+  for (const char* f : {"dsl_atoms.txt", "pr3140_after.txt", "mma_traits_mini.hpp"})
+    fs::copy_file(source_path(std::string("tests/data/cute/") + f), dir / "cute" / f,
+                  (fs::create_directories(dir / "cute"), fs::copy_options::overwrite_existing));
+  std::ofstream(dir / "cute" / "notes.md") << "not an input\n";
+  const RunResult folder = run_mmacheck({"cute", (dir / "cute").string()});
+  CHECK(folder.out.find("== " + (dir / "cute" / "dsl_atoms.txt").string() + " ==\n") != std::string::npos);
+  CHECK(folder.out.find("mma_traits_mini.hpp ==\n") != std::string::npos);
+  CHECK(folder.out.find("notes.md") == std::string::npos);
+  CHECK(folder.out.find("\n3 files: ") != std::string::npos);
+
+  // One refuted file makes the run fail; its report is its own; the order is the operands'.
+  const std::string good = source_path("tests/data/cute/dsl_atoms.txt"), bad = source_path("tests/data/cute/pr3140_before.txt");
+  const RunResult two = run_mmacheck({"cute", good, bad, "-j", "2"});
+  CHECK(two.status == 1);
+  CHECK(two.out.rfind("== " + good + " ==\n", 0) == 0);
+  CHECK(two.out.find("\n2 files: 1 proved, 1 failed\n") != std::string::npos);
+  const RunResult lines = run_mmacheck({"cute", good, bad, "--json"});
+  const std::vector<Json> objects = json_lines(lines.out);
+  REQUIRE(objects.size() == 2);
+  CHECK(objects[0]["file"] == good);
+  CHECK(objects[1]["atoms"].size() == 1);
+  CHECK(objects[1]["atoms"][0]["result"] == "refuted");
+
+  // triton: the unchecked ones fail the run unless allowed, per file.
+  const std::string dots = source_path("tests/data/triton/dots.json"), v2 = source_path("tests/data/triton/mma_v2.json");
+  const RunResult t = run_mmacheck({"triton", dots, v2});
+  CHECK(t.status == 1);
+  CHECK(t.out.find("\n2 files: 1 proved, 1 unchecked\n") != std::string::npos);
+  CHECK(run_mmacheck({"triton", dots, v2, "--allow-unchecked"}).status == 0);
+  const RunResult empty = run_mmacheck({"triton", (dir / "cute").string()});
+  CHECK(empty.status == 2);
+  CHECK_THAT(empty.err, Catch::Contains("the folder holds no .json file"));
+}

@@ -363,3 +363,36 @@ TEST_CASE("a dot whose D does not take A's rows or B's columns is refuted", "[tr
     CHECK(check_triton(g)[0].result == FrameVerdict::refuted);
   }
 }
+
+TEST_CASE("Triton's dtype names are read; types mma.sync cannot take are refused at the value", "[triton][dtype]") {
+  const std::string path = test::source_path("tests/data/triton/dots.json");
+  const std::string ours = test::read_file(path);
+  std::string theirs = ours;
+  for (const auto& [from, to] : std::vector<std::pair<std::string, std::string>>{{"f16", "fp16"},
+                                                                                {"f32", "fp32"},
+                                                                                {"e4m3", "fp8e4nv"},
+                                                                                {"e5m2", "fp8e5"},
+                                                                                {"s8", "int8"},
+                                                                                {"s32", "int32"}})
+    for (std::size_t at; (at = theirs.find("\"dtype\": \"" + from + "\"")) != std::string::npos;)
+      theirs.replace(at, 10 + from.size(), "\"dtype\": \"" + to);
+  REQUIRE(theirs.find("\"fp8e4nv\"") != std::string::npos);
+  const std::vector<TritonReport> want = check_triton(read_triton_file(ours, "dots.json"));
+  const std::vector<TritonReport> got = check_triton(read_triton_file(theirs, "dots.json"));
+  REQUIRE(got.size() == want.size());
+  REQUIRE(got.size() == 39);
+  for (std::size_t i = 0; i < got.size(); ++i) {
+    CHECK(got[i].result == FrameVerdict::proved);
+    CHECK(got[i].instruction == want[i].instruction);
+  }
+  // mma.sync has no bf16 accumulator, reads fp32 only as tf32, and no fp8e4b15.
+  CHECK_THAT(error_of(acc_file("[16, 8]").replace(acc_file("[16, 8]").find("f32"), 3, "bf16")),
+             Catch::StartsWith("2:46: dtype 'bf16' is no MMA v2 accumulator type") && Catch::Contains("no bf16 D or C"));
+  std::string operand = acc_file("[16, 8]");
+  operand.replace(operand.find("\"operand\": \"acc\""), 16, "\"operand\": \"a\", \"k_width\": 2");
+  CHECK_THAT(error_of(std::string(operand).replace(operand.find("f32"), 3, "fp32")),
+             Catch::Contains("fp32 reaches mma.sync only as tf32"));
+  CHECK_THAT(error_of(std::string(operand).replace(operand.find("f32"), 3, "fp8e4b15")),
+             Catch::Contains("reaches no NVIDIA mma.sync"));
+  CHECK_THAT(error_of(std::string(operand).replace(operand.find("f32"), 3, "int4")), Catch::Contains("'int4' is no MMA v2 operand type"));
+}

@@ -202,7 +202,22 @@ IntTuple parse_text_tuple(CppCursor& c, bool is_shape) {
 
 }  // namespace
 
-IntTuple parse_cute_shape(CppCursor& cursor) { return parse_type_tuple(cursor, "Shape"); }
+IntTuple parse_cute_shape(CppCursor& cursor) {
+  if (cursor.peek().is("(")) return parse_text_tuple(cursor, true);  // (16,8,16), as CuTe prints it
+  return parse_type_tuple(cursor, "Shape");
+}
+
+std::array<std::optional<CuteLayout>, 3> parse_cute_permutation(CppCursor& c) {
+  std::array<std::optional<CuteLayout>, 3> out;
+  c.expect("(", "opening the permutation (P_M, P_N, P_K)");
+  for (std::size_t i = 0; i < 3; ++i) {
+    if (i) c.expect(",", "between the permutation's modes");
+    if (c.peek().is_name("_")) c.next();
+    else out[i] = parse_cute_layout(c);
+  }
+  c.expect(")", "closing the permutation");
+  return out;
+}
 
 CuteLayout parse_cute_layout(CppCursor& c) {
   skip_cute_prefix(c);

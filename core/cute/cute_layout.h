@@ -18,6 +18,7 @@
 // t0 = 1, t1 = 1), value 1 the index 32 + 1 + 16 = 49.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -76,8 +77,12 @@ struct CuteLayout {
 // `cute::` qualifiers, and accept Int<N>, C<N>, _N and N as integers.
 // Throws Error at the first token that does not fit.
 CuteLayout parse_cute_layout(CppCursor& cursor);
-// A C++ `Shape<...>` (or a lone integer) at the cursor, as for Shape_MNK.
+// A C++ `Shape<...>`, a lone integer or a tuple as CuTe prints it
+// (`(16,8,16)`) at the cursor, as for Shape_MNK.
 IntTuple parse_cute_shape(CppCursor& cursor);
+// A TiledMMA's permutation `(P_M, P_N, P_K)`, each a layout or `_` (nullopt:
+// CuTe's identity), as the CuTe notation and the DSL's print write it.
+std::array<std::optional<CuteLayout>, 3> parse_cute_permutation(CppCursor& cursor);
 // A whole string as one layout ("what" names the string in messages).
 CuteLayout parse_cute_layout(std::string_view text, const std::string& what = "layout");
 

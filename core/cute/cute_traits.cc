@@ -5,6 +5,8 @@
 #include <set>
 #include <unordered_map>
 
+#include "core/cute/cute_dsl_print.h"
+
 namespace mmacheck {
 
 namespace {
@@ -187,7 +189,7 @@ struct Reader {
     } else if (!header && key.text == "ThrLayoutVMNK" && atom.tiled) atom.thr_vmnk = member(statement);
     else if (!header && key.text == "Tile" && atom.tiled) atom.tile = member(statement).layout->shape;
     else if (!header && key.text == "AtomLayout" && atom.tiled) atom.atom_layout = member(statement).layout;
-    else if (!header && key.text == "Permutation" && atom.tiled) permutation(atom);
+    else if (!header && key.text == "Permutation" && atom.tiled) atom.permutation = parse_cute_permutation(c);
     else if (header)
       throw Error(key.loc, "unknown member '" + key.text + "' of MMA_Traits<" + atom.name + "> (mmacheck reads " +
                                std::string(kMemberList) + ")");
@@ -195,17 +197,6 @@ struct Reader {
       throw Error(key.loc, "unknown key '" + key.text +
                                "' (A, B, C, ThrID, Shape_MNK, ValTypeD/A/B/C; tiled: ThrLayoutVMNK, Tile, AtomLayout, "
                                "Permutation)");
-  }
-
-  // `(P_M, P_N, P_K)`, each a layout or `_`.
-  void permutation(CuteAtomTraits& atom) {
-    c.expect("(", "opening the permutation (P_M, P_N, P_K)");
-    for (int i = 0; i < 3; ++i) {
-      if (i) c.expect(",", "between the permutation's modes");
-      if (c.peek().is_name("_")) c.next();
-      else atom.permutation[static_cast<std::size_t>(i)] = parse_cute_layout(c);
-    }
-    c.expect(")", "closing the permutation");
   }
 
   // After `MMA_Traits<`: the text up to the matching `>`, spaces dropped.
@@ -445,8 +436,9 @@ std::vector<CuteAtomTraits> read_cute_atom_list(const std::string& text, const s
 }
 
 std::vector<CuteAtomTraits> read_cute_file(const std::string& text, const std::string& file, const Limits& limits) {
-  return text.find("MMA_Traits") != std::string::npos ? read_cute_header(text, file, limits)
-                                                        : read_cute_atom_list(text, file, limits);
+  if (text.find("MMA_Traits") != std::string::npos) return read_cute_header(text, file, limits);
+  if (is_cute_dsl_print(text)) return read_cute_dsl_print(text, file, limits);
+  return read_cute_atom_list(text, file, limits);
 }
 
 }  // namespace mmacheck

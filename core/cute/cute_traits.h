@@ -97,7 +97,8 @@ std::vector<CuteAtomTraits> read_cute_header(const std::string& text, const std:
 // entry, and for an atom (not a tiled entry) listed twice.
 std::vector<CuteAtomTraits> read_cute_atom_list(const std::string& text, const std::string& file,
                                                 const Limits& limits = Limits());
-// A header (it mentions MMA_Traits) or an atom list, by content.
+// A header (it mentions MMA_Traits), the CuTe DSL's print output
+// (core/cute/cute_dsl_print.h) or an atom list, by content.
 std::vector<CuteAtomTraits> read_cute_file(const std::string& text, const std::string& file,
                                            const Limits& limits = Limits());
 

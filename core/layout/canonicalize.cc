@@ -108,27 +108,27 @@ TileLayout sort_replica_iters(const TileLayout& layout) {
   return TileLayout(layout.shard(), std::move(replica), layout.offset());
 }
 
-// TVM's canonicalize classifies every axis (thread or memory) and checks the
-// scope chain with or without a target.
-void require_well_formed(const TileLayout& layout) {
-  const auto registered = [&](const Axis& axis) {
-    if (!axis.is_registered())
-      throw Error("axis '" + axis.name() + "' of layout " + layout.str() +
-                  " is not registered (TVM: it has no thread classification)");
-  };
-  for (const Iter& it : layout.shard()) registered(it.axis);
-  for (const Iter& it : layout.replica()) registered(it.axis);
-  for (const auto& [axis, value] : layout.offset()) registered(axis);
-  (void)layout.scope();  // throws on conflicting scopes or a disconnected chain
-}
-
 }  // namespace
 
 TileLayout TileLayout::canonicalize(Target target) const {
   TileLayout res = remove_zero_offsets(remove_unit_iters(*this));
-  require_well_formed(res);  // after the unit iters go, as in TVM
+  res.check_well_formed();  // after the unit iters go, as in TVM
   if (target == Target::cuda) res = fuse_axes_by_scope(res);
   return sort_replica_iters(fuse_contiguous_shard_iters(res));
+}
+
+// TVM's canonicalize (and ComposeLayout's constructor) classify every axis
+// (thread or memory) and check the scope chain with or without a target.
+void TileLayout::check_well_formed() const {
+  const auto registered = [&](const Axis& axis) {
+    if (!axis.is_registered())
+      throw Error("axis '" + axis.name() + "' of layout " + str() +
+                  " is not registered (TVM: it has no thread classification)");
+  };
+  for (const Iter& it : shard_) registered(it.axis);
+  for (const Iter& it : replica_) registered(it.axis);
+  for (const auto& [axis, value] : offset_) registered(axis);
+  (void)scope();  // throws on conflicting scopes or a disconnected chain
 }
 
 }  // namespace mmacheck

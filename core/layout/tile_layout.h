@@ -156,6 +156,9 @@ class TileLayout {
   // TVM's VerifyWellFormed: false when the layout has shard thread axes that
   // do not form one connected scope chain (TVM raises there instead).
   bool verify_well_formed() const;
+  // TVM's check_well_formed: throws unless every axis is registered and the
+  // thread axes form one connected scope chain without conflicts.
+  void check_well_formed() const;
   // (innermost subscope, outermost scope) of the thread axes in shard,
   // replica and offset; nullopt when no shard iter is on a thread axis.
   // Throws on conflicting scopes or a disconnected chain.

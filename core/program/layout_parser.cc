@@ -38,7 +38,7 @@ std::string known_axes() {
 
 bool is_builtin(std::string_view name) {
   return name == "S" || name == "R" || name == "TileLayout" || name == "T" || name == "Tx" || name == "Axis" ||
-         name == "Iter";
+         name == "Iter" || name == "ComposeLayout" || name == "SwizzleLayout" || name == "True" || name == "False";
 }
 
 std::string known_layouts(const LayoutNames& names) {
@@ -161,6 +161,9 @@ class Parser {
     if (t.text == "T" || t.text == "Tx") return Value{Namespace{false}, t.loc};
     if (t.text == "Axis") return Value{Namespace{true}, t.loc};
     if (t.text == "Iter") return Value{Callable{Callable::Kind::iter}, t.loc};
+    if (t.text == "ComposeLayout") return Value{Callable{Callable::Kind::compose}, t.loc};
+    if (t.text == "SwizzleLayout") return Value{Callable{Callable::Kind::swizzle}, t.loc};
+    if (t.text == "True" || t.text == "False") return Value{std::int64_t{t.text == "True"}, t.loc};  // Python's bools are ints
     if (is_known_axis(t.text)) return Value{Axis(t.text), t.loc};
     in_.fail(t, "unknown name '" + t.text + "' (" + known_layouts(names_) + ")");
   }
@@ -207,14 +210,18 @@ class Parser {
       if (name.text == "TileLayout") return Value{Wrapper{}, target.loc};
       if (name.text == "Axis") return Value{Namespace{true}, target.loc};
       if (name.text == "Iter") return Value{Callable{Callable::Kind::iter}, target.loc};
-      in_.fail(name, "unknown name '" + name.text + "' after 'T.' (known: S, R, TileLayout, Iter, Axis)");
+      if (name.text == "ComposeLayout") return Value{Callable{Callable::Kind::compose}, target.loc};
+      if (name.text == "SwizzleLayout") return Value{Callable{Callable::Kind::swizzle}, target.loc};
+      in_.fail(name, "unknown name '" + name.text +
+                         "' after 'T.' (known: S, R, TileLayout, Iter, Axis, ComposeLayout, SwizzleLayout)");
     }
     if (target.get<Wrapper>()) {
       if (name.text != "from_iters") in_.fail(name, "unknown name 'TileLayout." + name.text + "' (known: from_iters)");
       return Value{Callable{Callable::Kind::from_iters}, target.loc};
     }
-    if (!is_layout_like(target)) in_.fail(name, kind_name(target) + " has no attribute '" + name.text + "'");
-    if (!is_method(name.text))
+    if (!is_layout_like(target) && !target.get<ComposeLayout>())
+      in_.fail(name, kind_name(target) + " has no attribute '" + name.text + "'");
+    if (!is_method(name.text) && !target.get<ComposeLayout>())
       in_.fail(name, "unknown layout method '" + name.text + "' (methods: " + method_names() + ")");
     const Token& open = in_.peek();
     if (!open.is_op("(")) in_.fail(open, "expected '(' to call method '" + name.text + "', got " + describe(open));
@@ -226,6 +233,8 @@ class Parser {
     if (const Callable* c = callee.get<Callable>()) {
       const std::string spelled = c->kind == Callable::Kind::iter         ? "Iter"
                                   : c->kind == Callable::Kind::from_iters ? "from_iters"
+                                  : c->kind == Callable::Kind::compose    ? "ComposeLayout"
+                                  : c->kind == Callable::Kind::swizzle    ? "SwizzleLayout"
                                                                           : "get";
       const Token name{TokenKind::identifier, spelled, 0, 0, callee.loc};
       return call_callable(*c, name, arguments(open, spelled + "("), callee.loc);
@@ -289,21 +298,52 @@ class Parser {
 
 }  // namespace
 
+namespace {
+
+AnyLayout any_layout(const Value& v) {
+  if (const auto* g = v.get<GroupedLayout>()) return *g;
+  if (const auto* c = v.get<ComposeLayout>()) return *c;
+  if (v.get<Swizzle>())
+    throw Error(v.loc, "expected a layout, got a swizzle: compose it with one, ComposeLayout(SwizzleLayout(...), "
+                       "TileLayout(...))");
+  if (!is_layout_like(v)) throw Error(v.loc, "expected a layout, got " + kind_name(v));
+  return to_layout(v);
+}
+
+}  // namespace
+
 LayoutValue parse_layout(TokenCursor& in, const LayoutNames& names) {
   const Value v = Parser(in, names).sum();
+  if (v.get<ComposeLayout>())
+    throw Error(v.loc, "a ComposeLayout (a swizzled layout) is no TileLayout and cannot be used here; a shared "
+                       "buffer takes one as layout= (docs/shared-memory.md)");
   if (const auto* g = v.get<GroupedLayout>()) return *g;
   if (!is_layout_like(v)) throw Error(v.loc, "expected a layout, got " + kind_name(v));
   return to_layout(v);
 }
 
-LayoutValue parse_layout(std::string_view text, const std::string& source, const LayoutNames& names) {
+namespace {
+
+// The whole of `text` as one expression, read by `read`.
+template <class F>
+auto parse_whole(std::string_view text, const std::string& source, F&& read) {
   TokenCursor in(tokenize(text, source));
   if (in.peek().ends_statement()) in.fail(in.peek(), "empty layout expression");
-  LayoutValue value = parse_layout(in, names);
+  auto value = read(in);
   while (in.peek().kind == TokenKind::newline) in.next();
   if (in.peek().kind != TokenKind::end)
     in.fail(in.peek(), "unexpected " + describe(in.peek()) + " after the layout expression");
   return value;
+}
+
+}  // namespace
+
+LayoutValue parse_layout(std::string_view text, const std::string& source, const LayoutNames& names) {
+  return parse_whole(text, source, [&](TokenCursor& in) { return parse_layout(in, names); });
+}
+
+AnyLayout parse_any_layout(std::string_view text, const std::string& source, const LayoutNames& names) {
+  return parse_whole(text, source, [&](TokenCursor& in) { return any_layout(Parser(in, names).sum()); });
 }
 
 }  // namespace mmacheck

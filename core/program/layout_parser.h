@@ -23,6 +23,13 @@
 //   T.TileLayout.from_iters(shard=[T.Iter(e, s, "axis"), ...], replica=[...],
 //                  offset={"axis": v})   TVM's printed form.
 //   NAME           an earlier binding (see LayoutNames).
+//   ComposeLayout(per_element, swizzle_len, atom_len, tile_layout[, swizzle_inner])
+//                  TIRx's swizzled layout (core/layout/compose_layout.h), also
+//                  ComposeLayout(SwizzleLayout(per_element=, swizzle_len=,
+//                  atom_len=[, swizzle_inner=]), tile_layout); its methods are
+//                  canonicalize, tile, tile_to, pack and unpack.  Only
+//                  parse_any_layout yields one: where a TileLayout is needed it
+//                  is a located error.  True and False are 1 and 0, as in Python.
 //   .tile_to(shape, tile_shape)  .tile(outer, outer_shape, inner_shape)
 //   .canonicalize()  .storage()  .group(shape)  .permute_dims(perm)
 //   .permute_by_groups(perm)       after .group (TVM's (seps, perm) form works
@@ -46,6 +53,7 @@
 #include <variant>
 #include <vector>
 
+#include "core/layout/compose_layout.h"
 #include "core/layout/tile_layout.h"
 
 namespace mmacheck {
@@ -57,6 +65,8 @@ class TokenCursor;
 // `.permute_by_groups` can follow, also through a name bound to it.
 using LayoutValue = std::variant<TileLayout, GroupedLayout>;
 const TileLayout& layout_of(const LayoutValue& value);
+// What `mmacheck layout` evaluates: a LayoutValue's kinds or a ComposeLayout.
+using AnyLayout = std::variant<TileLayout, GroupedLayout, ComposeLayout>;
 
 // The names an expression may use.
 struct LayoutNames {
@@ -75,5 +85,7 @@ LayoutValue parse_layout(TokenCursor& in, const LayoutNames& names);
 // Parse `text`, which must hold exactly one layout expression; `source`
 // names it in messages (SourceLoc::file, e.g. "<expr>").
 LayoutValue parse_layout(std::string_view text, const std::string& source, const LayoutNames& names = {});
+// The same, with a ComposeLayout allowed as the result.
+AnyLayout parse_any_layout(std::string_view text, const std::string& source, const LayoutNames& names = {});
 
 }  // namespace mmacheck

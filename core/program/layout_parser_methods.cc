@@ -115,6 +115,7 @@ std::vector<Value> bind_args(const std::vector<Arg>& args, const Token& callee,
 }
 
 Value call_method(const Value& self, const Token& name, const std::vector<Arg>& args) {
+  if (const auto* compose = self.get<ComposeLayout>()) return call_compose_method(*compose, self, name, args);
   const std::string& m = name.text;
   const SourceLoc& at = self.loc;
   if (m == "permute_by_groups") {

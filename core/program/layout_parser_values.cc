@@ -116,9 +116,18 @@ std::string kind_name(const Value& value) {
           [](const Wrapper&) -> std::string { return "'TileLayout'"; },
           [](const Namespace& n) -> std::string { return n.axes ? "'Axis'" : "'T'"; },
           [](const Callable& c) -> std::string {
-            return c.kind == Callable::Kind::iter ? "'Iter'" : c.kind == Callable::Kind::from_iters ? "'from_iters'" : "'Axis.get'";
+            switch (c.kind) {
+              case Callable::Kind::iter: return "'Iter'";
+              case Callable::Kind::from_iters: return "'from_iters'";
+              case Callable::Kind::axis_get: return "'Axis.get'";
+              case Callable::Kind::compose: return "'ComposeLayout'";
+              case Callable::Kind::swizzle: return "'SwizzleLayout'";
+            }
+            return "a callable";
           },
           [](const Iter&) -> std::string { return "an iter"; },
+          [](const ComposeLayout&) -> std::string { return "a ComposeLayout"; },
+          [](const Swizzle&) -> std::string { return "a swizzle (SwizzleLayout)"; },
       },
       value.v);
 }
@@ -132,6 +141,7 @@ Axis axis_of(const Value& value) { return to_axis(value); }
 
 Value call_callable(const Callable& callee, const Token& name, const std::vector<Arg>& args, const SourceLoc& loc) {
   using K = Callable::Kind;
+  if (callee.kind == K::compose || callee.kind == K::swizzle) return call_compose(callee, name, args, loc);
   if (callee.kind == K::axis_get) {
     const std::vector<Value> a = bind_args(args, name, {"name"});
     if (!a[0].get<Str>()) expected(a[0], "an axis name (Axis.get(\"laneid\"))");

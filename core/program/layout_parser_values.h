@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "core/base/error.h"
+#include "core/layout/compose_layout.h"
 #include "core/program/layout_parser.h"
 #include "core/program/lexer.h"
 
@@ -48,8 +49,13 @@ struct Namespace {  // T / Tx (builders) or Axis (axes)
 // What TVM prints and users paste: T.Iter(e, s, "axis"),
 // T.TileLayout.from_iters(shard=[...], replica=[...], offset={...}),
 // Axis.get("laneid").
+// TIRx's swizzle composition: ComposeLayout(per_element, swizzle_len,
+// atom_len, tile_layout[, swizzle_inner]) or ComposeLayout(SWIZZLE,
+// tile_layout[, swizzle_inner]) with SWIZZLE a SwizzleLayout(per_element=,
+// swizzle_len=, atom_len=[, swizzle_inner=]) (the earlier TIRx spelling the
+// layout files take).
 struct Callable {
-  enum class Kind { iter, from_iters, axis_get } kind;
+  enum class Kind { iter, from_iters, axis_get, compose, swizzle } kind;
 };
 
 struct Value;
@@ -60,7 +66,7 @@ struct Seq {
 
 struct Value {
   std::variant<std::int64_t, Str, Axis, OnAxis, Offset, Spec, TileLayout, GroupedLayout, Seq, Builder,
-               Wrapper, Namespace, Callable, Iter>
+               Wrapper, Namespace, Callable, Iter, ComposeLayout, Swizzle>
       v;
   SourceLoc loc;
 
@@ -104,11 +110,19 @@ struct Arg {
   Value value;
 };
 
+// ComposeLayout(...) and SwizzleLayout(...) (layout_parser_compose.cc);
+// TVM's checks fail at `name`.
+Value call_compose(const Callable& callee, const Token& name, const std::vector<Arg>& args, const SourceLoc& loc);
+// `self.name(args)` on a ComposeLayout.
+Value call_compose_method(const ComposeLayout& layout, const Value& self, const Token& name,
+                          const std::vector<Arg>& args);
+
 // The layout methods (layout_parser_methods.cc).
 bool is_method(std::string_view name);
 std::string method_names();  // "tile_to, tile, ..." for messages
-// `self.name(args)`; `self` is layout-like.  Algebra failures are placed at
-// the method's name.
+// `self.name(args)`; `self` is layout-like or a ComposeLayout (which has
+// canonicalize, tile, tile_to, pack and unpack only).  Algebra failures are
+// placed at the method's name.
 Value call_method(const Value& self, const Token& name, const std::vector<Arg>& args);
 // The values of `args` in the order of `params` (positional, then by
 // keyword); throws at the offending argument, or at `callee` for a missing one.

@@ -7,6 +7,30 @@ namespace mmacheck {
 
 namespace {
 
+// Triton's names for element types (triton.language: fp16, fp8e4nv, int8,
+// ...; TTGIR's MLIR names: f8E4M3FN, i8, ...), beside mmacheck's own (TVM's
+// and PTX's, core/program/dtype.cc).  fp32 is listed so that an fp32
+// operand gets its own message: mma.sync reads fp32 only as tf32.
+struct TritonDType {
+  std::string_view name;
+  DType type;
+};
+constexpr TritonDType kTritonDTypes[] = {
+    {"fp16", DType::f16},   {"bf16", DType::bf16},    {"fp32", DType::f32},  {"fp64", DType::f64},
+    {"fp8e4nv", DType::e4m3}, {"fp8e5", DType::e5m2}, {"int8", DType::s8},   {"i8", DType::s8},
+    {"uint8", DType::u8},   {"int32", DType::s32},    {"i32", DType::s32},   {"f8E4M3FN", DType::e4m3},
+    {"f8E5M2", DType::e5m2},
+};
+
+// Triton's fp8 formats no NVIDIA mma.sync takes (Triton converts them first).
+constexpr std::string_view kNoMmaTypes[] = {"fp8e4b15", "fp8e4b8", "fp8e5b16", "f8E4M3FNUZ", "f8E5M2FNUZ"};
+
+std::optional<DType> triton_dtype(std::string_view name) {
+  for (const TritonDType& t : kTritonDTypes)
+    if (t.name == name) return t.type;
+  return parse_dtype(name);
+}
+
 bool one_of(const std::string& key, std::initializer_list<const char*> keys) {
   for (const char* k : keys)
     if (key == k) return true;
@@ -76,15 +100,28 @@ std::vector<TritonDotOperand> read_triton_file(const std::string& text, const st
     else if (role == "b") op.role = TritonRole::b;
     else throw Error(r.at("operand"), "operand '" + printable(role) + "' is not acc, a or b");
     const std::string dtype = r.text("dtype");
-    const std::optional<DType> t = parse_dtype(dtype);
-    if (!t) throw Error(r.at("dtype"), "unknown dtype '" + printable(dtype) + "'");
+    for (std::string_view no : kNoMmaTypes)
+      if (dtype == no)
+        throw Error(r.at("dtype"), "dtype '" + dtype + "' reaches no NVIDIA mma.sync (Triton converts it to fp16 first)");
+    const std::optional<DType> t = triton_dtype(dtype);
+    if (!t)
+      throw Error(r.at("dtype"), "unknown dtype '" + printable(dtype) +
+                                     "' (Triton's fp16, bf16, fp32, fp8e4nv, fp8e5, int8, uint8, int32, or f16, e4m3, "
+                                     "s8, ...)");
     op.dtype = *t;
+    // What mma.sync takes: D/C f32, s32 or f16 (no bf16 accumulator); A/B
+    // f16, bf16, tf32, s8, u8, e4m3, e5m2 (fp32 only as tf32).
     const bool acc_type = *t == DType::f32 || *t == DType::s32 || *t == DType::f16;
-    const bool operand_type = *t != DType::f32 && *t != DType::f64 && *t != DType::s32;
+    const bool operand_type = *t == DType::f16 || *t == DType::bf16 || *t == DType::tf32 || *t == DType::s8 ||
+                              *t == DType::u8 || *t == DType::e4m3 || *t == DType::e5m2;
     if (op.role == TritonRole::acc ? !acc_type : !operand_type)
-      throw Error(r.at("dtype"), "dtype '" + dtype + (op.role == TritonRole::acc
-                                                          ? "' is no MMA v2 accumulator type (f32, s32, f16)"
-                                                          : "' is no MMA v2 operand type (f16, bf16, tf32, s8, u8, e4m3, e5m2)"));
+      throw Error(r.at("dtype"),
+                  "dtype '" + dtype +
+                      (op.role == TritonRole::acc
+                           ? "' is no MMA v2 accumulator type (f32, s32, f16: mma.sync has no " + dtype + " D or C)"
+                           : *t == DType::f32 ? "' is no MMA v2 operand type: fp32 reaches mma.sync only as tf32 "
+                                                "(inputPrecision = tf32: give dtype tf32)"
+                                              : "' is no MMA v2 operand type (f16, bf16, tf32, s8, u8, e4m3, e5m2)"));
     if (op.role != TritonRole::acc) {
       if (!r.e.contains("k_width")) throw Error(src.at(pointer), where + ": a dot operand needs \"k_width\"");
       op.k_width = r.small_int(r.e["k_width"], r.at("k_width"), "\"k_width\"");

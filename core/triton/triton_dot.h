@@ -11,7 +11,10 @@
 //
 // operand: "acc" (the mma's C/D), "a" (dot operand opIdx 0) or "b" (opIdx
 // 1); dtype: the operand's element type (f16, bf16, s8, u8, e4m3, e5m2,
-// tf32; f32, s32 or f16 for acc); k_width: the dot operand's kWidth (1, 2,
+// tf32; f32, s32 or f16 for acc), in mmacheck's names or Triton's (fp16,
+// bf16, fp8e4nv, fp8e5, int8, uint8; fp32, int32 for acc; TTGIR's f8E4M3FN,
+// i8, ...); a type mma.sync cannot take there (a bf16 accumulator, an fp32
+// or s4 operand, fp8e4b15) is refused at the value; k_width: the dot operand's kWidth (1, 2,
 // 4, 8 or 16); group: the operands of one dot (A, B and optionally its
 // accumulator) share a group and are checked against each other;
 // warps_per_cta: the parent NvidiaMmaEncodingAttr's [M warps, N warps], two
