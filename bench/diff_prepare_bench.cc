@@ -111,10 +111,11 @@ int main(int argc, char** argv) {
     for (std::int64_t i = 0; i < cases; ++i) one_case(job, one, i, host, expected, phases);
     const double per = 1e6 / static_cast<double>(cases);
     const double sum = phases[0] + phases[1] + phases[2] + phases[3] + phases[4];
-    std::printf("%s, %lld cases (%s), 1 thread, CPU time per case: draw %.2f us, pack A B C %.2f us, "
-                "simulate %.2f us, pack D %.2f us, compare %.2f us; total %.2f us (%.3g M cases/min/thread)\n",
-                path.c_str(), static_cast<long long>(cases), inputs.c_str(), per * phases[0], per * phases[1],
-                per * phases[2], per * phases[3], per * phases[4], per * sum, 60.0 * cases / sum / 1e6);
+    std::printf(
+        "%s, %lld cases (%s), 1 thread, CPU time per case: draw %.2f us, pack A B C %.2f us, "
+        "simulate %.2f us, pack D %.2f us, compare %.2f us; total %.2f us (%.3g M cases/min/thread)\n",
+        path.c_str(), static_cast<long long>(cases), inputs.c_str(), per * phases[0], per * phases[1], per * phases[2],
+        per * phases[3], per * phases[4], per * sum, 60.0 * cases / sum / 1e6);
 
     WorkerPool pool(threads);
     std::vector<sim::WarpMachine> machines(static_cast<std::size_t>(pool.size()), machine);
@@ -127,8 +128,8 @@ int main(int argc, char** argv) {
       one_case(job, machines[at], i, hosts[at], expecteds[at], nullptr);
     });
     const double wall = wall_seconds() - start;
-    std::printf("%lld cases on %d threads: %.3f s wall, %.3g M cases/min\n", static_cast<long long>(total),
-                pool.size(), wall, 60.0 * static_cast<double>(total) / wall / 1e6);
+    std::printf("%lld cases on %d threads: %.3f s wall, %.3g M cases/min\n", static_cast<long long>(total), pool.size(),
+                wall, 60.0 * static_cast<double>(total) / wall / 1e6);
   } catch (const Error& e) {
     std::fprintf(stderr, "diff_prepare_bench: %s\n", e.what());
     return 1;

@@ -17,8 +17,8 @@
 // command line would need.  --refuted proves each tiling with A's lane
 // strides exchanged instead (against the correct tiling's plan: the
 // dispatch declines the mistake): the cost of finding the first violation
-// and, unless --no-explain, of explaining it (every mismatch, the fix search).  --max-mma raises the nest limit (512^3 needs
-// 65536, 1024^3 524288); --timeout-ms is prove's (default 10000).
+// and, unless --no-explain, of explaining it (every mismatch, the fix search).  --max-mma raises the nest limit (512^3
+// needs 65536, 1024^3 524288); --timeout-ms is prove's (default 10000).
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -74,11 +74,19 @@ Program tiled(int m, int n, int k, const std::string& a_lanes = "4 @ laneid, 1 @
   const std::string M = std::to_string(m), N = std::to_string(n), K = std::to_string(k);
   const std::string text =
       "D_FRAG = S[(2, 8, 4, 2) : (2, 4 @ laneid, 1 @ laneid, 1)]\n"
-      "A_FRAG = S[(2, 8, 4, 2) : (2, " + a_lanes + ", 1)].tile_to([16, 16], [16, 8])\n"
+      "A_FRAG = S[(2, 8, 4, 2) : (2, " +
+      a_lanes +
+      ", 1)].tile_to([16, 16], [16, 8])\n"
       "B_FRAG = S[(4, 2, 8) : (1 @ laneid, 1, 4 @ laneid)].tile_to([16, 8], [8, 8])\n"
-      "A = buffer((" + M + ", " + K + "), float16, local, A_FRAG.tile_to([" + M + ", " + K + "], [16, 16]))\n"
-      "B = buffer((" + K + ", " + N + "), float16, local, B_FRAG.tile_to([" + K + ", " + N + "], [16, 8]))\n"
-      "D = buffer((" + M + ", " + N + "), float32, local, D_FRAG.tile_to([" + M + ", " + N + "], [16, 8]))\n"
+      "A = buffer((" +
+      M + ", " + K + "), float16, local, A_FRAG.tile_to([" + M + ", " + K +
+      "], [16, 16]))\n"
+      "B = buffer((" +
+      K + ", " + N + "), float16, local, B_FRAG.tile_to([" + K + ", " + N +
+      "], [16, 8]))\n"
+      "D = buffer((" +
+      M + ", " + N + "), float32, local, D_FRAG.tile_to([" + M + ", " + N +
+      "], [16, 8]))\n"
       "scope warp\n"
       "gemm(D, A, B, D)\n";
   return parse_program(text, "tiled_" + M + "x" + N + "x" + K);
@@ -95,9 +103,9 @@ void report(const std::string& name, const Program& program, ProveOptions option
   for (ProofMethod method : methods) {
     options.method = method;
     const Timing t = measure(program, options, repeat, plan);
-    std::printf("%-34s %-11s %-15s best %9.1f ms  median %9.1f ms  cpu %9.1f ms  peak rss %7.1f MiB\n",
-                name.c_str(), std::string(proof_method_name(method)).c_str(),
-                std::string(verdict_name(t.verdict)).c_str(), t.best_ms, t.median_ms, t.best_cpu_ms, peak_rss_mib());
+    std::printf("%-34s %-11s %-15s best %9.1f ms  median %9.1f ms  cpu %9.1f ms  peak rss %7.1f MiB\n", name.c_str(),
+                std::string(proof_method_name(method)).c_str(), std::string(verdict_name(t.verdict)).c_str(), t.best_ms,
+                t.median_ms, t.best_cpu_ms, peak_rss_mib());
     std::fflush(stdout);
   }
 }
@@ -105,8 +113,8 @@ void report(const std::string& name, const Program& program, ProveOptions option
 std::string tiling_name(int s) {
   const std::int64_t m = s == 16 ? 16 : s, n = s == 16 ? 8 : s, k = s == 16 ? 16 : s;
   const std::int64_t mma = (m / 16) * (n / 8) * (k / 16);
-  return "tiled " + std::to_string(m) + "x" + std::to_string(n) + "x" + std::to_string(k) + " (" +
-         std::to_string(mma) + " mma)";
+  return "tiled " + std::to_string(m) + "x" + std::to_string(n) + "x" + std::to_string(k) + " (" + std::to_string(mma) +
+         " mma)";
 }
 
 }  // namespace

@@ -107,9 +107,10 @@ int main(int argc, char** argv) {
       std::vector<GemmInputs> cases;
       for (int i = 0; i < 4; ++i) cases.push_back(random_gemm_inputs(specs.a, specs.b, specs.c, dist, 0x5eed, i));
       line(std::string("nest ") + name + (dist == Distribution::specials ? " (special values)" : ""),
-           best(rounds, mma, [&] {
-             for (const GemmInputs& in : cases) machine.run(in);
-           }),
+           best(rounds, mma,
+                [&] {
+                  for (const GemmInputs& in : cases) machine.run(in);
+                }),
            kernel);
     }
   }
@@ -118,10 +119,8 @@ int main(int argc, char** argv) {
   const VectorFile file = read_vector_file(vectors);
   const double cases = static_cast<double>(file.cases.size());
   const int file_rounds = std::max(1, rounds / 3);
-  line("vectors tests/data/m16n8k16.f32.f16.f16.f32.mmav (read, parse, run)", best(file_rounds, cases, [&] {
-         run_vector_file(read_vector_file(vectors), arch, 0);
-       }),
-       kernel);
+  line("vectors tests/data/m16n8k16.f32.f16.f16.f32.mmav (read, parse, run)",
+       best(file_rounds, cases, [&] { run_vector_file(read_vector_file(vectors), arch, 0); }), kernel);
   line("  of which read and parse", best(file_rounds, cases, [&] { read_vector_file(vectors); }), kernel);
   line("  of which run (lane path)", best(file_rounds, cases, [&] { run_vector_file(file, arch, 0); }), kernel);
 

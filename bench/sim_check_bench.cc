@@ -51,9 +51,15 @@ Program tiled(int n) {
       "D_FRAG = S[(2, 8, 4, 2) : (2, 4 @ laneid, 1 @ laneid, 1)]\n"
       "A_FRAG = S[(2, 8, 4, 2) : (2, 4 @ laneid, 1 @ laneid, 1)].tile_to([16, 16], [16, 8])\n"
       "B_FRAG = S[(4, 2, 8) : (1 @ laneid, 1, 4 @ laneid)].tile_to([16, 8], [8, 8])\n"
-      "A = buffer((" + N + ", " + N + "), float16, local, A_FRAG.tile_to([" + N + ", " + N + "], [16, 16]))\n"
-      "B = buffer((" + N + ", " + N + "), float16, local, B_FRAG.tile_to([" + N + ", " + N + "], [16, 8]))\n"
-      "D = buffer((" + N + ", " + N + "), float32, local, D_FRAG.tile_to([" + N + ", " + N + "], [16, 8]))\n"
+      "A = buffer((" +
+      N + ", " + N + "), float16, local, A_FRAG.tile_to([" + N + ", " + N +
+      "], [16, 16]))\n"
+      "B = buffer((" +
+      N + ", " + N + "), float16, local, B_FRAG.tile_to([" + N + ", " + N +
+      "], [16, 8]))\n"
+      "D = buffer((" +
+      N + ", " + N + "), float32, local, D_FRAG.tile_to([" + N + ", " + N +
+      "], [16, 8]))\n"
       "scope warp\n"
       "gemm(D, A, B, D)\n";
   return parse_program(text, "tiled_" + N + "^3");
@@ -89,12 +95,13 @@ void run(int n, int cases, bool with_prove) {
     whole += since(t);
   }
   const double rest = std::max(0.0, whole - simulate - direct - reference);
-  std::printf("tiled %d^3 (%lld mma), %d cases, 1 thread, CPU time: set-up %.3f s; per case: draw %.2f ms, "
-              "warp machine %.2f ms, direct evaluation %.2f ms, Eigen reference + bound %.2f ms, compare %.2f ms; "
-              "sim total %.2f s (reference / simulation %.2f)%s\n",
-              n, static_cast<long long>(plan.nest.mma_count()), cases, setup, 1e3 * draw / cases,
-              1e3 * simulate / cases, 1e3 * direct / cases, 1e3 * reference / cases, 1e3 * rest / cases,
-              setup + draw + whole, (direct + reference + rest) / simulate, failing ? " FAILURES" : "");
+  std::printf(
+      "tiled %d^3 (%lld mma), %d cases, 1 thread, CPU time: set-up %.3f s; per case: draw %.2f ms, "
+      "warp machine %.2f ms, direct evaluation %.2f ms, Eigen reference + bound %.2f ms, compare %.2f ms; "
+      "sim total %.2f s (reference / simulation %.2f)%s\n",
+      n, static_cast<long long>(plan.nest.mma_count()), cases, setup, 1e3 * draw / cases, 1e3 * simulate / cases,
+      1e3 * direct / cases, 1e3 * reference / cases, 1e3 * rest / cases, setup + draw + whole,
+      (direct + reference + rest) / simulate, failing ? " FAILURES" : "");
   if (!with_prove) return;
   for (const ProofMethod method : {ProofMethod::exhaustive, ProofMethod::z3}) {
     ProveOptions options;

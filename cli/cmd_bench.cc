@@ -59,8 +59,8 @@ auto with_progress(double seconds, const Measure& measure) {
       const auto start = std::chrono::steady_clock::now();
       std::unique_lock lock(mutex);
       while (!stop.wait_for(lock, std::chrono::milliseconds(100), [&] { return done; }))
-        progress.update(std::chrono::duration_cast<std::chrono::seconds>(std::chrono::steady_clock::now() - start)
-                            .count());
+        progress.update(
+            std::chrono::duration_cast<std::chrono::seconds>(std::chrono::steady_clock::now() - start).count());
     });
   } catch (const std::system_error&) {
     // No thread for the progress line: measure without it.
@@ -84,14 +84,14 @@ auto with_progress(double seconds, const Measure& measure) {
 }
 
 Json phase_json(const sim::PhaseResult& p) {
-  return {{"mma_per_second", p.per_second()}, {"spread", p.spread()}, {"mma", p.mma}, {"wall_seconds", p.wall_seconds},
-          {"cpu_seconds", p.cpu_seconds}, {"mma_per_cpu_second", p.per_cpu_second()}};
+  return {
+      {"mma_per_second", p.per_second()}, {"spread", p.spread()},         {"mma", p.mma},
+      {"wall_seconds", p.wall_seconds},   {"cpu_seconds", p.cpu_seconds}, {"mma_per_cpu_second", p.per_cpu_second()}};
 }
 
 void print_phase(const std::string& name, const sim::PhaseResult& p) {
   char line[300];
-  std::snprintf(line, sizeof line,
-                "%-44s %.3g mma/s ±%.0f%% (%llu in %.2f s wall, %.2f s CPU: %.3g per CPU-second)\n",
+  std::snprintf(line, sizeof line, "%-44s %.3g mma/s ±%.0f%% (%llu in %.2f s wall, %.2f s CPU: %.3g per CPU-second)\n",
                 (name + ":").c_str(), p.per_second(), 50 * p.spread(), static_cast<unsigned long long>(p.mma),
                 p.wall_seconds, p.cpu_seconds, p.per_cpu_second());
   std::cout << line;
@@ -133,7 +133,8 @@ int run_bench(const Args& args) {
     for (const std::string& file : vm["nest"].as<std::vector<std::string>>()) {
       Program program = load_program(file);
       Plan plan = dispatch(program, InstSet::extended);
-      if (!plan.ok) throw Error(SourceLoc{file, 0, 0}, "bench --nest: the dispatch declines it: " + plan.reasons.front());
+      if (!plan.ok)
+        throw Error(SourceLoc{file, 0, 0}, "bench --nest: the dispatch declines it: " + plan.reasons.front());
       jobs.push_back({file, std::move(program), std::move(plan)});
     }
 
@@ -146,14 +147,14 @@ int run_bench(const Args& args) {
   std::vector<sim::Phase> phases = sim::kernel_phases(*inst, arch, threads);  // kernel, specials, baseline
   for (const NestJob& job : jobs)
     for (const sim::Distribution dist : {sim::Distribution::normal, sim::Distribution::specials})
-      phases.push_back(sim::nest_phase("nest " + job.file + (dist == sim::Distribution::specials ? " (special values)" : ""),
-                                       job.program, job.plan.nest, arch, dist, threads));
+      phases.push_back(
+          sim::nest_phase("nest " + job.file + (dist == sim::Distribution::specials ? " (special values)" : ""),
+                          job.program, job.plan.nest, arch, dist, threads));
   for (const std::string& file : vector_files) phases.push_back(sim::vector_phase(file, arch));
   const std::size_t first_isa = phases.size();
   for (sim::Phase& p : sim::isa_phases(*inst, arch, threads)) phases.push_back(std::move(p));
-  const std::vector<sim::PhaseResult> r = with_progress(seconds * static_cast<double>(phases.size()) / 2, [&] {
-    return sim::interleaved(phases, threads, seconds);
-  });
+  const std::vector<sim::PhaseResult> r = with_progress(seconds * static_cast<double>(phases.size()) / 2,
+                                                        [&] { return sim::interleaved(phases, threads, seconds); });
   const std::string& baseline = phases[2].name;
   const sim::Ratio ratio = sim::paired_ratio(r[0], r[2]);
   if (vm["json"].as<bool>()) {
@@ -168,19 +169,19 @@ int run_bench(const Args& args) {
     for (std::size_t p = first_isa; p < phases.size(); ++p)
       isa_json.push_back({{"name", phases[p].name}, {"result", phase_json(r[p])}});
     std::cout << json_line(file_json("", {{"verdict", "measured"},
-                            {"instruction", inst->ptx()},
-                            {"arch", arch.name},
-                            {"threads", threads},
-                            {"slices", r[0].slice_rates.size()},
-                            {"kernel", {{"finite", phase_json(r[0])}, {"specials", phase_json(r[1])}}},
-                            {"nests", std::move(nest_json)},
-                            {"vectors", std::move(vector_json)},
-                            {"instruction_sets", std::move(isa_json)},
-                            {"baseline", baseline},
-                            {"baseline_result", phase_json(r[2])},
-                            {"ratio", ratio.median},
-                            {"ratio_q1", ratio.q1},
-                            {"ratio_q3", ratio.q3}}))
+                                          {"instruction", inst->ptx()},
+                                          {"arch", arch.name},
+                                          {"threads", threads},
+                                          {"slices", r[0].slice_rates.size()},
+                                          {"kernel", {{"finite", phase_json(r[0])}, {"specials", phase_json(r[1])}}},
+                                          {"nests", std::move(nest_json)},
+                                          {"vectors", std::move(vector_json)},
+                                          {"instruction_sets", std::move(isa_json)},
+                                          {"baseline", baseline},
+                                          {"baseline_result", phase_json(r[2])},
+                                          {"ratio", ratio.median},
+                                          {"ratio_q1", ratio.q1},
+                                          {"ratio_q3", ratio.q3}}))
               << std::endl;
     return kHolds;
   }

@@ -60,10 +60,8 @@ int run_capture(const Args& args) {
   bool all = false;
   std::vector<const MmaInst*> wanted;
   for (const std::string& name : vm["instr"].as<std::vector<std::string>>()) {
-    if (name == "all")
-      all = true;
-    else
-      wanted.push_back(&find_instruction(name));
+    if (name == "all") all = true;
+    else wanted.push_back(&find_instruction(name));
   }
 
   std::string why;
@@ -85,7 +83,8 @@ int run_capture(const Args& args) {
   Json captured = Json::array();
   Progress progress(static_cast<std::int64_t>(wanted.size()), "instructions");
   for (const MmaInst* inst : wanted) {
-    cuda::Capture cap = cuda::capture_vectors(gpu, nvrtc, *inst, {.cases = cases, .seed = vm["seed"].as<std::uint64_t>(), .inputs = input_set});
+    cuda::Capture cap = cuda::capture_vectors(
+        gpu, nvrtc, *inst, {.cases = cases, .seed = vm["seed"].as<std::uint64_t>(), .inputs = input_set});
     if (comments.empty()) comments.assign(cap.comments.begin(), cap.comments.end() - 1);
     comments.push_back(cap.comments.back());
     vectors.insert(vectors.end(), cap.cases.begin(), cap.cases.end());
@@ -95,12 +94,14 @@ int run_capture(const Args& args) {
   }
   write_file_atomic(vm["output"].as<std::string>(), cuda::format_mmav(comments, vectors));
   if (as_json)
-    std::cout << json_line(file_json("", {{"verdict", "captured"}, {"output", vm["output"].as<std::string>()},
-                                          {"cases", vectors.size()}, {"device", gpu.info().name},
-                                          {"sm", gpu.info().sm}, {"instructions", std::move(captured)}}))
+    std::cout << json_line(file_json("", {{"verdict", "captured"},
+                                          {"output", vm["output"].as<std::string>()},
+                                          {"cases", vectors.size()},
+                                          {"device", gpu.info().name},
+                                          {"sm", gpu.info().sm},
+                                          {"instructions", std::move(captured)}}))
               << std::endl;
-  else
-    std::cout << vectors.size() << " cases written to " << vm["output"].as<std::string>() << std::endl;
+  else std::cout << vectors.size() << " cases written to " << vm["output"].as<std::string>() << std::endl;
   return kHolds;
 }
 

@@ -105,10 +105,9 @@ int run_cute(const Args& args) {
   const bool json = vm["json"].as<bool>();
   const bool allow = vm["allow-unchecked"].as<bool>();
   const BatchOptions batch{.jobs = checked_jobs(vm["jobs"].as<int>()), .json = json};
-  return run_batch(expand_inputs(vm["file"].as<std::vector<std::string>>(), {}, {".hpp", ".h", ".txt"}), batch,
-                   [&](const std::string& path, std::ostream& out) {
-                     return check_cute_file(path, limits, json, allow, out);
-                   });
+  return run_batch(
+      expand_inputs(vm["file"].as<std::vector<std::string>>(), {}, {".hpp", ".h", ".txt"}), batch,
+      [&](const std::string& path, std::ostream& out) { return check_cute_file(path, limits, json, allow, out); });
 }
 
 }  // namespace mmacheck::cli

@@ -46,14 +46,15 @@ std::vector<int> parse_tile(const std::string& text) {
 
 int run_draw(const Args& args) {
   po::options_description options("mmacheck draw");
-  options.add_options()("file", po::value<std::string>(), "layout file")(
-      "output,o", po::value<std::string>(), "the SVG file to write")(
-      "method", po::value<std::string>()->default_value("z3"), "z3, z3-unrolled (the per-statement encoding) or exhaustive")(
+  options.add_options()("file", po::value<std::string>(), "layout file")("output,o", po::value<std::string>(),
+                                                                         "the SVG file to write")(
+      "method", po::value<std::string>()->default_value("z3"),
+      "z3, z3-unrolled (the per-statement encoding) or exhaustive")(
       "inst-set", po::value<std::string>()->default_value("tvm"), "tvm or extended")(
-      "lane", po::value<int>(), "outline the elements this lane (0..31) holds")(
-      "operand", po::value<std::string>(), "draw only this operand: A, B, C or D")(
-      "tile", po::value<std::string>(), "M,N,K: draw only this mma tile's cells")(
-      "json", po::bool_switch(), "print what was drawn as JSON");
+      "lane", po::value<int>(), "outline the elements this lane (0..31) holds")("operand", po::value<std::string>(),
+                                                                                "draw only this operand: A, B, C or D")(
+      "tile", po::value<std::string>(), "M,N,K: draw only this mma tile's cells")("json", po::bool_switch(),
+                                                                                  "print what was drawn as JSON");
   options.add(limit_options());
   po::positional_options_description positional;
   positional.add("file", 1);

@@ -34,8 +34,7 @@ int run_emit(const Args& args) {
   positional.add("file", 1);
   const po::variables_map vm = parse_options(args, options, positional);
   if (!vm.count("file")) throw Error("emit: no layout file");
-  if (vm.count("tirx") && vm.count("cuda"))
-    throw Error("emit: --tirx and --cuda exclude each other");
+  if (vm.count("tirx") && vm.count("cuda")) throw Error("emit: --tirx and --cuda exclude each other");
   const InstSet set = parse_inst_set(vm["inst-set"].as<std::string>());
 
   const Limits limits = limits_from(vm);

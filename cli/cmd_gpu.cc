@@ -68,8 +68,8 @@ FileOutcome run_gpu_file(const std::string& path, const GpuSettings& s, cuda::La
   }
   const Nest& nest = r.plan->nest;
   for (const cuda::GpuCheckDevice& d : r.devices)
-    out << d.name << " (sm_" << d.sm << ", device " << d.ordinal << "), driver " << r.driver << ", NVRTC "
-        << r.nvrtc << "\n";
+    out << d.name << " (sm_" << d.sm << ", device " << d.ordinal << "), driver " << r.driver << ", NVRTC " << r.nvrtc
+        << "\n";
   out << nest.inst->ptx() << ": " << nest.tiles_m << " x " << nest.tiles_n << " x " << nest.tiles_k
       << " tiles per warp, " << nest.mma_count() << " mma, " << r.cta_threads << " threads\n";
   const cuda::DiffReport& report = r.diff;
@@ -81,8 +81,8 @@ FileOutcome run_gpu_file(const std::string& path, const GpuSettings& s, cuda::La
                           {"col", m.col},
                           {"expected", sim::element_text(r.d_type, m.expected)},
                           {"got", sim::element_text(r.d_type, m.got)}});
-    out << "  case " << m.case_index << " (" << sim::distribution_name(m.dist) << ") " << r.d_buffer << "["
-        << m.row << "][" << m.col << "]: expected " << sim::element_text(r.d_type, m.expected) << ", got "
+    out << "  case " << m.case_index << " (" << sim::distribution_name(m.dist) << ") " << r.d_buffer << "[" << m.row
+        << "][" << m.col << "]: expected " << sim::element_text(r.d_type, m.expected) << ", got "
         << sim::element_text(r.d_type, m.got) << "\n";
   }
   out << report.cases - report.failed_cases << " cases match, " << report.failed_cases << " differ ("
@@ -152,18 +152,17 @@ int run_gpu(const Args& args) {
   const po::variables_map vm = parse_options(args, options, positional);
   if (!vm.count("file")) throw Error("gpu: no layout file (usage: " + usage_line("gpu") + ")");
   const std::vector<std::string> inputs = expand_inputs(vm["file"].as<std::vector<std::string>>());
-  const GpuSettings settings{
-      .check = {.cases = {.cases = vm["cases"].as<int>(),
-                          .seed = vm["seed"].as<std::uint64_t>(),
-                          .inputs = sim::input_set(vm["inputs"].as<std::string>()),
-                          .threads = vm["threads"].as<int>(),
-                          .show = vm["show"].as<int>()},
-                .devices = cuda::parse_device_selection(vm["devices"].as<std::string>()),
-                .batch = vm["batch"].as<std::int64_t>(),
-                .inst_set = parse_inst_set(vm["inst-set"].as<std::string>()),
-                .limits = limits_from(vm)},
-      .json = vm["json"].as<bool>(),
-      .progress = inputs.size() == 1};
+  const GpuSettings settings{.check = {.cases = {.cases = vm["cases"].as<int>(),
+                                                 .seed = vm["seed"].as<std::uint64_t>(),
+                                                 .inputs = sim::input_set(vm["inputs"].as<std::string>()),
+                                                 .threads = vm["threads"].as<int>(),
+                                                 .show = vm["show"].as<int>()},
+                                       .devices = cuda::parse_device_selection(vm["devices"].as<std::string>()),
+                                       .batch = vm["batch"].as<std::int64_t>(),
+                                       .inst_set = parse_inst_set(vm["inst-set"].as<std::string>()),
+                                       .limits = limits_from(vm)},
+                             .json = vm["json"].as<bool>(),
+                             .progress = inputs.size() == 1};
   sim::check_case_options(settings.check.cases, "gpu");
   if (settings.check.batch < 0) throw Error("gpu: --batch must be >= 0");
   cuda::LazyGpuSession session;

@@ -89,7 +89,8 @@ void print_grid(std::ostream& os, const std::vector<ElementOwners>& map, const S
   os << "\n";
   for (std::int64_t r = 0; r < shape[0]; ++r) {
     os << pad(std::to_string(r), label);
-    for (std::int64_t c = 0; c < shape[1]; ++c) os << "  " << pad(cells[static_cast<std::size_t>(r * shape[1] + c)], width);
+    for (std::int64_t c = 0; c < shape[1]; ++c)
+      os << "  " << pad(cells[static_cast<std::size_t>(r * shape[1] + c)], width);
     os << "\n";
   }
 }
@@ -138,7 +139,8 @@ Json owner_json(const Owner& owner) {
 std::string to_json(const LayoutValue& value, const std::set<Axis>& axes, const std::optional<Shape>& shape,
                     const std::vector<ElementOwners>& map) {
   const TileLayout& layout = layout_of(value);
-  Json out = {{"layout", layout.str()}, {"shard", iters_json(layout.shard())}, {"replica", iters_json(layout.replica())}};
+  Json out = {
+      {"layout", layout.str()}, {"shard", iters_json(layout.shard())}, {"replica", iters_json(layout.replica())}};
   out["offset"] = Json::object();
   for (const auto& [axis, off] : layout.offset()) out["offset"][axis.name()] = off;
   out["span"] = Json::object();
@@ -165,7 +167,9 @@ void print_lane_table(std::ostream& os, const LaneTable& t) {
   const auto label = [](const std::vector<Axis>& axes, const std::vector<std::int64_t>& values, bool thread) {
     std::string s;
     for (std::size_t i = 0; i < axes.size(); ++i) {
-      const std::string name = thread ? (axes[i] == Axis::laneid() ? "lane" : axes[i] == Axis::warpid() ? "warp" : axes[i].name())
+      const std::string name = thread ? (axes[i] == Axis::laneid()   ? "lane"
+                                         : axes[i] == Axis::warpid() ? "warp"
+                                                                     : axes[i].name())
                                       : (axes[i] == Axis::m() ? "slot" : axes[i].name());
       s += (s.empty() ? "" : " ") + name + " " + std::to_string(values[i]);
     }
@@ -222,9 +226,10 @@ int print_compose(const ComposeLayout& layout, const std::optional<Shape>& shape
     std::int64_t count = 1;
     for (std::int64_t d : *shape) count *= d;  // no overflow: checked by parse_shape_option
     if (count != layout.size())
-      throw Error("--shape " + shape_str(*shape) + " has " + std::to_string(count) + " elements but the layout covers " +
-                  std::to_string(layout.size()));
-    if (count > kMaxOwners) throw Error("--shape: the map would list more than " + std::to_string(kMaxOwners) + " owners");
+      throw Error("--shape " + shape_str(*shape) + " has " + std::to_string(count) +
+                  " elements but the layout covers " + std::to_string(layout.size()));
+    if (count > kMaxOwners)
+      throw Error("--shape: the map would list more than " + std::to_string(kMaxOwners) + " owners");
     for (std::int64_t flat = 0; flat < count; ++flat) {
       Element e{Shape(shape->size()), {}};
       for (std::size_t d = shape->size(), rest = static_cast<std::size_t>(flat); d-- > 0;) {
@@ -238,7 +243,8 @@ int print_compose(const ComposeLayout& layout, const std::optional<Shape>& shape
   const Swizzle& s = layout.swizzle();
   if (json) {
     Json out = {{"layout", layout.str()},
-                {"swizzle", {{"per_element", s.base}, {"swizzle_len", s.bits}, {"atom_len", s.shift}, {"swizzle_inner", s.inner}}},
+                {"swizzle",
+                 {{"per_element", s.base}, {"swizzle_len", s.bits}, {"atom_len", s.shift}, {"swizzle_inner", s.inner}}},
                 {"tile_layout", layout.tile().str()},
                 {"size", layout.size()},
                 {"span", layout.span()}};
@@ -251,8 +257,9 @@ int print_compose(const ComposeLayout& layout, const std::optional<Shape>& shape
     return kHolds;
   }
   std::cout << "layout  " << layout.str() << "\nswizzle per_element " << s.base << ", swizzle_len " << s.bits
-            << ", atom_len " << s.shift << (s.inner ? " (the high bits XOR-ed into the low ones)" : " (swizzle_inner=False)")
-            << "\nsize    " << layout.size() << "\nspan    " << layout.span() << " (of the offsets before the swizzle)\n";
+            << ", atom_len " << s.shift
+            << (s.inner ? " (the high bits XOR-ed into the low ones)" : " (swizzle_inner=False)") << "\nsize    "
+            << layout.size() << "\nspan    " << layout.span() << " (of the offsets before the swizzle)\n";
   if (!shape) return kHolds;
   std::cout << "shape   " << shape_str(*shape) << "  (cells: the swizzled offset on m)\n\n";
   if (shape->size() == 2) {
@@ -276,14 +283,16 @@ int by_lane_file(const std::string& path, std::optional<int> lane, bool json) {
   for (const BufferDecl& b : program.buffers) {
     if (!b.layout.has_thread_axis()) continue;
     const std::set<Axis> axes = named_axes(b.layout);
-    tables.emplace_back(&b, lane_table(owner_map(b.layout, b.shape, "buffer '" + b.name + "'", kMaxOwners), axes, lane));
+    tables.emplace_back(&b,
+                        lane_table(owner_map(b.layout, b.shape, "buffer '" + b.name + "'", kMaxOwners), axes, lane));
   }
   if (lane && std::all_of(tables.begin(), tables.end(), [](const auto& bt) { return bt.second.rows.empty(); }))
     throw Error(SourceLoc{path, 0, 0}, "lane " + std::to_string(*lane) + " holds no element of any register buffer");
   for (const auto& [bp, t] : tables) {
     const BufferDecl& b = *bp;
     if (json) {
-      out.push_back({{"buffer", b.name}, {"shape", b.shape}, {"layout", b.layout.str()}, {"by_lane", lane_table_json(t)}});
+      out.push_back(
+          {{"buffer", b.name}, {"shape", b.shape}, {"layout", b.layout.str()}, {"by_lane", lane_table_json(t)}});
       continue;
     }
     std::cout << (first ? "" : "\n") << b.name << "  " << list_text(b.shape) << " " << dtype_info(b.dtype).tvm << "  "
@@ -300,9 +309,10 @@ int by_lane_file(const std::string& path, std::optional<int> lane, bool json) {
 int run_layout(const Args& args) {
   po::options_description options("mmacheck layout");
   options.add_options()("expr", po::value<std::string>(), "layout expression")(
-      "shape", po::value<std::string>(), "D0,D1,...: list the owners of every element")(
-      "json", po::bool_switch(), "print one JSON object")(
-      "by-lane", po::bool_switch(), "one row per lane, one column per register slot (EXPR with --shape, or a layout FILE)")(
+      "shape", po::value<std::string>(), "D0,D1,...: list the owners of every element")("json", po::bool_switch(),
+                                                                                        "print one JSON object")(
+      "by-lane", po::bool_switch(),
+      "one row per lane, one column per register slot (EXPR with --shape, or a layout FILE)")(
       "lane", po::value<int>(), "with --by-lane: only this lane's row(s)");
   po::positional_options_description positional;
   positional.add("expr", 1);
@@ -331,7 +341,7 @@ int run_layout(const Args& args) {
     return print_compose(*compose, shape, vm["json"].as<bool>());
   }
   const LayoutValue value = std::holds_alternative<TileLayout>(*any) ? LayoutValue(std::get<TileLayout>(*any))
-                                                                      : LayoutValue(std::get<GroupedLayout>(*any));
+                                                                     : LayoutValue(std::get<GroupedLayout>(*any));
   const TileLayout& layout = layout_of(value);
   const std::set<Axis> axes = named_axes(layout);
   const std::vector<ElementOwners> map =
@@ -340,19 +350,20 @@ int run_layout(const Args& args) {
     if (!shape) throw Error("layout: --by-lane needs --shape D0,D1,... (or a layout FILE)");
     const LaneTable t = lane_table(map, axes, lane);
     if (lane && t.rows.empty())
-      throw Error("layout: lane " + std::to_string(*lane) + " holds no element of the layout over " + list_text(*shape));
+      throw Error("layout: lane " + std::to_string(*lane) + " holds no element of the layout over " +
+                  list_text(*shape));
     if (vm["json"].as<bool>())
-      std::cout << json_line(Json{{"layout", layout.str()}, {"shape", *shape}, {"by_lane", lane_table_json(t)}}) << "\n";
+      std::cout << json_line(Json{{"layout", layout.str()}, {"shape", *shape}, {"by_lane", lane_table_json(t)}})
+                << "\n";
     else {
-      std::cout << "layout  " << layout.str() << "\nshape   " << list_text(*shape) << "  (cells: logical coordinates)\n\n";
+      std::cout << "layout  " << layout.str() << "\nshape   " << list_text(*shape)
+                << "  (cells: logical coordinates)\n\n";
       print_lane_table(std::cout, t);
     }
     return kHolds;
   }
-  if (vm["json"].as<bool>())
-    std::cout << to_json(value, axes, shape, map) << "\n";
-  else
-    print_text(std::cout, value, axes, shape, map);
+  if (vm["json"].as<bool>()) std::cout << to_json(value, axes, shape, map) << "\n";
+  else print_text(std::cout, value, axes, shape, map);
   return kHolds;
 }
 

@@ -57,25 +57,34 @@ int run_mma(const Args& args) {
     }
     for (const sim::Mismatch& m : report.mismatches) {
       const DType d = m.vcase->inst->d;
-      mismatches.push_back({{"case", m.vcase->id}, {"kind", m.vcase->kind}, {"row", m.row}, {"col", m.col},
-                            {"expected", sim::element_text(d, m.expected)}, {"got", sim::element_text(d, m.got)}});
+      mismatches.push_back({{"case", m.vcase->id},
+                            {"kind", m.vcase->kind},
+                            {"row", m.row},
+                            {"col", m.col},
+                            {"expected", sim::element_text(d, m.expected)},
+                            {"got", sim::element_text(d, m.got)}});
       if (!as_json)
         std::cout << "  " << file.name << ": case " << m.vcase->id << " (" << m.vcase->kind << ") D[" << m.row << "]["
                   << m.col << "]: expected " << sim::element_text(d, m.expected) << ", got "
                   << sim::element_text(d, m.got) << "\n";
     }
-    file_reports.push_back({{"file", file.name}, {"passed", report.passed}, {"failed", report.failed},
-                            {"instructions", std::move(tallies)}, {"mismatches", std::move(mismatches)}});
+    file_reports.push_back({{"file", file.name},
+                            {"passed", report.passed},
+                            {"failed", report.failed},
+                            {"instructions", std::move(tallies)},
+                            {"mismatches", std::move(mismatches)}});
     passed += report.passed;
     failed += report.failed;
   }
   if (as_json)
-    std::cout << json_line(file_json("", {{"verdict", failed ? "failed" : "passed"}, {"cases", passed + failed},
-                                          {"arch", arch.name}, {"passed", passed}, {"failed", failed},
+    std::cout << json_line(file_json("", {{"verdict", failed ? "failed" : "passed"},
+                                          {"cases", passed + failed},
+                                          {"arch", arch.name},
+                                          {"passed", passed},
+                                          {"failed", failed},
                                           {"files", std::move(file_reports)}}))
               << std::endl;
-  else
-    std::cout << passed << " passed, " << failed << " failed" << std::endl;
+  else std::cout << passed << " passed, " << failed << " failed" << std::endl;
   return failed ? kFails : kHolds;
 }
 

@@ -81,7 +81,8 @@ void print_diagnosis(std::ostream& os, const std::vector<Diagnosis>& diagnosis) 
     os << "    " << d.operand << ": " << d.message << "  [" << diagnosis_property_name(d.property) << "]\n";
     if (d.fix && d.fix_proves) os << "      fix: " << d.fix_line << "  (" << d.fix_reason << ")\n";
     else if (d.fix)
-      os << "      fits " << d.operand << ", but the program still does not prove: " << d.fix_line << "  (" << d.fix_reason << ")\n";
+      os << "      fits " << d.operand << ", but the program still does not prove: " << d.fix_line << "  ("
+         << d.fix_reason << ")\n";
     else os << "      no single change fixes it: " << d.fix_reason << "\n";
   }
 }
@@ -99,7 +100,9 @@ void print_counterexample(std::ostream& os, const Counterexample& cx) {
     if (cx.mismatches.size() > kShownMismatches + 1)
       os << "    ... (" << cx.mismatches.size() << " in all; --json lists every one)\n";
   }
-  if (cx.fix && is_staging(cx.check.kind)) os << "    or, if the " << check_kind_name(cx.check.kind) << " is what was meant, fix the layout: " << *cx.fix << "  (" << cx.fix_reason << ")\n";
+  if (cx.fix && is_staging(cx.check.kind))
+    os << "    or, if the " << check_kind_name(cx.check.kind) << " is what was meant, fix the layout: " << *cx.fix
+       << "  (" << cx.fix_reason << ")\n";
   else if (cx.fix) os << "    fix: " << *cx.fix << "  (" << cx.fix_reason << ")\n";
 }
 
@@ -112,8 +115,8 @@ void text(std::ostream& os, const ProofReport& r) {
     return;
   }
   os << "instruction: " << r.inst->ptx() << "\n"
-     << "tiling: M " << r.tiles_m << " x N " << r.tiles_n << " x K " << r.tiles_k << " tiles per warp, "
-     << r.mma_count << " mma\n";
+     << "tiling: M " << r.tiles_m << " x N " << r.tiles_n << " x K " << r.tiles_k << " tiles per warp, " << r.mma_count
+     << " mma\n";
   int refuted = 0, unknown = 0;
   os << "checks (" << (r.checks.empty() ? "" : proof_method_name(r.checks.front().method)) << "):\n";
   for (const CheckReport& c : r.checks) {

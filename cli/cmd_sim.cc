@@ -66,9 +66,8 @@ std::string failure_text(const sim::ElementCheck& f, DType type) {
   std::string failed = !f.bit_exact && !f.within_bound ? "bit-exact and bound checks"
                        : !f.bit_exact                  ? "bit-exact check"
                                                        : "bound check";
-  return "got " + sim::element_text(type, f.got) + "; direct evaluation " +
-         sim::element_text(type, f.direct) + "; reference " + expectation_text(f.reference, type) + " [" +
-         failed + " failed]";
+  return "got " + sim::element_text(type, f.got) + "; direct evaluation " + sim::element_text(type, f.direct) +
+         "; reference " + expectation_text(f.reference, type) + " [" + failed + " failed]";
 }
 
 // The bits as JSON reads them back: "0x3c00", as wide as the type.
@@ -112,8 +111,8 @@ FileOutcome simulate_file(const std::string& path, const SimSettings& s, std::os
   const sim::SimCheck check(program, plan.nest, *s.arch);
   const GemmGeometry& g = check.geometry();
   const std::string& d_name = program.gemm->d.buffer;
-  out << plan.inst->ptx() << " on " << s.arch->name << ": M x N x K = " << g.m << " x " << g.n << " x " << g.k
-      << ", " << plan.nest.mma_count() << " mma per warp, " << check.machine().warps() << " warp(s); " << s.cases.cases
+  out << plan.inst->ptx() << " on " << s.arch->name << ": M x N x K = " << g.m << " x " << g.n << " x " << g.k << ", "
+      << plan.nest.mma_count() << " mma per warp, " << check.machine().warps() << " warp(s); " << s.cases.cases
       << " cases, seed " << s.cases.seed << "\n";
 
   sim::CaseRunReport r;
@@ -184,15 +183,15 @@ int run_sim(const Args& args) {
   const std::vector<std::string> operands = vm["file"].as<std::vector<std::string>>();
   const std::vector<std::string> inputs = expand_inputs(operands, input_selection(vm));
   SimSettings settings{.cases = {.cases = vm["cases"].as<int>(),
-                                  .seed = vm["seed"].as<std::uint64_t>(),
-                                  .inputs = sim::input_set(vm["inputs"].as<std::string>()),
-                                  .threads = vm["threads"].as<int>(),
-                                  .show = vm["show"].as<int>()},
-                        .arch = &sim::arch_params(vm["arch"].as<std::string>()),
-                        .inst_set = parse_inst_set(vm["inst-set"].as<std::string>()),
-                        .limits = limits_from(vm),
-                        .json = vm["json"].as<bool>(),
-                        .progress = inputs.size() == 1};
+                                 .seed = vm["seed"].as<std::uint64_t>(),
+                                 .inputs = sim::input_set(vm["inputs"].as<std::string>()),
+                                 .threads = vm["threads"].as<int>(),
+                                 .show = vm["show"].as<int>()},
+                       .arch = &sim::arch_params(vm["arch"].as<std::string>()),
+                       .inst_set = parse_inst_set(vm["inst-set"].as<std::string>()),
+                       .limits = limits_from(vm),
+                       .json = vm["json"].as<bool>(),
+                       .progress = inputs.size() == 1};
   sim::check_case_options(settings.cases, "sim");
   const BatchOptions batch{
       .jobs = checked_jobs(vm["jobs"].as<int>()), .json = settings.json, .skip_no_gemm = skip_no_gemm(vm, operands)};

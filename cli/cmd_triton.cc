@@ -45,14 +45,18 @@ FileOutcome check_triton_file(const std::string& path, bool json, bool allow, st
     if (r.result == FrameVerdict::unchecked) unchecked.add(r.message);
   }
   const bool failed = counts[2] || counts[3];
-  FileOutcome outcome{status(failed, unchecked, allow), failed ? "failed" : unchecked.count() ? "unchecked" : "proved",
+  FileOutcome outcome{status(failed, unchecked, allow),
+                      failed              ? "failed"
+                      : unchecked.count() ? "unchecked"
+                                          : "proved",
                       nullptr};
   if (json) {
     FrameVerdict worst = FrameVerdict::proved;  // the file's verdict: its worst part's
     for (const TritonReport& r : reports) worst = std::max(worst, r.result);
     Json list = Json::array();
     for (const TritonReport& r : reports) list.push_back(triton_report_json(r));
-    outcome.json = Json{{"verdict", verdict_name(worst)}, {"layouts", std::move(list)}, {"unchecked", unchecked.json()}};
+    outcome.json =
+        Json{{"verdict", verdict_name(worst)}, {"layouts", std::move(list)}, {"unchecked", unchecked.json()}};
     return outcome;
   }
   for (const TritonReport& r : reports) {
@@ -90,8 +94,9 @@ int run_triton(const Args& args) {
   const bool json = vm["json"].as<bool>();
   const bool allow = vm["allow-unchecked"].as<bool>();
   const BatchOptions batch{.jobs = checked_jobs(vm["jobs"].as<int>()), .json = json};
-  return run_batch(expand_inputs(vm["file"].as<std::vector<std::string>>(), {}, {".json"}), batch,
-                   [&](const std::string& path, std::ostream& out) { return check_triton_file(path, json, allow, out); });
+  return run_batch(
+      expand_inputs(vm["file"].as<std::vector<std::string>>(), {}, {".json"}), batch,
+      [&](const std::string& path, std::ostream& out) { return check_triton_file(path, json, allow, out); });
 }
 
 }  // namespace mmacheck::cli

@@ -29,9 +29,9 @@ enum class Needs { cpu, cuda };
 
 struct Command {
   std::string_view name;
-  std::string_view operands;  // "FILE...", "EXPR", "" (before "[options]")
-  std::string_view summary;   // one line
-  std::string_view example;   // the arguments after "mmacheck NAME"
+  std::string_view operands;     // "FILE...", "EXPR", "" (before "[options]")
+  std::string_view summary;      // one line
+  std::string_view example;      // the arguments after "mmacheck NAME"
   int (*run)(const Args& args);  // nullptr only where it needs CUDA and the build has none
   // What the command runs on.  Needs::cuda (gpu, capture): the cuda layer; a
   // build without it (-DMMACHECK_CUDA=OFF, or no toolkit found) keeps the

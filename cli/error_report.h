@@ -31,7 +31,6 @@ Json error_json(const Error& e);
 
 // Prints `e` to `err` (with the excerpt from `source_text`, or else from the
 // file), and its JSON object to `out` when `json`.
-void report_error(std::ostream& err, std::ostream& out, const Error& e, bool json,
-                  std::string_view source_text = {});
+void report_error(std::ostream& err, std::ostream& out, const Error& e, bool json, std::string_view source_text = {});
 
 }  // namespace mmacheck::cli

@@ -131,11 +131,12 @@ namespace po = boost::program_options;
 
 po::options_description input_options() {
   po::options_description options("folders");
-  options.add_options()
-      ("include", po::value<std::vector<std::string>>(), "in a folder, only files matching this glob (relative path; * ? ** ; repeatable)")
-      ("exclude", po::value<std::vector<std::string>>(), "in a folder, not the files matching this glob (repeatable)")
-      ("skip-no-gemm", po::bool_switch(), "report a file that names no gemm as \"no gemm\" (exit 0); the default for folders")
-      ("no-skip-no-gemm", po::bool_switch(), "check every file, a folder's too (one with no gemm is bad input)");
+  options.add_options()("include", po::value<std::vector<std::string>>(),
+                        "in a folder, only files matching this glob (relative path; * ? ** ; repeatable)")(
+      "exclude", po::value<std::vector<std::string>>(), "in a folder, not the files matching this glob (repeatable)")(
+      "skip-no-gemm", po::bool_switch(),
+      "report a file that names no gemm as \"no gemm\" (exit 0); the default for folders")(
+      "no-skip-no-gemm", po::bool_switch(), "check every file, a folder's too (one with no gemm is bad input)");
   return options;
 }
 
@@ -257,8 +258,7 @@ int run_batch(const std::vector<std::string>& inputs, const BatchOptions& option
   for (std::thread& t : workers) t.join();
   if (!options.json) {
     std::cout << "\n" << inputs.size() << " files:";
-    for (std::size_t i = 0; i < order.size(); ++i)
-      std::cout << (i ? ", " : " ") << counts[order[i]] << " " << order[i];
+    for (std::size_t i = 0; i < order.size(); ++i) std::cout << (i ? ", " : " ") << counts[order[i]] << " " << order[i];
     std::cout << std::endl;
   }
   return worst;

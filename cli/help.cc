@@ -35,12 +35,13 @@ void print_overview(std::ostream& os) {
 void print_command_help(std::ostream& os, const Command& command, const po::options_description& options,
                         const po::positional_options_description& positional) {
   std::set<std::string> operands;
-  for (unsigned i = 0; i < positional.max_total_count() && i < 64; ++i) operands.insert(positional.name_for_position(i));
+  for (unsigned i = 0; i < positional.max_total_count() && i < 64; ++i)
+    operands.insert(positional.name_for_position(i));
   po::options_description shown("options", 100, 50);
   for (const auto& option : options.options())
     if (!operands.count(option->long_name())) shown.add(option);
-  os << "usage: " << usage_line(command) << "\n  " << command.summary << "\n\n" << shown << "\nexample:\n  mmacheck "
-     << command.name << " " << command.example << "\n";
+  os << "usage: " << usage_line(command) << "\n  " << command.summary << "\n\n"
+     << shown << "\nexample:\n  mmacheck " << command.name << " " << command.example << "\n";
 }
 
 namespace {

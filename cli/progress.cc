@@ -8,7 +8,9 @@
 namespace mmacheck::cli {
 
 Progress::Progress(std::int64_t total, std::string noun)
-    : total_(std::max<std::int64_t>(total, 1)), noun_(std::move(noun)), tty_(total > 0 && isatty(STDERR_FILENO)),
+    : total_(std::max<std::int64_t>(total, 1)),
+      noun_(std::move(noun)),
+      tty_(total > 0 && isatty(STDERR_FILENO)),
       start_(Clock::now()) {}
 
 Progress::~Progress() {

@@ -7,7 +7,8 @@ namespace mmacheck::cli {
 std::string UncheckedTally::summary(bool allowed) const {
   if (!count_) return "";
   std::string s = std::to_string(count_) + " unchecked" +
-                  (allowed ? " (accepted: --allow-unchecked)" : " (exit 1: unchecked is not success; --allow-unchecked accepts it)") +
+                  (allowed ? " (accepted: --allow-unchecked)"
+                           : " (exit 1: unchecked is not success; --allow-unchecked accepts it)") +
                   ":\n";
   for (const auto& [reason, n] : reasons_) s += "  " + std::to_string(n) + " x " + reason + "\n";
   return s;

@@ -32,9 +32,9 @@ class BatchDevice {
  public:
   virtual ~BatchDevice() = default;
 
-  virtual std::string name() const = 0;         // "NVIDIA H200 (device 0)"
-  virtual int slots() const = 0;                // >= 1
-  virtual std::int64_t capacity() const = 0;    // cases per batch, >= 1
+  virtual std::string name() const = 0;       // "NVIDIA H200 (device 0)"
+  virtual int slots() const = 0;              // >= 1
+  virtual std::int64_t capacity() const = 0;  // cases per batch, >= 1
   virtual HostBatch host(int slot) = 0;
   // Starts the batch of the first `cases` cases of the slot (1 <= cases <= capacity()).
   virtual void launch(int slot, std::int64_t cases) = 0;

@@ -19,15 +19,15 @@ Capture capture_vectors(const Gpu& gpu, const Nvrtc& nvrtc, const MmaInst& inst,
   cap.comments = {
       "mmacheck test vectors, format mmav-1 (see mmacheck's sim/vectors/vector_file.h)",
       "recorded on " + dev.name + " (sm_" + std::to_string(dev.sm) + "), driver " +
-          (dev.driver_release.empty() ? "unknown" : dev.driver_release) + ", CUDA " +
-          gpu.driver().cuda_version() + " (driver API), NVRTC " + nvrtc.version(),
+          (dev.driver_release.empty() ? "unknown" : dev.driver_release) + ", CUDA " + gpu.driver().cuda_version() +
+          " (driver API), NVRTC " + nvrtc.version(),
       "mmacheck capture --instr " + inst.ptx() + " --cases " + std::to_string(options.cases) + " --seed " +
           std::to_string(options.seed) + " --inputs " + std::string(sim::input_set_name(options.inputs)),
   };
   for (int i = 0; i < options.cases; ++i) {
     const sim::Distribution kind = sim::case_distribution(i, options.inputs);
-    cap.cases.push_back(sim::VectorCase{&inst, i, std::string(sim::distribution_name(kind)), 0,
-                                        inputs[i].a.bits, inputs[i].b.bits, inputs[i].c.bits, d[i]});
+    cap.cases.push_back(sim::VectorCase{&inst, i, std::string(sim::distribution_name(kind)), 0, inputs[i].a.bits,
+                                        inputs[i].b.bits, inputs[i].c.bits, d[i]});
   }
   return cap;
 }

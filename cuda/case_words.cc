@@ -65,8 +65,7 @@ void write_matrix(const sim::Matrix& m, const SlotTable& table, const OperandWor
   pack(m.bits.data(), m.bits.size(), words, dst);
 }
 
-void write_result(std::span<const std::uint64_t> d, const SlotTable& table, const OperandWords& words,
-                  std::byte* dst) {
+void write_result(std::span<const std::uint64_t> d, const SlotTable& table, const OperandWords& words, std::byte* dst) {
   if (static_cast<std::int64_t>(d.size()) != words.elements)
     throw Error("the simulator returned " + std::to_string(d.size()) + " D elements, buffer '" + table.buffer +
                 "' has " + std::to_string(words.elements));

@@ -47,7 +47,6 @@ void write_matrix(const sim::Matrix& m, const SlotTable& table, const OperandWor
 // A D buffer as the kernel writes it.  Throws Error when `d` has the wrong
 // number of elements or an element has bits beyond the element type (the
 // kernel can write no such value, so comparing would hide the difference).
-void write_result(std::span<const std::uint64_t> d, const SlotTable& table, const OperandWords& words,
-                  std::byte* dst);
+void write_result(std::span<const std::uint64_t> d, const SlotTable& table, const OperandWords& words, std::byte* dst);
 
 }  // namespace mmacheck::cuda

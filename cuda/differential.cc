@@ -26,8 +26,13 @@ class Pipeline {
  public:
   Pipeline(std::span<BatchDevice* const> devices, const Staging& staging, const sim::InputSpecs& specs,
            WorkerPool& pool, std::span<const CaseSimulator> simulators, const DiffOptions& options)
-      : devices_(devices), staging_(staging), specs_(specs), pool_(pool), simulators_(simulators),
-        options_(options), words_(case_words(staging)) {
+      : devices_(devices),
+        staging_(staging),
+        specs_(specs),
+        pool_(pool),
+        simulators_(simulators),
+        options_(options),
+        words_(case_words(staging)) {
     if (devices.empty()) throw Error("differential: no device");
     if (static_cast<int>(simulators.size()) != pool.size())
       throw Error("differential: " + std::to_string(simulators.size()) + " simulators for " +
@@ -43,7 +48,8 @@ class Pipeline {
 
   DiffReport run() {
     const Clock::time_point start = Clock::now();
-    const std::vector<CaseBatch> plan = plan_case_batches(options_.cases, capacity_, static_cast<int>(devices_.size()), slots_);
+    const std::vector<CaseBatch> plan =
+        plan_case_batches(options_.cases, capacity_, static_cast<int>(devices_.size()), slots_);
     std::vector<std::optional<CaseBatch>> pending(expected_.size());
     std::int64_t simulated = 0;
     for (const CaseBatch& b : plan) {
@@ -76,8 +82,8 @@ class Pipeline {
     pool_.for_each(b.count, [&](int worker, std::int64_t i) {
       const std::int64_t index = b.first + i;
       const sim::GemmInputs in = sim::random_gemm_inputs(
-          specs_.a, specs_.b, specs_.c, sim::case_distribution(static_cast<int>(index), options_.inputs),
-          options_.seed, static_cast<int>(index));
+          specs_.a, specs_.b, specs_.c, sim::case_distribution(static_cast<int>(index), options_.inputs), options_.seed,
+          static_cast<int>(index));
       const auto at = static_cast<std::size_t>(i);
       write_matrix(in.a, staging_.a, words_.a, host.a + at * words_.a.case_bytes(), "A");
       write_matrix(in.b, staging_.b, words_.b, host.b + at * words_.b.case_bytes(), "B");
@@ -137,9 +143,8 @@ class Pipeline {
 
 }  // namespace
 
-DiffReport run_differential(std::span<BatchDevice* const> devices, const Staging& staging,
-                            const sim::InputSpecs& specs, WorkerPool& pool, std::span<const CaseSimulator> simulators,
-                            const DiffOptions& options) {
+DiffReport run_differential(std::span<BatchDevice* const> devices, const Staging& staging, const sim::InputSpecs& specs,
+                            WorkerPool& pool, std::span<const CaseSimulator> simulators, const DiffOptions& options) {
   return Pipeline(devices, staging, specs, pool, simulators, options).run();
 }
 

@@ -81,8 +81,7 @@ struct DiffReport {
 // number of slots each; at least one) and the simulators (one per worker of
 // `pool`), comparing every element of D.  Throws Error when a simulator
 // returns a D of the wrong size or wider bits than D's type, or a device fails.
-DiffReport run_differential(std::span<BatchDevice* const> devices, const Staging& staging,
-                            const sim::InputSpecs& specs, WorkerPool& pool, std::span<const CaseSimulator> simulators,
-                            const DiffOptions& options);
+DiffReport run_differential(std::span<BatchDevice* const> devices, const Staging& staging, const sim::InputSpecs& specs,
+                            WorkerPool& pool, std::span<const CaseSimulator> simulators, const DiffOptions& options);
 
 }  // namespace mmacheck::cuda

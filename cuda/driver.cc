@@ -90,10 +90,8 @@ DeviceInfo Driver::device_info(int ordinal) const {
   char name[256] = {};
   check(api_->cuDeviceGetName(name, sizeof name, dev), "cuDeviceGetName");
   int major = 0, minor = 0;
-  check(api_->cuDeviceGetAttribute(&major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, dev),
-        "cuDeviceGetAttribute");
-  check(api_->cuDeviceGetAttribute(&minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, dev),
-        "cuDeviceGetAttribute");
+  check(api_->cuDeviceGetAttribute(&major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, dev), "cuDeviceGetAttribute");
+  check(api_->cuDeviceGetAttribute(&minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, dev), "cuDeviceGetAttribute");
   DeviceInfo info;
   info.name = name;
   info.sm = 10 * major + minor;

@@ -35,8 +35,7 @@ class DynamicLibrary {
   }
 
  private:
-  DynamicLibrary(std::shared_ptr<void> handle, std::string name)
-      : handle_(std::move(handle)), name_(std::move(name)) {}
+  DynamicLibrary(std::shared_ptr<void> handle, std::string name) : handle_(std::move(handle)), name_(std::move(name)) {}
   std::shared_ptr<void> handle_;
   std::string name_;
 };

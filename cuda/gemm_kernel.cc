@@ -26,18 +26,16 @@ void emit_load(std::ostream& os, const std::string& what, const char* array, con
      << "    for (int s = 0; s < " << table.slots << "; ++s) {\n"
      << "      const int i = idx[s];\n"
      << "      if (i >= 0) " << array << "[s / " << abi.per_word() << "] |= (" << global << "[i] & "
-     << mask_literal(abi.elem_bits, abi.word_bits) << ") << (s % " << abi.per_word() << " * "
-     << abi.elem_bits << ");\n"
+     << mask_literal(abi.elem_bits, abi.word_bits) << ") << (s % " << abi.per_word() << " * " << abi.elem_bits << ");\n"
      << "    }\n"
      << "  }\n";
 }
 
 void check_slots(const SlotTable& table, const NestOperand& operand, const char* role) {
   if (table.slots != operand.slots || table.dtype != operand.dtype)
-    throw Error(std::string("staging of ") + role + " '" + table.buffer + "' has " +
-                std::to_string(table.slots) + " " + std::string(dtype_info(table.dtype).ptx) +
-                " slots, the nest's buffer '" + operand.buffer + "' " + std::to_string(operand.slots) + " " +
-                std::string(dtype_info(operand.dtype).ptx));
+    throw Error(std::string("staging of ") + role + " '" + table.buffer + "' has " + std::to_string(table.slots) + " " +
+                std::string(dtype_info(table.dtype).ptx) + " slots, the nest's buffer '" + operand.buffer + "' " +
+                std::to_string(operand.slots) + " " + std::string(dtype_info(operand.dtype).ptx));
 }
 
 }  // namespace
@@ -54,13 +52,14 @@ GemmKernel gemm_kernel(const Nest& nest, const Staging& st) {
   k.threads = st.threads;
   const std::size_t off_a = 0, off_b = off_a + st.a.index.size(), off_c = off_b + st.b.index.size(),
                     off_d = off_c + st.c.index.size();
-  for (const SlotTable* t : {&st.a, &st.b, &st.c, &st.d}) k.table.insert(k.table.end(), t->index.begin(), t->index.end());
+  for (const SlotTable* t : {&st.a, &st.b, &st.c, &st.d})
+    k.table.insert(k.table.end(), t->index.begin(), t->index.end());
 
   std::ostringstream os;
   os << emit_cuda(nest) << "\n";
   os << "extern \"C\" __global__ void __launch_bounds__(" << st.threads << ") " << k.entry << "(\n"
-     << "    const " << a.word_type() << "* __restrict__ a_g, const " << b.word_type()
-     << "* __restrict__ b_g, const " << (st.c_in_d ? d : c).word_type() << "* __restrict__ c_g,\n"
+     << "    const " << a.word_type() << "* __restrict__ a_g, const " << b.word_type() << "* __restrict__ b_g, const "
+     << (st.c_in_d ? d : c).word_type() << "* __restrict__ c_g,\n"
      << "    " << d.word_type() << "* __restrict__ d_g, const int* __restrict__ table) {\n"
      << "  const int t = threadIdx.x;\n"
      << "  const long long kase = blockIdx.x;\n"
@@ -84,8 +83,9 @@ GemmKernel gemm_kernel(const Nest& nest, const Staging& st) {
   if (st.shared_b) emit_shared_load(os, sb, *st.shared_b, st.threads, k.table);
   else emit_load(os, "B '" + st.b.buffer + "'", "b", "b_g", b, st.b, off_b);
   if (st.shared_c) emit_shared_load(os, sc, *st.shared_c, st.threads, k.table);
-  else emit_load(os, "C '" + st.c.buffer + (st.c_in_d ? "' (D's registers)" : "'"), st.c_in_d ? "d" : "c", "c_g",
-                 st.c_in_d ? d : c, st.c, off_c);
+  else
+    emit_load(os, "C '" + st.c.buffer + (st.c_in_d ? "' (D's registers)" : "'"), st.c_in_d ? "d" : "c", "c_g",
+              st.c_in_d ? d : c, st.c, off_c);
   os << "  mmacheck_nest(d, a, b, " << (st.c_in_d ? "d" : "c") << ");\n";
   if (st.shared_d) {
     emit_shared_store(os, sd, *st.shared_d, st.threads, k.table);
@@ -95,8 +95,8 @@ GemmKernel gemm_kernel(const Nest& nest, const Staging& st) {
        << "#pragma unroll\n"
        << "    for (int s = 0; s < " << st.d.slots << "; ++s) {\n"
        << "      const int i = idx[s];\n"
-       << "      if (i >= 0) d_g[i] = (d[s / " << d.per_word() << "] >> (s % " << d.per_word() << " * "
-       << d.elem_bits << ")) & " << mask_literal(d.elem_bits, d.word_bits) << ";\n"
+       << "      if (i >= 0) d_g[i] = (d[s / " << d.per_word() << "] >> (s % " << d.per_word() << " * " << d.elem_bits
+       << ")) & " << mask_literal(d.elem_bits, d.word_bits) << ";\n"
        << "    }\n"
        << "  }\n";
   }

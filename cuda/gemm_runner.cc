@@ -18,8 +18,8 @@ GemmRunner::GemmRunner(Gpu gpu, const Nvrtc& nvrtc, const Nest& nest, Staging st
 std::vector<std::vector<std::uint64_t>> GemmRunner::run(std::span<const sim::GemmInputs> cases) const {
   if (cases.empty()) return {};
   const CaseWords w = case_words(staging_);
-  const auto pack = [&](const sim::Matrix sim::GemmInputs::*operand, const SlotTable& table,
-                        const OperandWords& words, const char* role) {
+  const auto pack = [&](const sim::Matrix sim::GemmInputs::*operand, const SlotTable& table, const OperandWords& words,
+                        const char* role) {
     Bytes out(cases.size() * words.case_bytes());
     for (std::size_t i = 0; i < cases.size(); ++i)
       write_matrix(cases[i].*operand, table, words, out.data() + i * words.case_bytes(), role);

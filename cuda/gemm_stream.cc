@@ -7,7 +7,9 @@
 namespace mmacheck::cuda {
 
 GemmStream::GemmStream(Gpu gpu, const GemmRunner& compiled, std::int64_t capacity, int slots)
-    : gpu_(std::move(gpu)), words_(case_words(compiled.staging())), threads_(compiled.kernel().threads),
+    : gpu_(std::move(gpu)),
+      words_(case_words(compiled.staging())),
+      threads_(compiled.kernel().threads),
       capacity_(capacity) {
   if (capacity < 1 || slots < 1)
     throw Error("GemmStream: " + std::to_string(capacity) + " cases per batch, " + std::to_string(slots) + " slots");
@@ -94,8 +96,7 @@ void GemmStream::launch(int slot, std::int64_t cases) {
   driver.check(api.cuLaunchKernel(function_, static_cast<unsigned>(cases), 1, 1, static_cast<unsigned>(threads_), 1, 1,
                                   0, s.stream, params, nullptr),
                "cuLaunchKernel");
-  driver.check(api.cuMemcpyDtoHAsync(h.d, d, used * words_.d.case_bytes(), s.stream),
-               "cuMemcpyDtoHAsync");
+  driver.check(api.cuMemcpyDtoHAsync(h.d, d, used * words_.d.case_bytes(), s.stream), "cuMemcpyDtoHAsync");
 }
 
 void GemmStream::wait(int slot) {

@@ -13,8 +13,7 @@ struct Gpu::Context {
 
   Context(const Driver& d, int ord) : driver(d), ordinal(ord) {
     const Driver::Api& api = driver.api();
-    if (ordinal >= driver.device_count())
-      throw Error("no CUDA device " + std::to_string(ordinal));
+    if (ordinal >= driver.device_count()) throw Error("no CUDA device " + std::to_string(ordinal));
     info = driver.device_info(ordinal);
     driver.check(api.cuDeviceGet(&device, ordinal), "cuDeviceGet");
     driver.check(api.cuDevicePrimaryCtxRetain(&context, device), "cuDevicePrimaryCtxRetain");
@@ -75,8 +74,7 @@ std::vector<Bytes> Gpu::run(const std::string& image, const std::string& entry, 
   }
   std::vector<void*> params;
   for (CUdeviceptr& p : res.memory) params.push_back(&p);
-  driver.check(api.cuLaunchKernel(function, shape.grid, 1, 1, shape.block, 1, 1, 0, nullptr,
-                                  params.data(), nullptr),
+  driver.check(api.cuLaunchKernel(function, shape.grid, 1, 1, shape.block, 1, 1, 0, nullptr, params.data(), nullptr),
                "cuLaunchKernel");
   driver.check(api.cuCtxSynchronize(), "cuCtxSynchronize");
   for (std::size_t i = 0; i < buffers.size(); ++i)

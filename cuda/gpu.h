@@ -23,8 +23,8 @@ namespace mmacheck::cuda {
 using Bytes = std::vector<std::byte>;
 
 struct LaunchShape {
-  unsigned grid = 1;   // blocks (x)
-  unsigned block = 32; // threads per block (x)
+  unsigned grid = 1;    // blocks (x)
+  unsigned block = 32;  // threads per block (x)
 };
 
 class Gpu {

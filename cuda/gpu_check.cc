@@ -25,7 +25,8 @@ std::vector<Gpu> open_devices(const GpuSession& session, const DeviceSelection& 
     gpus.push_back(ordinal == first.ordinal() ? first : Gpu(first.driver(), ordinal));
     if (gpus.back().info().sm != gpus.front().info().sm)
       throw Error("gpu: --devices mixes sm_" + std::to_string(gpus.front().info().sm) + " and sm_" +
-                  std::to_string(gpus.back().info().sm) + " (one arithmetic model per run): choose devices of one "
+                  std::to_string(gpus.back().info().sm) +
+                  " (one arithmetic model per run): choose devices of one "
                   "architecture");
   }
   return gpus;
@@ -65,9 +66,10 @@ GpuCheckReport run_gpu_check(const Program& program, LazyGpuSession& lazy, const
   report.sim_threads = pool.size();
   const CaseWords words = case_words(staging);
   const std::int64_t batch =
-      o.batch > 0 ? std::min<std::int64_t>(o.batch, o.cases.cases)
-                  : default_batch_cases(o.cases.cases, static_cast<std::int64_t>(words.case_bytes() + words.d.case_bytes()),
-                                        static_cast<int>(gpus.size()), kSlotsPerDevice, kBatchBytes);
+      o.batch > 0
+          ? std::min<std::int64_t>(o.batch, o.cases.cases)
+          : default_batch_cases(o.cases.cases, static_cast<std::int64_t>(words.case_bytes() + words.d.case_bytes()),
+                                static_cast<int>(gpus.size()), kSlotsPerDevice, kBatchBytes);
   std::vector<std::unique_ptr<GemmStream>> streams;
   std::vector<BatchDevice*> devices;
   for (const Gpu& g : gpus) {

@@ -8,8 +8,8 @@ namespace mmacheck::cuda {
 
 namespace {
 
-void write_words(std::string& out, char tag, std::span<const std::uint64_t> words, std::size_t expected,
-                 DType type, const sim::VectorCase& c) {
+void write_words(std::string& out, char tag, std::span<const std::uint64_t> words, std::size_t expected, DType type,
+                 const sim::VectorCase& c) {
   if (words.size() != expected)
     throw Error("vector case " + std::to_string(c.id) + ": " + tag + " has " + std::to_string(words.size()) +
                 " words, " + c.inst->shape() + " needs " + std::to_string(expected));

@@ -27,8 +27,8 @@ Nvrtc Nvrtc::load() {
   // Kept loaded (as the driver is): NVRTC allocates state of its own that it
   // never frees, which once unloaded LeakSanitizer reports as a leak from an
   // unknown module; mapped, it stays reachable.
-  auto api = std::make_shared<Api>(Api{DynamicLibrary::open(
-      {"libnvrtc.so.13", "libnvrtc.so", "/usr/local/cuda/lib64/libnvrtc.so.13"}, "NVRTC", true)});
+  auto api = std::make_shared<Api>(Api{
+      DynamicLibrary::open({"libnvrtc.so.13", "libnvrtc.so", "/usr/local/cuda/lib64/libnvrtc.so.13"}, "NVRTC", true)});
   // NVRTC loads its builtins by soname through the system's search path
   // only; a copy beside the NVRTC we loaded (the bundle's lib/) is loaded
   // first so that NVRTC finds it already there.
@@ -36,8 +36,7 @@ Nvrtc Nvrtc::load() {
   api->version(&major, &minor);
   const std::string dir = api->lib.directory();
   if (!dir.empty()) {
-    const std::string builtins =
-        dir + "/libnvrtc-builtins.so." + std::to_string(major) + "." + std::to_string(minor);
+    const std::string builtins = dir + "/libnvrtc-builtins.so." + std::to_string(major) + "." + std::to_string(minor);
     try {
       api->builtins = DynamicLibrary::open({builtins.c_str()}, "NVRTC builtins");
     } catch (const Error&) {

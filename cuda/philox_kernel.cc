@@ -51,13 +51,16 @@ std::vector<std::uint32_t> device_case_stream(const Gpu& gpu, const Nvrtc& nvrtc
   if (words == 0 || words % 4 != 0) throw Error("device_case_stream: " + std::to_string(words) + " words per case");
   if (cases == 0) return {};
   const std::string cubin = nvrtc.compile(case_stream_kernel_source(), gpu.info().sm, "mmacheck_case_stream.cu");
-  const std::uint32_t params[6] = {static_cast<std::uint32_t>(seed),       static_cast<std::uint32_t>(seed >> 32),
-                                   static_cast<std::uint32_t>(first_case), static_cast<std::uint32_t>(first_case >> 32),
-                                   cases,                                  words};
+  const std::uint32_t params[6] = {static_cast<std::uint32_t>(seed),
+                                   static_cast<std::uint32_t>(seed >> 32),
+                                   static_cast<std::uint32_t>(first_case),
+                                   static_cast<std::uint32_t>(first_case >> 32),
+                                   cases,
+                                   words};
   Bytes p(sizeof params), out(static_cast<std::size_t>(cases) * words * sizeof(std::uint32_t));
   std::memcpy(p.data(), params, sizeof params);
-  const std::vector<Bytes> back =
-      gpu.run(cubin, "mmacheck_case_stream", {(cases + kThreads - 1) / kThreads, kThreads}, {std::move(p), std::move(out)});
+  const std::vector<Bytes> back = gpu.run(cubin, "mmacheck_case_stream", {(cases + kThreads - 1) / kThreads, kThreads},
+                                          {std::move(p), std::move(out)});
   std::vector<std::uint32_t> w(static_cast<std::size_t>(cases) * words);
   std::memcpy(w.data(), back[1].data(), w.size() * sizeof(std::uint32_t));
   return w;

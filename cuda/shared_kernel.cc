@@ -41,8 +41,8 @@ std::vector<std::int32_t> lane_bytes(const SharedAccess& a, int width) {
 void check_first_slot(const SharedAccess& a, const CudaBufferAbi& abi) {
   if (a.slot % abi.per_word() != 0)
     throw Error(a.stmt ? a.stmt->loc : SourceLoc{}, a.label + " starts at slot " + std::to_string(a.slot) +
-                                                         ", inside a register (" + std::to_string(abi.per_word()) +
-                                                         " slots each)");
+                                                        ", inside a register (" + std::to_string(abi.per_word()) +
+                                                        " slots each)");
 }
 
 void emit_matrix_copy(std::ostream& os, const SharedKernelPart& part, const SharedAccess& a, std::size_t at) {
@@ -82,7 +82,8 @@ void emit_shared_load(std::ostream& os, const SharedKernelPart& part, const Shar
      << "    " << et << "* s = reinterpret_cast<" << et << "*>(" << part.name << ");\n"
      << "    for (int o = t; o < " << stage.reader.alloc << "; o += " << threads << ") {\n"
      << "      const int i = table[" << fill << " + o];\n"
-     << "      s[o] = i >= 0 ? static_cast<" << et << ">(" << part.global << "[i] & " << hex_mask(8 * width) << ") : 0;\n"
+     << "      s[o] = i >= 0 ? static_cast<" << et << ">(" << part.global << "[i] & " << hex_mask(8 * width)
+     << ") : 0;\n"
      << "    }\n"
      << "  }\n"
      << "  __syncthreads();\n";
@@ -94,9 +95,9 @@ void emit_shared_load(std::ostream& os, const SharedKernelPart& part, const Shar
       continue;
     }
     const int pw = part.abi.per_word();
-    os << "  " << part.array << "[" << a.slot / pw << "] |= static_cast<" << part.abi.word_type() << ">(reinterpret_cast<const "
-       << et << "*>(" << part.name << ")[table[" << at << " + (t % 32)]]) << " << (a.slot % pw) * part.abi.elem_bits
-       << ";  // " << a.label << ", slot " << a.slot << "\n";
+    os << "  " << part.array << "[" << a.slot / pw << "] |= static_cast<" << part.abi.word_type()
+       << ">(reinterpret_cast<const " << et << "*>(" << part.name << ")[table[" << at << " + (t % 32)]]) << "
+       << (a.slot % pw) * part.abi.elem_bits << ";  // " << a.label << ", slot " << a.slot << "\n";
   }
 }
 

@@ -19,9 +19,9 @@
 namespace mmacheck::cuda {
 
 struct SharedKernelPart {
-  std::string name;   // the __shared__ array, "smem_a"
-  std::string array;  // the register array it fills or empties, "a"
-  std::string global; // "a_g"
+  std::string name;    // the __shared__ array, "smem_a"
+  std::string array;   // the register array it fills or empties, "a"
+  std::string global;  // "a_g"
   CudaBufferAbi abi;
 };
 

@@ -19,8 +19,7 @@ namespace mmacheck::test {
 std::string source_path(const std::string& rel) { return std::string(MMACHECK_SOURCE_DIR) + "/" + rel; }
 
 std::string shared_vectors_dir() {
-  const std::filesystem::path dir =
-      std::filesystem::path(MMACHECK_SOURCE_DIR).parent_path() / "shared" / "vectors";
+  const std::filesystem::path dir = std::filesystem::path(MMACHECK_SOURCE_DIR).parent_path() / "shared" / "vectors";
   return std::filesystem::is_directory(dir) ? dir.string() : std::string();
 }
 

@@ -31,7 +31,8 @@ Nest swapped_b(Nest nest) {
 TEST_CASE("case options are checked with the command's name and option spelling", "[jobs]") {
   CHECK_NOTHROW(sim::check_case_options({}, "sim"));
   CHECK_THROWS_WITH(sim::check_case_options({.cases = 0}, "sim"), Catch::Contains("sim: --cases must be >= 1"));
-  CHECK_THROWS_WITH(sim::check_case_options({.threads = -1}, "gpu"), Catch::Contains("gpu: --threads must be in 0..1024"));
+  CHECK_THROWS_WITH(sim::check_case_options({.threads = -1}, "gpu"),
+                    Catch::Contains("gpu: --threads must be in 0..1024"));
   CHECK_THROWS_WITH(sim::check_case_options({.threads = 1025}, "gpu"), Catch::Contains("--threads"));
   CHECK_THROWS_WITH(sim::check_case_options({.show = -1}, "sim"), Catch::Contains("sim: --show must be >= 0"));
   CHECK(sim::case_threads({.threads = 3}) == 3);
@@ -50,15 +51,15 @@ TEST_CASE("run_cases passes a right program and reports a planted mistake in cas
 
   const sim::SimCheck wrong(p, swapped_b(plan.nest), arch);
   std::int64_t last_progress = 0;
-  const sim::CaseRunReport one =
-      sim::run_cases(wrong, {.cases = 24, .seed = 4, .threads = 1, .show = 5,
-                             .progress = [&](std::int64_t done) { last_progress = done; }});
+  const sim::CaseRunReport one = sim::run_cases(
+      wrong,
+      {.cases = 24, .seed = 4, .threads = 1, .show = 5, .progress = [&](std::int64_t done) { last_progress = done; }});
   CHECK(last_progress == 24);
   CHECK_FALSE(one.passed());
   CHECK(one.failed_cases > 0);
   CHECK(one.wrong_elements >= one.failed_cases);
   CHECK(one.not_bit_exact == one.wrong_elements);  // a wrong register is wrong bits
-  REQUIRE(one.failures.size() == 5);  // show caps what is kept, not what is counted
+  REQUIRE(one.failures.size() == 5);               // show caps what is kept, not what is counted
   for (std::size_t i = 1; i < one.failures.size(); ++i) {
     CHECK(one.failures[i - 1].case_index <= one.failures[i].case_index);
     CHECK(one.failures[i].dist == sim::case_distribution(static_cast<int>(one.failures[i].case_index)));

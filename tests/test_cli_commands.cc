@@ -103,8 +103,9 @@ TEST_CASE("each command's help example is a valid invocation", "[cli]") {
     std::string example = help.out.substr(at + 12);
     example = example.substr(0, example.find('\n'));
     const std::string binary = MMACHECK_BINARY;
-    const RunResult r = run_program({"sh", "-c", "cd '" + source_path("") + "' && '" + binary + "'" +
-                                                     example.substr(std::string("mmacheck").size()) + " >/dev/null"});
+    const RunResult r = run_program({"sh", "-c",
+                                     "cd '" + source_path("") + "' && '" + binary + "'" +
+                                         example.substr(std::string("mmacheck").size()) + " >/dev/null"});
     INFO(example << "\n" << r.err);
     CHECK((r.status == 0 || r.status == 1));
   }
@@ -140,8 +141,8 @@ TEST_CASE("negative values for unsigned options are errors, not 2^64 - 1", "[cli
   const RunResult s = run_mmacheck({"sim", source_path("examples/seed.txt"), "--seed=-1"});
   CHECK(s.status == 2);
   CHECK_THAT(s.err, Catch::Contains("'--seed' is invalid: it must be >= 0"));
-  CHECK(run_mmacheck({"sim", source_path("examples/seed_corrected.txt"), "--seed", "18446744073709551615",
-                      "--cases", "1"})
+  CHECK(run_mmacheck(
+            {"sim", source_path("examples/seed_corrected.txt"), "--seed", "18446744073709551615", "--cases", "1"})
             .status == 0);
 }
 
@@ -202,8 +203,8 @@ TEST_CASE("JSON over several files is JSON Lines, one object per file, file firs
   // The bad file's text goes to stderr, as with one file; stdout stays JSON.
   CHECK(r.err.find((dir / "b.txt").string() + ":1:6: error: unknown buffer 'D'") != std::string::npos);
   CHECK(objects[2]["verdict"] == "dispatch_failed");
-  const RunResult sim = run_mmacheck({"sim", (dir / "a.txt").string(), (dir / "c.txt").string(), "--json",
-                                      "--cases", "2"});
+  const RunResult sim =
+      run_mmacheck({"sim", (dir / "a.txt").string(), (dir / "c.txt").string(), "--json", "--cases", "2"});
   CHECK(sim.status == 1);
   const std::vector<Json> sims = json_lines(sim.out);
   REQUIRE(sims.size() == 2);
@@ -219,13 +220,17 @@ TEST_CASE("bad input under --json is an object with verdict \"bad input\" and it
   const RunResult r = run_mmacheck({"prove", path, "--json"});
   CHECK(r.status == 2);
   const Json j = Json::parse(r.out);
-  CHECK(j.dump() == Json({{"file", path},
-                          {"verdict", "bad input"},
-                          {"error", {{"file", path}, {"line", 2}, {"column", 8},
-                                     {"message", "unknown buffer 'D' (no buffers are declared)"}}},
-                          {"notes", Json::array()}}).dump());
+  CHECK(
+      j.dump() ==
+      Json({{"file", path},
+            {"verdict", "bad input"},
+            {"error",
+             {{"file", path}, {"line", 2}, {"column", 8}, {"message", "unknown buffer 'D' (no buffers are declared)"}}},
+            {"notes", Json::array()}})
+          .dump());
   // stderr keeps the human form, with the source line and a caret.
-  CHECK(r.err == path + ":2:8: error: unknown buffer 'D' (no buffers are declared)\n    gemm(D, A, B, D)\n         ^\n");
+  CHECK(r.err ==
+        path + ":2:8: error: unknown buffer 'D' (no buffers are declared)\n    gemm(D, A, B, D)\n         ^\n");
   const RunResult usage = run_mmacheck({"sim", path, "--cases", "x", "--json"});
   CHECK(usage.status == 2);
   CHECK(Json::parse(usage.out)["file"].is_null());
@@ -283,7 +288,8 @@ TEST_CASE("a progress line on a terminal for runs over a second, none otherwise"
   // script(1) gives the program a terminal.
   if (run_program({"sh", "-c", "command -v script"}).status != 0) return skip("no script(1) for a terminal");
   const std::string binary = MMACHECK_BINARY;
-  const RunResult tty = run_program({"script", "-qec", "'" + binary + "' bench --seconds 0.7 --threads 1", "/dev/null"});
+  const RunResult tty =
+      run_program({"script", "-qec", "'" + binary + "' bench --seconds 0.7 --threads 1", "/dev/null"});
   CHECK(tty.status == 0);
   CHECK(tty.out.find("\r[####") != std::string::npos);
   // Phases of 0.7 s: how many depends on the instruction sets the processor
@@ -322,7 +328,8 @@ TEST_CASE("cute and triton take many files and folders as prove does", "[cli][cu
   CHECK(folder.out.find("\n3 files: ") != std::string::npos);
 
   // One refuted file makes the run fail; its report is its own; the order is the operands'.
-  const std::string good = source_path("tests/data/cute/dsl_atoms.txt"), bad = source_path("tests/data/cute/pr3140_before.txt");
+  const std::string good = source_path("tests/data/cute/dsl_atoms.txt"),
+                    bad = source_path("tests/data/cute/pr3140_before.txt");
   const RunResult two = run_mmacheck({"cute", good, bad, "-j", "2"});
   CHECK(two.status == 1);
   CHECK(two.out.rfind("== " + good + " ==\n", 0) == 0);
@@ -335,7 +342,8 @@ TEST_CASE("cute and triton take many files and folders as prove does", "[cli][cu
   CHECK(objects[1]["atoms"][0]["result"] == "refuted");
 
   // triton: the unchecked ones fail the run unless allowed, per file.
-  const std::string dots = source_path("tests/data/triton/dots.json"), v2 = source_path("tests/data/triton/mma_v2.json");
+  const std::string dots = source_path("tests/data/triton/dots.json"),
+                    v2 = source_path("tests/data/triton/mma_v2.json");
   const RunResult t = run_mmacheck({"triton", dots, v2});
   CHECK(t.status == 1);
   CHECK(t.out.find("\n2 files: 1 proved, 1 unchecked\n") != std::string::npos);

@@ -32,10 +32,9 @@ TEST_CASE("layout --json reports the iters exactly as the expression evaluates",
   CHECK(r.err.empty());
   REQUIRE(count(r.out, "\n") == 1);
   const Json j = Json::parse(r.out);
-  CHECK(j.dump() ==
-        R"({"layout":"S[(2, 8, 2, 4, 2) : (2, 4@laneid, 4, 1@laneid, 1)]",)"
-        R"("shard":[[2,2,"m"],[8,4,"laneid"],[2,4,"m"],[4,1,"laneid"],[2,1,"m"]],)"
-        R"("replica":[],"offset":{},"span":{"laneid":32,"m":8}})");
+  CHECK(j.dump() == R"({"layout":"S[(2, 8, 2, 4, 2) : (2, 4@laneid, 4, 1@laneid, 1)]",)"
+                    R"("shard":[[2,2,"m"],[8,4,"laneid"],[2,4,"m"],[4,1,"laneid"],[2,1,"m"]],)"
+                    R"("replica":[],"offset":{},"span":{"laneid":32,"m":8}})");
 }
 
 TEST_CASE("layout --shape --json lists every coordinate with its owners", "[cli]") {
@@ -91,16 +90,14 @@ TEST_CASE("bad expressions exit 2 with <expr>:1:COL, the expression and a caret"
     const char* caret;
   };
   const Case cases[] = {
-      {"S[(2, 8 : (1, 2)", "<expr>:1:9: error: expected ')' to close '(' opened at column 3, got ':'",
-       "          ^"},
+      {"S[(2, 8 : (1, 2)", "<expr>:1:9: error: expected ')' to close '(' opened at column 3, got ':'", "          ^"},
       {"S[0 : 1]", "<expr>:1:3: error: extent must be positive, got 0", "    ^"},
       {"S[-4 : 1]", "<expr>:1:3: error: extent must be positive, got -4", "    ^"},
       {"S[(3, 4) : (4, 1)].group([2, 6])",
        "<expr>:1:20: error: layout S[(3, 4) : (4, 1)] can not be grouped by shape [2, 6]", nullptr},
-      {"S[(2, 8) : (1, 2)].slice([16], [(3, 9)])",
-       "<expr>:1:20: error: layout S[(2, 8) : (1, 2)] can not be sliced", nullptr},
-      {"A_FRG.tile_to([16, 16], [16, 8])", "<expr>:1:1: error: unknown name 'A_FRG' (no layouts are defined)",
-       "  ^"},
+      {"S[(2, 8) : (1, 2)].slice([16], [(3, 9)])", "<expr>:1:20: error: layout S[(2, 8) : (1, 2)] can not be sliced",
+       nullptr},
+      {"A_FRG.tile_to([16, 16], [16, 8])", "<expr>:1:1: error: unknown name 'A_FRG' (no layouts are defined)", "  ^"},
       {"S[8 : 1@lanied]", "<expr>:1:9: error: unknown axis 'lanied'", nullptr},
       {"S[8] \xe2\x80\xa6", "<expr>:1:6: error: unexpected '\xe2\x80\xa6' after the layout expression", nullptr},
   };

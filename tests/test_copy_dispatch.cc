@@ -60,8 +60,9 @@ std::string refusal(const std::string& text, int slots) {
   return "";
 }
 
-const std::string kA16 = "A_FRAG = S[(2, 8, 4, 2) : (2, 4 @ laneid, 1 @ laneid, 1)].tile_to([16, 16], [16, 8])\n"
-                         "A = buffer((16, 16), \"float16\", \"local\", A_FRAG)\nscope warp\n";
+const std::string kA16 =
+    "A_FRAG = S[(2, 8, 4, 2) : (2, 4 @ laneid, 1 @ laneid, 1)].tile_to([16, 16], [16, 8])\n"
+    "A = buffer((16, 16), \"float16\", \"local\", A_FRAG)\nscope warp\n";
 
 }  // namespace
 
@@ -104,8 +105,8 @@ TEST_CASE("a K x N B tile dispatches to ldmatrix.trans (examples/smem_copy.txt)"
 }
 
 TEST_CASE("num falls back 4 -> 2 -> 1 as the tile gets smaller", "[copy]") {
-  CHECK(dispatched(kA16 + "A_s = buffer((16, 16), \"float16\", \"shared\", S[(16, 16) : (16, 1)])\ncopy A = A_s\n", 8) ==
-        std::vector<std::string>{"ldmatrix.x4 A[0] = A_s[lane % 16, 8 * (lane // 16)]"});
+  CHECK(dispatched(kA16 + "A_s = buffer((16, 16), \"float16\", \"shared\", S[(16, 16) : (16, 1)])\ncopy A = A_s\n",
+                   8) == std::vector<std::string>{"ldmatrix.x4 A[0] = A_s[lane % 16, 8 * (lane // 16)]"});
   // 16 x 8 (four slots): two matrices, rows 0-7 and 8-15 (only lanes 0..15
   // give addresses, so `lane` needs no `% 16`).
   CHECK(dispatched("F = S[(2, 8, 4, 2) : (2, 4 @ laneid, 1 @ laneid, 1)]\n"
@@ -127,10 +128,11 @@ TEST_CASE("num falls back 4 -> 2 -> 1 as the tile gets smaller", "[copy]") {
 
 TEST_CASE("the shared strides choose plain or .trans; stmatrix the same way", "[copy]") {
   // Column-major A_s: consecutive k are 16 apart -> .trans.
-  CHECK(dispatched(kA16 + "A_s = buffer((16, 16), \"float16\", \"shared\", S[(16, 16) : (1, 16)])\ncopy A = A_s\n", 8) ==
-        std::vector<std::string>{"ldmatrix.x4.trans A[0] = A_s[8 * (lane // 8 % 2), lane % 8 + 8 * (lane // 16)]"});
-  CHECK(dispatched(kA16 + "A_s = buffer((16, 16), \"float16\", \"shared\", S[(16, 16) : (16, 1)])\ncopy A_s = A\n", 8) ==
-        std::vector<std::string>{"stmatrix.x4 A[0] = A_s[lane % 16, 8 * (lane // 16)]"});
+  CHECK(
+      dispatched(kA16 + "A_s = buffer((16, 16), \"float16\", \"shared\", S[(16, 16) : (1, 16)])\ncopy A = A_s\n", 8) ==
+      std::vector<std::string>{"ldmatrix.x4.trans A[0] = A_s[8 * (lane // 8 % 2), lane % 8 + 8 * (lane // 16)]"});
+  CHECK(dispatched(kA16 + "A_s = buffer((16, 16), \"float16\", \"shared\", S[(16, 16) : (16, 1)])\ncopy A_s = A\n",
+                   8) == std::vector<std::string>{"stmatrix.x4 A[0] = A_s[lane % 16, 8 * (lane // 16)]"});
 }
 
 TEST_CASE("tiles TVM's ldstmatrix variant refuses are refused at the copy with its reason", "[copy][errors]") {
@@ -139,7 +141,8 @@ TEST_CASE("tiles TVM's ldstmatrix variant refuses are refused at the copy with i
   };
   // Rows 20 elements (40 bytes) apart: not 16-byte aligned.
   const std::string misaligned = refusal(with("S[(16, 16) : (20, 1)]"), 8);
-  CHECK(misaligned.find("f.txt:5:1: error: copy A = A_s: ldstmatrix: ldstmatrix layout doesn't fit any num in {4,2,1}") == 0);
+  CHECK(misaligned.find(
+            "f.txt:5:1: error: copy A = A_s: ldstmatrix: ldstmatrix layout doesn't fit any num in {4,2,1}") == 0);
   // k two apart: no 8 contiguous elements per row.
   CHECK(refusal(with("S[(16, 16) : (32, 2)]"), 8).find("doesn't fit any num") != std::string::npos);
   CHECK(refusal(with("S[(16, 16) : (16, 1)]", ", swizzle=Swizzle(3, 2, 3)"), 8)

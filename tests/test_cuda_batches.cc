@@ -84,9 +84,10 @@ TEST_CASE("WorkerPool runs every item once and rethrows the first error", "[cuda
     CHECK_FALSE(bad_worker);
     for (const std::atomic<int>& s : seen) CHECK(s == 1);
   }
-  CHECK_THROWS_WITH(pool.for_each(100, [](int, std::int64_t i) {
-                      if (i == 37) throw Error("item 37");
-                    }),
+  CHECK_THROWS_WITH(pool.for_each(100,
+                                  [](int, std::int64_t i) {
+                                    if (i == 37) throw Error("item 37");
+                                  }),
                     Catch::Contains("item 37"));
   std::atomic<std::int64_t> sum = 0;
   pool.for_each(100, [&](int, std::int64_t i) { sum += i; });  // still usable
@@ -101,8 +102,11 @@ namespace {
 class CpuDevice final : public BatchDevice {
  public:
   CpuDevice(const Nest& nest, const Staging& staging, std::int64_t capacity, int slots)
-      : staging_(staging), words_(case_words(staging)), machine_(nest, staging, sim::arch_params("sm_90")),
-        capacity_(capacity), slots_(static_cast<std::size_t>(slots)) {
+      : staging_(staging),
+        words_(case_words(staging)),
+        machine_(nest, staging, sim::arch_params("sm_90")),
+        capacity_(capacity),
+        slots_(static_cast<std::size_t>(slots)) {
     for (Slot& s : slots_) s.bytes.resize(static_cast<std::size_t>(capacity) * words_.case_bytes());
   }
   std::string name() const override { return "cpu"; }
@@ -178,7 +182,8 @@ DiffReport run(const Setup& s, std::int64_t cases, std::int64_t batch, int devic
   }
   std::vector<std::vector<std::uint64_t>> planted_a;
   for (int i : planted)
-    planted_a.push_back(sim::random_gemm_inputs(s.specs.a, s.specs.b, s.specs.c, sim::case_distribution(i), 7, i).a.bits);
+    planted_a.push_back(
+        sim::random_gemm_inputs(s.specs.a, s.specs.b, s.specs.c, sim::case_distribution(i), 7, i).a.bits);
   WorkerPool pool(threads);
   std::vector<sim::WarpMachine> machines(static_cast<std::size_t>(threads),
                                          sim::WarpMachine(s.plan.nest, s.staging, sim::arch_params("sm_90")));
@@ -191,13 +196,13 @@ DiffReport run(const Setup& s, std::int64_t cases, std::int64_t batch, int devic
       return d;
     });
   std::int64_t progress_calls = 0, last = 0;
-  const DiffReport r = run_differential(devs, s.staging, s.specs, pool, sims,
-                                        {.cases = cases, .seed = 7, .max_mismatches = 100,
-                                         .progress = [&](std::int64_t done) {
-                                           ++progress_calls;
-                                           CHECK(done > last);
-                                           last = done;
-                                         }});
+  const DiffReport r =
+      run_differential(devs, s.staging, s.specs, pool, sims,
+                       {.cases = cases, .seed = 7, .max_mismatches = 100, .progress = [&](std::int64_t done) {
+                          ++progress_calls;
+                          CHECK(done > last);
+                          last = done;
+                        }});
   CHECK(last == cases);
   std::int64_t total = 0;
   for (const auto& d : owned) {

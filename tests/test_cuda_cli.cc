@@ -54,7 +54,9 @@ TEST_CASE("mmacheck gpu: 3 without a GPU, and on one the corrected seed matches 
 }
 
 TEST_CASE("mmacheck capture: usage errors exit 2, no GPU exits 3 and writes nothing", "[cuda][cli]") {
-  const std::string out = (std::filesystem::temp_directory_path() / ("mmacheck-capture-test-" + std::to_string(getpid()) + ".mmav")).string();
+  const std::string out =
+      (std::filesystem::temp_directory_path() / ("mmacheck-capture-test-" + std::to_string(getpid()) + ".mmav"))
+          .string();
   std::filesystem::remove(out);
   CHECK(run_mmacheck({"capture", "-o", out}).status == 2);
   CHECK(run_mmacheck({"capture", "--instr", "all"}).status == 2);
@@ -71,7 +73,9 @@ TEST_CASE("mmacheck capture: usage errors exit 2, no GPU exits 3 and writes noth
 
 TEST_CASE("mmacheck capture on a GPU writes vectors the simulator reads and passes", "[cuda][cli][gpu]") {
   if (!mmacheck::cuda::probe_device()) return mmacheck::test::skip("no CUDA device");
-  const std::string out = (std::filesystem::temp_directory_path() / ("mmacheck-capture-gpu-" + std::to_string(getpid()) + ".mmav")).string();
+  const std::string out =
+      (std::filesystem::temp_directory_path() / ("mmacheck-capture-gpu-" + std::to_string(getpid()) + ".mmav"))
+          .string();
   const auto r = run_mmacheck({"capture", "--instr", "m16n8k16.f16", "--cases", "16", "-o", out});
   INFO(r.out << r.err);
   REQUIRE(r.status == 0);

@@ -33,7 +33,8 @@ TEST_CASE("staged like the kernel, every dispatched example computes its gemm ex
 
 TEST_CASE("staged by its own statements, the seed computes a wrong product, the corrected seed the right one",
           "[cuda][model][examples]") {
-  for (const auto& [name, right] : {std::pair{"examples/seed.txt", false}, std::pair{"examples/seed_corrected.txt", true}}) {
+  for (const auto& [name, right] :
+       {std::pair{"examples/seed.txt", false}, std::pair{"examples/seed_corrected.txt", true}}) {
     const std::string path = test::source_path(name);
     INFO(path);
     Program program;

@@ -44,7 +44,6 @@ std::optional<Session> session_or_skip() {
   return Session{Gpu(Driver::load()), Nvrtc::load()};
 }
 
-
 // Runs the program staged from its layouts on integer inputs and compares
 // with exact arithmetic.
 void check_exact(const Session& s, const Program& program, InstSet set) {
@@ -116,7 +115,8 @@ TEST_CASE("GPU: the batched differential run reports mismatches by case and elem
   GemmStream stream(s->gpu, compiled, 5, 2);
   BatchDevice* devices[] = {&stream};
   WorkerPool pool(3);
-  std::vector<WarpMachine> machines(3, WarpMachine(plan.nest, staging, arch_params("sm_" + std::to_string(s->gpu.info().sm))));
+  std::vector<WarpMachine> machines(
+      3, WarpMachine(plan.nest, staging, arch_params("sm_" + std::to_string(s->gpu.info().sm))));
   // The warp machine agrees everywhere; flipping a bit of D[3][5] disagrees
   // there in every case.
   for (const bool flip : {false, true}) {
@@ -180,8 +180,8 @@ TEST_CASE("GPU: the device draws the host's random stream bit for bit", "[cuda][
   if (!s) return;
   // Seeds with both halves of the key set, and cases past 2^32 (the
   // counter's high word); 64 words a case cross the host's 8-block refills.
-  for (const auto& [seed, first] : {std::pair<std::uint64_t, std::uint64_t>{1, 0},
-                                    {0x0123456789abcdefull, (std::uint64_t{1} << 32) - 100}}) {
+  for (const auto& [seed, first] :
+       {std::pair<std::uint64_t, std::uint64_t>{1, 0}, {0x0123456789abcdefull, (std::uint64_t{1} << 32) - 100}}) {
     constexpr std::uint32_t kCases = 4096, kWords = 64;
     const std::vector<std::uint32_t> device = device_case_stream(s->gpu, s->nvrtc, seed, first, kCases, kWords);
     REQUIRE(device.size() == std::size_t{kCases} * kWords);

@@ -58,8 +58,9 @@ TEST_CASE("the gemm kernel stages through shared memory with ldmatrix and stmatr
     nvrtc = Nvrtc::load();
   } catch (const Error&) {
   }
-  for (const char* name : {"smem_swizzle128.txt", "smem_stmatrix_d.txt", "smem_ld_shared.txt", "smem_swizzle128_trans.txt",
-                           "smem_noswizzle.txt", "smem_wrong_lane.txt", "smem_fill_mismatch.txt", "smem_fp8_trans.txt"}) {
+  for (const char* name :
+       {"smem_swizzle128.txt", "smem_stmatrix_d.txt", "smem_ld_shared.txt", "smem_swizzle128_trans.txt",
+        "smem_noswizzle.txt", "smem_wrong_lane.txt", "smem_fill_mismatch.txt", "smem_fp8_trans.txt"}) {
     INFO(name);
     const Program p = load_program(test::source_path(std::string("examples/") + name));
     const Plan plan = dispatch(p, InstSet::extended);
@@ -190,8 +191,8 @@ TEST_CASE("mmav files written here read back through the simulator's parser", "[
   for (const MmaInst* i : {&k16, &k16, &f64, &s8}) {
     const GemmInputs in = random_gemm_inputs({i->m, i->k, i->a, 1}, {i->k, i->n, i->b, 0}, {i->m, i->n, i->c, -1},
                                              case_distribution(id), 3, id);
-    cases.push_back({i, id, std::string(distribution_name(case_distribution(id))), 0, in.a.bits, in.b.bits,
-                     in.c.bits, in.c.bits});
+    cases.push_back(
+        {i, id, std::string(distribution_name(case_distribution(id))), 0, in.a.bits, in.b.bits, in.c.bits, in.c.bits});
     ++id;
   }
   const std::vector<std::string> comments = {"recorded on a test", "second line"};

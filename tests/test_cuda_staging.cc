@@ -12,13 +12,12 @@ using namespace mmacheck;
 
 namespace {
 
+const char* kCorrectStage = "stage A[s] = A_g[lane // 4 + 8 * ((s // 2) % 2), 2 * (lane % 4) + s % 2 + 8 * (s // 4)]\n";
+const char* kSeedStage = "stage A[s] = A_g[lane // 4 + 8 * (s // 4), 2 * (lane % 4) + s % 2 + 8 * ((s // 2) % 2)]\n";
 
-const char* kCorrectStage =
-    "stage A[s] = A_g[lane // 4 + 8 * ((s // 2) % 2), 2 * (lane % 4) + s % 2 + 8 * (s // 4)]\n";
-const char* kSeedStage =
-    "stage A[s] = A_g[lane // 4 + 8 * (s // 4), 2 * (lane % 4) + s % 2 + 8 * ((s // 2) % 2)]\n";
-
-Program seed(const std::string& extra = "") { return parse_program(std::string(test::kSeedProgram) + extra, "seed.txt"); }
+Program seed(const std::string& extra = "") {
+  return parse_program(std::string(test::kSeedProgram) + extra, "seed.txt");
+}
 
 const MmaInst& k16() { return test::inst("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32"); }
 
@@ -55,7 +54,8 @@ TEST_CASE("stage statements: the corrected staging is the layout's, the seed's i
 }
 
 TEST_CASE("build_staging follows statements where present, layouts elsewhere", "[cuda][staging]") {
-  const Program p = seed(std::string(kSeedStage) + "store D[s] -> D_g[lane // 4 + 8 * (s // 2), 2 * (lane % 4) + s % 2]\n");
+  const Program p =
+      seed(std::string(kSeedStage) + "store D[s] -> D_g[lane // 4 + 8 * (s // 2), 2 * (lane % 4) + s % 2]\n");
   const Staging st = build_staging(p, test::seed_nest());
   CHECK(st.threads == 32);
   CHECK(st.c_in_d);
@@ -80,9 +80,15 @@ TEST_CASE("a store statement writes each element once, from its first thread and
 }
 
 TEST_CASE("multi-warp layouts number threads 32 * warpid + laneid", "[cuda][staging]") {
-  const BufferDecl d{"D", {32, 8}, DType::f32, MemScope::local,
-                     TileLayout({{2, 1, Axis::warpid()}, {2, 2, Axis::m()}, {8, 4, Axis::laneid()},
-                                 {4, 1, Axis::laneid()}, {2, 1, Axis::m()}}),
+  const BufferDecl d{"D",
+                     {32, 8},
+                     DType::f32,
+                     MemScope::local,
+                     TileLayout({{2, 1, Axis::warpid()},
+                                 {2, 2, Axis::m()},
+                                 {8, 4, Axis::laneid()},
+                                 {4, 1, Axis::laneid()},
+                                 {2, 1, Axis::m()}}),
                      {}};
   const SlotTable t = slots_from_layout(d, 4, 64, SlotUse::store);
   CHECK(t.at(32 + 5, 3) == (16 + 9) * 8 + 3);
@@ -117,17 +123,22 @@ TEST_CASE("a laneid-only layout in a CTA is loaded by every warp and stored by w
 
 TEST_CASE("staging errors name the buffer and the place", "[cuda][staging]") {
   // Two elements in one register slot.
-  const BufferDecl clash{"X", {2, 32}, DType::f32, MemScope::local,
-                         TileLayout({{2, 0, Axis::m()}, {32, 1, Axis::laneid()}}), {"f.txt", 4, 1}};
-  CHECK_THROWS_WITH(slots_from_layout(clash, 1, 32, SlotUse::load), Catch::Contains("f.txt:4:1") &&
-                                                                          Catch::Contains("share thread 0 slot 0"));
+  const BufferDecl clash{"X",
+                         {2, 32},
+                         DType::f32,
+                         MemScope::local,
+                         TileLayout({{2, 0, Axis::m()}, {32, 1, Axis::laneid()}}),
+                         {"f.txt", 4, 1}};
+  CHECK_THROWS_WITH(slots_from_layout(clash, 1, 32, SlotUse::load),
+                    Catch::Contains("f.txt:4:1") && Catch::Contains("share thread 0 slot 0"));
   // A statement addressing outside its buffer.
   const Program p = seed("stage A[s] = A_g[lane, s]\n");
   const StageStmt& s = p.stages.at(0);
   CHECK_THROWS_WITH(slots_from_statement(*p.find_buffer("A"), s.row, s.col, s.loc, 8, 32, SlotUse::load),
                     Catch::Contains("seed.txt:11") && Catch::Contains("thread 16 slot 0 addresses [16, 0]"));
   // Not 2-D.
-  const BufferDecl flat{"F", {256}, DType::f32, MemScope::local, TileLayout({{8, 1, Axis::m()}, {32, 1, Axis::laneid()}}), {}};
+  const BufferDecl flat{
+      "F", {256}, DType::f32, MemScope::local, TileLayout({{8, 1, Axis::m()}, {32, 1, Axis::laneid()}}), {}};
   CHECK_THROWS_WITH(slots_from_layout(flat, 8, 32, SlotUse::load), Catch::Contains("needs 2-D buffers"));
   // A and B in one buffer.
   std::string text = test::kSeedProgram;

@@ -79,7 +79,8 @@ std::string nvcc_wrapper(const Nest& nest, const std::string& name) {
   std::string s = emit_cuda(nest, {.function_name = name});
   const auto load = [](const CudaBufferAbi& abi, const char* array, const char* global) {
     return "  " + std::string(abi.word_type()) + " " + array + "[" + std::to_string(abi.words) + "];\n" +
-           "  for (int i = 0; i < " + std::to_string(abi.words) + "; ++i) " + array + "[i] = " + global + "[i * 32 + threadIdx.x];\n";
+           "  for (int i = 0; i < " + std::to_string(abi.words) + "; ++i) " + array + "[i] = " + global +
+           "[i * 32 + threadIdx.x];\n";
   };
   s += "extern \"C\" __global__ void k_" + name + "(" + std::string(d.word_type()) + "* dg, const " +
        std::string(a.word_type()) + "* ag, const " + std::string(b.word_type()) + "* bg, const " +
@@ -94,12 +95,12 @@ bool have_nvcc() { return ::access(MMACHECK_NVCC, X_OK) == 0; }
 
 CompileResult nvcc_compile(const std::string& source, int sm) {
   static int counter = 0;  // distinct scratch names within this process
-  const fs::path dir = fs::temp_directory_path() /
-                       ("mmacheck-nvcc-" + std::to_string(::getpid()) + "-" + std::to_string(counter++));
+  const fs::path dir =
+      fs::temp_directory_path() / ("mmacheck-nvcc-" + std::to_string(::getpid()) + "-" + std::to_string(counter++));
   fs::create_directories(dir);
   { std::ofstream(dir / "t.cu") << source; }
-  const RunResult r = run_program({MMACHECK_NVCC, "-arch=sm_" + std::to_string(sm), "-c",
-                                   (dir / "t.cu").string(), "-o", (dir / "t.o").string()});
+  const RunResult r = run_program(
+      {MMACHECK_NVCC, "-arch=sm_" + std::to_string(sm), "-c", (dir / "t.cu").string(), "-o", (dir / "t.o").string()});
   fs::remove_all(dir);
   return {r.status == 0, r.out + r.err};
 }
@@ -109,7 +110,8 @@ std::vector<Example> examples() {
   const fs::path dir = source_path("examples");
   if (!fs::is_directory(dir)) return out;
   for (const fs::directory_entry& e : fs::directory_iterator(dir))
-    if (e.path().extension() == ".txt" || e.path().extension() == ".py") out.push_back({e.path().string(), InstSet::tvm});
+    if (e.path().extension() == ".txt" || e.path().extension() == ".py")
+      out.push_back({e.path().string(), InstSet::tvm});
   std::sort(out.begin(), out.end(), [](const Example& x, const Example& y) { return x.path < y.path; });
   for (Example& ex : out) {
     std::ifstream in(ex.path);
@@ -181,7 +183,8 @@ sim::Matrix integer_matrix(const sim::MatrixSpec& spec, std::mt19937_64& rng) {
 }
 
 std::pair<std::int64_t, std::int64_t> origin(const OperandRef& ref) {
-  return ref.region ? std::pair{(*ref.region)[0].first, (*ref.region)[1].first} : std::pair{std::int64_t{0}, std::int64_t{0}};
+  return ref.region ? std::pair{(*ref.region)[0].first, (*ref.region)[1].first}
+                    : std::pair{std::int64_t{0}, std::int64_t{0}};
 }
 
 }  // namespace

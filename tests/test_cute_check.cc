@@ -13,8 +13,7 @@ namespace {
 std::vector<CuteAtomReport> check_file(const std::string& rel) {
   const std::string path = test::source_path(rel);
   std::vector<CuteAtomReport> out;
-  for (const CuteAtomTraits& atom : read_cute_file(test::read_file(path), path))
-    out.push_back(check_cute_atom(atom));
+  for (const CuteAtomTraits& atom : read_cute_file(test::read_file(path), path)) out.push_back(check_cute_atom(atom));
   return out;
 }
 
@@ -132,10 +131,10 @@ TEST_CASE("the mini header: congruence, unknown instructions, inheritance", "[cu
   REQUIRE(r.size() == 7);
   CHECK(r[0].result == FrameVerdict::proved);
   CHECK(r[1].result == FrameVerdict::proved);
-  CHECK(r[2].result == FrameVerdict::refuted);   // stride 32
-  CHECK(r[3].result == FrameVerdict::refuted);   // inherits it
+  CHECK(r[2].result == FrameVerdict::refuted);  // stride 32
+  CHECK(r[3].result == FrameVerdict::refuted);  // inherits it
   CHECK(r[3].instruction == "mma.sync.aligned.m16n8k32.row.col.satfinite.s32.u4.u4.s32");
-  CHECK(r[4].result == FrameVerdict::proved);    // alias of the included header
+  CHECK(r[4].result == FrameVerdict::proved);  // alias of the included header
   CHECK(r[5].result == FrameVerdict::ill_formed);
   const CuteOperandReport& a = operand(r[5], Operand::A);
   CHECK(a.result == FrameVerdict::ill_formed);

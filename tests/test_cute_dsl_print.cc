@@ -59,8 +59,8 @@ TEST_CASE("every atom and TiledMMA the CuTe DSL prints is read and proved", "[cu
     CHECK(atoms[i].name == named[i]);
     const CuteAtomReport r = check(atoms[i]);
     (atoms[i].tiled ? tiled : plain)++;
-    const bool not_a_permutation = atoms[i].tiled && atoms[i].permutation[1] &&
-                                   atoms[i].permutation[1]->str() == "(8,4):(1,16)";
+    const bool not_a_permutation =
+        atoms[i].tiled && atoms[i].permutation[1] && atoms[i].permutation[1]->str() == "(8,4):(1,16)";
     if (not_a_permutation) {
       CHECK(r.result == FrameVerdict::refuted);
       CHECK_THAT(r.operands[2].message, Catch::Contains("outside the tile"));
@@ -118,8 +118,8 @@ TEST_CASE("planted mistakes in the DSL's print are refuted or ill-formed", "[cut
   CHECK(b.result == FrameVerdict::refuted);
   CHECK(b.operands[1].result == FrameVerdict::refuted);
   // Lanes swapped in C's thread mode.
-  CHECK(first(planted("TV Layout C: ((4,8),(2,2)):((32,1),(16,8))", "TV Layout C: ((4,8),(2,2)):((1,4),(16,8))")).result ==
-        FrameVerdict::refuted);
+  CHECK(first(planted("TV Layout C: ((4,8),(2,2)):((32,1),(16,8))", "TV Layout C: ((4,8),(2,2)):((1,4),(16,8))"))
+            .result == FrameVerdict::refuted);
   // The atom's Shape MNK disagrees with its op's instruction shape.
   const CuteAtomReport shape = first(planted("Shape MNK:   (16,8,8)", "Shape MNK:   (16,8,16)"));
   CHECK(shape.result == FrameVerdict::ill_formed);
@@ -127,21 +127,25 @@ TEST_CASE("planted mistakes in the DSL's print are refuted or ill-formed", "[cut
   const CuteAtomReport tf32 = first(planted("A/B data type         = Float16", "A/B data type         = TFloat32"));
   CHECK(tf32.result != FrameVerdict::proved);
   // A planted permutation that is none in a TiledMMA.
-  std::vector<CuteAtomTraits> t = read_cute_file(planted("Permutation MNK: (_,_,_)", "Permutation MNK: (_,(8,4):(1,16),_)"), "p.txt");
+  std::vector<CuteAtomTraits> t =
+      read_cute_file(planted("Permutation MNK: (_,_,_)", "Permutation MNK: (_,(8,4):(1,16),_)"), "p.txt");
   const auto tiled = std::find_if(t.begin(), t.end(), [](const CuteAtomTraits& a) { return a.tiled; });
   REQUIRE(tiled != t.end());
   CHECK(check(*tiled).result == FrameVerdict::refuted);
 }
 
 TEST_CASE("the DSL print reader is strict: located errors", "[cute][dsl]") {
-  const std::string atom = "MMA Atom\n  ThrID:       32:1\n  Shape MNK:   (16,8,8)\n"
-                           "  TV Layout A: ((4,8),(2,2)):((32,1),(16,8))\n  TV Layout B: ((4,8),2):((16,1),8)\n"
-                           "  TV Layout C: ((4,8),(2,2)):((32,1),(16,8))\n";
-  const std::string op = "warp-level F16/BF16 MMA Operation\n  A/B data type         = Float16\n"
-                         "  Accumulator data type = Float32\n  Instruction shape MNK = (16, 8, 8)\n";
+  const std::string atom =
+      "MMA Atom\n  ThrID:       32:1\n  Shape MNK:   (16,8,8)\n"
+      "  TV Layout A: ((4,8),(2,2)):((32,1),(16,8))\n  TV Layout B: ((4,8),2):((16,1),8)\n"
+      "  TV Layout C: ((4,8),(2,2)):((32,1),(16,8))\n";
+  const std::string op =
+      "warp-level F16/BF16 MMA Operation\n  A/B data type         = Float16\n"
+      "  Accumulator data type = Float32\n  Instruction shape MNK = (16, 8, 8)\n";
   CHECK(read_cute_file(op + atom, "ok.txt").front().name == "SM80_16x8x8_F32F16F16F32_TN");
   CHECK_THAT(error_of(atom), Catch::StartsWith("p.txt:1:1: ") && Catch::Contains("no op printed before it"));
-  CHECK_THAT(error_of(op + atom + "garbage\n"), Catch::StartsWith("p.txt:11:1: ") && Catch::Contains("unexpected line"));
+  CHECK_THAT(error_of(op + atom + "garbage\n"),
+             Catch::StartsWith("p.txt:11:1: ") && Catch::Contains("unexpected line"));
   std::string bad_key = op + atom;
   bad_key.replace(bad_key.find("ThrID"), 5, "ThrIX");
   CHECK_THAT(error_of(bad_key), Catch::StartsWith("p.txt:6:3: ") && Catch::Contains("unknown key 'ThrIX'"));

@@ -11,8 +11,8 @@ using namespace mmacheck;
 
 TEST_CASE("the printed and the C++ spelling of a layout are the same layout", "[cute]") {
   const CuteLayout printed = parse_cute_layout("((4,8),(2,2,2)):((32,1),(16,8,128))");
-  const CuteLayout typed = parse_cute_layout(
-      "Layout<Shape<Shape<_4,_8>,Shape<_2,_2,_2>>, Stride<Stride<_32,_1>,Stride<_16,_8,_128>>>");
+  const CuteLayout typed =
+      parse_cute_layout("Layout<Shape<Shape<_4,_8>,Shape<_2,_2,_2>>, Stride<Stride<_32,_1>,Stride<_16,_8,_128>>>");
   const CuteLayout underscores = parse_cute_layout("((_4,_8),(_2,_2,_2)):((_32,_1),(_16,_8,_128))");
   const CuteLayout qualified = parse_cute_layout(
       "cute::Layout<cute::Shape<cute::Shape<cute::Int<4>,_8>,Shape<_2,C<2>,_2>>,"
@@ -49,9 +49,9 @@ TEST_CASE("a layout without strides gets CuTe's compact column-major strides", "
 
 TEST_CASE("congruence compares the profiles of shape and stride", "[cute]") {
   CHECK(parse_cute_layout("((4,8),(2,2)):((32,1),(16,8))").congruent());
-  CHECK_FALSE(parse_cute_layout(
-                  "Layout<Shape<Shape<_4,_8>,Shape<_32,_2>>, Stride<Stride<_512,_1>,Stride<Stride<_16,_8>>>>")
-                  .congruent());
+  CHECK_FALSE(
+      parse_cute_layout("Layout<Shape<Shape<_4,_8>,Shape<_32,_2>>, Stride<Stride<_512,_1>,Stride<Stride<_16,_8>>>>")
+          .congruent());
   CHECK_FALSE(parse_cute_layout("(4,8):(1)").congruent());
   CHECK(parse_cute_layout("((4,8),(8)):((32,1),(8))").congruent());
 }

@@ -82,9 +82,9 @@ TEST_CASE("the correct atom of the tests proves (the plants below differ from it
 }
 
 TEST_CASE("a truncated header is a located syntax error, wherever it is cut", "[cute][strict]") {
-  const std::string whole = atom_text() + atom_text("SM80_16x8x8_F32F16F16F32_TN",
-                                                    "  using ValTypeD = float;\n  using ValTypeC = float;\n",
-                                                    "SM80_16x8x8_F16F16F16F16_TN");
+  const std::string whole =
+      atom_text() + atom_text("SM80_16x8x8_F32F16F16F32_TN", "  using ValTypeD = float;\n  using ValTypeC = float;\n",
+                              "SM80_16x8x8_F16F16F16F16_TN");
   const std::string text = "namespace cute {\n" + whole + "}  // namespace cute\n";
   REQUIRE(read_cute_header(text, "h.hpp").size() == 2);
   // Every cut that leaves a bracket open or a declaration unfinished: never a verdict.
@@ -132,8 +132,9 @@ TEST_CASE("self-inheritance, an unknown base, duplicates and missing members are
   f = header_error(atom_text("SM80_16x8x8_F32F16F16F32_TN", "", "SM80_16x8x8_F16F16F16F16_TN"));
   CHECK(f.message.find("which this file does not specialize before it") != std::string::npos);
   // The base after the derived atom: C++ needs it complete first.
-  f = header_error(atom_text("SM80_16x8x8_F32F16F16F32_TN", "  using ValTypeD = float;\n", "SM80_16x8x8_F16F16F16F16_TN") +
-                   atom_text());
+  f = header_error(
+      atom_text("SM80_16x8x8_F32F16F16F32_TN", "  using ValTypeD = float;\n", "SM80_16x8x8_F16F16F16F16_TN") +
+      atom_text());
   CHECK(f.message.find("does not specialize before it") != std::string::npos);
 
   std::string many;
@@ -267,10 +268,10 @@ TEST_CASE("planted layout mistakes are refuted with a counterexample", "[cute][s
   CHECK(operand(r, Operand::A).message.find("thread 1 shares lane 0") != std::string::npos);
 }
 
-TEST_CASE("a partial specialization is unchecked with the reason; its body and alias templates are not read", "[cute][strict]") {
+TEST_CASE("a partial specialization is unchecked with the reason; its body and alias templates are not read",
+          "[cute][strict]") {
   const std::string text =
-      "template <int N>\nusing CLayout_64xN = Layout<Shape<Shape<_4,_8,_4>,Shape<_2,_2,Int<N/8>>>>;\n" +
-      atom_text() +
+      "template <int N>\nusing CLayout_64xN = Layout<Shape<Shape<_4,_8,_4>,Shape<_2,_2,Int<N/8>>>>;\n" + atom_text() +
       "template <GMMA::Major tnspA, GMMA::Major tnspB, GMMA::ScaleIn scaleA, GMMA::ScaleIn scaleB>\n"
       "struct MMA_Traits<SM90_64x8x16_F16F16F16_SS<tnspA, tnspB, scaleA, scaleB>>\n{\n"
       "  using ValTypeD = half_t;\n  using ALayout = GMMA::ABLayout< 64, 16>;\n  static constexpr int x = 1;\n};\n";
@@ -283,11 +284,13 @@ TEST_CASE("a partial specialization is unchecked with the reason; its body and a
 }
 
 TEST_CASE("a TiledMMA past the limits is the limit's error; planted tiling mistakes are refuted", "[cute][strict]") {
-  const std::string atom = "SM80_16x8x16_F32F16F16F32_TN: A = ((4,8),(2,2,2)):((32,1),(16,8,128)), "
-                           "B = ((4,8),(2,2)):((16,1),(8,64)), C = ((4,8),(2,2)):((32,1),(16,8))\n";
+  const std::string atom =
+      "SM80_16x8x16_F32F16F16F32_TN: A = ((4,8),(2,2,2)):((32,1),(16,8,128)), "
+      "B = ((4,8),(2,2)):((16,1),(8,64)), C = ((4,8),(2,2)):((32,1),(16,8))\n";
   const std::vector<CuteAtomTraits> huge =
-      read_cute_atom_list(atom + "tiled SM80_16x8x16_F32F16F16F32_TN: AtomLayout = (2,2,1), "
-                                 "Permutation = (1048576, _, _)\n",
+      read_cute_atom_list(atom +
+                              "tiled SM80_16x8x16_F32F16F16F32_TN: AtomLayout = (2,2,1), "
+                              "Permutation = (1048576, _, _)\n",
                           "l.txt");
   try {
     check_cute_tiled(huge.at(1));

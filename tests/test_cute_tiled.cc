@@ -74,11 +74,11 @@ TEST_CASE("a TiledMMA in CuTe notation needs its atom, and its tile whole atoms"
       "SM80_16x8x8_F16F16F16F16_TN: A = ((4,8),(2,2)):((32,1),(16,8)), B = ((4,8),2):((16,1),8),"
       " C = ((4,8),(2,2)):((32,1),(16,8))\n";
   CHECK_THROWS_AS(read_cute_atom_list("tiled SM80_16x8x8_F16F16F16F16_TN: AtomLayout = (2,2,1)\n", "t"), Error);
-  const std::vector<CuteAtomTraits> ok =
-      read_cute_atom_list(atom + "tiled SM80_16x8x8_F16F16F16F16_TN: AtomLayout = (2,1,1), Permutation = (_, 16, _)\n", "t");
+  const std::vector<CuteAtomTraits> ok = read_cute_atom_list(
+      atom + "tiled SM80_16x8x8_F16F16F16F16_TN: AtomLayout = (2,1,1), Permutation = (_, 16, _)\n", "t");
   CHECK(check_cute_tiled(ok[1]).result == FrameVerdict::proved);
-  const std::vector<CuteAtomTraits> ragged =
-      read_cute_atom_list(atom + "tiled SM80_16x8x8_F16F16F16F16_TN: AtomLayout = (2,1,1), Permutation = (48, _, _)\n", "t");
+  const std::vector<CuteAtomTraits> ragged = read_cute_atom_list(
+      atom + "tiled SM80_16x8x8_F16F16F16F16_TN: AtomLayout = (2,1,1), Permutation = (48, _, _)\n", "t");
   const CuteAtomReport r = check_cute_tiled(ragged[1]);
   CHECK(r.result == FrameVerdict::ill_formed);
   CHECK(r.operands[0].message.find("not whole atoms x warps") != std::string::npos);

@@ -55,7 +55,7 @@ TEST_CASE("a trait header gives every specialization with aliases and inheritanc
   REQUIRE(b1.val_types[1]);
   CHECK(b1.val_types[1]->token == "U1");
   CHECK(b1.val_types[1]->written == "cute::uint1b_t");
-  CHECK(sat.val_types[1]->token == "U4");  // its own, over the base's int4b_t
+  CHECK(sat.val_types[1]->token == "U4");   // its own, over the base's int4b_t
   CHECK(sat.val_types[0]->token == "S32");  // the base's
 }
 
@@ -113,8 +113,7 @@ TEST_CASE("an atom's name names its instruction", "[cute]") {
     return d ? d->ptx : std::string("-");
   };
   CHECK(ptx("SM80_16x8x32_S32S4S4S32_TN") == "mma.sync.aligned.m16n8k32.row.col.s32.s4.s4.s32");
-  CHECK(ptx("SM80_16x8x32_S32U4S4S32_TN_SATURATE") ==
-        "mma.sync.aligned.m16n8k32.row.col.satfinite.s32.u4.s4.s32");
+  CHECK(ptx("SM80_16x8x32_S32U4S4S32_TN_SATURATE") == "mma.sync.aligned.m16n8k32.row.col.satfinite.s32.u4.s4.s32");
   CHECK(ptx("SM80_16x8x256_S32U1U1S32_TN_XORPOPC") == "mma.sync.aligned.m16n8k256.row.col.s32.b1.b1.s32.xor.popc");
   CHECK(ptx("SM80_16x8x8_F32BF16BF16F32_TN") == "mma.sync.aligned.m16n8k8.row.col.f32.bf16.bf16.f32");
   CHECK(ptx("SM90_16x8x16_F64F64F64F64_TN") == "mma.sync.aligned.m16n8k16.row.col.f64.f64.f64.f64");

@@ -108,7 +108,7 @@ TEST_CASE("planted single mistakes: the operand named, a true counterexample, a 
     const Program good = load_program(source_path(file));
     REQUIRE(fully_proved(good));
     for (const char* role : {"A", "B", "D"}) {
-      const std::string buffer = role == std::string("A") ? good.gemm->a.buffer
+      const std::string buffer = role == std::string("A")   ? good.gemm->a.buffer
                                  : role == std::string("B") ? good.gemm->b.buffer
                                                             : good.gemm->d.buffer;
       const BufferDecl& decl = good.buffer(buffer, {});
@@ -146,7 +146,8 @@ TEST_CASE("planted single mistakes: the operand named, a true counterexample, a 
           }
         } else {
           for (const Counterexample& cx : report.counterexamples) {
-            const bool names = cx.operand == role || cx.operand == buffer || (role == std::string("D") && cx.operand == "C");
+            const bool names =
+                cx.operand == role || cx.operand == buffer || (role == std::string("D") && cx.operand == "C");
             if (!names) continue;
             named = true;
             INFO(cx.check.name() << ": " << cx.message);
@@ -203,8 +204,9 @@ TEST_CASE("the issue's decline: a lane stride typo in k8's B", "[diagnosis]") {
 }
 
 TEST_CASE("the issue's decline: D's two register strides swapped", "[diagnosis]") {
-  const Program p = program_from(replace_once(kSeedCorrected, "D_FRAG = TileLayout(S[(2, 8, 4, 2) : (2, 4 @ laneid, 1 @ laneid, 1)])",
-                                              "D_FRAG = TileLayout(S[(2, 8, 4, 2) : (1, 4 @ laneid, 1 @ laneid, 2)])"));
+  const Program p =
+      program_from(replace_once(kSeedCorrected, "D_FRAG = TileLayout(S[(2, 8, 4, 2) : (2, 4 @ laneid, 1 @ laneid, 1)])",
+                                "D_FRAG = TileLayout(S[(2, 8, 4, 2) : (1, 4 @ laneid, 1 @ laneid, 2)])"));
   const ProofReport r = prove(p, {});
   REQUIRE(r.verdict == Verdict::dispatch_failed);
   REQUIRE(!r.diagnosis.empty());
@@ -225,7 +227,8 @@ TEST_CASE("a transposed B whose layout was not permuted gets the transpose as it
   const Program p = program_from(text);
   const ProofReport r = prove(p, {});
   REQUIRE(r.verdict == Verdict::dispatch_failed);
-  const auto d = std::find_if(r.diagnosis.begin(), r.diagnosis.end(), [](const Diagnosis& x) { return x.operand == "B"; });
+  const auto d =
+      std::find_if(r.diagnosis.begin(), r.diagnosis.end(), [](const Diagnosis& x) { return x.operand == "B"; });
   REQUIRE(d != r.diagnosis.end());
   CHECK(diagnosis_true(p, *d));
   CHECK(d->fix == "B_FRAG.group([16, 8]).permute_by_groups([1, 0])");
@@ -234,8 +237,9 @@ TEST_CASE("a transposed B whose layout was not permuted gets the transpose as it
 
 TEST_CASE("no single change: the diagnosis says so", "[diagnosis]") {
   // Two of D's iters broken at once (rows and columns on one lane stride).
-  const Program p = program_from(replace_once(kSeedCorrected, "D_FRAG = TileLayout(S[(2, 8, 4, 2) : (2, 4 @ laneid, 1 @ laneid, 1)])",
-                                              "D_FRAG = TileLayout(S[(2, 8, 4, 2) : (0, 0 @ laneid, 1 @ laneid, 0)])"));
+  const Program p =
+      program_from(replace_once(kSeedCorrected, "D_FRAG = TileLayout(S[(2, 8, 4, 2) : (2, 4 @ laneid, 1 @ laneid, 1)])",
+                                "D_FRAG = TileLayout(S[(2, 8, 4, 2) : (0, 0 @ laneid, 1 @ laneid, 0)])"));
   const ProofReport r = prove(p, {});
   REQUIRE(r.verdict == Verdict::dispatch_failed);
   REQUIRE(!r.diagnosis.empty());
@@ -257,7 +261,8 @@ TEST_CASE("dtypes that need --inst-set extended say so", "[diagnosis]") {
   CHECK(r.diagnosis[1].message.find("with --inst-set extended the program dispatches and proves") != std::string::npos);
 }
 
-TEST_CASE("planted staging and store typos: the buffer and source named, every mismatch true, the cause said", "[diagnosis]") {
+TEST_CASE("planted staging and store typos: the buffer and source named, every mismatch true, the cause said",
+          "[diagnosis]") {
   // Typos a hand writes into an index expression: the first occurrence of
   // `from` in each stage/store line becomes `to`.
   const std::pair<const char*, const char*> typos[] = {
@@ -314,8 +319,10 @@ TEST_CASE("planted staging and store typos: the buffer and source named, every m
         }
         CHECK(all_true);
         CHECK(cx->message.find(cx->source + "[") != std::string::npos);  // A_g[..], not A[..]
-        const bool said = cx->summary.find("swapped") != std::string::npos || cx->summary.find("offset") != std::string::npos ||
-                          cx->summary.find("wrong stride") != std::string::npos || cx->summary.find("wrong modulus") != std::string::npos;
+        const bool said = cx->summary.find("swapped") != std::string::npos ||
+                          cx->summary.find("offset") != std::string::npos ||
+                          cx->summary.find("wrong stride") != std::string::npos ||
+                          cx->summary.find("wrong modulus") != std::string::npos;
         cause += said;
       }
     }
@@ -330,8 +337,9 @@ TEST_CASE("planted staging and store typos: the buffer and source named, every m
 TEST_CASE("a layout using half the warp fails coverage, with its lanes counted", "[diagnosis]") {
   // Injective and inside lanes 0..15, but lanes 16..31 hold nothing: each
   // lane of the first half holds 8 of D's elements, the frame gives each of 32 lanes 4.
-  const Program p = program_from(replace_once(kSeedCorrected, "D_FRAG = TileLayout(S[(2, 8, 4, 2) : (2, 4 @ laneid, 1 @ laneid, 1)])",
-                                              "D_FRAG = TileLayout(S[(2, 4, 2, 4, 2) : (2, 4 @ laneid, 8, 1 @ laneid, 1)])"));
+  const Program p =
+      program_from(replace_once(kSeedCorrected, "D_FRAG = TileLayout(S[(2, 8, 4, 2) : (2, 4 @ laneid, 1 @ laneid, 1)])",
+                                "D_FRAG = TileLayout(S[(2, 4, 2, 4, 2) : (2, 4 @ laneid, 8, 1 @ laneid, 1)])"));
   const ProofReport r = prove(p, {});
   REQUIRE(r.verdict == Verdict::dispatch_failed);
   REQUIRE(!r.diagnosis.empty());

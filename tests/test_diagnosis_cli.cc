@@ -29,11 +29,12 @@ TEST_CASE("prove prints the diagnosis and the fix after TVM's decline", "[diagno
                                                    "(S[(2, 8, 4, 2) : (1, 4 @ laneid, 1 @ laneid, 2)])"));
   const RunResult r = run_mmacheck({"prove", path});
   CHECK(r.status == 1);
-  CHECK(r.out.find("dispatch failed:\n  declined — no mma instruction fits M=16, N=8, K=16, dtypes=('float16', "
-                   "'float16', 'float32', 'float32')\ndiagnosis:\n  as mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32:\n"
-                   "    D: lane 0, slot 1 holds D[8][0]; the m16n8k16 frame puts D[0][1] there  [frame]\n"
-                   "      fix: D_FRAG = S[(2, 8, 4, 2) : (2, 4 @ laneid, 1 @ laneid, 1)]  (the two register iters were "
-                   "swapped)\n") != std::string::npos);
+  CHECK(r.out.find(
+            "dispatch failed:\n  declined — no mma instruction fits M=16, N=8, K=16, dtypes=('float16', "
+            "'float16', 'float32', 'float32')\ndiagnosis:\n  as mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32:\n"
+            "    D: lane 0, slot 1 holds D[8][0]; the m16n8k16 frame puts D[0][1] there  [frame]\n"
+            "      fix: D_FRAG = S[(2, 8, 4, 2) : (2, 4 @ laneid, 1 @ laneid, 1)]  (the two register iters were "
+            "swapped)\n") != std::string::npos);
   CHECK(r.out.find("verdict: dispatch_failed\n") != std::string::npos);
 
   const RunResult j = run_mmacheck({"prove", path, "--json"});
@@ -49,8 +50,9 @@ TEST_CASE("prove prints the diagnosis and the fix after TVM's decline", "[diagno
   CHECK(d["instruction"] == "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32");
   CHECK(d["operand"] == "D");
   CHECK(d["property"] == "frame");
-  CHECK(d["counterexample"].dump() ==
-        R"({"lane":0,"slot":1,"expected":[0,1],"actual":[8,0],"message":"lane 0, slot 1 holds D[8][0]; the m16n8k16 frame puts D[0][1] there"})");
+  CHECK(
+      d["counterexample"].dump() ==
+      R"({"lane":0,"slot":1,"expected":[0,1],"actual":[8,0],"message":"lane 0, slot 1 holds D[8][0]; the m16n8k16 frame puts D[0][1] there"})");
   CHECK(d["fix"] == "S[(2, 8, 4, 2) : (2, 4 @ laneid, 1 @ laneid, 1)]");
   CHECK(d["fix_proves"] == true);
   std::remove(path.c_str());
@@ -76,7 +78,7 @@ TEST_CASE("layout --by-lane: which elements a lane holds in which slot", "[layou
   REQUIRE(j["by_lane"].size() == 1);
   CHECK(j["by_lane"][0]["thread"].dump() == R"({"laneid":5})");
   CHECK(j["by_lane"][0]["slots"][2].dump() == R"({"slot":{"m":2},"coords":[[9,2]]})");
-  CHECK(run_mmacheck({"layout", d, "--by-lane"}).status == 2);         // needs --shape
+  CHECK(run_mmacheck({"layout", d, "--by-lane"}).status == 2);                       // needs --shape
   CHECK(run_mmacheck({"layout", d, "--shape", "16,8", "--lane", "5"}).status == 2);  // --lane needs --by-lane
 }
 

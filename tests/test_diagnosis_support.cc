@@ -106,7 +106,8 @@ bool counterexample_true(const Program& p, const Counterexample& cx) {
     return cx.expected != cx.actual && layout_holds(p, v, warp, cx.lane, cx.slot) == cx.actual;
   if (cx.check.kind == CheckKind::fragment) {
     if (cx.actual)  // two elements in one place
-      return layout_places(p, v, *cx.expected, warp, cx.lane, cx.slot) && layout_places(p, v, *cx.actual, warp, cx.lane, cx.slot);
+      return layout_places(p, v, *cx.expected, warp, cx.lane, cx.slot) &&
+             layout_places(p, v, *cx.actual, warp, cx.lane, cx.slot);
     return cx.expected && layout_places(p, v, *cx.expected, warp, cx.lane, cx.slot) &&
            (cx.lane < 0 || cx.lane >= 32 || warp >= p.scope.warps() || cx.slot < 0);
   }

@@ -50,32 +50,27 @@ TEST_CASE("narrowed lanes fail full_active_lanes", "[dispatch]") {
   spec.scope.lane_lo = 0;
   spec.scope.lane_hi = 15;
   CHECK(reasons(spec) ==
-        std::vector<std::string>{
-            "rejected: full_active_lanes — active laneid is [0, 16), need full [0, 32)"});
+        std::vector<std::string>{"rejected: full_active_lanes — active laneid is [0, 16), need full [0, 32)"});
   spec.scope.lane_lo = 8;
   spec.scope.lane_hi = 31;
-  CHECK(only_reason(spec) ==
-        "rejected: full_active_lanes — active laneid is [8, 32), need full [0, 32)");
+  CHECK(only_reason(spec) == "rejected: full_active_lanes — active laneid is [8, 32), need full [0, 32)");
 }
 
 TEST_CASE("a replicated operand fails no_replica, naming the first such operand", "[dispatch]") {
   GemmSpec spec = seed();
   spec.b.layout = with_replica(b_frag(), {2, 1, Axis::warpid()});
   spec.c.layout = with_replica(d_frag(), {2, 64, Axis::m()});
-  CHECK(only_reason(spec) ==
-        "rejected: no_replica — B layout has replica [T.Iter(2, 1, \"warpid\")]");
+  CHECK(only_reason(spec) == "rejected: no_replica — B layout has replica [T.Iter(2, 1, \"warpid\")]");
 }
 
-TEST_CASE("every failing predicate is reported, and the implementation does not run",
-          "[dispatch]") {
+TEST_CASE("every failing predicate is reported, and the implementation does not run", "[dispatch]") {
   GemmSpec spec = seed();
   spec.scope.lane_hi = 15;
   spec.d.layout = with_replica(d_frag(), {2, 1, Axis::warpid()});
   spec.a.scope = MemScope::shared;  // would decline, but predicates come first
   CHECK(reasons(spec) ==
-        std::vector<std::string>{
-            "rejected: full_active_lanes — active laneid is [0, 16), need full [0, 32)",
-            "rejected: no_replica — D layout has replica [T.Iter(2, 1, \"warpid\")]"});
+        std::vector<std::string>{"rejected: full_active_lanes — active laneid is [0, 16), need full [0, 32)",
+                                 "rejected: no_replica — D layout has replica [T.Iter(2, 1, \"warpid\")]"});
 }
 
 TEST_CASE("a CTA scope has every warp active", "[dispatch]") {
@@ -88,14 +83,11 @@ TEST_CASE("a CTA scope has every warp active", "[dispatch]") {
 TEST_CASE("operands outside registers decline, D first, then A, B, C", "[dispatch]") {
   GemmSpec spec = seed();
   spec.c.scope = MemScope::global;
-  CHECK(only_reason(spec) ==
-        "declined — gemm mma requires C in register (local) scope, got global");
+  CHECK(only_reason(spec) == "declined — gemm mma requires C in register (local) scope, got global");
   spec.a.scope = MemScope::shared;
-  CHECK(only_reason(spec) ==
-        "declined — gemm mma requires A in register (local) scope, got shared");
+  CHECK(only_reason(spec) == "declined — gemm mma requires A in register (local) scope, got shared");
   spec.d.scope = MemScope::shared;
-  CHECK(only_reason(spec) ==
-        "declined — gemm mma requires D in register (local) scope, got shared");
+  CHECK(only_reason(spec) == "declined — gemm mma requires D in register (local) scope, got shared");
 }
 
 TEST_CASE("scope is checked before alpha and beta", "[dispatch]") {
@@ -104,8 +96,7 @@ TEST_CASE("scope is checked before alpha and beta", "[dispatch]") {
   spec.beta = 0.5;
   CHECK(only_reason(spec) == "declined — gemm mma supports only alpha=1, got alpha=2");
   spec.b.scope = MemScope::shared;
-  CHECK(only_reason(spec) ==
-        "declined — gemm mma requires B in register (local) scope, got shared");
+  CHECK(only_reason(spec) == "declined — gemm mma requires B in register (local) scope, got shared");
 }
 
 TEST_CASE("operands must be two-dimensional once unit extents are dropped", "[dispatch]") {
@@ -130,8 +121,7 @@ TEST_CASE("an operand that does not group as its 2-D shape declines", "[dispatch
                 {{4, 12}, DType::f16, TileLayout({{6, 1, Axis::m()}, {8, 6, Axis::m()}})},
                 {{12, 8}, DType::f16, TileLayout::row_major({12, 8})},
                 {{4, 8}, DType::f32, TileLayout::row_major({4, 8})}};
-  CHECK_THAT(only_reason(spec),
-             StartsWith("declined — gemm mma: A layout not tileable as (4, 12): "));
+  CHECK_THAT(only_reason(spec), StartsWith("declined — gemm mma: A layout not tileable as (4, 12): "));
 }
 
 TEST_CASE("a region the layout cannot express declines", "[dispatch]") {
@@ -157,9 +147,8 @@ TEST_CASE("an operand on two thread axes declines", "[dispatch]") {
   spec.c.layout = d_frag().tile_to({64, 8}, {16, 8});
   spec.a.shape = {64, 16};
   spec.a.layout = a_frag().tile_to({64, 16}, {16, 16});
-  CHECK(
-      only_reason(spec) ==
-      "declined — gemm mma: D has >1 thread axis ['cbx', 'laneid', 'warpid'], only one supported");
+  CHECK(only_reason(spec) ==
+        "declined — gemm mma: D has >1 thread axis ['cbx', 'laneid', 'warpid'], only one supported");
 }
 
 TEST_CASE("a follower that cannot take its anchor's split declines", "[dispatch]") {
@@ -167,8 +156,7 @@ TEST_CASE("a follower that cannot take its anchor's split declines", "[dispatch]
   // be cut at 6.
   GemmSpec spec = tiled(3, 1, 1, 16);
   spec.a.layout = TileLayout({{4, 1, Axis::m()}, {12, 4, Axis::m()}, {16, 48, Axis::m()}});
-  CHECK_THAT(only_reason(spec),
-             StartsWith("declined — gemm mma: A.M not alignable to anchor extents [6, 8]: "));
+  CHECK_THAT(only_reason(spec), StartsWith("declined — gemm mma: A.M not alignable to anchor extents [6, 8]: "));
 }
 
 TEST_CASE("a shape no instruction divides declines", "[dispatch]") {

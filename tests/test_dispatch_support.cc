@@ -26,16 +26,12 @@ TileLayout transpose_frag(const TileLayout& layout, const Shape& shape) {
 }
 
 TileLayout frame_layout(const MmaInst& inst, mmacheck::Operand op) {
-  const std::int64_t m_regs = inst.m_regs(), n_regs = inst.n_regs(), k_hi = inst.k_hi(),
-                     kp = inst.k_pack;
+  const std::int64_t m_regs = inst.m_regs(), n_regs = inst.n_regs(), k_hi = inst.k_hi(), kp = inst.k_pack;
   const Iter g{8, 4, kLane}, t{4, 1, kLane};
   switch (op) {
-    case mmacheck::Operand::A:
-      return TileLayout({{m_regs, kp, kM}, g, {k_hi, kp * m_regs, kM}, t, {kp, 1, kM}});
-    case mmacheck::Operand::B:
-      return TileLayout({{k_hi, kp, kM}, t, {kp, 1, kM}, g});
-    case mmacheck::Operand::C:
-      return TileLayout({{m_regs, n_regs, kM}, g, t, {n_regs, 1, kM}});
+    case mmacheck::Operand::A: return TileLayout({{m_regs, kp, kM}, g, {k_hi, kp * m_regs, kM}, t, {kp, 1, kM}});
+    case mmacheck::Operand::B: return TileLayout({{k_hi, kp, kM}, t, {kp, 1, kM}, g});
+    case mmacheck::Operand::C: return TileLayout({{m_regs, n_regs, kM}, g, t, {n_regs, 1, kM}});
   }
   return TileLayout({});
 }
@@ -70,17 +66,13 @@ GemmSpec tiled(int mt, int nt, int kt, int kinst, DType dtype, double beta) {
   const TileLayout d = d_frag().tile_to({M, N}, {16, 8});
   const TileLayout a = a_base.tile_to({M, K}, {16, kinst});
   const TileLayout b = b_base.tile_to({K, N}, {kinst, 8});
-  GemmSpec spec{
-      {{M, N}, DType::f32, d}, {{M, K}, dtype, a}, {{K, N}, dtype, b}, {{M, N}, DType::f32, d}};
+  GemmSpec spec{{{M, N}, DType::f32, d}, {{M, K}, dtype, a}, {{K, N}, dtype, b}, {{M, N}, DType::f32, d}};
   spec.beta = beta;
   return spec;
 }
 
 GemmSpec single(DType a, DType b, DType c, DType d) {
-  return GemmSpec{{{16, 8}, d, d_frag()},
-                  {{16, 16}, a, a_frag()},
-                  {{16, 8}, b, b_frag()},
-                  {{16, 8}, c, d_frag()}};
+  return GemmSpec{{{16, 8}, d, d_frag()}, {{16, 16}, a, a_frag()}, {{16, 8}, b, b_frag()}, {{16, 8}, c, d_frag()}};
 }
 
 namespace {
@@ -112,9 +104,9 @@ class StorageMap {
         if (region[d].second - region[d].first != 1) logical.push_back(coord[d] - region[d].first);
       }
       for (const Owner& o : buffer.layout.apply(coord, shape)) {
-        const std::int64_t thread = o.count(Axis::tx()) ? owner_coord(o, Axis::tx())
-                                                        : 32 * owner_coord(o, Axis::warpid()) +
-                                                              owner_coord(o, Axis::laneid());
+        const std::int64_t thread = o.count(Axis::tx())
+                                        ? owner_coord(o, Axis::tx())
+                                        : 32 * owner_coord(o, Axis::warpid()) + owner_coord(o, Axis::laneid());
         const Coord c = !inside     ? Coord{-1, -1}
                         : transpose ? Coord{logical[1], logical[0]}
                                     : Coord{logical[0], logical[1]};
@@ -150,9 +142,7 @@ Region region_of(const Program& p, const OperandRef& ref) {
   return r;
 }
 
-std::string str(const Coord& c) {
-  return "(" + std::to_string(c.first) + ", " + std::to_string(c.second) + ")";
-}
+std::string str(const Coord& c) { return "(" + std::to_string(c.first) + ", " + std::to_string(c.second) + ")"; }
 
 }  // namespace
 
@@ -172,8 +162,8 @@ std::string nest_semantics_problem(const Program& p, const Plan& plan) {
   const int warps = p.scope.warps();
 
   // Element `e` of a frame held by `lane`, given the mma's register list.
-  const auto element = [](const StorageMap& map, const Frame& f, const std::vector<int>& regs,
-                          std::int64_t thread, int e) {
+  const auto element = [](const StorageMap& map, const Frame& f, const std::vector<int>& regs, std::int64_t thread,
+                          int e) {
     return map.at(thread, std::int64_t{regs[e / f.per_reg()]} * f.per_reg() + e % f.per_reg());
   };
 
@@ -202,21 +192,20 @@ std::string nest_semantics_problem(const Program& p, const Plan& plan) {
       std::map<std::pair<int, int>, Coord> d_at, a_at, b_at;
       for (int lane = 0; lane < 32; ++lane) {
         const std::int64_t thread = 32 * w + lane;
-        const auto record = [&](auto& into, const StorageMap& map, const Frame& f,
-                                const std::vector<int>& regs, const char* what) -> std::string {
+        const auto record = [&](auto& into, const StorageMap& map, const Frame& f, const std::vector<int>& regs,
+                                const char* what) -> std::string {
           for (int e = 0; e < f.elems(); ++e) {
             const auto c = element(map, f, regs, thread, e);
             if (!c || c->first < 0)
-              return std::string(what) + " register of lane " + std::to_string(lane) + " element " +
-                     std::to_string(e) + " holds no element of the operand";
+              return std::string(what) + " register of lane " + std::to_string(lane) + " element " + std::to_string(e) +
+                     " holds no element of the operand";
             const TileCoord t = f.at(lane, e);
             into[{t.row, t.col}] = *c;
           }
           return "";
         };
-        for (const std::string& problem :
-             {record(d_at, dmap, fc, mma.d, "D"), record(a_at, amap, fa, mma.a, "A"),
-              record(b_at, bmap, fb, mma.b, "B")})
+        for (const std::string& problem : {record(d_at, dmap, fc, mma.d, "D"), record(a_at, amap, fa, mma.a, "A"),
+                                           record(b_at, bmap, fb, mma.b, "B")})
           if (!problem.empty()) return problem;
       }
       for (int i = 0; i < inst.m; ++i)
@@ -224,9 +213,8 @@ std::string nest_semantics_problem(const Program& p, const Plan& plan) {
           for (int kk = 0; kk < inst.k; ++kk) {
             const Coord d = d_at.at({i, j}), a = a_at.at({i, kk}), b = b_at.at({kk, j});
             if (d.first != a.first || d.second != b.second || a.second != b.first)
-              return "mma (" + std::to_string(mma.tile_m) + ", " + std::to_string(mma.tile_n) +
-                     ", " + std::to_string(mma.tile_k) + ") multiplies A" + str(a) + " by B" +
-                     str(b) + " into D" + str(d);
+              return "mma (" + std::to_string(mma.tile_m) + ", " + std::to_string(mma.tile_n) + ", " +
+                     std::to_string(mma.tile_k) + ") multiplies A" + str(a) + " by B" + str(b) + " into D" + str(d);
             ++products[{d.first, d.second, a.second}];
           }
     }
@@ -234,14 +222,13 @@ std::string nest_semantics_problem(const Program& p, const Plan& plan) {
   for (const auto& [mnk, count] : products)
     if (count != 1) return "a product is formed " + std::to_string(count) + " times";
   if (static_cast<std::int64_t>(products.size()) != plan.m * plan.n * plan.k)
-    return "only " + std::to_string(products.size()) + " of the " +
-           std::to_string(plan.m * plan.n * plan.k) + " products are formed";
+    return "only " + std::to_string(products.size()) + " of the " + std::to_string(plan.m * plan.n * plan.k) +
+           " products are formed";
   return "";
 }
 
 std::optional<StagingMismatch> staging_mismatch(const Program& p) {
-  const auto check = [&](const std::string& what, const std::string& buffer_name,
-                         const IndexExpr& row,
+  const auto check = [&](const std::string& what, const std::string& buffer_name, const IndexExpr& row,
                          const IndexExpr& col) -> std::optional<StagingMismatch> {
     const BufferDecl& buffer = p.buffer(buffer_name, {});
     Region whole;
@@ -253,8 +240,7 @@ std::optional<StagingMismatch> staging_mismatch(const Program& p) {
         const IndexEnv env{thread % 32, thread / 32, thread, at.second};
         const Coord actual{row.eval(env), col.eval(env)};
         if (actual != expected)
-          return StagingMismatch{what + " " + buffer_name, thread, static_cast<int>(at.second),
-                                 expected, actual};
+          return StagingMismatch{what + " " + buffer_name, thread, static_cast<int>(at.second), expected, actual};
       }
     return std::nullopt;
   };

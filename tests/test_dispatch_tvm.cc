@@ -13,9 +13,7 @@ using namespace mmacheck::test;
 
 namespace {
 
-const InitStmt& init_at(const Plan& plan, int i) {
-  return std::get<InitStmt>(plan.nest.stmts.at(i));
-}
+const InitStmt& init_at(const Plan& plan, int i) { return std::get<InitStmt>(plan.nest.stmts.at(i)); }
 const MmaStmt& mma_at(const Plan& plan, int i) { return std::get<MmaStmt>(plan.nest.stmts.at(i)); }
 using Regs = std::vector<int>;
 
@@ -23,9 +21,8 @@ using Regs = std::vector<int>;
 
 TEST_CASE("a single m16n8k16 tile lowers to one mma.sync with PTX register order", "[dispatch]") {
   // test_cuda_gemm_mma_lowers_to_mma_sync, both dtypes.
-  const auto [dtype, ptx] =
-      GENERATE(std::pair{DType::bf16, "mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32"},
-               std::pair{DType::f16, "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32"});
+  const auto [dtype, ptx] = GENERATE(std::pair{DType::bf16, "mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32"},
+                                     std::pair{DType::f16, "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32"});
   const Program p = make_program(single(dtype, dtype, DType::f32, DType::f32));
   const Plan plan = dispatch(p);
   REQUIRE(plan.ok);
@@ -67,15 +64,13 @@ TEST_CASE("alpha != 1 and beta outside {0, 1} decline", "[dispatch]") {
     const Plan plan = dispatch(make_program(spec));
     CHECK_FALSE(plan.ok);
     CHECK(plan.inst == nullptr);
-    CHECK(plan.reasons ==
-          std::vector<std::string>{"declined — gemm mma supports only alpha=1, got alpha=2"});
+    CHECK(plan.reasons == std::vector<std::string>{"declined — gemm mma supports only alpha=1, got alpha=2"});
   }
   SECTION("beta = 0.5") {
     spec.beta = 0.5;
     const Plan plan = dispatch(make_program(spec));
     CHECK_FALSE(plan.ok);
-    CHECK(plan.reasons == std::vector<std::string>{
-                              "declined — gemm mma supports only beta in {0, 1}, got beta=0.5"});
+    CHECK(plan.reasons == std::vector<std::string>{"declined — gemm mma supports only beta in {0, 1}, got beta=0.5"});
   }
 }
 
@@ -91,8 +86,8 @@ TEST_CASE("every tiling TVM lists lowers to Mt*Nt*Kt mma of the right shape", "[
                                                                        {1, 1, 1, 8},
                                                                        {1, 1, 3, 8},
                                                                        {2, 2, 3, 8}}));
-  const auto [dtype, beta] = GENERATE(table<DType, double>(
-      {{DType::f16, 0.0}, {DType::bf16, 0.0}, {DType::f16, 1.0}, {DType::bf16, 1.0}}));
+  const auto [dtype, beta] =
+      GENERATE(table<DType, double>({{DType::f16, 0.0}, {DType::bf16, 0.0}, {DType::f16, 1.0}, {DType::bf16, 1.0}}));
   INFO("Mt " << mt << " Nt " << nt << " Kt " << kt << " k" << kinst << " beta " << beta);
   const Program p = make_program(tiled(mt, nt, kt, kinst, dtype, beta));
   const Plan plan = dispatch(p);
@@ -142,8 +137,7 @@ TEST_CASE(
 
 TEST_CASE("all four A/B orientations dispatch to the same m16n8k16", "[dispatch]") {
   // test_cuda_gemm_mma_lowers_transpose.
-  const auto [ta, tb] =
-      GENERATE(table<bool, bool>({{false, false}, {true, false}, {false, true}, {true, true}}));
+  const auto [ta, tb] = GENERATE(table<bool, bool>({{false, false}, {true, false}, {false, true}, {true, true}}));
   INFO("transpose_A " << ta << " transpose_B " << tb);
   GemmSpec spec = single(DType::f16, DType::f16, DType::f32, DType::f32);
   spec.transpose_a = ta;
@@ -179,17 +173,13 @@ TEST_CASE("a transpose flag that does not match the layout declines", "[dispatch
 TEST_CASE("every dtype signature outside TVM's table declines", "[dispatch]") {
   // test_cuda_gemm_mma_rejects_unsupported_dtype.
   const auto [a, b, c, d, sig] = GENERATE(table<DType, DType, DType, DType, std::string>(
-      {{DType::f16, DType::f16, DType::f16, DType::f16,
-        "('float16', 'float16', 'float16', 'float16')"},
-       {DType::bf16, DType::f16, DType::f32, DType::f32,
-        "('bfloat16', 'float16', 'float32', 'float32')"},
-       {DType::f32, DType::f32, DType::f32, DType::f32,
-        "('float32', 'float32', 'float32', 'float32')"},
+      {{DType::f16, DType::f16, DType::f16, DType::f16, "('float16', 'float16', 'float16', 'float16')"},
+       {DType::bf16, DType::f16, DType::f32, DType::f32, "('bfloat16', 'float16', 'float32', 'float32')"},
+       {DType::f32, DType::f32, DType::f32, DType::f32, "('float32', 'float32', 'float32', 'float32')"},
        {DType::s8, DType::s8, DType::s32, DType::s32, "('int8', 'int8', 'int32', 'int32')"}}));
   const Plan plan = dispatch(make_program(single(a, b, c, d)));
   CHECK_FALSE(plan.ok);
-  CHECK(plan.reasons == std::vector<std::string>{
-                            "declined — no mma instruction fits M=16, N=8, K=16, dtypes=" + sig});
+  CHECK(plan.reasons == std::vector<std::string>{"declined — no mma instruction fits M=16, N=8, K=16, dtypes=" + sig});
 }
 
 TEST_CASE("f16 accumulation is an extended-set instruction", "[dispatch]") {

@@ -46,8 +46,7 @@ TEST_CASE("every instruction dispatches from its own frame layouts", "[dispatch]
   for (const MmaInst& inst : mma_instructions()) {
     // An odd number of K tiles, so that no instruction with a larger K fits
     // (see the next test).
-    for (const auto& [mt, nt, kt] :
-         {std::tuple{1, 1, 1}, std::tuple{2, 2, 3}, std::tuple{1, 3, 1}}) {
+    for (const auto& [mt, nt, kt] : {std::tuple{1, 1, 1}, std::tuple{2, 2, 3}, std::tuple{1, 3, 1}}) {
       INFO(inst.ptx() << " tiles " << mt << "x" << nt << "x" << kt);
       const Program p = make_program(frame_spec(inst, mt, nt, kt));
       const Plan extended = dispatch(p, InstSet::extended);
@@ -70,8 +69,7 @@ TEST_CASE("every instruction dispatches from its own frame layouts", "[dispatch]
       }
       const Plan tvm = dispatch(p, InstSet::tvm);
       CHECK(tvm.ok == inst.in_tvm);
-      if (!inst.in_tvm)
-        CHECK_THAT(tvm.reasons.at(0), Catch::StartsWith("declined — no mma instruction fits"));
+      if (!inst.in_tvm) CHECK_THAT(tvm.reasons.at(0), Catch::StartsWith("declined — no mma instruction fits"));
     }
   }
 }
@@ -79,13 +77,10 @@ TEST_CASE("every instruction dispatches from its own frame layouts", "[dispatch]
 TEST_CASE("two K tiles of a small-K frame are one tile of the larger-K instruction", "[dispatch]") {
   // tile_to stacks the K tiles above the frame's registers, which is exactly
   // the larger instruction's kHi: TVM's table order then prefers it.
-  const auto [small, large] = GENERATE(
-      table<std::string, std::string>({{"mma.sync.aligned.m16n8k8.row.col.f32.f16.f16.f32",
-                                        "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32"},
-                                       {"mma.sync.aligned.m16n8k16.row.col.s32.s8.s8.s32",
-                                        "mma.sync.aligned.m16n8k32.row.col.s32.s8.s8.s32"},
-                                       {"mma.sync.aligned.m16n8k4.row.col.f32.tf32.tf32.f32",
-                                        "mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32"}}));
+  const auto [small, large] = GENERATE(table<std::string, std::string>(
+      {{"mma.sync.aligned.m16n8k8.row.col.f32.f16.f16.f32", "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32"},
+       {"mma.sync.aligned.m16n8k16.row.col.s32.s8.s8.s32", "mma.sync.aligned.m16n8k32.row.col.s32.s8.s8.s32"},
+       {"mma.sync.aligned.m16n8k4.row.col.f32.tf32.tf32.f32", "mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32"}}));
   const Program p = make_program(frame_spec(*find_mma_inst(small), 1, 1, 2));
   const Plan plan = dispatch(p, InstSet::extended);
   REQUIRE(plan.ok);
@@ -120,11 +115,7 @@ TEST_CASE("an operand region moves its start into the register view", "[dispatch
   }
   SECTION("the second N tile of a 16 x 16 accumulator") {
     GemmSpec spec = single(DType::f16, DType::f16, DType::f32, DType::f32);
-    spec.d = {{16, 16},
-              DType::f32,
-              d_frag().tile_to({16, 16}, {16, 8}),
-              MemScope::local,
-              Region{{0, 16}, {8, 16}}};
+    spec.d = {{16, 16}, DType::f32, d_frag().tile_to({16, 16}, {16, 8}), MemScope::local, Region{{0, 16}, {8, 16}}};
     spec.c = spec.d;
     spec.beta = 1.0;
     const Program p = make_program(spec);
@@ -142,12 +133,9 @@ TEST_CASE("a CTA-scope gemm splits M over warps, and each warp runs the same nes
   const std::int64_t M = 16 * warps;
   const Axis warpid = Axis::warpid(), lane = Axis::laneid(), m = Axis::m();
   const TileLayout d({{warps, 1, warpid}, {2, 2, m}, {8, 4, lane}, {4, 1, lane}, {2, 1, m}});
-  const TileLayout a(
-      {{warps, 1, warpid}, {2, 2, m}, {8, 4, lane}, {2, 4, m}, {4, 1, lane}, {2, 1, m}});
-  GemmSpec spec{{{M, 8}, DType::f32, d},
-                {{M, 16}, DType::bf16, a},
-                {{16, 8}, DType::bf16, b_frag()},
-                {{M, 8}, DType::f32, d}};
+  const TileLayout a({{warps, 1, warpid}, {2, 2, m}, {8, 4, lane}, {2, 4, m}, {4, 1, lane}, {2, 1, m}});
+  GemmSpec spec{
+      {{M, 8}, DType::f32, d}, {{M, 16}, DType::bf16, a}, {{16, 8}, DType::bf16, b_frag()}, {{M, 8}, DType::f32, d}};
   spec.scope.kind = ExecScope::Kind::cta;
   spec.scope.threads = 32 * warps;
   const Program p = make_program(spec);

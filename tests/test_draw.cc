@@ -41,13 +41,17 @@ TEST_CASE("draw outlines every wrong cell of the seed erratum, with a legend", "
   CHECK(count(svg, "class='wanted'") == 128);
   CHECK(summary.marked == 128);
   CHECK(svg.find("stage A: lane 0, slot 2: stage A loads A_g[0][8] but A_FRAG places A[8][0]") != std::string::npos);
-  CHECK(svg.find("stage checks: red = the element the staging loads into a slot, green = the element the layout puts in that slot") !=
-        std::string::npos);
+  CHECK(
+      svg.find(
+          "stage checks: red = the element the staging loads into a slot, green = the element the layout puts in that slot") !=
+      std::string::npos);
   CHECK(svg.find("T5:3 = lane 5 (laneid), register slot 3 (m); W1.T5:3 = warp 1") != std::string::npos);
   // A tooltip per cell.
   CHECK(count(svg, "<title>") == 256 + 128 + 128);
-  CHECK(svg.find("<title>A[0][8]: T0:4 (lane 0, slot 4); red: found where it does not belong; green: belongs where something else is</title>") !=
-        std::string::npos);
+  CHECK(
+      svg.find(
+          "<title>A[0][8]: T0:4 (lane 0, slot 4); red: found where it does not belong; green: belongs where something else is</title>") !=
+      std::string::npos);
   // Every element of A, B and D is drawn with its owner: 256 + 128 + 128 cells.
   CHECK(count(svg, "class='cell'") == 256 + 128 + 128);
   CHECK(svg.find(">T0:2<") != std::string::npos);
@@ -62,7 +66,8 @@ TEST_CASE("draw of a proved program marks nothing", "[draw]") {
 }
 
 TEST_CASE("mmacheck draw writes the picture and exits like prove", "[draw][cli]") {
-  const std::string out = (std::filesystem::temp_directory_path() / ("mmacheck-test-draw-" + std::to_string(getpid()) + ".svg")).string();
+  const std::string out =
+      (std::filesystem::temp_directory_path() / ("mmacheck-test-draw-" + std::to_string(getpid()) + ".svg")).string();
   std::remove(out.c_str());
   const test::RunResult refuted = test::run_mmacheck({"draw", test::source_path("examples/seed.txt"), "-o", out});
   CHECK(refuted.status == 1);
@@ -108,7 +113,8 @@ std::vector<Label> labels(const std::string& svg, const std::string& cls, double
 }  // namespace
 
 TEST_CASE("draw puts A left of D and B above D, and no two titles overlap", "[draw]") {
-  for (const char* file : {"examples/ext_f64.txt", "examples/seed.txt", "examples/transpose_ab.txt", "examples/beta1.txt"}) {
+  for (const char* file :
+       {"examples/ext_f64.txt", "examples/seed.txt", "examples/transpose_ab.txt", "examples/beta1.txt"}) {
     INFO(file);
     const Program p = load_program(test::source_path(file));
     ProveOptions options;
@@ -214,8 +220,10 @@ TEST_CASE("draw's legend says what red and green mean for a store check", "[draw
   REQUIRE(report.counterexamples.size() == 1);
   REQUIRE(report.counterexamples[0].check.name() == "store D");
   const std::string svg = draw_svg(p, report);
-  CHECK(svg.find("store checks: red = the element a slot is written to, green = the element the layout keeps in that slot") !=
-        std::string::npos);
+  CHECK(
+      svg.find(
+          "store checks: red = the element a slot is written to, green = the element the layout keeps in that slot") !=
+      std::string::npos);
   // Slots 1 and 2 of every lane are wrong: 64 pairs; each writes an element of D another slot keeps.
   CHECK(report.counterexamples[0].mismatches.size() == 64);
   CHECK(count(svg, "class='found'") == 64);

@@ -101,8 +101,10 @@ TEST_CASE("input sets take turns over their kinds and are named", "[numerics][in
   CHECK_THROWS_AS(input_set("uniform"), Error);
   // Integer instructions get values too (small or extremes), deterministically.
   const MmaInst& s8 = *find_mma_inst("mma.sync.aligned.m16n8k32.row.col.s32.s8.s8.s32");
-  const auto x = random_gemm_inputs({16, 32, s8.a, 1}, {32, 8, s8.b, 0}, {16, 8, s8.c, -1}, Distribution::overflow, 3, 1);
-  const auto y = random_gemm_inputs({16, 32, s8.a, 1}, {32, 8, s8.b, 0}, {16, 8, s8.c, -1}, Distribution::overflow, 3, 1);
+  const auto x =
+      random_gemm_inputs({16, 32, s8.a, 1}, {32, 8, s8.b, 0}, {16, 8, s8.c, -1}, Distribution::overflow, 3, 1);
+  const auto y =
+      random_gemm_inputs({16, 32, s8.a, 1}, {32, 8, s8.b, 0}, {16, 8, s8.c, -1}, Distribution::overflow, 3, 1);
   CHECK(x.a.bits == y.a.bits);
   CHECK(x.c.bits == y.c.bits);
 }

@@ -18,11 +18,13 @@ bool contains(const std::string& s, const std::string& part) { return s.find(par
 TEST_CASE("the seed tile emits four zeroings and one mma on D's registers", "[emit_cuda]") {
   const std::string src = emit_cuda(test::seed_nest());
   INFO(src);
-  CHECK(contains(src, "__device__ __forceinline__ void mmacheck_nest(unsigned (&d)[4], const unsigned (&a)[4], "
-                      "const unsigned (&b)[2], const unsigned (&c)[4])"));
+  CHECK(contains(src,
+                 "__device__ __forceinline__ void mmacheck_nest(unsigned (&d)[4], const unsigned (&a)[4], "
+                 "const unsigned (&b)[2], const unsigned (&c)[4])"));
   for (int i = 0; i < 4; ++i) CHECK(contains(src, "d[" + std::to_string(i) + "] = 0x0u;"));
-  CHECK(contains(src, "asm volatile(\"mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 "
-                      "{%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, {%10, %11, %12, %13};\""));
+  CHECK(contains(src,
+                 "asm volatile(\"mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 "
+                 "{%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, {%10, %11, %12, %13};\""));
   CHECK(contains(src, ": \"=r\"(d[0]), \"=r\"(d[1]), \"=r\"(d[2]), \"=r\"(d[3])"));
   CHECK(contains(src, "\"r\"(b[0]), \"r\"(b[1])"));
   CHECK(contains(src, "\"r\"(d[0]), \"r\"(d[1]), \"r\"(d[2]), \"r\"(d[3]));"));
@@ -50,7 +52,8 @@ TEST_CASE("initialisation copies move packed 16-bit elements between word halves
   const std::string src = emit_cuda(n);
   INFO(src);
   CHECK(contains(src, "const unsigned c0 = c[0];"));
-  CHECK(contains(src, "d[0] = (d[0] & 0x0u)\n        | (((c0 >> 16) & 0xffffu) << 0)\n        | (((c0 >> 0) & 0xffffu) << 16);"));
+  CHECK(contains(
+      src, "d[0] = (d[0] & 0x0u)\n        | (((c0 >> 16) & 0xffffu) << 0)\n        | (((c0 >> 0) & 0xffffu) << 16);"));
   // An aligned copy of whole words stays a word copy; zeroing half a word masks it.
   std::get<InitStmt>(n.stmts[0]).c_slots = {0, 1, 2, 3};
   CHECK(contains(emit_cuda(n), "d[1] = c1;"));

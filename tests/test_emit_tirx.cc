@@ -67,8 +67,7 @@ TEST_CASE("a tiled nest prints one init block per output tile and one mma per K 
 
 TEST_CASE("register spellings follow what one register holds", "[emit]") {
   SECTION("f16 accumulators pack two per register: d_words") {
-    const std::string text =
-        emit(single(DType::f16, DType::f16, DType::f16, DType::f16), InstSet::extended);
+    const std::string text = emit(single(DType::f16, DType::f16, DType::f16, DType::f16), InstSet::extended);
     CHECK_THAT(text, Contains("d_local[0] = T.float16(0)"));
     CHECK_THAT(text, Contains("(d_words[0], d_words[1], a_words[0]"));
     CHECK_THAT(text, Contains("d_words = d_local.view(\"uint32\")"));
@@ -80,9 +79,7 @@ TEST_CASE("register spellings follow what one register holds", "[emit]") {
                         {{4, 8}, DType::f64, frame_layout(f64, mmacheck::Operand::B)},
                         {{8, 8}, DType::f64, frame_layout(f64, mmacheck::Operand::C)}};
     const std::string text = emit(spec, InstSet::extended);
-    CHECK_THAT(
-        text,
-        Contains("](d_local[0], d_local[1], a_local[0], b_local[0], d_local[0], d_local[1])"));
+    CHECK_THAT(text, Contains("](d_local[0], d_local[1], a_local[0], b_local[0], d_local[0], d_local[1])"));
     CHECK_THAT(text, Contains("d_local[1] = T.float64(0)"));
     CHECK_THAT(text, !Contains("_words"));
   }
@@ -98,13 +95,10 @@ TEST_CASE("mmacheck emit prints TIRx, CUDA, or the reasons", "[emit]") {
   const std::string seed_file = source_path("examples/seed_corrected.txt");
   SECTION("TIRx by default and with --tirx") {
     for (const std::vector<std::string>& args :
-         {std::vector<std::string>{"emit", seed_file},
-          std::vector<std::string>{"emit", seed_file, "--tirx"}}) {
+         {std::vector<std::string>{"emit", seed_file}, std::vector<std::string>{"emit", seed_file, "--tirx"}}) {
       const RunResult r = run_mmacheck(args);
       CHECK(r.status == 0);
-      CHECK_THAT(
-          r.out,
-          Contains("T.ptx[\"mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32\"](d_local[0]"));
+      CHECK_THAT(r.out, Contains("T.ptx[\"mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32\"](d_local[0]"));
       CHECK_THAT(r.out, Contains("# gemm D = A @ B"));
     }
   }
@@ -115,8 +109,7 @@ TEST_CASE("mmacheck emit prints TIRx, CUDA, or the reasons", "[emit]") {
     CHECK_THAT(r.out, !Contains("T.ptx["));
   }
   SECTION("a failed dispatch prints every reason row and exits 1") {
-    const RunResult r =
-        run_mmacheck({"emit", source_path("examples/reject_lanes_and_replica.txt")});
+    const RunResult r = run_mmacheck({"emit", source_path("examples/reject_lanes_and_replica.txt")});
     CHECK(r.status == 1);
     CHECK(r.out ==
           "dispatch_failed\n"

@@ -109,16 +109,13 @@ TEST_CASE("every example dispatches as its comment says", "[dispatch][examples]"
   }
 }
 
-TEST_CASE("the seed's staging of A is wrong at lane 0, slot 2, the corrected one is right",
-          "[dispatch][examples]") {
-  const std::optional<StagingMismatch> m =
-      staging_mismatch(load_program(source_path("examples/seed.txt")));
+TEST_CASE("the seed's staging of A is wrong at lane 0, slot 2, the corrected one is right", "[dispatch][examples]") {
+  const std::optional<StagingMismatch> m = staging_mismatch(load_program(source_path("examples/seed.txt")));
   REQUIRE(m.has_value());
   CHECK(m->statement == "stage A");
   CHECK(m->thread == 0);
   CHECK(m->slot == 2);
   CHECK(m->expected == std::pair<std::int64_t, std::int64_t>{8, 0});
   CHECK(m->actual == std::pair<std::int64_t, std::int64_t>{0, 8});
-  CHECK_FALSE(
-      staging_mismatch(load_program(source_path("examples/seed_corrected.txt"))).has_value());
+  CHECK_FALSE(staging_mismatch(load_program(source_path("examples/seed_corrected.txt"))).has_value());
 }

@@ -21,11 +21,19 @@ Program tiling(int s, const std::string& a_lanes) {
   const std::string n = std::to_string(s);
   return program_from(
       "D_FRAG = S[(2, 8, 4, 2) : (2, 4 @ laneid, 1 @ laneid, 1)]\n"
-      "A_FRAG = S[(2, 8, 4, 2) : (2, " + a_lanes + ", 1)].tile_to([16, 16], [16, 8])\n"
+      "A_FRAG = S[(2, 8, 4, 2) : (2, " +
+      a_lanes +
+      ", 1)].tile_to([16, 16], [16, 8])\n"
       "B_FRAG = S[(4, 2, 8) : (1 @ laneid, 1, 4 @ laneid)].tile_to([16, 8], [8, 8])\n"
-      "A = buffer((" + n + ", " + n + "), float16, local, A_FRAG.tile_to([" + n + ", " + n + "], [16, 16]))\n"
-      "B = buffer((" + n + ", " + n + "), float16, local, B_FRAG.tile_to([" + n + ", " + n + "], [16, 8]))\n"
-      "D = buffer((" + n + ", " + n + "), float32, local, D_FRAG.tile_to([" + n + ", " + n + "], [16, 8]))\n"
+      "A = buffer((" +
+      n + ", " + n + "), float16, local, A_FRAG.tile_to([" + n + ", " + n +
+      "], [16, 16]))\n"
+      "B = buffer((" +
+      n + ", " + n + "), float16, local, B_FRAG.tile_to([" + n + ", " + n +
+      "], [16, 8]))\n"
+      "D = buffer((" +
+      n + ", " + n + "), float32, local, D_FRAG.tile_to([" + n + ", " + n +
+      "], [16, 8]))\n"
       "scope warp\n"
       "gemm(D, A, B, D)\n");
 }
@@ -43,7 +51,8 @@ ProofReport refuted_64(const Limits& limits) {
 
 }  // namespace
 
-TEST_CASE("the mismatch listing stops at --max-explain-points, whole mma at a time, and says so", "[mismatch][limits]") {
+TEST_CASE("the mismatch listing stops at --max-explain-points, whole mma at a time, and says so",
+          "[mismatch][limits]") {
   const ProofReport full = refuted_64(Limits{});
   REQUIRE(full.verdict == Verdict::refuted);
   const Counterexample* all = counterexample(full, "A frame");
@@ -99,7 +108,8 @@ TEST_CASE("no fix search over --max-fix-elements: the summary says which layout 
   const Counterexample* cx = counterexample(r, "A frame");
   REQUIRE(cx != nullptr);
   CHECK_FALSE(cx->fix.has_value());
-  CHECK_THAT(cx->summary, Contains("; no layout fix searched: A's layout has 4096 elements, over --max-fix-elements 1024"));
+  CHECK_THAT(cx->summary,
+             Contains("; no layout fix searched: A's layout has 4096 elements, over --max-fix-elements 1024"));
   // Under the default cap (8192) the search runs, and says nothing of a cap.
   const ProofReport uncapped = refuted_64(Limits{});
   const Counterexample* searched = counterexample(uncapped, "A frame");

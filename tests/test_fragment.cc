@@ -65,8 +65,7 @@ TEST_CASE("execute_mma on lane registers equals mma_tile on tiles", "[fragment]"
     std::vector<std::uint64_t> d(c.size());
     mma_tile(inst, sm90, a, b, c, d);
     const WarpRegs regs = execute_mma(inst, sm90, scatter_tile(inst.frame(Operand::A), a),
-                                      scatter_tile(inst.frame(Operand::B), b),
-                                      scatter_tile(inst.frame(Operand::C), c));
+                                      scatter_tile(inst.frame(Operand::B), b), scatter_tile(inst.frame(Operand::C), c));
     CHECK(&regs.frame() == &inst.frame(Operand::C));
     CHECK(gather_tile(regs) == d);
   }

@@ -19,8 +19,8 @@ inline std::string gemm_text(std::int64_t m, std::int64_t n, std::int64_t k) {
   const auto s = [](std::int64_t v) { return std::to_string(v); };
   return kFragments + "A = buffer((" + s(m) + ", " + s(k) + "), \"float16\", \"local\", A_FRAG.tile_to([" + s(m) +
          ", " + s(k) + "], [16, 16]))\n" + "B = buffer((" + s(k) + ", " + s(n) +
-         "), \"float16\", \"local\", B_FRAG.tile_to([" + s(k) + ", " + s(n) + "], [16, 8]))\n" +
-         "D = buffer((" + s(m) + ", " + s(n) + "), \"float32\", \"local\", D_FRAG.tile_to([" + s(m) + ", " + s(n) +
+         "), \"float16\", \"local\", B_FRAG.tile_to([" + s(k) + ", " + s(n) + "], [16, 8]))\n" + "D = buffer((" + s(m) +
+         ", " + s(n) + "), \"float32\", \"local\", D_FRAG.tile_to([" + s(m) + ", " + s(n) +
          "], [16, 8]))\nscope warp\ngemm(D, A, B, D)\n";
 }
 

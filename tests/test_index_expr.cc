@@ -88,8 +88,8 @@ TEST_CASE("the tree records kinds, values and operator locations", "[index_expr]
   CHECK(e.lhs().kind() == IndexExpr::Kind::lane);
   CHECK(e.rhs().value() == 4);
   CHECK(e.rhs().loc().col == 9);
-  const IndexExpr built = IndexExpr::binary(IndexExpr::Kind::add, IndexExpr::variable(IndexExpr::Kind::slot),
-                                            IndexExpr::literal(-3));
+  const IndexExpr built =
+      IndexExpr::binary(IndexExpr::Kind::add, IndexExpr::variable(IndexExpr::Kind::slot), IndexExpr::literal(-3));
   CHECK(built.str() == "s + -3");
   CHECK(built.eval({0, 0, 0, 10}) == 7);
 }

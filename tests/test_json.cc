@@ -11,7 +11,11 @@
 using namespace mmacheck;
 
 TEST_CASE("json_line keeps key order, replaces bad UTF-8 and writes non-finite numbers as null", "[json]") {
-  Json j = {{"z", 1}, {"a", std::string("x\xff" "y")}, {"nan", std::nan("")}, {"inf", HUGE_VAL}};
+  Json j = {{"z", 1},
+            {"a", std::string("x\xff"
+                              "y")},
+            {"nan", std::nan("")},
+            {"inf", HUGE_VAL}};
   const std::string line = json_line(j);
   CHECK(line == "{\"z\":1,\"a\":\"x\xEF\xBF\xBDy\",\"nan\":null,\"inf\":null}");
   CHECK(line.find('\n') == std::string::npos);

@@ -32,8 +32,7 @@ TEST_CASE("size and span (test_size_span)", "[layout]") {
 }
 
 TEST_CASE("span counts replicas and offsets on its axis", "[layout]") {
-  const TileLayout layout =
-      S({4, 2}, {{2, "laneid"}, 1}, R({2}, {{8, "laneid"}}), {{"laneid", 1}, {"m", 3}});
+  const TileLayout layout = S({4, 2}, {{2, "laneid"}, 1}, R({2}, {{8, "laneid"}}), {{"laneid", 1}, {"m", 3}});
   CHECK(layout.span(Axis::laneid()) == 1 + 3 * 2 + 8 + 1);
   CHECK(layout.span() == 1 + 1 + 3);
   CHECK(layout.span(Axis::warpid()) == 1);
@@ -49,14 +48,12 @@ TEST_CASE("apply on row-major and strided layouts (test_apply tile_layout_0-2)",
       CHECK(at(strided.apply_flat(i * 8 + j), "m") == i * 10 + j);
       CHECK(at(owner_of(strided, {i, j}, {8, 8}), "m") == i * 10 + j);
     }
-  CHECK_THROWS_AS(rm.apply(std::vector<std::int64_t>{1, 1, 1}, std::vector<std::int64_t>{8, 8}),
-                  Error);
+  CHECK_THROWS_AS(rm.apply(std::vector<std::int64_t>{1, 1, 1}, std::vector<std::int64_t>{8, 8}), Error);
 
   const TileLayout mixed = S({2, 3, 4, 2, 2}, {1, 2, 12, 6, 48});
   for (std::int64_t i0 = 0; i0 < 6; ++i0)
     for (std::int64_t i1 = 0; i1 < 16; ++i1) {
-      const std::int64_t expected =
-          (i0 / 3) * 1 + (i0 % 3) * 2 + (i1 / 4) * 12 + ((i1 % 4) / 2) * 6 + (i1 % 2) * 48;
+      const std::int64_t expected = (i0 / 3) * 1 + (i0 % 3) * 2 + (i1 / 4) * 12 + ((i1 % 4) / 2) * 6 + (i1 % 2) * 48;
       CHECK(at(owner_of(mixed, {i0, i1}, {6, 16}), "m") == expected);
     }
 }
@@ -94,8 +91,7 @@ TEST_CASE("apply on P/F axes (test_apply trainium_layout_0, _1)", "[layout]") {
 
 TEST_CASE("apply lists every named axis and adds the offset", "[layout]") {
   const TileLayout layout = S({4, 2}, {{1, "laneid"}, 1}, {}, {{"warpid", 3}, {"m", 8}});
-  const std::vector<Owner> owners =
-      layout.apply(std::vector<std::int64_t>{0}, std::vector<std::int64_t>{8});
+  const std::vector<Owner> owners = layout.apply(std::vector<std::int64_t>{0}, std::vector<std::int64_t>{8});
   CHECK(owners == std::vector<Owner>{{{Axis::laneid(), 0}, {Axis::m(), 8}, {Axis::warpid(), 3}}});
   CHECK(layout.apply_flat(7) == Owner{{Axis::laneid(), 3}, {Axis::m(), 9}, {Axis::warpid(), 3}});
   CHECK_THROWS_AS(layout.apply_flat(8), Error);
@@ -104,8 +100,7 @@ TEST_CASE("apply lists every named axis and adds the offset", "[layout]") {
 
 TEST_CASE("apply expands replicas row-major", "[layout]") {
   const TileLayout layout = S({2}, {1}, R({2, 2}, {{16, "laneid"}, {1, "warpid"}}));
-  const std::vector<Owner> owners =
-      layout.apply(std::vector<std::int64_t>{1}, std::vector<std::int64_t>{2});
+  const std::vector<Owner> owners = layout.apply(std::vector<std::int64_t>{1}, std::vector<std::int64_t>{2});
   REQUIRE(owners.size() == 4);
   const auto owner = [](std::int64_t lane, std::int64_t warp) {
     return Owner{{Axis::laneid(), lane}, {Axis::m(), 1}, {Axis::warpid(), warp}};
@@ -119,8 +114,7 @@ TEST_CASE("apply expands replicas row-major", "[layout]") {
 TEST_CASE("apply checks its shape and coordinate", "[layout]") {
   const TileLayout rm = S({8, 8}, {8, 1});
   using V = std::vector<std::int64_t>;
-  CHECK_THROWS_WITH(rm.apply(V{0, 0}, V{8, 4}),
-                    Catch::StartsWith("error: apply:") && Catch::Contains("32 elements"));
+  CHECK_THROWS_WITH(rm.apply(V{0, 0}, V{8, 4}), Catch::StartsWith("error: apply:") && Catch::Contains("32 elements"));
   CHECK_THROWS_WITH(rm.apply(V{8, 0}, V{8, 8}), Catch::Contains("out of range"));
   CHECK_THROWS_WITH(rm.apply(V{0, -1}, V{8, 8}), Catch::Contains("out of range"));
   CHECK_THROWS_WITH(rm.apply(V{0}, V{8, 8}), Catch::StartsWith("error: apply:"));

@@ -32,8 +32,8 @@ using namespace mmacheck;
 using namespace mmacheck::test;
 
 TEST_CASE("axis table follows TVM's registry (test_axis)", "[layout]") {
-  for (const char* name : {"bx", "by", "bz", "cbx", "cby", "cbz", "tx", "warpid", "laneid", "wgid",
-                           "tid_in_wg", "wid_in_wg"}) {
+  for (const char* name :
+       {"bx", "by", "bz", "cbx", "cby", "cbz", "tx", "warpid", "laneid", "wgid", "tid_in_wg", "wid_in_wg"}) {
     INFO(name);
     CHECK(Axis(name).is_thread());
     CHECK_FALSE(Axis(name).is_memory());
@@ -70,8 +70,7 @@ TEST_CASE("constructors and default strides (test_constructor)", "[layout]") {
   CHECK(S({2, 3, 4}, {{12, "m"}, {4, "m"}, {1, "m"}}) == TileLayout(row_major));
 
   const TileLayout frag = S({8, 4, 2}, {{4, "laneid"}, {1, "laneid"}, 1});
-  CHECK(frag.shard() ==
-        std::vector<Iter>{{8, 4, Axis::laneid()}, {4, 1, Axis::laneid()}, {2, 1, Axis::m()}});
+  CHECK(frag.shard() == std::vector<Iter>{{8, 4, Axis::laneid()}, {4, 1, Axis::laneid()}, {2, 1, Axis::m()}});
   CHECK(frag.replica().empty());
   CHECK(frag.offset().empty());
 
@@ -89,20 +88,17 @@ TEST_CASE("offsets on several axes are all kept (test_constructor_multi_term_off
 }
 
 TEST_CASE("printing is TIRx text (test_spec_builder)", "[layout]") {
-  CHECK(S({8, 4, 2}, {{4, "laneid"}, {1, "laneid"}, 1}).str() ==
-        "S[(8, 4, 2) : (4@laneid, 1@laneid, 1)]");
+  CHECK(S({8, 4, 2}, {{4, "laneid"}, {1, "laneid"}, 1}).str() == "S[(8, 4, 2) : (4@laneid, 1@laneid, 1)]");
   CHECK(S({128}, {{1, "laneid"}}).str() == "S[128 : 1@laneid]");
   CHECK(TileLayout::row_major({8, 4, 2}).str() == "S[(8, 4, 2) : (8, 2, 1)]");
-  CHECK(S({8}, {{4, "laneid"}}, R({4}, {{1, "laneid"}})).str() ==
-        "S[8 : 4@laneid] + R[4 : 1@laneid]");
+  CHECK(S({8}, {{4, "laneid"}}, R({4}, {{1, "laneid"}})).str() == "S[8 : 4@laneid] + R[4 : 1@laneid]");
   CHECK(S({8}, {{4, "laneid"}}, {}, {{"laneid", 1}}).str() == "S[8 : 4@laneid] + 1@laneid");
   CHECK(S({1}, {1}, R({8, 4}, {{4, "laneid"}, {1, "laneid"}}), {{"warpid", 2}}).str() ==
         "S[1 : 1] + R[(8, 4) : (4@laneid, 1@laneid)] + 2@warpid");
   CHECK(S({2, 3, 4}, {{12, "m"}, {4, "m"}, {1, "m"}}).str() == "S[(2, 3, 4) : (12, 4, 1)]");
   CHECK(S({2, 2}, {{1, "TLane"}, {1, "F"}}).str() == "S[(2, 2) : (1@TLane, 1@F)]");
   // The issue's D fragment, as ../shared/DESIGN.md's JSON shows it.
-  CHECK(S({2, 8, 4, 2}, {2, {4, "laneid"}, {1, "laneid"}, 1}).str() ==
-        "S[(2, 8, 4, 2) : (2, 4@laneid, 1@laneid, 1)]");
+  CHECK(S({2, 8, 4, 2}, {2, {4, "laneid"}, {1, "laneid"}, 1}).str() == "S[(2, 8, 4, 2) : (2, 4@laneid, 1@laneid, 1)]");
 }
 
 TEST_CASE("printing corner cases: empty shard, negative and zero numbers", "[layout]") {
@@ -112,8 +108,7 @@ TEST_CASE("printing corner cases: empty shard, negative and zero numbers", "[lay
   CHECK(S({4}, {{-2, "laneid"}}, {}, {{"m", -3}}).str() == "S[4 : -2@laneid] + -3");
   CHECK(S({4}, {0}, {}, {{"laneid", 0}}).str() == "S[4 : 0] + 0@laneid");
   // Offset terms in axis-name byte order: upper-case names first.
-  CHECK(S({4}, {1}, {}, {{"m", 1}, {"F", 2}, {"laneid", 3}}).str() ==
-        "S[4 : 1] + 2@F + 3@laneid + 1");
+  CHECK(S({4}, {1}, {}, {{"m", 1}, {"F", 2}, {"laneid", 3}}).str() == "S[4 : 1] + 2@F + 3@laneid + 1");
 }
 
 TEST_CASE("scope chains (test_verify_well_formed)", "[layout]") {
@@ -127,15 +122,12 @@ TEST_CASE("scope chains (test_verify_well_formed)", "[layout]") {
   };
   scope_is(S({8, 4, 2}, {{4, "laneid"}, {1, "laneid"}, 1}), L::thread, L::warp);
   scope_is(S({8}, {{4, "laneid"}}, R({4}, {{1, "laneid"}})), L::thread, L::warp);
-  scope_is(S({2, 8, 2, 4, 2}, {{2, "warpid"}, {4, "laneid"}, {1, "warpid"}, {1, "laneid"}, 1}),
-           L::thread, L::cta);
-  scope_is(
-      S({2, 8, 2, 4, 2}, {{2, "wid_in_wg"}, {4, "laneid"}, {1, "wid_in_wg"}, {1, "laneid"}, 1}),
-      L::thread, L::warpgroup);
+  scope_is(S({2, 8, 2, 4, 2}, {{2, "warpid"}, {4, "laneid"}, {1, "warpid"}, {1, "laneid"}, 1}), L::thread, L::cta);
+  scope_is(S({2, 8, 2, 4, 2}, {{2, "wid_in_wg"}, {4, "laneid"}, {1, "wid_in_wg"}, {1, "laneid"}, 1}), L::thread,
+           L::warpgroup);
 
   // wgid (warpgroup -> cta) and laneid (thread -> warp) do not connect.
-  const TileLayout broken =
-      S({2, 8, 2, 4, 2}, {{2, "wgid"}, {4, "laneid"}, {1, "wgid"}, {1, "laneid"}, 1});
+  const TileLayout broken = S({2, 8, 2, 4, 2}, {{2, "wgid"}, {4, "laneid"}, {1, "wgid"}, {1, "laneid"}, 1});
   CHECK_FALSE(broken.verify_well_formed());
   CHECK_THROWS_WITH(broken.scope(), Catch::Contains("disconnected scope chain"));
 
@@ -157,6 +149,5 @@ TEST_CASE("scope chains count replicas and offsets once the shard is threaded", 
   // bx with laneid leaves the warp -> cta link out: TVM's "disconnected scope chain".
   CHECK_FALSE(S({4, 8}, {{1, "bx"}, {1, "laneid"}}).verify_well_formed());
   // laneid (thread -> warp) and tx (thread -> cta) conflict.
-  CHECK_THROWS_WITH(S({4, 4}, {{1, "tx"}, {4, "laneid"}}).scope(),
-                    Catch::Contains("conflicting scopes"));
+  CHECK_THROWS_WITH(S({4, 4}, {{1, "tx"}, {4, "laneid"}}).scope(), Catch::Contains("conflicting scopes"));
 }

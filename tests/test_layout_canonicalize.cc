@@ -26,8 +26,7 @@ TEST_CASE("canonicalize fuses contiguous memory iters (normalize cases 1-11)", "
   canonical(S({8, 2, 3, 6}, {6, 24, 6, 1}), S({8, 2, 18}, {6, 24, 1}));
   canonical(S({8, 2, 4, 2, 3, 6}, {2, 1, 4, 24, 6, 1}), S({16, 4, 2, 18}, {1, 4, 24, 1}));
   canonical(S({3, 4, 5, 2}, {20, 5, 1, 60}), S({60, 2}, {1, 60}));
-  canonical(S({18, 8, 2, 4, 2, 3, 6}, {4, 2, 1, 4, 24, 6, 1}),
-            S({18, 16, 4, 2, 18}, {4, 1, 4, 24, 1}));
+  canonical(S({18, 8, 2, 4, 2, 3, 6}, {4, 2, 1, 4, 24, 6, 1}), S({18, 16, 4, 2, 18}, {4, 1, 4, 24, 1}));
   canonical(S({3, 4, 5, 2, 3, 4}, {20, 5, 1, 60, 20, 5}), S({60, 24}, {1, 5}));
 }
 
@@ -35,15 +34,11 @@ TEST_CASE("canonicalize with thread axes (normalize case_no_norm, both_data_devi
   const TileLayout normalized = S({8, 8, 8, 4, 2}, {16, {4, "laneid"}, 2, {1, "laneid"}, 1});
   canonical(normalized, normalized);
   canonical(S({8, 8, 8, 1, 4, 2, 1}, {16, {4, "laneid"}, 2, 1, {1, "laneid"}, 1, 1}), normalized);
-  canonical(S({8, 8, 8, 1, 4, 2, 1}, {16, {4, "laneid"}, 2, 1, {1, "laneid"}, 1, {4, "laneid"}}),
-            normalized);
-  canonical(
-      S({8, 8, 8, 1, 1, 2, 1}, {16, {4, "laneid"}, 2, 1, {4, "laneid"}, 1, 1}, {}, {{"laneid", 0}}),
-      S({8, 8, 16}, {16, {4, "laneid"}, 1}));
-  canonical(S({8, 4, 8, 8, 16}, {{4, "laneid"}, {1, "laneid"}, 4, 2, 4}),
-            S({32, 8, 8, 16}, {{1, "laneid"}, 4, 2, 4}));
-  canonical(S({8, 4, 8, 16}, {{4, "laneid"}, {1, "laneid"}, 2, 4}),
-            S({32, 8, 16}, {{1, "laneid"}, 2, 4}));
+  canonical(S({8, 8, 8, 1, 4, 2, 1}, {16, {4, "laneid"}, 2, 1, {1, "laneid"}, 1, {4, "laneid"}}), normalized);
+  canonical(S({8, 8, 8, 1, 1, 2, 1}, {16, {4, "laneid"}, 2, 1, {4, "laneid"}, 1, 1}, {}, {{"laneid", 0}}),
+            S({8, 8, 16}, {16, {4, "laneid"}, 1}));
+  canonical(S({8, 4, 8, 8, 16}, {{4, "laneid"}, {1, "laneid"}, 4, 2, 4}), S({32, 8, 8, 16}, {{1, "laneid"}, 4, 2, 4}));
+  canonical(S({8, 4, 8, 16}, {{4, "laneid"}, {1, "laneid"}, 2, 4}), S({32, 8, 16}, {{1, "laneid"}, 2, 4}));
   canonical(S({8, 4, 8}, {{4, "laneid"}, {1, "laneid"}, 8}), S({32, 8}, {{1, "laneid"}, 8}));
   canonical(S({8, 4, 8}, {{4, "laneid"}, {1, "laneid"}, 4}), S({32, 8}, {{1, "laneid"}, 4}));
   canonical(S({8, 4}, {{4, "laneid"}, {1, "laneid"}}), S({32}, {{1, "laneid"}}));
@@ -53,8 +48,7 @@ TEST_CASE("canonicalize with thread axes (normalize case_no_norm, both_data_devi
             S({32, 32, 8, 8}, {{1, "laneid"}, 2, 8, 8}));
   canonical(S({8, 4, 4, 8, 8, 4, 4, 16, 8}, {{4, "laneid"}, {1, "laneid"}, 16, 2, 8, 2, 16, 1, 4}),
             S({32, 32, 32, 64, 8}, {{1, "laneid"}, 2, 2, 1, 4}));
-  canonical(S({32, 3, 4, 5, 2, 3, 4}, {{1, "laneid"}, 20, 5, 1, 60, 20, 5}),
-            S({32, 60, 24}, {{1, "laneid"}, 1, 5}));
+  canonical(S({32, 3, 4, 5, 2, 3, 4}, {{1, "laneid"}, 20, 5, 1, 60, 20, 5}), S({32, 60, 24}, {{1, "laneid"}, 1, 5}));
 }
 
 TEST_CASE("canonicalize of all-unit and shard-less layouts (unit_layout_case1, F6)", "[layout]") {
@@ -66,30 +60,22 @@ TEST_CASE("canonicalize of all-unit and shard-less layouts (unit_layout_case1, F
 }
 
 TEST_CASE("canonicalize under a CUDA target fuses thread axes (case_fuse_axis)", "[layout]") {
-  const TileLayout warps =
-      S({2, 8, 2, 4}, {{2, "warpid"}, {4, "laneid"}, {1, "warpid"}, {1, "laneid"}});
+  const TileLayout warps = S({2, 8, 2, 4}, {{2, "warpid"}, {4, "laneid"}, {1, "warpid"}, {1, "laneid"}});
   CHECK(warps.verify_well_formed());
   canonical(warps, S({2, 8, 2, 4}, {{64, "tx"}, {4, "tx"}, {32, "tx"}, {1, "tx"}}), Target::cuda);
   // Without a target nothing is fused.
   canonical(warps, warps);
 
-  canonical(S({2, 2, 8, 4}, {{2, "warpid"}, {1, "warpid"}, {4, "laneid"}, {1, "laneid"}}),
-            S({128}, {{1, "tx"}}), Target::cuda);
-  canonical(S({2, 2, 8, 2, 2, 4}, {{2, "wgid"},
-                                   {2, "wid_in_wg"},
-                                   {4, "laneid"},
-                                   {1, "wgid"},
-                                   {1, "wid_in_wg"},
-                                   {1, "laneid"}}),
-            S({2, 2, 8, 2, 2, 4},
-              {{256, "tx"}, {64, "tx"}, {4, "tx"}, {128, "tx"}, {32, "tx"}, {1, "tx"}}),
+  canonical(S({2, 2, 8, 4}, {{2, "warpid"}, {1, "warpid"}, {4, "laneid"}, {1, "laneid"}}), S({128}, {{1, "tx"}}),
             Target::cuda);
-  canonical(
-      S({2, 8, 2, 4}, {{2, "wid_in_wg"}, {4, "laneid"}, {1, "wid_in_wg"}, {1, "laneid"}}),
-      S({2, 8, 2, 4}, {{64, "tid_in_wg"}, {4, "tid_in_wg"}, {32, "tid_in_wg"}, {1, "tid_in_wg"}}),
-      Target::cuda);
-  canonical(S({2, 2, 4, 32}, {{2, "wgid"}, {1, "wgid"}, {32, "tid_in_wg"}, {1, "tid_in_wg"}}),
-            S({512}, {{1, "tx"}}), Target::cuda);
+  canonical(S({2, 2, 8, 2, 2, 4},
+              {{2, "wgid"}, {2, "wid_in_wg"}, {4, "laneid"}, {1, "wgid"}, {1, "wid_in_wg"}, {1, "laneid"}}),
+            S({2, 2, 8, 2, 2, 4}, {{256, "tx"}, {64, "tx"}, {4, "tx"}, {128, "tx"}, {32, "tx"}, {1, "tx"}}),
+            Target::cuda);
+  canonical(S({2, 8, 2, 4}, {{2, "wid_in_wg"}, {4, "laneid"}, {1, "wid_in_wg"}, {1, "laneid"}}),
+            S({2, 8, 2, 4}, {{64, "tid_in_wg"}, {4, "tid_in_wg"}, {32, "tid_in_wg"}, {1, "tid_in_wg"}}), Target::cuda);
+  canonical(S({2, 2, 4, 32}, {{2, "wgid"}, {1, "wgid"}, {32, "tid_in_wg"}, {1, "tid_in_wg"}}), S({512}, {{1, "tx"}}),
+            Target::cuda);
   // A warp-scope layout has nothing to fuse.
   const TileLayout warp_frag = S({8, 4, 2}, {{4, "laneid"}, {1, "laneid"}, 1});
   CHECK(warp_frag.canonicalize(Target::cuda) == warp_frag.canonicalize());
@@ -97,8 +83,7 @@ TEST_CASE("canonicalize under a CUDA target fuses thread axes (case_fuse_axis)",
 
 TEST_CASE("CUDA fusion moves replicas and offsets too", "[layout]") {
   // Offsets laneid 1 and warpid 2 both land on tx: 1 + 2*32.
-  canonical(S({4, 32}, {{1, "warpid"}, {1, "laneid"}}, R({2}, {{2, "warpid"}}),
-              {{"laneid", 1}, {"warpid", 2}}),
+  canonical(S({4, 32}, {{1, "warpid"}, {1, "laneid"}}, R({2}, {{2, "warpid"}}), {{"laneid", 1}, {"warpid", 2}}),
             S({128}, {{1, "tx"}}, R({2}, {{64, "tx"}}), {{"tx", 65}}), Target::cuda);
   // An ill-formed chain cannot be fused; TVM raises too.
   CHECK_THROWS_AS(S({2, 32}, {{1, "wgid"}, {1, "laneid"}}).canonicalize(Target::cuda), Error);

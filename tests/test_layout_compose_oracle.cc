@@ -66,8 +66,8 @@ std::string compare(const Json& c, const ComposeLayout& l) {
     else
       for (const Json& row : c["map"])
         if (l.apply_flat(row[0].get<std::int64_t>()) != row[1].get<std::int64_t>()) {
-          diff << "offset of element " << row[0] << ": " << l.apply_flat(row[0].get<std::int64_t>()) << " vs "
-               << row[1] << "; ";
+          diff << "offset of element " << row[0] << ": " << l.apply_flat(row[0].get<std::int64_t>()) << " vs " << row[1]
+               << "; ";
           break;
         }
   }
@@ -171,8 +171,8 @@ TEST_CASE("ComposeLayout in expressions: the issue's example, printing, errors a
     }
     return std::string("no error");
   };
-  CHECK_THAT(error_at("ComposeLayout(3, 4, 3, TileLayout(S[8 : 1]))"), Catch::StartsWith("1: ") &&
-                                                                          Catch::Contains("atom_len >= swizzle_len"));
+  CHECK_THAT(error_at("ComposeLayout(3, 4, 3, TileLayout(S[8 : 1]))"),
+             Catch::StartsWith("1: ") && Catch::Contains("atom_len >= swizzle_len"));
   CHECK_THAT(error_at("ComposeLayout(3, 3, 3, TileLayout(S[8 : 1])).group([8])"),
              Catch::StartsWith("46: ") && Catch::Contains("a ComposeLayout has no method 'group'"));
   CHECK_THAT(error_at("ComposeLayout(0, 3, 3, TileLayout(S[8 : 1])).pack(2)"),

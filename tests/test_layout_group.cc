@@ -44,8 +44,7 @@ TEST_CASE("group splits iters at prefix boundaries", "[layout]") {
   CHECK(S({2, 1, 4}, {4, 3, 1}).group({8}).layout() == S({2, 4}, {4, 1}));
 
   // Replicas and offsets ride along, and group does not canonicalize.
-  const TileLayout with_extras =
-      S({8, 4}, {{4, "laneid"}, {1, "laneid"}}, R({2}, {{1, "warpid"}}), {{"m", 3}});
+  const TileLayout with_extras = S({8, 4}, {{4, "laneid"}, {1, "laneid"}}, R({2}, {{1, "warpid"}}), {{"m", 3}});
   const GroupedLayout ge = with_extras.group({8, 4});
   CHECK(ge.layout() == with_extras);
 }
@@ -54,22 +53,19 @@ TEST_CASE("group keeps meaning", "[layout]") {
   const TileLayout layout = S({2, 8, 4, 2}, {2, {4, "laneid"}, {1, "laneid"}, 1});
   for (const Shape& shape : {Shape{16, 8}, Shape{2, 64}, Shape{4, 4, 8}, Shape{128}}) {
     const TileLayout grouped = layout.group(shape).layout();
-    for (std::int64_t i = 0; i < layout.size(); ++i)
-      CHECK(grouped.apply_flat(i) == layout.apply_flat(i));
+    for (std::int64_t i = 0; i < layout.size(); ++i) CHECK(grouped.apply_flat(i) == layout.apply_flat(i));
   }
 }
 
 TEST_CASE("group that cannot split throws, naming the layout and shape", "[layout]") {
-  CHECK(error_of([] {
-          S({16}, {1}).group({3, 5});
-        }) == "layout S[16 : 1] can not be grouped by shape [3, 5]");
+  CHECK(error_of([] { S({16}, {1}).group({3, 5}); }) == "layout S[16 : 1] can not be grouped by shape [3, 5]");
   // Sizes differ.
   CHECK_THROWS_WITH(S({16}, {1}).group({4}), Catch::Contains("can not be grouped"));
   CHECK_THROWS_WITH(S({16}, {1}).group({4, 8}), Catch::Contains("can not be grouped"));
   // The boundary after 2 elements falls inside the extent-3 iter.
   CHECK_THROWS_WITH(S({3, 4}, {4, 1}).group({2, 6}), Catch::Contains("can not be grouped"));
-  CHECK_THROWS_WITH(S({16}, {1}).group({0, 16}), Catch::StartsWith("error: group:") &&
-                                                     Catch::Contains("extent must be positive"));
+  CHECK_THROWS_WITH(S({16}, {1}).group({0, 16}),
+                    Catch::StartsWith("error: group:") && Catch::Contains("extent must be positive"));
 }
 
 TEST_CASE("permute_by_groups (test_permute_by_groups)", "[layout]") {
@@ -81,28 +77,25 @@ TEST_CASE("permute_by_groups (test_permute_by_groups)", "[layout]") {
   const std::vector<int> identity{0, 1};
   CHECK(grouped.permute_by_groups(identity) == grouped.layout());
   const std::vector<int> repeated{0, 0};
-  CHECK_THROWS_WITH(grouped.permute_by_groups(repeated),
-                    Catch::StartsWith("error: permute_by_groups:"));
+  CHECK_THROWS_WITH(grouped.permute_by_groups(repeated), Catch::StartsWith("error: permute_by_groups:"));
   const std::vector<int> short_perm{0};
   CHECK_THROWS_AS(grouped.permute_by_groups(short_perm), Error);
 }
 
 TEST_CASE("DESIGN's A_KM: the A fragment with its dims swapped", "[layout]") {
-  const TileLayout a =
-      S({2, 8, 4, 2}, {2, {4, "laneid"}, {1, "laneid"}, 1}).tile_to({16, 16}, {16, 8});
+  const TileLayout a = S({2, 8, 4, 2}, {2, {4, "laneid"}, {1, "laneid"}, 1}).tile_to({16, 16}, {16, 8});
   const std::vector<int> swap{1, 0};
   const TileLayout km = a.group({16, 16}).permute_by_groups(swap);
   // Element (k, m) of the transposed view is element (m, k) of A.
-  for (const auto& c : all_coords({16, 16}))
-    CHECK(owner_of(km, {c[1], c[0]}, {16, 16}) == owner_of(a, c, {16, 16}));
+  for (const auto& c : all_coords({16, 16})) CHECK(owner_of(km, {c[1], c[0]}, {16, 16}) == owner_of(a, c, {16, 16}));
 }
 
 TEST_CASE("permute_dims checks its permutation", "[layout]") {
   const TileLayout layout = S({2, 3, 4}, {12, 4, 1});
   const std::vector<int> rev{2, 1, 0};
   CHECK(layout.permute_dims(rev) == S({4, 3, 2}, {1, 4, 12}));
-  for (const std::vector<int>& bad : {std::vector<int>{0, 1}, std::vector<int>{0, 1, 1},
-                                      std::vector<int>{0, 1, 3}, std::vector<int>{-1, 0, 1}})
+  for (const std::vector<int>& bad :
+       {std::vector<int>{0, 1}, std::vector<int>{0, 1, 1}, std::vector<int>{0, 1, 3}, std::vector<int>{-1, 0, 1}})
     CHECK_THROWS_WITH(layout.permute_dims(bad), Catch::StartsWith("error: permute_dims:"));
 }
 
@@ -126,6 +119,5 @@ TEST_CASE("per-dim split through group (test_apply_to_shape)", "[layout]") {
   // Both dims split.
   const TileLayout lay3 = S({4, 4, 4, 4}, {64, 16, 4, 1});
   CHECK(lay3.group({16, 16}).seps() == std::vector<int>{0, 2, 4});
-  CHECK(at(owner_of(lay3, {13, 9}, {16, 16}), "m") ==
-        (13 / 4) * 64 + (13 % 4) * 16 + (9 / 4) * 4 + 9 % 4);
+  CHECK(at(owner_of(lay3, {13, 9}, {16, 16}), "m") == (13 / 4) * 64 + (13 % 4) * 16 + (9 / 4) * 4 + 9 % 4);
 }

@@ -157,8 +157,7 @@ TEST_CASE("names refer to earlier bindings, grouped ones keep their separators",
 
 TEST_CASE("tile_to, tile, group, permute_by_groups, slice, storage, canonicalize", "[parser]") {
   const std::string a_frag = std::string(kAccumulator) + ".tile_to([16, 16], [16, 8])";
-  CHECK(parse(a_frag).shard() ==
-        std::vector{it(2, 2), it(8, 4, "laneid"), it(2, 4), it(4, 1, "laneid"), it(2, 1)});
+  CHECK(parse(a_frag).shard() == std::vector{it(2, 2), it(8, 4, "laneid"), it(2, 4), it(4, 1, "laneid"), it(2, 1)});
   CHECK(parse(a_frag) == parse(std::string(kAccumulator) + ".tile(S[1, 2], [1, 2], [16, 8])"));
   CHECK(parse(a_frag) == parse(std::string(kAccumulator) + ".tile_to(to_shape=(16, 16), current_shape=(16, 8))"));
   CHECK(parse(a_frag) == parse("TileLayout(" + std::string(kAccumulator) + ").tile_to([16, 16], [16, 8])"));
@@ -227,8 +226,7 @@ TEST_CASE("layout errors point at the offending token", "[parser]") {
       {"S[8].tile_to([16], [4])", "1:20: error: shape [4] has 4 elements but the layout covers 8"},
       {"S[8].tile_to([0], [8])", "1:15: error: shape dimension must be positive, got 0"},
       {"S[8].tile_to(16, [8])", "1:14: error: expected a shape ([16, 16]), got an integer"},
-      {"S[(3, 4) : (4, 1)].group([2, 6])",
-       "1:20: error: layout S[(3, 4) : (4, 1)] can not be grouped by shape [2, 6]"},
+      {"S[(3, 4) : (4, 1)].group([2, 6])", "1:20: error: layout S[(3, 4) : (4, 1)] can not be grouped by shape [2, 6]"},
       {"S[8].group([3, 5])", "1:12: error: shape [3, 5] has 15 elements but the layout covers 8"},
       {"S[8].permute_by_groups([1, 0])", "1:6: error: permute_by_groups(perm) needs a grouped layout"},
       {"S[8].group([2, 4]).permute_by_groups([0, 0])", "1:38: error: expected a permutation of 0..1"},
@@ -278,8 +276,12 @@ TEST_CASE("bad input never escapes as anything but an Error", "[parser]") {
       const std::size_t pos = rng() % (text.size() + 1);
       switch (rng() % 3) {
         case 0: text.insert(pos, 1, alphabet[rng() % alphabet.size()]); break;
-        case 1: if (pos < text.size()) text.erase(pos, 1); break;
-        default: if (pos < text.size()) text[pos] = alphabet[rng() % alphabet.size()]; break;
+        case 1:
+          if (pos < text.size()) text.erase(pos, 1);
+          break;
+        default:
+          if (pos < text.size()) text[pos] = alphabet[rng() % alphabet.size()];
+          break;
       }
     }
     try {

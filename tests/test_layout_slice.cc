@@ -15,8 +15,7 @@ namespace {
 
 // TVM's verify_slice: every element of the region has the same owners in
 // the sliced layout (over the region's shape) as in the original.
-void verify_slice(const TileLayout& layout, const Shape& shape, const Region& region,
-                  Target target = Target::none) {
+void verify_slice(const TileLayout& layout, const Shape& shape, const Region& region, Target target = Target::none) {
   const std::optional<TileLayout> sliced = layout.slice(shape, region, target);
   INFO(layout.str());
   REQUIRE(sliced.has_value());
@@ -54,20 +53,16 @@ TEST_CASE("slice adds the region start to an existing offset", "[layout]") {
   verify_slice(layout, {4, 64}, {{2, 4}, {0, 64}});
 }
 
-TEST_CASE("slice of single-iter groups (test_slice_single_shard_skips_defensive_floormod)",
-          "[layout]") {
+TEST_CASE("slice of single-iter groups (test_slice_single_shard_skips_defensive_floormod)", "[layout]") {
   const TileLayout stages = S({3, 128, 128}, {16384, 128, 1});
-  const std::optional<TileLayout> sliced =
-      stages.slice({3, 128, 128}, {{2, 3}, {0, 128}, {0, 128}});
+  const std::optional<TileLayout> sliced = stages.slice({3, 128, 128}, {{2, 3}, {0, 128}, {0, 128}});
   REQUIRE(sliced.has_value());
   CHECK(sliced->canonicalize() == S({16384}, {1}, {}, {{"m", 2 * 16384}}));
-  verify_slice(TileLayout({Iter{2, 8192, Axis::m()}, Iter{128, 64, Axis::m()}}), {256},
-               {{96, 128}});
+  verify_slice(TileLayout({Iter{2, 8192, Axis::m()}, Iter{128, 64, Axis::m()}}), {256}, {{96, 128}});
 }
 
 TEST_CASE("slice of a tcgen05 fragment stays one tid_in_wg chain under CUDA", "[layout]") {
-  const TileLayout frag =
-      S({4, 2, 2, 8, 4, 4, 2}, {{1, "wid_in_wg"}, 16, 2, {4, "laneid"}, 4, {1, "laneid"}, 1});
+  const TileLayout frag = S({4, 2, 2, 8, 4, 4, 2}, {{1, "wid_in_wg"}, 16, 2, {4, "laneid"}, 4, {1, "laneid"}, 1});
   for (const Region& region : {Region{{0, 128}, {0, 32}}, Region{{0, 128}, {16, 32}}}) {
     const std::optional<TileLayout> sliced = frag.slice({128, 32}, region, Target::cuda);
     REQUIRE(sliced.has_value());

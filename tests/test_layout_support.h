@@ -24,8 +24,7 @@ struct Stride {
   std::string axis = "m";
 };
 
-inline std::vector<Iter> iters(const std::vector<std::int64_t>& extents,
-                               const std::vector<Stride>& strides) {
+inline std::vector<Iter> iters(const std::vector<std::int64_t>& extents, const std::vector<Stride>& strides) {
   std::vector<Iter> out;
   for (std::size_t i = 0; i < extents.size(); ++i)
     out.push_back(Iter{extents[i], strides.at(i).value, Axis(strides.at(i).axis)});
@@ -43,8 +42,7 @@ inline Offset offset(std::initializer_list<std::pair<const char*, std::int64_t>>
   return o;
 }
 
-inline TileLayout S(const std::vector<std::int64_t>& extents, const std::vector<Stride>& strides,
-                    Replica replica = {},
+inline TileLayout S(const std::vector<std::int64_t>& extents, const std::vector<Stride>& strides, Replica replica = {},
                     std::initializer_list<std::pair<const char*, std::int64_t>> off = {}) {
   return TileLayout(iters(extents, strides), std::move(replica), offset(off));
 }
@@ -57,9 +55,7 @@ inline Owner owner_of(const TileLayout& layout, const std::vector<std::int64_t>&
   return owners.front();
 }
 
-inline std::int64_t at(const Owner& owner, const char* axis) {
-  return owner_coord(owner, Axis(axis));
-}
+inline std::int64_t at(const Owner& owner, const char* axis) { return owner_coord(owner, Axis(axis)); }
 
 // The message of the Error `f` throws (without the "error: " prefix what() has).
 template <typename F>

@@ -24,8 +24,7 @@ void check_tile_meaning(const TileLayout& inner, const TileLayout& outer, const 
   REQUIRE(inner.replica().empty());
   REQUIRE(outer.offset().empty());
   Shape full;
-  for (std::size_t d = 0; d < outer_shape.size(); ++d)
-    full.push_back(outer_shape[d] * inner_shape[d]);
+  for (std::size_t d = 0; d < outer_shape.size(); ++d) full.push_back(outer_shape[d] * inner_shape[d]);
   for (const auto& c : all_coords(full)) {
     Shape o, i;
     for (std::size_t d = 0; d < c.size(); ++d) {
@@ -39,8 +38,7 @@ void check_tile_meaning(const TileLayout& inner, const TileLayout& outer, const 
       expected[axis] += inner_uses ? value * inner.span(axis) : value;
     }
     const Owner actual = owner_of(tiled, c, full);
-    for (const char* axis : {"m", "laneid", "warpid"})
-      CHECK(at(actual, axis) == at(expected, axis));
+    for (const char* axis : {"m", "laneid", "warpid"}) CHECK(at(actual, axis) == at(expected, axis));
   }
 }
 
@@ -66,14 +64,12 @@ TEST_CASE("tile over sharded layouts (test_tile_layout case5, case6)", "[layout]
 TEST_CASE("tile means what TVM says (test_tile_layout case1-case12 layouts)", "[layout]") {
   check_tile_meaning(S({2, 4}, {1, 2}), S({8, 8}, {8, 1}), {8, 8}, {2, 4});
   check_tile_meaning(S({4, 2, 2, 4}, {16, 8, 1, 2}), S({8, 8}, {8, 1}), {8, 8}, {8, 8});
-  check_tile_meaning(S({8, 1, 4, 2}, {{4, "laneid"}, 2, {1, "laneid"}, 1}), S({8, 8}, {8, 1}),
-                     {8, 8}, {8, 8});
+  check_tile_meaning(S({8, 1, 4, 2}, {{4, "laneid"}, 2, {1, "laneid"}, 1}), S({8, 8}, {8, 1}), {8, 8}, {8, 8});
   check_tile_meaning(S({2, 4, 1}, {2, 3, 1}), S({4, 2, 1}, {2, 1, 1}), {4, 2}, {2, 4});
   check_tile_meaning(S({2, 4}, {4, 1}), S({8, 2}, {2, 1}), {8, 2}, {2, 4});
   check_tile_meaning(S({2, 1, 1}, {4, 3, 1}), S({8, 4, 1}, {4, 1, 4}), {8, 4}, {2, 1});
   check_tile_meaning(S({1, 2, 1}, {4, 3, 1}), S({8, 8, 4}, {32, 4, 1}), {8, 8, 4}, {1, 2, 1});
-  check_tile_meaning(S({2, 4, 2, 2}, {4, 1, 4, 3}), S({16, 8, 4}, {1, 64, 16}), {16, 8, 4},
-                     {8, 2, 2});
+  check_tile_meaning(S({2, 4, 2, 2}, {4, 1, 4, 3}), S({16, 8, 4}, {1, 64, 16}), {16, 8, 4}, {8, 2, 2});
   check_tile_meaning(S({1, 2}, {2, 1}), S({8, 4}, {{4, "laneid"}, {1, "laneid"}}), {8, 4}, {1, 2});
 }
 
@@ -89,11 +85,9 @@ TEST_CASE("sharding is tiling by a thread layout (test_shard_layout)", "[layout]
 
   const TileLayout cta = S({2, 2}, {{2, "warpid"}, {1, "warpid"}});
   CHECK(mma.tile(cta, {2, 2}, {8, 8}).canonicalize() ==
-        S({2, 8, 2, 4, 2}, {{2, "warpid"}, {4, "laneid"}, {1, "warpid"}, {1, "laneid"}, 1})
-            .canonicalize());
+        S({2, 8, 2, 4, 2}, {{2, "warpid"}, {4, "laneid"}, {1, "warpid"}, {1, "laneid"}, 1}).canonicalize());
 
-  CHECK(pair.tile(S({8}, {{4, "laneid"}}), {8, 1}, {1, 2}).canonicalize() ==
-        S({8, 2}, {{4, "laneid"}, 1}));
+  CHECK(pair.tile(S({8}, {{4, "laneid"}}), {8, 1}, {1, 2}).canonicalize() == S({8, 2}, {{4, "laneid"}, 1}));
 
   // Outer replicas are not scaled and come after the inner ones.
   const TileLayout rep = S({2}, {{2, "warpid"}}, R({2}, {{1, "warpid"}}));
@@ -102,8 +96,7 @@ TEST_CASE("sharding is tiling by a thread layout (test_shard_layout)", "[layout]
 }
 
 TEST_CASE("tile under a CUDA target fuses warps and lanes into tx", "[layout]") {
-  const TileLayout frag =
-      S({1, 2}, {2, 1}).tile(S({8, 4}, {{4, "laneid"}, {1, "laneid"}}), {8, 4}, {1, 2});
+  const TileLayout frag = S({1, 2}, {2, 1}).tile(S({8, 4}, {{4, "laneid"}, {1, "laneid"}}), {8, 4}, {1, 2});
   const TileLayout cta = S({2, 2}, {{2, "warpid"}, {1, "warpid"}});
   CHECK(frag.tile(cta, {2, 2}, {8, 8}, Target::cuda) ==
         S({2, 8, 2, 4, 2}, {{64, "tx"}, {4, "tx"}, {32, "tx"}, {1, "tx"}, 1}));
@@ -118,11 +111,9 @@ TEST_CASE("tile_to tiles with a row-major outer layout (test_tile_to)", "[layout
 TEST_CASE("issue acceptance: the A fragment of m16n8k16 from the k8 one", "[layout]") {
   const TileLayout a_k8 = S({2, 8, 4, 2}, {2, {4, "laneid"}, {1, "laneid"}, 1});
   const TileLayout a = a_k8.tile_to({16, 16}, {16, 8});
-  CHECK(a.shard() == std::vector<Iter>{{2, 2, Axis::m()},
-                                       {8, 4, Axis::laneid()},
-                                       {2, 4, Axis::m()},
-                                       {4, 1, Axis::laneid()},
-                                       {2, 1, Axis::m()}});
+  CHECK(a.shard() ==
+        std::vector<Iter>{
+            {2, 2, Axis::m()}, {8, 4, Axis::laneid()}, {2, 4, Axis::m()}, {4, 1, Axis::laneid()}, {2, 1, Axis::m()}});
   CHECK(a.replica().empty());
   CHECK(a.offset().empty());
   CHECK(a.str() == "S[(2, 8, 2, 4, 2) : (2, 4@laneid, 4, 1@laneid, 1)]");
@@ -135,8 +126,7 @@ TEST_CASE("issue acceptance: the A fragment of m16n8k16 from the k8 one", "[layo
 
   const TileLayout b = S({4, 2, 8}, {{1, "laneid"}, 1, {4, "laneid"}}).tile_to({16, 8}, {8, 8});
   CHECK(b.shard() ==
-        std::vector<Iter>{
-            {2, 2, Axis::m()}, {4, 1, Axis::laneid()}, {2, 1, Axis::m()}, {8, 4, Axis::laneid()}});
+        std::vector<Iter>{{2, 2, Axis::m()}, {4, 1, Axis::laneid()}, {2, 1, Axis::m()}, {8, 4, Axis::laneid()}});
 }
 
 TEST_CASE("tile_to rejects shapes that are not multiples", "[layout]") {
@@ -155,12 +145,10 @@ TEST_CASE("storage keeps the memory part (test_storage)", "[layout]") {
                               .tile(S({8, 4}, {{4, "laneid"}, {1, "laneid"}}), {8, 4}, {1, 2})
                               .tile(S({2, 1}, {1, 2}), {2, 1}, {8, 8})
                               .tile(S({1, 8}, {8, 1}), {1, 8}, {16, 8});
-  const TileLayout regs =
-      S({2}, {1}).tile(S({2, 1}, {1, 2}), {2, 1}, {1, 2}).tile(S({1, 8}, {8, 1}), {1, 8}, {2, 2});
+  const TileLayout regs = S({2}, {1}).tile(S({2, 1}, {1, 2}), {2, 1}, {1, 2}).tile(S({1, 8}, {8, 1}), {1, 8}, {2, 2});
   CHECK(full.storage().canonicalize() == regs.canonicalize());
 
   // Thread replicas and offsets go, memory ones stay; no canonicalize.
-  CHECK(
-      S({1, 4}, {1, {1, "laneid"}}, R({2}, {{1, "warpid"}}), {{"laneid", 3}, {"m", 4}}).storage() ==
-      S({1}, {1}, {}, {{"m", 4}}));
+  CHECK(S({1, 4}, {1, {1, "laneid"}}, R({2}, {{1, "warpid"}}), {{"laneid", 3}, {"m", 4}}).storage() ==
+        S({1}, {1}, {}, {{"m", 4}}));
 }

@@ -63,7 +63,8 @@ std::vector<Iter> iters(const Json& j) {
 
 std::string iters_str(const std::vector<Iter>& its) {
   std::string s;
-  for (const Iter& it : its) s += "(" + std::to_string(it.extent) + "," + std::to_string(it.stride) + "," + it.axis.name() + ")";
+  for (const Iter& it : its)
+    s += "(" + std::to_string(it.extent) + "," + std::to_string(it.stride) + "," + it.axis.name() + ")";
   return s;
 }
 
@@ -71,7 +72,8 @@ std::string iters_str(const std::vector<Iter>& its) {
 std::string compare(const Json& c, const LayoutValue& value) {
   const TileLayout& l = layout_of(value);
   std::ostringstream diff;
-  if (l.shard() != iters(c["shard"])) diff << "shard " << iters_str(l.shard()) << " vs " << iters_str(iters(c["shard"])) << "; ";
+  if (l.shard() != iters(c["shard"]))
+    diff << "shard " << iters_str(l.shard()) << " vs " << iters_str(iters(c["shard"])) << "; ";
   if (l.replica() != iters(c["replica"]))
     diff << "replica " << iters_str(l.replica()) << " vs " << iters_str(iters(c["replica"])) << "; ";
   Offset want;
@@ -212,7 +214,8 @@ TEST_CASE("mmacheck's layout algebra agrees with TVM 0.1.0a4 on every recorded c
   CHECK(agree + documented_total == cases);
   CHECK(rejected_both > 0);
   // Every operation of the issue is exercised.
-  for (const char* op : {"canonicalize", "tile_to", "tile", "group", "permute_by_groups", "permute_dims", "pack", "unpack"})
+  for (const char* op :
+       {"canonicalize", "tile_to", "tile", "group", "permute_by_groups", "permute_dims", "pack", "unpack"})
     CHECK(ops[op] > 0);
   // Each documented difference is exercised, so none of them is a dead excuse.
   for (const char* d :

@@ -71,20 +71,20 @@ TEST_CASE("the mma count is checked before the nest is built", "[hardening][limi
 TEST_CASE("prove of M = 2^20 ends in a located limit error at once", "[hardening][limits]") {
   const auto start = std::chrono::steady_clock::now();
   const Program program = parse_program(test::gemm_text(std::int64_t{1} << 20, 8, 16), "m20.txt");
-  CHECK_THROWS_WITH(prove(program, ProveOptions{}), Contains("m20.txt:") && Contains("buffer 'A' needs 16777216") &&
-                                                        Contains("--max-elements"));
+  CHECK_THROWS_WITH(prove(program, ProveOptions{}),
+                    Contains("m20.txt:") && Contains("buffer 'A' needs 16777216") && Contains("--max-elements"));
   CHECK(std::chrono::steady_clock::now() - start < std::chrono::seconds(2));
 }
 
 TEST_CASE("every command refuses a 1024^3 gemm within seconds", "[hardening][limits]") {
   test::ScratchDir dir;
   const std::string file = dir.write("g1024.txt", test::gemm_text(1024, 1024, 1024));
-  for (const std::vector<std::string>& args : std::vector<std::vector<std::string>>{
-           {"prove", file},
-           {"prove", file, "--method", "exhaustive"},
-           {"sim", file, "--cases", "1"},
-           {"emit", file},
-           {"draw", file, "-o", dir.file("g.svg")}}) {
+  for (const std::vector<std::string>& args :
+       std::vector<std::vector<std::string>>{{"prove", file},
+                                             {"prove", file, "--method", "exhaustive"},
+                                             {"sim", file, "--cases", "1"},
+                                             {"emit", file},
+                                             {"draw", file, "-o", dir.file("g.svg")}}) {
     INFO(args[0] << " " << (args.size() > 2 ? args[2] : ""));
     const auto start = std::chrono::steady_clock::now();
     const test::RunResult r = test::run_mmacheck(args);
@@ -124,8 +124,8 @@ gemm(D, A, B, D)
   const test::RunResult r = test::run_mmacheck({"draw", file, "-o", dir.file("r.svg")});
   INFO(r.err);
   CHECK(r.status == 2);
-  CHECK_THAT(r.err, Contains("replicas.txt:") && Contains("1048576 replicas per element") &&
-                        Contains("--max-replicas"));
+  CHECK_THAT(r.err,
+             Contains("replicas.txt:") && Contains("1048576 replicas per element") && Contains("--max-replicas"));
 }
 
 TEST_CASE("emit bounds its output by --max-output-bytes", "[hardening][limits]") {
@@ -138,8 +138,7 @@ TEST_CASE("emit bounds its output by --max-output-bytes", "[hardening][limits]")
 }
 
 TEST_CASE("limit options reject negative values", "[hardening][limits]") {
-  const test::RunResult r =
-      test::run_mmacheck({"prove", test::source_path("examples/seed.txt"), "--max-mma", "-1"});
+  const test::RunResult r = test::run_mmacheck({"prove", test::source_path("examples/seed.txt"), "--max-mma", "-1"});
   CHECK(r.status == 2);
   CHECK_THAT(r.err, Contains("option '--max-mma' is invalid: it must be >= 0"));
 }

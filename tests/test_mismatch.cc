@@ -80,8 +80,9 @@ TEST_CASE("the seed's erratum: all 128 wrong pairs and the swap named", "[mismat
   CHECK(c["summary"] == cx.summary);
   // The text shows the summary and the first few.
   const RunResult text = run_mmacheck({"prove", source_path("examples/seed.txt")});
-  CHECK(text.out.find("    128 of 256 (lane, slot) pairs wrong — slots 2..5 of every lane; slot 2 holds what the "
-                      "layout puts in slot 4 (kHi and rM swapped)\n    lane 0, slot 3: A_g[0][9] where A[8][1] belongs\n") !=
+  CHECK(text.out.find(
+            "    128 of 256 (lane, slot) pairs wrong — slots 2..5 of every lane; slot 2 holds what the "
+            "layout puts in slot 4 (kHi and rM swapped)\n    lane 0, slot 3: A_g[0][9] where A[8][1] belongs\n") !=
         std::string::npos);
   CHECK(text.out.find("... (128 in all; --json lists every one)") != std::string::npos);
 }
@@ -97,12 +98,13 @@ TEST_CASE("staging typos: the cause recognised, every mismatch true", "[mismatch
       {"stage A[s] = A_g[lane // 4", "stage A[s] = A_g[lane % 4", "stage A",
        "a wrong modulus: the row index has (lane % 4) where the layout needs (lane // 4)"},
       {"8 * (s // 4)]", "4 * (s // 4)]", "stage A", "a wrong stride: the column index is off by -4 * (s // 4)"},
-      {"stage A[s] = A_g[lane // 4 + 8 * ((s // 2) % 2)", "stage A[s] = A_g[lane // 4 + 8 * ((s // 2) % 2) + 1", "stage A",
-       "an offset: every slot is off by (1, 0)"},
+      {"stage A[s] = A_g[lane // 4 + 8 * ((s // 2) % 2)", "stage A[s] = A_g[lane // 4 + 8 * ((s // 2) % 2) + 1",
+       "stage A", "an offset: every slot is off by (1, 0)"},
       {"2 * (lane % 4) + s % 2]\n", "2 * (lane % 4) + s // 2]\n", "store D",
        "a wrong modulus: the column index has (s // 2) where the layout needs (s % 2)"},
-      {"stage B[s] = B_g[2 * (lane % 4) + s % 2 + 8 * (s // 2)", "stage B[s] = B_g[2 * (lane % 4) + s % 2 + 8 * (s % 2)",
-       "stage B", "a wrong modulus: the row index has 8 * (s % 2) where the layout needs 8 * (s // 2)"},
+      {"stage B[s] = B_g[2 * (lane % 4) + s % 2 + 8 * (s // 2)",
+       "stage B[s] = B_g[2 * (lane % 4) + s % 2 + 8 * (s % 2)", "stage B",
+       "a wrong modulus: the row index has 8 * (s % 2) where the layout needs 8 * (s // 2)"},
   };
   for (const Typo& t : typos) {
     INFO(t.to);
@@ -122,7 +124,8 @@ TEST_CASE("stage/store counterexamples name the source buffer, and say when it i
   const ProofReport seed_report = prove(seed, {});
   CHECK(only_refuted(seed_report, "stage A").message ==
         "lane 0, slot 2: stage A loads A_g[0][8] but A_FRAG places A[8][0]");
-  const Program out = program_from(replace_once(kSeedCorrected, "s % 2 + 8 * (s // 2), lane // 4]", "s % 2 + 16 * (s // 2), lane // 4]"));
+  const Program out = program_from(
+      replace_once(kSeedCorrected, "s % 2 + 8 * (s // 2), lane // 4]", "s % 2 + 16 * (s // 2), lane // 4]"));
   const ProofReport report = prove_both(out);
   const Counterexample& cx = only_refuted(report, "stage B");
   CHECK(cx.message == "lane 0, slot 2: stage B reads B_g[16][0], outside B_g's 16 x 8");
@@ -150,12 +153,12 @@ TEST_CASE("an expired timeout says so; a check needing no solving says so", "[mi
 TEST_CASE("a file without stage or store says its staging was not checked", "[mismatch]") {
   const ProofReport r = prove(load_program(source_path("examples/region.txt")), {});
   CHECK(r.verdict == Verdict::proved);
-  CHECK(r.notes == std::vector<std::string>{"staging not checked: the program does not stage its registers (no stage/store statements, no "
-                                             "TVMScript staging loops)"});
+  CHECK(r.notes == std::vector<std::string>{
+                       "staging not checked: the program does not stage its registers (no stage/store statements, no "
+                       "TVMScript staging loops)"});
   CHECK(prove(load_program(source_path("examples/seed_corrected.txt")), {}).notes.empty());
   const RunResult text = run_mmacheck({"prove", source_path("examples/region.txt")});
-  CHECK(text.out.find("note: staging not checked: the program does not stage its registers") !=
-        std::string::npos);
+  CHECK(text.out.find("note: staging not checked: the program does not stage its registers") != std::string::npos);
 }
 
 TEST_CASE("a refuted frame lists every wrong register slot and names the shift", "[mismatch]") {
@@ -171,8 +174,9 @@ TEST_CASE("a refuted frame lists every wrong register slot and names the shift",
     one.lane = m.lane, one.slot = m.slot, one.expected = m.expected, one.actual = m.actual;
     CHECK(counterexample_true(p, one));
   }
-  CHECK(cx.summary == "256 of 256 (lane, slot) pairs wrong — slots 0..7 of every lane; slot 1 holds what the frame puts "
-                      "in slot 0 (every wrong slot is off by -1)");
+  CHECK(cx.summary ==
+        "256 of 256 (lane, slot) pairs wrong — slots 0..7 of every lane; slot 1 holds what the frame puts "
+        "in slot 0 (every wrong slot is off by -1)");
   REQUIRE(cx.fix.has_value());
   CHECK(*cx.fix == "A_FRAG = S[(2, 8, 2, 4, 2) : (2, 4 @ laneid, 4, 1 @ laneid, 1)]");
   CHECK(cx.fix_reason == "the offset + 1 was not meant");

@@ -24,8 +24,8 @@ TEST_CASE("every architecture row agrees with MMA-Sim on its recorded edge cases
     const VectorFile file = read_vector_file(path);
     const VectorReport report = run_vector_file(file, arch, 5);
     for (const Mismatch& m : report.mismatches)
-      UNSCOPED_INFO("case " << m.vcase->id << " (" << m.vcase->kind << ") D[" << m.row << "][" << m.col
-                            << "] MMA-Sim " << std::hex << m.expected << ", mmacheck " << m.got);
+      UNSCOPED_INFO("case " << m.vcase->id << " (" << m.vcase->kind << ") D[" << m.row << "][" << m.col << "] MMA-Sim "
+                            << std::hex << m.expected << ", mmacheck " << m.got);
     CHECK(report.failed == 0);
     CHECK(report.passed == static_cast<int>(file.cases.size()));
     // Every kind of scripts/mmasim/edge_cases.py is there, for each variant the row models.

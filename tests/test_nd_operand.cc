@@ -40,7 +40,8 @@ TEST_CASE("a 2-D region of a 3-D buffer is placed, dispatched and proved", "[geo
 }
 
 TEST_CASE("the simulator declines a 3-D buffer with an error; draw draws its 2-D operand", "[geometry][sim][draw]") {
-  const std::string path = (std::filesystem::temp_directory_path() / ("mmacheck-test-nd-" + std::to_string(getpid()) + ".txt")).string();
+  const std::string path =
+      (std::filesystem::temp_directory_path() / ("mmacheck-test-nd-" + std::to_string(getpid()) + ".txt")).string();
   std::ofstream(path) << kProgram;
   const test::RunResult sim = test::run_mmacheck({"sim", path});
   CHECK(sim.status == 2);

@@ -53,7 +53,7 @@ TEST_CASE("float formats decode and round", "[numerics]") {
   CHECK(round_to_format(h, false, 0x801, -11, Rounding::nearest_even) == 0x3C00);  // tie to even
   CHECK(round_to_format(h, false, 0x803, -11, Rounding::nearest_even) == 0x3C02);
   CHECK(round_to_format(h, false, 0x803, -11, Rounding::toward_zero) == 0x3C01);
-  CHECK(round_to_format(h, true, 1, -25, Rounding::nearest_even) == 0x8000);   // half the least subnormal
+  CHECK(round_to_format(h, true, 1, -25, Rounding::nearest_even) == 0x8000);  // half the least subnormal
   CHECK(round_to_format(h, true, 3, -25, Rounding::nearest_even) == 0x8002);
   CHECK(round_to_format(h, false, 65520, 0, Rounding::nearest_even) == kInf16);
   CHECK(round_to_format(h, false, 65519, 0, Rounding::nearest_even) == 0x7BFF);
@@ -62,11 +62,11 @@ TEST_CASE("float formats decode and round", "[numerics]") {
 }
 
 TEST_CASE("fused f16 model: NaN, Inf * 0 and Inf - Inf give the canonical NaN", "[numerics]") {
-  CHECK(d00(kF16F32, {0x7E01}, {kOne16}, 0) == 0x7FFFFFFF);             // NaN payload dropped
-  CHECK(d00(kF16F32, {kInf16}, {0x0000}, 0) == 0x7FFFFFFF);             // Inf * 0
+  CHECK(d00(kF16F32, {0x7E01}, {kOne16}, 0) == 0x7FFFFFFF);                  // NaN payload dropped
+  CHECK(d00(kF16F32, {kInf16}, {0x0000}, 0) == 0x7FFFFFFF);                  // Inf * 0
   CHECK(d00(kF16F32, {kInf16, 0xFC00}, {kOne16, kOne16}, 0) == 0x7FFFFFFF);  // +Inf + -Inf
-  CHECK(d00(kF16F32, {kInf16}, {kOne16}, 0xFF800000) == 0x7FFFFFFF);    // product +Inf, C -Inf
-  CHECK(d00(kF16F32, {1}, {1}, 0x7FC00001) == 0x7FFFFFFF);              // NaN in C
+  CHECK(d00(kF16F32, {kInf16}, {kOne16}, 0xFF800000) == 0x7FFFFFFF);         // product +Inf, C -Inf
+  CHECK(d00(kF16F32, {1}, {1}, 0x7FC00001) == 0x7FFFFFFF);                   // NaN in C
   CHECK(d00(kF16F16, {kInf16}, {0}, 0) == 0x7FFF);
 }
 
@@ -77,8 +77,8 @@ TEST_CASE("fused f16 model: otherwise any Inf gives a signed Inf", "[numerics]")
 }
 
 TEST_CASE("fused model: an exact zero sum is +0, whatever the signs", "[numerics]") {
-  CHECK(d00(kF16F32, {0x8000}, {kOne16}, 0x80000000) == 0);          // -0 + -0
-  CHECK(d00(kF16F32, {kOne16}, {kOne16}, 0xBF800000) == 0);          // 1 - 1
+  CHECK(d00(kF16F32, {0x8000}, {kOne16}, 0x80000000) == 0);  // -0 + -0
+  CHECK(d00(kF16F32, {kOne16}, {kOne16}, 0xBF800000) == 0);  // 1 - 1
   CHECK(d00(kF16F16, {kOne16}, {0xBC00}, kOne16) == 0);
   CHECK(d00(kBF16, {0x8000}, {0x3F80}, 0x80000000) == 0);
 }
@@ -104,20 +104,20 @@ TEST_CASE("fused model: terms are truncated below 2^(E - 25) before the sum", "[
 }
 
 TEST_CASE("fused model: overflow gives Inf, also under round toward zero", "[numerics]") {
-  CHECK(d00(kBF16, {0x7F7F}, {0x4000}, 0) == 0x7F800000);       // 2 * bf16 max
+  CHECK(d00(kBF16, {0x7F7F}, {0x4000}, 0) == 0x7F800000);  // 2 * bf16 max
   CHECK(d00(kBF16, {0xFF7F}, {0x4000}, 0) == 0xFF800000);
   CHECK(d00(kF16F16, {0x7BFF}, {kTwo16}, 0) == kInf16);
-  CHECK(d00(kF16F16, {0x4C00}, {kOne16}, 0x7BFF) == kInf16);    // 65504 + 16: tie to even is Inf
-  CHECK(d00(kF16F16, {0x4BFF}, {kOne16}, 0x7BFF) == 0x7BFF);    // 65504 + 15.99
+  CHECK(d00(kF16F16, {0x4C00}, {kOne16}, 0x7BFF) == kInf16);  // 65504 + 16: tie to even is Inf
+  CHECK(d00(kF16F16, {0x4BFF}, {kOne16}, 0x7BFF) == 0x7BFF);  // 65504 + 15.99
 }
 
 TEST_CASE("fused model: subnormals in and out are kept", "[numerics]") {
-  CHECK(d00(kF16F32, {0x0001}, {0x0001}, 0) == 0x27800000);      // 2^-24 * 2^-24 = 2^-48
-  CHECK(d00(kBF16, {0x1C80}, {0x1C80}, 0) == 0x00000200);        // 2^-70 * 2^-70 = 2^-140
-  CHECK(d00(kF16F32, {}, {}, 0x00000001) == 0x00000001);         // subnormal C, no products
+  CHECK(d00(kF16F32, {0x0001}, {0x0001}, 0) == 0x27800000);  // 2^-24 * 2^-24 = 2^-48
+  CHECK(d00(kBF16, {0x1C80}, {0x1C80}, 0) == 0x00000200);    // 2^-70 * 2^-70 = 2^-140
+  CHECK(d00(kF16F32, {}, {}, 0x00000001) == 0x00000001);     // subnormal C, no products
   CHECK(d00(kF16F32, {}, {}, 0x80000003) == 0x80000003);
-  CHECK(d00(kF16F16, {0x0001}, {0x3800}, 0) == 0x0000);          // 2^-25: tie to even 0
-  CHECK(d00(kF16F16, {0x0003}, {0x3800}, 0) == 0x0002);          // 1.5 * 2^-24 -> 2 * 2^-24
+  CHECK(d00(kF16F16, {0x0001}, {0x3800}, 0) == 0x0000);  // 2^-25: tie to even 0
+  CHECK(d00(kF16F16, {0x0003}, {0x3800}, 0) == 0x0002);  // 1.5 * 2^-24 -> 2 * 2^-24
 }
 
 TEST_CASE("fused model: a zero term aligns as exponent -133 (H200 probe)", "[numerics]") {
@@ -151,18 +151,18 @@ TEST_CASE("sm_80 chains blocks of 8 products, rounding between them", "[numerics
 TEST_CASE("integer mma wraps to 32 bits", "[numerics]") {
   CHECK(d00(kS8, {1}, {1}, 0x7FFFFFFF) == 0x80000000);
   CHECK(d00(kS8, {0x80, 0x80}, {0x80, 0x7F}, 0) == 16384 - 16256);  // -128*-128 + -128*127
-  CHECK(d00(kU8, {0xFF}, {0xFF}, 0xFFFFFFFF) == 65024);              // 65025 - 1
+  CHECK(d00(kU8, {0xFF}, {0xFF}, 0xFFFFFFFF) == 65024);             // 65025 - 1
 }
 
 TEST_CASE("fp8 goes through f16 blocks and an f32 add with nearest-even", "[numerics]") {
-  CHECK(d00(kE4M3, {0x38}, {0x38}, 0) == kOne32);                    // 1 * 1
-  CHECK(d00(kE4M3, {0x7E}, {0x38}, 0) == 0x43E00000);                // 448
-  CHECK(d00(kE4M3, {0x7F}, {0x38}, 0) == 0x7FFFFFFF);                // e4m3 NaN
-  CHECK(d00(kE5M2, {0x7C}, {0x00}, 0) == 0x7FFFFFFF);                // Inf * 0
-  CHECK(d00(kE5M2, {0x7C}, {0x3C}, 0) == 0x7F800000);                // Inf * 1
-  CHECK(d00(kE4M3, {0x38}, {0x38}, 0x7FC00001) == 0x7FFFFFFF);       // NaN C, canonical after FADD
-  CHECK(d00(kE4M3, {0x80}, {0x38}, 0x80000000) == 0);                // +0 (HMMA) + -0 = +0
-  CHECK(d00(kE4M3, {0x38}, {0x38}, 0x33C00000) == 0x3F800001);       // 1 + 1.5 * 2^-24 to nearest
+  CHECK(d00(kE4M3, {0x38}, {0x38}, 0) == kOne32);               // 1 * 1
+  CHECK(d00(kE4M3, {0x7E}, {0x38}, 0) == 0x43E00000);           // 448
+  CHECK(d00(kE4M3, {0x7F}, {0x38}, 0) == 0x7FFFFFFF);           // e4m3 NaN
+  CHECK(d00(kE5M2, {0x7C}, {0x00}, 0) == 0x7FFFFFFF);           // Inf * 0
+  CHECK(d00(kE5M2, {0x7C}, {0x3C}, 0) == 0x7F800000);           // Inf * 1
+  CHECK(d00(kE4M3, {0x38}, {0x38}, 0x7FC00001) == 0x7FFFFFFF);  // NaN C, canonical after FADD
+  CHECK(d00(kE4M3, {0x80}, {0x38}, 0x80000000) == 0);           // +0 (HMMA) + -0 = +0
+  CHECK(d00(kE4M3, {0x38}, {0x38}, 0x33C00000) == 0x3F800001);  // 1 + 1.5 * 2^-24 to nearest
   CHECK_THROWS_AS(d00(kE4M3, {0x38}, {0x38}, 0, "sm_80"), Error);
 }
 
@@ -172,8 +172,8 @@ TEST_CASE("f64 fma: IEEE results, invalid gives 0xFFF8..., NaN payloads quieted"
   CHECK(f64_fma(inf, 0, one) == 0xFFF8000000000000);
   CHECK(f64_fma(inf, one, 0xFFF0000000000000) == 0xFFF8000000000000);
   CHECK(f64_fma(0x8000000000000000, one, 0x8000000000000000) == 0x8000000000000000);  // -0 + -0
-  CHECK(f64_fma(one, 1, 0) == 1);                                             // subnormal product
-  CHECK(f64_fma(0x7FF0000000000001, one, one) == 0x7FF8000000000001);         // signalling, quieted
+  CHECK(f64_fma(one, 1, 0) == 1);                                                     // subnormal product
+  CHECK(f64_fma(0x7FF0000000000001, one, one) == 0x7FF8000000000001);                 // signalling, quieted
   CHECK(f64_fma(one, 0xFFF4000000000000, one) == 0xFFFC000000000000);
 }
 

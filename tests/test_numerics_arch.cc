@@ -123,7 +123,8 @@ TEST_CASE("native fp8 blocks: sm_89 keeps 13 bits, sm_120 one block of 32; sm_10
 TEST_CASE("every MMA-Sim architecture has a row; m16n8k8 f16 from sm_75", "[numerics]") {
   std::vector<std::string_view> names;
   for (const ArchParams& p : all_arch_params()) names.push_back(p.name);
-  CHECK(names == std::vector<std::string_view>{"sm_75", "sm_80", "sm_86", "sm_87", "sm_89", "sm_90", "sm_100", "sm_120"});
+  CHECK(names ==
+        std::vector<std::string_view>{"sm_75", "sm_80", "sm_86", "sm_87", "sm_89", "sm_90", "sm_100", "sm_120"});
   CHECK(has_model(*find_mma_inst(kF16F16K8), arch_params("sm_75")));
   CHECK_FALSE(has_model(*find_mma_inst(kF16F16K16), arch_params("sm_75")));
   CHECK_THROWS_AS(arch_params("sm_70"), Error);

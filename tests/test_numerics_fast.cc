@@ -24,10 +24,10 @@ std::uint64_t random_finite(const FloatFormat& f, std::mt19937_64& rng) {
   const std::uint64_t top = (std::uint64_t{1} << f.exp_bits) - 1;
   std::uint64_t exp;
   switch (rng() % 6) {
-    case 0: exp = 0; break;                                  // zero or subnormal
-    case 1: exp = top - 1 - rng() % 3; break;                // near overflow
-    case 2: exp = 1 + rng() % (top - 1); break;              // anywhere
-    default: exp = f.bias - 3 + rng() % 7; break;            // moderate
+    case 0: exp = 0; break;                        // zero or subnormal
+    case 1: exp = top - 1 - rng() % 3; break;      // near overflow
+    case 2: exp = 1 + rng() % (top - 1); break;    // anywhere
+    default: exp = f.bias - 3 + rng() % 7; break;  // moderate
   }
   const std::uint64_t bits = (exp << f.man_bits | (rng() % 8 == 0 ? 0 : man)) << f.ignored_low_bits;
   const std::uint64_t low = f.ignored_low_bits ? rng() & ((1u << f.ignored_low_bits) - 1) : 0;
@@ -51,7 +51,8 @@ Tile random_tile(const MmaInst& in, std::mt19937_64& rng) {
       for (std::uint64_t& x : *tile) x |= rng() << dtype_bits(tile == &t.a ? in.a : in.b);
   if (rng() % 4 == 0)  // cancellation: the second half of K negates the first
     for (int i = 0; i < in.m; ++i)
-      for (int k = in.k / 2; k < in.k; ++k) t.a[i * in.k + k] = t.a[i * in.k + k - in.k / 2] ^ float_format(in.a).sign_bit();
+      for (int k = in.k / 2; k < in.k; ++k)
+        t.a[i * in.k + k] = t.a[i * in.k + k - in.k / 2] ^ float_format(in.a).sign_bit();
   return t;
 }
 
@@ -72,8 +73,15 @@ std::vector<std::uint64_t> reference(const MmaInst& in, const ArchParams& arch, 
 
 fast::TileSpec tile_spec(const MmaInst& in, const ArchParams& arch) {
   const FloatFormat &fa = float_format(in.a), &fb = float_format(in.b), &fc = float_format(in.c);
-  return {in.k, &fa, &fb, &fc, arch.kept_bits - fa.man_bits - fb.man_bits, arch.kept_bits - fc.man_bits,
-          arch.kept_bits, arch.zero_term_exp(in.d), in.a == DType::f16 && in.b == DType::f16};
+  return {in.k,
+          &fa,
+          &fb,
+          &fc,
+          arch.kept_bits - fa.man_bits - fb.man_bits,
+          arch.kept_bits - fc.man_bits,
+          arch.kept_bits,
+          arch.zero_term_exp(in.d),
+          in.a == DType::f16 && in.b == DType::f16};
 }
 
 // The portable kernels, called directly (fused_tile_fast picks AVX2 here).
@@ -221,8 +229,8 @@ TEST_CASE("fast tiles with NaN or Inf equal the reference model", "[numerics]") 
   // edge of overflow, C = ±FLT_MAX and products of ±65504, an Inf that
   // reaches an output with the other sign's finite huge terms stays that
   // Inf, and an unreached output stays finite.
-  for (const char* ptx : {"mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32",
-                          "mma.sync.aligned.m16n8k8.row.col.f32.f16.f16.f32"}) {
+  for (const char* ptx :
+       {"mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32", "mma.sync.aligned.m16n8k8.row.col.f32.f16.f16.f32"}) {
     const MmaInst& edge = *find_mma_inst(ptx);
     INFO(ptx);
     for (int n = 0; n < 200; ++n) {
@@ -262,16 +270,16 @@ TEST_CASE("mmacheck bench prints the kernel, nest and baseline rates and ends wi
   CHECK(test::run_mmacheck({"bench", "--seconds", "0.05", "--nest", test::source_path("examples/reject_shape.txt")})
             .status == 2);
   CHECK(test::run_mmacheck({"bench", "--instr", "mma.sync.bogus"}).status == 2);
-  CHECK(test::run_mmacheck({"bench", "--seconds", "0.05", "--vectors", test::source_path("examples/m64.txt")})
-            .status == 2);  // not a vector file: exits 2 before timing
+  CHECK(test::run_mmacheck({"bench", "--seconds", "0.05", "--vectors", test::source_path("examples/m64.txt")}).status ==
+        2);                                                             // not a vector file: exits 2 before timing
   CHECK(test::run_mmacheck({"bench", "--threads", "-1"}).status == 2);  // 0 is every hardware thread
 }
 
 TEST_CASE("both kernels give +0 where a nonzero sum rounds to zero", "[numerics]") {
   // -2^-75 * 2^-75 = -2^-150 (bf16 0x9a00 * 0x1a00, tf32 0x9a000000 * 0x1a000000),
   // toward zero: +0 (the H200 and MMA-Sim), not -0.
-  for (const char* ptx : {"mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32",
-                          "mma.sync.aligned.m16n8k4.row.col.f32.tf32.tf32.f32"}) {
+  for (const char* ptx :
+       {"mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32", "mma.sync.aligned.m16n8k4.row.col.f32.tf32.tf32.f32"}) {
     const MmaInst& in = *find_mma_inst(ptx);
     const bool tf32 = in.a == DType::tf32;
     Tile t{std::vector<std::uint64_t>(in.m * in.k), std::vector<std::uint64_t>(in.k * in.n),
@@ -294,8 +302,8 @@ TEST_CASE("the f32-product kernel is exact for bf16 and tf32 exponents in any wi
   if (!fast::cpu_has_avx2()) return;
   std::mt19937_64 rng(777);
   int products = 0;
-  for (const char* ptx : {"mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32",
-                          "mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32"}) {
+  for (const char* ptx :
+       {"mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32", "mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32"}) {
     const MmaInst& in = *find_mma_inst(ptx);
     const FloatFormat& f = float_format(in.a);
     for (const ArchParams& arch : all_arch_params()) {
@@ -342,5 +350,6 @@ TEST_CASE("the fast path takes the best kernels the processor runs, and refuses 
   const Tile t = random_tile(in, rng);
   std::vector<std::uint64_t> d(in.m * in.n);
   for (const TileIsa isa : {TileIsa::portable, TileIsa::avx2, TileIsa::avx512})
-    if (!tile_isa_available(isa)) CHECK_THROWS_AS(fused_tile_fast(in, arch_params("sm_90"), t.a, t.b, t.c, d, isa), Error);
+    if (!tile_isa_available(isa))
+      CHECK_THROWS_AS(fused_tile_fast(in, arch_params("sm_90"), t.a, t.b, t.c, d, isa), Error);
 }

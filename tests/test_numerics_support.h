@@ -16,8 +16,7 @@ namespace mmacheck::test {
 // D[0][0] of one instruction whose A row 0, B column 0 and C[0][0] are given
 // (missing elements and everything else +0), on architecture row `arch`.
 inline std::uint64_t d00(const std::string& ptx, const std::vector<std::uint64_t>& a_row,
-                         const std::vector<std::uint64_t>& b_col, std::uint64_t c,
-                         std::string_view arch = "sm_90") {
+                         const std::vector<std::uint64_t>& b_col, std::uint64_t c, std::string_view arch = "sm_90") {
   const MmaInst* inst = find_mma_inst(ptx);
   REQUIRE(inst);
   std::vector<std::uint64_t> a(inst->m * inst->k), b(inst->k * inst->n), cc(inst->m * inst->n),

@@ -20,12 +20,17 @@ TEST_CASE("an installed mmacheck is found by find_package and usable", "[package
   REQUIRE(install.status == 0);
   CHECK(fs::exists(root / "prefix" / "include" / "mmacheck" / "core" / "prove" / "prove.h"));
 
-  std::vector<std::string> configure_args{MMACHECK_CMAKE, "-S", source_path("tests/package"), "-B", build,
-                                          "-DCMAKE_PREFIX_PATH=" + prefix, "-DCMAKE_BUILD_TYPE=Release"};
+  std::vector<std::string> configure_args{MMACHECK_CMAKE,
+                                          "-S",
+                                          source_path("tests/package"),
+                                          "-B",
+                                          build,
+                                          "-DCMAKE_PREFIX_PATH=" + prefix,
+                                          "-DCMAKE_BUILD_TYPE=Release"};
   if (const std::string sanitize = MMACHECK_SANITIZE; !sanitize.empty())  // the sanitizer build's libraries
-    for (const std::string& a : {"-DCMAKE_CXX_COMPILER=" + std::string(MMACHECK_CXX_COMPILER),
-                                 "-DCMAKE_CXX_FLAGS=-fsanitize=" + sanitize,
-                                 "-DCMAKE_EXE_LINKER_FLAGS=-fsanitize=" + sanitize})
+    for (const std::string& a :
+         {"-DCMAKE_CXX_COMPILER=" + std::string(MMACHECK_CXX_COMPILER), "-DCMAKE_CXX_FLAGS=-fsanitize=" + sanitize,
+          "-DCMAKE_EXE_LINKER_FLAGS=-fsanitize=" + sanitize})
       configure_args.push_back(a);
   const RunResult configure = run_program(configure_args);
   INFO(configure.out << configure.err);

@@ -24,14 +24,22 @@ struct Kat {
 
 constexpr Kat kKats[] = {
     {7, {{0, 0, 0, 0}}, {{0, 0}}, {{0x5f6fb709, 0x0d893f64, 0x4f121f81, 0x4f730a48}}},
-    {7, {{0xffffffff, 0xffffffff, 0xffffffff, 0xffffffff}}, {{0xffffffff, 0xffffffff}},
+    {7,
+     {{0xffffffff, 0xffffffff, 0xffffffff, 0xffffffff}},
+     {{0xffffffff, 0xffffffff}},
      {{0x5207ddc2, 0x45165e59, 0x4d8ee751, 0x8c52f662}}},
-    {7, {{0x243f6a88, 0x85a308d3, 0x13198a2e, 0x03707344}}, {{0xa4093822, 0x299f31d0}},
+    {7,
+     {{0x243f6a88, 0x85a308d3, 0x13198a2e, 0x03707344}},
+     {{0xa4093822, 0x299f31d0}},
      {{0x4dfccaba, 0x190a87f0, 0xc47362ba, 0xb6b5242a}}},
     {10, {{0, 0, 0, 0}}, {{0, 0}}, {{0x6627e8d5, 0xe169c58d, 0xbc57ac4c, 0x9b00dbd8}}},
-    {10, {{0xffffffff, 0xffffffff, 0xffffffff, 0xffffffff}}, {{0xffffffff, 0xffffffff}},
+    {10,
+     {{0xffffffff, 0xffffffff, 0xffffffff, 0xffffffff}},
+     {{0xffffffff, 0xffffffff}},
      {{0x408f276d, 0x41c83b0e, 0xa20bc7c6, 0x6d5451fd}}},
-    {10, {{0x243f6a88, 0x85a308d3, 0x13198a2e, 0x03707344}}, {{0xa4093822, 0x299f31d0}},
+    {10,
+     {{0x243f6a88, 0x85a308d3, 0x13198a2e, 0x03707344}},
+     {{0xa4093822, 0x299f31d0}},
      {{0xd16cfe09, 0x94fdcceb, 0x5001e420, 0x24126ea1}}},
 };
 
@@ -60,15 +68,15 @@ TEST_CASE("Philox4x32-10 changes every word when one counter or key bit flips", 
 }
 
 TEST_CASE("CaseStream reads Philox4x32-10 blocks at (block, stream, case) under the seed", "[philox]") {
-  for (const auto& [seed, index, stream] :
-       {std::tuple<std::uint64_t, std::uint64_t, std::uint32_t>{1, 0, 0}, {0xfedcba9876543210ull, 7, 0},
-        {3, (std::uint64_t{5} << 32) | 9, 2}}) {
+  for (const auto& [seed, index, stream] : {std::tuple<std::uint64_t, std::uint64_t, std::uint32_t>{1, 0, 0},
+                                            {0xfedcba9876543210ull, 7, 0},
+                                            {3, (std::uint64_t{5} << 32) | 9, 2}}) {
     CaseStream s(seed, index, stream);
     const PhiloxKey key{{static_cast<std::uint32_t>(seed), static_cast<std::uint32_t>(seed >> 32)}};
     // 20 blocks: past the first refills of eight.
     for (std::uint32_t b = 0; b < 20; ++b) {
-      const PhiloxBlock want = philox4x32_10(
-          {{b, stream, static_cast<std::uint32_t>(index), static_cast<std::uint32_t>(index >> 32)}}, key);
+      const PhiloxBlock want =
+          philox4x32_10({{b, stream, static_cast<std::uint32_t>(index), static_cast<std::uint32_t>(index >> 32)}}, key);
       for (int w = 0; w < 4; ++w) CHECK(s.next32() == want.w[w]);
     }
   }
@@ -80,8 +88,8 @@ TEST_CASE("CaseStream's bits come from its words in order", "[philox]") {
   CHECK(s.bits(1) == (first & 1));
   CHECK(s.bits(10) == ((first >> 1) & 0x3ff));
   CHECK(s.bits(0) == 0);
-  CHECK(s.bits(53) == (first >> 11));      // exactly the rest of the reservoir
-  CHECK(s.bits(64) == second);             // a fresh one
+  CHECK(s.bits(53) == (first >> 11));  // exactly the rest of the reservoir
+  CHECK(s.bits(64) == second);         // a fresh one
   // A request longer than what is left drops the rest.
   CaseStream t(9, 4);
   CHECK(t.bits(40) == (first & ((std::uint64_t{1} << 40) - 1)));
@@ -100,7 +108,8 @@ TEST_CASE("CaseStream's bits come from its words in order", "[philox]") {
 }
 
 TEST_CASE("random inputs are a pure function of seed and case, not of draw order", "[philox]") {
-  const MatrixSpec a{16, 16, mmacheck::DType::f16, 1}, b{16, 8, mmacheck::DType::f16, 0}, c{16, 8, mmacheck::DType::f32};
+  const MatrixSpec a{16, 16, mmacheck::DType::f16, 1}, b{16, 8, mmacheck::DType::f16, 0},
+      c{16, 8, mmacheck::DType::f32};
   for (const InputSet set : {InputSet::standard, InputSet::edge}) {
     std::vector<GemmInputs> forward;
     for (int i = 0; i < 14; ++i) forward.push_back(random_gemm_inputs(a, b, c, case_distribution(i, set), 5, i));
@@ -121,7 +130,8 @@ TEST_CASE("random inputs are a pure function of seed and case, not of draw order
 // draw order left to an argument list (unspecified in C++) cannot creep in.
 // The constant is the FNV-1a hash of these 28 cases' bits, as first drawn.
 TEST_CASE("the inputs of a seed are the same from every compiler", "[philox]") {
-  const MatrixSpec a{16, 16, mmacheck::DType::f16, 1}, b{16, 8, mmacheck::DType::f16, 0}, c{16, 8, mmacheck::DType::f32};
+  const MatrixSpec a{16, 16, mmacheck::DType::f16, 1}, b{16, 8, mmacheck::DType::f16, 0},
+      c{16, 8, mmacheck::DType::f32};
   std::uint64_t h = 0xcbf29ce484222325ull;
   const auto mix = [&h](const std::vector<std::uint64_t>& bits) {
     for (const std::uint64_t x : bits) h = (h ^ x) * 0x100000001b3ull;

@@ -62,8 +62,7 @@ TEST_CASE("the design notes' example file parses", "[program]") {
   CHECK(p.layouts[0].loc.line == 1);
   CHECK(p.layouts[0].layout == layout("S[(2, 8, 4, 2) : (2, 4@laneid, 1@laneid, 1)]"));
   CHECK(p.layouts[3].name == "A_FRAG");
-  CHECK(p.layouts[3].layout ==
-        layout("S[(2, 8, 4, 2) : (2, 4@laneid, 1@laneid, 1)].tile_to([16, 16], [16, 8])"));
+  CHECK(p.layouts[3].layout == layout("S[(2, 8, 4, 2) : (2, 4@laneid, 1@laneid, 1)].tile_to([16, 16], [16, 8])"));
   CHECK(p.layouts[5].name == "A_KM");
   CHECK(p.layouts[5].layout == layout("S[(2, 4, 2, 2, 8) : (4, 1@laneid, 1, 2, 4@laneid)]"));
 
@@ -170,8 +169,7 @@ TEST_CASE("bad statements give FILE:LINE:COL and a message", "[program]") {
   };
   const std::string pre = kPrelude;  // 4 lines
   const Case cases[] = {
-      {"A = S[8]\nB = A_FRG.tile_to([16], [8])\n",
-       "f.txt:2:5: error: unknown name 'A_FRG' (known layouts: A)"},
+      {"A = S[8]\nB = A_FRG.tile_to([16], [8])\n", "f.txt:2:5: error: unknown name 'A_FRG' (known layouts: A)"},
       {"A = S[8]\nA = S[4]\n", "f.txt:2:1: error: redefinition of 'A' (first defined at line 1)"},
       {pre + "A = S[8]\n", "f.txt:5:1: error: redefinition of 'A' (first defined at line 2)"},
       {"S = S[8]\n", "f.txt:1:1: error: 'S' is reserved and cannot be defined"},
@@ -184,7 +182,8 @@ TEST_CASE("bad statements give FILE:LINE:COL and a message", "[program]") {
       {"A = buffer((16, 0), float16)\n", "f.txt:1:17: error: shape dimension must be positive, got 0"},
       {"A = buffer((16, -1), float16)\n", "f.txt:1:17: error: expected a shape dimension (an integer), got '-'"},
       {"A = buffer((16, 8))\n", "f.txt:1:5: error: buffer() is missing argument 'dtype'"},
-      {"A = buffer((16, 8), float16, shared, S[128], None, 16, 1024, 5)\n", "f.txt:1:62: error: buffer() takes at most 7 arguments"},
+      {"A = buffer((16, 8), float16, shared, S[128], None, 16, 1024, 5)\n",
+       "f.txt:1:62: error: buffer() takes at most 7 arguments"},
       {"A = buffer((16, 8), float16, local, S[128]\n",
        "f.txt:2:1: error: expected ')' to close 'buffer(' opened at line 1, column 11, got end of input"},
       {"A = buffer((16, 8), float16, layot=S[128])\n", "f.txt:1:30: error: buffer() has no parameter 'layot'"},

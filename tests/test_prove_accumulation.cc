@@ -76,8 +76,8 @@ TEST_CASE("beta = 1 with C laid out unlike D but consistently is proved", "[prov
     CHECK(result_of(report, "C fragment") == CheckResult::proved);
   }
   SECTION("C the lower half of a larger buffer") {
-    const ProofReport report = prove_both(
-        beta_one("C = buffer((32, 8), float32, local, D_FRAG.tile_to([32, 8], [16, 8]))", "C[16:32, 0:8]"));
+    const ProofReport report =
+        prove_both(beta_one("C = buffer((32, 8), float32, local, D_FRAG.tile_to([32, 8], [16, 8]))", "C[16:32, 0:8]"));
     CHECK(report.verdict == Verdict::proved);
   }
 }
@@ -87,7 +87,8 @@ TEST_CASE("beta = 1 with an init that copies the wrong C element is refuted", "[
     // The plan copies C as laid out by D_FRAG; the file's C has rM and rN
     // exchanged, so C slot 1 holds C[8][0].
     const Program good = beta_one("C = buffer((16, 8), float32, local, D_FRAG)");
-    const Program bad = beta_one("C = buffer((16, 8), float32, local, S[(2, 8, 4, 2) : (1, 4 @ laneid, 1 @ laneid, 2)])");
+    const Program bad =
+        beta_one("C = buffer((16, 8), float32, local, S[(2, 8, 4, 2) : (1, 4 @ laneid, 1 @ laneid, 2)])");
     const ProofReport report = prove_both(bad, dispatch(good));
     const Counterexample* cx = counterexample(report, "accumulation");
     REQUIRE(cx != nullptr);
@@ -100,7 +101,8 @@ TEST_CASE("beta = 1 with an init that copies the wrong C element is refuted", "[
     const Program p = beta_one("C = buffer((16, 8), float32, local, D_FRAG)");
     Plan plan = dispatch(p);
     REQUIRE(plan.ok);
-    std::swap(std::get<InitStmt>(plan.nest.stmts.at(0)).c_slots[0], std::get<InitStmt>(plan.nest.stmts.at(0)).c_slots[1]);
+    std::swap(std::get<InitStmt>(plan.nest.stmts.at(0)).c_slots[0],
+              std::get<InitStmt>(plan.nest.stmts.at(0)).c_slots[1]);
     const ProofReport report = prove_both(p, plan);
     const Counterexample* cx = counterexample(report, "accumulation");
     REQUIRE(cx != nullptr);

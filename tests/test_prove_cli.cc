@@ -121,16 +121,21 @@ D = buffer((16, 8), float32, local, D_FRAG)
     return std::pair{path, r.err};
   };
   SECTION("a stage on a shared buffer") {
-    const auto [path, err] = run("shared.txt", head + "S_A = buffer((16, 16), float16, shared, D_FRAG.tile_to([16, 16], [16, 8]))\n"
-                                                      "gemm(D, A, B, D)\nstage S_A[s] = A_g[lane, s]\n");
-    CHECK(err == path + ":7:1: error: stage S_A: 'S_A' is a shared buffer; stage and store move register (local) buffers\n"
-                        "  stage S_A[s] = A_g[lane, s]\n  ^\n");
+    const auto [path, err] =
+        run("shared.txt", head +
+                              "S_A = buffer((16, 16), float16, shared, D_FRAG.tile_to([16, 16], [16, 8]))\n"
+                              "gemm(D, A, B, D)\nstage S_A[s] = A_g[lane, s]\n");
+    CHECK(err == path +
+                     ":7:1: error: stage S_A: 'S_A' is a shared buffer; stage and store move register (local) buffers\n"
+                     "  stage S_A[s] = A_g[lane, s]\n  ^\n");
   }
   SECTION("a store whose target has another shape") {
-    const auto [path, err] = run("shape.txt", head + "D_g = buffer((32, 8), float32, global)\ngemm(D, A, B, D)\n"
-                                                     "store D[s] -> D_g[lane, s]\n");
-    CHECK(err == path + ":7:1: error: store D: 'D_g' has shape (32, 8) but 'D' has shape (16, 8)\n"
-                        "  store D[s] -> D_g[lane, s]\n  ^\n");
+    const auto [path, err] = run("shape.txt", head +
+                                                  "D_g = buffer((32, 8), float32, global)\ngemm(D, A, B, D)\n"
+                                                  "store D[s] -> D_g[lane, s]\n");
+    CHECK(err == path +
+                     ":7:1: error: store D: 'D_g' has shape (32, 8) but 'D' has shape (16, 8)\n"
+                     "  store D[s] -> D_g[lane, s]\n  ^\n");
   }
   SECTION("a stage on an unknown buffer") {
     const auto [path, err] = run("unknown.txt", head + "gemm(D, A, B, D)\nstage Q[s] = A_g[lane, s]\n");
@@ -139,8 +144,10 @@ D = buffer((16, 8), float32, local, D_FRAG)
     CHECK(err.find("\n  stage Q[s] = A_g[lane, s]\n        ^\n") != std::string::npos);
   }
   SECTION("operands whose K disagree") {
-    const auto [path, err] = run("k.txt", head + "B2 = buffer((8, 8), float16, local, S[(4, 2, 8) : (1 @ laneid, 1, 4 @ laneid)])\n"
-                                                 "gemm(D, A, B2, D)\n");
+    const auto [path, err] =
+        run("k.txt", head +
+                         "B2 = buffer((8, 8), float16, local, S[(4, 2, 8) : (1 @ laneid, 1, 4 @ laneid)])\n"
+                         "gemm(D, A, B2, D)\n");
     CHECK(err.rfind(path + ":6:", 0) == 0);
     CHECK(err.find("error: gemm mma: A K=16 != B K=8") != std::string::npos);
   }
@@ -160,7 +167,8 @@ TEST_CASE("a mistyped command is named, the nearest command suggested and the co
   const RunResult r = run_mmacheck({"proove", "examples/seed.txt"});
   CHECK(r.status == 2);
   CHECK(r.err.find("unknown command 'proove'; did you mean 'prove'?") != std::string::npos);
-  CHECK(r.err.find("(commands: help prove layout emit sim mma bench gpu capture draw cute triton)") != std::string::npos);
+  CHECK(r.err.find("(commands: help prove layout emit sim mma bench gpu capture draw cute triton)") !=
+        std::string::npos);
 
   const RunResult far = run_mmacheck({"frobnicate"});
   CHECK(far.status == 2);

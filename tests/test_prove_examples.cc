@@ -46,8 +46,7 @@ TEST_CASE("every example gets its stated verdict from both methods", "[prove]") 
   CHECK(files > 0);
 }
 
-TEST_CASE("the seed's A staging is refuted at lane 0, slot 2: A[8][0] expected, A[0][8] loaded",
-          "[prove]") {
+TEST_CASE("the seed's A staging is refuted at lane 0, slot 2: A[8][0] expected, A[0][8] loaded", "[prove]") {
   const ProofReport report = prove_both(load_program(source_path("examples/seed.txt")));
   CHECK(report.verdict == Verdict::refuted);
   REQUIRE(report.counterexamples.size() == 1);
@@ -72,9 +71,8 @@ TEST_CASE("the corrected seed is proved, every check named", "[prove]") {
   std::vector<std::string> names;
   for (const CheckReport& c : report.checks) names.push_back(c.check.name());
   // beta = 0: C is never read, so it has no fragment check.
-  CHECK(names == std::vector<std::string>{"A frame", "B frame", "C frame", "D frame", "A fragment",
-                                          "B fragment", "D fragment", "accumulation", "stage A",
-                                          "stage B", "store D"});
+  CHECK(names == std::vector<std::string>{"A frame", "B frame", "C frame", "D frame", "A fragment", "B fragment",
+                                          "D fragment", "accumulation", "stage A", "stage B", "store D"});
   CHECK(report.counterexamples.empty());
 }
 

@@ -86,7 +86,8 @@ TEST_CASE("a lane offset pushes A's last lanes out of the warp", "[prove]") {
 }
 
 TEST_CASE("a staging typo (lane // 4 -> lane % 4) is caught at lane 1", "[prove]") {
-  const Program p = program_from(replace_once(kSeedCorrected, "stage A[s] = A_g[lane // 4", "stage A[s] = A_g[lane % 4"));
+  const Program p =
+      program_from(replace_once(kSeedCorrected, "stage A[s] = A_g[lane // 4", "stage A[s] = A_g[lane % 4"));
   const ProofReport report = prove_both(p);
   REQUIRE(report.counterexamples.size() == 1);
   const Counterexample& cx = refuted(report, "stage A");
@@ -97,7 +98,8 @@ TEST_CASE("a staging typo (lane // 4 -> lane % 4) is caught at lane 1", "[prove]
 }
 
 TEST_CASE("a store typo (s % 2 -> s // 2) is caught at lane 0, slot 1", "[prove]") {
-  const Program p = program_from(replace_once(kSeedCorrected, "2 * (lane % 4) + s % 2]\n", "2 * (lane % 4) + s // 2]\n"));
+  const Program p =
+      program_from(replace_once(kSeedCorrected, "2 * (lane % 4) + s % 2]\n", "2 * (lane % 4) + s // 2]\n"));
   const ProofReport report = prove_both(p);
   REQUIRE(report.counterexamples.size() == 1);
   const Counterexample& cx = refuted(report, "store D");

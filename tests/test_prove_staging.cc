@@ -12,8 +12,8 @@ namespace {
 
 // The corrected seed with B's staging replaced.
 Program with_b_stage(const std::string& stage) {
-  return program_from(replace_once(kSeedCorrected,
-                                   "stage B[s] = B_g[2 * (lane % 4) + s % 2 + 8 * (s // 2), lane // 4]", stage));
+  return program_from(
+      replace_once(kSeedCorrected, "stage B[s] = B_g[2 * (lane % 4) + s % 2 + 8 * (s // 2), lane // 4]", stage));
 }
 
 }  // namespace

@@ -276,7 +276,8 @@ TEST_CASE("the per-statement fallback is said in the check's note", "[prove][til
   REQUIRE(plan.ok);
   std::swap(plan.nest.stmts.at(1), plan.nest.stmts.at(2));
   const ProofReport r = prove(p, plan, {});
-  const auto acc = std::find_if(r.checks.begin(), r.checks.end(), [](const CheckReport& c) { return c.check.name() == "accumulation"; });
+  const auto acc = std::find_if(r.checks.begin(), r.checks.end(),
+                                [](const CheckReport& c) { return c.check.name() == "accumulation"; });
   REQUIRE(acc != r.checks.end());
   CHECK_THAT(acc->note, Contains("per-statement encoding: statement 1 is not the mma of tile (0, 0, 0)"));
 }

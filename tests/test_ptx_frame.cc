@@ -17,8 +17,7 @@ using Formula = std::function<TileCoord(int g, int t, int i)>;
 void check_frame(const Frame& f, const Formula& formula) {
   for (int lane = 0; lane < 32; ++lane)
     for (int i = 0; i < f.elems(); ++i) {
-      INFO("shape " << f.shape << " operand " << operand_name(f.operand) << " lane " << lane
-                    << " element " << i);
+      INFO("shape " << f.shape << " operand " << operand_name(f.operand) << " lane " << lane << " element " << i);
       CHECK(f.at(lane, i) == formula(lane / 4, lane % 4, i));
     }
 }
@@ -48,26 +47,30 @@ TEST_CASE("16-bit m16n8k16 and m16n8k8 frames follow the PTX formulas", "[frame]
     const bool low_row = i == 0 || i == 1 || i == 4 || i == 5;
     return TileCoord{low_row ? g : g + 8, t * 2 + (i & 1) + (i >= 4 ? 8 : 0)};
   });
-  check_frame(find_frame("m16n8k16", Operand::B, 16),
-              [](int g, int t, int i) { return TileCoord{t * 2 + (i & 1) + (i >= 2 ? 8 : 0), g}; });
+  check_frame(find_frame("m16n8k16", Operand::B, 16), [](int g, int t, int i) {
+    return TileCoord{t * 2 + (i & 1) + (i >= 2 ? 8 : 0), g};
+  });
   for (int bits : {32, 16})
     for (const char* shape : {"m16n8k16", "m16n8k8"})
-      check_frame(find_frame(shape, Operand::C, bits),
-                  [](int g, int t, int i) { return TileCoord{i < 2 ? g : g + 8, t * 2 + (i & 1)}; });
-  check_frame(find_frame("m16n8k8", Operand::A, 16),
-              [](int g, int t, int i) { return TileCoord{i < 2 ? g : g + 8, t * 2 + (i & 1)}; });
-  check_frame(find_frame("m16n8k8", Operand::B, 16),
-              [](int g, int t, int i) { return TileCoord{t * 2 + i, g}; });
+      check_frame(find_frame(shape, Operand::C, bits), [](int g, int t, int i) {
+        return TileCoord{i < 2 ? g : g + 8, t * 2 + (i & 1)};
+      });
+  check_frame(find_frame("m16n8k8", Operand::A, 16), [](int g, int t, int i) {
+    return TileCoord{i < 2 ? g : g + 8, t * 2 + (i & 1)};
+  });
+  check_frame(find_frame("m16n8k8", Operand::B, 16), [](int g, int t, int i) { return TileCoord{t * 2 + i, g}; });
 }
 
 TEST_CASE("tf32 frames follow the PTX formulas", "[frame]") {
   check_frame(find_frame("m16n8k8", Operand::A, 32), [](int g, int t, int i) {
     return TileCoord{(i == 0 || i == 2) ? g : g + 8, (i < 2) ? t : t + 4};
   });
-  check_frame(find_frame("m16n8k8", Operand::B, 32),
-              [](int g, int t, int i) { return TileCoord{i == 0 ? t : t + 4, g}; });
-  check_frame(find_frame("m16n8k4", Operand::A, 32),
-              [](int g, int t, int i) { return TileCoord{i == 0 ? g : g + 8, t}; });
+  check_frame(find_frame("m16n8k8", Operand::B, 32), [](int g, int t, int i) {
+    return TileCoord{i == 0 ? t : t + 4, g};
+  });
+  check_frame(find_frame("m16n8k4", Operand::A, 32), [](int g, int t, int i) {
+    return TileCoord{i == 0 ? g : g + 8, t};
+  });
   check_frame(find_frame("m16n8k4", Operand::B, 32), [](int g, int t, int) { return TileCoord{t, g}; });
 }
 
@@ -76,21 +79,22 @@ TEST_CASE("8-bit frames follow the PTX formulas", "[frame]") {
     const bool low_row = i < 4 || (i >= 8 && i < 12);
     return TileCoord{low_row ? g : g + 8, t * 4 + (i & 3) + (i >= 8 ? 16 : 0)};
   });
-  check_frame(find_frame("m16n8k32", Operand::B, 8),
-              [](int g, int t, int i) { return TileCoord{t * 4 + (i & 3) + (i >= 4 ? 16 : 0), g}; });
-  check_frame(find_frame("m16n8k16", Operand::A, 8),
-              [](int g, int t, int i) { return TileCoord{i < 4 ? g : g + 8, t * 4 + (i & 3)}; });
-  check_frame(find_frame("m16n8k16", Operand::B, 8),
-              [](int g, int t, int i) { return TileCoord{t * 4 + i, g}; });
-  check_frame(find_frame("m16n8k32", Operand::C, 32),
-              [](int g, int t, int i) { return TileCoord{i < 2 ? g : g + 8, t * 2 + (i & 1)}; });
+  check_frame(find_frame("m16n8k32", Operand::B, 8), [](int g, int t, int i) {
+    return TileCoord{t * 4 + (i & 3) + (i >= 4 ? 16 : 0), g};
+  });
+  check_frame(find_frame("m16n8k16", Operand::A, 8), [](int g, int t, int i) {
+    return TileCoord{i < 4 ? g : g + 8, t * 4 + (i & 3)};
+  });
+  check_frame(find_frame("m16n8k16", Operand::B, 8), [](int g, int t, int i) { return TileCoord{t * 4 + i, g}; });
+  check_frame(find_frame("m16n8k32", Operand::C, 32), [](int g, int t, int i) {
+    return TileCoord{i < 2 ? g : g + 8, t * 2 + (i & 1)};
+  });
 }
 
 TEST_CASE("f64 m8n8k4 frames follow the PTX formulas", "[frame]") {
   check_frame(find_frame("m8n8k4", Operand::A, 64), [](int g, int t, int) { return TileCoord{g, t}; });
   check_frame(find_frame("m8n8k4", Operand::B, 64), [](int g, int t, int) { return TileCoord{t, g}; });
-  check_frame(find_frame("m8n8k4", Operand::C, 64),
-              [](int g, int t, int i) { return TileCoord{g, t * 2 + i}; });
+  check_frame(find_frame("m8n8k4", Operand::C, 64), [](int g, int t, int i) { return TileCoord{g, t * 2 + i}; });
 }
 
 TEST_CASE("a missing frame is an error, not a crash", "[frame]") {

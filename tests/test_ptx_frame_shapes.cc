@@ -40,21 +40,24 @@ TEST_CASE("m8n8k16 s8, m8n8k32 s4 and m8n8k128 b1 frames follow the PTX formulas
 }
 
 TEST_CASE("m16n8k32 and m16n8k64 s4 frames follow the PTX formulas", "[frame]") {
-  check_frame("m16n8k32", Operand::A, 4, 16,
-              [](int g, int t, int i) { return TileCoord{i < 8 ? g : g + 8, t * 8 + (i & 7)}; });
+  check_frame("m16n8k32", Operand::A, 4, 16, [](int g, int t, int i) {
+    return TileCoord{i < 8 ? g : g + 8, t * 8 + (i & 7)};
+  });
   check_frame("m16n8k32", Operand::B, 4, 8, [](int g, int t, int i) { return TileCoord{t * 8 + (i & 7), g}; });
   check_frame("m16n8k64", Operand::A, 4, 32, [](int g, int t, int i) {
     const bool low_row = i < 8 || (i >= 16 && i < 24);
     return TileCoord{low_row ? g : g + 8, t * 8 + (i & 7) + (i >= 16 ? 32 : 0)};
   });
-  check_frame("m16n8k64", Operand::B, 4, 16,
-              [](int g, int t, int i) { return TileCoord{t * 8 + (i & 7) + (i >= 8 ? 32 : 0), g}; });
+  check_frame("m16n8k64", Operand::B, 4, 16, [](int g, int t, int i) {
+    return TileCoord{t * 8 + (i & 7) + (i >= 8 ? 32 : 0), g};
+  });
   check_frame("m16n8k64", Operand::C, 32, 4, c_16x8);
 }
 
 TEST_CASE("m16n8k128 and m16n8k256 b1 frames follow the PTX formulas", "[frame]") {
-  check_frame("m16n8k128", Operand::A, 1, 64,
-              [](int g, int t, int i) { return TileCoord{i < 32 ? g : g + 8, t * 32 + (i & 31)}; });
+  check_frame("m16n8k128", Operand::A, 1, 64, [](int g, int t, int i) {
+    return TileCoord{i < 32 ? g : g + 8, t * 32 + (i & 31)};
+  });
   check_frame("m16n8k128", Operand::B, 1, 32, [](int g, int t, int i) { return TileCoord{t * 32 + i, g}; });
   // The ISA prints "32t + i for i < 64"; its figure (and the bijection the
   // frame must be) has 32t + (i & 31), as for m16n8k128.
@@ -62,8 +65,9 @@ TEST_CASE("m16n8k128 and m16n8k256 b1 frames follow the PTX formulas", "[frame]"
     const bool low_row = i < 32 || (i >= 64 && i < 96);
     return TileCoord{low_row ? g : g + 8, t * 32 + (i & 31) + (i >= 64 ? 128 : 0)};
   });
-  check_frame("m16n8k256", Operand::B, 1, 64,
-              [](int g, int t, int i) { return TileCoord{t * 32 + (i & 31) + (i >= 32 ? 128 : 0), g}; });
+  check_frame("m16n8k256", Operand::B, 1, 64, [](int g, int t, int i) {
+    return TileCoord{t * 32 + (i & 31) + (i >= 32 ? 128 : 0), g};
+  });
   for (const char* shape : {"m16n8k128", "m16n8k256"}) check_frame(shape, Operand::C, 32, 4, c_16x8);
 }
 

@@ -21,7 +21,8 @@ using namespace mmacheck::test;
 namespace {
 
 std::string replace_all(std::string text, const std::string& from, const std::string& to) {
-  for (std::size_t at = 0; (at = text.find(from, at)) != std::string::npos; at += to.size()) text.replace(at, from.size(), to);
+  for (std::size_t at = 0; (at = text.find(from, at)) != std::string::npos; at += to.size())
+    text.replace(at, from.size(), to);
   return text;
 }
 
@@ -84,8 +85,8 @@ TEST_CASE("a kernel among helpers, tests, data and a script block is read as it 
 }
 
 TEST_CASE("the bytes editors leave do not change what a file means", "[python][lexer]") {
-  for (const char* example : {"examples/tirx_seed_corrected.py", "examples/seed.py",
-                              "tests/data/tirx/printouts/c_tensor.lowered.py"}) {
+  for (const char* example :
+       {"examples/tirx_seed_corrected.py", "examples/seed.py", "tests/data/tirx/printouts/c_tensor.lowered.py"}) {
     INFO(example);
     const std::string text = read_file(source_path(example));
     const std::vector<std::string> expected = outcome(parse_program(text, "e.py"));
@@ -97,17 +98,20 @@ TEST_CASE("the bytes editors leave do not change what a file means", "[python][l
     tabs = std::regex_replace(tabs, std::regex("\n    "), "\n  ");  // 2 columns: less than a tab's 8
     CHECK(outcome(parse_program(tabs, "tabs.py")) == expected);
     // A name in Greek: the lane.
-    CHECK(outcome(parse_program(std::regex_replace(text, std::regex("\\blane\\b"), "\xCE\xBB\xCE\xB1\xCE\xBD"), "u.py")) ==
-          expected);
+    CHECK(outcome(parse_program(std::regex_replace(text, std::regex("\\blane\\b"), "\xCE\xBB\xCE\xB1\xCE\xBD"),
+                                "u.py")) == expected);
   }
   // Not UTF-8: still a located error.
   CHECK(error_of("A = S[8]\n\xFF = 1\n") == "2:1: unexpected byte 0xFF");
   // A tab and the 8 spaces Python reads as the same depth are one block here too; 4 spaces less.
-  CHECK(error_of("@T.prim_func\ndef f():\n\tT.device_entry()\n        T.cta_id([1])\n").find("indent") == std::string::npos);
-  CHECK(error_of("@T.prim_func\ndef f():\n    T.device_entry()\n\tT.cta_id([1])\n").find("4:9: unexpected indent") == 0);
+  CHECK(error_of("@T.prim_func\ndef f():\n\tT.device_entry()\n        T.cta_id([1])\n").find("indent") ==
+        std::string::npos);
+  CHECK(error_of("@T.prim_func\ndef f():\n    T.device_entry()\n\tT.cta_id([1])\n").find("4:9: unexpected indent") ==
+        0);
 }
 
-TEST_CASE("TVM main's print of a module is read: @I.ir_module class, @T.prim_func, T.func_attr", "[python][tvmscript]") {
+TEST_CASE("TVM main's print of a module is read: @I.ir_module class, @T.prim_func, T.func_attr",
+          "[python][tvmscript]") {
   for (const char* example : {"examples/seed_corrected.py", "examples/seed.py"}) {
     INFO(example);
     const std::string text = read_file(source_path(example));
@@ -116,8 +120,8 @@ TEST_CASE("TVM main's print of a module is read: @I.ir_module class, @T.prim_fun
     std::string func = text.substr(at);
     const std::size_t body = func.find("):\n") + 3;
     func.insert(body, "    T.func_attr({\"global_symbol\": \"gemm\", \"target\": T.target({\"kind\": \"cuda\"})})\n");
-    const std::string module = "# from tvm.script import ir as I\n" + text.substr(0, at) +
-                               "@I.ir_module\nclass Module:\n" + indented(func, 4);
+    const std::string module =
+        "# from tvm.script import ir as I\n" + text.substr(0, at) + "@I.ir_module\nclass Module:\n" + indented(func, 4);
     CHECK(outcome(parse_program(module, "module.py")) == outcome(parse_program(text, "e.py")));
   }
   CHECK(error_of("@I.ir_module\nclass Module:\n    A = 1\n    @T.prim_func\n    def f():\n        pass\n")
@@ -132,13 +136,14 @@ TEST_CASE("what could change the kernel is refused where it stands", "[python][t
   const int kernel_line = static_cast<int>(std::count(head.begin(), head.end(), '\n')) + 1;
   // A kernel built inside a def (a factory) depends on its arguments.
   CHECK(error_of(head + "def make(n):\n" + indented(func, 4) + "    return main\n")
-            .find(std::to_string(kernel_line + 1) + ":5: a kernel inside def make (line " + std::to_string(kernel_line) +
-                  ") is not read") == 0);
+            .find(std::to_string(kernel_line + 1) + ":5: a kernel inside def make (line " +
+                  std::to_string(kernel_line) + ") is not read") == 0);
   // ... also deeper, in a branch of the factory.
   CHECK(error_of(head + "def make(store):\n    if store:\n" + indented(func, 8)).find("a kernel inside def make") !=
         std::string::npos);
   // Another decorator over the kernel may replace it.
-  CHECK(error_of(head + "@wrap\n" + func).find(std::to_string(kernel_line + 1) + ":1: a kernel under another decorator (@wrap)") == 0);
+  CHECK(error_of(head + "@wrap\n" + func)
+            .find(std::to_string(kernel_line + 1) + ":1: a kernel under another decorator (@wrap)") == 0);
   // A def that rebinds a layout's name: the kernel's use of it is an error, not the old layout.
   CHECK(error_of(head + "def A_IMG():\n    pass\n" + func).find("'A_IMG' is a name bound by a skipped def") !=
         std::string::npos);

@@ -81,7 +81,8 @@ TEST_CASE("every --json command prints objects of docs/report.schema.json", "[cl
   CHECK(conforming_lines({"prove", good, declined, "--json"}).size() == 2);
   CHECK(conforming_lines({"sim", good, "--json", "--cases", "2"})[0]["verdict"] == "passed");
   CHECK(conforming_lines({"sim", declined, "--json", "--cases", "2"})[0]["verdict"] == "dispatch_failed");
-  CHECK(conforming_lines({"mma", source_path("tests/data/m16n8k8.f32.f16.f16.f32.mmav"), "--json"})[0]["file"].is_null());
+  CHECK(
+      conforming_lines({"mma", source_path("tests/data/m16n8k8.f32.f16.f16.f32.mmav"), "--json"})[0]["file"].is_null());
   CHECK(conforming_lines({"bench", "--seconds", "0.02", "--threads", "1", "--json"})[0]["verdict"] == "measured");
   const fs::path svg = fs::temp_directory_path() / "mmacheck_schema_seed.svg";
   CHECK(conforming_lines({"draw", seed, "-o", svg.string(), "--json"})[0]["verdict"] == "refuted");
@@ -100,7 +101,8 @@ TEST_CASE("every --json command prints objects of docs/report.schema.json", "[cl
 }
 
 TEST_CASE("docs/report.schema.json rejects objects out of the shape", "[cli][schema]") {
-  const nlohmann::json good = nlohmann::json::parse(run_mmacheck({"prove", source_path("examples/seed.txt"), "--json"}).out);
+  const nlohmann::json good =
+      nlohmann::json::parse(run_mmacheck({"prove", source_path("examples/seed.txt"), "--json"}).out);
   REQUIRE(schema().errors(good) == "");
   nlohmann::json no_verdict = good;
   no_verdict.erase("verdict");

@@ -45,8 +45,8 @@ std::string read_error(const std::string& path) {
 
 TEST_CASE("outputs refuse devices, directories and FIFOs, and leave them alone", "[hardening][io]") {
   test::ScratchDir dir;
-  CHECK_THAT(write_error("/dev/null"), Contains("cannot write '/dev/null': it is a character device") &&
-                                           Contains("-o -"));
+  CHECK_THAT(write_error("/dev/null"),
+             Contains("cannot write '/dev/null': it is a character device") && Contains("-o -"));
   CHECK(fs::is_character_file("/dev/null"));
   CHECK_THAT(write_error(dir.path()), Contains("it is a directory"));
   const std::string fifo = dir.file("fifo");
@@ -67,8 +67,8 @@ TEST_CASE("draw -o /dev/null is refused; -o - writes the picture to standard out
   CHECK_THAT(out.err, Contains("proved"));
   // /dev/stdout leads (through /proc) to what fd 1 is, here a pipe: refused
   // for being one, never replaced by a regular file.
-  const test::RunResult piped = test::run_program(
-      {"sh", "-c", "\"$0\" draw \"$1\" -o /dev/stdout | cat; exit $?", MMACHECK_BINARY, seed});
+  const test::RunResult piped =
+      test::run_program({"sh", "-c", "\"$0\" draw \"$1\" -o /dev/stdout | cat; exit $?", MMACHECK_BINARY, seed});
   CHECK_THAT(piped.err, Contains("cannot write '/dev/stdout': it is a FIFO"));
   CHECK(fs::is_symlink("/dev/stdout"));
 }
@@ -173,8 +173,8 @@ TEST_CASE("the commands read - as standard input and refuse /dev/zero", "[harden
 TEST_CASE("a failed write of standard output is exit 2, never a silent 0", "[hardening][io]") {
   if (!fs::exists("/dev/full")) return test::skip("no /dev/full");
   const std::string seed = test::source_path("examples/seed_corrected.txt");
-  for (const std::string& command : {std::string("emit \"$1\""), std::string("prove --json \"$1\""),
-                                     std::string("layout 'S[8 : 1]' --shape 8")}) {
+  for (const std::string& command :
+       {std::string("emit \"$1\""), std::string("prove --json \"$1\""), std::string("layout 'S[8 : 1]' --shape 8")}) {
     const test::RunResult r =
         test::run_program({"sh", "-c", "exec \"$0\" " + command + " > /dev/full", MMACHECK_BINARY, seed});
     INFO(command);

@@ -81,8 +81,9 @@ TEST_CASE("GPU: every shared-memory example agrees bit for bit with the warp mac
   if (!probe_device(&why)) return test::skip("no CUDA device (" + why + ")");
   const Gpu gpu(Driver::load());
   const Nvrtc nvrtc = Nvrtc::load();
-  for (const char* name : {"smem_swizzle128.txt", "smem_swizzle128_trans.txt", "smem_noswizzle.txt", "smem_ld_shared.txt",
-                           "smem_wrong_lane.txt", "smem_fill_mismatch.txt", "smem_stmatrix_d.txt", "smem_fp8_trans.txt"}) {
+  for (const char* name :
+       {"smem_swizzle128.txt", "smem_swizzle128_trans.txt", "smem_noswizzle.txt", "smem_ld_shared.txt",
+        "smem_wrong_lane.txt", "smem_fill_mismatch.txt", "smem_stmatrix_d.txt", "smem_fp8_trans.txt"}) {
     INFO(name);
     const Program p = load_program(test::source_path(std::string("examples/") + name));
     const Plan plan = dispatch(p, InstSet::extended);
@@ -127,12 +128,15 @@ TEST_CASE("GPU: ldmatrix takes the wavefronts the bank count predicts", "[cuda][
       for (const SharedAccess& a : stage->accesses) {
         const BankCount& predicted = report.bank_conflicts.at(count++);
         std::vector<int> addr(33, 0);
-        for (int l = 0; l < 32; ++l) addr[l] = static_cast<int>(std::max<std::int64_t>(a.lane_offset[l], 0) * stage->reader.width);
-        const std::string cubin = nvrtc->compile(bench_source(a, std::max<std::int64_t>(stage->reader.bytes(), 1024)), 90);
+        for (int l = 0; l < 32; ++l)
+          addr[l] = static_cast<int>(std::max<std::int64_t>(a.lane_offset[l], 0) * stage->reader.width);
+        const std::string cubin =
+            nvrtc->compile(bench_source(a, std::max<std::int64_t>(stage->reader.bytes(), 1024)), 90);
         CHECK_FALSE(cubin.empty());
         if (!gpu) continue;
-        const auto out = gpu->run(cubin, "bench", {.grid = 1, .block = 32 * kWarps},
-                                 {bytes_of(addr), bytes_of(std::vector<long long>(1)), bytes_of(std::vector<unsigned>(32 * kWarps))});
+        const auto out = gpu->run(
+            cubin, "bench", {.grid = 1, .block = 32 * kWarps},
+            {bytes_of(addr), bytes_of(std::vector<long long>(1)), bytes_of(std::vector<unsigned>(32 * kWarps))});
         long long cycles = 0;
         std::memcpy(&cycles, out[1].data(), sizeof cycles);
         const double measured = static_cast<double>(cycles) / (kWarps * kIterations);

@@ -50,9 +50,9 @@ const std::string kShared =
 
 TEST_CASE("swizzles: CuTe's Swizzle<B,M,S> and TIRx's SwizzleLayout", "[shared]") {
   const Swizzle s128{3, 3, 3};
-  CHECK(s128.apply(64) == 72);    // row 1 of 64 f16: chunk 0 -> 1
+  CHECK(s128.apply(64) == 72);  // row 1 of 64 f16: chunk 0 -> 1
   CHECK(s128.apply(7 * 64 + 8) == 7 * 64 + 8 * (1 ^ 7));
-  CHECK(s128.apply(5) == 5);      // inside a chunk nothing moves
+  CHECK(s128.apply(5) == 5);  // inside a chunk nothing moves
   CHECK(s128.period() == 512);
   // Every element of one period lands on its own offset.
   std::vector<bool> seen(512);
@@ -67,13 +67,16 @@ TEST_CASE("swizzles: CuTe's Swizzle<B,M,S> and TIRx's SwizzleLayout", "[shared]"
     const Program p = parse_program(decl, "f.txt");
     return shared_layout(p.buffers[0], std::nullopt).offset;
   };
-  const auto cute = offsets("A_s = buffer((16, 16), \"float16\", \"shared\", S[(16, 16) : (16, 1)], swizzle=Swizzle(3, 3, 3))\n");
+  const auto cute =
+      offsets("A_s = buffer((16, 16), \"float16\", \"shared\", S[(16, 16) : (16, 1)], swizzle=Swizzle(3, 3, 3))\n");
   CHECK(cute[16] == 16);  // A_s[1][0]: the first 128 bytes stay
   CHECK(cute[64] == 72);  // A_s[4][0]: second 128-byte row, chunk 1
   CHECK(offsets("A_s = buffer((16, 16), \"float16\", \"shared\", S[(16, 16) : (16, 1)], "
                 "swizzle=T.SwizzleLayout(per_element=3, swizzle_len=3, atom_len=3))\n") == cute);
-  CHECK(offsets("A_s = buffer((16, 16), \"float16\", \"shared\", "
-                "T.ComposeLayout(T.SwizzleLayout(per_element=3, swizzle_len=3, atom_len=3), S[(16, 16) : (16, 1)]))\n") == cute);
+  CHECK(
+      offsets("A_s = buffer((16, 16), \"float16\", \"shared\", "
+              "T.ComposeLayout(T.SwizzleLayout(per_element=3, swizzle_len=3, atom_len=3), S[(16, 16) : (16, 1)]))\n") ==
+      cute);
   CHECK(offsets("A_s = T.alloc_buffer((16, 16), \"float16\", scope=\"shared\", "
                 "layout=T.ComposeLayout(3, 3, 3, T.TileLayout(S[(16, 16) : (16, 1)])))\n") == cute);
 }
@@ -95,19 +98,26 @@ TEST_CASE("the ldmatrix/stmatrix table: rows, registers and .trans", "[shared]")
 }
 
 TEST_CASE("shared statements are parsed, and bad ones refused at their token", "[shared][parser]") {
-  const Program p = parse_program(kShared + "fill A_s = A_g\nldmatrix.sync.aligned.m8n8.x4.shared.b16 A[0] = A_s[lane % 16, 8 * (lane // 16)]\n", "f.txt");
+  const Program p = parse_program(
+      kShared + "fill A_s = A_g\nldmatrix.sync.aligned.m8n8.x4.shared.b16 A[0] = A_s[lane % 16, 8 * (lane // 16)]\n",
+      "f.txt");
   REQUIRE(p.copies.size() == 1);
   CHECK(p.copies[0].num == 4);
   CHECK(p.copies[0].label() == "ldmatrix.x4 A[0]");
   CHECK(p.fills.size() == 1);
   CHECK(p.buffers[0].align == 1024);
-  CHECK(parse_error(kShared + "ldmatrix.x3 A[0] = A_s[lane, 0]\n") == "f.txt:4:10: error: unknown ldmatrix qualifier '.x3' (known: .x1, .x2, .x4, .trans; .sync.aligned.m8n8.shared.b16 may be written)");
-  CHECK(parse_error(kShared + "ldmatrix.trans A[0] = A_s[lane, 0]\n").find("f.txt:4:16: error: ldmatrix needs its matrix count") == 0);
+  CHECK(
+      parse_error(kShared + "ldmatrix.x3 A[0] = A_s[lane, 0]\n") ==
+      "f.txt:4:10: error: unknown ldmatrix qualifier '.x3' (known: .x1, .x2, .x4, .trans; .sync.aligned.m8n8.shared.b16 may be written)");
+  CHECK(parse_error(kShared + "ldmatrix.trans A[0] = A_s[lane, 0]\n")
+            .find("f.txt:4:16: error: ldmatrix needs its matrix count") == 0);
   CHECK(parse_error(kShared + "ldmatrix.x4 A[0] = A_s[lane + s, 0]\n") ==
         "f.txt:4:24: error: a row address depends on the lane only; ldmatrix moves whole registers (no 's')");
-  CHECK(parse_error(kShared + "ldmatrix.x4 A_s[0] = A[lane, 0]\n").find("f.txt:4:13: error: ldmatrix moves between shared memory and registers; 'A_s' is shared") == 0);
+  CHECK(parse_error(kShared + "ldmatrix.x4 A_s[0] = A[lane, 0]\n")
+            .find("f.txt:4:13: error: ldmatrix moves between shared memory and registers; 'A_s' is shared") == 0);
   CHECK(parse_error(kShared + "fill A = A_g\n").find("f.txt:4:6: error: fill needs a shared buffer") == 0);
-  CHECK(parse_error(kShared + "fill A_s = A_g\nfill A_s = A_g\n").find("f.txt:5:6: error: shared buffer 'A_s' already has a fill") == 0);
+  CHECK(parse_error(kShared + "fill A_s = A_g\nfill A_s = A_g\n")
+            .find("f.txt:5:6: error: shared buffer 'A_s' already has a fill") == 0);
   CHECK(parse_error("A = buffer((16, 16), \"float16\", \"local\", swizzle=Swizzle(3, 3, 3))\n")
             .find("f.txt:1:50: error: a swizzle needs a shared buffer") == 0);
   CHECK(parse_error("A_s = buffer((16, 16), \"float16\", \"shared\", align=24)\n")
@@ -117,7 +127,8 @@ TEST_CASE("shared statements are parsed, and bad ones refused at their token", "
             .find("f.txt:3:1: error: ldmatrix.trans moves 16-bit units") == 0);
 }
 
-TEST_CASE("the 128-byte swizzle feeds A (x4) and B (x2, and x2.trans from K x N): proved, conflict-free", "[shared][prove]") {
+TEST_CASE("the 128-byte swizzle feeds A (x4) and B (x2, and x2.trans from K x N): proved, conflict-free",
+          "[shared][prove]") {
   for (const char* name : {"smem_swizzle128.txt", "smem_swizzle128_trans.txt"}) {
     INFO(name);
     const ProofReport r = prove_example(name);
@@ -168,8 +179,9 @@ TEST_CASE("a wrong ldmatrix lane address is refuted with the lane and the elemen
   CHECK(cx->slot == 2);
   CHECK(cx->expected == Element{8, 0});
   CHECK(cx->actual == Element{0, 8});
-  CHECK(cx->message == "lane 0, slot 2: ldmatrix.x4 A[0] (register 1, the row lane 8 addresses, A_s[0][8]) delivers "
-                       "A_g[0][8] but A_FRAG places A[8][0] there");
+  CHECK(cx->message ==
+        "lane 0, slot 2: ldmatrix.x4 A[0] (register 1, the row lane 8 addresses, A_s[0][8]) delivers "
+        "A_g[0][8] but A_FRAG places A[8][0] there");
   CHECK(cx->mismatches.size() == 128);
   CHECK(cx->address_lane == 8);  // lane 0 receives it; lane 8 supplied the row
   CHECK(result_of(r, "rows ldmatrix.x4 A[0]") == CheckResult::proved);
@@ -183,8 +195,9 @@ TEST_CASE("a writer and a reader that disagree on the swizzle are refuted", "[sh
   // Rows 0..3 are the first 128 bytes, which the 128-byte swizzle leaves alone.
   CHECK(cx->expected == Element{4, 0});
   CHECK(cx->actual == Element{4, 8});
-  CHECK(cx->message == "fill A_s puts A_s[4][0] at offset 64 (no swizzle) but the reader looks for it at offset 72 "
-                       "(A_s's Swizzle(3, 3, 3)), where the fill put A_s[4][8]");
+  CHECK(cx->message ==
+        "fill A_s puts A_s[4][0] at offset 64 (no swizzle) but the reader looks for it at offset 72 "
+        "(A_s's Swizzle(3, 3, 3)), where the fill put A_s[4][8]");
   CHECK(result_of(r, "ldmatrix A") == CheckResult::refuted);
   CHECK(result_of(r, "ldmatrix B") == CheckResult::proved);
 }
@@ -228,14 +241,16 @@ TEST_CASE("the swizzle's bijection and alignment are proved or refuted", "[share
   REQUIRE(cx);
   CHECK(cx->message.find("Swizzle(3, 3, 3) repeats every 1024 bytes but A_s is aligned to 16: placed at byte 16") == 0);
   // A layout that puts two elements at one offset is no bijection.
-  const ProofReport flat = prove_both(parse_program(replace_once(good, "S[(16, 16) : (16, 1)], swizzle=Swizzle(3, 3, 3), align=1024)\nB_s",
-                                                                 "S[(16, 16) : (8, 1)], swizzle=Swizzle(3, 3, 3), align=1024)\nB_s"), "f.txt"));
+  const ProofReport flat =
+      prove_both(parse_program(replace_once(good, "S[(16, 16) : (16, 1)], swizzle=Swizzle(3, 3, 3), align=1024)\nB_s",
+                                            "S[(16, 16) : (8, 1)], swizzle=Swizzle(3, 3, 3), align=1024)\nB_s"),
+                               "f.txt"));
   cx = counterexample(flat, "swizzle A_s");
   REQUIRE(cx);
   CHECK(cx->message.find("both land at offset") != std::string::npos);
   // Rows that are not 16-byte aligned.
-  const ProofReport rows = prove_both(parse_program(replace_once(good, "A_s[lane % 16, 8 * (lane // 16)]",
-                                                                 "A_s[lane % 16, 4 * (lane // 16)]"), "f.txt"));
+  const ProofReport rows = prove_both(parse_program(
+      replace_once(good, "A_s[lane % 16, 8 * (lane // 16)]", "A_s[lane % 16, 4 * (lane // 16)]"), "f.txt"));
   cx = counterexample(rows, "rows ldmatrix.x4 A[0]");
   REQUIRE(cx);
   // Lane 16 gives row 0 of matrix 2 (register 2); its first element goes to lane 0's slots 4, 5.
@@ -256,12 +271,12 @@ TEST_CASE("shared staging that cannot run is refused at its statement", "[shared
     }
     return std::string();
   };
-  CHECK(staging_error(replace_once(good, "fill A_s = A_g ", "# no fill")).find("ldmatrix.x4 A[0] reads 'A_s' but nothing fills it") !=
-        std::string::npos);
-  CHECK(staging_error(replace_once(good, "ldmatrix.x2 B[0]", "ldmatrix.x4 B[0]")).find("moves slots 0..7 but 'B' has 4 per lane") !=
-        std::string::npos);
-  CHECK(staging_error(replace_once(good, "fill B_s = B_g.T", "fill B_s = B_g")).find("gives a 8 x 16 matrix but 'B' is 16 x 8") !=
-        std::string::npos);
+  CHECK(staging_error(replace_once(good, "fill A_s = A_g ", "# no fill"))
+            .find("ldmatrix.x4 A[0] reads 'A_s' but nothing fills it") != std::string::npos);
+  CHECK(staging_error(replace_once(good, "ldmatrix.x2 B[0]", "ldmatrix.x4 B[0]"))
+            .find("moves slots 0..7 but 'B' has 4 per lane") != std::string::npos);
+  CHECK(staging_error(replace_once(good, "fill B_s = B_g.T", "fill B_s = B_g"))
+            .find("gives a 8 x 16 matrix but 'B' is 16 x 8") != std::string::npos);
 }
 
 TEST_CASE("prove prints the bank conflicts and --max-bank-conflicts fails on more", "[shared][cli]") {
@@ -270,12 +285,14 @@ TEST_CASE("prove prints the bank conflicts and --max-bank-conflicts fails on mor
   CHECK(text.out.find("ldmatrix.x4 A[0] (A_s, line 24)") != std::string::npos);
   CHECK(text.out.find("8 wavefronts, ideal 4: 4 extra") != std::string::npos);
   CHECK(text.out.find("phase 0: 2-way in bank 0, lanes 0, 4") != std::string::npos);
-  const RunResult strict = run_mmacheck({"prove", source_path("examples/smem_noswizzle.txt"), "--max-bank-conflicts", "0"});
+  const RunResult strict =
+      run_mmacheck({"prove", source_path("examples/smem_noswizzle.txt"), "--max-bank-conflicts", "0"});
   CHECK(strict.status == 1);
   CHECK(strict.out.find("bank conflicts: 6 extra wavefronts, more than --max-bank-conflicts 0") != std::string::npos);
   CHECK(run_mmacheck({"prove", source_path("examples/smem_noswizzle.txt"), "--max-bank-conflicts", "6"}).status == 0);
   CHECK(run_mmacheck({"prove", source_path("examples/smem_swizzle128.txt"), "--max-bank-conflicts", "0"}).status == 0);
-  const RunResult json = run_mmacheck({"prove", source_path("examples/smem_noswizzle.txt"), "--json", "--max-bank-conflicts", "0"});
+  const RunResult json =
+      run_mmacheck({"prove", source_path("examples/smem_noswizzle.txt"), "--json", "--max-bank-conflicts", "0"});
   CHECK(json.status == 1);
   const Json j = parse_json(json.out, "out");
   CHECK(j["extra_wavefronts"] == 6);
@@ -285,8 +302,9 @@ TEST_CASE("prove prints the bank conflicts and --max-bank-conflicts fails on mor
 }
 
 TEST_CASE("the warp machine's byte-level shared memory agrees with the composed tables", "[shared][sim]") {
-  for (const char* name : {"smem_swizzle128.txt", "smem_swizzle128_trans.txt", "smem_noswizzle.txt", "smem_ld_shared.txt",
-                           "smem_wrong_lane.txt", "smem_fill_mismatch.txt", "smem_stmatrix_d.txt", "smem_fp8_trans.txt"}) {
+  for (const char* name :
+       {"smem_swizzle128.txt", "smem_swizzle128_trans.txt", "smem_noswizzle.txt", "smem_ld_shared.txt",
+        "smem_wrong_lane.txt", "smem_fill_mismatch.txt", "smem_stmatrix_d.txt", "smem_fp8_trans.txt"}) {
     INFO(name);
     const Program p = parse_program(example(name), name);
     const Plan plan = dispatch(p, InstSet::extended);
@@ -296,7 +314,8 @@ TEST_CASE("the warp machine's byte-level shared memory agrees with the composed 
     const Staging& st = m.staging();
     const auto spec = [](const SlotTable& t) { return sim::MatrixSpec{t.rows, t.cols, t.dtype, -1}; };
     for (int c = 0; c < 3; ++c) {
-      const sim::GemmInputs in = sim::random_gemm_inputs(spec(st.a), spec(st.b), spec(st.c), sim::case_distribution(c), 7, c);
+      const sim::GemmInputs in =
+          sim::random_gemm_inputs(spec(st.a), spec(st.b), spec(st.c), sim::case_distribution(c), 7, c);
       m.load(in);
       // ldmatrix executed byte by byte gives the registers the composed table loads.
       sim::RegisterFile by_table(st.a.dtype, 32, st.a.slots);
@@ -333,8 +352,9 @@ TEST_CASE("a swizzled slice of wider rows owns the swizzled image's extent: prov
   CHECK(b.verdict == Verdict::refuted);
   const Counterexample* cx = counterexample(b, "swizzle A_s");
   REQUIRE(cx);
-  CHECK(cx->message == "A_s[15][0] lands at offset 1016 after Swizzle(3, 3, 3) (offset 960 before it), outside the "
-                       "allocation of 976 elements");
+  CHECK(cx->message ==
+        "A_s[15][0] lands at offset 1016 after Swizzle(3, 3, 3) (offset 960 before it), outside the "
+        "allocation of 976 elements");
   // alloc= large enough proves.
   CHECK(prove_both(parse_program(replace_once(small, "alloc=976", "alloc=1024"), "f.txt")).verdict == Verdict::proved);
   CHECK_THAT(parse_error(replace_once(small, "alloc=976", "alloc=0")), Catch::Contains("alloc must be from 1 to"));
@@ -343,14 +363,16 @@ TEST_CASE("a swizzled slice of wider rows owns the swizzled image's extent: prov
 TEST_CASE("CuTe's swizzle rules and a self-fill are located errors", "[shared][parser]") {
   const std::string good = example("smem_swizzle128.txt");
   // |S| >= B (cute/swizzle.hpp), for every spelling.
-  for (const auto& [from, to] : {std::pair{"Swizzle(3, 3, 3), align=1024)\nB_s", "Swizzle(3, 3, 1), align=1024)\nB_s"},
-                                 std::pair{"Swizzle(3, 3, 3), align=1024)\nB_s",
-                                           "SwizzleLayout(per_element=3, swizzle_len=3, atom_len=2), align=1024)\nB_s"}}) {
+  for (const auto& [from, to] :
+       {std::pair{"Swizzle(3, 3, 3), align=1024)\nB_s", "Swizzle(3, 3, 1), align=1024)\nB_s"},
+        std::pair{"Swizzle(3, 3, 3), align=1024)\nB_s",
+                  "SwizzleLayout(per_element=3, swizzle_len=3, atom_len=2), align=1024)\nB_s"}}) {
     const std::string e = parse_error(replace_once(good, from, to));
     CHECK_THAT(e, Catch::StartsWith("f.txt:14:"));
     CHECK_THAT(e, Catch::Contains("breaks CuTe's rule |S| >= B"));
   }
-  CHECK(parse_error(replace_once(good, "Swizzle(3, 3, 3), align=1024)\nB_s", "Swizzle(2, 3, 2), align=1024)\nB_s")).empty());
+  CHECK(parse_error(replace_once(good, "Swizzle(3, 3, 3), align=1024)\nB_s", "Swizzle(2, 3, 2), align=1024)\nB_s"))
+            .empty());
   // fill A_s = A_s: the right side is the shared buffer itself, not a global matrix.
   const std::string self = parse_error(replace_once(good, "fill A_s = A_g", "fill A_s = A_s"));
   CHECK_THAT(self, Catch::StartsWith("f.txt:23:"));
@@ -373,7 +395,8 @@ TEST_CASE("the JSON names the receiving lane as lane and the row's lane as addre
           "[shared][cli]") {
   CHECK(json_lanes(source_path("examples/smem_wrong_lane.txt"), "ldmatrix A") == std::pair<Json, Json>{0, 8});
   const ScratchDir dir;
-  const std::string rows = dir.write("rows.txt", replace_once(example("smem_swizzle128.txt"), "A_s[lane % 16, 8 * (lane // 16)]",
-                                                              "A_s[lane % 16, 4 * (lane // 16)]"));
+  const std::string rows =
+      dir.write("rows.txt", replace_once(example("smem_swizzle128.txt"), "A_s[lane % 16, 8 * (lane // 16)]",
+                                         "A_s[lane % 16, 4 * (lane // 16)]"));
   CHECK(json_lanes(rows, "rows ldmatrix.x4 A[0]") == std::pair<Json, Json>{0, 16});
 }

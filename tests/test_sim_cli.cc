@@ -64,9 +64,7 @@ TEST_CASE("mmacheck sim reports the same failures on any number of threads", "[s
 
 TEST_CASE("mmacheck sim options: seed, arch, instruction set", "[sim]") {
   const TempFile tiled(test::kTiledText);
-  CHECK(
-      test::run_mmacheck({"sim", tiled.path(), "--cases", "16", "--seed", "99", "--arch", "sm_80"}).status ==
-      0);
+  CHECK(test::run_mmacheck({"sim", tiled.path(), "--cases", "16", "--seed", "99", "--arch", "sm_80"}).status == 0);
   const std::string f16acc = test::kFragments + R"(
 A = buffer((16, 16), "float16", "local", A_FRAG)
 B = buffer((16, 8), "float16", "local", B_FRAG)

@@ -77,9 +77,9 @@ TEST_CASE("chained blocks and K tiles stay within the bound (sm_80 blocks of 8)"
 }
 
 TEST_CASE("a result just outside the bound is rejected", "[sim]") {
-  for (const char* ptx : {kF16, kF16Acc, "mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32",
-                          "mma.sync.aligned.m16n8k32.row.col.f32.e4m3.e4m3.f32",
-                          "mma.sync.aligned.m8n8k4.row.col.f64.f64.f64.f64"}) {
+  for (const char* ptx :
+       {kF16, kF16Acc, "mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32",
+        "mma.sync.aligned.m16n8k32.row.col.f32.e4m3.e4m3.f32", "mma.sync.aligned.m8n8k4.row.col.f64.f64.f64.f64"}) {
     const MmaInst& i = inst(ptx);
     INFO(ptx);
     const Case k = frame_case(i, sim::arch_params("sm_90"), test::frame_inputs(i, 0));  // normal
@@ -122,11 +122,9 @@ TEST_CASE("one fused block's bound, by hand", "[sim]") {
   const sim::Outcomes f32 = outcomes(kF16);
   CHECK(f32.classes == sim::kFinite);
   CHECK(f32.exact == 1 + std::ldexp(1.0L, -24));
-  CHECK(static_cast<double>(f32.error) ==
-        Approx(17 * std::ldexp(1.0, -25) + std::ldexp(1.0, -23)).epsilon(1e-9));
+  CHECK(static_cast<double>(f32.error) == Approx(17 * std::ldexp(1.0, -25) + std::ldexp(1.0, -23)).epsilon(1e-9));
   const sim::Outcomes f16 = outcomes(kF16Acc);
-  CHECK(static_cast<double>(f16.error) ==
-        Approx(17 * std::ldexp(1.0, -25) + std::ldexp(1.0, -11)).epsilon(1e-9));
+  CHECK(static_cast<double>(f16.error) == Approx(17 * std::ldexp(1.0, -25) + std::ldexp(1.0, -11)).epsilon(1e-9));
 }
 
 TEST_CASE("integer results are exact modulo 2^32", "[sim]") {
@@ -157,8 +155,7 @@ TEST_CASE("NaN and Inf inputs are compared by class", "[sim]") {
   CHECK(e(0, 1).classes == sim::kPosInf);
   CHECK(e(0, 2).classes == sim::kNegInf);
   CHECK(e(1, 5).classes == sim::kNaN);
-  for (const auto& [r, c] : {std::pair{0, 0}, {0, 1}, {0, 2}, {1, 5}})
-    CHECK(sim::accepts(e(r, c), i.d, d(r, c)));
+  for (const auto& [r, c] : {std::pair{0, 0}, {0, 1}, {0, 2}, {1, 5}}) CHECK(sim::accepts(e(r, c), i.d, d(r, c)));
   CHECK_FALSE(sim::accepts(e(0, 1), i.d, 0xff800000));  // -Inf where +Inf
   CHECK_FALSE(sim::accepts(e(0, 1), i.d, 0x7f7fffff));  // finite where +Inf
   CHECK_FALSE(sim::accepts(e(0, 0), i.d, 0x7f800000));  // Inf where NaN
@@ -183,9 +180,9 @@ TEST_CASE("the bound in double is the long double bound, a hair wider", "[sim]")
   // slack term is the only difference (2^-51 instead of 2^-62 of the
   // magnitudes), so the double bound is never narrower and at most a
   // relative 1e-4 wider.
-  for (const char* ptx : {kF16, kF16Acc, "mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32",
-                          "mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32",
-                          "mma.sync.aligned.m16n8k32.row.col.f32.e4m3.e4m3.f32"})
+  for (const char* ptx :
+       {kF16, kF16Acc, "mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32",
+        "mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32", "mma.sync.aligned.m16n8k32.row.col.f32.e4m3.e4m3.f32"})
     for (const char* arch : {"sm_90", "sm_80", "sm_89"}) {
       const MmaInst& i = inst(ptx);
       if (!sim::has_model(i, sim::arch_params(arch))) continue;
@@ -215,8 +212,8 @@ TEST_CASE("the bound in double is the long double bound, a hair wider", "[sim]")
         CHECK(static_cast<double>(d.error) <= static_cast<double>(ld.error) * (1 + 1e-4));
       }
     }
-  const sim::BoundModel f64 = sim::bound_model(inst("mma.sync.aligned.m8n8k4.row.col.f64.f64.f64.f64"),
-                                               sim::arch_params("sm_90"));
+  const sim::BoundModel f64 =
+      sim::bound_model(inst("mma.sync.aligned.m8n8k4.row.col.f64.f64.f64.f64"), sim::arch_params("sm_90"));
   const std::vector<double> four(4, 1.0);
   const std::vector<int> zero(4, 0);
   CHECK_THROWS_AS(sim::element_outcomes(f64, sim::ElementRun<double>{four, four, zero, zero, 0.0}), Error);

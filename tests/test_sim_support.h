@@ -31,8 +31,9 @@ B = buffer((16, 8),  "float16", "local", B_FRAG)
 D = buffer((16, 8),  "float32", "local", D_FRAG)
 scope warp
 gemm(D, A, B, D, transpose_A=False, transpose_B=False, alpha=1.0, beta=0.0)
-)" + (corrected ? "stage A[s] = A_g[lane // 4 + 8 * ((s // 2) % 2), 2 * (lane % 4) + s % 2 + 8 * (s // 4)]\n"
-                : "stage A[s] = A_g[lane // 4 + 8 * (s // 4), 2 * (lane % 4) + s % 2 + 8 * ((s // 2) % 2)]\n") +
+)" +
+         (corrected ? "stage A[s] = A_g[lane // 4 + 8 * ((s // 2) % 2), 2 * (lane % 4) + s % 2 + 8 * (s // 4)]\n"
+                    : "stage A[s] = A_g[lane // 4 + 8 * (s // 4), 2 * (lane % 4) + s % 2 + 8 * ((s // 2) % 2)]\n") +
          R"(stage B[s] = B_g[2 * (lane % 4) + s % 2 + 8 * (s // 2), lane // 4]
 store D[s] -> D_g[lane // 4 + 8 * (s // 2), 2 * (lane % 4) + s % 2]
 )";
@@ -82,16 +83,20 @@ inline Program program(const std::string& text) { return parse_program(text, "<t
 
 // One instruction on its frames: A m x k, B k x n, C and D m x n, beta = 1.
 inline GemmGeometry frame_geometry(const MmaInst& inst) {
-  const auto place = [](std::int64_t rows, std::int64_t cols, DType t) {
-    return OperandPlace::whole(rows, cols, t);
-  };
-  return {inst.m, inst.n, inst.k, place(inst.m, inst.k, inst.a), place(inst.k, inst.n, inst.b),
-          place(inst.m, inst.n, inst.c), place(inst.m, inst.n, inst.d), true};
+  const auto place = [](std::int64_t rows, std::int64_t cols, DType t) { return OperandPlace::whole(rows, cols, t); };
+  return {inst.m,
+          inst.n,
+          inst.k,
+          place(inst.m, inst.k, inst.a),
+          place(inst.k, inst.n, inst.b),
+          place(inst.m, inst.n, inst.c),
+          place(inst.m, inst.n, inst.d),
+          true};
 }
 
 inline sim::GemmInputs frame_inputs(const MmaInst& inst, int index, std::uint64_t seed = 11) {
-  return sim::random_gemm_inputs({inst.m, inst.k, inst.a, 1}, {inst.k, inst.n, inst.b, 0},
-                                 {inst.m, inst.n, inst.c, -1}, sim::case_distribution(index), seed, index);
+  return sim::random_gemm_inputs({inst.m, inst.k, inst.a, 1}, {inst.k, inst.n, inst.b, 0}, {inst.m, inst.n, inst.c, -1},
+                                 sim::case_distribution(index), seed, index);
 }
 
 }  // namespace mmacheck::test

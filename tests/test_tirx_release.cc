@@ -34,7 +34,8 @@ std::vector<Json> oracle() {
 
 // `text` with every occurrence of `from` replaced by `to`.
 std::string replace_all(std::string text, const std::string& from, const std::string& to) {
-  for (std::size_t at = 0; (at = text.find(from, at)) != std::string::npos; at += to.size()) text.replace(at, from.size(), to);
+  for (std::size_t at = 0; (at = text.find(from, at)) != std::string::npos; at += to.size())
+    text.replace(at, from.size(), to);
   return text;
 }
 
@@ -221,7 +222,8 @@ TEST_CASE("a dump with one register argument of one T.ptx.mma changed is refuted
   CHECK(cx->actual == Element{8, 8});
   REQUIRE(cx->stmt.has_value());
   const std::size_t line = dump.substr(0, dump.find("T.ptx.mma(")).size();
-  const int mma_line = static_cast<int>(std::count(dump.begin(), dump.begin() + static_cast<std::ptrdiff_t>(line), '\n')) + 1;
+  const int mma_line =
+      static_cast<int>(std::count(dump.begin(), dump.begin() + static_cast<std::ptrdiff_t>(line), '\n')) + 1;
   CHECK_THAT(cx->message, Catch::Contains("T.ptx.mma at line " + std::to_string(mma_line) + " (repeat_0 = 0"));
   // Register 3 (slots 6, 7: A[8][8], A[8][9]) is passed where register 1 (A[8][0], A[8][1]) belongs.
   CHECK(cx->slot == 6);
@@ -235,7 +237,8 @@ TEST_CASE("a dump with one register argument of one T.ptx.mma changed is refuted
 TEST_CASE("a dump whose later K step reads the wrong accumulator is refuted at that step", "[tirx][prove]") {
   const std::string dump = read_file(dump_path("tirx_k8"));
   const std::string c1 = "T.float32(0.0), tile_D[T.cuda.thread_idx(\"x\") % 32 // 32 * 2 + 1])";
-  const Program edited = program_from(replace_once(dump, c1, "T.float32(0.0), tile_D[T.cuda.thread_idx(\"x\") % 32 // 32 * 2 + 2])"));
+  const Program edited =
+      program_from(replace_once(dump, c1, "T.float32(0.0), tile_D[T.cuda.thread_idx(\"x\") % 32 // 32 * 2 + 2])"));
   const ProofReport r = prove_both(edited);
   CHECK(r.verdict == Verdict::refuted);
   const Counterexample* cx = counterexample(r, "C frame");
@@ -380,7 +383,8 @@ TEST_CASE("prove and sim decide every released-TIRx file alike, planted mistakes
   for (const auto& dir : {source_path("examples"), source_path("tests/data/tirx")})
     for (const auto& entry : std::filesystem::directory_iterator(dir)) {
       const std::string name = entry.path().filename().string();
-      if (name.rfind("tirx_", 0) == 0 && entry.path().extension() == ".py") files.emplace_back(name, read_file(entry.path().string()));
+      if (name.rfind("tirx_", 0) == 0 && entry.path().extension() == ".py")
+        files.emplace_back(name, read_file(entry.path().string()));
     }
   REQUIRE(files.size() >= 19);
   const std::string tiled = read_file(source_path("examples/tirx_tiled_2x2x2.py"));
@@ -390,7 +394,8 @@ TEST_CASE("prove and sim decide every released-TIRx file alike, planted mistakes
                           "B_IMG = TileLayout(S[(2, 8, 2, 4) : (2, 4 @ laneid, 1, 1 @ laneid)])");
   b_repeat = replace_once(b_repeat, "(16,), \"float16\", scope=\"local\", layout=TileLayout(S[16:1]))])\n        d_r",
                           "(8,), \"float16\", scope=\"local\", layout=TileLayout(S[8:1]))])\n        d_r");
-  b_repeat = replace_once(b_repeat, "for s in T.unroll(16):\n            b_h", "for s in T.unroll(8):\n            b_h");
+  b_repeat =
+      replace_once(b_repeat, "for s in T.unroll(16):\n            b_h", "for s in T.unroll(8):\n            b_h");
   files.emplace_back("b_repeat", b_repeat);
   const std::string dump = read_file(dump_path("tirx_tiled_2x2x2"));
   files.emplace_back("a_by_n", replace_all(dump, "repeat_0 * 8 + repeat_2 * 4", "repeat_0 * 8 + repeat_1 * 4"));
@@ -425,7 +430,8 @@ TEST_CASE("a dump whose A register index uses the N repeat for K blames A, not B
   CHECK(cx->actual == Element{0, 0});
   CHECK_THAT(cx->message, Catch::Contains("repeat_2 = 1"));
   // The same mistake on D (D's index uses the M repeat for N) blames D.
-  const std::string d_edit = replace_all(dump, "tile_D[repeat_0 * 8 + repeat_1 * 4", "tile_D[repeat_0 * 8 + repeat_0 * 4");
+  const std::string d_edit =
+      replace_all(dump, "tile_D[repeat_0 * 8 + repeat_1 * 4", "tile_D[repeat_0 * 8 + repeat_0 * 4");
   const ProofReport d = prove_both(program_from(d_edit));
   CHECK(result_of(d, "D frame") == CheckResult::refuted);
   CHECK(result_of(d, "A frame") == CheckResult::proved);
@@ -433,8 +439,9 @@ TEST_CASE("a dump whose A register index uses the N repeat for K blames A, not B
 }
 
 TEST_CASE("a dump that accumulates one K tile twice is refuted", "[tirx][prove]") {
-  const std::string edited = replace_all(replace_all(read_file(dump_path("tirx_tiled_2x2x2")), "repeat_2 * 4", "repeat_2 * 0"),
-                                         "repeat_2 * 2", "repeat_2 * 0");
+  const std::string edited =
+      replace_all(replace_all(read_file(dump_path("tirx_tiled_2x2x2")), "repeat_2 * 4", "repeat_2 * 0"), "repeat_2 * 2",
+                  "repeat_2 * 0");
   const ProofReport r = prove_both(program_from(edited));
   CHECK(r.verdict == Verdict::refuted);
   const Counterexample* cx = counterexample(r, "accumulation");

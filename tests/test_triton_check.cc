@@ -65,8 +65,8 @@ TEST_CASE("every MMA v2 layout the Triton wheel gives proves, duplicates are rep
   const TritonReport& a = by_name(rs, "f16 k8 A 16x64");
   REQUIRE(a.k_permutation.size() == 64);
   CHECK(a.k_permutation[0] == 0);
-  CHECK(a.k_permutation[2] == 8);  // k 2 (lane t = 1) is K 8
-  CHECK(a.k_permutation[16] == 2);  // the second k16 step starts at K 2
+  CHECK(a.k_permutation[2] == 8);                                          // k 2 (lane t = 1) is K 8
+  CHECK(a.k_permutation[16] == 2);                                         // the second k16 step starts at K 2
   CHECK(by_name(rs, "bf16 k2 2x2 warps A 64x32").zero_bases.size() == 1);  // A broadcast over the N warps
 }
 

@@ -27,7 +27,8 @@ TEST_CASE("toString() text and Gluon's JSON fields give the same linear layout",
   const TritonLayout text = parse_triton_layout(kAcc, "t");
   const TritonLayout json = triton_layout_from_json(
       JsonSource(R"({"reg_bases": [[0, 1], [8, 0]], "lane_bases": [[0, 2], [0, 4], [1, 0], [2, 0], [4, 0]],
-                      "warp_bases": [], "block_bases": [], "shape": [16, 8]})", "t"),
+                      "warp_bases": [], "block_bases": [], "shape": [16, 8]})",
+                 "t"),
       "");
   CHECK(text.str() == kAcc);
   CHECK(json.str() == kAcc);
@@ -55,12 +56,15 @@ TEST_CASE("malformed toString() text is an Error at its line", "[triton]") {
     }
     return 0;
   };
-  CHECK(line_of(" - register=1 -> (0, 1)\n   register=4 -> (8, 0)\nwhere out dims are: [dim0 (size 16), dim1 (size 8)]") == 11);
+  CHECK(line_of(
+            " - register=1 -> (0, 1)\n   register=4 -> (8, 0)\nwhere out dims are: [dim0 (size 16), dim1 (size 8)]") ==
+        11);
   CHECK(line_of(" - register=1 -> (0, 1\nwhere out dims are: [dim0 (size 16), dim1 (size 8)]") == 10);
   CHECK(line_of(" - register=1 -> (0, 1)\n") == 10);  // no out dims
   CHECK(line_of(" - register=1 -> (0, 1, 2)\nwhere out dims are: [dim0 (size 16), dim1 (size 8)]") == 10);
-  CHECK_THROWS_AS(triton_layout_from_json(JsonSource(R"({"reg_bases": [[1]], "lane_bases": [], "shape": [16, 8]})", "t"), ""),
-                  Error);
+  CHECK_THROWS_AS(
+      triton_layout_from_json(JsonSource(R"({"reg_bases": [[1]], "lane_bases": [], "shape": [16, 8]})", "t"), ""),
+      Error);
 }
 
 TEST_CASE("a layouts file names each entry's role, type and kWidth", "[triton]") {

@@ -272,17 +272,21 @@ TEST_CASE("issue 21: shape, warps_per_cta and duplicated keys are located errors
   CHECK(error_of(acc_file("[16, 4611686018427387904]")).rfind("4:18: out dim 'dim1'", 0) == 0);
   CHECK(error_of(acc_file("[16, 18446744073709551615]")).rfind("4:18: out dim 'dim1'", 0) == 0);
   CHECK(error_of(acc_file("[]")).rfind("4:13:", 0) == 0);
-  CHECK(error_of(acc_file("[16, 8]", ", \"warps_per_cta\": [2, 1]")).rfind("2:70: warps_per_cta [2, 1] is 2 warps", 0) == 0);
+  CHECK(
+      error_of(acc_file("[16, 8]", ", \"warps_per_cta\": [2, 1]")).rfind("2:70: warps_per_cta [2, 1] is 2 warps", 0) ==
+      0);
   CHECK(error_of(acc_file("[16, 8]", ", \"warps_per_cta\": [0, 1]")).rfind("2:71: warps_per_cta[0]", 0) == 0);
   CHECK(error_of(acc_file("[16, 8]", ", \"warps_per_cta\": [1, 3]")).rfind("2:74: warps_per_cta[1]", 0) == 0);
   CHECK(error_of(acc_file("[16, 8]", ", \"warps_per_cta\": [1]")).rfind("2:70:", 0) == 0);
   CHECK(error_of(acc_file("[16, 8]", ", \"dtype\": \"f32\"")) == "2:53: key \"dtype\" given twice in one object");
-  CHECK(error_of(acc_file("[16, 8]", ", \"wraps_per_cta\": [1, 1]")).rfind("2:70: unknown key \"wraps_per_cta\"", 0) == 0);
+  CHECK(error_of(acc_file("[16, 8]", ", \"wraps_per_cta\": [1, 1]")).rfind("2:70: unknown key \"wraps_per_cta\"", 0) ==
+        0);
   CHECK(error_of("{\"operands\": [], \"operands\": []}") == "1:18: key \"operands\" given twice in one object");
   const std::string twice_named =
       acc_file("[16, 8]").substr(0, acc_file("[16, 8]").size() - 2) + ",\n" + acc_file("[16, 8]").substr(15);
   CHECK(error_of(twice_named).rfind("5:12: a second layout named 'acc'", 0) == 0);
-  CHECK(error_of(acc_file("[16, 8]").replace(acc_file("[16, 8]").find("f32"), 3, "s8")).rfind("2:46: dtype 's8' is no MMA v2 accumulator type", 0) == 0);
+  CHECK(error_of(acc_file("[16, 8]").replace(acc_file("[16, 8]").find("f32"), 3, "s8"))
+            .rfind("2:46: dtype 's8' is no MMA v2 accumulator type", 0) == 0);
   CHECK(error_of(acc_file("[16, 8]", ", \"k_width\": 2")).rfind("2:64: an accumulator has no", 0) == 0);
 }
 
@@ -368,12 +372,8 @@ TEST_CASE("Triton's dtype names are read; types mma.sync cannot take are refused
   const std::string path = test::source_path("tests/data/triton/dots.json");
   const std::string ours = test::read_file(path);
   std::string theirs = ours;
-  for (const auto& [from, to] : std::vector<std::pair<std::string, std::string>>{{"f16", "fp16"},
-                                                                                {"f32", "fp32"},
-                                                                                {"e4m3", "fp8e4nv"},
-                                                                                {"e5m2", "fp8e5"},
-                                                                                {"s8", "int8"},
-                                                                                {"s32", "int32"}})
+  for (const auto& [from, to] : std::vector<std::pair<std::string, std::string>>{
+           {"f16", "fp16"}, {"f32", "fp32"}, {"e4m3", "fp8e4nv"}, {"e5m2", "fp8e5"}, {"s8", "int8"}, {"s32", "int32"}})
     for (std::size_t at; (at = theirs.find("\"dtype\": \"" + from + "\"")) != std::string::npos;)
       theirs.replace(at, 10 + from.size(), "\"dtype\": \"" + to);
   REQUIRE(theirs.find("\"fp8e4nv\"") != std::string::npos);
@@ -387,12 +387,14 @@ TEST_CASE("Triton's dtype names are read; types mma.sync cannot take are refused
   }
   // mma.sync has no bf16 accumulator, reads fp32 only as tf32, and no fp8e4b15.
   CHECK_THAT(error_of(acc_file("[16, 8]").replace(acc_file("[16, 8]").find("f32"), 3, "bf16")),
-             Catch::StartsWith("2:46: dtype 'bf16' is no MMA v2 accumulator type") && Catch::Contains("no bf16 D or C"));
+             Catch::StartsWith("2:46: dtype 'bf16' is no MMA v2 accumulator type") &&
+                 Catch::Contains("no bf16 D or C"));
   std::string operand = acc_file("[16, 8]");
   operand.replace(operand.find("\"operand\": \"acc\""), 16, "\"operand\": \"a\", \"k_width\": 2");
   CHECK_THAT(error_of(std::string(operand).replace(operand.find("f32"), 3, "fp32")),
              Catch::Contains("fp32 reaches mma.sync only as tf32"));
   CHECK_THAT(error_of(std::string(operand).replace(operand.find("f32"), 3, "fp8e4b15")),
              Catch::Contains("reaches no NVIDIA mma.sync"));
-  CHECK_THAT(error_of(std::string(operand).replace(operand.find("f32"), 3, "int4")), Catch::Contains("'int4' is no MMA v2 operand type"));
+  CHECK_THAT(error_of(std::string(operand).replace(operand.find("f32"), 3, "int4")),
+             Catch::Contains("'int4' is no MMA v2 operand type"));
 }

@@ -138,22 +138,24 @@ TEST_CASE("a CTA-scope gemm takes its threads from T.warp_id, or refuses without
 TEST_CASE("what the TVMScript reader does not follow is an error at its line and column", "[tvmscript]") {
   const auto body = [&](const std::string& lines) { return error_of(kHead + lines); };
   // The staging loop moves half of A's registers.
-  CHECK(body("    A_reg = A_f.local(8)\n    for s in T.unroll(4):\n        A_reg[s] = A_g[0, s]\n").find(
-            "15:14: the loop runs 4 iteration(s) but 'A_reg' has 8 registers per thread") == 0);
+  CHECK(body("    A_reg = A_f.local(8)\n    for s in T.unroll(4):\n        A_reg[s] = A_g[0, s]\n")
+            .find("15:14: the loop runs 4 iteration(s) but 'A_reg' has 8 registers per thread") == 0);
   // A register order the reader cannot invert.
-  CHECK(body("    A_reg = A_f.local(8)\n    for s in T.unroll(8):\n        A_reg[7 - s] = A_g[0, s]\n").find(
-            "15:14: iteration 0 (lane 0) moves register 7 of 'A_reg'") == 0);
-  CHECK(body("    A_reg = A_f.local(8)\n    for i in T.unroll(2):\n        for j in T.unroll(4):\n").find(
-            "15:9: nested loops are not supported") == 0);
+  CHECK(body("    A_reg = A_f.local(8)\n    for s in T.unroll(8):\n        A_reg[7 - s] = A_g[0, s]\n")
+            .find("15:14: iteration 0 (lane 0) moves register 7 of 'A_reg'") == 0);
+  CHECK(body("    A_reg = A_f.local(8)\n    for i in T.unroll(2):\n        for j in T.unroll(4):\n")
+            .find("15:9: nested loops are not supported") == 0);
   CHECK(body("    if True:\n        pass\n").find("13:5: 'if' is not supported") == 0);
   CHECK(body("    A_reg = A_f.local(6)\n").find("13:17: 'A_f'.local(6) has 6 registers") == 0);
-  CHECK(body("    B_reg = B_f.local(4)\n    for s in T.unroll(4):\n        B_reg[s] = B_g[s, q]\n").find(
-            "15:27: unknown variable 'q'") == 0);
+  CHECK(body("    B_reg = B_f.local(4)\n    for s in T.unroll(4):\n        B_reg[s] = B_g[s, q]\n")
+            .find("15:27: unknown variable 'q'") == 0);
   CHECK(body("    T.warpgroup_id([1])\n").find("13:7: T.warpgroup_id: mmacheck reads warp- and CTA-level") == 0);
   CHECK(body("    Tx.warpgroup.gemm(D_f, A_f, B_f, D_f)\n").find("13:8: Tx.warpgroup.gemm") == 0);
-  CHECK(body("    T.evaluate(T.call_extern(\"f\"))\n").find("13:16: T.evaluate of anything but an integer constant") == 0);
+  CHECK(body("    T.evaluate(T.call_extern(\"f\"))\n").find("13:16: T.evaluate of anything but an integer constant") ==
+        0);
   CHECK(body("      lane2 = lane\n").find("13:7: unexpected indent") == 0);
-  CHECK(error_of("@wrap\n@T.prim_func\ndef f():\n    pass\n").find("2:1: a kernel under another decorator (@wrap)") == 0);
+  CHECK(error_of("@wrap\n@T.prim_func\ndef f():\n    pass\n").find("2:1: a kernel under another decorator (@wrap)") ==
+        0);
   CHECK(error_of("def make():\n    @T.prim_func\n    def f():\n        pass\n    return f\n")
             .find("2:5: a kernel inside def make (line 1) is not read") == 0);
   CHECK(error_of("@T.prim_func\ndef f(A_ptr: T.handle):\n    A = T.match_buffer(B_ptr, (16, 8))\n")

@@ -9,8 +9,7 @@
 
 namespace mmacheck {
 
-TEST_CASE("sim of the corrected seed with specials (cases 0..6) is free of undefined behaviour",
-          "[hardening][ub]") {
+TEST_CASE("sim of the corrected seed with specials (cases 0..6) is free of undefined behaviour", "[hardening][ub]") {
   const test::RunResult r =
       test::run_mmacheck({"sim", test::source_path("examples/seed_corrected.txt"), "--cases", "7"});
   INFO(r.err);

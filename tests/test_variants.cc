@@ -112,8 +112,8 @@ TEST_CASE("single-bit variants: popc of AND or XOR over K, plus C", "[variants]"
   std::vector<std::uint64_t> A(x.m * x.k), B(x.k * x.n), C(x.m * x.n, 9), D(x.m * x.n);
   A[0] = 1;  // row 0, k 0
   mma_tile(x, arch_params("sm_90"), A, B, C, D);
-  CHECK(D[0] == 10);         // row 0 against any column: one differing bit
-  CHECK(D[x.n] == 9);        // row 1: none
+  CHECK(D[0] == 10);                                                      // row 0 against any column: one differing bit
+  CHECK(D[x.n] == 9);                                                     // row 1: none
   CHECK_THROWS_AS(mma_tile(x, arch_params("sm_75"), A, B, C, D), Error);  // m16n8k256 needs sm_80
 }
 
@@ -130,10 +130,10 @@ TEST_CASE("fp6 and fp4 formats: every encoding finite, in their 8-bit containers
   CHECK(value(e3m2, 0x01) == 0.0625);  // least subnormal 2^-2 * 1/4
   CHECK(value(e2m3, 0x1F) == 7.5);
   CHECK(value(e2m3, 0x3F) == -7.5);
-  CHECK(value(e2m1, 0x07 << 2) == 6.0);   // fp4 sits in bits 5:2
+  CHECK(value(e2m1, 0x07 << 2) == 6.0);  // fp4 sits in bits 5:2
   CHECK(value(e2m1, 0x01 << 2) == 0.5);
   CHECK(value(e2m1, (0x0F << 2) | 0x3) == -6.0);  // bits 1:0 ignored
-  CHECK(value(e2m1, 0xC0 | (0x02 << 2)) == 1.0);   // bits 7:6 ignored
+  CHECK(value(e2m1, 0xC0 | (0x02 << 2)) == 1.0);  // bits 7:6 ignored
   for (std::uint64_t w = 0; w < 256; ++w) {
     CHECK(decode(e3m2, w).cls == FpClass::finite);
     CHECK(decode(e2m3, w).cls == FpClass::finite);

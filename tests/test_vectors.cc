@@ -31,8 +31,8 @@ void check_file_passes(const std::string& path) {
   const VectorFile file = read_vector_file(path);
   const VectorReport report = run_vector_file(file, arch_params("sm_90"), 5);
   for (const Mismatch& m : report.mismatches)
-    UNSCOPED_INFO("case " << m.vcase->id << " D[" << m.row << "][" << m.col << "] expected " << std::hex
-                          << m.expected << " got " << m.got);
+    UNSCOPED_INFO("case " << m.vcase->id << " D[" << m.row << "][" << m.col << "] expected " << std::hex << m.expected
+                          << " got " << m.got);
   CHECK(report.failed == 0);
   CHECK(report.passed == static_cast<int>(file.cases.size()));
 }
@@ -104,8 +104,7 @@ TEST_CASE("malformed vector files are errors at their line", "[vectors]") {
   CHECK(error_line(kInstr + ok_case + "case 1 normal\n" + kA + kB + kC, "case 1 has no D") == 7);
   CHECK(error_line(kInstr + "# nothing\n", "no test cases") == 2);  // whole-file errors: the last line
   // The hex width follows the operand type: f16 words have 4 digits.
-  CHECK(error_line("instr mma.sync.aligned.m16n8k8.row.col.f32.f16.f16.f32\ncase 0\nA" + words(128, "3c000") +
-                       "\n",
+  CHECK(error_line("instr mma.sync.aligned.m16n8k8.row.col.f32.f16.f16.f32\ncase 0\nA" + words(128, "3c000") + "\n",
                    "f16 words have 4") == 3);
   CHECK_THROWS_AS(read_vector_file("/nonexistent/x.mmav"), Error);
 }
@@ -135,7 +134,9 @@ TEST_CASE("mmacheck mma prints the totals last and exits by the outcome", "[vect
   CHECK(ok.out.find("mma.sync.aligned.m8n8k4.row.col.f64.f64.f64.f64: 12 passed, 0 failed\n") != std::string::npos);
   CHECK(ok.out.substr(ok.out.rfind('\n', ok.out.size() - 2) + 1) == std::to_string(cases) + " passed, 0 failed\n");
 
-  const std::string bad_path = (std::filesystem::temp_directory_path() / ("mmacheck-test-mismatch-" + std::to_string(getpid()) + ".mmav")).string();
+  const std::string bad_path =
+      (std::filesystem::temp_directory_path() / ("mmacheck-test-mismatch-" + std::to_string(getpid()) + ".mmav"))
+          .string();
   {
     std::string d = kD;
     d.replace(d.find("41000000"), 8, "41000001");
@@ -143,12 +144,11 @@ TEST_CASE("mmacheck mma prints the totals last and exits by the outcome", "[vect
   }
   const test::RunResult fail = test::run_mmacheck({"mma", "--vectors", bad_path});
   CHECK(fail.status == 1);
-  CHECK(fail.out.find("case 0 (normal) D[0][0]: expected 0x41000001 (8.00000095), got 0x41000000 (8)") != std::string::npos);
+  CHECK(fail.out.find("case 0 (normal) D[0][0]: expected 0x41000001 (8.00000095), got 0x41000000 (8)") !=
+        std::string::npos);
   CHECK(fail.out.substr(fail.out.rfind('\n', fail.out.size() - 2) + 1) == "0 passed, 1 failed\n");
 
-  {
-    std::ofstream(bad_path) << kInstr << "case 0 normal\n" << kA << "B 1\n";
-  }
+  { std::ofstream(bad_path) << kInstr << "case 0 normal\n" << kA << "B 1\n"; }
   const test::RunResult malformed = test::run_mmacheck({"mma", "--vectors", bad_path});
   CHECK(malformed.status == 2);
   CHECK(malformed.err.find(bad_path + ":4:1: error:") != std::string::npos);
@@ -162,13 +162,14 @@ TEST_CASE("operand words parse as hex in either case, and every non-digit byte i
   // The in-place parser reads 4- and 8-digit words eight bytes at a time:
   // each byte position of a word, each neighbour of the digit ranges.
   const std::string f16 = "instr mma.sync.aligned.m16n8k8.row.col.f32.f16.f16.f32\ncase 0\n";
-  const std::string rest = "B" + words(64, "3c00") + "\nC" + words(128, "00000000") + "\nD" + words(128, "00000000") + "\n";
+  const std::string rest =
+      "B" + words(64, "3c00") + "\nC" + words(128, "00000000") + "\nD" + words(128, "00000000") + "\n";
   const VectorFile ok = parse_vector_file(f16 + "A" + words(127, "aBcD") + " 09Ef\n" + rest, "ok.mmav");
   CHECK(ok.cases[0].a[0] == 0xABCD);
   CHECK(ok.cases[0].a[127] == 0x09EF);
   const std::string tf32 = kInstr + "case 0\n";
-  const std::string tf32_rest = "B" + words(64, "3f800000") + "\nC" + words(128, "00000000") + "\nD" +
-                                words(128, "00000000") + "\n";
+  const std::string tf32_rest =
+      "B" + words(64, "3f800000") + "\nC" + words(128, "00000000") + "\nD" + words(128, "00000000") + "\n";
   const VectorFile ok8 = parse_vector_file(tf32 + "A" + words(127, "DeadBeef") + " 01234567\n" + tf32_rest, "ok.mmav");
   CHECK(ok8.cases[0].a[0] == 0xDEADBEEF);
   CHECK(ok8.cases[0].a[127] == 0x01234567);

@@ -30,8 +30,7 @@ std::set<Cell> failing_cells(const std::vector<sim::ElementCheck>& failures) {
 struct Seed {
   Program program;
   Plan plan;
-  explicit Seed(bool corrected)
-      : program(test::program(test::seed_text(corrected))), plan(dispatch(program)) {}
+  explicit Seed(bool corrected) : program(test::program(test::seed_text(corrected))), plan(dispatch(program)) {}
 };
 
 }  // namespace
@@ -95,12 +94,11 @@ TEST_CASE("load puts every element where the staging table says, packed", "[sim]
 }
 
 TEST_CASE("whole programs: warp machine equals direct evaluation and reference", "[sim]") {
-  const std::pair<const char*, std::string> programs[] = {
-      {"seed corrected", test::seed_text(true)},
-      {"2x2x2 tiles", test::kTiledText},
-      {"beta 1, separate C, bf16", test::kBetaOneText},
-      {"four warps", test::kFourWarpsText},
-      {"region, transposed B", test::kRegionTransposeText}};
+  const std::pair<const char*, std::string> programs[] = {{"seed corrected", test::seed_text(true)},
+                                                          {"2x2x2 tiles", test::kTiledText},
+                                                          {"beta 1, separate C, bf16", test::kBetaOneText},
+                                                          {"four warps", test::kFourWarpsText},
+                                                          {"region, transposed B", test::kRegionTransposeText}};
   for (const auto& [name, text] : programs) {
     INFO(name);
     const Program p = test::program(text);
@@ -116,9 +114,9 @@ TEST_CASE("whole programs: warp machine equals direct evaluation and reference",
 
 TEST_CASE("run() equals load, execute_nest and store, routes resolved once or on every mma", "[sim]") {
   const std::pair<const char*, std::string> programs[] = {
-      {"seed", test::seed_text(false)},       {"seed corrected", test::seed_text(true)},
-      {"2x2x2 tiles", test::kTiledText},      {"beta 1, separate C, bf16", test::kBetaOneText},
-      {"four warps", test::kFourWarpsText},   {"region, transposed B", test::kRegionTransposeText}};
+      {"seed", test::seed_text(false)},     {"seed corrected", test::seed_text(true)},
+      {"2x2x2 tiles", test::kTiledText},    {"beta 1, separate C, bf16", test::kBetaOneText},
+      {"four warps", test::kFourWarpsText}, {"region, transposed B", test::kRegionTransposeText}};
   for (const auto& [name, text] : programs) {
     INFO(name);
     const Program p = test::program(text);
@@ -134,8 +132,7 @@ TEST_CASE("run() equals load, execute_nest and store, routes resolved once or on
     const sim::InputSpecs specs = sim::input_specs(p);
     for (int i = 0; i < 16; ++i) {
       INFO("case " << i);
-      const sim::GemmInputs in =
-          sim::random_gemm_inputs(specs.a, specs.b, specs.c, sim::case_distribution(i), 11, i);
+      const sim::GemmInputs in = sim::random_gemm_inputs(specs.a, specs.b, specs.c, sim::case_distribution(i), 11, i);
       stepping.load(in);
       stepping.execute_nest();
       const std::vector<std::uint64_t> want = stepping.store();

@@ -44,8 +44,7 @@ static std::string bounded(std::string message) {
          message.substr(message.size() - kTail);
 }
 
-Error::Error(SourceLoc loc, std::string message)
-    : Error(std::move(loc), bounded(std::move(message)), 0) {}
+Error::Error(SourceLoc loc, std::string message) : Error(std::move(loc), bounded(std::move(message)), 0) {}
 
 Error::Error(SourceLoc loc, std::string message, int)
     : std::runtime_error(render(loc, message)), loc_(std::move(loc)), message_(std::move(message)) {}

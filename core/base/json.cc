@@ -6,9 +6,7 @@
 
 namespace mmacheck {
 
-std::string json_line(const Json& value) {
-  return value.dump(-1, ' ', false, Json::error_handler_t::replace);
-}
+std::string json_line(const Json& value) { return value.dump(-1, ' ', false, Json::error_handler_t::replace); }
 
 Json parse_json(std::string_view text, const std::string& file) {
   try {

@@ -59,8 +59,7 @@ class Locator : public nlohmann::json_sax<Json> {
   bool key(string_t& k) override {
     Frame& f = frames_.back();
     const std::size_t start = string_start();
-    if (!f.keys.insert(k).second)
-      throw Error(loc(start), "key \"" + printable(k) + "\" given twice in one object");
+    if (!f.keys.insert(k).second) throw Error(loc(start), "key \"" + printable(k) + "\" given twice in one object");
     f.pending = JsonSource::child(f.pointer, k);
     return true;
   }
@@ -144,8 +143,7 @@ class Locator : public nlohmann::json_sax<Json> {
 
 }  // namespace
 
-JsonSource::JsonSource(std::string_view text, std::string file, int max_depth)
-    : file_(std::move(file)), text_(text) {
+JsonSource::JsonSource(std::string_view text, std::string file, int max_depth) : file_(std::move(file)), text_(text) {
   const char* read_to = text.data();
   Locator locator(text, file_, max_depth, positions_, &read_to);
   const TrackedChar first{text.data(), &read_to}, last{text.data() + text.size(), &read_to};
@@ -164,7 +162,8 @@ SourceLoc JsonSource::at(std::string pointer) const {
 
 SourceLoc JsonSource::in_string(const std::string& pointer, int line, int col) const {
   const auto it = positions_.find(pointer);
-  if (it == positions_.end() || it->second.offset >= text_.size() || text_[it->second.offset] != '"') return at(pointer);
+  if (it == positions_.end() || it->second.offset >= text_.size() || text_[it->second.offset] != '"')
+    return at(pointer);
   const Position& quote = it->second;
   const auto hex = [&](std::size_t i) {
     unsigned v = 0;

@@ -42,7 +42,7 @@ class JsonSource {
   static std::string child(const std::string& parent, std::string_view key);
   static std::string child(const std::string& parent, std::size_t index);
 
- // Where a value starts (the Locator of json_source.cc records them).
+  // Where a value starts (the Locator of json_source.cc records them).
   struct Position {
     int line, col;
     std::size_t offset;

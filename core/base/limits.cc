@@ -20,9 +20,8 @@ void Limits::check(Resource r, std::optional<std::int64_t> amount, const SourceL
   if (amount && *amount <= get(r)) return;
   const ResourceInfo& info = resource_info(r);
   const std::string needs = amount ? std::to_string(*amount) : "more than 2^63";
-  throw Error(loc, std::string(subject) + " needs " + needs + " " + std::string(info.unit) +
-                       ", over the limit of " + std::to_string(get(r)) + " (raise it with " +
-                       std::string(info.option) + ")");
+  throw Error(loc, std::string(subject) + " needs " + needs + " " + std::string(info.unit) + ", over the limit of " +
+                       std::to_string(get(r)) + " (raise it with " + std::string(info.option) + ")");
 }
 
 }  // namespace mmacheck

@@ -33,7 +33,7 @@ struct ResourceInfo {
   std::string_view option;  // "--max-mma"
   std::string_view unit;    // "mma statements per warp"
   std::int64_t default_limit;
-  std::string_view help;    // for --help
+  std::string_view help;  // for --help
 };
 
 inline constexpr ResourceInfo kLimits[] = {
@@ -56,8 +56,7 @@ inline constexpr ResourceInfo kLimits[] = {
      "largest layout whose fix a refuted or declined program searches (larger ones get a note, no search)"},
     // Readers recurse once per bracket: a bound keeps 100k nested `(` a
     // located error instead of a stack overflow.  Real CuTe layouts nest 3 deep.
-    {Resource::depth, "--max-depth", "levels of nesting", 64,
-     "deepest nesting of brackets a reader follows"},
+    {Resource::depth, "--max-depth", "levels of nesting", 64, "deepest nesting of brackets a reader follows"},
 };
 
 const ResourceInfo& resource_info(Resource r);
@@ -71,8 +70,7 @@ class Limits {
   // Throws Error(loc, "<subject> needs <amount> <unit>, over the limit of
   // <limit> (raise it with <option>)") when `amount` exceeds the limit;
   // nullopt stands for an amount that overflows int64.
-  void check(Resource r, std::optional<std::int64_t> amount, const SourceLoc& loc,
-             std::string_view subject) const;
+  void check(Resource r, std::optional<std::int64_t> amount, const SourceLoc& loc, std::string_view subject) const;
 
  private:
   std::array<std::int64_t, std::size(kLimits)> values_;

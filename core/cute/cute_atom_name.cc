@@ -16,12 +16,10 @@ struct TypeToken {
 
 // Longest first, so that GC64 wins over C64 and BF16 over F16.
 constexpr TypeToken kTypes[] = {
-    {"GC64", "f64", 64, true}, {"E4M3", "e4m3", 8, false}, {"E5M2", "e5m2", 8, false},
-    {"BF16", "bf16", 16, false}, {"TF32", "tf32", 32, false}, {"C64", "f64", 64, true},
-    {"F16", "f16", 16, false},  {"F32", "f32", 32, false},   {"F64", "f64", 64, false},
-    {"S32", "s32", 32, false},  {"S8", "s8", 8, false},      {"U8", "u8", 8, false},
-    {"S4", "s4", 4, false},     {"U4", "u4", 4, false},      {"U1", "b1", 1, false},
-    {"B1", "b1", 1, false},
+    {"GC64", "f64", 64, true},   {"E4M3", "e4m3", 8, false}, {"E5M2", "e5m2", 8, false}, {"BF16", "bf16", 16, false},
+    {"TF32", "tf32", 32, false}, {"C64", "f64", 64, true},   {"F16", "f16", 16, false},  {"F32", "f32", 32, false},
+    {"F64", "f64", 64, false},   {"S32", "s32", 32, false},  {"S8", "s8", 8, false},     {"U8", "u8", 8, false},
+    {"S4", "s4", 4, false},      {"U4", "u4", 4, false},     {"U1", "b1", 1, false},     {"B1", "b1", 1, false},
 };
 
 struct Suffix {

@@ -22,11 +22,11 @@ namespace mmacheck {
 struct CuteAtomName {
   int arch = 0;  // 80 for SM80_
   int m = 0, n = 0, k = 0;
-  std::string shape;   // "m16n8k32"
-  std::string ptx;     // the full instruction
+  std::string shape;                       // "m16n8k32"
+  std::string ptx;                         // the full instruction
   int a_bits = 0, b_bits = 0, c_bits = 0;  // element bits in the registers (tf32: 32)
   std::array<std::string, 4> types;        // the name's type tokens, D A B C: {"F32", "F16", "F16", "F32"}
-  std::string note;    // "" or e.g. "complex: composed of real f64 mma.sync"
+  std::string note;                        // "" or e.g. "complex: composed of real f64 mma.sync"
 };
 
 // The instruction an atom's name names, or nullopt with the reason in

@@ -70,8 +70,7 @@ CuteOperandReport compare(Operand op, const CuteLayout& tv, const std::vector<in
   const std::int64_t tile = std::int64_t{s.dims[0]} * s.dims[1];
   CuteOperandReport r{op, FrameVerdict::proved, std::nullopt, ""};
   std::vector<std::string> problems;
-  if (threads != kWarp)
-    problems.push_back("thread mode has " + std::to_string(threads) + " threads, the warp 32");
+  if (threads != kWarp) problems.push_back("thread mode has " + std::to_string(threads) + " threads, the warp 32");
   if (values != frame.elems())
     problems.push_back("value mode has " + std::to_string(values) + " values, PTX gives each lane " +
                        std::to_string(frame.elems()));
@@ -120,8 +119,8 @@ CuteOperandReport compare(Operand op, const CuteLayout& tv, const std::vector<in
   if (r.counterexample) problems.insert(problems.begin(), describe(*r.counterexample));
   if (outside && outside->in_tile == false && (!r.counterexample || r.counterexample->in_tile))
     problems.push_back("thread " + std::to_string(outside->thread) + " value " + std::to_string(outside->value) +
-                       " holds index " + std::to_string(outside->index) + ", outside the " +
-                       std::to_string(s.dims[0]) + "x" + std::to_string(s.dims[1]) + " tile");
+                       " holds index " + std::to_string(outside->index) + ", outside the " + std::to_string(s.dims[0]) +
+                       "x" + std::to_string(s.dims[1]) + " tile");
   const std::string tile_text = std::to_string(s.dims[0]) + "x" + std::to_string(s.dims[1]);
   if (clash) {
     const auto who = [&](std::int64_t tv_index) {
@@ -131,8 +130,7 @@ CuteOperandReport compare(Operand op, const CuteLayout& tv, const std::vector<in
                        " elements reached; " + who((*clash)[0]) + " and " + who((*clash)[1]) + " both hold " +
                        point(s, (*clash)[2] % s.dims[0], (*clash)[2] / s.dims[0]));
   } else if (reached < tile) {
-    problems.push_back("injective, " + std::to_string(reached) + " of " + std::to_string(tile) +
-                       " elements reached");
+    problems.push_back("injective, " + std::to_string(reached) + " of " + std::to_string(tile) + " elements reached");
   } else if (!problems.empty()) {
     problems.push_back("a bijection onto the " + tile_text + " tile, but not PTX's");
   }
@@ -190,8 +188,9 @@ CuteOperandReport check_operand(Operand op, const CuteAtomTraits& atom, const Cu
 std::string describe(const CuteCounterexample& cex) {
   const OperandSpace s{cex.axes, {0, 0}, false};
   std::string text = "thread " + std::to_string(cex.thread) + " value " + std::to_string(cex.value);
-  if (!cex.in_tile) return text + " holds index " + std::to_string(cex.index) + ", outside the tile; PTX puts " +
-                           point(s, cex.ptx[0], cex.ptx[1]) + " there";
+  if (!cex.in_tile)
+    return text + " holds index " + std::to_string(cex.index) + ", outside the tile; PTX puts " +
+           point(s, cex.ptx[0], cex.ptx[1]) + " there";
   text += " holds " + point(s, cex.coordinate[0], cex.coordinate[1]) + ", PTX puts " +
           point(s, cex.ptx[0], cex.ptx[1]) + " there";
   if (cex.lane != cex.thread) text += " (lane " + std::to_string(cex.lane) + ")";
@@ -208,7 +207,7 @@ std::string metadata_problem(const CuteAtomTraits& atom, const CuteAtomName& ins
     const auto bit = [](const std::string& t) { return t == "U1" || t == "B1"; };
     return a == b || (bit(a) && bit(b));
   };
-  const std::vector<std::size_t> slots = op == Operand::A ? std::vector<std::size_t>{1}
+  const std::vector<std::size_t> slots = op == Operand::A   ? std::vector<std::size_t>{1}
                                          : op == Operand::B ? std::vector<std::size_t>{2}
                                                             : std::vector<std::size_t>{0, 3};
   constexpr std::string_view kSlot = "DABC";
@@ -253,8 +252,8 @@ CuteAtomReport check_cute_atom(const CuteAtomTraits& atom) {
         const std::string frg = "FrgType" + std::string(operand_name(op));
         if (!problem.empty()) report.operands.push_back(verdict(op, FrameVerdict::ill_formed, problem));
         else if (std::find(atom.frg_types.begin(), atom.frg_types.end(), frg) != atom.frg_types.end())
-          report.operands.push_back(verdict(op, FrameVerdict::unchecked,
-                                            frg + " is given: mmacheck does not model fragment types"));
+          report.operands.push_back(
+              verdict(op, FrameVerdict::unchecked, frg + " is given: mmacheck does not model fragment types"));
         else report.operands.push_back(check_operand(op, atom, *inst, *lanes));
       }
     }

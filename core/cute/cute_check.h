@@ -49,12 +49,12 @@ namespace mmacheck {
 struct CuteCounterexample {
   int thread = 0;
   int value = 0;
-  int lane = 0;             // ThrID(thread)
-  std::int64_t index = 0;   // the layout's index
-  std::array<std::string_view, 2> axes{};  // ("m", "k"), ("n", "k") or ("m", "n")
+  int lane = 0;                              // ThrID(thread)
+  std::int64_t index = 0;                    // the layout's index
+  std::array<std::string_view, 2> axes{};    // ("m", "k"), ("n", "k") or ("m", "n")
   std::array<std::int64_t, 2> coordinate{};  // where the layout puts the value
   std::array<std::int64_t, 2> ptx{};         // where PTX's frame puts it
-  bool in_tile = true;      // the index lies inside the operand's tile
+  bool in_tile = true;                       // the index lies inside the operand's tile
 };
 
 struct CuteOperandReport {
@@ -67,7 +67,7 @@ struct CuteOperandReport {
 struct CuteAtomReport {
   std::string atom;
   SourceLoc loc;
-  std::optional<std::string> instruction;  // the PTX name, when the atom names one
+  std::optional<std::string> instruction;   // the PTX name, when the atom names one
   std::vector<CuteOperandReport> operands;  // A, B, C
   FrameVerdict result = FrameVerdict::unchecked;
   std::string note;  // e.g. complex atoms composed of real ones (also ends each operand's message)

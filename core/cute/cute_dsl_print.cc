@@ -26,10 +26,9 @@ struct DslType {
   std::string_view dsl;
   std::string_view token;
 };
-constexpr DslType kTypes[] = {{"Float16", "F16"},    {"BFloat16", "BF16"},  {"TFloat32", "TF32"},
-                              {"Float32", "F32"},    {"Float64", "F64"},    {"Float8E4M3FN", "E4M3"},
-                              {"Float8E5M2", "E5M2"}, {"Int8", "S8"},       {"Uint8", "U8"},
-                              {"Int32", "S32"}};
+constexpr DslType kTypes[] = {{"Float16", "F16"}, {"BFloat16", "BF16"},     {"TFloat32", "TF32"},   {"Float32", "F32"},
+                              {"Float64", "F64"}, {"Float8E4M3FN", "E4M3"}, {"Float8E5M2", "E5M2"}, {"Int8", "S8"},
+                              {"Uint8", "U8"},    {"Int32", "S32"}};
 
 constexpr std::string_view kAtom = "MMA Atom";
 constexpr std::string_view kTiled = "Tiled MMA";
@@ -104,8 +103,10 @@ class Reader {
       } else if (body.find("MMA Operation") != std::string_view::npos) {
         op_ = op(l);
       } else {
-        fail(l, 0, "unexpected line '" + shown(body) + "' (mmacheck reads the CuTe DSL's print of warp MMA ops, "
-                   "'MMA Atom' and 'Tiled MMA')");
+        fail(l, 0,
+             "unexpected line '" + shown(body) +
+                 "' (mmacheck reads the CuTe DSL's print of warp MMA ops, "
+                 "'MMA Atom' and 'Tiled MMA')");
       }
     }
     return out;
@@ -139,12 +140,13 @@ class Reader {
   static const Field& need(const std::map<std::string, Field, std::less<>>& fields, std::string_view key,
                            const SourceLoc& header, std::string_view what) {
     const auto it = fields.find(key);
-    if (it == fields.end()) throw Error(header, "the " + std::string(what) + " block gives no '" + std::string(key) + "'");
+    if (it == fields.end())
+      throw Error(header, "the " + std::string(what) + " block gives no '" + std::string(key) + "'");
     return it->second;
   }
 
-  static void only(const std::map<std::string, Field, std::less<>>& fields, std::initializer_list<std::string_view> keys,
-                   std::string_view what) {
+  static void only(const std::map<std::string, Field, std::less<>>& fields,
+                   std::initializer_list<std::string_view> keys, std::string_view what) {
     for (const auto& [key, f] : fields) {
       bool known = false;
       std::string list;
@@ -152,7 +154,8 @@ class Reader {
         known = known || k == key;
         list += (list.empty() ? "" : ", ") + std::string(k);
       }
-      if (!known) throw Error(f.key_loc, "unknown key '" + key + "' in the " + std::string(what) + " block (" + list + ")");
+      if (!known)
+        throw Error(f.key_loc, "unknown key '" + key + "' in the " + std::string(what) + " block (" + list + ")");
     }
   }
 
@@ -256,16 +259,17 @@ class Reader {
     // the atom layout's strides times the warp.
     const CuteLayout flat = vmnk.flat();
     const CuteLayout lanes = CuteLayout::compact(IntTuple::of(32));
-    if (!vmnk.congruent() || flat.shape.items.size() != 4 || t.thr_id.layout->shape != lanes.shape || t.thr_id.layout->stride != lanes.stride ||
-        flat.shape.items[0] != IntTuple::of(32) || flat.stride.items[0] != IntTuple::of(1))
-      throw Error(vmnk_field.loc, "expected Thr Layout VMNK (32,M,N,K):(1,...) of an atom with ThrID 32:1, got " +
-                                      vmnk.str());
+    if (!vmnk.congruent() || flat.shape.items.size() != 4 || t.thr_id.layout->shape != lanes.shape ||
+        t.thr_id.layout->stride != lanes.stride || flat.shape.items[0] != IntTuple::of(32) ||
+        flat.stride.items[0] != IntTuple::of(1))
+      throw Error(vmnk_field.loc,
+                  "expected Thr Layout VMNK (32,M,N,K):(1,...) of an atom with ThrID 32:1, got " + vmnk.str());
     std::vector<IntTuple> shape, stride;
     for (std::size_t i = 1; i < 4; ++i) {
       const std::int64_t d = flat.stride.items[i].value;
       if (d % 32 != 0)
-        throw Error(vmnk_field.loc, "Thr Layout VMNK " + vmnk.str() + ": stride " + std::to_string(d) +
-                                        " is no whole number of warps");
+        throw Error(vmnk_field.loc,
+                    "Thr Layout VMNK " + vmnk.str() + ": stride " + std::to_string(d) + " is no whole number of warps");
       shape.push_back(flat.shape.items[i]);
       stride.push_back(IntTuple::of(d / 32));
     }

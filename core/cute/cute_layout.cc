@@ -137,7 +137,8 @@ std::int64_t parse_integer(CppCursor& c) {
   if (t.text == "Int" || t.text == "C") {
     c.expect("<", "after " + t.text);
     const CppToken& v = c.next();
-    if (v.kind != CppKind::integer) throw Error(v.loc, "expected an integer in " + t.text + "<...>, got " + describe(v));
+    if (v.kind != CppKind::integer)
+      throw Error(v.loc, "expected an integer in " + t.text + "<...>, got " + describe(v));
     c.expect(">", "closing " + t.text + "<...>");
     return bounded(v.value, v);
   }

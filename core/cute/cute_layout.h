@@ -38,7 +38,7 @@ struct IntTuple {
   static IntTuple of(std::int64_t v) { return {v, {}, true}; }
   static IntTuple tuple(std::vector<IntTuple> items) { return {0, std::move(items), false}; }
 
-  std::int64_t size() const;                 // product of the leaves
+  std::int64_t size() const;                  // product of the leaves
   std::vector<std::int64_t> flatten() const;  // leaves, in order
   std::string str() const;                    // "(4,8)", "2"
   bool operator==(const IntTuple&) const = default;

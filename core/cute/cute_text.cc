@@ -7,7 +7,7 @@ namespace mmacheck {
 
 namespace {
 
-constexpr std::string_view kDirectives[] = {"include", "pragma", "define", "undef", "if",   "ifdef",
+constexpr std::string_view kDirectives[] = {"include", "pragma", "define", "undef", "if",    "ifdef",
                                             "ifndef",  "else",   "elif",   "endif", "error", "line"};
 
 bool ident_start(char c) { return std::isalpha(static_cast<unsigned char>(c)) || c == '_'; }
@@ -131,7 +131,8 @@ class Scanner {
       return {CppKind::punct, "::", 0, loc};
     }
     if (kPunct.find(c) == std::string_view::npos)
-      throw Error(loc, "unexpected byte " + byte_text(c) + (std::isprint(static_cast<unsigned char>(c)) ? " '" + std::string(1, c) + "'" : "") +
+      throw Error(loc, "unexpected byte " + byte_text(c) +
+                           (std::isprint(static_cast<unsigned char>(c)) ? " '" + std::string(1, c) + "'" : "") +
                            ": not part of a C++ token");
     advance();
     return {CppKind::punct, std::string(1, c), 0, loc};
@@ -146,9 +147,7 @@ class Scanner {
 
 }  // namespace
 
-std::vector<CppToken> tokenize_cpp(std::string_view text, const std::string& file) {
-  return Scanner(text, file).run();
-}
+std::vector<CppToken> tokenize_cpp(std::string_view text, const std::string& file) { return Scanner(text, file).run(); }
 
 std::string describe(const CppToken& token) {
   if (token.kind == CppKind::end) return "end of input";
@@ -174,8 +173,8 @@ bool CppCursor::accept(std::string_view punct) {
 
 const CppToken& CppCursor::expect(std::string_view punct, std::string_view context) {
   if (!peek().is(punct))
-    throw Error(peek().loc, "expected '" + std::string(punct) + "' " + std::string(context) + ", got " +
-                                describe(peek()));
+    throw Error(peek().loc,
+                "expected '" + std::string(punct) + "' " + std::string(context) + ", got " + describe(peek()));
   return next();
 }
 

@@ -25,7 +25,7 @@ std::string point(std::string_view a, std::int64_t x, std::string_view b, std::i
 }
 
 std::array<std::string_view, 2> axes_of(Operand op) {
-  return op == Operand::A ? std::array<std::string_view, 2>{"m", "k"}
+  return op == Operand::A   ? std::array<std::string_view, 2>{"m", "k"}
          : op == Operand::B ? std::array<std::string_view, 2>{"n", "k"}
                             : std::array<std::string_view, 2>{"m", "n"};
 }
@@ -89,8 +89,9 @@ std::string tiled_tables(const CuteAtomTraits& t, const CuteAtomName& inst, Tile
              std::to_string(out.tile[2]) + ") is not whole atoms x warps";
   // Bounded before any table is built: each operand's tile, and the mma.
   for (const auto& [d0, d1, what] : {std::tuple{0, 2, "A"}, std::tuple{1, 2, "B"}, std::tuple{0, 1, "C"}})
-    limits.check(Resource::elements, try_mul(out.tile[static_cast<std::size_t>(d0)], out.tile[static_cast<std::size_t>(d1)]),
-                 t.loc, std::string("the TiledMMA's ") + what + " tile");
+    limits.check(Resource::elements,
+                 try_mul(out.tile[static_cast<std::size_t>(d0)], out.tile[static_cast<std::size_t>(d1)]), t.loc,
+                 std::string("the TiledMMA's ") + what + " tile");
   const std::optional<std::int64_t> mn = try_mul(out.tile[0] / atom_mnk[0], out.tile[1] / atom_mnk[1]);
   limits.check(Resource::mma, mn ? try_mul(*mn, out.tile[2] / atom_mnk[2]) : std::nullopt, t.loc, "the TiledMMA");
 
@@ -171,7 +172,7 @@ CuteAtomReport check_cute_tiled(const CuteAtomTraits& t, const Limits& limits) {
   why = tiled_tables(t, *inst, tables, limits);
   if (!why.empty())
     return all(why.rfind("no PTX frame", 0) == 0 || why.rfind("more than", 0) == 0 ? FrameVerdict::unchecked
-                                                                                    : FrameVerdict::ill_formed,
+                                                                                   : FrameVerdict::ill_formed,
                why);
   const std::int64_t threads = tables.threads;
   const std::int64_t tm = tables.tile[0], tn = tables.tile[1], tk = tables.tile[2];
@@ -184,10 +185,12 @@ CuteAtomReport check_cute_tiled(const CuteAtomTraits& t, const Limits& limits) {
   const TiledOperand& C = ops[2];
   if (A.rest0 != C.rest0 || B.rest0 != C.rest1 || A.rest1 != B.rest1)
     return all(FrameVerdict::ill_formed, "the rest modes disagree: A (" + std::to_string(A.rest0) + "," +
-                                            std::to_string(A.rest1) + "), B (" + std::to_string(B.rest0) + "," +
-                                            std::to_string(B.rest1) + "), C (" + std::to_string(C.rest0) + "," +
-                                            std::to_string(C.rest1) + ")");
-  if (wk_n > 1) return all(FrameVerdict::unchecked, "K split over " + std::to_string(wk_n) + " warps: the partial sums need a reduction");
+                                             std::to_string(A.rest1) + "), B (" + std::to_string(B.rest0) + "," +
+                                             std::to_string(B.rest1) + "), C (" + std::to_string(C.rest0) + "," +
+                                             std::to_string(C.rest1) + ")");
+  if (wk_n > 1)
+    return all(FrameVerdict::unchecked,
+               "K split over " + std::to_string(wk_n) + " warps: the partial sums need a reduction");
   const std::int64_t rm_n = A.rest0, rk_n = A.rest1, rn_n = B.rest0;
 
   std::array<std::optional<Failure>, 3> failed;
@@ -204,8 +207,8 @@ CuteAtomReport check_cute_tiled(const CuteAtomTraits& t, const Limits& limits) {
       for (std::int64_t rm = 0; rm < rm_n; ++rm)
         for (std::int64_t rn = 0; rn < rn_n; ++rn)
           for (std::int64_t rk = 0; rk < rk_n; ++rk) {
-            std::vector<std::int64_t> rho_m(static_cast<std::size_t>(rows), -1), rho_n(static_cast<std::size_t>(cols), -1),
-                rho_k(static_cast<std::size_t>(kk), -1);
+            std::vector<std::int64_t> rho_m(static_cast<std::size_t>(rows), -1),
+                rho_n(static_cast<std::size_t>(cols), -1), rho_k(static_cast<std::size_t>(kk), -1);
             const std::string where = "warp (" + std::to_string(wm) + "," + std::to_string(wn) + ") rep (" +
                                       std::to_string(rm) + "," + std::to_string(rn) + "," + std::to_string(rk) + ")";
             std::vector<int>& ksum = k_sums[{wm, wn, rm, rn}];
@@ -228,8 +231,10 @@ CuteAtomReport check_cute_tiled(const CuteAtomTraits& t, const Limits& limits) {
                   cex.coordinate = {idx % o->dim0, idx / o->dim0};
                   if (idx < 0 || idx >= extent) {
                     cex.in_tile = false;
-                    fail(o->op, where + ": thread " + std::to_string(th) + " value " + std::to_string(value) +
-                                    " holds index " + std::to_string(idx) + ", outside the tile", cex);
+                    fail(o->op,
+                         where + ": thread " + std::to_string(th) + " value " + std::to_string(value) +
+                             " holds index " + std::to_string(idx) + ", outside the tile",
+                         cex);
                     continue;
                   }
                   const TileCoord local = o->frame->at(lane, e);
@@ -243,10 +248,10 @@ CuteAtomReport check_cute_tiled(const CuteAtomTraits& t, const Limits& limits) {
                                                             *second < 0 ? cex.coordinate[1] : *second};
                   if (implied != cex.coordinate) {
                     cex.ptx = implied;
-                    fail(o->op, where + ": thread " + std::to_string(th) + " value " + std::to_string(value) +
-                                    " holds " + point(ax0, cex.coordinate[0], ax1, cex.coordinate[1]) +
-                                    ", the instance's other values put " + point(ax0, implied[0], ax1, implied[1]) +
-                                    " there",
+                    fail(o->op,
+                         where + ": thread " + std::to_string(th) + " value " + std::to_string(value) + " holds " +
+                             point(ax0, cex.coordinate[0], ax1, cex.coordinate[1]) +
+                             ", the instance's other values put " + point(ax0, implied[0], ax1, implied[1]) + " there",
                          cex);
                     continue;
                   }

@@ -49,7 +49,7 @@ struct TiledOperand {
   std::vector<std::int64_t> table;
 };
 struct TiledTables {
-  CuteLayout vmnk;                      // (lane, wm, wn, wk) -> thread
+  CuteLayout vmnk;  // (lane, wm, wn, wk) -> thread
   std::int64_t threads = 0;
   std::vector<std::int64_t> thread_of;  // coordinate index -> thread
   std::array<std::int64_t, 3> tile{};   // M, N, K

@@ -34,18 +34,16 @@ struct ValTypeName {
   std::string_view token;
 };
 constexpr ValTypeName kValTypes[] = {
-    {"half_t", "F16"},          {"bfloat16_t", "BF16"},     {"tfloat32_t", "TF32"},   {"float", "F32"},
-    {"double", "F64"},          {"int8_t", "S8"},           {"uint8_t", "U8"},        {"int4b_t", "S4"},
-    {"uint4b_t", "U4"},         {"uint1b_t", "U1"},         {"int32_t", "S32"},       {"int16_t", "S16"},
-    {"float_e4m3_t", "E4M3"},   {"float_e5m2_t", "E5M2"},   {"complex<double>", "C64"},
-    {"complex<float>", "C32"},
+    {"half_t", "F16"},        {"bfloat16_t", "BF16"},   {"tfloat32_t", "TF32"},     {"float", "F32"},
+    {"double", "F64"},        {"int8_t", "S8"},         {"uint8_t", "U8"},          {"int4b_t", "S4"},
+    {"uint4b_t", "U4"},       {"uint1b_t", "U1"},       {"int32_t", "S32"},         {"int16_t", "S16"},
+    {"float_e4m3_t", "E4M3"}, {"float_e5m2_t", "E5M2"}, {"complex<double>", "C64"}, {"complex<float>", "C32"},
 };
 
 // The members of an MMA_Traits body mmacheck reads.
 constexpr std::string_view kMembers[] = {"ValTypeD", "ValTypeA", "ValTypeB", "ValTypeC", "Shape_MNK", "ThrID",
-                                         "ALayout",  "BLayout",  "CLayout",  "FrgTypeA", "FrgTypeB", "FrgTypeC"};
-constexpr std::string_view kMemberList =
-    "ValTypeD/A/B/C, Shape_MNK, ThrID, ALayout, BLayout, CLayout, FrgTypeA/B/C";
+                                         "ALayout",  "BLayout",  "CLayout",  "FrgTypeA", "FrgTypeB",  "FrgTypeC"};
+constexpr std::string_view kMemberList = "ValTypeD/A/B/C, Shape_MNK, ThrID, ALayout, BLayout, CLayout, FrgTypeA/B/C";
 
 bool known_member(std::string_view name) {
   for (std::string_view m : kMembers)
@@ -80,8 +78,7 @@ struct Reader {
 
   std::optional<CuteLayout> builtin(std::string_view name) const {
     for (const IncludedAlias& a : kIncludedAliases)
-      if (a.name == name && (!header || includes.count(a.header)))
-        return parse_cute_layout(a.layout, "built-in alias");
+      if (a.name == name && (!header || includes.count(a.header))) return parse_cute_layout(a.layout, "built-in alias");
     return std::nullopt;
   }
 
@@ -173,7 +170,8 @@ struct Reader {
   }
 
   void assign(CuteAtomTraits& atom, const CppToken& key, bool statement, std::set<std::string, std::less<>>& seen) {
-    const std::string canonical = key.text == "A" || key.text == "B" || key.text == "C" ? key.text + "Layout" : key.text;
+    const std::string canonical =
+        key.text == "A" || key.text == "B" || key.text == "C" ? key.text + "Layout" : key.text;
     if (!seen.insert(canonical).second)
       throw Error(key.loc, std::string(header ? "member '" : "key '") + key.text + "' given twice for " + atom.name);
     const int vt = val_type_index(key.text);
@@ -220,8 +218,8 @@ struct Reader {
   std::optional<CuteAtomTraits> traits(bool templated) {
     CuteAtomTraits atom;
     atom.templated = templated;
-    atom.loc = c.next().loc;  // struct
-    c.next();                 // MMA_Traits
+    atom.loc = c.next().loc;              // struct
+    c.next();                             // MMA_Traits
     const SourceLoc open = c.next().loc;  // <
     atom.name = template_argument(open);
     if (atom.name.find('<') != std::string::npos) atom.templated = true;
@@ -234,7 +232,8 @@ struct Reader {
       const SourceLoc base_open = c.next().loc;
       atom.base = template_argument(base_open);
       if (!c.peek().is("{"))
-        throw Error(c.peek().loc, "expected '{' after the base MMA_Traits<" + atom.base + ">, got " + describe(c.peek()));
+        throw Error(c.peek().loc,
+                    "expected '{' after the base MMA_Traits<" + atom.base + ">, got " + describe(c.peek()));
     }
     if (c.accept(";")) return std::nullopt;  // a declaration only
     const SourceLoc body = c.expect("{", "opening the body of MMA_Traits<" + atom.name + ">").loc;
@@ -274,7 +273,8 @@ struct Reader {
     if (!layout_ahead()) return skip_statement();
     CuteLayoutSource s = member(true);
     if (const auto it = aliases.find(name.text); it != aliases.end())
-      throw Error(name.loc, "layout alias '" + name.text + "' defined twice (first at " + loc_text(it->second.loc) + ")");
+      throw Error(name.loc,
+                  "layout alias '" + name.text + "' defined twice (first at " + loc_text(it->second.loc) + ")");
     s.loc = name.loc;
     aliases.emplace(name.text, std::move(s));
   }
@@ -302,12 +302,15 @@ void inherit(std::vector<CuteAtomTraits>& atoms) {
       if (atom.frg_types.empty()) atom.frg_types = base.frg_types;
     }
     if (!atom.templated) {
-      const std::pair<bool, std::string_view> needed[] = {
-          {atom.shape_mnk.has_value(), "Shape_MNK"}, {atom.thr_id.present(), "ThrID"},
-          {atom.a.present(), "ALayout"},             {atom.b.present(), "BLayout"},
-          {atom.c.present(), "CLayout"},             {atom.val_types[0].has_value(), "ValTypeD"},
-          {atom.val_types[1].has_value(), "ValTypeA"}, {atom.val_types[2].has_value(), "ValTypeB"},
-          {atom.val_types[3].has_value(), "ValTypeC"}};
+      const std::pair<bool, std::string_view> needed[] = {{atom.shape_mnk.has_value(), "Shape_MNK"},
+                                                          {atom.thr_id.present(), "ThrID"},
+                                                          {atom.a.present(), "ALayout"},
+                                                          {atom.b.present(), "BLayout"},
+                                                          {atom.c.present(), "CLayout"},
+                                                          {atom.val_types[0].has_value(), "ValTypeD"},
+                                                          {atom.val_types[1].has_value(), "ValTypeA"},
+                                                          {atom.val_types[2].has_value(), "ValTypeB"},
+                                                          {atom.val_types[3].has_value(), "ValTypeC"}};
       for (const auto& [given, member] : needed)
         if (!given)
           throw Error(atom.loc, "MMA_Traits<" + atom.name + "> gives no " + std::string(member) +
@@ -346,7 +349,8 @@ std::vector<CuteAtomTraits> read_cute_header(const std::string& text, const std:
       if (t.text.find("include") != std::string::npos) r.includes.insert(include_name(t.text));
       r.c.next();
     } else if (alias_ahead(r.c)) {
-      if (templated) r.skip_statement();  // an alias template (`template <int N> using X = ...Int<N/8>...`): no one layout
+      if (templated)
+        r.skip_statement();  // an alias template (`template <int N> using X = ...Int<N/8>...`): no one layout
       else r.alias();
       templated = false;
     } else if (t.is_name("template") && r.c.peek(1).is("<")) {
@@ -364,7 +368,8 @@ std::vector<CuteAtomTraits> read_cute_header(const std::string& text, const std:
       const std::string_view want = t.is("}") ? "{" : t.is(")") ? "(" : "[";
       if (open.empty() || !open.back().is(want))
         throw Error(t.loc, "'" + t.text + "' closes " +
-                               (open.empty() ? std::string("nothing") : "'" + open.back().text + "' of " + loc_text(open.back().loc)));
+                               (open.empty() ? std::string("nothing")
+                                             : "'" + open.back().text + "' of " + loc_text(open.back().loc)));
       open.pop_back();
       r.c.next();
     } else {
@@ -378,7 +383,8 @@ std::vector<CuteAtomTraits> read_cute_header(const std::string& text, const std:
   return atoms;
 }
 
-std::vector<CuteAtomTraits> read_cute_atom_list(const std::string& text, const std::string& file, const Limits& limits) {
+std::vector<CuteAtomTraits> read_cute_atom_list(const std::string& text, const std::string& file,
+                                                const Limits& limits) {
   Reader r{CppCursor(tokenize_cpp(text, file), limits.get(Resource::depth)), {}, {}, false};
   std::vector<CuteAtomTraits> atoms;
   std::unordered_map<std::string, std::size_t> plain;  // atom name -> index of its (untiled) entry
@@ -422,13 +428,15 @@ std::vector<CuteAtomTraits> read_cute_atom_list(const std::string& text, const s
       if (!atom.shape_mnk) atom.shape_mnk = base.shape_mnk;
     }
     for (const CuteLayoutSource* s : {&atom.a, &atom.b, &atom.c})
-      if (!s->present()) throw Error(atom.loc, "atom " + atom.name + " gives no A, B or C layout (all three are needed)");
+      if (!s->present())
+        throw Error(atom.loc, "atom " + atom.name + " gives no A, B or C layout (all three are needed)");
     if (atom.tiled && !atom.atom_layout && (!atom.thr_vmnk.present() || !atom.tile))
       throw Error(atom.loc, "tiled " + atom.name + " needs ThrLayoutVMNK and Tile, or AtomLayout");
     if (!atom.tiled) {
       const auto [it, fresh] = plain.emplace(atom.name, atoms.size());
       if (!fresh)
-        throw Error(atom.loc, "atom " + atom.name + " is listed twice (first at " + loc_text(atoms[it->second].loc) + ")");
+        throw Error(atom.loc,
+                    "atom " + atom.name + " is listed twice (first at " + loc_text(atoms[it->second].loc) + ")");
     }
     atoms.push_back(std::move(atom));
   }

@@ -70,12 +70,12 @@ struct CuteValType {
 struct CuteAtomTraits {
   std::string name;  // "SM80_16x8x32_S32S4S4S32_TN"
   SourceLoc loc;
-  std::string base;  // "" or the atom it inherits from
+  std::string base;        // "" or the atom it inherits from
   bool templated = false;  // a partial specialization: body not read
   std::optional<IntTuple> shape_mnk;
   CuteLayoutSource thr_id, a, b, c;
   std::array<std::optional<CuteValType>, 4> val_types;  // D, A, B, C
-  std::vector<std::string> frg_types;  // FrgTypeA/B/C members given (not modelled)
+  std::vector<std::string> frg_types;                   // FrgTypeA/B/C members given (not modelled)
   // A TiledMMA of the atom (atom lists only, `tiled NAME: ...`): a, b, c are
   // then the TiledMMA's TV layouts over the tile (M, N, K), thr_vmnk its
   // thread layout (lane, warp M, warp N, warp K) -> thread index.

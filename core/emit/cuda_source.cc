@@ -26,16 +26,15 @@ void check_slot(int slot, const NestOperand& operand, const char* role) {
                 operand.buffer + "' (" + std::to_string(operand.slots) + " slots)");
 }
 
-void check_registers(const std::vector<int>& regs, int expected, const NestOperand& operand,
-                     const char* role) {
+void check_registers(const std::vector<int>& regs, int expected, const NestOperand& operand, const char* role) {
   if (static_cast<int>(regs.size()) != expected)
     throw Error("nest mma " + std::string(role) + " has " + std::to_string(regs.size()) +
                 " registers, the instruction takes " + std::to_string(expected));
   const int words = cuda_buffer_abi(operand).words;
   for (int r : regs)
     if (r < 0 || r >= words)
-      throw Error("nest mma " + std::string(role) + " register " + std::to_string(r) +
-                  " is outside buffer '" + operand.buffer + "' (" + std::to_string(words) + " registers)");
+      throw Error("nest mma " + std::string(role) + " register " + std::to_string(r) + " is outside buffer '" +
+                  operand.buffer + "' (" + std::to_string(words) + " registers)");
 }
 
 // One InitStmt.  Slots are grouped by D word so that whole words become one
@@ -46,9 +45,9 @@ void emit_init(std::ostream& os, const Nest& nest, const InitStmt& init) {
   const CudaBufferAbi c = cuda_buffer_abi(nest.c);
   const bool copy = !init.c_slots.empty();
   if (copy && init.c_slots.size() != init.d_slots.size())
-    throw Error("nest init of tile (" + std::to_string(init.tile_m) + ", " + std::to_string(init.tile_n) +
-                ") copies " + std::to_string(init.c_slots.size()) + " C slots into " +
-                std::to_string(init.d_slots.size()) + " D slots");
+    throw Error("nest init of tile (" + std::to_string(init.tile_m) + ", " + std::to_string(init.tile_n) + ") copies " +
+                std::to_string(init.c_slots.size()) + " C slots into " + std::to_string(init.d_slots.size()) +
+                " D slots");
   if (copy && c.elem_bits != d.elem_bits)
     throw Error("nest init copies " + std::to_string(c.elem_bits) + "-bit C elements into " +
                 std::to_string(d.elem_bits) + "-bit D elements");
@@ -77,10 +76,8 @@ void emit_init(std::ostream& os, const Nest& nest, const InitStmt& init) {
     for (const auto& [word, pieces] : by_word) {
       std::uint64_t clear = 0;
       for (const Piece& p : pieces) clear |= elem << p.d_shift;
-      if (clear == full)
-        os << "  d[" << word << "] = " << hex_literal(0, d.word_bits) << ";\n";
-      else
-        os << "  d[" << word << "] &= " << hex_literal(full & ~clear, d.word_bits) << ";\n";
+      if (clear == full) os << "  d[" << word << "] = " << hex_literal(0, d.word_bits) << ";\n";
+      else os << "  d[" << word << "] &= " << hex_literal(full & ~clear, d.word_bits) << ";\n";
     }
     return;
   }
@@ -97,8 +94,7 @@ void emit_init(std::ostream& os, const Nest& nest, const InitStmt& init) {
     // A word whose every element comes from the same position of one C word
     // is a plain copy.
     bool whole = static_cast<int>(pieces.size()) == d.per_word();
-    for (const Piece& p : pieces)
-      whole = whole && p.c_word == pieces.front().c_word && p.c_shift == p.d_shift;
+    for (const Piece& p : pieces) whole = whole && p.c_word == pieces.front().c_word && p.c_shift == p.d_shift;
     if (whole) {
       os << "    d[" << word << "] = " << source[pieces.front().c_word] << ";\n";
       continue;
@@ -107,8 +103,8 @@ void emit_init(std::ostream& os, const Nest& nest, const InitStmt& init) {
     for (const Piece& p : pieces) clear |= elem << p.d_shift;
     os << "    d[" << word << "] = (d[" << word << "] & " << hex_literal(full & ~clear, d.word_bits) << ")";
     for (const Piece& p : pieces)
-      os << "\n        | (((" << source[p.c_word] << " >> " << p.c_shift << ") & "
-         << hex_literal(elem, d.word_bits) << ") << " << p.d_shift << ")";
+      os << "\n        | (((" << source[p.c_word] << " >> " << p.c_shift << ") & " << hex_literal(elem, d.word_bits)
+         << ") << " << p.d_shift << ")";
     os << ";\n";
   }
   os << "  }\n";
@@ -116,9 +112,7 @@ void emit_init(std::ostream& os, const Nest& nest, const InitStmt& init) {
 
 // Inline-asm register constraint of a buffer's words: "r" (32-bit) or "l"
 // (64-bit); PTX accepts untyped .b32/.b64 registers for every mma type.
-std::string constraint(const NestOperand& operand) {
-  return cuda_buffer_abi(operand).word_bits == 64 ? "l" : "r";
-}
+std::string constraint(const NestOperand& operand) { return cuda_buffer_abi(operand).word_bits == 64 ? "l" : "r"; }
 
 void emit_mma(std::ostream& os, const Nest& nest, const MmaStmt& mma) {
   const MmaInst& inst = *nest.inst;
@@ -134,8 +128,8 @@ void emit_mma(std::ostream& os, const Nest& nest, const MmaStmt& mma) {
   };
   os << "  // tile (" << mma.tile_m << ", " << mma.tile_n << ", " << mma.tile_k << ")\n";
   os << "  asm volatile(\"" << inst.ptx() << " ";
-  os << group(mma.d.size()) << ", " << group(mma.a.size()) << ", " << group(mma.b.size()) << ", "
-     << group(mma.c.size()) << ";\"\n";
+  os << group(mma.d.size()) << ", " << group(mma.a.size()) << ", " << group(mma.b.size()) << ", " << group(mma.c.size())
+     << ";\"\n";
   auto operands = [](const std::string& con, const char* array, const std::vector<int>& regs) {
     std::string s;
     for (std::size_t i = 0; i < regs.size(); ++i)
@@ -161,28 +155,25 @@ CudaBufferAbi cuda_buffer_abi(const NestOperand& operand) {
 
 std::string emit_cuda(const Nest& nest, const EmitCudaOptions& options) {
   if (!nest.inst) throw Error("nest has no instruction");
-  const CudaBufferAbi d = cuda_buffer_abi(nest.d), a = cuda_buffer_abi(nest.a),
-                      b = cuda_buffer_abi(nest.b), c = cuda_buffer_abi(nest.c);
+  const CudaBufferAbi d = cuda_buffer_abi(nest.d), a = cuda_buffer_abi(nest.a), b = cuda_buffer_abi(nest.b),
+                      c = cuda_buffer_abi(nest.c);
   std::ostringstream os;
-  os << "// " << nest.inst->ptx() << ": " << nest.tiles_m << " x " << nest.tiles_n << " x "
-     << nest.tiles_k << " tiles per warp, " << nest.mma_count() << " mma, beta = " << (nest.use_c ? 1 : 0)
-     << "\n"
-     << "// D '" << nest.d.buffer << "' " << d.words << " x " << d.word_bits << "-bit words, A '"
-     << nest.a.buffer << "' " << a.words << ", B '" << nest.b.buffer << "' " << b.words << ", C '"
-     << nest.c.buffer << "' " << c.words << "; slot s is word s / per_word, low elements first\n";
-  os << "__device__ __forceinline__ void " << options.function_name << "(" << d.word_type() << " (&d)["
-     << d.words << "], const " << a.word_type() << " (&a)[" << a.words << "], const " << b.word_type()
-     << " (&b)[" << b.words << "], const " << c.word_type() << " (&c)[" << c.words << "]) {\n";
+  os << "// " << nest.inst->ptx() << ": " << nest.tiles_m << " x " << nest.tiles_n << " x " << nest.tiles_k
+     << " tiles per warp, " << nest.mma_count() << " mma, beta = " << (nest.use_c ? 1 : 0) << "\n"
+     << "// D '" << nest.d.buffer << "' " << d.words << " x " << d.word_bits << "-bit words, A '" << nest.a.buffer
+     << "' " << a.words << ", B '" << nest.b.buffer << "' " << b.words << ", C '" << nest.c.buffer << "' " << c.words
+     << "; slot s is word s / per_word, low elements first\n";
+  os << "__device__ __forceinline__ void " << options.function_name << "(" << d.word_type() << " (&d)[" << d.words
+     << "], const " << a.word_type() << " (&a)[" << a.words << "], const " << b.word_type() << " (&b)[" << b.words
+     << "], const " << c.word_type() << " (&c)[" << c.words << "]) {\n";
   const bool reads_c = std::any_of(nest.stmts.begin(), nest.stmts.end(), [](const NestStmt& s) {
     const auto* init = std::get_if<InitStmt>(&s);
     return init && !init->c_slots.empty();
   });
   if (!reads_c) os << "  (void)c;  // no initialisation copies from C\n";
   for (const NestStmt& stmt : nest.stmts) {
-    if (const auto* init = std::get_if<InitStmt>(&stmt))
-      emit_init(os, nest, *init);
-    else
-      emit_mma(os, nest, std::get<MmaStmt>(stmt));
+    if (const auto* init = std::get_if<InitStmt>(&stmt)) emit_init(os, nest, *init);
+    else emit_mma(os, nest, std::get<MmaStmt>(stmt));
   }
   os << "}\n";
   return os.str();

@@ -52,14 +52,14 @@ struct Panel {
   std::string role;  // "A", "B", "C", "D"
   const BufferDecl* buffer = nullptr;
   OperandPlace place;
-  int tile_rows = 0, tile_cols = 0;      // instruction tile, logical
+  int tile_rows = 0, tile_cols = 0;             // instruction tile, logical
   std::int64_t r0 = 0, r1 = 0, c0 = 0, c1 = 0;  // logical range drawn
-  std::map<Cell, int> found, wanted;     // cell -> badge number (0: none)
-  std::vector<std::vector<Owner>> owners;  // per drawn cell, row-major
+  std::map<Cell, int> found, wanted;            // cell -> badge number (0: none)
+  std::vector<std::vector<Owner>> owners;       // per drawn cell, row-major
   std::vector<std::string> labels;
   std::string title, subtitle;
   bool lanes_wrong = false, doubled = false;  // a declined file's findings: mark every such cell
-  int gx = 0, gy = 0;  // grid origin
+  int gx = 0, gy = 0;                         // grid origin
 
   std::int64_t rows() const { return r1 - r0; }
   std::int64_t cols() const { return c1 - c0; }
@@ -154,10 +154,13 @@ void draw_panel(std::ostream& svg, const Panel& p, int cw, const DrawOptions& op
   const auto outline = [&](const std::map<Cell, int>& cells, const char* cls, int inset) {
     for (const auto& [cell, badge] : cells) {
       if (!p.drawn(cell)) continue;
-      const int x = p.gx + static_cast<int>(cell.second - p.c0) * cw, y = p.gy + static_cast<int>(cell.first - p.r0) * kCellHeight;
+      const int x = p.gx + static_cast<int>(cell.second - p.c0) * cw,
+                y = p.gy + static_cast<int>(cell.first - p.r0) * kCellHeight;
       svg << "<rect x='" << x + inset << "' y='" << y + inset << "' width='" << cw - 2 * inset << "' height='"
           << kCellHeight - 2 * inset << "' class='" << cls << "'/>";
-      if (badge) svg << "<text x='" << x + cw - 2 << "' y='" << y + 7 << "' class='badge' text-anchor='end'>" << badge << "</text>";
+      if (badge)
+        svg << "<text x='" << x + cw - 2 << "' y='" << y + 7 << "' class='badge' text-anchor='end'>" << badge
+            << "</text>";
       svg << "\n";
     }
   };
@@ -173,7 +176,8 @@ std::string draw_svg(const Program& program, const ProofReport& report, const Dr
   const GemmCall& call = *program.gemm;
   const MmaInst* inst = report.inst;
   std::vector<Panel> panels;
-  const auto add = [&](const char* role, const OperandRef& ref, const OperandPlace& place, int tr, int tc, int ti, int tj) {
+  const auto add = [&](const char* role, const OperandRef& ref, const OperandPlace& place, int tr, int tc, int ti,
+                       int tj) {
     const BufferDecl& buffer = program.buffer(ref.buffer, ref.loc);
     Panel p{role, &buffer, place, tr, tc, 0, place.rows(), 0, place.cols(), {}, {}, {}, {}, {}, {}, 0, 0};
     if (options.tile) {
@@ -213,9 +217,12 @@ std::string draw_svg(const Program& program, const ProofReport& report, const Dr
     legend.push_back("  [" + std::to_string(++badge) + "] " + cx.check.name() + ": " + cx.message);
     if (!cx.summary.empty()) legend.push_back("      " + cx.summary);
     if (cx.fix)
-      legend.push_back(staging ? "      or, if the " + std::string(check_kind_name(cx.check.kind)) + " is what was meant, fix the layout: " + *cx.fix
+      legend.push_back(staging ? "      or, if the " + std::string(check_kind_name(cx.check.kind)) +
+                                     " is what was meant, fix the layout: " + *cx.fix
                                : "      fix: " + *cx.fix);
-    kinds.insert(staging ? std::string(check_kind_name(cx.check.kind)) : cx.check.kind == CheckKind::frame ? "frame" : "layout");
+    kinds.insert(staging                             ? std::string(check_kind_name(cx.check.kind))
+                 : cx.check.kind == CheckKind::frame ? "frame"
+                                                     : "layout");
     if (!p) continue;
     mark(*p, cx.expected, cx.actual, staging, badge);
     for (const Mismatch& m : cx.mismatches) mark(*p, m.expected, m.actual, staging, 0);
@@ -238,21 +245,26 @@ std::string draw_svg(const Program& program, const ProofReport& report, const Dr
       mark(*p, d.property == DiagnosisProperty::frame ? cx.expected : std::nullopt, cx.actual, false, badge);
     }
   }
-  legend.push_back("cells: T5:3 = lane 5 (laneid), register slot 3 (m); W1.T5:3 = warp 1, lane 5; tint = lane; "
-                   "thick lines = mma tiles; black frame = the gemm's operand");
+  legend.push_back(
+      "cells: T5:3 = lane 5 (laneid), register slot 3 (m); W1.T5:3 = warp 1, lane 5; tint = lane; "
+      "thick lines = mma tiles; black frame = the gemm's operand");
   if (kinds.count("stage"))
-    legend.push_back("stage checks: red = the element the staging loads into a slot, green = the element the layout puts in that slot");
+    legend.push_back(
+        "stage checks: red = the element the staging loads into a slot, green = the element the layout puts in that slot");
   if (kinds.count("store"))
-    legend.push_back("store checks: red = the element a slot is written to, green = the element the layout keeps in that slot");
+    legend.push_back(
+        "store checks: red = the element a slot is written to, green = the element the layout keeps in that slot");
   if (kinds.count("frame"))
     legend.push_back("frame checks: red = the element a register holds, green = the element the PTX frame needs there");
   if (kinds.count("layout"))
-    legend.push_back("layout findings: red = an element at a lane that does not exist, sharing its slot, or where the "
-                     "frame needs another; green = the element the frame needs there");
+    legend.push_back(
+        "layout findings: red = an element at a lane that does not exist, sharing its slot, or where the "
+        "frame needs another; green = the element the frame needs there");
   if (options.lane) legend.push_back("blue: the elements lane " + std::to_string(*options.lane) + " holds");
 
   if (options.operand) {
-    const auto keep = std::find_if(panels.begin(), panels.end(), [&](const Panel& p) { return p.role == *options.operand; });
+    const auto keep =
+        std::find_if(panels.begin(), panels.end(), [&](const Panel& p) { return p.role == *options.operand; });
     if (keep == panels.end())
       throw Error("draw: --operand " + *options.operand + ": the gemm has no such operand panel (A, B, C, D)");
     Panel only = std::move(*keep);
@@ -313,7 +325,8 @@ std::string draw_svg(const Program& program, const ProofReport& report, const Dr
       summary->panels.push_back(p.role);
       summary->cells += static_cast<int>(p.rows() * p.cols());
       for (const auto* marks : {&p.found, &p.wanted})
-        for (const auto& [cell, n] : *marks) summary->marked += p.drawn(cell) && !(marks == &p.wanted && p.found.count(cell));
+        for (const auto& [cell, n] : *marks)
+          summary->marked += p.drawn(cell) && !(marks == &p.wanted && p.found.count(cell));
     }
   }
   int y = height + kMargin + 12;

@@ -33,8 +33,8 @@
 namespace mmacheck {
 
 struct DrawOptions {
-  std::optional<int> lane;          // outline this lane's elements
-  std::optional<std::string> operand;  // "A", "B", "C" or "D": only this panel
+  std::optional<int> lane;               // outline this lane's elements
+  std::optional<std::string> operand;    // "A", "B", "C" or "D": only this panel
   std::optional<std::vector<int>> tile;  // (m, n, k) tile indices: only that mma's cells
 };
 

@@ -32,8 +32,7 @@ std::string list(const std::vector<int>& regs, const std::string& name) {
 void declare(std::ostream& os, const Spelling& sp, const RegisterView& view) {
   os << "# " << sp.local << " = " << view.buffer << ".local(" << joined_text(view.shape)
      << (view.shape.empty() ? "" : ", ") << "layout=T.TileLayout(" << view.layout.str() << "))";
-  if (sp.registers != sp.local)
-    os << "; " << sp.registers << " = " << sp.local << ".view(\"uint32\")";
+  if (sp.registers != sp.local) os << "; " << sp.registers << " = " << sp.local << ".view(\"uint32\")";
   os << "\n";
 }
 
@@ -50,11 +49,11 @@ std::string emit_tirx(const Plan& plan) {
 
   std::ostringstream os;
   os << "# gemm " << plan.d.buffer << " = " << plan.a.buffer << " @ " << plan.b.buffer
-     << (nest.use_c ? " + " + plan.c.buffer : std::string()) << "  (M=" << plan.m
-     << ", N=" << plan.n << ", K=" << plan.k << ", beta=" << (nest.use_c ? 1 : 0) << ")\n"
+     << (nest.use_c ? " + " + plan.c.buffer : std::string()) << "  (M=" << plan.m << ", N=" << plan.n
+     << ", K=" << plan.k << ", beta=" << (nest.use_c ? 1 : 0) << ")\n"
      << "# instruction: " << inst.ptx() << "\n"
-     << "# tiles per warp: M " << nest.tiles_m << " x N " << nest.tiles_n << " x K " << nest.tiles_k
-     << " = " << nest.mma_count() << " mma\n";
+     << "# tiles per warp: M " << nest.tiles_m << " x N " << nest.tiles_n << " x K " << nest.tiles_k << " = "
+     << nest.mma_count() << " mma\n";
   declare(os, d, plan.d);
   if (nest.use_c) declare(os, c, plan.c);
   declare(os, a, plan.a);
@@ -65,17 +64,14 @@ std::string emit_tirx(const Plan& plan) {
     if (const auto* init = std::get_if<InitStmt>(&stmt)) {
       os << "# tile m=" << init->tile_m << " n=" << init->tile_n << "\n";
       for (std::size_t i = 0; i < init->d_slots.size(); ++i)
-        os << d.local << "[" << init->d_slots[i] << "] = "
-           << (init->c_slots.empty() ? zero
-                                     : c.local + "[" + std::to_string(init->c_slots[i]) + "]")
-           << "\n";
+        os << d.local << "[" << init->d_slots[i]
+           << "] = " << (init->c_slots.empty() ? zero : c.local + "[" + std::to_string(init->c_slots[i]) + "]") << "\n";
       continue;
     }
     const MmaStmt& mma = std::get<MmaStmt>(stmt);
     // The C operand is D's own registers: the mma accumulates in place.
-    os << "T.ptx[\"" << inst.ptx() << "\"](" << list(mma.d, d.registers) << ", "
-       << list(mma.a, a.registers) << ", " << list(mma.b, b.registers) << ", "
-       << list(mma.c, d.registers) << ")\n";
+    os << "T.ptx[\"" << inst.ptx() << "\"](" << list(mma.d, d.registers) << ", " << list(mma.a, a.registers) << ", "
+       << list(mma.b, b.registers) << ", " << list(mma.c, d.registers) << ")\n";
   }
   return os.str();
 }

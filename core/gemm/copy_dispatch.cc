@@ -89,7 +89,10 @@ IndexExpr lane_expr(const std::vector<std::int64_t>& v) {
   };
   if (linear) {
     for (int b = 0; b < bits;) {
-      if (w[b] == 0) { ++b; continue; }
+      if (w[b] == 0) {
+        ++b;
+        continue;
+      }
       int n = 1;
       while (b + n < bits && w[b + n] == w[b] * (std::int64_t{1} << n)) ++n;
       IndexExpr x = b == 0 ? lane : IndexExpr::binary(K::floordiv, lane, lit(std::int64_t{1} << b));
@@ -103,7 +106,8 @@ IndexExpr lane_expr(const std::vector<std::int64_t>& v) {
       return IndexExpr::binary(K::floordiv, IndexExpr::binary(K::add, lane, lit(32 - l)), lit(32));
     };
     for (std::size_t l = 1; l < v.size(); ++l)
-      if (v[l] != v[l - 1]) add(IndexExpr::binary(K::mul, lit(v[l] - v[l - 1]), at_least(static_cast<std::int64_t>(l))));
+      if (v[l] != v[l - 1])
+        add(IndexExpr::binary(K::mul, lit(v[l] - v[l - 1]), at_least(static_cast<std::int64_t>(l))));
   }
   return e;
 }
@@ -140,7 +144,8 @@ std::vector<SharedCopyStmt> dispatch_copy(const Program& program, const TileCopy
   for (int num : {4, 2, 1})
     if ((fit = fit_copy(t, num))) break;
   if (!fit)
-    throw Error(copy.loc, what + "ldstmatrix layout doesn't fit any num in {4,2,1} (each 8 x 8 matrix needs rows of "
+    throw Error(copy.loc, what +
+                              "ldstmatrix layout doesn't fit any num in {4,2,1} (each 8 x 8 matrix needs rows of "
                               "8 contiguous elements, or columns for .trans, 16-byte aligned)");
 
   std::vector<SharedCopyStmt> out;

@@ -33,15 +33,13 @@ Bound bind(const Program& program, const OperandRef& ref) {
   for (std::int64_t extent : buffer.shape) region.emplace_back(0, extent);
   if (!ref.region) return Bound{buffer, region};
   if (ref.region->size() != buffer.shape.size())
-    throw Error(ref.loc, "region of '" + ref.buffer + "' has " +
-                             std::to_string(ref.region->size()) + " dims, the buffer has " +
-                             std::to_string(buffer.shape.size()));
+    throw Error(ref.loc, "region of '" + ref.buffer + "' has " + std::to_string(ref.region->size()) +
+                             " dims, the buffer has " + std::to_string(buffer.shape.size()));
   for (std::size_t i = 0; i < buffer.shape.size(); ++i) {
     const auto [begin, end] = (*ref.region)[i];
     if (begin < 0 || begin >= end || end > buffer.shape[i])
-      throw Error(ref.loc, "region [" + std::to_string(begin) + ":" + std::to_string(end) +
-                               "] of '" + ref.buffer + "' dim " + std::to_string(i) +
-                               " is empty or outside its extent " +
+      throw Error(ref.loc, "region [" + std::to_string(begin) + ":" + std::to_string(end) + "] of '" + ref.buffer +
+                               "' dim " + std::to_string(i) + " is empty or outside its extent " +
                                std::to_string(buffer.shape[i]));
   }
   return Bound{buffer, *ref.region};
@@ -68,16 +66,15 @@ std::string iters_str(const std::vector<Iter>& iters) {
 // warp's active set is its lane range; a CTA's is all of its warps.
 std::optional<std::string> full_active_lanes(const ExecScope& scope) {
   if (scope.kind == ExecScope::Kind::cta || scope.full_warp()) return std::nullopt;
-  return "active laneid is [" + std::to_string(scope.lane_lo) + ", " +
-         std::to_string(scope.lane_hi + 1) + "), need full [0, 32)";
+  return "active laneid is [" + std::to_string(scope.lane_lo) + ", " + std::to_string(scope.lane_hi + 1) +
+         "), need full [0, 32)";
 }
 
 // no_replica: the first operand (D, A, B, C) whose layout has replicas.
 std::optional<std::string> no_replica(const Bound (&ops)[4]) {
   for (int i = 0; i < 4; ++i)
     if (!ops[i].buffer.layout.replica().empty())
-      return std::string(kNames[i]) + " layout has replica " +
-             iters_str(ops[i].buffer.layout.replica());
+      return std::string(kNames[i]) + " layout has replica " + iters_str(ops[i].buffer.layout.replica());
   return std::nullopt;
 }
 
@@ -126,16 +123,14 @@ Plan plan_for(const Program& program, const GemmCall& call, const MmaInst& inst,
 }
 
 // TVM's implementation: the plan, or Declined.
-Plan implement(const Program& program, const GemmCall& call, const Bound (&ops)[4], InstSet set,
-               const Limits& limits) {
+Plan implement(const Program& program, const GemmCall& call, const Bound (&ops)[4], InstSet set, const Limits& limits) {
   const auto& [D, A, B, C] = ops;
   for (int i = 0; i < 4; ++i)
     if (ops[i].buffer.scope != MemScope::local)
       decline("gemm mma requires " + std::string(kNames[i]) + " in register (local) scope, got " +
               std::string(mem_scope_name(ops[i].buffer.scope)));
   // mma.sync has no scaling: alpha must be 1, beta selects C or nothing.
-  if (call.alpha != 1.0)
-    decline("gemm mma supports only alpha=1, got alpha=" + number_str(call.alpha));
+  if (call.alpha != 1.0) decline("gemm mma supports only alpha=1, got alpha=" + number_str(call.alpha));
   if (call.beta != 0.0 && call.beta != 1.0)
     decline("gemm mma supports only beta in {0, 1}, got beta=" + number_str(call.beta));
 
@@ -146,18 +141,14 @@ Plan implement(const Program& program, const GemmCall& call, const Bound (&ops)[
   const auto [M, K] = call.transpose_a ? std::pair{a_ext.second, a_ext.first} : a_ext;
   const auto [B_K, N] = call.transpose_b ? std::pair{b_ext.second, b_ext.first} : b_ext;
   // TVM asserts these: a gemm whose operands disagree is malformed input.
-  if (B_K != K)
-    throw Error(call.b.loc,
-                "gemm mma: A K=" + std::to_string(K) + " != B K=" + std::to_string(B_K));
+  if (B_K != K) throw Error(call.b.loc, "gemm mma: A K=" + std::to_string(K) + " != B K=" + std::to_string(B_K));
   const std::string mn = " != (M=" + std::to_string(M) + ", N=" + std::to_string(N) + ")";
   if (d_ext != std::pair{M, N}) throw Error(call.d.loc, "gemm mma: D dims " + dims_str(d_ext) + mn);
   if (c_ext != std::pair{M, N}) throw Error(call.c.loc, "gemm mma: C dims " + dims_str(c_ext) + mn);
 
   // Sliced in TVM's order (A, B, C, D), which decides whose failure is reported.
-  const SplitOperand a =
-      slice_and_split(A.buffer, A.region, call.transpose_a ? Shape{K, M} : Shape{M, K}, "A");
-  const SplitOperand b =
-      slice_and_split(B.buffer, B.region, call.transpose_b ? Shape{N, K} : Shape{K, N}, "B");
+  const SplitOperand a = slice_and_split(A.buffer, A.region, call.transpose_a ? Shape{K, M} : Shape{M, K}, "A");
+  const SplitOperand b = slice_and_split(B.buffer, B.region, call.transpose_b ? Shape{N, K} : Shape{K, N}, "B");
   const SplitOperand c = slice_and_split(C.buffer, C.region, {M, N}, "C");
   const SplitOperand d = slice_and_split(D.buffer, D.region, {M, N}, "D");
   const AlignedDims dims = align_dims(d, a, b, c, call.transpose_a, call.transpose_b);
@@ -171,8 +162,8 @@ Plan implement(const Program& program, const GemmCall& call, const Bound (&ops)[
   }
   std::string types;
   for (DType t : sig) types += (types.empty() ? "'" : ", '") + std::string(dtype_info(t).tvm) + "'";
-  decline("no mma instruction fits M=" + std::to_string(M) + ", N=" + std::to_string(N) +
-          ", K=" + std::to_string(K) + ", dtypes=(" + types + ")");
+  decline("no mma instruction fits M=" + std::to_string(M) + ", N=" + std::to_string(N) + ", K=" + std::to_string(K) +
+          ", dtypes=(" + types + ")");
 }
 
 }  // namespace
@@ -182,14 +173,12 @@ Plan dispatch(const Program& program, InstSet set, const Limits& limits) {
   if (!program.gemm) throw Error(SourceLoc{program.file, 0, 0}, "the program has no gemm call");
   check_resources(program, limits);
   const GemmCall& call = *program.gemm;
-  const Bound ops[4] = {bind(program, call.d), bind(program, call.a), bind(program, call.b),
-                        bind(program, call.c)};
+  const Bound ops[4] = {bind(program, call.d), bind(program, call.a), bind(program, call.b), bind(program, call.c)};
 
   Plan rejected;
   if (auto reason = full_active_lanes(program.scope))
     rejected.reasons.push_back("rejected: full_active_lanes — " + *reason);
-  if (auto reason = no_replica(ops))
-    rejected.reasons.push_back("rejected: no_replica — " + *reason);
+  if (auto reason = no_replica(ops)) rejected.reasons.push_back("rejected: no_replica — " + *reason);
   if (!rejected.reasons.empty()) return rejected;
 
   try {

@@ -69,8 +69,8 @@ struct AlignedDims {
 // The four split operands aligned to their anchors: D's M for A and C, D's
 // N for B and C, A's K for B (in TVM's order: A.M, C.M, B.N, C.N, B.K).
 // The transpose flags say which buffer dim of A and B is M, K or N.
-AlignedDims align_dims(const SplitOperand& d, const SplitOperand& a, const SplitOperand& b,
-                       const SplitOperand& c, bool transpose_a, bool transpose_b);
+AlignedDims align_dims(const SplitOperand& d, const SplitOperand& a, const SplitOperand& b, const SplitOperand& c,
+                       bool transpose_a, bool transpose_b);
 
 // _frag_group of every dim for one instruction.  Groups of each dim:
 // M (D, C, A): [warp tiling, g (8 lanes, stride 4), Mo, rM]
@@ -87,12 +87,10 @@ std::optional<Fragments> match_fragments(const AlignedDims& dims, const MmaInst&
 
 // _reg_layout: the view whose dims are the given groups (extent-1 iters
 // dropped, thread-axis offsets dropped).
-RegisterView register_view(std::string buffer, std::span<const std::span<const Iter>> groups,
-                           const Offset& offset);
+RegisterView register_view(std::string buffer, std::span<const std::span<const Iter>> groups, const Offset& offset);
 
 // The unrolled nest over the register views (TVM's impl body).
-Nest build_nest(const MmaInst& inst, const Program& program, const GemmCall& call,
-                const RegisterView& d, const RegisterView& a, const RegisterView& b,
-                const RegisterView& c);
+Nest build_nest(const MmaInst& inst, const Program& program, const GemmCall& call, const RegisterView& d,
+                const RegisterView& a, const RegisterView& b, const RegisterView& c);
 
 }  // namespace mmacheck::dispatch_detail

@@ -29,8 +29,8 @@ std::int64_t product(std::span<const Carve> carves) {
 // _frag_group: group `dim` (canonical order) as
 // [thread_total / prod(lane), *lane, mem_total / prod(mem), *mem] and check
 // every carved group.  nullopt when it cannot be grouped or a check fails.
-std::optional<GroupedLayout> frag_group(const TileLayout& dim, std::span<const Carve> lane,
-                                        std::span<const Carve> mem, const RegionTotals& totals) {
+std::optional<GroupedLayout> frag_group(const TileLayout& dim, std::span<const Carve> lane, std::span<const Carve> mem,
+                                        const RegionTotals& totals) {
   // Python's floor division: a part that does not divide leaves a shape
   // whose product misses the dim's size, which group() rejects.
   Shape shape{totals.thread / product(lane)};
@@ -103,10 +103,8 @@ std::optional<Fragments> match_fragments(const AlignedDims& dims, const MmaInst&
 
   // Group 0 is the dim's warp tiling: the same logical block must land on
   // the same warp in every operand sharing the dim.
-  if (!same_iters(dm->group(0), am->group(0)) || !same_iters(dm->group(0), cm->group(0)))
-    return std::nullopt;
-  if (!same_iters(dn->group(0), bn->group(0)) || !same_iters(dn->group(0), cn->group(0)))
-    return std::nullopt;
+  if (!same_iters(dm->group(0), am->group(0)) || !same_iters(dm->group(0), cm->group(0))) return std::nullopt;
+  if (!same_iters(dn->group(0), bn->group(0)) || !same_iters(dn->group(0), cn->group(0))) return std::nullopt;
   if (!same_iters(ak->group(0), bk->group(0))) return std::nullopt;
   return Fragments{*dm, *dn, *cm, *cn, *am, *ak, *bk, *bn};
 }

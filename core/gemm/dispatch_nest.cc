@@ -19,8 +19,7 @@ std::int64_t RegisterView::slot(std::span<const std::int64_t> coord) const {
 
 namespace dispatch_detail {
 
-RegisterView register_view(std::string buffer, std::span<const std::span<const Iter>> groups,
-                           const Offset& offset) {
+RegisterView register_view(std::string buffer, std::span<const std::span<const Iter>> groups, const Offset& offset) {
   std::vector<Iter> iters;
   Shape shape;
   for (std::span<const Iter> group : groups) {
@@ -36,8 +35,7 @@ RegisterView register_view(std::string buffer, std::span<const std::span<const I
   Offset memory_offset;
   for (const auto& [axis, value] : offset)
     if (axis.is_memory()) memory_offset.emplace(axis, value);
-  return RegisterView{std::move(buffer), std::move(shape),
-                      TileLayout(std::move(iters), {}, std::move(memory_offset))};
+  return RegisterView{std::move(buffer), std::move(shape), TileLayout(std::move(iters), {}, std::move(memory_offset))};
 }
 
 namespace {
@@ -69,9 +67,8 @@ NestOperand nest_operand(const Program& program, const OperandRef& ref) {
 
 }  // namespace
 
-Nest build_nest(const MmaInst& inst, const Program& program, const GemmCall& call,
-                const RegisterView& d, const RegisterView& a, const RegisterView& b,
-                const RegisterView& c) {
+Nest build_nest(const MmaInst& inst, const Program& program, const GemmCall& call, const RegisterView& d,
+                const RegisterView& a, const RegisterView& b, const RegisterView& c) {
   Nest nest;
   nest.inst = &inst;
   nest.d = nest_operand(program, call.d);

@@ -49,8 +49,7 @@ SplitOperand slice_and_split(const BufferDecl& buffer, const Region& region, con
     if (it.axis.is_thread()) thread_axes.insert(it.axis.name());
   if (thread_axes.size() > 1)
     decline(prefix + " has >1 thread axis " +
-            list_str(thread_axes, [](const std::string& a) { return "'" + a + "'"; }) +
-            ", only one supported");
+            list_str(thread_axes, [](const std::string& a) { return "'" + a + "'"; }) + ", only one supported");
 
   std::optional<GroupedLayout> grouped;
   try {
@@ -68,8 +67,7 @@ SplitOperand slice_and_split(const BufferDecl& buffer, const Region& region, con
 
 std::vector<int> canon_perm(std::span<const Iter> iters) {
   std::vector<int> thread, memory;
-  for (int i = 0; i < static_cast<int>(iters.size()); ++i)
-    (iters[i].axis.is_thread() ? thread : memory).push_back(i);
+  for (int i = 0; i < static_cast<int>(iters.size()); ++i) (iters[i].axis.is_thread() ? thread : memory).push_back(i);
   const auto by_stride_desc = [&](int x, int y) { return iters[x].stride > iters[y].stride; };
   std::stable_sort(thread.begin(), thread.end(), by_stride_desc);
   std::stable_sort(memory.begin(), memory.end(), by_stride_desc);
@@ -85,8 +83,7 @@ TileLayout align(const TileLayout& anchor, const TileLayout& follower, std::stri
   try {
     grouped = follower.group(extents);
   } catch (const Error& e) {
-    decline("gemm mma: " + std::string(name) + " not alignable to anchor extents " +
-            list_text(extents) + ": " +
+    decline("gemm mma: " + std::string(name) + " not alignable to anchor extents " + list_text(extents) + ": " +
             e.message());
   }
   return grouped->permute_by_groups(canon_perm(anchor.shard()));
@@ -94,13 +91,12 @@ TileLayout align(const TileLayout& anchor, const TileLayout& follower, std::stri
 
 RegionTotals region_totals(const TileLayout& anchor) {
   RegionTotals totals;
-  for (const Iter& it : anchor.shard())
-    (it.axis.is_thread() ? totals.thread : totals.mem) *= it.extent;
+  for (const Iter& it : anchor.shard()) (it.axis.is_thread() ? totals.thread : totals.mem) *= it.extent;
   return totals;
 }
 
-AlignedDims align_dims(const SplitOperand& d, const SplitOperand& a, const SplitOperand& b,
-                       const SplitOperand& c, bool transpose_a, bool transpose_b) {
+AlignedDims align_dims(const SplitOperand& d, const SplitOperand& a, const SplitOperand& b, const SplitOperand& c,
+                       bool transpose_a, bool transpose_b) {
   const TileLayout& dm = d.dims[0];
   const TileLayout& dn = d.dims[1];
   const TileLayout& ak = a.dims[transpose_a ? 0 : 1];
@@ -109,8 +105,9 @@ AlignedDims align_dims(const SplitOperand& d, const SplitOperand& a, const Split
   TileLayout bn = align(dn, b.dims[transpose_b ? 0 : 1], "B.N");
   TileLayout cn = align(dn, c.dims[1], "C.N");
   TileLayout bk = align(ak, b.dims[transpose_b ? 1 : 0], "B.K");
-  AlignedDims dims{canon(dm), canon(dn), std::move(cm), std::move(cn), std::move(am), canon(ak),
-                   std::move(bk), std::move(bn), {}, {}, {}};
+  AlignedDims dims{
+      canon(dm), canon(dn), std::move(cm), std::move(cn), std::move(am), canon(ak), std::move(bk), std::move(bn), {},
+      {},        {}};
   dims.m = region_totals(dims.dm);
   dims.n = region_totals(dims.dn);
   dims.k = region_totals(dims.ak);

@@ -54,8 +54,7 @@ class Pattern {
   }
 
   static void bits32(const PatternOperand& op) {
-    if (op.image->bits != 32)
-      throw Declined{op.name + ": expected scalar 32-bit elements; use an explicit dtype view"};
+    if (op.image->bits != 32) throw Declined{op.name + ": expected scalar 32-bit elements; use an explicit dtype view"};
   }
 
   static void nonoverlapping(const PatternOperand& op) {
@@ -92,7 +91,8 @@ class Pattern {
     // does); the pattern reads the register as physical["m"], so a layout
     // that names no m fails there.
     if (o.find(Axis::m()) == o.end())
-      throw Declined{"'m' (" + op.name + ": the layout names no m (no m iter, not even of extent 1), so the pattern "
+      throw Declined{"'m' (" + op.name +
+                     ": the layout names no m (no m iter, not even of extent 1), so the pattern "
                      "finds no register; TVM 0.1.0a4 fails with KeyError 'm')"};
     return owner_coord(o, Axis::m());
   }
@@ -111,9 +111,10 @@ class Pattern {
     const std::int64_t r0 = owner(op, 0, reg, i, j);
     for (int lane = 1; lane < 32; ++lane)
       if (const std::int64_t r = owner(op, lane, reg, i, j); r != r0)
-        throw Error(op.image->loc, op.name + ": register " + std::to_string(reg) + " of the atom is " + op.image->buffer +
-                                       "[" + std::to_string(r0) + "] in lane 0 but [" + std::to_string(r) + "] in lane " +
-                                       std::to_string(lane) + " (a lane-dependent register index; mmacheck's nest needs one)");
+        throw Error(op.image->loc, op.name + ": register " + std::to_string(reg) + " of the atom is " +
+                                       op.image->buffer + "[" + std::to_string(r0) + "] in lane 0 but [" +
+                                       std::to_string(r) + "] in lane " + std::to_string(lane) +
+                                       " (a lane-dependent register index; mmacheck's nest needs one)");
     return static_cast<int>(r0);
   }
 
@@ -221,8 +222,8 @@ Plan dispatch_release(const Program& program, const Limits& limits) {
             for (int r = 0; r < d.regs; ++r) {
               s.d.push_back(pattern.reg(d, r, m, n));
               in.push_back(kk > 0 ? LoweredInput{LoweredInput::Kind::d_register, s.d.back()}
-                           : c   ? LoweredInput{LoweredInput::Kind::c_register, pattern.reg(*c, r, m, n)}
-                                 : LoweredInput{LoweredInput::Kind::zero, 0});
+                           : c    ? LoweredInput{LoweredInput::Kind::c_register, pattern.reg(*c, r, m, n)}
+                                  : LoweredInput{LoweredInput::Kind::zero, 0});
             }
             for (int r = 0; r < a.regs; ++r) s.a.push_back(pattern.reg(a, r, m, kk));
             for (int r = 0; r < b.regs; ++r) s.b.push_back(pattern.reg(b, r, n, kk));

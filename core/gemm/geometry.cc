@@ -8,8 +8,7 @@
 
 namespace mmacheck {
 
-OperandPlace::OperandPlace(const Program& program, const OperandRef& ref, bool transposed)
-    : buffer_(ref.buffer) {
+OperandPlace::OperandPlace(const Program& program, const OperandRef& ref, bool transposed) : buffer_(ref.buffer) {
   const BufferDecl& b = program.buffer(ref.buffer, ref.loc);
   dtype_ = b.dtype;
   buffer_shape_ = b.shape;
@@ -20,8 +19,8 @@ OperandPlace::OperandPlace(const Program& program, const OperandRef& ref, bool t
   for (std::size_t d = 0; d < b.shape.size(); ++d) {
     const auto [begin, end] = ref.region ? (*ref.region)[d] : std::pair<std::int64_t, std::int64_t>{0, b.shape[d]};
     if (begin < 0 || end > b.shape[d] || begin >= end)
-      throw Error(ref.loc, "the region of '" + b.name + "' is empty or leaves the buffer in dimension " +
-                               std::to_string(d));
+      throw Error(ref.loc,
+                  "the region of '" + b.name + "' is empty or leaves the buffer in dimension " + std::to_string(d));
     origin_.push_back(begin);
     extent_.push_back(end - begin);
     if (end - begin != 1) long_dims.push_back(static_cast<int>(d));
@@ -67,9 +66,7 @@ std::optional<Shape> OperandPlace::from_buffer(std::span<const std::int64_t> coo
 }
 
 namespace {
-std::string extent_text(const OperandPlace& p) {
-  return std::to_string(p.rows()) + " x " + std::to_string(p.cols());
-}
+std::string extent_text(const OperandPlace& p) { return std::to_string(p.rows()) + " x " + std::to_string(p.cols()); }
 }  // namespace
 
 GemmGeometry gemm_geometry(const Program& program) {
@@ -90,8 +87,8 @@ GemmGeometry gemm_geometry(const Program& program) {
     throw Error(call.b.loc, "B is " + extent_text(g.b) + " but A is " + extent_text(g.a) + ": their K differ");
   for (const auto& [p, ref, name] : {std::tuple{&g.c, &call.c, "C"}, std::tuple{&g.d, &call.d, "D"}})
     if (p->rows() != g.m || p->cols() != g.n)
-      throw Error(ref->loc, std::string(name) + " is " + extent_text(*p) + ", not M x N = " +
-                                std::to_string(g.m) + " x " + std::to_string(g.n));
+      throw Error(ref->loc, std::string(name) + " is " + extent_text(*p) + ", not M x N = " + std::to_string(g.m) +
+                                " x " + std::to_string(g.n));
   return g;
 }
 

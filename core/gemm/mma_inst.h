@@ -35,12 +35,12 @@ struct MmaInst {
   std::string_view tag;  // TVM-style name, e.g. "m16n8k16.f16"
   int m, n, k;
   DType a, b, c, d;
-  int k_pack;    // A/B elements along K packed into one register
-  bool in_tvm;   // one of TVM's MMA_INSTRUCTIONS (else: --inst-set extended)
-  int min_sm;    // oldest architecture that has it (75 for m16n8k8 f16, 89 for fp8, else 80)
-  bool satfinite = false;    // integer .satfinite: D clamps to [INT32_MIN, INT32_MAX] instead of wrapping
-  BitOp bop = BitOp::none;   // b1 only: .and.popc or .xor.popc
-  std::string_view kind;     // "f8f6f4" for sm_120's .kind::f8f6f4, else empty
+  int k_pack;               // A/B elements along K packed into one register
+  bool in_tvm;              // one of TVM's MMA_INSTRUCTIONS (else: --inst-set extended)
+  int min_sm;               // oldest architecture that has it (75 for m16n8k8 f16, 89 for fp8, else 80)
+  bool satfinite = false;   // integer .satfinite: D clamps to [INT32_MIN, INT32_MAX] instead of wrapping
+  BitOp bop = BitOp::none;  // b1 only: .and.popc or .xor.popc
+  std::string_view kind;    // "f8f6f4" for sm_120's .kind::f8f6f4, else empty
 
   std::string shape() const;  // "m16n8k16"
   // "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32"; the qualifiers in
@@ -49,9 +49,9 @@ struct MmaInst {
   std::string ptx() const;
   const Frame& frame(Operand op) const;
 
-  int m_regs() const { return m / 8; }              // rM extent
-  int n_regs() const { return n / 4; }              // rN extent
-  int k_hi() const { return k / (4 * k_pack); }     // kHi extent
+  int m_regs() const { return m / 8; }           // rM extent
+  int n_regs() const { return n / 4; }           // rN extent
+  int k_hi() const { return k / (4 * k_pack); }  // kHi extent
   bool available(InstSet set) const { return in_tvm || set == InstSet::extended; }
   // The register-view coordinates of fragment element `elem` of operand `op`
   // within its tile (the view's dims after the two tile indices), per the

@@ -6,9 +6,8 @@
 namespace mmacheck {
 
 int Nest::mma_count() const {
-  return static_cast<int>(std::count_if(stmts.begin(), stmts.end(), [](const NestStmt& s) {
-    return std::holds_alternative<MmaStmt>(s);
-  }));
+  return static_cast<int>(
+      std::count_if(stmts.begin(), stmts.end(), [](const NestStmt& s) { return std::holds_alternative<MmaStmt>(s); }));
 }
 
 std::optional<std::size_t> Nest::first_out_of_order() const {

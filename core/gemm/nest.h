@@ -59,7 +59,7 @@ struct Nest {
   const MmaInst* inst = nullptr;
   NestOperand d, a, b, c;
   int tiles_m = 0, tiles_n = 0, tiles_k = 0;  // per warp
-  bool use_c = false;                          // beta == 1
+  bool use_c = false;                         // beta == 1
   std::vector<NestStmt> stmts;
 
   int mma_count() const;

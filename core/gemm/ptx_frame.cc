@@ -74,8 +74,7 @@ constexpr Frame kFrames[] = {
     // b32.. K + 128.  The ISA's A formula reads "32t + i for i < 64", which
     // puts a32..a63 at K 32..95 and overlaps a96..a127; its figure and the
     // m16n8k128 pattern give 32t + (i & 31), which is the row here.
-    {"m16n8k256", Operand::A, 1, 16, 256, 4, 32, {1, 0, Bits{0, 0, 0, 0, 0, 8}},
-     {0, 32, Bits{1, 2, 4, 8, 16, 0, 128}}},
+    {"m16n8k256", Operand::A, 1, 16, 256, 4, 32, {1, 0, Bits{0, 0, 0, 0, 0, 8}}, {0, 32, Bits{1, 2, 4, 8, 16, 0, 128}}},
     {"m16n8k256", Operand::B, 1, 256, 8, 2, 32, {0, 32, Bits{1, 2, 4, 8, 16, 128}}, {1, 0, Bits{}}},
     {"m16n8k256", Operand::C, 32, 16, 8, 4, 32, {1, 0, Bits{0, 8}}, {0, 2, Bits{1}}},
     // f64 m16n8k4 / k8 / k16 (sm_90; §9.7.14.5.6-8): A rows alternate g, g+8.
@@ -110,9 +109,8 @@ const Frame* lookup_frame(std::string_view shape, Operand op, int elem_bits) {
 
 const Frame& find_frame(std::string_view shape, Operand op, int elem_bits) {
   if (const Frame* f = lookup_frame(shape, op, elem_bits)) return *f;
-  throw Error("no PTX fragment frame for " + std::string(shape) + " operand " +
-              std::string(operand_name(op)) + " with " + std::to_string(elem_bits) +
-              "-bit elements");
+  throw Error("no PTX fragment frame for " + std::string(shape) + " operand " + std::string(operand_name(op)) +
+              " with " + std::to_string(elem_bits) + "-bit elements");
 }
 
 }  // namespace mmacheck

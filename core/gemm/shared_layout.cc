@@ -9,14 +9,17 @@ std::string SharedLayout::element_name(std::int64_t f) const {
 }
 
 SharedLayout shared_layout(const BufferDecl& buffer, const std::optional<Swizzle>& swizzle) {
-  const auto fail = [&](const std::string& why) { throw Error(buffer.loc, "shared buffer '" + buffer.name + "' " + why); };
+  const auto fail = [&](const std::string& why) {
+    throw Error(buffer.loc, "shared buffer '" + buffer.name + "' " + why);
+  };
   if (buffer.scope != MemScope::shared) fail("is not in shared scope");
   if (buffer.shape.size() != 2) fail("must be 2-D");
   const TileLayout& layout = buffer.layout;
   if (!layout.replica().empty()) fail("has replicas; every element has one place in shared memory");
   for (const auto& iters : {layout.shard(), layout.replica()})
     for (const Iter& it : iters)
-      if (it.axis != Axis::m()) fail("has an iter on " + it.axis.name() + "; shared layouts use element offsets (axis m) only");
+      if (it.axis != Axis::m())
+        fail("has an iter on " + it.axis.name() + "; shared layouts use element offsets (axis m) only");
   for (const auto& [axis, value] : layout.offset())
     if (axis != Axis::m() && value != 0) fail("has an offset on " + axis.name());
   SharedLayout s;
@@ -51,8 +54,7 @@ SharedLayout shared_layout(const BufferDecl& buffer, const std::optional<Swizzle
   }
   s.alloc = buffer.alloc.value_or(extent + 1);
   if (s.alloc * s.width > kMaxSharedBytes)
-    fail("needs " + std::to_string(s.alloc * s.width) + " bytes; a CTA has at most " +
-         std::to_string(kMaxSharedBytes));
+    fail("needs " + std::to_string(s.alloc * s.width) + " bytes; a CTA has at most " + std::to_string(kMaxSharedBytes));
   s.element_at.assign(s.alloc, -1);
   for (std::int64_t f = 0; f < n; ++f) {
     const std::int64_t o = s.offset[f];

@@ -29,10 +29,10 @@ inline constexpr std::int64_t kMaxSharedBytes = 227 * 1024;
 struct SharedLayout {
   const BufferDecl* buffer = nullptr;
   std::int64_t rows = 0, cols = 0;
-  int width = 2;            // bytes per element
-  std::int64_t alloc = 0;   // elements
-  std::int64_t align = 16;  // bytes
-  Swizzle swizzle;          // identity when none
+  int width = 2;                         // bytes per element
+  std::int64_t alloc = 0;                // elements
+  std::int64_t align = 16;               // bytes
+  Swizzle swizzle;                       // identity when none
   std::vector<std::int64_t> unswizzled;  // per element (row-major): the layout's offset
   std::vector<std::int64_t> offset;      // per element: after the swizzle (may lie outside [0, alloc))
   std::vector<std::int64_t> element_at;  // per offset in [0, alloc): the lowest element there, or -1

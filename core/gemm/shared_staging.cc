@@ -90,10 +90,11 @@ std::optional<SharedStage> shared_stage(const Program& program, const BufferDecl
   for (const SharedFillStmt& f : program.fills)
     if (f.shared == shared.name && f.drain == store) fill = &f;
   if (!fill)
-    throw Error(first.loc, store ? first.label() + " writes '" + shared.name + "' but nothing reads it out (add `drain " +
-                                       shared.name + " -> " + reg.name + "_g`)"
-                                 : first.label() + " reads '" + shared.name + "' but nothing fills it (add `fill " +
-                                       shared.name + " = " + reg.name + "_g`)");
+    throw Error(first.loc, store
+                               ? first.label() + " writes '" + shared.name + "' but nothing reads it out (add `drain " +
+                                     shared.name + " -> " + reg.name + "_g`)"
+                               : first.label() + " reads '" + shared.name + "' but nothing fills it (add `fill " +
+                                     shared.name + " = " + reg.name + "_g`)");
   std::int64_t rows = shared.shape[0], cols = shared.shape[1];
   if (fill->transposed) std::swap(rows, cols);
   if (reg.shape[0] != rows || reg.shape[1] != cols)
@@ -127,8 +128,9 @@ std::optional<SharedStage> shared_stage(const Program& program, const BufferDecl
     if (c->matrix()) {
       const int last = c->first_slot + c->num * (4 / width);
       if (last > slots)
-        throw Error(c->loc, c->label() + " moves slots " + std::to_string(c->first_slot) + ".." + std::to_string(last - 1) +
-                                " but '" + reg.name + "' has " + std::to_string(slots) + " per lane");
+        throw Error(c->loc, c->label() + " moves slots " + std::to_string(c->first_slot) + ".." +
+                                std::to_string(last - 1) + " but '" + reg.name + "' has " + std::to_string(slots) +
+                                " per lane");
       st.accesses.push_back(make_access(*c, st.reader, c->first_slot));
     } else {
       for (int s = 0; s < slots; ++s) st.accesses.push_back(make_access(*c, st.reader, s));
@@ -158,7 +160,8 @@ void check_runnable(const SharedStage& stage) {
   for (const SharedAccess& a : stage.accesses) {
     const int lanes = a.copy ? a.copy->address_lanes() : 32;
     for (int l = 0; l < lanes; ++l) {
-      const std::string where = a.stmt->label() + ": lane " + std::to_string(l) + (a.copy ? "" : ", slot " + std::to_string(a.slot));
+      const std::string where =
+          a.stmt->label() + ": lane " + std::to_string(l) + (a.copy ? "" : ", slot " + std::to_string(a.slot));
       if (a.lane_offset[l] < 0)
         throw Error(a.stmt->loc, where + " addresses " + s.buffer->name + "[" + std::to_string(a.lane_row[l]) + "][" +
                                      std::to_string(a.lane_col[l]) + "], outside its " + dims(s.rows, s.cols));

@@ -49,8 +49,8 @@ struct SharedStage {
   std::string shared;  // the shared buffer
   std::int64_t reg_rows = 0, reg_cols = 0;
   const SharedFillStmt* fill = nullptr;  // the fill (loads) or drain (stores)
-  SharedLayout reader;  // S's own layout and swizzle: what the lanes' addresses use
-  SharedLayout writer;  // the fill's (drain's) placement
+  SharedLayout reader;                   // S's own layout and swizzle: what the lanes' addresses use
+  SharedLayout writer;                   // the fill's (drain's) placement
   // Per offset of the allocation: the register buffer's element (row-major)
   // the fill puts there (the drain takes from there), or -1.
   std::vector<std::int32_t> matrix_at;
@@ -65,10 +65,9 @@ struct SharedStage {
 };
 
 // nullopt when no ldmatrix/stmatrix/ld.shared/st.shared or `copy` statement
-// moves `reg` in that direction (copies are dispatched first, copy_dispatch.h).  Throws Error at the statement when the program
-// cannot mean it: a register buffer also staged by `stage`/`store`, copies
-// of one buffer from two shared buffers, no fill (drain) for the shared
-// buffer, a register buffer whose shape is not the shared one's (or its
+// moves `reg` in that direction (copies are dispatched first, copy_dispatch.h).  Throws Error at the statement when the
+// program cannot mean it: a register buffer also staged by `stage`/`store`, copies of one buffer from two shared
+// buffers, no fill (drain) for the shared buffer, a register buffer whose shape is not the shared one's (or its
 // transpose, with .T), slots beyond `slots`, a scope other than one whole
 // warp.
 std::optional<SharedStage> shared_stage(const Program& program, const BufferDecl& reg, int slots, bool store);

@@ -11,8 +11,8 @@ namespace {
 
 SlotTable empty_table(const BufferDecl& buffer, int slots, int threads) {
   if (buffer.shape.size() != 2)
-    throw Error(buffer.loc, "staging (the simulator and the GPU backend) needs 2-D buffers; '" + buffer.name + "' has " +
-                                std::to_string(buffer.shape.size()) + " dimensions");
+    throw Error(buffer.loc, "staging (the simulator and the GPU backend) needs 2-D buffers; '" + buffer.name +
+                                "' has " + std::to_string(buffer.shape.size()) + " dimensions");
   SlotTable t;
   t.buffer = buffer.name;
   t.dtype = buffer.dtype;
@@ -45,12 +45,9 @@ std::int64_t threads_per_unit(const Axis& axis) {
 std::pair<std::int64_t, std::int64_t> replication(const TileLayout& layout, int threads) {
   const auto scope = layout.scope();
   std::int64_t unit = threads;
-  if (!scope)
-    unit = 1;
-  else if (scope->second == ExecLevel::warp)
-    unit = 32;
-  else if (scope->second == ExecLevel::warpgroup)
-    unit = 128;
+  if (!scope) unit = 1;
+  else if (scope->second == ExecLevel::warp) unit = 32;
+  else if (scope->second == ExecLevel::warpgroup) unit = 128;
   return {unit, std::max<std::int64_t>(1, threads / unit)};
 }
 
@@ -66,8 +63,8 @@ std::pair<std::int64_t, std::int64_t> place(const BufferDecl& buffer, const Owne
     if (axis.is_thread()) {
       const std::int64_t per = threads_per_unit(axis);
       if (per == 0 && value != 0)
-        throw Error(buffer.loc, "'" + buffer.name + "' element " + coord_text(r, c) + " is on " + axis.name() +
-                                    " " + std::to_string(value) + "; a program runs in one CTA");
+        throw Error(buffer.loc, "'" + buffer.name + "' element " + coord_text(r, c) + " is on " + axis.name() + " " +
+                                    std::to_string(value) + "; a program runs in one CTA");
       thread += per * value;
     } else if (axis == Axis::m()) {
       slot = value;

@@ -47,8 +47,8 @@ Staging build_staging(const Program& program, const Nest& nest) {
   const GemmCall& call = *program.gemm;
   const auto distinct = [&](const OperandRef& x, const OperandRef& y, const char* xs, const char* ys) {
     if (x.buffer == y.buffer)
-      throw Error(x.loc, std::string("staging needs ") + xs + " and " + ys +
-                             " in different buffers; both are '" + x.buffer + "'");
+      throw Error(x.loc, std::string("staging needs ") + xs + " and " + ys + " in different buffers; both are '" +
+                             x.buffer + "'");
   };
   distinct(call.a, call.b, "A", "B");
   distinct(call.a, call.c, "A", "C");
@@ -68,8 +68,7 @@ Staging build_staging(const Program& program, const Nest& nest) {
     st.d = shared_slot_table(*st.shared_d, d, nest.d.slots);
   } else if (const StoreStmt* s = find_store(program, d.name))
     st.d = slots_from_statement(d, s->row, s->col, s->loc, nest.d.slots, st.threads, SlotUse::store);
-  else
-    st.d = slots_from_layout(d, nest.d.slots, st.threads, SlotUse::store);
+  else st.d = slots_from_layout(d, nest.d.slots, st.threads, SlotUse::store);
   return st;
 }
 

@@ -50,8 +50,7 @@ constexpr std::array<std::string_view, kAxes.size()> kNames = [] {
 }();
 
 const AxisInfo* find_axis(std::string_view name) {
-  const auto it =
-      std::find_if(kAxes.begin(), kAxes.end(), [&](const AxisInfo& a) { return a.name == name; });
+  const auto it = std::find_if(kAxes.begin(), kAxes.end(), [&](const AxisInfo& a) { return a.name == name; });
   return it == kAxes.end() ? nullptr : &*it;
 }
 

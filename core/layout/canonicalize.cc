@@ -25,15 +25,11 @@ struct Fuser {
   std::int64_t factor;
 };
 constexpr Fuser kFusers[] = {
-    {"warpid", L::thread, L::cta, "tx", 32},
-    {"laneid", L::thread, L::warpgroup, "tid_in_wg", 1},
-    {"laneid", L::thread, L::cta, "tx", 1},
-    {"wgid", L::thread, L::cta, "tx", 128},
+    {"warpid", L::thread, L::cta, "tx", 32},    {"laneid", L::thread, L::warpgroup, "tid_in_wg", 1},
+    {"laneid", L::thread, L::cta, "tx", 1},     {"wgid", L::thread, L::cta, "tx", 128},
     {"wgid", L::warp, L::cta, "wgid", 4},  // as TVM registers it (warps of a CTA would be warpid)
-    {"tid_in_wg", L::thread, L::cta, "tx", 1},
-    {"wid_in_wg", L::thread, L::warpgroup, "tid_in_wg", 32},
-    {"wid_in_wg", L::thread, L::cta, "tx", 32},
-    {"wid_in_wg", L::warp, L::cta, "warpid", 1},
+    {"tid_in_wg", L::thread, L::cta, "tx", 1},  {"wid_in_wg", L::thread, L::warpgroup, "tid_in_wg", 32},
+    {"wid_in_wg", L::thread, L::cta, "tx", 32}, {"wid_in_wg", L::warp, L::cta, "warpid", 1},
 };
 
 // nullopt: the axis stays as it is.
@@ -48,8 +44,7 @@ TileLayout remove_unit_iters(const TileLayout& layout) {
   std::vector<Iter> shard;
   std::copy_if(layout.shard().begin(), layout.shard().end(), std::back_inserter(shard),
                [](const Iter& it) { return it.extent != 1; });
-  if (shard.empty() && !layout.shard().empty())
-    shard.push_back(Iter{1, 1, layout.shard().front().axis});
+  if (shard.empty() && !layout.shard().empty()) shard.push_back(Iter{1, 1, layout.shard().front().axis});
   return TileLayout(std::move(shard), layout.replica(), layout.offset());
 }
 
@@ -63,13 +58,10 @@ TileLayout remove_zero_offsets(const TileLayout& layout) {
 TileLayout fuse_axes_by_scope(const TileLayout& layout) {
   const auto scope = layout.scope();
   if (!scope) return layout;
-  const auto fuse = [&](const Iter& it) {
-    return fuse_to_scope(it, scope->first, scope->second).value_or(it);
-  };
+  const auto fuse = [&](const Iter& it) { return fuse_to_scope(it, scope->first, scope->second).value_or(it); };
   std::vector<Iter> shard, replica;
   std::transform(layout.shard().begin(), layout.shard().end(), std::back_inserter(shard), fuse);
-  std::transform(layout.replica().begin(), layout.replica().end(), std::back_inserter(replica),
-                 fuse);
+  std::transform(layout.replica().begin(), layout.replica().end(), std::back_inserter(replica), fuse);
   // An offset is a unit iter whose stride is the value.  Two offsets that
   // land on one axis (laneid and warpid -> tx) are added; TVM keeps one.
   Offset offset;
@@ -87,8 +79,7 @@ TileLayout fuse_contiguous_shard_iters(const TileLayout& layout) {
     std::int64_t extent = in[cur].extent;
     std::size_t next = cur + 1;
     while (next < in.size() && in[next].axis == in[cur].axis &&
-           layout_detail::mul(in[next].extent, in[next].stride, "canonicalize") ==
-               in[next - 1].stride) {
+           layout_detail::mul(in[next].extent, in[next].stride, "canonicalize") == in[next - 1].stride) {
       extent *= in[next].extent;  // a sub-product of the shard size
       ++next;
     }

@@ -53,8 +53,10 @@ bool ComposeLayout::applies() const {
 
 std::int64_t ComposeLayout::apply_flat(std::int64_t index) const {
   if (!applies())
-    throw Error("a ComposeLayout applies only when its tile layout's shard and offset are on m alone (TVM's "
-                "apply); " + tile_.str() + " is not");
+    throw Error(
+        "a ComposeLayout applies only when its tile layout's shard and offset are on m alone (TVM's "
+        "apply); " +
+        tile_.str() + " is not");
   return swizzle_.apply(owner_coord(tile_.apply_flat(index), Axis::m()));
 }
 
@@ -77,7 +79,8 @@ ComposeLayout ComposeLayout::pack(std::int64_t num, const Axis& axis) const {
   const int bits = log2_of(num, "pack");
   if (swizzle_.base < bits)
     throw Error("pack(" + std::to_string(num) + ") of a ComposeLayout needs per_element >= " + std::to_string(bits) +
-                ", got " + std::to_string(swizzle_.base) + " (TVM: per_element must be greater than or equal to "
+                ", got " + std::to_string(swizzle_.base) +
+                " (TVM: per_element must be greater than or equal to "
                 "num.bit_length() - 1)");
   return {with_base(swizzle_, swizzle_.base - bits), tile_.pack(num, axis)};
 }

@@ -12,14 +12,8 @@
 
 namespace mmacheck::layout_detail {
 
-inline std::int64_t mul(std::int64_t a, std::int64_t b, std::string_view what) {
-  return checked_mul(a, b, what);
-}
-inline std::int64_t add(std::int64_t a, std::int64_t b, std::string_view what) {
-  return checked_add(a, b, what);
-}
-inline std::int64_t sub(std::int64_t a, std::int64_t b, std::string_view what) {
-  return checked_sub(a, b, what);
-}
+inline std::int64_t mul(std::int64_t a, std::int64_t b, std::string_view what) { return checked_mul(a, b, what); }
+inline std::int64_t add(std::int64_t a, std::int64_t b, std::string_view what) { return checked_add(a, b, what); }
+inline std::int64_t sub(std::int64_t a, std::int64_t b, std::string_view what) { return checked_sub(a, b, what); }
 
 }  // namespace mmacheck::layout_detail

@@ -13,16 +13,11 @@
 
 namespace mmacheck {
 
-
 GroupedLayout TileLayout::group(const Shape& shape) const {
-  const auto fail = [&] {
-    return Error("layout " + str() + " can not be grouped by shape " +
-                 list_text(shape));
-  };
+  const auto fail = [&] { return Error("layout " + str() + " can not be grouped by shape " + list_text(shape)); };
   for (std::int64_t e : shape)
     if (e <= 0)
-      throw Error("group: extent must be positive, got " + std::to_string(e) + " in shape " +
-                  list_text(shape));
+      throw Error("group: extent must be positive, got " + std::to_string(e) + " in shape " + list_text(shape));
 
   std::vector<Iter> out;
   std::vector<int> seps{0};
@@ -51,19 +46,17 @@ GroupedLayout TileLayout::group(const Shape& shape) const {
 
 GroupedLayout::GroupedLayout(TileLayout layout, std::vector<int> seps)
     : layout_(std::move(layout)), seps_(std::move(seps)) {
-  const bool valid = !seps_.empty() && seps_.front() == 0 &&
-                     seps_.back() == static_cast<int>(layout_.shard().size()) &&
+  const bool valid = !seps_.empty() && seps_.front() == 0 && seps_.back() == static_cast<int>(layout_.shard().size()) &&
                      std::is_sorted(seps_.begin(), seps_.end());
   if (!valid)
-    throw Error("GroupedLayout: separators " + list_text(seps_) +
-                " do not split the " + std::to_string(layout_.shard().size()) + " shard iters of " +
-                layout_.str());
+    throw Error("GroupedLayout: separators " + list_text(seps_) + " do not split the " +
+                std::to_string(layout_.shard().size()) + " shard iters of " + layout_.str());
 }
 
 std::span<const Iter> GroupedLayout::group(int g) const {
   if (g < 0 || g >= groups())
-    throw Error("GroupedLayout: group " + std::to_string(g) + " out of range of " +
-                std::to_string(groups()) + " groups");
+    throw Error("GroupedLayout: group " + std::to_string(g) + " out of range of " + std::to_string(groups()) +
+                " groups");
   return std::span<const Iter>(layout_.shard()).subspan(seps_[g], seps_[g + 1] - seps_[g]);
 }
 
@@ -73,8 +66,8 @@ TileLayout GroupedLayout::permute_by_groups(std::span<const int> perm) const {
   bool valid = static_cast<int>(sorted.size()) == groups();
   for (std::size_t i = 0; valid && i < sorted.size(); ++i) valid = sorted[i] == static_cast<int>(i);
   if (!valid)
-    throw Error("permute_by_groups: " + list_text(perm) + " is not a permutation of the " +
-                std::to_string(groups()) + " groups of " + layout_.str());
+    throw Error("permute_by_groups: " + list_text(perm) + " is not a permutation of the " + std::to_string(groups()) +
+                " groups of " + layout_.str());
   std::vector<int> flat;
   for (int g : perm)
     for (int k = seps_[g]; k < seps_[g + 1]; ++k) flat.push_back(k);

@@ -38,8 +38,7 @@ Chain find_chain(const TileLayout& layout) {
   ExecLevel outermost = *innermost;
   std::size_t steps = 0;
   // Every step visits a distinct subscope, so a cycle cannot loop forever.
-  for (auto it = up.find(outermost); it != up.end() && steps <= up.size();
-       it = up.find(outermost)) {
+  for (auto it = up.find(outermost); it != up.end() && steps <= up.size(); it = up.find(outermost)) {
     outermost = it->second;
     ++steps;
   }

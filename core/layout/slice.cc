@@ -17,7 +17,6 @@
 
 namespace mmacheck {
 
-
 namespace {
 
 const char* const kWhat = "slice";
@@ -28,8 +27,7 @@ void add_offset(Offset& offset, const Axis& axis, std::int64_t value) {
 
 // The slice [begin, begin + extent) of one group; its offset holds the
 // start only.
-std::optional<TileLayout> slice_group(const TileLayout& group, std::int64_t begin,
-                                      std::int64_t extent, Target target) {
+std::optional<TileLayout> slice_group(const TileLayout& group, std::int64_t begin, std::int64_t extent, Target target) {
   const std::vector<Iter> shard = group.canonicalize(target).shard();
   const int n = static_cast<int>(shard.size());
   if (n == 0) return std::nullopt;
@@ -68,8 +66,7 @@ std::optional<TileLayout> slice_group(const TileLayout& group, std::int64_t begi
   const bool at_midpoint = rest % 2 == 0 && start[pivot] + half == p.extent;
   if (at_midpoint && (pivot == 0 || shard[pivot - 1].axis == p.axis)) {
     const std::int64_t slower = pivot > 0 ? shard[pivot - 1].stride : 0;
-    const std::int64_t delta =
-        layout_detail::sub(slower, layout_detail::mul(p.extent - half, p.stride, kWhat), kWhat);
+    const std::int64_t delta = layout_detail::sub(slower, layout_detail::mul(p.extent - half, p.stride, kWhat), kWhat);
     return with_peeled({Iter{2, delta, p.axis}, Iter{half, p.stride, p.axis}});
   }
   return std::nullopt;
@@ -77,8 +74,7 @@ std::optional<TileLayout> slice_group(const TileLayout& group, std::int64_t begi
 
 }  // namespace
 
-std::optional<TileLayout> TileLayout::slice(const Shape& shape, const Region& region,
-                                            Target target) const {
+std::optional<TileLayout> TileLayout::slice(const Shape& shape, const Region& region, Target target) const {
   const auto region_text = [&] {
     std::string s = "[";
     for (std::size_t i = 0; i < region.size(); ++i) {
@@ -89,21 +85,18 @@ std::optional<TileLayout> TileLayout::slice(const Shape& shape, const Region& re
     return s;
   };
   if (region.size() != shape.size())
-    throw Error("slice: region " + region_text() + " does not match the rank of shape " +
-                list_text(shape));
+    throw Error("slice: region " + region_text() + " does not match the rank of shape " + list_text(shape));
   for (std::size_t d = 0; d < shape.size(); ++d)
     if (region[d].first < 0 || region[d].first >= region[d].second || region[d].second > shape[d])
-      throw Error("slice: region " + region_text() + " is empty or out of range of shape " +
-                  list_text(shape));
+      throw Error("slice: region " + region_text() + " is empty or out of range of shape " + list_text(shape));
 
   const GroupedLayout grouped = canonicalize(target).group(shape);
   std::vector<Iter> shard;
   Offset offset = grouped.layout().offset();
   for (int d = 0; d < grouped.groups(); ++d) {
     const std::span<const Iter> iters = grouped.group(d);
-    const std::optional<TileLayout> piece =
-        slice_group(TileLayout(std::vector<Iter>(iters.begin(), iters.end())), region[d].first,
-                    region[d].second - region[d].first, target);
+    const std::optional<TileLayout> piece = slice_group(TileLayout(std::vector<Iter>(iters.begin(), iters.end())),
+                                                        region[d].first, region[d].second - region[d].first, target);
     if (!piece) return std::nullopt;
     shard.insert(shard.end(), piece->shard().begin(), piece->shard().end());
     for (const auto& [axis, value] : piece->offset()) add_offset(offset, axis, value);

@@ -12,7 +12,8 @@ std::int64_t Swizzle::apply(std::int64_t x) const {
 }
 
 std::string Swizzle::str() const {
-  if (!tirx) return "Swizzle(" + std::to_string(bits) + ", " + std::to_string(base) + ", " + std::to_string(shift) + ")";
+  if (!tirx)
+    return "Swizzle(" + std::to_string(bits) + ", " + std::to_string(base) + ", " + std::to_string(shift) + ")";
   return "SwizzleLayout(per_element=" + std::to_string(base) + ", swizzle_len=" + std::to_string(bits) +
          ", atom_len=" + std::to_string(shift) + (inner ? "" : ", swizzle_inner=False") + ")";
 }

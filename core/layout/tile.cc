@@ -14,12 +14,10 @@
 
 namespace mmacheck {
 
-
-TileLayout TileLayout::tile(const TileLayout& outer_in, const Shape& outer_shape,
-                            const Shape& inner_shape, Target target) const {
+TileLayout TileLayout::tile(const TileLayout& outer_in, const Shape& outer_shape, const Shape& inner_shape,
+                            Target target) const {
   if (outer_shape.size() != inner_shape.size())
-    throw Error("tile: outer shape " + list_text(outer_shape) +
-                " and inner shape " + list_text(inner_shape) +
+    throw Error("tile: outer shape " + list_text(outer_shape) + " and inner shape " + list_text(inner_shape) +
                 " have different ranks");
   const GroupedLayout outer = outer_in.canonicalize(target).group(outer_shape);
   const GroupedLayout inner = canonicalize(target).group(inner_shape);
@@ -47,11 +45,9 @@ TileLayout TileLayout::tile(const TileLayout& outer_in, const Shape& outer_shape
   return TileLayout(std::move(shard), std::move(replica), std::move(offset)).canonicalize(target);
 }
 
-TileLayout TileLayout::tile_to(const Shape& to_shape, const Shape& current_shape,
-                               Target target) const {
+TileLayout TileLayout::tile_to(const Shape& to_shape, const Shape& current_shape, Target target) const {
   const auto fail = [&](const std::string& why) {
-    return Error("tile_to: can not tile " + list_text(current_shape) +
-                 " to " + list_text(to_shape) + ": " + why);
+    return Error("tile_to: can not tile " + list_text(current_shape) + " to " + list_text(to_shape) + ": " + why);
   };
   if (to_shape.size() != current_shape.size()) throw fail("different ranks");
   Shape tiles;

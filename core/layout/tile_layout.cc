@@ -10,14 +10,13 @@
 
 namespace mmacheck {
 
-
 namespace {
 
 void check_extents(const std::vector<Iter>& iters) {
   for (const Iter& it : iters)
     if (it.extent <= 0)
-      throw Error("TileLayout: extent must be positive, got " + std::to_string(it.extent) +
-                  " (iter on axis " + it.axis.name() + ")");
+      throw Error("TileLayout: extent must be positive, got " + std::to_string(it.extent) + " (iter on axis " +
+                  it.axis.name() + ")");
 }
 
 // Every axis the layout names, at 0: the skeleton of an owner.
@@ -37,8 +36,7 @@ std::vector<Owner> replica_shifts(const std::vector<Iter>& replica) {
   std::int64_t count = 1;
   for (const Iter& it : replica)
     if (__builtin_mul_overflow(count, it.extent, &count) || count > kMaxReplicaOwners)
-      throw Error("apply: the replicas give every element more than " + std::to_string(kMaxReplicaOwners) +
-                  " owners");
+      throw Error("apply: the replicas give every element more than " + std::to_string(kMaxReplicaOwners) + " owners");
   std::vector<Owner> shifts{Owner{}};
   for (const Iter& it : replica) {
     std::vector<Owner> next;
@@ -46,8 +44,7 @@ std::vector<Owner> replica_shifts(const std::vector<Iter>& replica) {
     for (const Owner& shift : shifts)
       for (std::int64_t c = 0; c < it.extent; ++c) {
         Owner o = shift;
-        o[it.axis] =
-            layout_detail::add(o[it.axis], layout_detail::mul(c, it.stride, "apply"), "apply");
+        o[it.axis] = layout_detail::add(o[it.axis], layout_detail::mul(c, it.stride, "apply"), "apply");
         next.push_back(std::move(o));
       }
     shifts = std::move(next);
@@ -97,8 +94,7 @@ std::int64_t TileLayout::span(std::optional<Axis> axis) const {
   std::int64_t span = 1;
   for (const auto* iters : {&shard_, &replica_})
     for (const Iter& it : *iters)
-      if (counts(it.axis))
-        span = layout_detail::add(span, layout_detail::mul(it.extent - 1, it.stride, what), what);
+      if (counts(it.axis)) span = layout_detail::add(span, layout_detail::mul(it.extent - 1, it.stride, what), what);
   for (const auto& [a, value] : offset_)
     if (counts(a)) span = layout_detail::add(span, value, what);
   return span;
@@ -112,39 +108,34 @@ Shape TileLayout::shard_shape() const {
 
 Owner TileLayout::apply_flat(std::int64_t index) const {
   if (index < 0 || index >= size())
-    throw Error("apply: flat index " + std::to_string(index) + " out of range of layout " + str() +
-                " of size " + std::to_string(size()));
+    throw Error("apply: flat index " + std::to_string(index) + " out of range of layout " + str() + " of size " +
+                std::to_string(size()));
   Owner owner = zero_owner(*this);
   for (auto it = shard_.rbegin(); it != shard_.rend(); ++it) {
     const std::int64_t c = index % it->extent;
     index /= it->extent;
-    owner[it->axis] =
-        layout_detail::add(owner[it->axis], layout_detail::mul(c, it->stride, "apply"), "apply");
+    owner[it->axis] = layout_detail::add(owner[it->axis], layout_detail::mul(c, it->stride, "apply"), "apply");
   }
-  for (const auto& [axis, value] : offset_)
-    owner[axis] = layout_detail::add(owner[axis], value, "apply");
+  for (const auto& [axis, value] : offset_) owner[axis] = layout_detail::add(owner[axis], value, "apply");
   return owner;
 }
 
-std::vector<Owner> TileLayout::apply(std::span<const std::int64_t> coord,
-                                     std::span<const std::int64_t> shape) const {
+std::vector<Owner> TileLayout::apply(std::span<const std::int64_t> coord, std::span<const std::int64_t> shape) const {
   if (coord.size() != shape.size())
-    throw Error("apply: coordinate " + list_text(coord) + " has " + std::to_string(coord.size()) +
-                " dims but shape " + list_text(shape) + " has " + std::to_string(shape.size()));
+    throw Error("apply: coordinate " + list_text(coord) + " has " + std::to_string(coord.size()) + " dims but shape " +
+                list_text(shape) + " has " + std::to_string(shape.size()));
   std::int64_t elements = 1;
   std::int64_t flat = 0;
   for (std::size_t d = 0; d < shape.size(); ++d) {
-    if (shape[d] <= 0)
-      throw Error("apply: shape " + list_text(shape) + " has a non-positive extent");
+    if (shape[d] <= 0) throw Error("apply: shape " + list_text(shape) + " has a non-positive extent");
     if (coord[d] < 0 || coord[d] >= shape[d])
-      throw Error("apply: coordinate " + list_text(coord) + " out of range of shape " +
-                  list_text(shape));
+      throw Error("apply: coordinate " + list_text(coord) + " out of range of shape " + list_text(shape));
     elements = layout_detail::mul(elements, shape[d], "apply: shape element count");
     flat = flat * shape[d] + coord[d];  // < elements, so no overflow
   }
   if (elements != size())
-    throw Error("apply: shape " + list_text(shape) + " has " + std::to_string(elements) +
-                " elements but layout " + str() + " has size " + std::to_string(size()));
+    throw Error("apply: shape " + list_text(shape) + " has " + std::to_string(elements) + " elements but layout " +
+                str() + " has size " + std::to_string(size()));
   const Owner base = apply_flat(flat);
   std::vector<Owner> owners;
   for (const Owner& shift : replica_shifts(replica_)) {
@@ -174,8 +165,8 @@ TileLayout TileLayout::permute_dims(std::span<const int> perm) const {
   bool valid = sorted.size() == shard_.size();
   for (std::size_t i = 0; valid && i < sorted.size(); ++i) valid = sorted[i] == static_cast<int>(i);
   if (!valid)
-    throw Error("permute_dims: " + list_text(perm) + " is not a permutation of the " +
-                std::to_string(shard_.size()) + " shard iters of " + str());
+    throw Error("permute_dims: " + list_text(perm) + " is not a permutation of the " + std::to_string(shard_.size()) +
+                " shard iters of " + str());
   std::vector<Iter> shard;
   for (int i : perm) shard.push_back(shard_[i]);
   return TileLayout(std::move(shard), replica_, offset_);

@@ -95,8 +95,7 @@ class TileLayout {
   // expanded row-major, last replica iter fastest; one owner without
   // replicas).  Throws when the shape's element count is not the layout's
   // size or coord is out of range.
-  std::vector<Owner> apply(std::span<const std::int64_t> coord,
-                           std::span<const std::int64_t> shape) const;
+  std::vector<Owner> apply(std::span<const std::int64_t> coord, std::span<const std::int64_t> shape) const;
   // D(index) + O for flat index `index` (no replicas); throws unless
   // 0 <= index < size().
   Owner apply_flat(std::int64_t index) const;
@@ -132,15 +131,13 @@ class TileLayout {
                   Target target = Target::none) const;
   // tile() with the row-major outer layout S[to_shape / current_shape]
   // (each to_shape[i] must be a multiple of current_shape[i]).
-  TileLayout tile_to(const Shape& to_shape, const Shape& current_shape,
-                     Target target = Target::none) const;
+  TileLayout tile_to(const Shape& to_shape, const Shape& current_shape, Target target = Target::none) const;
   // TVM's Slice: canonicalize, group by `shape`, and cut each group to its
   // [begin, end) range, moving the start into the offset (added to any
   // existing offset).  nullopt when TVM's slice cannot express the region
   // as iters; throws when the layout cannot be grouped by `shape` or the
   // region is empty or out of range.  The result is not canonicalized.
-  std::optional<TileLayout> slice(const Shape& shape, const Region& region,
-                                  Target target = Target::none) const;
+  std::optional<TileLayout> slice(const Shape& shape, const Region& region, Target target = Target::none) const;
 
   // TVM's unpack(num, axis): each element on `axis` becomes `num`
   // contiguous ones (strides and offsets on the axis times num, a new

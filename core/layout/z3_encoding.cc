@@ -12,9 +12,7 @@ z3::expr Bv::num(std::int64_t value) const { return ctx_->bv_val(value, width_);
 
 z3::expr Bv::var(const std::string& name) const { return ctx_->bv_const(name.c_str(), width_); }
 
-z3::expr Bv::in_range(const z3::expr& x, std::int64_t lo, std::int64_t hi) const {
-  return num(lo) <= x && x < num(hi);
-}
+z3::expr Bv::in_range(const z3::expr& x, std::int64_t lo, std::int64_t hi) const { return num(lo) <= x && x < num(hi); }
 
 z3::expr Bv::table(const z3::expr& index, std::span<const std::int64_t> values) const {
   // values[b .. b + n) below; the split compares the absolute index.
@@ -50,8 +48,7 @@ namespace {
 
 // Adds the row-major digits of `x` over `iters` (last fastest), each times
 // its stride, into `sums` per axis.
-void add_digits(const z3::expr& x, std::span<const Iter> iters, std::map<Axis, z3::expr>& sums,
-                const Bv& bv) {
+void add_digits(const z3::expr& x, std::span<const Iter> iters, std::map<Axis, z3::expr>& sums, const Bv& bv) {
   std::int64_t below = 1;  // product of the extents after the current iter
   for (std::size_t k = iters.size(); k-- > 0;) {
     const Iter& it = iters[k];
@@ -70,8 +67,8 @@ void add_digits(const z3::expr& x, std::span<const Iter> iters, std::map<Axis, z
 }  // namespace
 
 std::vector<std::vector<z3::expr>> apply_symbolic(const TileLayout& layout, const Shape& shape,
-                                                  const std::vector<z3::expr>& coord,
-                                                  std::span<const Axis> axes, const Bv& bv) {
+                                                  const std::vector<z3::expr>& coord, std::span<const Axis> axes,
+                                                  const Bv& bv) {
   std::map<Axis, z3::expr> sums;
   // Per dim where the layout groups by the shape: no flat index, no division
   // across dims.

@@ -55,7 +55,7 @@ std::int64_t layout_bound(const TileLayout& layout, const Shape& shape);
 // replica, replicas row-major), each as one term per axis of `axes` (0 for an
 // axis the layout does not name).  Meaningful when 0 <= coord[d] < shape[d].
 std::vector<std::vector<z3::expr>> apply_symbolic(const TileLayout& layout, const Shape& shape,
-                                                  const std::vector<z3::expr>& coord,
-                                                  std::span<const Axis> axes, const Bv& bv);
+                                                  const std::vector<z3::expr>& coord, std::span<const Axis> axes,
+                                                  const Bv& bv);
 
 }  // namespace mmacheck

@@ -31,7 +31,8 @@ std::string_view spelling(Kind k) {
     case Kind::tid: return "tid";
     case Kind::slot: return "s";
     case Kind::add: return "+";
-    case Kind::sub: case Kind::neg: return "-";
+    case Kind::sub:
+    case Kind::neg: return "-";
     case Kind::mul: return "*";
     case Kind::floordiv: return "//";
     case Kind::floormod: return "%";
@@ -99,8 +100,7 @@ std::int64_t IndexExpr::apply(Kind op, std::int64_t a, std::int64_t b, const Sou
       return r;
     case Kind::floordiv:
     case Kind::floormod: {
-      if (b == 0)
-        throw Error(loc, std::string(op == Kind::floordiv ? "division" : "modulo") + " by zero");
+      if (b == 0) throw Error(loc, std::string(op == Kind::floordiv ? "division" : "modulo") + " by zero");
       if (a == std::numeric_limits<std::int64_t>::min() && b == -1) {
         if (op == Kind::floormod) return 0;
         overflow(loc);
@@ -113,8 +113,7 @@ std::int64_t IndexExpr::apply(Kind op, std::int64_t a, std::int64_t b, const Sou
       }
       return op == Kind::floordiv ? q : m;
     }
-    default:
-      throw std::invalid_argument("IndexExpr::apply: not a binary operator");
+    default: throw std::invalid_argument("IndexExpr::apply: not a binary operator");
   }
 }
 
@@ -212,8 +211,10 @@ class IndexParser {
     while (true) {
       const Token& t = in_.peek();
       if (t.is_op("/")) in_.fail(t, "use '//' for division ('/' is not integer division)");
-      const Kind op = t.is_op("*") ? Kind::mul : t.is_op("//") ? Kind::floordiv
-                      : t.is_op("%") ? Kind::floormod : Kind::literal;
+      const Kind op = t.is_op("*")    ? Kind::mul
+                      : t.is_op("//") ? Kind::floordiv
+                      : t.is_op("%")  ? Kind::floormod
+                                      : Kind::literal;
       if (op == Kind::literal) return lhs;
       operator_token();
       lhs = IndexExpr::binary(op, lhs, unary(), t.loc);

@@ -37,14 +37,14 @@ class IndexExpr {
   enum class Kind { literal, lane, warp, tid, slot, add, sub, mul, floordiv, floormod, neg };
 
   static IndexExpr literal(std::int64_t value, SourceLoc loc = {});
-  static IndexExpr variable(Kind var, SourceLoc loc = {});  // lane, warp, tid or slot
+  static IndexExpr variable(Kind var, SourceLoc loc = {});                 // lane, warp, tid or slot
   static IndexExpr unary(Kind op, IndexExpr operand, SourceLoc loc = {});  // neg
   static IndexExpr binary(Kind op, IndexExpr lhs, IndexExpr rhs, SourceLoc loc = {});
 
   Kind kind() const;
-  std::int64_t value() const;     // literal only
-  const IndexExpr& lhs() const;   // unary/binary operand
-  const IndexExpr& rhs() const;   // binary only
+  std::int64_t value() const;    // literal only
+  const IndexExpr& lhs() const;  // unary/binary operand
+  const IndexExpr& rhs() const;  // binary only
   // A leaf's token, or a unary/binary node's operator token (so that eval's
   // errors point at the operator).
   const SourceLoc& loc() const;

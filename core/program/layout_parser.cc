@@ -163,7 +163,8 @@ class Parser {
     if (t.text == "Iter") return Value{Callable{Callable::Kind::iter}, t.loc};
     if (t.text == "ComposeLayout") return Value{Callable{Callable::Kind::compose}, t.loc};
     if (t.text == "SwizzleLayout") return Value{Callable{Callable::Kind::swizzle}, t.loc};
-    if (t.text == "True" || t.text == "False") return Value{std::int64_t{t.text == "True"}, t.loc};  // Python's bools are ints
+    if (t.text == "True" || t.text == "False")
+      return Value{std::int64_t{t.text == "True"}, t.loc};  // Python's bools are ints
     if (is_known_axis(t.text)) return Value{Axis(t.text), t.loc};
     in_.fail(t, "unknown name '" + t.text + "' (" + known_layouts(names_) + ")");
   }
@@ -304,8 +305,9 @@ AnyLayout any_layout(const Value& v) {
   if (const auto* g = v.get<GroupedLayout>()) return *g;
   if (const auto* c = v.get<ComposeLayout>()) return *c;
   if (v.get<Swizzle>())
-    throw Error(v.loc, "expected a layout, got a swizzle: compose it with one, ComposeLayout(SwizzleLayout(...), "
-                       "TileLayout(...))");
+    throw Error(v.loc,
+                "expected a layout, got a swizzle: compose it with one, ComposeLayout(SwizzleLayout(...), "
+                "TileLayout(...))");
   if (!is_layout_like(v)) throw Error(v.loc, "expected a layout, got " + kind_name(v));
   return to_layout(v);
 }
@@ -315,8 +317,9 @@ AnyLayout any_layout(const Value& v) {
 LayoutValue parse_layout(TokenCursor& in, const LayoutNames& names) {
   const Value v = Parser(in, names).sum();
   if (v.get<ComposeLayout>())
-    throw Error(v.loc, "a ComposeLayout (a swizzled layout) is no TileLayout and cannot be used here; a shared "
-                       "buffer takes one as layout= (docs/shared-memory.md)");
+    throw Error(v.loc,
+                "a ComposeLayout (a swizzled layout) is no TileLayout and cannot be used here; a shared "
+                "buffer takes one as layout= (docs/shared-memory.md)");
   if (const auto* g = v.get<GroupedLayout>()) return *g;
   if (!is_layout_like(v)) throw Error(v.loc, "expected a layout, got " + kind_name(v));
   return to_layout(v);

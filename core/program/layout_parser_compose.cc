@@ -31,7 +31,8 @@ std::vector<Arg> with_inner_default(std::vector<Arg> args, std::size_t params, b
 
 int small(const Value& v, std::string_view what) {
   const std::int64_t n = to_int(v, what);
-  if (n < -64 || n > 64) fail(v.loc, std::string(what) + " " + std::to_string(n) + " is out of range (at most 62 bits)");
+  if (n < -64 || n > 64)
+    fail(v.loc, std::string(what) + " " + std::to_string(n) + " is out of range (at most 62 bits)");
   return static_cast<int>(n);
 }
 
@@ -59,7 +60,10 @@ Value call_compose(const Callable& callee, const Token& name, const std::vector<
     s.shift = small(a[2], "atom_len");
     s.inner = truth(a[3]);
     s.tirx = true;
-    at_name(name, [&] { ComposeLayout::check(s); return 0; });
+    at_name(name, [&] {
+      ComposeLayout::check(s);
+      return 0;
+    });
     return Value{s, loc};
   }
   const Swizzle* given = !args.empty() && !args[0].keyword ? args[0].value.get<Swizzle>() : nullptr;
@@ -79,7 +83,8 @@ Value call_compose(const Callable& callee, const Token& name, const std::vector<
   }
   s.inner = truth(a[1]);
   if (a[0].get<ComposeLayout>())
-    fail(a[0].loc, "expected a TileLayout as tile_layout, got a ComposeLayout (TVM composes one swizzle with a TileLayout)");
+    fail(a[0].loc,
+         "expected a TileLayout as tile_layout, got a ComposeLayout (TVM composes one swizzle with a TileLayout)");
   // TVM takes a TileLayout only: S[...] alone is a spec, .group(...) a pair.
   const TileLayout* tile = a[0].get<TileLayout>();
   if (!tile) fail(a[0].loc, "expected a TileLayout as tile_layout (TileLayout(S[...])), got " + kind_name(a[0]));
@@ -90,8 +95,9 @@ Value call_compose_method(const ComposeLayout& layout, const Value& self, const 
                           const std::vector<Arg>& args) {
   const std::string& m = name.text;
   if (std::find(kComposeMethods.begin(), kComposeMethods.end(), m) == kComposeMethods.end())
-    fail(name.loc, "a ComposeLayout has no method '" + m + "' (TVM's ComposeLayout has canonicalize, tile, tile_to, "
-                   "pack and unpack)");
+    fail(name.loc, "a ComposeLayout has no method '" + m +
+                       "' (TVM's ComposeLayout has canonicalize, tile, tile_to, "
+                       "pack and unpack)");
   if (m == "pack" || m == "unpack") {  // pack(num, axis="m"): the swizzle's per_element follows
     const bool with_axis = args.size() > 1;
     const std::vector<Value> a = with_axis ? bind_args(args, name, {"num", "axis"}) : bind_args(args, name, {"num"});

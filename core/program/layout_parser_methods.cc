@@ -11,9 +11,9 @@ namespace mmacheck::layout_expr {
 
 namespace {
 
-constexpr std::array<std::string_view, 10> kMethods = {"tile_to", "tile",  "canonicalize",      "storage",
-                                                      "group",   "permute_dims", "permute_by_groups", "slice",
-                                                      "pack",    "unpack"};
+constexpr std::array<std::string_view, 10> kMethods = {"tile_to", "tile",         "canonicalize",      "storage",
+                                                       "group",   "permute_dims", "permute_by_groups", "slice",
+                                                       "pack",    "unpack"};
 
 [[noreturn]] void fail(const SourceLoc& loc, const std::string& message) { throw Error(loc, message); }
 
@@ -26,8 +26,8 @@ std::int64_t elements(const Shape& shape) {
 
 void check_same_rank(const Shape& a, const Value& av, const Shape& b, std::string_view what) {
   if (a.size() != b.size())
-    fail(av.loc, "shape " + list_text(a) + " has rank " + std::to_string(a.size()) + " but " + std::string(what) +
-                     " " + list_text(b) + " has rank " + std::to_string(b.size()));
+    fail(av.loc, "shape " + list_text(a) + " has rank " + std::to_string(a.size()) + " but " + std::string(what) + " " +
+                     list_text(b) + " has rank " + std::to_string(b.size()));
 }
 
 void check_covers(const TileLayout& layout, const Shape& shape, const Value& at) {
@@ -73,9 +73,7 @@ Value algebra(const Token& name, const SourceLoc& start, F&& f) {
 
 }  // namespace
 
-bool is_method(std::string_view name) {
-  return std::find(kMethods.begin(), kMethods.end(), name) != kMethods.end();
-}
+bool is_method(std::string_view name) { return std::find(kMethods.begin(), kMethods.end(), name) != kMethods.end(); }
 
 std::string method_names() {
   std::string out;
@@ -98,12 +96,14 @@ std::vector<Value> bind_args(const std::vector<Arg>& args, const Token& callee,
     if (a.keyword) {
       i = static_cast<std::size_t>(std::find(names.begin(), names.end(), a.keyword->text) - names.begin());
       if (i == names.size())
-        fail(a.keyword->loc, callee.text + "() has no parameter '" + a.keyword->text + "' (parameters: " + list() + ")");
+        fail(a.keyword->loc,
+             callee.text + "() has no parameter '" + a.keyword->text + "' (parameters: " + list() + ")");
     } else if (++positional > names.size()) {
       fail(a.value.loc, callee.text + "() takes " + std::to_string(names.size()) + " argument" +
                             (names.size() == 1 ? "" : "s") + " (" + list() + "), got " + std::to_string(args.size()));
     }
-    if (slots[i]) fail(a.keyword ? a.keyword->loc : a.value.loc, "argument '" + std::string(names[i]) + "' given twice");
+    if (slots[i])
+      fail(a.keyword ? a.keyword->loc : a.value.loc, "argument '" + std::string(names[i]) + "' given twice");
     slots[i] = a.value;
   }
   std::vector<Value> out;
@@ -205,8 +205,7 @@ Value call_method(const Value& self, const Token& name, const std::vector<Arg>& 
       std::string r;
       for (const auto& [b, e] : region)
         r += (r.empty() ? "" : ", ") + std::string("(") + std::to_string(b) + ", " + std::to_string(e) + ")";
-      throw Error("layout " + layout.str() + " can not be sliced to region [" + r + "] of shape " +
-                  list_text(shape));
+      throw Error("layout " + layout.str() + " can not be sliced to region [" + r + "] of shape " + list_text(shape));
     }
     return *sliced;
   });

@@ -101,35 +101,34 @@ Spec to_spec(const Value& v) {
 }  // namespace
 
 std::string kind_name(const Value& value) {
-  return std::visit(
-      Overloaded{
-          [](std::int64_t) -> std::string { return "an integer"; },
-          [](const Str& s) -> std::string { return "string '" + s.text + "'"; },
-          [](const Axis& a) -> std::string { return "axis '" + a.name() + "'"; },
-          [](const OnAxis&) -> std::string { return "an axis-bound value (n@axis)"; },
-          [](const Offset&) -> std::string { return "an offset sum"; },
-          [](const Spec&) -> std::string { return "a layout spec"; },
-          [](const TileLayout&) -> std::string { return "a layout"; },
-          [](const GroupedLayout&) -> std::string { return "a grouped layout"; },
-          [](const Seq& s) -> std::string { return s.list ? "a list" : "a tuple"; },
-          [](const Builder& b) -> std::string { return b.replica ? "'R'" : "'S'"; },
-          [](const Wrapper&) -> std::string { return "'TileLayout'"; },
-          [](const Namespace& n) -> std::string { return n.axes ? "'Axis'" : "'T'"; },
-          [](const Callable& c) -> std::string {
-            switch (c.kind) {
-              case Callable::Kind::iter: return "'Iter'";
-              case Callable::Kind::from_iters: return "'from_iters'";
-              case Callable::Kind::axis_get: return "'Axis.get'";
-              case Callable::Kind::compose: return "'ComposeLayout'";
-              case Callable::Kind::swizzle: return "'SwizzleLayout'";
-            }
-            return "a callable";
-          },
-          [](const Iter&) -> std::string { return "an iter"; },
-          [](const ComposeLayout&) -> std::string { return "a ComposeLayout"; },
-          [](const Swizzle&) -> std::string { return "a swizzle (SwizzleLayout)"; },
-      },
-      value.v);
+  return std::visit(Overloaded{
+                        [](std::int64_t) -> std::string { return "an integer"; },
+                        [](const Str& s) -> std::string { return "string '" + s.text + "'"; },
+                        [](const Axis& a) -> std::string { return "axis '" + a.name() + "'"; },
+                        [](const OnAxis&) -> std::string { return "an axis-bound value (n@axis)"; },
+                        [](const Offset&) -> std::string { return "an offset sum"; },
+                        [](const Spec&) -> std::string { return "a layout spec"; },
+                        [](const TileLayout&) -> std::string { return "a layout"; },
+                        [](const GroupedLayout&) -> std::string { return "a grouped layout"; },
+                        [](const Seq& s) -> std::string { return s.list ? "a list" : "a tuple"; },
+                        [](const Builder& b) -> std::string { return b.replica ? "'R'" : "'S'"; },
+                        [](const Wrapper&) -> std::string { return "'TileLayout'"; },
+                        [](const Namespace& n) -> std::string { return n.axes ? "'Axis'" : "'T'"; },
+                        [](const Callable& c) -> std::string {
+                          switch (c.kind) {
+                            case Callable::Kind::iter: return "'Iter'";
+                            case Callable::Kind::from_iters: return "'from_iters'";
+                            case Callable::Kind::axis_get: return "'Axis.get'";
+                            case Callable::Kind::compose: return "'ComposeLayout'";
+                            case Callable::Kind::swizzle: return "'SwizzleLayout'";
+                          }
+                          return "a callable";
+                        },
+                        [](const Iter&) -> std::string { return "an iter"; },
+                        [](const ComposeLayout&) -> std::string { return "a ComposeLayout"; },
+                        [](const Swizzle&) -> std::string { return "a swizzle (SwizzleLayout)"; },
+                    },
+                    value.v);
 }
 
 std::int64_t to_int(const Value& value, std::string_view what) {
@@ -225,7 +224,8 @@ Region to_region(const Value& value, std::string_view what) {
   Region region;
   for (const Value& item : to_seq(value, what)) {
     const std::vector<Value>& pair = to_seq(item, "a (start, end) pair");
-    if (pair.size() != 2) fail(item.loc, "expected a (start, end) pair, got " + std::to_string(pair.size()) + " values");
+    if (pair.size() != 2)
+      fail(item.loc, "expected a (start, end) pair, got " + std::to_string(pair.size()) + " values");
     region.emplace_back(to_int(pair[0], "a start (an integer)"), to_int(pair[1], "an end (an integer)"));
   }
   return region;
@@ -244,7 +244,8 @@ TileLayout to_layout(const Value& value) {
   if (!spec->shard && !spec->replica) fail(value.loc, "a layout needs a shard list S[...] or replicas R[...]");
   check_magnitudes(*spec, value.loc);
   try {
-    return TileLayout(spec->shard.value_or(std::vector<Iter>{}), spec->replica.value_or(std::vector<Iter>{}), spec->offset);
+    return TileLayout(spec->shard.value_or(std::vector<Iter>{}), spec->replica.value_or(std::vector<Iter>{}),
+                      spec->offset);
   } catch (const Error& e) {
     throw e.located(value.loc);
   }
@@ -271,12 +272,10 @@ Value make_spec(const Builder& builder, const Value& extents, const Value* strid
     }
     for (std::size_t i = 0; i < ext.size(); ++i) iters.push_back(Iter{ext[i], s[i], Axis::m()});
   } else {
-    const std::vector<Value> str_items =
-        strides->get<Seq>() ? strides->get<Seq>()->items : std::vector{*strides};
+    const std::vector<Value> str_items = strides->get<Seq>() ? strides->get<Seq>()->items : std::vector{*strides};
     if (str_items.size() != ext.size())
       fail(strides->loc, std::to_string(ext.size()) + (ext.size() == 1 ? " extent" : " extents") + " but " +
-                             std::to_string(str_items.size()) +
-                             (str_items.size() == 1 ? " stride" : " strides"));
+                             std::to_string(str_items.size()) + (str_items.size() == 1 ? " stride" : " strides"));
     for (std::size_t i = 0; i < ext.size(); ++i) iters.push_back(to_iter(ext[i], str_items[i]));
   }
   Spec spec;
@@ -286,14 +285,12 @@ Value make_spec(const Builder& builder, const Value& extents, const Value* strid
 
 Value add(const Value& a, const Value& b, const Token& op) {
   if (a.get<std::int64_t>() && b.get<std::int64_t>())
-    return Value{IndexExpr::apply(IndexExpr::Kind::add, *a.get<std::int64_t>(), *b.get<std::int64_t>(), op.loc),
-                 a.loc};
+    return Value{IndexExpr::apply(IndexExpr::Kind::add, *a.get<std::int64_t>(), *b.get<std::int64_t>(), op.loc), a.loc};
   if (is_offset_like(a) && is_offset_like(b)) return Value{merge(to_offset(a), to_offset(b), op.loc), a.loc};
   const bool a_ok = is_layout_like(a) || is_offset_like(a);
   const bool b_ok = is_layout_like(b) || is_offset_like(b);
   if (!a_ok || !b_ok)
-    fail(op.loc, "cannot add " + kind_name(a) + " and " + kind_name(b) +
-                     " (a layout is S[...] + R[...] + offsets)");
+    fail(op.loc, "cannot add " + kind_name(a) + " and " + kind_name(b) + " (a layout is S[...] + R[...] + offsets)");
   Spec left = to_spec(a);
   const Spec right = to_spec(b);
   if (left.shard && right.shard) fail(b.loc, "second shard list S[...] (a layout has one)");

@@ -65,13 +65,15 @@ struct Seq {
 };
 
 struct Value {
-  std::variant<std::int64_t, Str, Axis, OnAxis, Offset, Spec, TileLayout, GroupedLayout, Seq, Builder,
-               Wrapper, Namespace, Callable, Iter, ComposeLayout, Swizzle>
+  std::variant<std::int64_t, Str, Axis, OnAxis, Offset, Spec, TileLayout, GroupedLayout, Seq, Builder, Wrapper,
+               Namespace, Callable, Iter, ComposeLayout, Swizzle>
       v;
   SourceLoc loc;
 
   template <class T>
-  const T* get() const { return std::get_if<T>(&v); }
+  const T* get() const {
+    return std::get_if<T>(&v);
+  }
 };
 
 // "an integer", "a layout spec", "a tuple", ... for messages.
@@ -100,7 +102,7 @@ Value make_spec(const Builder& builder, const Value& extents, const Value* strid
 
 // Python's binary operators on these values; `op` is the operator token.
 Value add(const Value& a, const Value& b, const Token& op);
-Value arith(const Value& a, const Value& b, const Token& op);  // - * // %
+Value arith(const Value& a, const Value& b, const Token& op);    // - * // %
 Value at_axis(const Value& a, const Value& b, const Token& op);  // @
 Value negate(const Value& a, const Token& op);
 

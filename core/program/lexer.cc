@@ -16,7 +16,10 @@ bool is_name_start(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 
 std::size_t utf8_length(std::string_view text, std::size_t i) {
   const auto byte = [&](std::size_t k) { return i + k < text.size() ? static_cast<unsigned char>(text[i + k]) : 0; };
   const unsigned char lead = byte(0);
-  const std::size_t n = lead >= 0xC2 && lead <= 0xDF ? 2 : lead >= 0xE0 && lead <= 0xEF ? 3 : lead >= 0xF0 && lead <= 0xF4 ? 4 : 0;
+  const std::size_t n = lead >= 0xC2 && lead <= 0xDF   ? 2
+                        : lead >= 0xE0 && lead <= 0xEF ? 3
+                        : lead >= 0xF0 && lead <= 0xF4 ? 4
+                                                       : 0;
   for (std::size_t k = 1; k < n; ++k)
     if (byte(k) < 0x80 || byte(k) > 0xBF) return 0;
   return n;
@@ -58,9 +61,7 @@ class Lexer {
     const int base = tab_end_ > line_start_ ? tab_col_ : 0;
     return SourceLoc{file_, line_, base + static_cast<int>(pos_ - from) + 1};
   }
-  [[noreturn]] void fail(const SourceLoc& loc, const std::string& message) const {
-    throw Error(loc, message);
-  }
+  [[noreturn]] void fail(const SourceLoc& loc, const std::string& message) const { throw Error(loc, message); }
 
   // At a line break: "\n", "\r\n" or a lone "\r" (old Mac files), as Python.
   bool at_line_break(std::size_t i) const { return at(i) == '\n' || (at(i) == '\r' && i < text_.size()); }
@@ -136,8 +137,8 @@ class Lexer {
       if (d < 0 || d >= base) break;
       if (__builtin_mul_overflow(value, base, &value) || __builtin_add_overflow(value, d, &value)) {
         while (is_name_char(at(pos_))) ++pos_;
-        fail(loc, "integer " + std::string(text_.substr(start, pos_ - start)) +
-                      " is too large (limit 9223372036854775807)");
+        fail(loc,
+             "integer " + std::string(text_.substr(start, pos_ - start)) + " is too large (limit 9223372036854775807)");
       }
       any = true;
       ++pos_;
@@ -179,8 +180,7 @@ class Lexer {
       if (c != '_') spelling += c;
     double value = 0;
     const auto [end, ec] = std::from_chars(spelling.data(), spelling.data() + spelling.size(), value);
-    if (ec != std::errc() || end != spelling.data() + spelling.size())
-      fail(loc, "malformed number '" + spelling + "'");
+    if (ec != std::errc() || end != spelling.data() + spelling.size()) fail(loc, "malformed number '" + spelling + "'");
     tokens_.push_back(Token{TokenKind::floating, spelling, 0, value, loc});
   }
 
@@ -235,9 +235,9 @@ class Lexer {
   // Python's operators, longest first, so that a whole .py file lexes (the
   // readers give the ones they do not read a located error, not the lexer).
   void op() {
-    static constexpr std::string_view kLong[] = {"//=", ">>=", "<<=", "**=", "...", "//", "->", "..", ">>", "<<", "==",
-                                                 "!=",  "<=",  ">=",  "**",  ":=",  "+=", "-=", "*=", "/=", "%=",
-                                                 "&=",  "|=",  "^=",  "@="};
+    static constexpr std::string_view kLong[] = {"//=", ">>=", "<<=", "**=", "...", "//", "->", "..", ">>",
+                                                 "<<",  "==",  "!=",  "<=",  ">=",  "**", ":=", "+=", "-=",
+                                                 "*=",  "/=",  "%=",  "&=",  "|=",  "^=", "@="};
     static constexpr std::string_view kOne = "+-*/%@:,.;=()[]{}&<>|^~";
     const SourceLoc loc = here();
     for (std::string_view two : kLong)
@@ -283,17 +283,13 @@ std::string describe(const Token& token) {
   }
 }
 
-std::vector<Token> tokenize(std::string_view text, const std::string& file) {
-  return Lexer(text, file).run();
-}
+std::vector<Token> tokenize(std::string_view text, const std::string& file) { return Lexer(text, file).run(); }
 
 TokenCursor::TokenCursor(std::vector<Token> tokens) : tokens_(std::move(tokens)) {
   if (tokens_.empty() || tokens_.back().kind != TokenKind::end) tokens_.push_back(Token{});
 }
 
-const Token& TokenCursor::peek(std::size_t ahead) const {
-  return tokens_[std::min(pos_ + ahead, tokens_.size() - 1)];
-}
+const Token& TokenCursor::peek(std::size_t ahead) const { return tokens_[std::min(pos_ + ahead, tokens_.size() - 1)]; }
 
 const Token& TokenCursor::next() {
   const Token& t = tokens_[pos_];
@@ -324,8 +320,7 @@ const Token& TokenCursor::expect_close(std::string_view close, std::string_view 
 }
 
 const Token& TokenCursor::expect_name(std::string_view what) {
-  if (peek().kind != TokenKind::identifier)
-    fail(peek(), "expected " + std::string(what) + ", got " + describe(peek()));
+  if (peek().kind != TokenKind::identifier) fail(peek(), "expected " + std::string(what) + ", got " + describe(peek()));
   return next();
 }
 

@@ -74,7 +74,7 @@ struct BufferDecl {
 struct ExecScope {
   enum class Kind { warp, cta };
   Kind kind = Kind::warp;
-  int lane_lo = 0;   // active lanes [lane_lo, lane_hi] (warp scope)
+  int lane_lo = 0;  // active lanes [lane_lo, lane_hi] (warp scope)
   int lane_hi = 31;
   int threads = 32;  // CTA threads (cta scope); 32 for a warp
   SourceLoc loc;     // unknown when the file has no scope statement

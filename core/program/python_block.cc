@@ -14,8 +14,8 @@ void block(TokenCursor& in, int indent, const Token* header, const Statement& st
     if (!same_line && indent > 0 && t.loc.col < indent) return;  // the block ends (newline left for the caller)
     while (k-- > 0) in.next();
     if (!same_line && indent > 0 && t.loc.col > indent)
-      in.fail(t, "unexpected indent (the block of '" + header->text + "' at line " +
-                     std::to_string(header->loc.line) + " is indented to column " + std::to_string(indent) + ")");
+      in.fail(t, "unexpected indent (the block of '" + header->text + "' at line " + std::to_string(header->loc.line) +
+                     " is indented to column " + std::to_string(indent) + ")");
     statement();
     if (in.accept(";")) {
       same_line = !in.peek().ends_statement();
@@ -41,8 +41,8 @@ void suite(TokenCursor& in, const Token& header, const Statement& statement) {
   while (in.peek(k).kind == TokenKind::newline) ++k;
   const Token& first = in.peek(k);
   if (first.kind == TokenKind::end || first.loc.col <= header.loc.col)
-    in.fail(first, "expected an indented block after '" + header.text + "' at line " +
-                       std::to_string(header.loc.line) + ", got " + describe(first));
+    in.fail(first, "expected an indented block after '" + header.text + "' at line " + std::to_string(header.loc.line) +
+                       ", got " + describe(first));
   block(in, first.loc.col, &header, statement);
 }
 
@@ -64,8 +64,7 @@ bool at_kernel_decorator(const TokenCursor& in, std::size_t k) {
   const Token& ns = in.peek(k + 1);
   const Token& fn = in.peek(k + 3);
   return in.peek(k).is_op("@") && (ns.is_name("T") || ns.is_name("Tx") || ns.is_name("I")) &&
-         in.peek(k + 2).is_op(".") &&
-         (fn.is_name("prim_func") || fn.is_name("function") || fn.is_name("ir_module"));
+         in.peek(k + 2).is_op(".") && (fn.is_name("prim_func") || fn.is_name("function") || fn.is_name("ir_module"));
 }
 
 std::optional<std::string> skip_inert_call(TokenCursor& in) {
@@ -75,8 +74,9 @@ std::optional<std::string> skip_inert_call(TokenCursor& in) {
   if (fn.is_name("evaluate")) {
     const Token& value = in.peek(4);
     if (!(value.kind == TokenKind::integer && in.peek(5).is_op(")")))
-      in.fail(value, "T.evaluate of anything but an integer constant may change what the gemm reads; "
-                     "mmacheck does not read it");
+      in.fail(value,
+              "T.evaluate of anything but an integer constant may change what the gemm reads; "
+              "mmacheck does not read it");
     const std::string what = "T.evaluate(" + value.text + ")" + " (line " + std::to_string(t.loc.line) + ")";
     for (int i = 0; i < 6; ++i) in.next();
     return what;
@@ -118,12 +118,15 @@ std::string at_line(const Token& t) { return " (line " + std::to_string(t.loc.li
 bool ForeignStatements::skip(TokenCursor& in, const Forget& forget) {
   const Token& t = in.peek();
   const bool main_block = t.is_name("if") && in.peek(1).is_name("__name__") && in.peek(2).is_op("==") &&
-                          in.peek(3).kind == TokenKind::string && in.peek(3).text == "__main__" && in.peek(4).is_op(":");
-  const bool data = t.kind == TokenKind::identifier && in.peek(1).is_op("=") && (in.peek(2).is_op("[") || in.peek(2).is_op("{"));
+                          in.peek(3).kind == TokenKind::string && in.peek(3).text == "__main__" &&
+                          in.peek(4).is_op(":");
+  const bool data =
+      t.kind == TokenKind::identifier && in.peek(1).is_op("=") && (in.peek(2).is_op("[") || in.peek(2).is_op("{"));
   const bool def = (t.is_op("@") && !at_kernel_decorator(in)) || t.is_name("def") || t.is_name("class");
   if (main_block_line_ && !def && !data && !main_block)
-    in.fail(t, "the if __name__ == \"__main__\" block at line " + std::to_string(*main_block_line_) +
-                   " comes before this: run as a script, the file runs that block first; mmacheck reads nothing after it");
+    in.fail(t,
+            "the if __name__ == \"__main__\" block at line " + std::to_string(*main_block_line_) +
+                " comes before this: run as a script, the file runs that block first; mmacheck reads nothing after it");
   if (main_block) {
     for (int i = 0; i < 4; ++i) in.next();
     const std::string what = "if __name__ block" + at_line(t);
@@ -143,8 +146,8 @@ bool ForeignStatements::skip(TokenCursor& in, const Forget& forget) {
   std::string decorators;
   while (in.peek().is_op("@")) {
     if (at_kernel_decorator(in))
-      in.fail(in.peek(), "a kernel under another decorator (" + decorators +
-                             ") is not read: the decorator may change the kernel");
+      in.fail(in.peek(),
+              "a kernel under another decorator (" + decorators + ") is not read: the decorator may change the kernel");
     const Token& at = in.next();
     std::string name = "@";
     while (in.peek().kind == TokenKind::identifier || in.peek().is_op(".")) name += in.next().text;

@@ -17,8 +17,7 @@ Shape parse_shape(TokenCursor& in) {
   const Token& first = in.peek();
   const auto dimension = [&]() {
     const Token& t = in.peek();
-    if (t.kind != TokenKind::integer)
-      in.fail(t, "expected a shape dimension (an integer), got " + describe(t));
+    if (t.kind != TokenKind::integer) in.fail(t, "expected a shape dimension (an integer), got " + describe(t));
     if (t.int_value <= 0) in.fail(t, "shape dimension must be positive, got " + t.text);
     return in.next().int_value;
   };

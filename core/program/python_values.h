@@ -15,11 +15,11 @@
 
 namespace mmacheck::python {
 
-Shape parse_shape(TokenCursor& in);                          // 16, (16, 8) or [16, 8]; positive, < 2^62 elements
+Shape parse_shape(TokenCursor& in);                         // 16, (16, 8) or [16, 8]; positive, < 2^62 elements
 const Token& word(TokenCursor& in, std::string_view what);  // "x", x or T.x
-DType parse_dtype_word(TokenCursor& in);                     // "float16", float16, T.float16
-MemScope parse_scope_word(TokenCursor& in);                  // "local", local
-bool parse_bool(TokenCursor& in);                            // True, False
-double parse_number(TokenCursor& in);                        // 1, -0.5
+DType parse_dtype_word(TokenCursor& in);                    // "float16", float16, T.float16
+MemScope parse_scope_word(TokenCursor& in);                 // "local", local
+bool parse_bool(TokenCursor& in);                           // True, False
+double parse_number(TokenCursor& in);                       // 1, -0.5
 
 }  // namespace mmacheck::python

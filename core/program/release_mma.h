@@ -52,17 +52,17 @@ struct LoweredInput {
 
 // One unrolled T.ptx.mma of a dump: its repeat indices and register words.
 struct LoweredMma {
-  std::vector<int> repeat;     // the enclosing T.unroll indices, outermost first
-  std::vector<int> d, a, b;    // register words, PTX operand order
-  std::vector<LoweredInput> c; // one per accumulator element
-  std::string origin;          // "T.ptx.mma at line 27 (repeat_2 = 1)", for counterexamples
+  std::vector<int> repeat;      // the enclosing T.unroll indices, outermost first
+  std::vector<int> d, a, b;     // register words, PTX operand order
+  std::vector<LoweredInput> c;  // one per accumulator element
+  std::string origin;           // "T.ptx.mma at line 27 (repeat_2 = 1)", for counterexamples
   SourceLoc loc;
 };
 
 struct ReleaseMma {
-  bool lowered = false;   // a TileDispatch dump (T.ptx.mma calls) rather than T.cuda.tile.apply
-  std::string opcode;     // "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32"
-  SourceLoc loc;          // the call
+  bool lowered = false;  // a TileDispatch dump (T.ptx.mma calls) rather than T.cuda.tile.apply
+  std::string opcode;    // "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32"
+  SourceLoc loc;         // the call
   ReleaseImage d, a, b;
   std::optional<ReleaseImage> c;  // absent: C is the scalar zero
   std::vector<LoweredMma> calls;  // lowered only

@@ -50,10 +50,8 @@ std::vector<BankCount> count_bank_conflicts(const SharedStage& stage) {
     std::vector<std::tuple<int, int, int>> phases;
     if (a.copy)
       for (int i = 0; i < a.copy->num; ++i) phases.emplace_back(8 * i, 8, 4);
-    else if (width > 4)
-      phases = {{0, 16, width / 4}, {16, 16, width / 4}};
-    else
-      phases = {{0, 32, 1}};
+    else if (width > 4) phases = {{0, 16, width / 4}, {16, 16, width / 4}};
+    else phases = {{0, 32, 1}};
     for (std::size_t ph = 0; ph < phases.size(); ++ph) {
       const auto [first, lanes, words] = phases[ph];
       std::vector<std::pair<int, std::int64_t>> lane_bytes;

@@ -18,8 +18,7 @@ std::int64_t floor_mod(std::int64_t a, std::int64_t b) { return a - floor_div(a,
 // Whether the mma (index into setup.mmas) in `warp` covers D[i][j].
 bool mma_covers(const ProofSetup& setup, int mma, int warp, std::int64_t i, std::int64_t j) {
   const Origin& o = setup.mmas[mma].origin[warp];
-  return o.m0 && o.n0 && *o.m0 <= i && i < *o.m0 + setup.inst.m && *o.n0 <= j &&
-         j < *o.n0 + setup.inst.n;
+  return o.m0 && o.n0 && *o.m0 <= i && i < *o.m0 + setup.inst.m && *o.n0 <= j && j < *o.n0 + setup.inst.n;
 }
 
 }  // namespace
@@ -55,8 +54,8 @@ Placement placement(const ProofSetup& setup, const Storage& storage, const Key& 
   p.slot = at(Axis::m()).value_or(0);
   p.lane = static_cast<int>(std::clamp<std::int64_t>(lane, -1, 1 << 30));
   p.warp = static_cast<int>(std::clamp<std::int64_t>(warp, -1, 1 << 30));
-  p.inside = lane >= 0 && lane < 32 && warp >= 0 && warp < setup.warps && p.slot >= 0 &&
-             p.slot < storage.span() && storage.key({p.warp, p.lane}, p.slot) == owner;
+  p.inside = lane >= 0 && lane < 32 && warp >= 0 && warp < setup.warps && p.slot >= 0 && p.slot < storage.span() &&
+             storage.key({p.warp, p.lane}, p.slot) == owner;
   return p;
 }
 
@@ -69,8 +68,7 @@ int product_count(const ProofSetup& setup, int warp, std::int64_t i, std::int64_
   return count;
 }
 
-std::optional<std::int64_t> d_slot(const ProofSetup& setup, int warp, int lane, std::int64_t i,
-                                   std::int64_t j) {
+std::optional<std::int64_t> d_slot(const ProofSetup& setup, int warp, int lane, std::int64_t i, std::int64_t j) {
   // D has no replicas (the dispatch's no_replica): one owner.
   const Storage& st = setup.storage(GemmOperand::D);
   const Key& owner = st.owners(st.flat(setup.view(GemmOperand::D).to_buffer(i, j))).front();
@@ -92,10 +90,9 @@ InitVerdict init_verdict(const ProofSetup& setup, int warp, int lane, std::int64
       for (int x = 0; x < static_cast<int>(init->d_slots.size()); ++x) {
         if (init->d_slots[x] != slot) continue;
         if (accumulated) return {InitFault::reinitialised, p, x};
-        const bool copies_c =
-            setup.beta_one ? x < static_cast<int>(init->c_slots.size()) &&
-                                 c.places(c_flat, {warp, lane}, init->c_slots[x])
-                           : init->c_slots.empty();
+        const bool copies_c = setup.beta_one ? x < static_cast<int>(init->c_slots.size()) &&
+                                                   c.places(c_flat, {warp, lane}, init->c_slots[x])
+                                             : init->c_slots.empty();
         if (!copies_c) return {InitFault::wrong_source, p, x};
         initialised = true;
       }

@@ -34,14 +34,13 @@ Placement placement(const ProofSetup& setup, const Storage& storage, const Key& 
 // Accumulation: how many mma statements of `warp` form A[i][k]·B[k][j].
 int product_count(const ProofSetup& setup, int warp, std::int64_t i, std::int64_t j, std::int64_t k);
 // The D slot of D[i][j] in (warp, lane), if that thread holds it.
-std::optional<std::int64_t> d_slot(const ProofSetup& setup, int warp, int lane, std::int64_t i,
-                                   std::int64_t j);
+std::optional<std::int64_t> d_slot(const ProofSetup& setup, int warp, int lane, std::int64_t i, std::int64_t j);
 
 // What goes wrong with D[i][j]'s initialisation in (warp, lane), slot s.
 enum class InitFault { none, accumulated_before_init, reinitialised, wrong_source };
 struct InitVerdict {
   InitFault fault = InitFault::none;
-  int stmt = -1;  // the statement where it shows (index into nest.stmts)
+  int stmt = -1;   // the statement where it shows (index into nest.stmts)
   int index = -1;  // wrong_source: position in the init's d_slots
 };
 InitVerdict init_verdict(const ProofSetup& setup, int warp, int lane, std::int64_t i, std::int64_t j,

@@ -89,8 +89,10 @@ std::vector<Diagnosis> diagnose(const Program& program, const ProveOptions& opti
       if (takes(inst, sig) && divides(inst, g)) admitted.push_back(&inst);
     if (!admitted.empty()) {
       out.push_back(note(admitted.front()->ptx(), DiagnosisProperty::instruction_set,
-                         "the dtypes " + dtypes_str(sig) + " need --inst-set extended: TVM's instructions take none of "
-                         "them; " + admitted.front()->ptx() + " does"));
+                         "the dtypes " + dtypes_str(sig) +
+                             " need --inst-set extended: TVM's instructions take none of "
+                             "them; " +
+                             admitted.front()->ptx() + " does"));
       set = InstSet::extended;
     }
   }
@@ -101,10 +103,12 @@ std::vector<Diagnosis> diagnose(const Program& program, const ProveOptions& opti
         tiles += (tiles.empty() ? "" : ", ") + inst.shape() + (inst.in_tvm ? "" : " (--inst-set extended)");
     const std::string mnk = "M=" + std::to_string(g.m) + ", N=" + std::to_string(g.n) + ", K=" + std::to_string(g.k);
     if (!tiles.empty())
-      out.push_back(note("", DiagnosisProperty::shape, mnk + " is not a multiple of any instruction tile for these dtypes: " + tiles));
+      out.push_back(note("", DiagnosisProperty::shape,
+                         mnk + " is not a multiple of any instruction tile for these dtypes: " + tiles));
     else
-      out.push_back(note("", DiagnosisProperty::dtypes, "no mma instruction takes the dtypes " + dtypes_str(sig) +
-                                           " (A, B, C, D), in any instruction set"));
+      out.push_back(
+          note("", DiagnosisProperty::dtypes,
+               "no mma instruction takes the dtypes " + dtypes_str(sig) + " (A, B, C, D), in any instruction set"));
     return out;
   }
 
@@ -154,14 +158,18 @@ std::vector<Diagnosis> diagnose(const Program& program, const ProveOptions& opti
     }
     if (failing.empty() && set != options.inst_set) {
       out.push_back(note(inst->ptx(), DiagnosisProperty::fits,
-                         "every operand's layout fits the " + inst->shape() + " frame; with --inst-set extended the "
-                         "program " + (proves(program, set) ? "dispatches and proves" : "dispatches to it")));
+                         "every operand's layout fits the " + inst->shape() +
+                             " frame; with --inst-set extended the "
+                             "program " +
+                             (proves(program, set) ? "dispatches and proves" : "dispatches to it")));
       continue;
     }
     if (failing.empty()) {
       out.push_back(note(inst->ptx(), DiagnosisProperty::fits,
-                         "every operand's layout fits the " + inst->shape() + " frame on its own; TVM declines for "
-                         "another reason: " + (reasons.empty() ? std::string("?") : reasons.front())));
+                         "every operand's layout fits the " + inst->shape() +
+                             " frame on its own; TVM declines for "
+                             "another reason: " +
+                             (reasons.empty() ? std::string("?") : reasons.front())));
       continue;
     }
     // Several operands wrong: each fix fits its operand; together they may prove.
@@ -170,8 +178,10 @@ std::vector<Diagnosis> diagnose(const Program& program, const ProveOptions& opti
     if (!all) continue;
     Program joint = program;
     for (std::size_t i : failing) {
-      const auto op = out[i].operand == "A" ? GemmOperand::A : out[i].operand == "B" ? GemmOperand::B
-                      : out[i].operand == "C" ? GemmOperand::C : GemmOperand::D;
+      const auto op = out[i].operand == "A"   ? GemmOperand::A
+                      : out[i].operand == "B" ? GemmOperand::B
+                      : out[i].operand == "C" ? GemmOperand::C
+                                              : GemmOperand::D;
       joint = with_layout(joint, buffer_of(op).buffer(), fixes[inst->ptx() + "/" + buffer_of(op).buffer()]->layout);
     }
     if (proves(joint, set))

@@ -65,8 +65,7 @@ std::string register_role(GemmOperand op, const MmaInst& inst, std::int64_t di, 
 // The role of shard iter `index` of the operand's buffer layout: a register
 // role, or g / t for the lane iters (lane / 4, lane % 4); "" when the iter
 // moves along both dims or leaves the operand.
-std::string iter_role(const Program& program, const OperandPlace& view, GemmOperand op, const MmaInst& inst,
-                      int index);
+std::string iter_role(const Program& program, const OperandPlace& view, GemmOperand op, const MmaInst& inst, int index);
 
 // The layout text as a user writes it: "4 @ laneid", not "4@laneid".
 std::string user_layout_text(const TileLayout& layout);

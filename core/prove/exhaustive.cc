@@ -77,8 +77,7 @@ Outcome accumulation(const ProofSetup& setup) {
         const auto l = holder(w, i, j);
         if (!l) continue;
         for (std::int64_t k = 0; k < K; ++k)
-          if (count[(i * d.cols() + j) * K + k] != 1)
-            return refuted(AccumulationWitness{false, w, *l, i, j, k});
+          if (count[(i * d.cols() + j) * K + k] != 1) return refuted(AccumulationWitness{false, w, *l, i, j, k});
       }
   }
   for (int w = 0; w < setup.warps; ++w)

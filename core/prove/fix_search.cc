@@ -30,7 +30,9 @@ std::string stride_text(std::int64_t stride, const Axis& axis) {
   return std::to_string(stride) + (axis == Axis::m() ? "" : " @ " + axis.name());
 }
 
-std::string iter_text(const Iter& it) { return "(" + std::to_string(it.extent) + " : " + stride_text(it.stride, it.axis) + ")"; }
+std::string iter_text(const Iter& it) {
+  return "(" + std::to_string(it.extent) + " : " + stride_text(it.stride, it.axis) + ")";
+}
 
 std::vector<Candidate> candidates(const TileLayout& layout, const BufferDecl& buffer, const std::string& name,
                                   const std::function<std::string(int)>& role) {
@@ -44,7 +46,8 @@ std::vector<Candidate> candidates(const TileLayout& layout, const BufferDecl& bu
   std::vector<Candidate> out;
   const auto add = [&](std::vector<Iter> iters, Offset offset, std::string reason, std::string text = {}) {
     try {
-      out.push_back({TileLayout(std::move(iters), layout.replica(), std::move(offset)), std::move(text), std::move(reason)});
+      out.push_back(
+          {TileLayout(std::move(iters), layout.replica(), std::move(offset)), std::move(text), std::move(reason)});
     } catch (const Error&) {
     }
   };
@@ -72,8 +75,7 @@ std::vector<Candidate> candidates(const TileLayout& layout, const BufferDecl& bu
       add(s, layout.offset(), "the iters " + iter_name(i) + " and " + iter_name(j) + " were in the wrong order");
       s = shard;
       std::swap(s[i].extent, s[j].extent);
-      add(std::move(s), layout.offset(),
-          "the extents of " + iter_name(i) + " and " + iter_name(j) + " were swapped");
+      add(std::move(s), layout.offset(), "the extents of " + iter_name(i) + " and " + iter_name(j) + " were swapped");
     }
   if (!layout.replica().empty()) {
     try {
@@ -162,8 +164,7 @@ bool proves(const Program& program, InstSet set, bool with_staging) {
   }
 }
 
-std::optional<std::string> fix_search_capped(const Program& program, const std::string& buffer,
-                                             const Limits& limits) {
+std::optional<std::string> fix_search_capped(const Program& program, const std::string& buffer, const Limits& limits) {
   const std::int64_t size = program.buffer(buffer, {}).layout.size();
   const std::int64_t cap = limits.get(Resource::fix_elements);
   if (size <= cap) return std::nullopt;

@@ -48,8 +48,7 @@ bool proves(const Program& program, InstSet set, bool with_staging = true);
 // limits.get(Resource::fix_elements): each candidate is evaluated element by
 // element and possibly proved, so larger layouts get no fix search.
 // nullopt when the search runs.
-std::optional<std::string> fix_search_capped(const Program& program, const std::string& buffer,
-                                             const Limits& limits);
+std::optional<std::string> fix_search_capped(const Program& program, const std::string& buffer, const Limits& limits);
 
 // `name(i)` names shard iter i of the buffer's layout in the reasons ("rM",
 // "kHi"; "" for none).  nullopt too when fix_search_capped.

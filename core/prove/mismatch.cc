@@ -248,11 +248,13 @@ void explain_mismatches(const ProofSetup& setup, const CheckSpec& check, const L
     const StagingRef& s = setup.staging[check.staging];
     const Storage& st = setup.storage(s.buffer);
     total = std::int64_t{setup.warps} * 32 * st.span();
-    const std::int64_t threads = std::clamp<std::int64_t>(cap / std::max<std::int64_t>(st.span(), 1), 1, 32 * setup.warps);
+    const std::int64_t threads =
+        std::clamp<std::int64_t>(cap / std::max<std::int64_t>(st.span(), 1), 1, 32 * setup.warps);
     for (int w = 0; w < setup.warps; ++w)
       for (int l = 0; l < 32 && 32 * std::int64_t{w} + l < threads; ++l)
         for (std::int64_t slot = 0; slot < st.span(); ++slot) {
-          Point p{{warp_of(w), l, slot, std::nullopt, staging_element(s, w, l, slot)}, !staging_ok(setup, s, w, l, slot)};
+          Point p{{warp_of(w), l, slot, std::nullopt, staging_element(s, w, l, slot)},
+                  !staging_ok(setup, s, w, l, slot)};
           if (const auto f = st.held({w, l}, slot)) p.m.expected = st.coord(*f);
           points.push_back(std::move(p));
         }
@@ -262,11 +264,10 @@ void explain_mismatches(const ProofSetup& setup, const CheckSpec& check, const L
   cx.points = static_cast<std::int64_t>(points.size());
   for (const Point& p : points)
     if (p.wrong) cx.mismatches.push_back(p.m);
-  const std::string capped = cx.points < total ? "explained over the first " + std::to_string(cx.points) + " of " +
-                                                     std::to_string(total) + " points: " +
-                                                     std::string(resource_info(Resource::explain_points).option) +
-                                                     " caps it"
-                                               : "";
+  const std::string capped =
+      cx.points < total ? "explained over the first " + std::to_string(cx.points) + " of " + std::to_string(total) +
+                              " points: " + std::string(resource_info(Resource::explain_points).option) + " caps it"
+                        : "";
   if (cx.mismatches.empty()) {
     if (!capped.empty()) cx.summary = "no wrong (lane, slot) pair among the points " + capped;
     return;
@@ -288,16 +289,19 @@ void explain_mismatches(const ProofSetup& setup, const CheckSpec& check, const L
   // is not a swap says less than a wrong stride or modulus would.
   const StagingRef& staging = setup.staging[check.staging];
   const std::optional<Moves> moves = staging_moves(setup, staging, points);
-  const std::optional<std::string> perm = moves ? describe_moves(setup, staging.buffer, *moves, "the layout") : std::nullopt;
+  const std::optional<std::string> perm =
+      moves ? describe_moves(setup, staging.buffer, *moves, "the layout") : std::nullopt;
   if (perm && perm->find(" swapped)") != std::string::npos) {
     cx.summary += "; " + *perm;
     return;
   }
   const Point& first = *std::find_if(points.begin(), points.end(), [](const Point& p) { return p.wrong; });
-  const std::int64_t dr = (*first.m.actual)[0] - (*first.m.expected)[0], dc = (*first.m.actual)[1] - (*first.m.expected)[1];
+  const std::int64_t dr = (*first.m.actual)[0] - (*first.m.expected)[0],
+                     dc = (*first.m.actual)[1] - (*first.m.expected)[1];
   bool offset = true;
   for (const Point& p : points)
-    offset = offset && p.wrong && (*p.m.actual)[0] - (*p.m.expected)[0] == dr && (*p.m.actual)[1] - (*p.m.expected)[1] == dc;
+    offset =
+        offset && p.wrong && (*p.m.actual)[0] - (*p.m.expected)[0] == dr && (*p.m.actual)[1] - (*p.m.expected)[1] == dc;
   if (offset) {
     cx.summary += "; an offset: every slot is off by (" + std::to_string(dr) + ", " + std::to_string(dc) + ")";
     return;

@@ -71,12 +71,11 @@ class Fit {
   std::int64_t flat(std::int64_t i, std::int64_t j) const { return st_.flat(view_.to_buffer(i, j)); }
   Place place(std::int64_t i, std::int64_t j) const { return decode(st_, st_.owners(flat(i, j)).front()); }
   std::string where(std::int64_t warp, std::int64_t lane, std::int64_t slot) const {
-    return (warps_ > 1 ? "warp " + std::to_string(warp) + ", " : "") + "lane " + std::to_string(lane) +
-           ", slot " + std::to_string(slot);
+    return (warps_ > 1 ? "warp " + std::to_string(warp) + ", " : "") + "lane " + std::to_string(lane) + ", slot " +
+           std::to_string(slot);
   }
   // What (warp, lane, slot) holds, in the operand's coordinates.
-  std::pair<std::optional<Element>, std::string> held(std::int64_t warp, std::int64_t lane,
-                                                       std::int64_t slot) const {
+  std::pair<std::optional<Element>, std::string> held(std::int64_t warp, std::int64_t lane, std::int64_t slot) const {
     const auto f = st_.held({clamp_int(warp), clamp_int(lane)}, slot);
     if (!f) return {std::nullopt, "nothing"};
     const auto logical = view_.from_buffer(st_.coord(*f));
@@ -108,8 +107,8 @@ class Fit {
       return "warp " + std::to_string(p.warp) + ", lane " + std::to_string(p.lane) + ", slot " + std::to_string(p.slot);
     };
     return finding(DiagnosisProperty::replica, b.warp, b.lane, b.slot, std::nullopt, Element{0, 0},
-                   el(name_, 0, 0) + " is placed at " + at(a) + " and at " + at(b) + " (replica " + r.substr(0, r.find(']') + 1) +
-                       "); an mma operand keeps each element in one (lane, slot)");
+                   el(name_, 0, 0) + " is placed at " + at(a) + " and at " + at(b) + " (replica " +
+                       r.substr(0, r.find(']') + 1) + "); an mma operand keeps each element in one (lane, slot)");
   }
 
   std::optional<Finding> lanes() const {
@@ -133,11 +132,10 @@ class Fit {
     else if (cx.lane >= 32 && st_.axis_index(Axis::laneid()) >= 0)
       why = "lanes 32.." + std::to_string(max_lane) + " do not exist (laneid span " +
             std::to_string(layout.span(Axis::laneid())) + " > 32)";
-    else if (cx.lane >= 32)
-      why = "lanes 32.." + std::to_string(max_lane) + " do not exist";
+    else if (cx.lane >= 32) why = "lanes 32.." + std::to_string(max_lane) + " do not exist";
     else
-      why = "warp " + std::to_string(first_warp) + " does not exist (the scope has " +
-            std::to_string(warps_) + " warp" + (warps_ > 1 ? "s" : "") + ")";
+      why = "warp " + std::to_string(first_warp) + " does not exist (the scope has " + std::to_string(warps_) +
+            " warp" + (warps_ > 1 ? "s" : "") + ")";
     first->cx.message = why + ": " + cx.message;
     return first;
   }
@@ -197,10 +195,10 @@ class Fit {
         if (slot == need)
           while (!held(w, l, slot).first) ++slot;
         return finding(DiagnosisProperty::coverage, w, l, slot, std::nullopt, held(w, l, slot).first,
-                       (warps_ > 1 ? "warp " + std::to_string(w) + ", " : "") + "lane " +
-                           std::to_string(l) + " holds " + std::to_string(has) + " of " + name_ + "'s " +
-                           std::to_string(total) + " elements; each of the " + std::to_string(threads) +
-                           " lanes holding " + name_ + " must hold " + std::to_string(need));
+                       (warps_ > 1 ? "warp " + std::to_string(w) + ", " : "") + "lane " + std::to_string(l) +
+                           " holds " + std::to_string(has) + " of " + name_ + "'s " + std::to_string(total) +
+                           " elements; each of the " + std::to_string(threads) + " lanes holding " + name_ +
+                           " must hold " + std::to_string(need));
       }
     return std::nullopt;
   }
@@ -237,15 +235,15 @@ class Fit {
             if (sigma[e] % per == 0) continue;
             return finding(DiagnosisProperty::frame, w, 0, sigma[e], xe, xe,
                            where(w, 0, sigma[e]) + " holds " + el(name_, xe[0], xe[1]) + ", element " +
-                               std::to_string(e) + " of " + frame_name + ", which must start a register (a slot divisible by " +
-                               std::to_string(per) + ")");
+                               std::to_string(e) + " of " + frame_name +
+                               ", which must start a register (a slot divisible by " + std::to_string(per) + ")");
           }
           const std::int64_t want = sigma[e - within] + within;
           if (sigma[e] == want) continue;
           const auto [h, text] = held(w, 0, want);
           return finding(DiagnosisProperty::frame, w, 0, want, xe, h,
-                         where(w, 0, want) + " holds " + text + "; " + frame_name + " puts " +
-                             el(name_, xe[0], xe[1]) + " there");
+                         where(w, 0, want) + " holds " + text + "; " + frame_name + " puts " + el(name_, xe[0], xe[1]) +
+                             " there");
         }
         for (int l = 1; l < 32; ++l)
           for (int e = 0; e < elems; ++e) {

@@ -22,10 +22,10 @@ namespace {
 
 // A proof of the layouts says nothing about how the program fills them.
 std::vector<std::string> staging_notes(const Program& program) {
-  if (program.stages.empty() && program.stores.empty() && program.copies.empty() &&
-      program.tile_copies.empty())
-    return {"staging not checked: the program does not stage its registers (no stage/store statements, no "
-            "TVMScript staging loops)"};
+  if (program.stages.empty() && program.stores.empty() && program.copies.empty() && program.tile_copies.empty())
+    return {
+        "staging not checked: the program does not stage its registers (no stage/store statements, no "
+        "TVMScript staging loops)"};
   const GemmCall& g = *program.gemm;
   std::string missing;
   const auto staged = [&](const OperandRef& op, bool store) {
@@ -39,8 +39,8 @@ std::vector<std::string> staging_notes(const Program& program) {
       if (s.store == store && s.reg == op.buffer) return true;
     return false;
   };
-  for (const auto& [name, op, store] : {std::tuple{"A", &g.a, false}, std::tuple{"B", &g.b, false},
-                                        std::tuple{"D", &g.d, true}})
+  for (const auto& [name, op, store] :
+       {std::tuple{"A", &g.a, false}, std::tuple{"B", &g.b, false}, std::tuple{"D", &g.d, true}})
     if (!staged(*op, store)) missing += std::string(missing.empty() ? "" : ", ") + name + " (" + op->buffer + ")";
   if (missing.empty()) return {};
   return {"staging not checked for " + missing + ": the program gives no staging for it"};
@@ -85,8 +85,7 @@ void search_layout_fix(const Program& program, const ProofSetup& setup, const Ch
                        const ProveOptions& options, Counterexample& cx) {
   std::optional<GemmOperand> op;
   if (!is_staging(check.id.kind)) op = setup.frame_buffer(check.operand);
-  const std::string buffer =
-      is_staging(check.id.kind) ? setup.staging[check.staging].buffer : setup.view(*op).buffer();
+  const std::string buffer = is_staging(check.id.kind) ? setup.staging[check.staging].buffer : setup.view(*op).buffer();
   for (GemmOperand o : {GemmOperand::A, GemmOperand::B, GemmOperand::C, GemmOperand::D})
     if (!op && setup.view(o).buffer() == buffer) op = o;
   if (!op) return;  // a staged buffer the gemm does not use
@@ -152,9 +151,9 @@ ProofReport prove(const Program& program, const Plan& plan, const ProveOptions& 
     const Outcome outcome = z3 ? z3->check(check) : check_exhaustive(setup, check);
     const std::chrono::duration<double, std::milli> ms = std::chrono::steady_clock::now() - start;
     CheckReport c{check.id, outcome.result, options.method, ms.count(), outcome.note, outcome.solved};
-    if (c.result == CheckResult::unknown && (c.note.find("timeout") != std::string::npos ||
-                                             c.note.find("canceled") != std::string::npos ||
-                                             ms.count() >= options.timeout_ms))
+    if (c.result == CheckResult::unknown &&
+        (c.note.find("timeout") != std::string::npos || c.note.find("canceled") != std::string::npos ||
+         ms.count() >= options.timeout_ms))
       c.note = "timed out after " + std::to_string(options.timeout_ms) + " ms";
     if (!c.solved) c.note = "no solving needed: the same query as an earlier check";
     report.checks.push_back(std::move(c));
@@ -163,13 +162,13 @@ ProofReport prove(const Program& program, const Plan& plan, const ProveOptions& 
       if (options.explain) {
         explain_mismatches(setup, check, options.limits, cx);
         const std::string buffer = is_staging(check.id.kind) ? setup.staging[check.staging].buffer
-                                                                    : setup.view(setup.frame_buffer(check.operand)).buffer();
+                                                             : setup.view(setup.frame_buffer(check.operand)).buffer();
         // A staging mismatch explained as an index typo (offset, stride,
         // modulus) is the statement's fault; a swap may be either's.
-        const bool statement_typo = is_staging(check.id.kind) &&
-                                    (cx.summary.find("; an offset") != std::string::npos ||
-                                     cx.summary.find("; a wrong stride") != std::string::npos ||
-                                     cx.summary.find("; a wrong modulus") != std::string::npos);
+        const bool statement_typo =
+            is_staging(check.id.kind) && (cx.summary.find("; an offset") != std::string::npos ||
+                                          cx.summary.find("; a wrong stride") != std::string::npos ||
+                                          cx.summary.find("; a wrong modulus") != std::string::npos);
         // A layout fix is searched through TVM main's dispatch: not for the release's pattern.
         if (check.id.kind != CheckKind::accumulation && !statement_typo && !program.release &&
             std::find(fixed.begin(), fixed.end(), buffer) == fixed.end()) {

@@ -81,7 +81,7 @@ struct CheckReport {
   CheckResult result = CheckResult::unknown;
   ProofMethod method = ProofMethod::z3;
   double ms = 0;
-  std::string note;  // why unknown ("timed out after N ms"), or that no solving was needed
+  std::string note;    // why unknown ("timed out after N ms"), or that no solving was needed
   bool solved = true;  // false: answered without solving (the same query as an earlier check)
 };
 
@@ -106,22 +106,22 @@ struct Mismatch {
 // Where a check fails.  lane/slot are always set; the rest where relevant.
 struct Counterexample {
   CheckId check;
-  std::string operand;          // "A" (frames, fragments), "D" (accumulation), the buffer (staging)
-  std::string source;           // staging: the statement's source (stage) or target (store) matrix, "A_g"
-  std::optional<int> warp;      // set at CTA scope
-  int lane = 0;                 // the lane whose register is wrong (for ldmatrix/stmatrix: that receives or sends it)
-  std::int64_t slot = 0;        // register slot (element index into the thread's storage)
+  std::string operand;      // "A" (frames, fragments), "D" (accumulation), the buffer (staging)
+  std::string source;       // staging: the statement's source (stage) or target (store) matrix, "A_g"
+  std::optional<int> warp;  // set at CTA scope
+  int lane = 0;             // the lane whose register is wrong (for ldmatrix/stmatrix: that receives or sends it)
+  std::int64_t slot = 0;    // register slot (element index into the thread's storage)
   // ldmatrix/stmatrix checks (the copy and its "rows" check): the lane whose
   // row address the wrong element moves through (lanes 8i..8i+7 give matrix
   // i's rows, which lanes other than themselves receive).
   std::optional<int> address_lane;
-  std::optional<int> stmt;      // index into the nest's statements
+  std::optional<int> stmt;               // index into the nest's statements
   std::optional<std::vector<int>> tile;  // the mma's (m, n, k) tile indices
-  std::optional<int> element;   // frame element index
-  std::optional<std::int64_t> k;  // accumulation: the K index of the product
-  std::optional<Element> expected;  // what should be there (absent: nothing should)
-  std::optional<Element> actual;    // what is there (absent: nothing is)
-  std::string message;          // the whole counterexample in words
+  std::optional<int> element;            // frame element index
+  std::optional<std::int64_t> k;         // accumulation: the K index of the product
+  std::optional<Element> expected;       // what should be there (absent: nothing should)
+  std::optional<Element> actual;         // what is there (absent: nothing is)
+  std::string message;                   // the whole counterexample in words
   // Frame and staging checks: every failing point, in the check's order
   // (the first is the counterexample's own), and a one-line summary for a
   // person (core/prove/mismatch.h); empty for the other checks.
@@ -166,9 +166,9 @@ struct Diagnosis {
   std::optional<Counterexample> counterexample;  // lane, slot, expected, actual, message
   std::string message;                           // the finding in words (without the fix)
   std::optional<std::string> fix;                // the repaired layout, "S[...]" or "B_FRAG.group(...)..."
-  std::string fix_line;    // as the user would write it: "D_FRAG = S[...]"
-  std::string fix_reason;  // "the two register iters were swapped", or why no fix
-  bool fix_proves = false; // the program with the fix dispatches and every check proves
+  std::string fix_line;                          // as the user would write it: "D_FRAG = S[...]"
+  std::string fix_reason;                        // "the two register iters were swapped", or why no fix
+  bool fix_proves = false;                       // the program with the fix dispatches and every check proves
 };
 
 struct ProofReport {
@@ -179,7 +179,7 @@ struct ProofReport {
   std::vector<std::string> reasons;  // the dispatch's, when it failed
   std::vector<CheckReport> checks;
   std::vector<Counterexample> counterexamples;  // one per refuted check, in check order
-  std::vector<Diagnosis> diagnosis;  // after a decline (explain), else empty
+  std::vector<Diagnosis> diagnosis;             // after a decline (explain), else empty
   // What the checks did not cover, in words: "staging not checked: ..." when
   // the program gives no staging (no stage/store statements, no TVMScript
   // staging loops), or names the operands it leaves unstaged.

@@ -7,7 +7,8 @@ namespace {
 Json element_json(const std::optional<Element>& e) { return e ? Json(*e) : Json(nullptr); }
 
 Json mismatch_json(const Mismatch& m) {
-  Json j = {{"lane", m.lane}, {"slot", m.slot}, {"expected", element_json(m.expected)}, {"actual", element_json(m.actual)}};
+  Json j = {
+      {"lane", m.lane}, {"slot", m.slot}, {"expected", element_json(m.expected)}, {"actual", element_json(m.actual)}};
   if (m.warp) j["warp"] = *m.warp;
   return j;
 }
@@ -25,9 +26,12 @@ Json check_json(const CheckReport& c) {
 }
 
 Json counterexample_json(const Counterexample& cx) {
-  Json j = {{"check", cx.check.name()}, {"lane", cx.lane},
-            {"slot", cx.slot},          {"expected", element_json(cx.expected)},
-            {"actual", element_json(cx.actual)}, {"operand", cx.operand}};
+  Json j = {{"check", cx.check.name()},
+            {"lane", cx.lane},
+            {"slot", cx.slot},
+            {"expected", element_json(cx.expected)},
+            {"actual", element_json(cx.actual)},
+            {"operand", cx.operand}};
   if (cx.warp) j["warp"] = *cx.warp;
   if (cx.address_lane) j["address_lane"] = *cx.address_lane;
   if (cx.stmt) j["stmt"] = *cx.stmt;
@@ -53,8 +57,11 @@ Json diagnosis_json(const Diagnosis& d) {
   Json cx = nullptr;
   if (d.counterexample) {
     const Counterexample& c = *d.counterexample;
-    cx = {{"lane", c.lane}, {"slot", c.slot}, {"expected", element_json(c.expected)},
-          {"actual", element_json(c.actual)}, {"message", c.message}};
+    cx = {{"lane", c.lane},
+          {"slot", c.slot},
+          {"expected", element_json(c.expected)},
+          {"actual", element_json(c.actual)},
+          {"message", c.message}};
     if (c.warp) cx["warp"] = *c.warp;
   }
   return {{"instruction", d.instruction.empty() ? Json(nullptr) : Json(d.instruction)},
@@ -71,11 +78,14 @@ Json diagnosis_json(const Diagnosis& d) {
 Json bank_json(const BankCount& b) {
   Json conflicts = Json::array();
   for (const BankPhase& p : b.conflicts)
-    conflicts.push_back({{"instruction", p.instruction}, {"phase", p.phase}, {"wavefronts", p.wavefronts},
-                         {"bank", p.bank}, {"lanes", p.lanes}});
-  return {{"statement", b.statement}, {"shared", b.shared},   {"line", b.line},
-          {"instructions", b.instructions}, {"wavefronts", b.wavefronts}, {"ideal", b.ideal},
-          {"extra", b.extra()}, {"conflicts", std::move(conflicts)}};
+    conflicts.push_back({{"instruction", p.instruction},
+                         {"phase", p.phase},
+                         {"wavefronts", p.wavefronts},
+                         {"bank", p.bank},
+                         {"lanes", p.lanes}});
+  return {
+      {"statement", b.statement},   {"shared", b.shared}, {"line", b.line},     {"instructions", b.instructions},
+      {"wavefronts", b.wavefronts}, {"ideal", b.ideal},   {"extra", b.extra()}, {"conflicts", std::move(conflicts)}};
 }
 
 Json report_json(const ProofReport& r) {

@@ -30,9 +30,8 @@ void require_frame_registers(const MmaStmt& mma, int stmt, const MmaInst& inst, 
   const auto check = [&](const std::vector<int>& regs, Operand op, const char* name) {
     const int want = op == Operand::A ? frames.a : op == Operand::B ? frames.b : frames.c;
     if (static_cast<int>(regs.size()) != want)
-      throw Error("nest statement " + std::to_string(stmt) + " passes " +
-                  std::to_string(regs.size()) + " " + name + " registers, the " + inst.shape() +
-                  " frame has " + std::to_string(want));
+      throw Error("nest statement " + std::to_string(stmt) + " passes " + std::to_string(regs.size()) + " " + name +
+                  " registers, the " + inst.shape() + " frame has " + std::to_string(want));
   };
   check(mma.a, Operand::A, "A");
   check(mma.b, Operand::B, "B");
@@ -43,20 +42,18 @@ void require_frame_registers(const MmaStmt& mma, int stmt, const MmaInst& inst, 
 }  // namespace
 
 void validate_staging(const Program& program) {
-  const auto check = [&](const std::string& buf, const std::string& matrix, const SourceLoc& loc,
-                         const char* what) {
+  const auto check = [&](const std::string& buf, const std::string& matrix, const SourceLoc& loc, const char* what) {
     const BufferDecl& buffer = program.buffer(buf, loc);
     if (buffer.scope != MemScope::local)
       throw Error(loc, std::string(what) + " " + buf + ": '" + buf + "' is a " +
                            std::string(mem_scope_name(buffer.scope)) +
                            " buffer; stage and store move register (local) buffers");
     if (buffer.shape.size() != 2)
-      throw Error(loc, std::string(what) + " " + buf + ": [ROW, COL] needs a 2-D buffer, '" + buf +
-                           "' has shape " + coord_text(buffer.shape));
-    if (const BufferDecl* m = program.find_buffer(matrix); m && m->shape != buffer.shape)
-      throw Error(loc, std::string(what) + " " + buf + ": '" + matrix + "' has shape " +
-                           coord_text(m->shape) + " but '" + buf + "' has shape " +
+      throw Error(loc, std::string(what) + " " + buf + ": [ROW, COL] needs a 2-D buffer, '" + buf + "' has shape " +
                            coord_text(buffer.shape));
+    if (const BufferDecl* m = program.find_buffer(matrix); m && m->shape != buffer.shape)
+      throw Error(loc, std::string(what) + " " + buf + ": '" + matrix + "' has shape " + coord_text(m->shape) +
+                           " but '" + buf + "' has shape " + coord_text(buffer.shape));
   };
   for (const StageStmt& s : program.stages) check(s.buffer, s.source, s.loc, "stage");
   for (const StoreStmt& s : program.stores) check(s.buffer, s.target, s.loc, "store");
@@ -88,8 +85,8 @@ ProofSetup::ProofSetup(const Program& program, const Plan& plan, OriginRule rule
   const Frame& fb = frame(GemmOperand::B);
   const Frame& fc = frame(GemmOperand::D);
   const FrameRegs frame_regs{fa.regs, fb.regs, fc.regs};
-  const auto anchor = [&](GemmOperand op, const std::vector<int>& regs, const Frame& f, int warp)
-      -> std::optional<Element> {
+  const auto anchor = [&](GemmOperand op, const std::vector<int>& regs, const Frame& f,
+                          int warp) -> std::optional<Element> {
     const Storage& st = storage(op);
     const std::int64_t slot = std::int64_t{regs.front()} * f.per_reg();
     const auto flat = origin_rule == OriginRule::affine ? st.held_by_scan({warp, 0}, slot) : st.held({warp, 0}, slot);
@@ -167,9 +164,12 @@ ProofSetup::ProofSetup(const Program& program, const Plan& plan, OriginRule rule
         return first ? first : second;
       };
       Origin d, a, b;
-      if (const auto e = anchor(GemmOperand::D, mma->d, fc, w)) d = {(*e)[0] - fc.row.at(0, 0), (*e)[1] - fc.col.at(0, 0), {}};
-      if (const auto e = anchor(GemmOperand::A, mma->a, fa, w)) a = {(*e)[0] - fa.row.at(0, 0), {}, (*e)[1] - fa.col.at(0, 0)};
-      if (const auto e = anchor(GemmOperand::B, mma->b, fb, w)) b = {{}, (*e)[1] - fb.col.at(0, 0), (*e)[0] - fb.row.at(0, 0)};
+      if (const auto e = anchor(GemmOperand::D, mma->d, fc, w))
+        d = {(*e)[0] - fc.row.at(0, 0), (*e)[1] - fc.col.at(0, 0), {}};
+      if (const auto e = anchor(GemmOperand::A, mma->a, fa, w))
+        a = {(*e)[0] - fa.row.at(0, 0), {}, (*e)[1] - fa.col.at(0, 0)};
+      if (const auto e = anchor(GemmOperand::B, mma->b, fb, w))
+        b = {{}, (*e)[1] - fb.col.at(0, 0), (*e)[0] - fb.row.at(0, 0)};
       ref.origin.push_back({pick(d.m0, a.m0, want.m0), pick(d.n0, b.n0, want.n0), pick(a.k0, b.k0, want.k0)});
     }
     mmas.push_back(std::move(ref));
@@ -193,9 +193,7 @@ const Storage& ProofSetup::storage(const std::string& buffer) const {
   throw Error("internal: no storage for buffer '" + buffer + "'");
 }
 
-const Frame& ProofSetup::frame(GemmOperand op) const {
-  return inst.frame(frame_operand(op));
-}
+const Frame& ProofSetup::frame(GemmOperand op) const { return inst.frame(frame_operand(op)); }
 
 const std::vector<int>& ProofSetup::registers(const MmaStmt& mma, GemmOperand op) {
   switch (op) {
@@ -207,8 +205,8 @@ const std::vector<int>& ProofSetup::registers(const MmaStmt& mma, GemmOperand op
   return mma.d;
 }
 
-std::pair<std::optional<std::int64_t>, std::optional<std::int64_t>> ProofSetup::frame_origin(
-    const Origin& o, GemmOperand op) {
+std::pair<std::optional<std::int64_t>, std::optional<std::int64_t>> ProofSetup::frame_origin(const Origin& o,
+                                                                                             GemmOperand op) {
   if (op == GemmOperand::A) return {o.m0, o.k0};
   if (op == GemmOperand::B) return {o.k0, o.n0};
   return {o.m0, o.n0};

@@ -149,8 +149,8 @@ class ProofSetup {
   static const std::vector<int>& registers(const MmaStmt& mma, GemmOperand op);
   // The (row, col) origin of a frame check's tile: A (m0, k0), B (k0, n0),
   // C and D (m0, n0).
-  static std::pair<std::optional<std::int64_t>, std::optional<std::int64_t>> frame_origin(
-      const Origin& origin, GemmOperand op);
+  static std::pair<std::optional<std::int64_t>, std::optional<std::int64_t>> frame_origin(const Origin& origin,
+                                                                                          GemmOperand op);
 
  private:
   std::vector<OperandPlace> views_;

@@ -61,8 +61,8 @@ std::optional<Counterexample> swizzle_check(const CheckId& check, const SharedLa
                        s.swizzle.str() + " repeats every " + std::to_string(period_bytes) + " bytes but " + name +
                            " is aligned to " + std::to_string(s.align) + ": placed at byte " + std::to_string(base) +
                            ", " + s.element_name(f) + " goes to offset " + std::to_string(by_address) +
-                           " by its address, not " + std::to_string(s.offset[f]) + " (align=" +
-                           std::to_string(period_bytes) + " is needed)");
+                           " by its address, not " + std::to_string(s.offset[f]) +
+                           " (align=" + std::to_string(period_bytes) + " is needed)");
     }
   }
   return std::nullopt;
@@ -75,12 +75,14 @@ std::optional<Counterexample> agree_check(const CheckId& check, const SharedStag
     if (w.offset[f] == r.offset[f]) continue;
     const std::int64_t o = r.offset[f];
     const std::int64_t there = o >= 0 && o < w.alloc ? w.element_at[o] : -1;
-    std::string msg = verb + r.element_name(f) + (st.store ? " from" : " at") + " offset " + std::to_string(w.offset[f]) +
-                      " (" + swizzle_text(w.swizzle) + ") but the " + (st.store ? "writers put" : "reader looks for") +
-                      " it at offset " + std::to_string(o) + " (" + r.buffer->name + "'s " + swizzle_text(r.swizzle) + ")";
-    if (there >= 0) msg += ", where " + std::string(st.store ? "the drain takes " : "the fill put ") + r.element_name(there);
-    return make_cx(check, r.buffer->name, 0, o, coord(r, f), there >= 0 ? std::optional<Element>(coord(r, there)) : std::nullopt,
-                   msg);
+    std::string msg = verb + r.element_name(f) + (st.store ? " from" : " at") + " offset " +
+                      std::to_string(w.offset[f]) + " (" + swizzle_text(w.swizzle) + ") but the " +
+                      (st.store ? "writers put" : "reader looks for") + " it at offset " + std::to_string(o) + " (" +
+                      r.buffer->name + "'s " + swizzle_text(r.swizzle) + ")";
+    if (there >= 0)
+      msg += ", where " + std::string(st.store ? "the drain takes " : "the fill put ") + r.element_name(there);
+    return make_cx(check, r.buffer->name, 0, o, coord(r, f),
+                   there >= 0 ? std::optional<Element>(coord(r, there)) : std::nullopt, msg);
   }
   return std::nullopt;
 }
@@ -114,9 +116,10 @@ std::optional<Counterexample> rows_check(const CheckId& check, const SharedStage
     const std::int64_t r = a.lane_row[l], c = a.lane_col[l];
     const std::string at = "lane " + std::to_string(l) + "'s row address " + name_of(name, r, c);
     if (a.lane_offset[l] < 0)
-      return located(make_cx(check, name, l, 0, Element{r, c}, std::nullopt,
-                             at + " is outside " + name + "'s " + std::to_string(s.rows) + " x " + std::to_string(s.cols)),
-                     l, 0);
+      return located(
+          make_cx(check, name, l, 0, Element{r, c}, std::nullopt,
+                  at + " is outside " + name + "'s " + std::to_string(s.rows) + " x " + std::to_string(s.cols)),
+          l, 0);
     const std::int64_t byte = a.lane_offset[l] * s.width;
     if (byte % 16 != 0 || s.align < 16)
       return located(make_cx(check, name, l, 0, Element{r, c}, std::nullopt,
@@ -130,13 +133,14 @@ std::optional<Counterexample> rows_check(const CheckId& check, const SharedStage
       if (s.inside(r, c + j) && s.offset[s.flat(r, c + j)] == o) continue;
       std::optional<Element> actual;
       if (held >= 0) actual = coord(s, held);
-      return located(make_cx(check, name, l, j, s.inside(r, c + j) ? std::optional<Element>(Element{r, c + j}) : std::nullopt,
-                     actual,
-                     at + ": its 16 bytes are not the row " + name_of(name, r, c) + ".." + std::to_string(c + 16 / s.width - 1) +
-                         " — byte " + std::to_string(o * s.width) + " holds " +
-                         (held >= 0 ? s.element_name(held) : std::string("nothing")) +
-                         (s.inside(r, c + j) ? " where " + name_of(name, r, c + j) + " belongs" : ", past the row's end")),
-                     l, j);
+      return located(
+          make_cx(check, name, l, j, s.inside(r, c + j) ? std::optional<Element>(Element{r, c + j}) : std::nullopt,
+                  actual,
+                  at + ": its 16 bytes are not the row " + name_of(name, r, c) + ".." +
+                      std::to_string(c + 16 / s.width - 1) + " — byte " + std::to_string(o * s.width) + " holds " +
+                      (held >= 0 ? s.element_name(held) : std::string("nothing")) +
+                      (s.inside(r, c + j) ? " where " + name_of(name, r, c + j) + " belongs" : ", past the row's end")),
+          l, j);
     }
   }
   return std::nullopt;
@@ -159,7 +163,8 @@ Source source_of(const SharedStage& st, int lane, std::int64_t slot) {
     const std::int64_t k = slot - a.slot;
     if (k >= 0 && k < a.copy->num * per_reg) {
       const int reg = static_cast<int>(k / per_reg);
-      src = {&a, matrix_copy_byte(*a.copy, lane, reg, static_cast<int>(k % per_reg) * st.reader.width).address_lane, reg};
+      src = {&a, matrix_copy_byte(*a.copy, lane, reg, static_cast<int>(k % per_reg) * st.reader.width).address_lane,
+             reg};
     }
   }
   return src;
@@ -210,11 +215,13 @@ std::optional<Counterexample> delivered_check(const CheckId& check, const ProofS
           for (int j = 0; j < 4; ++j) {
             pairs += (j ? ", " : "") + held_text(matrix, st, table.at(l, first + j));
             const auto w = storage.held({0, l}, first + j);
-            needs += (j ? ", " : "") + (w ? name_of(reg.name, *w / st.reg_cols, *w % st.reg_cols) : std::string("nothing"));
+            needs +=
+                (j ? ", " : "") + (w ? name_of(reg.name, *w / st.reg_cols, *w % st.reg_cols) : std::string("nothing"));
           }
-          msg += "; .trans moves 16-bit units, so on 8-bit data each unit keeps a pair of neighbouring elements: lane " +
-                 std::to_string(l) + "'s register " + std::to_string(src.reg) + " gets (" + pairs + ") where the mma needs (" +
-                 needs + ")";
+          msg +=
+              "; .trans moves 16-bit units, so on 8-bit data each unit keeps a pair of neighbouring elements: lane " +
+              std::to_string(l) + "'s register " + std::to_string(src.reg) + " gets (" + pairs +
+              ") where the mma needs (" + needs + ")";
         }
         cx = make_cx(check, reg.name, l, s, m.expected, m.actual, msg);
         cx->source = matrix;
@@ -224,7 +231,8 @@ std::optional<Counterexample> delivered_check(const CheckId& check, const ProofS
     }
   if (cx) {
     cx->points = 32 * span;
-    cx->summary = std::to_string(cx->mismatches.size()) + " of " + std::to_string(cx->points) + " (lane, slot) pairs wrong";
+    cx->summary =
+        std::to_string(cx->mismatches.size()) + " of " + std::to_string(cx->points) + " (lane, slot) pairs wrong";
   }
   return cx;
 }
@@ -240,7 +248,12 @@ SharedFindings shared_findings(const ProofSetup& setup) {
     std::optional<Counterexample> cx = check(id);
     const std::chrono::duration<double, std::milli> ms = Clock::now() - start;
     SharedCheck c;
-    c.report = CheckReport{id, cx ? CheckResult::refuted : CheckResult::proved, ProofMethod::exhaustive, ms.count(), std::string(kEnumerated), true};
+    c.report = CheckReport{id,
+                           cx ? CheckResult::refuted : CheckResult::proved,
+                           ProofMethod::exhaustive,
+                           ms.count(),
+                           std::string(kEnumerated),
+                           true};
     c.counterexample = std::move(cx);
     out.checks.push_back(std::move(c));
   };
@@ -253,7 +266,8 @@ SharedFindings shared_findings(const ProofSetup& setup) {
     if (swizzles.insert(s).second) {
       run({K::swizzle, s}, [&](const CheckId& id) { return swizzle_check(id, st->reader); });
       if (!(st->writer.swizzle == st->reader.swizzle))
-        run({store ? K::swizzle_drain : K::swizzle_fill, s}, [&](const CheckId& id) { return swizzle_check(id, st->writer); });
+        run({store ? K::swizzle_drain : K::swizzle_fill, s},
+            [&](const CheckId& id) { return swizzle_check(id, st->writer); });
     }
     run({store ? K::drain : K::fill, s}, [&](const CheckId& id) { return agree_check(id, *st); });
     for (const SharedAccess& a : st->accesses)

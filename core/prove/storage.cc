@@ -15,8 +15,7 @@ std::int64_t axis_value(const Axis& axis, Thread thread, std::int64_t slot) {
   return axis == Axis::m() ? slot : 0;
 }
 
-Storage::Storage(const BufferDecl& buffer)
-    : buffer_(&buffer), span_(buffer.layout.span(Axis::m())) {
+Storage::Storage(const BufferDecl& buffer) : buffer_(&buffer), span_(buffer.layout.span(Axis::m())) {
   const std::set<Axis> axes = named_axes(buffer.layout);
   axes_.assign(axes.begin(), axes.end());
 }

@@ -16,7 +16,6 @@ Coord tile_coord(std::int64_t t0, std::int64_t t1, const Coord& within) {
   return c;
 }
 
-
 // The registers a tile of the view passes (the dispatch's reading of the
 // view), or nullopt where a slot is negative (the symbolic slot formula
 // divides unsigned).
@@ -33,8 +32,8 @@ std::optional<std::vector<int>> tile_registers(const RegisterView& view, const M
 }
 
 // Per tile (t0 * count1 + t1) its registers; nullopt where some slot is negative.
-std::optional<std::vector<std::vector<int>>> register_table(const RegisterView& view, const MmaInst& inst,
-                                                            Operand op, int count0, int count1) {
+std::optional<std::vector<std::vector<int>>> register_table(const RegisterView& view, const MmaInst& inst, Operand op,
+                                                            int count0, int count1) {
   std::vector<std::vector<int>> table;
   for (int t0 = 0; t0 < count0; ++t0)
     for (int t1 = 0; t1 < count1; ++t1) {
@@ -99,7 +98,8 @@ TileModel::TileModel(const ProofSetup& setup) : setup_(setup) {
     for (int w = 0; w < setup.warps; ++w) {
       const Origin& o = ref.origin[w];
       const MmaStmt& m = *ref.mma;
-      if (o.m0 != base_m_[w] + std::int64_t{m.tile_m} * inst.m || o.n0 != base_n_[w] + std::int64_t{m.tile_n} * inst.n ||
+      if (o.m0 != base_m_[w] + std::int64_t{m.tile_m} * inst.m ||
+          o.n0 != base_n_[w] + std::int64_t{m.tile_n} * inst.n ||
           o.k0 != base_k_[w] + std::int64_t{m.tile_k} * inst.k) {
         gap_all(at_stmt(ref.stmt) + "in warp " + std::to_string(w) +
                 " has a tile origin that is not its tile index times the instruction's extent");

@@ -49,8 +49,8 @@ std::string located(const ProofSetup& setup, GemmOperand op, const Element& e) {
   if (e[0] < 0 || e[0] >= v.rows() || e[1] < 0 || e[1] >= v.cols()) return ", outside the gemm's region";
   const Storage& st = setup.storage(op);
   const Placement p = placement(setup, st, st.owners(st.flat(v.to_buffer(e[0], e[1]))).front());
-  return " (" + element_str(std::string(gemm_operand_name(op)), e) + " is at " +
-         where(setup, p.warp, p.lane, p.slot) + ")";
+  return " (" + element_str(std::string(gemm_operand_name(op)), e) + " is at " + where(setup, p.warp, p.lane, p.slot) +
+         ")";
 }
 
 void frame(const ProofSetup& setup, const CheckSpec& check, const FrameWitness& w, Counterexample& cx) {
@@ -72,18 +72,18 @@ void frame(const ProofSetup& setup, const CheckSpec& check, const FrameWitness& 
                                : "mma (" + std::to_string(ref.mma->tile_m) + ", " + std::to_string(ref.mma->tile_n) +
                                      ", " + std::to_string(ref.mma->tile_k) + ")";
   const std::string at = where(setup, w.warp, w.lane, p.slot) + ": " + stmt + " passes " +
-                         std::string(gemm_operand_name(check.operand)) + " element " +
-                         std::to_string(w.elem) + " (register " + std::to_string(w.elem / f.per_reg()) + ")";
+                         std::string(gemm_operand_name(check.operand)) + " element " + std::to_string(w.elem) +
+                         " (register " + std::to_string(w.elem / f.per_reg()) + ")";
   if (!p.expected)
-    cx.message = at + ", but the statement has no tile here: lane 0's first D, A and B slots hold "
-                      "no element of the gemm";
+    cx.message = at +
+                 ", but the statement has no tile here: lane 0's first D, A and B slots hold "
+                 "no element of the gemm";
   else
     cx.message = at + " holding " + h.text + ", but the " + std::string(f.shape) + " frame needs " +
                  element_str(name, *p.expected) + located(setup, buffer, *p.expected);
 }
 
-void fragment(const ProofSetup& setup, const CheckSpec& check, const FragmentWitness& w,
-              Counterexample& cx) {
+void fragment(const ProofSetup& setup, const CheckSpec& check, const FragmentWitness& w, Counterexample& cx) {
   const OperandPlace& v = setup.view(check.operand);
   const Storage& st = setup.storage(check.operand);
   const std::string name(gemm_operand_name(check.operand));
@@ -100,15 +100,13 @@ void fragment(const ProofSetup& setup, const CheckSpec& check, const FragmentWit
       why = "outside the scope's " + std::to_string(setup.warps) + " warp(s) of 32 lanes";
     else if (p.slot < 0 || p.slot >= st.span())
       why = "outside " + st.buffer().name + "'s storage span of " + std::to_string(st.span()) + " slots";
-    else
-      why = "on a thread or memory coordinate no (lane, slot) of the scope has";
-    cx.message = element_str(name, x) + " is placed at " + where(setup, p.warp, p.lane, p.slot) +
-                 ", " + why;
+    else why = "on a thread or memory coordinate no (lane, slot) of the scope has";
+    cx.message = element_str(name, x) + " is placed at " + where(setup, p.warp, p.lane, p.slot) + ", " + why;
   } else {
     const Element y{w.y / v.cols(), w.y % v.cols()};
     cx.actual = y;
-    cx.message = where(setup, p.warp, p.lane, p.slot) + " holds both " + element_str(name, x) +
-                 " and " + element_str(name, y);
+    cx.message =
+        where(setup, p.warp, p.lane, p.slot) + " holds both " + element_str(name, x) + " and " + element_str(name, y);
   }
   if (setup.warps > 1) cx.warp = p.warp;
 }
@@ -119,7 +117,9 @@ std::string stmt_origin(const ProofSetup& setup, int index) {
   const std::vector<NestStmt>& stmts = setup.plan.nest.stmts;
   for (std::size_t i = static_cast<std::size_t>(index); i < stmts.size(); ++i)
     if (const auto* mma = std::get_if<MmaStmt>(&stmts[i]))
-      return mma->origin.empty() ? "" : " (" + std::string(i == static_cast<std::size_t>(index) ? "" : "the C input of ") + mma->origin + ")";
+      return mma->origin.empty() ? ""
+                                 : " (" + std::string(i == static_cast<std::size_t>(index) ? "" : "the C input of ") +
+                                       mma->origin + ")";
   return "";
 }
 
@@ -132,8 +132,8 @@ void accumulation(const ProofSetup& setup, const AccumulationWitness& w, Counter
   if (!w.init) {
     cx.k = w.k;
     const int count = product_count(setup, w.warp, w.i, w.j, w.k);
-    const std::string product = "A[" + std::to_string(w.i) + "][" + std::to_string(w.k) + "]·B[" +
-                                std::to_string(w.k) + "][" + std::to_string(w.j) + "]";
+    const std::string product = "A[" + std::to_string(w.i) + "][" + std::to_string(w.k) + "]·B[" + std::to_string(w.k) +
+                                "][" + std::to_string(w.j) + "]";
     cx.message = count == 0 ? at + " never receives " + product
                             : at + " receives " + product + " " + std::to_string(count) + " times";
     int elsewhere = 0;
@@ -166,17 +166,15 @@ void accumulation(const ProofSetup& setup, const AccumulationWitness& w, Counter
       }
       const Held h = held(setup, GemmOperand::C, {w.warp, w.lane}, init.c_slots[v.index]);
       cx.actual = h.logical;
-      cx.message = at + " is initialised by " + stmt + " from C slot " +
-                   std::to_string(init.c_slots[v.index]) + " holding " + h.text + ", not " +
-                   element_str("C", {w.i, w.j});
+      cx.message = at + " is initialised by " + stmt + " from C slot " + std::to_string(init.c_slots[v.index]) +
+                   " holding " + h.text + ", not " + element_str("C", {w.i, w.j});
       break;
     }
     case InitFault::none: cx.message = at + " is initialised correctly"; break;
   }
 }
 
-void staging(const ProofSetup& setup, const CheckSpec& check, const StagingWitness& w,
-             Counterexample& cx) {
+void staging(const ProofSetup& setup, const CheckSpec& check, const StagingWitness& w, Counterexample& cx) {
   const StagingRef& s = setup.staging[check.staging];
   const Storage& st = setup.storage(s.buffer);
   const Element y = staging_element(s, w.warp, w.lane, w.slot);
@@ -189,13 +187,13 @@ void staging(const ProofSetup& setup, const CheckSpec& check, const StagingWitne
   const Shape& shape = st.buffer().shape;
   const std::string at = where(setup, w.warp, w.lane, w.slot) + ": " + check.id.name();
   if (y[0] < 0 || y[0] >= shape[0] || y[1] < 0 || y[1] >= shape[1]) {
-    cx.message = at + (s.store ? " writes " : " reads ") + element_str(s.matrix, y) + ", outside " + s.matrix +
-                 "'s " + std::to_string(shape[0]) + " x " + std::to_string(shape[1]);
+    cx.message = at + (s.store ? " writes " : " reads ") + element_str(s.matrix, y) + ", outside " + s.matrix + "'s " +
+                 std::to_string(shape[0]) + " x " + std::to_string(shape[1]);
     return;
   }
   const std::string placed = flat ? element_str(s.buffer, *cx.expected) : "nothing there";
-  const std::string what = s.store ? " writes the slot to " + element_str(s.matrix, y)
-                                   : " loads " + element_str(s.matrix, y);
+  const std::string what =
+      s.store ? " writes the slot to " + element_str(s.matrix, y) : " loads " + element_str(s.matrix, y);
   cx.message = at + what + " but " + layout_name(setup, st.buffer()) + " places " + placed;
 }
 

@@ -26,8 +26,8 @@ SymOrigin sym_origin(const MmaRef& ref, const z3::expr& warp, const Bv& bv) {
     mn.push_back(o.m0 && o.n0);
     k.push_back(o.k0.has_value());
   }
-  return {bv.table(warp, m0), bv.table(warp, n0), bv.table(warp, k0),
-          bv.table(warp, mn) == bv.num(1), bv.table(warp, k) == bv.num(1)};
+  return {bv.table(warp, m0), bv.table(warp, n0), bv.table(warp, k0), bv.table(warp, mn) == bv.num(1),
+          bv.table(warp, k) == bv.num(1)};
 }
 
 z3::expr within(const z3::expr& x, const z3::expr& base, int extent, const Bv& bv) {
@@ -68,13 +68,12 @@ Formed formed_in(const std::vector<z3::expr>& forms, std::size_t lo, std::size_t
 
 // Some statement forms A[i][k]·B[k][j] not exactly once: none does, or
 // two do (flags rather than a sum: counting is hard for the SAT solver beneath).
-z3::expr product_fault(const ProofSetup& setup, const Point& p, const std::vector<SymOrigin>& origins,
-                       const Bv& bv) {
+z3::expr product_fault(const ProofSetup& setup, const Point& p, const std::vector<SymOrigin>& origins, const Bv& bv) {
   const MmaInst& inst = setup.inst;
   std::vector<z3::expr> forms;
   for (const SymOrigin& o : origins)
-    forms.push_back(o.mn_defined && o.k_defined && within(p.i, o.m0, inst.m, bv) &&
-                    within(p.j, o.n0, inst.n, bv) && within(p.k, o.k0, inst.k, bv));
+    forms.push_back(o.mn_defined && o.k_defined && within(p.i, o.m0, inst.m, bv) && within(p.j, o.n0, inst.n, bv) &&
+                    within(p.k, o.k0, inst.k, bv));
   if (forms.empty()) return bv.in_range(p.k, 0, setup.view(GemmOperand::A).cols());
   const Formed f = formed_in(forms, 0, forms.size());
   return bv.in_range(p.k, 0, setup.view(GemmOperand::A).cols()) && (!f.any || f.twice);
@@ -103,8 +102,7 @@ z3::expr any_of(const std::vector<z3::expr>& terms, std::size_t lo, std::size_t 
 
 // Some init of s does not copy C[i][j] (beta = 1) or zero (beta = 0), or
 // an mma covering D[i][j] comes before every init of s, or an init after one.
-z3::expr init_fault(const ProofSetup& setup, const Point& p, const std::vector<SymOrigin>& origins,
-                    const Bv& bv) {
+z3::expr init_fault(const ProofSetup& setup, const Point& p, const std::vector<SymOrigin>& origins, const Bv& bv) {
   const Storage& c = setup.storage(GemmOperand::C);
   const auto c_owners = operand_owners(c, setup.view(GemmOperand::C), p.i, p.j, bv);
   const z3::expr no = bv.ctx().bool_val(false);
@@ -117,18 +115,16 @@ z3::expr init_fault(const ProofSetup& setup, const Point& p, const std::vector<S
       for (std::size_t x = 0; x < init->d_slots.size(); ++x) {
         here.push_back(p.s == bv.num(init->d_slots[x]));
         const z3::expr copies_c =
-            setup.beta_one ? (x < init->c_slots.size()
-                                  ? places(c, c_owners, p.w, p.l, bv.num(init->c_slots[x]), bv)
-                                  : no)
-                           : bv.ctx().bool_val(init->c_slots.empty());
+            setup.beta_one
+                ? (x < init->c_slots.size() ? places(c, c_owners, p.w, p.l, bv.num(init->c_slots[x]), bv) : no)
+                : bv.ctx().bool_val(init->c_slots.empty());
         faults.push_back(here.back() && !copies_c);
       }
       stmts.push_back({here.empty() ? no : any_of(here, 0, here.size()), no, no, no});
       continue;
     }
     const SymOrigin& o = origins[q++];
-    const z3::expr touches =
-        o.mn_defined && within(p.i, o.m0, setup.inst.m, bv) && within(p.j, o.n0, setup.inst.n, bv);
+    const z3::expr touches = o.mn_defined && within(p.i, o.m0, setup.inst.m, bv) && within(p.j, o.n0, setup.inst.n, bv);
     stmts.push_back({no, touches, no, touches});
   }
   if (stmts.empty()) return any_of(faults, 0, faults.size());
@@ -160,9 +156,9 @@ Outcome accumulation_outcome(Z3Session& session, const z3::expr& domain, const z
 Outcome accumulation_z3(const ProofSetup& setup, Z3Session& session) {
   const Storage& d = setup.storage(GemmOperand::D);
   const OperandPlace& dv = setup.view(GemmOperand::D);
-  const auto width = bv_width(std::max({storage_bound(setup, d), storage_bound(setup, setup.storage(GemmOperand::C)),
-                                        origin_bound(setup), setup.view(GemmOperand::A).cols(),
-                                        static_cast<std::int64_t>(setup.plan.nest.stmts.size())}));
+  const auto width = bv_width(
+      std::max({storage_bound(setup, d), storage_bound(setup, setup.storage(GemmOperand::C)), origin_bound(setup),
+                setup.view(GemmOperand::A).cols(), static_cast<std::int64_t>(setup.plan.nest.stmts.size())}));
   if (!width) return {CheckResult::unknown, std::nullopt, "values too large to encode"};
   const Bv bv(session.ctx(), *width);
 
@@ -175,9 +171,8 @@ Outcome accumulation_z3(const ProofSetup& setup, Z3Session& session) {
   for (const MmaRef& ref : setup.mmas) origins.push_back(sym_origin(ref, w, bv));
   const z3::expr products = product_fault(setup, p, origins, bv);
   const z3::expr inits = init_fault(setup, p, origins, bv);
-  const z3::expr domain = bv.in_range(w, 0, setup.warps) && bv.in_range(l, 0, 32) &&
-                          bv.in_range(i, 0, dv.rows()) && bv.in_range(j, 0, dv.cols()) &&
-                          owner_is(d, owner, w, l, p.s, bv);
+  const z3::expr domain = bv.in_range(w, 0, setup.warps) && bv.in_range(l, 0, 32) && bv.in_range(i, 0, dv.rows()) &&
+                          bv.in_range(j, 0, dv.cols()) && owner_is(d, owner, w, l, p.s, bv);
 
   return accumulation_outcome(session, domain, products, inits, w, l, i, j, k);
 }

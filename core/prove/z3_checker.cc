@@ -13,8 +13,7 @@ Z3Session::Z3Session(z3::context& ctx, std::chrono::steady_clock::time_point dea
     : ctx_(&ctx), deadline_(deadline) {}
 
 z3::check_result Z3Session::check(z3::solver& solver) {
-  const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
-      deadline_ - std::chrono::steady_clock::now());
+  const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline_ - std::chrono::steady_clock::now());
   if (left.count() <= 0) return z3::unknown;
   z3::params p(*ctx_);
   p.set("timeout", static_cast<unsigned>(left.count()));
@@ -22,8 +21,7 @@ z3::check_result Z3Session::check(z3::solver& solver) {
   return solver.check();
 }
 
-Z3Session::Result Z3Session::solve(const std::vector<z3::expr>& constraints,
-                                   const std::vector<z3::expr>& order) {
+Z3Session::Result Z3Session::solve(const std::vector<z3::expr>& constraints, const std::vector<z3::expr>& order) {
   // The qfbv tactic (simplify, solve equations, bit-blast, SAT) as a solver:
   // the QF_BV logic's solver adds an SMT core that costs milliseconds to set
   // up for every query.
@@ -60,8 +58,7 @@ Z3Session::Result Z3Session::solve(const std::vector<z3::expr>& constraints,
   return {CheckResult::refuted, values, {}};
 }
 
-z3::expr axis_term(const Axis& axis, const z3::expr& warp, const z3::expr& lane, const z3::expr& slot,
-                   const Bv& bv) {
+z3::expr axis_term(const Axis& axis, const z3::expr& warp, const z3::expr& lane, const z3::expr& slot, const Bv& bv) {
   if (axis == Axis::laneid()) return lane;
   if (axis == Axis::warpid()) return warp;
   if (axis == Axis::tx()) return warp * bv.num(32) + lane;
@@ -76,20 +73,18 @@ z3::expr owner_is(const Storage& storage, const std::vector<z3::expr>& owner, co
   return all;
 }
 
-std::vector<std::vector<z3::expr>> operand_owners(const Storage& storage, const OperandPlace& view,
-                                                  const z3::expr& row, const z3::expr& col, const Bv& bv) {
+std::vector<std::vector<z3::expr>> operand_owners(const Storage& storage, const OperandPlace& view, const z3::expr& row,
+                                                  const z3::expr& col, const Bv& bv) {
   std::vector<z3::expr> coord;
   for (int d = 0; d < static_cast<int>(view.origin().size()); ++d) {
     const z3::expr base = bv.num(view.origin()[d]);
-    coord.push_back(d == view.row_dim()   ? base + row
-                    : d == view.col_dim() ? base + col
-                                          : base);
+    coord.push_back(d == view.row_dim() ? base + row : d == view.col_dim() ? base + col : base);
   }
   return apply_symbolic(storage.buffer().layout, storage.buffer().shape, coord, storage.axes(), bv);
 }
 
-z3::expr places(const Storage& storage, const std::vector<std::vector<z3::expr>>& owners,
-                const z3::expr& warp, const z3::expr& lane, const z3::expr& slot, const Bv& bv) {
+z3::expr places(const Storage& storage, const std::vector<std::vector<z3::expr>>& owners, const z3::expr& warp,
+                const z3::expr& lane, const z3::expr& slot, const Bv& bv) {
   z3::expr any = bv.ctx().bool_val(false);
   for (const auto& owner : owners) any = any || owner_is(storage, owner, warp, lane, slot, bv);
   return any;
@@ -109,8 +104,8 @@ z3::expr frame_term(const FrameAxis& f, const z3::expr& lane, const z3::expr& el
 }
 
 std::int64_t storage_bound(const ProofSetup& setup, const Storage& storage) {
-  return std::max({layout_bound(storage.buffer().layout, storage.buffer().shape),
-                   std::int64_t{32} * setup.warps, storage.span()});
+  return std::max(
+      {layout_bound(storage.buffer().layout, storage.buffer().shape), std::int64_t{32} * setup.warps, storage.span()});
 }
 
 struct Z3Checker::Impl {

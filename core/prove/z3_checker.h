@@ -45,17 +45,16 @@ class Z3Session {
 };
 
 // The coordinate of (warp, lane, slot) on `axis` (see axis_value).
-z3::expr axis_term(const Axis& axis, const z3::expr& warp, const z3::expr& lane, const z3::expr& slot,
-                   const Bv& bv);
+z3::expr axis_term(const Axis& axis, const z3::expr& warp, const z3::expr& lane, const z3::expr& slot, const Bv& bv);
 // Owner `owner` (terms over storage.axes()) is the point (warp, lane, slot).
 z3::expr owner_is(const Storage& storage, const std::vector<z3::expr>& owner, const z3::expr& warp,
                   const z3::expr& lane, const z3::expr& slot, const Bv& bv);
 // The owners of operand element [row, col] (through the view) of a storage.
-std::vector<std::vector<z3::expr>> operand_owners(const Storage& storage, const OperandPlace& view,
-                                                  const z3::expr& row, const z3::expr& col, const Bv& bv);
+std::vector<std::vector<z3::expr>> operand_owners(const Storage& storage, const OperandPlace& view, const z3::expr& row,
+                                                  const z3::expr& col, const Bv& bv);
 // The storage places one of `owners` at (warp, lane, slot).
-z3::expr places(const Storage& storage, const std::vector<std::vector<z3::expr>>& owners,
-                const z3::expr& warp, const z3::expr& lane, const z3::expr& slot, const Bv& bv);
+z3::expr places(const Storage& storage, const std::vector<std::vector<z3::expr>>& owners, const z3::expr& warp,
+                const z3::expr& lane, const z3::expr& slot, const Bv& bv);
 // The largest magnitude in `v` (0 when empty): for bv_width bounds.
 std::int64_t max_abs(const std::vector<std::int64_t>& v);
 // A frame coordinate (row or col) of `lane`'s element `elem`: linear in

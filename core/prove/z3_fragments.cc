@@ -9,23 +9,20 @@ namespace {
 
 // The owner lies in a thread of the scope, at a slot of the storage span,
 // on no other memory coordinate (see placement() in prove_checks.h).
-z3::expr inside(const ProofSetup& setup, const Storage& st, const std::vector<z3::expr>& owner,
-                const Bv& bv) {
+z3::expr inside(const ProofSetup& setup, const Storage& st, const std::vector<z3::expr>& owner, const Bv& bv) {
   const auto at = [&](const Axis& a) -> std::optional<z3::expr> {
     const int i = st.axis_index(a);
     if (i < 0) return std::nullopt;
     return owner[i];
   };
   const auto tx = at(Axis::tx());
-  const std::optional<z3::expr> tx_lane =
-      tx ? std::optional<z3::expr>(z3::smod(*tx, bv.num(32))) : std::nullopt;
+  const std::optional<z3::expr> tx_lane = tx ? std::optional<z3::expr>(z3::smod(*tx, bv.num(32))) : std::nullopt;
   const z3::expr lane = at(Axis::laneid()).value_or(tx ? *tx_lane : bv.num(0));
   // (tx - tx mod 32) / 32 is exact: floor division.
-  const z3::expr warp =
-      at(Axis::warpid()).value_or(tx ? (*tx - *tx_lane) / bv.num(32) : bv.num(0));
+  const z3::expr warp = at(Axis::warpid()).value_or(tx ? (*tx - *tx_lane) / bv.num(32) : bv.num(0));
   const z3::expr slot = at(Axis::m()).value_or(bv.num(0));
-  return bv.in_range(lane, 0, 32) && bv.in_range(warp, 0, setup.warps) &&
-         bv.in_range(slot, 0, st.span()) && owner_is(st, owner, warp, lane, slot, bv);
+  return bv.in_range(lane, 0, 32) && bv.in_range(warp, 0, setup.warps) && bv.in_range(slot, 0, st.span()) &&
+         owner_is(st, owner, warp, lane, slot, bv);
 }
 
 z3::expr same_place(const std::vector<z3::expr>& a, const std::vector<z3::expr>& b, const Bv& bv) {

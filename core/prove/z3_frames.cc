@@ -17,7 +17,7 @@ namespace {
 
 struct Group {
   int first_mma;
-  std::vector<std::int64_t> slots;                 // per frame element
+  std::vector<std::int64_t> slots;                // per frame element
   std::vector<std::int64_t> row0, col0, defined;  // per warp
 };
 
@@ -44,11 +44,9 @@ std::vector<Group> groups_of(const ProofSetup& setup, GemmOperand op) {
   return groups;
 }
 
-
 // One query over every group: tables indexed by the group q (registers)
 // and by (q, warp) (origins).
-Outcome decide(const ProofSetup& setup, GemmOperand op, const std::vector<Group>& groups,
-               Z3Session& session) {
+Outcome decide(const ProofSetup& setup, GemmOperand op, const std::vector<Group>& groups, Z3Session& session) {
   const Frame& f = setup.frame(op);
   const GemmOperand buffer = setup.frame_buffer(op);
   const Storage& st = setup.storage(buffer);
@@ -63,8 +61,8 @@ Outcome decide(const ProofSetup& setup, GemmOperand op, const std::vector<Group>
     defined.insert(defined.end(), g.defined.begin(), g.defined.end());
   }
   const std::int64_t bound =
-      std::max({storage_bound(setup, st), max_abs(slots), max_abs(row0) + f.rows,
-                max_abs(col0) + f.cols, std::int64_t{G} * std::max(W, E) + E, view.rows(), view.cols()});
+      std::max({storage_bound(setup, st), max_abs(slots), max_abs(row0) + f.rows, max_abs(col0) + f.cols,
+                std::int64_t{G} * std::max(W, E) + E, view.rows(), view.cols()});
   const auto width = bv_width(bound);
   if (!width) return {CheckResult::unknown, std::nullopt, "values too large to encode"};
   const Bv bv(session.ctx(), *width);
@@ -78,13 +76,11 @@ Outcome decide(const ProofSetup& setup, GemmOperand op, const std::vector<Group>
                          bv.in_range(j, 0, view.cols()) &&
                          places(st, operand_owners(st, view, i, j, bv), w, l, slot, bv);
   const Z3Session::Result r = session.solve(
-      {bv.in_range(q, 0, G), bv.in_range(w, 0, W), bv.in_range(l, 0, 32), bv.in_range(e, 0, E), !holds},
-      {q, w, l, e});
+      {bv.in_range(q, 0, G), bv.in_range(w, 0, W), bv.in_range(l, 0, 32), bv.in_range(e, 0, E), !holds}, {q, w, l, e});
   if (r.result != CheckResult::refuted) return {r.result, std::nullopt, r.note};
   const auto& p = r.point;
   return {CheckResult::refuted,
-          FrameWitness{groups[p[0]].first_mma, static_cast<int>(p[1]), static_cast<int>(p[2]),
-                       static_cast<int>(p[3])},
+          FrameWitness{groups[p[0]].first_mma, static_cast<int>(p[1]), static_cast<int>(p[2]), static_cast<int>(p[3])},
           {}};
 }
 

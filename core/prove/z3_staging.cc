@@ -76,8 +76,7 @@ struct Terms {
 };
 
 // `e` as a term; divisors that are not non-zero literals go to `divisors`.
-z3::expr encode(const IndexExpr& e, const Terms& t, const Ranges& v, const Bv& bv,
-                std::vector<z3::expr>& divisors) {
+z3::expr encode(const IndexExpr& e, const Terms& t, const Ranges& v, const Bv& bv, std::vector<z3::expr>& divisors) {
   switch (e.kind()) {
     case Kind::literal: return bv.num(e.value());
     case Kind::lane: return t.lane;

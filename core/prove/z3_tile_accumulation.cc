@@ -33,11 +33,11 @@ Outcome tile_accumulation_z3(const ProofSetup& setup, const TileModel& model, Z3
   const std::int64_t extent_m = std::int64_t{model.tiles_m} * inst.m, extent_n = std::int64_t{model.tiles_n} * inst.n,
                      extent_k = std::int64_t{model.tiles_k} * inst.k;
   const int elems = inst.m_regs() * inst.n_regs();
-  const std::int64_t bound = std::max(
-      {storage_bound(setup, d), storage_bound(setup, c), layout_bound(plan.d.layout, plan.d.shape),
-       layout_bound(plan.c.layout, plan.c.shape), max_abs(model.base_m()) + extent_m + inst.m,
-       max_abs(model.base_n()) + extent_n + inst.n, max_abs(model.base_k()) + extent_k + inst.k, K, dv.rows(),
-       dv.cols(), std::int64_t{elems}});
+  const std::int64_t bound =
+      std::max({storage_bound(setup, d), storage_bound(setup, c), layout_bound(plan.d.layout, plan.d.shape),
+                layout_bound(plan.c.layout, plan.c.shape), max_abs(model.base_m()) + extent_m + inst.m,
+                max_abs(model.base_n()) + extent_n + inst.n, max_abs(model.base_k()) + extent_k + inst.k, K, dv.rows(),
+                dv.cols(), std::int64_t{elems}});
   const auto width = bv_width(bound);
   if (!width) return {CheckResult::unknown, std::nullopt, "values too large to encode"};
   const Bv bv(session.ctx(), *width);
@@ -49,8 +49,7 @@ Outcome tile_accumulation_z3(const ProofSetup& setup, const TileModel& model, Z3
   const z3::expr s = m_axis < 0 ? bv.num(0) : owner[m_axis];
   const z3::expr bm = bv.table(w, model.base_m()), bn = bv.table(w, model.base_n()), bk = bv.table(w, model.base_k());
   const z3::expr covered = bm <= i && i < bm + bv.num(extent_m) && bn <= j && j < bn + bv.num(extent_n);
-  const z3::expr products =
-      bv.in_range(k, 0, K) && !(covered && bk <= k && k < bk + bv.num(extent_k));
+  const z3::expr products = bv.in_range(k, 0, K) && !(covered && bk <= k && k < bk + bv.num(extent_k));
 
   // The init of slot s: tile (ta, tb), element x of the D view.
   const z3::expr ta = bv.var("ta"), tb = bv.var("tb"), x = bv.var("x");
@@ -58,10 +57,9 @@ Outcome tile_accumulation_z3(const ProofSetup& setup, const TileModel& model, Z3
   for (int e = 0; e < elems; ++e) within.push_back(inst.view_coord(Operand::C, e));
   const z3::expr init_of_s = bv.in_range(ta, 0, model.tiles_m) && bv.in_range(tb, 0, model.tiles_n) &&
                              bv.in_range(x, 0, elems) && view_slot(plan.d, ta, tb, within, x, bv) == s;
-  const z3::expr copies_c =
-      setup.beta_one ? places(c, operand_owners(c, setup.view(G::C), i, j, bv), w, l,
-                              view_slot(plan.c, ta, tb, within, x, bv), bv)
-                     : bv.ctx().bool_val(true);
+  const z3::expr copies_c = setup.beta_one ? places(c, operand_owners(c, setup.view(G::C), i, j, bv), w, l,
+                                                    view_slot(plan.c, ta, tb, within, x, bv), bv)
+                                           : bv.ctx().bool_val(true);
   const z3::expr tc_m = z3::udiv(i - bm, bv.num(inst.m)), tc_n = z3::udiv(j - bn, bv.num(inst.n));
   const z3::expr after = ta > tc_m || (ta == tc_m && tb > tc_n);
   const z3::expr in_span = bv.in_range(s, 0, d.span());

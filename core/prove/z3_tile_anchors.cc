@@ -56,8 +56,8 @@ CheckResult anchors_of(const ProofSetup& setup, const TileModel& model, GemmOper
   }
   const z3::expr inside = bv.in_range(row, 0, place.rows()) && bv.in_range(col, 0, place.cols());
   const z3::expr placed = places(st, operand_owners(st, place, row, col, bv), w, lane0, slot, bv);
-  const z3::expr lower =
-      z_inside && z_flat < flat && places(st, apply_symbolic(st.buffer().layout, shape, z, st.axes(), bv), w, lane0, slot, bv);
+  const z3::expr lower = z_inside && z_flat < flat &&
+                         places(st, apply_symbolic(st.buffer().layout, shape, z, st.axes(), bv), w, lane0, slot, bv);
   return session
       .solve({bv.in_range(t0, 0, count0), bv.in_range(t1, 0, count1), bv.in_range(w, 0, setup.warps),
               !inside || !placed || lower},

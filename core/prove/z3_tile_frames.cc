@@ -36,11 +36,10 @@ Outcome tile_frames_z3(const ProofSetup& setup, const TileModel& model, GemmOper
   const std::vector<std::int64_t>& base0 = op == GemmOperand::B ? model.base_k() : model.base_m();
   const std::vector<std::int64_t>& base1 = op == GemmOperand::A ? model.base_k() : model.base_n();
 
-  const std::int64_t bound =
-      std::max({storage_bound(setup, st), layout_bound(view.layout, view.shape),
-                max_abs(base0) + std::int64_t{count0} * f.rows + f.rows,
-                max_abs(base1) + std::int64_t{count1} * f.cols + f.cols, std::int64_t{std::max(W, E)} + 32,
-                std::int64_t{std::max(count0, count1)}, place.rows(), place.cols()});
+  const std::int64_t bound = std::max(
+      {storage_bound(setup, st), layout_bound(view.layout, view.shape),
+       max_abs(base0) + std::int64_t{count0} * f.rows + f.rows, max_abs(base1) + std::int64_t{count1} * f.cols + f.cols,
+       std::int64_t{std::max(W, E)} + 32, std::int64_t{std::max(count0, count1)}, place.rows(), place.cols()});
   const auto width = bv_width(bound);
   if (!width) return {CheckResult::unknown, std::nullopt, "values too large to encode"};
   const Bv bv(session.ctx(), *width);
@@ -58,10 +57,9 @@ Outcome tile_frames_z3(const ProofSetup& setup, const TileModel& model, GemmOper
                          places(st, operand_owners(st, place, i, j, bv), w, l, slot, bv);
   // The per-tile encoding's group order (tile_model.h): B's tiles by (tn, tk).
   const bool n_first = op == GemmOperand::B;
-  const Z3Session::Result r = session.solve(
-      {bv.in_range(t0, 0, count0), bv.in_range(t1, 0, count1), bv.in_range(w, 0, W), bv.in_range(l, 0, 32),
-       bv.in_range(e, 0, E), !holds},
-      {n_first ? t1 : t0, n_first ? t0 : t1, w, l, e});
+  const Z3Session::Result r = session.solve({bv.in_range(t0, 0, count0), bv.in_range(t1, 0, count1),
+                                             bv.in_range(w, 0, W), bv.in_range(l, 0, 32), bv.in_range(e, 0, E), !holds},
+                                            {n_first ? t1 : t0, n_first ? t0 : t1, w, l, e});
   if (r.result != CheckResult::refuted) return {r.result, std::nullopt, r.note};
   const auto& p = r.point;
   const std::int64_t a = n_first ? p[1] : p[0], b = n_first ? p[0] : p[1];
@@ -69,7 +67,8 @@ Outcome tile_frames_z3(const ProofSetup& setup, const TileModel& model, GemmOper
                   : op == GemmOperand::B ? model.mma_index(0, b, a)
                                          : model.mma_index(a, b, 0);
   return {CheckResult::refuted,
-          FrameWitness{mma, static_cast<int>(p[2]), static_cast<int>(p[3]), static_cast<int>(p[4])}, {}};
+          FrameWitness{mma, static_cast<int>(p[2]), static_cast<int>(p[3]), static_cast<int>(p[4])},
+          {}};
 }
 
 }  // namespace mmacheck::prove_detail

@@ -40,7 +40,8 @@ std::vector<int> mma_v2_feed_order(int registers, int bits, int k_width, bool op
   const int step = static_cast<int>(si.size());
   if (step == 0) return order;
   for (int i = 0; i < registers / step; ++i)
-    for (int j = 0; j < step; ++j) order[static_cast<std::size_t>(i * step + j)] = i * step + si[static_cast<std::size_t>(j)];
+    for (int j = 0; j < step; ++j)
+      order[static_cast<std::size_t>(i * step + j)] = i * step + si[static_cast<std::size_t>(j)];
   return order;
 }
 
@@ -92,8 +93,9 @@ std::optional<Judged> judge_span(const Judged& j, const TritonLayout& L) {
   const TritonSpan span = triton_span(L);
   const std::string tensor = std::to_string(L.out_dims[0].second) + "x" + std::to_string(L.out_dims[1].second);
   if (span.outside)
-    return refute(j, holder(span.outside->at) + " holds " + point(span.outside->element) + ", outside the " + tensor +
-                         " tensor", at(span.outside->at, span.outside->element));
+    return refute(
+        j, holder(span.outside->at) + " holds " + point(span.outside->element) + ", outside the " + tensor + " tensor",
+        at(span.outside->at, span.outside->element));
   if (span.unheld)
     return refute(j, "element " + point(*span.unheld) + " of the " + tensor +
                          " tensor is held by no register of any lane or warp");
@@ -104,8 +106,9 @@ std::optional<Judged> judge_span(const Judged& j, const TritonLayout& L) {
     if (zero_register_basis) return std::nullopt;
   }
   if (span.twice)
-    return refute(j, holder(span.twice->first) + " and " + holder(span.twice->second) + " both hold " +
-                         point(span.twice->element) + " (only whole warps may replicate each other)",
+    return refute(j,
+                  holder(span.twice->first) + " and " + holder(span.twice->second) + " both hold " +
+                      point(span.twice->element) + " (only whole warps may replicate each other)",
                   at(span.twice->first, span.twice->element));
   return std::nullopt;
 }
@@ -146,20 +149,23 @@ Judged judge_acc(Judged j, const TritonDotOperand& op, const Frame& frame) {
         if (n == 0) j.row_origin[w][m] = origin[0];
         if (m == 0) j.col_origin[w][n] = origin[1];
         if (origin[0] != j.row_origin[w][m] || origin[1] != j.col_origin[w][n])
-          return refute(j, inst + " starts at " + point(origin) + "; the lowering feeds it A's rows of m " +
-                               std::to_string(m) + " (row " + std::to_string(j.row_origin[w][m]) +
-                               ") and B's columns of n " + std::to_string(n) + " (column " +
-                               std::to_string(j.col_origin[w][n]) + "): the m and n register bases are out of order",
+          return refute(j,
+                        inst + " starts at " + point(origin) + "; the lowering feeds it A's rows of m " +
+                            std::to_string(m) + " (row " + std::to_string(j.row_origin[w][m]) +
+                            ") and B's columns of n " + std::to_string(n) + " (column " +
+                            std::to_string(j.col_origin[w][n]) + "): the m and n register bases are out of order",
                         TritonCounterexample{base, 0, w, origin, {j.row_origin[w][m], j.col_origin[w][n]}});
         for (int lane = 0; lane < kLanes; ++lane)
           for (int e = 0; e < 4; ++e) {
             const std::vector<std::int64_t> got = L.apply(base + e, lane, w);
             const TileCoord local = frame.at(lane, e);
-            const TritonCounterexample cex{base + e, lane, w, {got[0], got[1]},
-                                           {origin[0] + local.row, origin[1] + local.col}};
+            const TritonCounterexample cex{
+                base + e, lane, w, {got[0], got[1]}, {origin[0] + local.row, origin[1] + local.col}};
             if (cex.ptx != cex.coordinate)
-              return refute(j, holder({base + e, lane, w}) + " holds " + point(cex.coordinate) + ", PTX puts " +
-                                   point(cex.ptx) + " there", cex);
+              return refute(j,
+                            holder({base + e, lane, w}) + " holds " + point(cex.coordinate) + ", PTX puts " +
+                                point(cex.ptx) + " there",
+                            cex);
           }
       }
   // A (shared by the N warps) fixes D's rows per M warp, B its columns per N warp.
@@ -216,10 +222,11 @@ Judged judge_operand(Judged j, const TritonDotOperand& op, const Frame& frame) {
     const std::vector<std::vector<std::int64_t>>& wb = L.bases("warp");
     for (std::size_t b = 0; b < wb.size(); ++b)
       if ((is_a == (static_cast<int>(b) < n_bits)) && (wb[b][0] != 0 || wb[b][1] != 0))
-        return refute(j, "warp " + std::to_string(1 << b) + " is " + (is_a ? "an N" : "an M") + " warp of warps_per_cta [" +
-                             std::to_string((*op.warps_per_cta)[0]) + ", " + std::to_string((*op.warps_per_cta)[1]) +
-                             "] (N-fastest), which shares " + (is_a ? "A" : "B") + " with warp 0, but its basis is " +
-                             point({wb[b][0], wb[b][1]}),
+        return refute(j,
+                      "warp " + std::to_string(1 << b) + " is " + (is_a ? "an N" : "an M") +
+                          " warp of warps_per_cta [" + std::to_string((*op.warps_per_cta)[0]) + ", " +
+                          std::to_string((*op.warps_per_cta)[1]) + "] (N-fastest), which shares " + (is_a ? "A" : "B") +
+                          " with warp 0, but its basis is " + point({wb[b][0], wb[b][1]}),
                       TritonCounterexample{0, 0, std::int64_t{1} << b, {wb[b][0], wb[b][1]}, {0, 0}});
     const int warps_outer = (*op.warps_per_cta)[is_a ? 0 : 1];
     const std::int64_t want = std::max<std::int64_t>(1, outer_total / (std::int64_t{is_a ? 16 : 8} * warps_outer));
@@ -257,17 +264,22 @@ Judged judge_operand(Judged j, const TritonDotOperand& op, const Frame& frame) {
           TritonCounterexample cex{reg, lane, w, {got[0], got[1]}, {}};
           const std::int64_t want_outer = origin[outer] + (outer == 0 ? local.row : local.col);
           const std::int64_t v = std::int64_t{k_instr} * k_step + (outer == 0 ? local.col : local.row);
-          cex.ptx = outer == 0 ? std::array<std::int64_t, 2>{want_outer, v} : std::array<std::int64_t, 2>{v, want_outer};
+          cex.ptx =
+              outer == 0 ? std::array<std::int64_t, 2>{want_outer, v} : std::array<std::int64_t, 2>{v, want_outer};
           const std::int64_t k = got[1 - outer];
           if (got[outer] != want_outer)
-            return refute(j, holder({reg, lane, w}) + " holds " + point(cex.coordinate) + "; as element " +
-                                 std::to_string(e) + " of " + inst + " PTX needs " + point(cex.ptx) +
-                                 " (k in instruction space)", cex);
+            return refute(j,
+                          holder({reg, lane, w}) + " holds " + point(cex.coordinate) + "; as element " +
+                              std::to_string(e) + " of " + inst + " PTX needs " + point(cex.ptx) +
+                              " (k in instruction space)",
+                          cex);
           std::int64_t& slot = j.pi[static_cast<std::size_t>(v)];
           if (slot >= 0 && slot != k)
-            return refute(j, "instruction-space k " + std::to_string(v) + " is K " + std::to_string(slot) +
-                                 " in one place and K " + std::to_string(k) + " at " + holder({reg, lane, w}) +
-                                 ": K is not a permutation", cex);
+            return refute(j,
+                          "instruction-space k " + std::to_string(v) + " is K " + std::to_string(slot) +
+                              " in one place and K " + std::to_string(k) + " at " + holder({reg, lane, w}) +
+                              ": K is not a permutation",
+                          cex);
           slot = k;
         }
     }
@@ -318,7 +330,8 @@ Judged judge(const TritonDotOperand& op) {
   if (L.out_dims.size() != 2) return give(FrameVerdict::ill_formed, "a 2-D layout (dim0, dim1) is needed");
   for (const auto& [dim, size] : L.out_dims)
     if (size < 1 || size > (std::int64_t{1} << 24) || (size & (size - 1)))
-      return give(FrameVerdict::ill_formed, "out dim " + dim + " has size " + std::to_string(size) + ", no power of two");
+      return give(FrameVerdict::ill_formed,
+                  "out dim " + dim + " has size " + std::to_string(size) + ", no power of two");
   for (const TritonLayout::InDim& d : L.in_dims) {
     if (d.name != "register" && d.name != "lane" && d.name != "warp" && d.name != "block")
       return give(FrameVerdict::ill_formed, "unknown input dimension '" + d.name + "'");
@@ -332,16 +345,18 @@ Judged judge(const TritonDotOperand& op) {
     return give(FrameVerdict::unchecked, "layouts over several CTAs (block bases) are not modelled");
   if (L.in_size("register") * L.in_size("warp") > (1 << 16))
     return give(FrameVerdict::unchecked, std::to_string(L.in_size("register")) + " registers x " +
-                                            std::to_string(L.in_size("warp")) + " warps: larger than mmacheck enumerates");
+                                             std::to_string(L.in_size("warp")) +
+                                             " warps: larger than mmacheck enumerates");
   if (op.warps_per_cta && ((*op.warps_per_cta)[0] < 1 || (*op.warps_per_cta)[1] < 1 ||
                            std::int64_t{(*op.warps_per_cta)[0]} * (*op.warps_per_cta)[1] != L.in_size("warp")))
-    return give(FrameVerdict::ill_formed, "warps_per_cta does not multiply to the layout's " +
-                                             std::to_string(L.in_size("warp")) + " warps");
+    return give(FrameVerdict::ill_formed,
+                "warps_per_cta does not multiply to the layout's " + std::to_string(L.in_size("warp")) + " warps");
   if (std::optional<Judged> bad = judge_span(j, L)) return *bad;
   for (const auto& [dim, b] : r.zero_bases)
     if (dim == "register")
-      return give(FrameVerdict::unchecked, "duplicated registers (register basis " + std::to_string(b) +
-                                              " is zero); the lowering drops duplicates, which mmacheck does not model");
+      return give(FrameVerdict::unchecked,
+                  "duplicated registers (register basis " + std::to_string(b) +
+                      " is zero); the lowering drops duplicates, which mmacheck does not model");
 
   const int bits = dtype_bits(op.dtype);
   const Operand operand = op.role == TritonRole::acc ? Operand::C : op.role == TritonRole::a ? Operand::A : Operand::B;
@@ -357,8 +372,7 @@ std::string mismatch(const TritonDotOperand& x, const Judged& jx, const TritonDo
   const auto dims = [](const TritonDotOperand& o) {
     return std::to_string(o.layout.out_dims[0].second) + "x" + std::to_string(o.layout.out_dims[1].second);
   };
-  if (x.warps_per_cta && y.warps_per_cta && *x.warps_per_cta != *y.warps_per_cta)
-    return "their warps_per_cta differ";
+  if (x.warps_per_cta && y.warps_per_cta && *x.warps_per_cta != *y.warps_per_cta) return "their warps_per_cta differ";
   if (x.layout.in_size("warp") != y.layout.in_size("warp")) return "their warp counts differ";
   if (x.role == TritonRole::acc) {
     const bool f8 = y.dtype == DType::e4m3 || y.dtype == DType::e5m2;
@@ -388,8 +402,8 @@ std::string mismatch(const TritonDotOperand& x, const Judged& jx, const TritonDo
   }
   const bool f8x = x.dtype == DType::e4m3 || x.dtype == DType::e5m2;
   const bool f8y = y.dtype == DType::e4m3 || y.dtype == DType::e5m2;
-  if (x.dtype != y.dtype && !(f8x && f8y) && !((x.dtype == DType::s8 || x.dtype == DType::u8) &&
-                                               (y.dtype == DType::s8 || y.dtype == DType::u8)))
+  if (x.dtype != y.dtype && !(f8x && f8y) &&
+      !((x.dtype == DType::s8 || x.dtype == DType::u8) && (y.dtype == DType::s8 || y.dtype == DType::u8)))
     return "no mma.sync takes A " + std::string(dtype_info(x.dtype).ptx) + " and B " +
            std::string(dtype_info(y.dtype).ptx);
   if (x.k_width != y.k_width)
@@ -397,7 +411,8 @@ std::string mismatch(const TritonDotOperand& x, const Judged& jx, const TritonDo
            " (the lowering sizes both by A's)";
   if (x.layout.out_dims[1].second != y.layout.out_dims[0].second)
     return "A is " + dims(x) + ", B " + dims(y) + ": K differs";
-  if (jx.pi.size() != jy.pi.size()) return "A has K " + std::to_string(jx.pi.size()) + ", B K " + std::to_string(jy.pi.size());
+  if (jx.pi.size() != jy.pi.size())
+    return "A has K " + std::to_string(jx.pi.size()) + ", B K " + std::to_string(jy.pi.size());
   for (std::size_t v = 0; v < jx.pi.size(); ++v)
     if (jx.pi[v] != jy.pi[v])
       return "A and B permute K differently: instruction-space k " + std::to_string(v) + " is K " +
@@ -444,8 +459,8 @@ std::vector<TritonReport> check_triton(const std::vector<TritonDotOperand>& oper
       if (operands[ix].role == TritonRole::acc || !usable(x) || !usable(y) || (!x.permuted && !y.permuted)) continue;
       for (Judged* z : {&x, &y}) {
         z->report.result = FrameVerdict::proved;
-        z->report.message = "K permuted, by the same permutation in A and B (group '" + name +
-                            "'): the product is unchanged";
+        z->report.message =
+            "K permuted, by the same permutation in A and B (group '" + name + "'): the product is unchanged";
       }
     }
   }

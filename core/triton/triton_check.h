@@ -59,7 +59,7 @@ struct TritonCounterexample {
 struct TritonReport {
   std::string name;
   TritonRole role;
-  std::string instruction;                               // "" when there is none
+  std::string instruction;  // "" when there is none
   FrameVerdict result = FrameVerdict::unchecked;
   std::optional<TritonCounterexample> counterexample;
   std::vector<std::pair<std::string, int>> zero_bases;  // (input dim, basis index)

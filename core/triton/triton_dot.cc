@@ -16,9 +16,9 @@ struct TritonDType {
   DType type;
 };
 constexpr TritonDType kTritonDTypes[] = {
-    {"fp16", DType::f16},   {"bf16", DType::bf16},    {"fp32", DType::f32},  {"fp64", DType::f64},
-    {"fp8e4nv", DType::e4m3}, {"fp8e5", DType::e5m2}, {"int8", DType::s8},   {"i8", DType::s8},
-    {"uint8", DType::u8},   {"int32", DType::s32},    {"i32", DType::s32},   {"f8E4M3FN", DType::e4m3},
+    {"fp16", DType::f16},     {"bf16", DType::bf16},  {"fp32", DType::f32}, {"fp64", DType::f64},
+    {"fp8e4nv", DType::e4m3}, {"fp8e5", DType::e5m2}, {"int8", DType::s8},  {"i8", DType::s8},
+    {"uint8", DType::u8},     {"int32", DType::s32},  {"i32", DType::s32},  {"f8E4M3FN", DType::e4m3},
     {"f8E5M2", DType::e5m2},
 };
 
@@ -78,7 +78,8 @@ std::vector<TritonDotOperand> read_triton_file(const std::string& text, const st
     throw Error(src.at(""), "expected an object with an \"operands\" list");
   for (const auto& [key, value] : j.items())
     if (!one_of(key, {"operands", "producer", "command"}))
-      throw Error(src.at(JsonSource::child("", key)), "unknown key \"" + printable(key) + "\" (operands, producer, command)");
+      throw Error(src.at(JsonSource::child("", key)),
+                  "unknown key \"" + printable(key) + "\" (operands, producer, command)");
   std::vector<TritonDotOperand> out;
   std::set<std::string> names;
   for (std::size_t i = 0; i < j["operands"].size(); ++i) {
@@ -93,7 +94,8 @@ std::vector<TritonDotOperand> read_triton_file(const std::string& text, const st
     TritonDotOperand op;
     op.name = r.e.contains("name") ? r.text("name") : where;
     if (!names.insert(op.name).second)
-      throw Error(r.e.contains("name") ? r.at("name") : src.at(pointer), "a second layout named '" + printable(op.name) + "'");
+      throw Error(r.e.contains("name") ? r.at("name") : src.at(pointer),
+                  "a second layout named '" + printable(op.name) + "'");
     const std::string role = r.text("operand");
     if (role == "acc") op.role = TritonRole::acc;
     else if (role == "a") op.role = TritonRole::a;
@@ -102,7 +104,8 @@ std::vector<TritonDotOperand> read_triton_file(const std::string& text, const st
     const std::string dtype = r.text("dtype");
     for (std::string_view no : kNoMmaTypes)
       if (dtype == no)
-        throw Error(r.at("dtype"), "dtype '" + dtype + "' reaches no NVIDIA mma.sync (Triton converts it to fp16 first)");
+        throw Error(r.at("dtype"),
+                    "dtype '" + dtype + "' reaches no NVIDIA mma.sync (Triton converts it to fp16 first)");
     const std::optional<DType> t = triton_dtype(dtype);
     if (!t)
       throw Error(r.at("dtype"), "unknown dtype '" + printable(dtype) +
@@ -119,9 +122,9 @@ std::vector<TritonDotOperand> read_triton_file(const std::string& text, const st
                   "dtype '" + dtype +
                       (op.role == TritonRole::acc
                            ? "' is no MMA v2 accumulator type (f32, s32, f16: mma.sync has no " + dtype + " D or C)"
-                           : *t == DType::f32 ? "' is no MMA v2 operand type: fp32 reaches mma.sync only as tf32 "
-                                                "(inputPrecision = tf32: give dtype tf32)"
-                                              : "' is no MMA v2 operand type (f16, bf16, tf32, s8, u8, e4m3, e5m2)"));
+                       : *t == DType::f32 ? "' is no MMA v2 operand type: fp32 reaches mma.sync only as tf32 "
+                                            "(inputPrecision = tf32: give dtype tf32)"
+                                          : "' is no MMA v2 operand type (f16, bf16, tf32, s8, u8, e4m3, e5m2)"));
     if (op.role != TritonRole::acc) {
       if (!r.e.contains("k_width")) throw Error(src.at(pointer), where + ": a dot operand needs \"k_width\"");
       op.k_width = r.small_int(r.e["k_width"], r.at("k_width"), "\"k_width\"");

@@ -43,8 +43,8 @@ struct TritonDotOperand {
   std::string name;
   TritonRole role = TritonRole::acc;
   DType dtype = DType::f32;
-  int k_width = 0;    // 0 for acc
-  std::string group;  // "" when alone
+  int k_width = 0;                                  // 0 for acc
+  std::string group;                                // "" when alone
   std::optional<std::array<int, 2>> warps_per_cta;  // [M warps, N warps], when declared
   TritonLayout layout;
 };

@@ -144,7 +144,8 @@ TritonLayout parse_triton_layout(std::string_view text, const std::string& file,
       do {
         const std::string dim = r.name();
         if (dim != "dim" + std::to_string(layout.out_dims.size()))
-          r.fail("out dim '" + printable(dim) + "' where 'dim" + std::to_string(layout.out_dims.size()) + "' comes next");
+          r.fail("out dim '" + printable(dim) + "' where 'dim" + std::to_string(layout.out_dims.size()) +
+                 "' comes next");
         r.expect("(");
         r.expect("size");
         r.space();
@@ -177,7 +178,7 @@ TritonLayout parse_triton_layout(std::string_view text, const std::string& file,
         if (in.bases.size() >= 24) r.fail("'" + dim + "' has more than 24 bases");
         if (input != (std::int64_t{1} << in.bases.size()))
           throw Error(dim_at, dim + "=" + std::to_string(input) + " where " + dim + "=" +
-                 std::to_string(std::int64_t{1} << in.bases.size()) + " comes next");
+                                  std::to_string(std::int64_t{1} << in.bases.size()) + " comes next");
         r.expect("->");
         r.expect("(");
         std::vector<std::int64_t> basis;

@@ -33,7 +33,7 @@ namespace mmacheck {
 
 struct TritonLayout {
   struct InDim {
-    std::string name;                               // "register", "lane", "warp", "block"
+    std::string name;                              // "register", "lane", "warp", "block"
     std::vector<std::vector<std::int64_t>> bases;  // bases[b] = image of input 1 << b
   };
   std::vector<InDim> in_dims;

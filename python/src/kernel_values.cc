@@ -45,7 +45,8 @@ std::string text(nb::handle dict, const char* key, const std::string& where) {
 }
 
 std::int64_t integer(nb::handle value, const std::string& where) {
-  if (nb::isinstance<nb::bool_>(value) || !nb::isinstance<nb::int_>(value)) throw Error(where + ": expected an integer");
+  if (nb::isinstance<nb::bool_>(value) || !nb::isinstance<nb::int_>(value))
+    throw Error(where + ": expected an integer");
   return as<std::int64_t>(value, where, "an integer in int64");
 }
 
@@ -60,7 +61,8 @@ SourceLoc loc_of(nb::handle dict, const std::string& where) {
 }
 
 Shape shape_of(nb::handle value, const std::string& where) {
-  if (!nb::isinstance<nb::list>(value) && !nb::isinstance<nb::tuple>(value)) throw Error(where + ": expected a list of integers");
+  if (!nb::isinstance<nb::list>(value) && !nb::isinstance<nb::tuple>(value))
+    throw Error(where + ": expected a list of integers");
   Shape out;
   for (nb::handle d : value) {
     const std::int64_t v = integer(d, where);
@@ -105,16 +107,23 @@ ReleaseImage image_of(nb::handle dict, const std::string& where) {
   const MemScope mem = scope == "local" ? MemScope::local : scope == "shared" ? MemScope::shared : MemScope::global;
   if (scope != "local" && scope != "shared" && scope != "global")
     throw Error(loc, where + ": scope '" + scope + "' is not read (local, shared, global)");
-  ReleaseImage image{text(dict, "name", where), shape_of(field(dict, "shape", where), where + ".shape"), dtype, *bits,
-                     mem, layout_of(field(dict, "layout", where), where + ".layout", loc), loc};
+  ReleaseImage image{text(dict, "name", where),
+                     shape_of(field(dict, "shape", where), where + ".shape"),
+                     dtype,
+                     *bits,
+                     mem,
+                     layout_of(field(dict, "layout", where), where + ".layout", loc),
+                     loc};
   check_release_image(image);
   return image;
 }
 
 IndexExpr expr(nb::handle value, const std::string& where, const SourceLoc& loc, int depth) {
-  if (depth > kMaxExprDepth) throw Error(loc, where + ": the expression nests deeper than " + std::to_string(kMaxExprDepth));
+  if (depth > kMaxExprDepth)
+    throw Error(loc, where + ": the expression nests deeper than " + std::to_string(kMaxExprDepth));
   using K = IndexExpr::Kind;
-  if (nb::isinstance<nb::int_>(value) && !nb::isinstance<nb::bool_>(value)) return IndexExpr::literal(integer(value, where), loc);
+  if (nb::isinstance<nb::int_>(value) && !nb::isinstance<nb::bool_>(value))
+    return IndexExpr::literal(integer(value, where), loc);
   if (nb::isinstance<nb::str>(value)) {
     static constexpr std::array<std::pair<std::string_view, K>, 4> vars{
         {{"lane", K::lane}, {"tid", K::tid}, {"warp", K::warp}, {"s", K::slot}}};
@@ -123,7 +132,8 @@ IndexExpr expr(nb::handle value, const std::string& where, const SourceLoc& loc,
       if (name == n) return IndexExpr::variable(k, loc);
     throw Error(loc, where + ": unknown variable '" + name + "' (lane, tid, warp, s)");
   }
-  if (!nb::isinstance<nb::tuple>(value) || nb::len(value) < 2) throw Error(loc, where + ": expected an index expression");
+  if (!nb::isinstance<nb::tuple>(value) || nb::len(value) < 2)
+    throw Error(loc, where + ": expected an index expression");
   const std::string op = as<std::string>(value[0], where, "an operator name");
   if (op == "neg" && nb::len(value) == 2) return IndexExpr::unary(K::neg, expr(value[1], where, loc, depth + 1), loc);
   static constexpr std::array<std::pair<std::string_view, K>, 5> ops{
@@ -174,7 +184,8 @@ ReleaseKernel kernel_from_values(nb::handle kernel) {
     const std::string at = "transfers[" + std::to_string(i++) + "]";
     const SourceLoc loc = loc_of(t, at);
     k.transfers.push_back(ReleaseTransfer{as<bool>(field(t, "store", at), at + ".store", "a bool"), text(t, "view", at),
-                                          text(t, "global", at), index_from_value(field(t, "row", at), at + ".row", loc),
+                                          text(t, "global", at),
+                                          index_from_value(field(t, "row", at), at + ".row", loc),
                                           index_from_value(field(t, "col", at), at + ".col", loc), loc});
   }
   return k;

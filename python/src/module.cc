@@ -57,7 +57,8 @@ ProofReport prove_program(const Program& program, const std::string& method, uns
 // that do not need the command line's text formatting).
 nb::dict sim_program(const Program& program, std::int64_t cases, std::uint64_t seed, const std::string& inputs,
                      const std::string& arch, int threads, int show, const std::string& inst_set) {
-  const sim::CaseOptions options{.cases = cases, .seed = seed, .inputs = sim::input_set(inputs), .threads = threads, .show = show};
+  const sim::CaseOptions options{
+      .cases = cases, .seed = seed, .inputs = sim::input_set(inputs), .threads = threads, .show = show};
   sim::check_case_options(options, "sim");
   const sim::ArchParams& params = sim::arch_params(arch);
   const Plan plan = dispatch(program, parse_inst_set(inst_set));
@@ -79,7 +80,8 @@ nb::dict sim_program(const Program& program, std::int64_t cases, std::uint64_t s
     nb::dict fail;
     fail["case"] = f.case_index;
     fail["distribution"] = std::string(sim::distribution_name(f.dist));
-    fail["element"] = program.gemm->d.buffer + "[" + std::to_string(f.element.row) + "][" + std::to_string(f.element.col) + "]";
+    fail["element"] =
+        program.gemm->d.buffer + "[" + std::to_string(f.element.row) + "][" + std::to_string(f.element.col) + "]";
     fail["row"] = f.element.row;
     fail["col"] = f.element.col;
     fail["got"] = f.element.got;
@@ -129,29 +131,33 @@ NB_MODULE(_mmacheck, m) {
 
   nb::class_<Program>(m, "Program", "a program as the library reads it (core/program/program.h)")
       .def_ro("file", &Program::file)
-      .def_prop_ro("buffers", [](const Program& p) {
-        std::vector<std::string> names;
-        for (const BufferDecl& b : p.buffers) names.push_back(b.name);
-        return names;
-      })
+      .def_prop_ro("buffers",
+                   [](const Program& p) {
+                     std::vector<std::string> names;
+                     for (const BufferDecl& b : p.buffers) names.push_back(b.name);
+                     return names;
+                   })
       .def_prop_ro("released_tirx", [](const Program& p) { return p.release.has_value(); });
 
   m.def("load_program", &load_program, "path"_a, "read a layout file or TVMScript / released-TIRx file");
   m.def("parse_program", &parse_program, "text"_a, "file"_a = "<text>");
-  m.def("release_program", [](nb::handle kernel) { return release_program(python::kernel_from_values(kernel)); },
-        "kernel"_a, "the Program of a released-TIRx kernel given as values (python/src/kernel_values.h)");
+  m.def(
+      "release_program", [](nb::handle kernel) { return release_program(python::kernel_from_values(kernel)); },
+      "kernel"_a, "the Program of a released-TIRx kernel given as values (python/src/kernel_values.h)");
 
   nb::class_<ProofReport>(m, "ProofReport", "prove()'s result (core/prove/prove.h)")
       .def_prop_ro("verdict", [](const ProofReport& r) { return std::string(verdict_name(r.verdict)); })
-      .def("json", [](const ProofReport& r) { return report_json(r).dump(); },
-           "the report as `mmacheck prove --json` prints it (core/prove/report_json.h), JSON text");
-  m.def("prove", &python::prove_program, "program"_a, "method"_a = "z3", "timeout_ms"_a = 10000u,
-        "inst_set"_a = "tvm", "explain"_a = true, nb::call_guard<nb::gil_scoped_release>());
+      .def(
+          "json", [](const ProofReport& r) { return report_json(r).dump(); },
+          "the report as `mmacheck prove --json` prints it (core/prove/report_json.h), JSON text");
+  m.def("prove", &python::prove_program, "program"_a, "method"_a = "z3", "timeout_ms"_a = 10000u, "inst_set"_a = "tvm",
+        "explain"_a = true, nb::call_guard<nb::gil_scoped_release>());
   m.def(
       "triton_check",
       [](const std::string& document, const std::string& file) {
         Json list = Json::array();
-        for (const TritonReport& r : check_triton(read_triton_file(document, file))) list.push_back(triton_report_json(r));
+        for (const TritonReport& r : check_triton(read_triton_file(document, file)))
+          list.push_back(triton_report_json(r));
         return list.dump();
       },
       "document"_a, "file"_a = "<python>",

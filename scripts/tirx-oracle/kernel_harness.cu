@@ -15,7 +15,10 @@ int main() {
   const int M = DIM_M, N = DIM_N, K = DIM_K;
   std::vector<float> a(M * K), b(N * K), c(M * N, 0.f), want(M * N);
   unsigned s = 12345;
-  auto rnd = [&] { s = s * 1103515245u + 12345u; return (float)((int)((s >> 16) % 9) - 4); };
+  auto rnd = [&] {
+    s = s * 1103515245u + 12345u;
+    return (float)((int)((s >> 16) % 9) - 4);
+  };
   for (auto& x : a) x = rnd();
   for (auto& x : b) x = rnd();
 #ifdef HAS_C
@@ -30,9 +33,12 @@ int main() {
   std::vector<elem> ha(a.size()), hb(b.size());
   for (size_t i = 0; i < a.size(); ++i) ha[i] = to_elem(a[i]);
   for (size_t i = 0; i < b.size(); ++i) hb[i] = to_elem(b[i]);
-  elem *da, *db; float *dc, *dd;
-  cudaMalloc(&da, ha.size() * sizeof(elem)); cudaMalloc(&db, hb.size() * sizeof(elem));
-  cudaMalloc(&dc, c.size() * 4); cudaMalloc(&dd, c.size() * 4);
+  elem *da, *db;
+  float *dc, *dd;
+  cudaMalloc(&da, ha.size() * sizeof(elem));
+  cudaMalloc(&db, hb.size() * sizeof(elem));
+  cudaMalloc(&dc, c.size() * 4);
+  cudaMalloc(&dd, c.size() * 4);
   cudaMemcpy(da, ha.data(), ha.size() * sizeof(elem), cudaMemcpyHostToDevice);
   cudaMemcpy(db, hb.data(), hb.size() * sizeof(elem), cudaMemcpyHostToDevice);
   cudaMemcpy(dc, c.data(), c.size() * 4, cudaMemcpyHostToDevice);
@@ -43,12 +49,21 @@ int main() {
   main_kernel<<<1, 32>>>(da, db, dd);
 #endif
   cudaError_t e = cudaDeviceSynchronize();
-  if (e != cudaSuccess) { printf("%s: CUDA error %s\n", NAME, cudaGetErrorString(e)); return 3; }
+  if (e != cudaSuccess) {
+    printf("%s: CUDA error %s\n", NAME, cudaGetErrorString(e));
+    return 3;
+  }
   std::vector<float> got(c.size());
   cudaMemcpy(got.data(), dd, got.size() * 4, cudaMemcpyDeviceToHost);
   int wrong = 0, first = -1;
-  for (int i = 0; i < M * N; ++i) if (got[i] != want[i]) { if (first < 0) first = i; ++wrong; }
+  for (int i = 0; i < M * N; ++i)
+    if (got[i] != want[i]) {
+      if (first < 0) first = i;
+      ++wrong;
+    }
   if (!wrong) printf("%s: D exact (%d elements)\n", NAME, M * N);
-  else printf("%s: %d of %d elements wrong, first D[%d][%d] = %g, exact %g\n", NAME, wrong, M * N, first / N, first % N, got[first], want[first]);
+  else
+    printf("%s: %d of %d elements wrong, first D[%d][%d] = %g, exact %g\n", NAME, wrong, M * N, first / N, first % N,
+           got[first], want[first]);
   return wrong ? 1 : 0;
 }

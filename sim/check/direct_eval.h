@@ -21,7 +21,6 @@ namespace mmacheck::sim {
 
 // D as an M x N matrix of D's element type.  Throws Error when M, N or K is
 // not a multiple of the instruction's, or an input has the wrong size.
-Matrix direct_eval(const GemmGeometry& gemm, const MmaInst& inst, const ArchParams& arch,
-                   const GemmInputs& inputs);
+Matrix direct_eval(const GemmGeometry& gemm, const MmaInst& inst, const ArchParams& arch, const GemmInputs& inputs);
 
 }  // namespace mmacheck::sim

@@ -30,7 +30,8 @@ struct Bits<double> {
     return biased == 0 || biased == 0x7ff ? std::ilogb(x) : biased - 1023;
   }
   static double pow2(int e) {
-    return e < -1022 || e > 1023 ? std::ldexp(1.0, e) : std::bit_cast<double>(static_cast<std::uint64_t>(e + 1023) << 52);
+    return e < -1022 || e > 1023 ? std::ldexp(1.0, e)
+                                 : std::bit_cast<double>(static_cast<std::uint64_t>(e + 1023) << 52);
   }
 };
 
@@ -203,9 +204,7 @@ Outcomes outcomes(const BoundModel& m, const ElementRun<T>& in) {
         for (int j = 0; j < m.inst_k; j += m.block)
           acc = fused_step(m, acc, tile.sub(j, std::min(m.block, m.inst_k - j)), m.out, true);
         break;
-      case BoundModel::Family::fp8:
-        acc = fp8_tile(m, acc, tile);
-        break;
+      case BoundModel::Family::fp8: acc = fp8_tile(m, acc, tile); break;
       case BoundModel::Family::f64:
         for (int j = 0; j < m.inst_k; ++j) acc = fused_step(m, acc, tile.sub(j, 1), m.out, false);
         break;
@@ -253,8 +252,7 @@ BoundModel bound_model(const MmaInst& inst, const ArchParams& arch) {
       m.family = BoundModel::Family::f64;
       m.out = rounding_spec(DType::f64, true);
       return m;
-    default:
-      throw Error(inst.ptx() + ": integer instructions are exact and have no error bound");
+    default: throw Error(inst.ptx() + ": integer instructions are exact and have no error bound");
   }
 }
 
@@ -275,7 +273,11 @@ constexpr int kNoExp = -(1 << 29);
 
 BoundColumns::BoundColumns(const BoundModel& m, std::span<const double> bt, std::span<const int> bt_exp, std::int64_t n,
                            std::int64_t k)
-    : n_(static_cast<std::size_t>(n)), k_(static_cast<std::size_t>(k)), bt_(bt), b_(n_ * k_, 0), b_exp_(n_ * k_, kNoExp),
+    : n_(static_cast<std::size_t>(n)),
+      k_(static_cast<std::size_t>(k)),
+      bt_(bt),
+      b_(n_ * k_, 0),
+      b_exp_(n_ * k_, kNoExp),
       blocks_(k_ / static_cast<std::size_t>(std::min(m.block, m.inst_k))) {
   const auto block = static_cast<std::size_t>(std::min(m.block, m.inst_k));
   if (m.family != BoundModel::Family::fused || bt.size() != n_ * k_ || bt_exp.size() != n_ * k_ || k_ % m.inst_k != 0 ||

@@ -105,9 +105,9 @@ class BoundColumns {
   std::size_t n() const { return n_; }
   std::size_t k() const { return k_; }
   std::size_t blocks() const { return blocks_; }
-  std::span<const double> bt() const { return bt_; }       // N x K, as given
-  std::span<const double> b() const { return b_; }         // K x N, non-finite values 0
-  std::span<const int> b_exp() const { return b_exp_; }    // K x N, -2^29 where b is 0
+  std::span<const double> bt() const { return bt_; }          // N x K, as given
+  std::span<const double> b() const { return b_; }            // K x N, non-finite values 0
+  std::span<const int> b_exp() const { return b_exp_; }       // K x N, -2^29 where b is 0
   std::span<const std::uint8_t> bad() const { return bad_; }  // blocks x N: a non-finite value there
 
  private:

@@ -9,8 +9,8 @@
 
 namespace mmacheck::sim {
 
-Phase nest_phase(std::string name, const Program& program, const Nest& nest, const ArchParams& arch,
-                 Distribution dist, int threads) {
+Phase nest_phase(std::string name, const Program& program, const Nest& nest, const ArchParams& arch, Distribution dist,
+                 int threads) {
   if (threads < 1) throw Error("bench: threads must be at least 1");
   constexpr int kCases = 4;  // per thread, drawn once: the timing is of the machine, not of the generator
   const InputSpecs specs = input_specs(program);

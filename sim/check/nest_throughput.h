@@ -22,7 +22,7 @@
 namespace mmacheck::sim {
 
 // Throws Error for threads < 1 or a program the warp machine cannot run.
-Phase nest_phase(std::string name, const Program& program, const Nest& nest, const ArchParams& arch,
-                 Distribution dist, int threads);
+Phase nest_phase(std::string name, const Program& program, const Nest& nest, const ArchParams& arch, Distribution dist,
+                 int threads);
 
 }  // namespace mmacheck::sim

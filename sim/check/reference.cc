@@ -61,8 +61,7 @@ Reference integer_reference(const Operands& ops, const MmaInst& inst) {
   }
   Reference ref{d.rows(), d.cols(), {}};
   for (std::int64_t i = 0; i < d.rows(); ++i)
-    for (std::int64_t j = 0; j < d.cols(); ++j)
-      ref.elems.push_back({static_cast<long double>(d(i, j)), 0, kFinite});
+    for (std::int64_t j = 0; j < d.cols(); ++j) ref.elems.push_back({static_cast<long double>(d(i, j)), 0, kFinite});
   return ref;
 }
 
@@ -83,12 +82,11 @@ std::vector<Outcomes> bound_outcomes(const Operands& ops, const Mat<T>& a, const
   const std::vector<int> a_exp = exps(ops.a), b_exp = exps(ops.bt);
   std::vector<Outcomes> out(static_cast<std::size_t>(m * n));
   const auto one = [&](std::int64_t i, std::int64_t j) {
-    out[static_cast<std::size_t>(i * n + j)] =
-        element_outcomes(model, ElementRun<T>{{a.row(i).data(), k},
-                                              {bt.row(j).data(), k},
-                                              std::span(a_exp).subspan(i * k, k),
-                                              std::span(b_exp).subspan(j * k, k),
-                                              static_cast<T>(ops.c(i, j))});
+    out[static_cast<std::size_t>(i * n + j)] = element_outcomes(model, ElementRun<T>{{a.row(i).data(), k},
+                                                                                     {bt.row(j).data(), k},
+                                                                                     std::span(a_exp).subspan(i * k, k),
+                                                                                     std::span(b_exp).subspan(j * k, k),
+                                                                                     static_cast<T>(ops.c(i, j))});
   };
   if constexpr (std::is_same_v<T, double>) {
     if (model.family == BoundModel::Family::fused) {
@@ -134,13 +132,12 @@ Reference float_reference(const Operands& ops, const BoundModel& model) {
 Reference eigen_reference(const GemmGeometry& g, const MmaInst& inst, const ArchParams& arch,
                           const GemmInputs& inputs) {
   if (g.m % inst.m || g.n % inst.n || g.k % inst.k)
-    throw Error("M x N x K = " + std::to_string(g.m) + " x " + std::to_string(g.n) + " x " +
-                std::to_string(g.k) + " does not tile into " + inst.shape());
+    throw Error("M x N x K = " + std::to_string(g.m) + " x " + std::to_string(g.n) + " x " + std::to_string(g.k) +
+                " does not tile into " + inst.shape());
   const Operands ops = logical_operands(g, inputs);
   if (!dtype_info(inst.a).is_float) return integer_reference(ops, inst);
   const BoundModel model = bound_model(inst, arch);
-  return inst.a == DType::f64 ? float_reference<long double>(ops, model)
-                              : float_reference<double>(ops, model);
+  return inst.a == DType::f64 ? float_reference<long double>(ops, model) : float_reference<double>(ops, model);
 }
 
 bool accepts(const Expectation& e, DType type, std::uint64_t bits) {

@@ -27,9 +27,9 @@ struct CaseFailure {
 struct CaseRunReport {
   std::int64_t cases = 0;
   std::int64_t failed_cases = 0;
-  std::int64_t wrong_elements = 0;  // failing elements, every case
-  std::int64_t not_bit_exact = 0;   // of them: differ from the direct evaluation
-  std::int64_t outside_bound = 0;   // of them: outside the reference bound
+  std::int64_t wrong_elements = 0;    // failing elements, every case
+  std::int64_t not_bit_exact = 0;     // of them: differ from the direct evaluation
+  std::int64_t outside_bound = 0;     // of them: outside the reference bound
   std::vector<CaseFailure> failures;  // the first options.show, in case order
 
   bool passed() const { return failed_cases == 0; }

@@ -32,9 +32,9 @@ void WarpRegs::set_element(int lane, int elem, std::uint64_t bits) {
 
 WarpRegs scatter_tile(const Frame& frame, std::span<const std::uint64_t> tile) {
   if (tile.size() != static_cast<std::size_t>(frame.rows * frame.cols))
-    throw Error("operand " + std::string(operand_name(frame.operand)) + " of " +
-                std::string(frame.shape) + ": tile has " + std::to_string(tile.size()) +
-                " elements, expected " + std::to_string(frame.rows * frame.cols));
+    throw Error("operand " + std::string(operand_name(frame.operand)) + " of " + std::string(frame.shape) +
+                ": tile has " + std::to_string(tile.size()) + " elements, expected " +
+                std::to_string(frame.rows * frame.cols));
   WarpRegs regs(frame);
   for (int lane = 0; lane < kWarpLanes; ++lane)
     for (int e = 0; e < frame.elems(); ++e) {
@@ -55,13 +55,12 @@ std::vector<std::uint64_t> gather_tile(const WarpRegs& regs) {
   return tile;
 }
 
-WarpRegs execute_mma(const MmaInst& inst, const ArchParams& arch, const WarpRegs& a,
-                     const WarpRegs& b, const WarpRegs& c) {
+WarpRegs execute_mma(const MmaInst& inst, const ArchParams& arch, const WarpRegs& a, const WarpRegs& b,
+                     const WarpRegs& c) {
   const auto check = [&](const WarpRegs& regs, Operand op) {
     if (&regs.frame() != &inst.frame(op))
-      throw Error(inst.ptx() + ": operand " + std::string(operand_name(op)) +
-                  " registers use the frame of " + std::string(regs.frame().shape) + " " +
-                  std::string(operand_name(regs.frame().operand)) + " (" +
+      throw Error(inst.ptx() + ": operand " + std::string(operand_name(op)) + " registers use the frame of " +
+                  std::string(regs.frame().shape) + " " + std::string(operand_name(regs.frame().operand)) + " (" +
                   std::to_string(regs.frame().elem_bits) + "-bit), not the instruction's");
   };
   check(a, Operand::A);

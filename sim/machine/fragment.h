@@ -61,7 +61,7 @@ std::vector<std::uint64_t> gather_tile(const WarpRegs& regs);
 // D = A * B + C on lane registers: gathers A, B, C through inst's frames,
 // runs mma_tile, scatters D into a fresh WarpRegs with inst's C/D frame.
 // Throws Error when an operand's frame is not the instruction's.
-WarpRegs execute_mma(const MmaInst& inst, const ArchParams& arch, const WarpRegs& a,
-                     const WarpRegs& b, const WarpRegs& c);
+WarpRegs execute_mma(const MmaInst& inst, const ArchParams& arch, const WarpRegs& a, const WarpRegs& b,
+                     const WarpRegs& c);
 
 }  // namespace mmacheck::sim

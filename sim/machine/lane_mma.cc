@@ -44,8 +44,8 @@ LaneMma::LaneMma(const MmaInst& inst, const ArchParams& arch)
   check_has_model(inst, arch);
 }
 
-void LaneMma::run(std::span<const std::uint64_t> a, std::span<const std::uint64_t> b,
-                  std::span<const std::uint64_t> c, std::span<std::uint64_t> d) {
+void LaneMma::run(std::span<const std::uint64_t> a, std::span<const std::uint64_t> b, std::span<const std::uint64_t> c,
+                  std::span<std::uint64_t> d) {
   if (d.size() != c_.route.size())
     throw Error(inst_->ptx() + ": tile D has " + std::to_string(d.size()) + " elements, expected " +
                 std::to_string(c_.route.size()));

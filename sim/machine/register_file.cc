@@ -26,8 +26,8 @@ RegisterFile::RegisterFile(DType dtype, int threads, int slots)
     throw Error("a register of " + std::to_string(reg_bits_) + " bits does not hold whole " +
                 std::to_string(elem_bits_) + "-bit elements");
   if (threads < 0 || slots < 0)
-    throw Error("a register file needs non-negative threads and slots, got " + std::to_string(threads) +
-                " x " + std::to_string(slots));
+    throw Error("a register file needs non-negative threads and slots, got " + std::to_string(threads) + " x " +
+                std::to_string(slots));
   regs_ = (slots + per_reg() - 1) / per_reg();
   words_.assign(static_cast<std::size_t>(threads) * regs_, 0);
 }
@@ -36,8 +36,8 @@ void RegisterFile::clear() { std::fill(words_.begin(), words_.end(), 0); }
 
 void RegisterFile::load(std::span<const std::uint64_t> values) {
   if (values.size() != static_cast<std::size_t>(threads_) * slots_)
-    throw Error("loading a " + std::to_string(threads_) + " x " + std::to_string(slots_) +
-                " register file from " + std::to_string(values.size()) + " values");
+    throw Error("loading a " + std::to_string(threads_) + " x " + std::to_string(slots_) + " register file from " +
+                std::to_string(values.size()) + " values");
   clear();
   for (int t = 0; t < threads_; ++t)
     for (int s = 0; s < slots_; ++s) set_slot(t, s, values[t * slots_ + s]);

@@ -21,17 +21,15 @@ void check_arch(const MmaInst& inst, const ArchParams& arch) { check_has_model(i
 void check_frame(const NestOperand& operand, const Frame& frame) {
   if (dtype_bits(operand.dtype) != frame.elem_bits)
     throw Error("buffer '" + operand.buffer + "' has " + std::to_string(dtype_bits(operand.dtype)) +
-                "-bit elements, the " + std::string(frame.shape) + " " +
-                std::string(operand_name(frame.operand)) + " frame " + std::to_string(frame.elem_bits) +
-                "-bit");
+                "-bit elements, the " + std::string(frame.shape) + " " + std::string(operand_name(frame.operand)) +
+                " frame " + std::to_string(frame.elem_bits) + "-bit");
 }
 
 void check_table(const SlotTable& table, const RegisterFile& file, int threads, const char* role) {
   if (table.threads != threads || table.slots != file.slots())
     throw Error(std::string("the ") + role + " staging table of '" + table.buffer + "' is " +
-                std::to_string(table.threads) + " threads x " + std::to_string(table.slots) +
-                " slots; the nest runs " + std::to_string(threads) + " threads x " +
-                std::to_string(file.slots()) + " slots");
+                std::to_string(table.threads) + " threads x " + std::to_string(table.slots) + " slots; the nest runs " +
+                std::to_string(threads) + " threads x " + std::to_string(file.slots()) + " slots");
 }
 
 std::string stmt_name(std::size_t index) { return "nest statement " + std::to_string(index); }
@@ -39,23 +37,21 @@ std::string stmt_name(std::size_t index) { return "nest statement " + std::to_st
 void check_indices(const std::vector<int>& indices, int limit, std::size_t want, const std::string& where,
                    const char* what) {
   if (want != 0 && indices.size() != want)
-    throw Error(where + " names " + std::to_string(indices.size()) + " " + what + ", expected " +
-                std::to_string(want));
+    throw Error(where + " names " + std::to_string(indices.size()) + " " + what + ", expected " + std::to_string(want));
   for (int i : indices)
     if (i < 0 || i >= limit)
-      throw Error(where + ": " + what + " index " + std::to_string(i) + " lies outside [0, " +
-                  std::to_string(limit) + ")");
+      throw Error(where + ": " + what + " index " + std::to_string(i) + " lies outside [0, " + std::to_string(limit) +
+                  ")");
 }
 
 void check_matrix(const Matrix& m, const SlotTable& table, const char* role) {
   if (m.rows != table.rows || m.cols != table.cols || m.dtype != table.dtype ||
       m.bits.size() != static_cast<std::size_t>(m.rows * m.cols))
-    throw Error(std::string("input ") + role + " is a " + std::to_string(m.rows) + " x " +
-                std::to_string(m.cols) + " " + std::string(dtype_info(m.dtype).tvm) + " matrix; buffer '" +
-                table.buffer + "' is " + std::to_string(table.rows) + " x " + std::to_string(table.cols) +
-                " " + std::string(dtype_info(table.dtype).tvm));
+    throw Error(std::string("input ") + role + " is a " + std::to_string(m.rows) + " x " + std::to_string(m.cols) +
+                " " + std::string(dtype_info(m.dtype).tvm) + " matrix; buffer '" + table.buffer + "' is " +
+                std::to_string(table.rows) + " x " + std::to_string(table.cols) + " " +
+                std::string(dtype_info(table.dtype).tvm));
 }
-
 
 // The tile an mma reads from `file`: element i from lane place.lane of the
 // warp at `base`, the file register regs[place.reg], at place.shift.
@@ -129,8 +125,7 @@ WarpMachine::WarpMachine(Nest nest, Staging staging, const ArchParams& arch, std
     const std::string where = stmt_name(i);
     if (const auto* init = std::get_if<InitStmt>(&nest_->stmts[i])) {
       check_indices(init->d_slots, d_.slots(), 0, where, "D slot");
-      if (!init->c_slots.empty())
-        check_indices(init->c_slots, c().slots(), init->d_slots.size(), where, "C slot");
+      if (!init->c_slots.empty()) check_indices(init->c_slots, c().slots(), init->d_slots.size(), where, "C slot");
     } else {
       const auto& mma = std::get<MmaStmt>(nest_->stmts[i]);
       check_indices(mma.d, d_.regs(), fc.regs, where, "D register");
@@ -197,10 +192,8 @@ void WarpMachine::load(const GemmInputs& inputs) {
 }
 
 void WarpMachine::execute(const NestStmt& stmt) {
-  if (const auto* init = std::get_if<InitStmt>(&stmt))
-    execute_init(*init);
-  else
-    execute_mma(std::get<MmaStmt>(stmt));
+  if (const auto* init = std::get_if<InitStmt>(&stmt)) execute_init(*init);
+  else execute_mma(std::get<MmaStmt>(stmt));
 }
 
 void WarpMachine::execute_nest() {

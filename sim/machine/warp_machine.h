@@ -116,7 +116,7 @@ class WarpMachine {
     std::vector<std::int32_t> a, b, c_word, d_word;
     std::vector<std::uint8_t> c_shift, d_shift;
     bool a_loaded = false, b_loaded = false;  // every index >= 0: gathered without a test
-    std::int32_t a_run = -1, b_run = -1;       // the tile is this run of the input, row-major: no copy
+    std::int32_t a_run = -1, b_run = -1;      // the tile is this run of the input, row-major: no copy
   };
   // Whether run() must load C: some register is read (by an mma, an init
   // copying from C, or the store) before the nest writes it; else the

@@ -83,11 +83,11 @@ class Values {
     if (f_->ignored_low_bits == 0)
       return chance(2) ? encode(neg, 0, 1 + rng_.bits(std::min(f_->man_bits, 3))) : value(neg, uniform(-2, 2));
     switch (uniform(0, 5)) {
-      case 0: return encode(neg, 0, 0);                                   // a zero with low bits
-      case 1: return encode(neg, top, 0);                                 // Inf with low bits
+      case 0: return encode(neg, 0, 0);                                         // a zero with low bits
+      case 1: return encode(neg, top, 0);                                       // Inf with low bits
       case 2: return encode(neg, top, std::uint64_t{1} << (f_->man_bits - 1));  // quiet NaN with low bits
-      case 3: return encode(neg, 0, rng_.bits(f_->man_bits));         // subnormal with low bits
-      case 4: return encode(neg, top - 1, mask(f_->man_bits));            // largest finite with low bits
+      case 3: return encode(neg, 0, rng_.bits(f_->man_bits));                   // subnormal with low bits
+      case 4: return encode(neg, top - 1, mask(f_->man_bits));                  // largest finite with low bits
       default: return value(neg, uniform(-2, 2));
     }
   }
@@ -184,8 +184,7 @@ class EdgeCase {
         for (std::uint64_t& x : in_.b.bits) x = vb_.low_bits();
         fill_c([&] { return vc_.chance(4) ? vc_.low_bits() : vc_.signed_value(vc_.uniform(-2, 2)); });
         break;
-      default:
-        break;
+      default: break;
     }
     return in_;
   }

@@ -35,8 +35,8 @@ const FloatTileKernel* eigen_tile_kernel_avx512(int m, int n, int k) {
 const FloatTileKernel& eigen_tile_kernel(int m, int n, int k) {
   if (const FloatTileKernel* fast = eigen_tile_kernel_avx2(m, n, k)) return *fast;
   if (const FloatTileKernel* plain = eigen_tile_kernel_generic(m, n, k)) return *plain;
-  throw Error("no float32 baseline for an m" + std::to_string(m) + "n" + std::to_string(n) + "k" +
-              std::to_string(k) + " tile");
+  throw Error("no float32 baseline for an m" + std::to_string(m) + "n" + std::to_string(n) + "k" + std::to_string(k) +
+              " tile");
 }
 
 }  // namespace mmacheck::sim

@@ -24,10 +24,11 @@ void run_tiles(const float* a, const float* b, const float* c, float* d, int cou
 }
 
 const FloatTileKernel* kernel(int m, int n, int k) {
-  static constexpr FloatTileKernel kernels[] = {
-      {MMACHECK_BASELINE_NAME, run_tiles<16, 8, 4>},  {MMACHECK_BASELINE_NAME, run_tiles<16, 8, 8>},
-      {MMACHECK_BASELINE_NAME, run_tiles<16, 8, 16>}, {MMACHECK_BASELINE_NAME, run_tiles<16, 8, 32>},
-      {MMACHECK_BASELINE_NAME, run_tiles<8, 8, 4>}};
+  static constexpr FloatTileKernel kernels[] = {{MMACHECK_BASELINE_NAME, run_tiles<16, 8, 4>},
+                                                {MMACHECK_BASELINE_NAME, run_tiles<16, 8, 8>},
+                                                {MMACHECK_BASELINE_NAME, run_tiles<16, 8, 16>},
+                                                {MMACHECK_BASELINE_NAME, run_tiles<16, 8, 32>},
+                                                {MMACHECK_BASELINE_NAME, run_tiles<8, 8, 4>}};
   if (m == 8 && n == 8 && k == 4) return &kernels[4];
   if (m != 16 || n != 8) return nullptr;
   switch (k) {

@@ -12,9 +12,8 @@ long double element_value(DType type, std::uint64_t bits) {
   if (!dtype_info(type).is_float) return static_cast<long double>(int_value(type, bits));
   const FpValue v = decode(float_format(type), bits);
   if (v.cls == FpClass::nan) return std::numeric_limits<long double>::quiet_NaN();
-  const long double magnitude = v.cls == FpClass::inf
-                                    ? std::numeric_limits<long double>::infinity()
-                                    : std::ldexp(static_cast<long double>(v.sig), v.exp - v.frac);
+  const long double magnitude = v.cls == FpClass::inf ? std::numeric_limits<long double>::infinity()
+                                                      : std::ldexp(static_cast<long double>(v.sig), v.exp - v.frac);
   return v.neg ? -magnitude : magnitude;
 }
 

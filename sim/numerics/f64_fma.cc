@@ -19,8 +19,7 @@ std::uint64_t f64_fma(std::uint64_t a, std::uint64_t b, std::uint64_t c) {
   // fma in the shared H200 vectors (docs/numerics.md).
   for (const std::uint64_t w : {b, c, a})
     if (is_nan(w)) return w | kQuietBit;
-  const double r = std::fma(std::bit_cast<double>(a), std::bit_cast<double>(b),
-                            std::bit_cast<double>(c));
+  const double r = std::fma(std::bit_cast<double>(a), std::bit_cast<double>(b), std::bit_cast<double>(c));
   return std::isnan(r) ? kInvalid : std::bit_cast<std::uint64_t>(r);
 }
 

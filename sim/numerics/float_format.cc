@@ -63,8 +63,7 @@ FpValue decode(const FloatFormat& f, std::uint64_t bits) {
   return v;
 }
 
-std::uint64_t round_to_format(const FloatFormat& f, bool neg, std::uint64_t mag, int scale,
-                              Rounding rounding) {
+std::uint64_t round_to_format(const FloatFormat& f, bool neg, std::uint64_t mag, int scale, Rounding rounding) {
   const std::uint64_t sign = neg ? f.sign_bit() : 0;
   if (mag == 0) return sign;
   // Exponent of the result before rounding, clamped into the subnormal range;

@@ -65,7 +65,6 @@ enum class Rounding : std::uint8_t { toward_zero, nearest_even };
 // The bits of (-1)^neg * mag * 2^scale in format f (an ieee format), rounded;
 // subnormal results are kept, results beyond the largest finite value (after
 // rounding) become ±Inf; mag == 0 gives ±0 by neg.
-std::uint64_t round_to_format(const FloatFormat& f, bool neg, std::uint64_t mag, int scale,
-                              Rounding rounding);
+std::uint64_t round_to_format(const FloatFormat& f, bool neg, std::uint64_t mag, int scale, Rounding rounding);
 
 }  // namespace mmacheck::sim

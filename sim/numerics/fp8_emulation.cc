@@ -46,7 +46,8 @@ std::uint32_t f32_add(std::uint32_t x, std::uint32_t y) {
 std::uint16_t f16_add(std::uint16_t x, std::uint16_t y) {
   const FloatFormat& h = float_format(DType::f16);
   const FpValue a = decode(h, x), b = decode(h, y);
-  if (a.cls == FpClass::nan || b.cls == FpClass::nan || (a.cls == FpClass::inf && b.cls == FpClass::inf && a.neg != b.neg))
+  if (a.cls == FpClass::nan || b.cls == FpClass::nan ||
+      (a.cls == FpClass::inf && b.cls == FpClass::inf && a.neg != b.neg))
     return static_cast<std::uint16_t>(canonical_nan(h));
   if (a.cls == FpClass::inf || b.cls == FpClass::inf)
     return static_cast<std::uint16_t>(h.inf_bits(a.cls == FpClass::inf ? a.neg : b.neg));
@@ -59,8 +60,7 @@ std::uint16_t f16_add(std::uint16_t x, std::uint16_t y) {
   // An exact zero is +0 but for (-0) + (-0), as IEEE's nearest-even has it.
   const bool neg = sum < 0 || (sum == 0 && a.neg && b.neg);
   const std::uint64_t mag = sum < 0 ? static_cast<std::uint64_t>(-sum) : static_cast<std::uint64_t>(sum);
-  return static_cast<std::uint16_t>(
-      round_to_format(h, neg, mag, h.min_exp() - h.man_bits, Rounding::nearest_even));
+  return static_cast<std::uint16_t>(round_to_format(h, neg, mag, h.min_exp() - h.man_bits, Rounding::nearest_even));
 }
 
 }  // namespace
@@ -71,8 +71,7 @@ bool fp8_emulation_known(const MmaInst& inst) {
 std::string fp8_emulated_shapes() { return "m16n8k32 and m16n8k16, f32 or f16 accumulators"; }
 
 void fp8_mma_emulated(const MmaInst& in, const ArchParams& arch, std::span<const std::uint64_t> a,
-                      std::span<const std::uint64_t> b, std::span<const std::uint64_t> c,
-                      std::span<std::uint64_t> d) {
+                      std::span<const std::uint64_t> b, std::span<const std::uint64_t> c, std::span<std::uint64_t> d) {
   if (arch.fp8 != Fp8Path::emulated)
     throw Error(in.ptx() + ": the CUDA 13 fp8 emulation is sm_90's, not " + std::string(arch.name) + "'s");
   if (!fp8_emulation_known(in)) throw Error(in.ptx() + ": sm_90's emulation is modelled for " + fp8_emulated_shapes());
@@ -85,7 +84,7 @@ void fp8_mma_emulated(const MmaInst& in, const ArchParams& arch, std::span<const
   const HalfTable& hb = to_half(in.b);
   std::vector<std::uint64_t> a16(in.m * half_k), b16(half_k * in.n);
   std::vector<std::uint64_t> acc(in.m * in.n, 0), out(in.m * in.n);  // +0, then the first HMMA's result
-  for (int pair = 0; pair < 2; ++pair) {  // k mod 4 in {0, 1}, then {2, 3}
+  for (int pair = 0; pair < 2; ++pair) {                             // k mod 4 in {0, 1}, then {2, 3}
     for (int kk = 0, n = 0; kk < in.k; ++kk) {
       if ((kk % 4) / 2 != pair) continue;
       for (int i = 0; i < in.m; ++i) a16[i * half_k + n] = ha[a[i * in.k + kk] & 0xFF];

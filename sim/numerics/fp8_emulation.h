@@ -32,7 +32,6 @@ std::string fp8_emulated_shapes();
 // D = A * B + C for an fp8 instruction; tiles as in mma_tile.  Throws Error
 // for an architecture other than sm_90.
 void fp8_mma_emulated(const MmaInst& inst, const ArchParams& arch, std::span<const std::uint64_t> a,
-                      std::span<const std::uint64_t> b, std::span<const std::uint64_t> c,
-                      std::span<std::uint64_t> d);
+                      std::span<const std::uint64_t> b, std::span<const std::uint64_t> c, std::span<std::uint64_t> d);
 
 }  // namespace mmacheck::sim

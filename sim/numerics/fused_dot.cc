@@ -11,8 +11,7 @@ FusedStep fused_step_for(DType in, const FloatFormat& out, const ArchParams& arc
   const bool f32 = out.man_bits == 23;
   const bool fp8 = is_f8f6f4(in);
   const bool native_fp8 = fp8 && arch.fp8 == Fp8Path::fused;
-  return {&out, native_fp8 ? arch.kept_bits_fp8 : arch.kept_bits,
-          arch.zero_term_exp(f32 ? DType::f32 : DType::f16),
+  return {&out, native_fp8 ? arch.kept_bits_fp8 : arch.kept_bits, arch.zero_term_exp(f32 ? DType::f32 : DType::f16),
           f32 ? Rounding::toward_zero : Rounding::nearest_even,
           native_fp8 && f32 ? arch.f32_frac_bits_fp8 : out.man_bits};
 }
@@ -41,8 +40,8 @@ struct Term {
 };
 
 // Step 1 of the model; returns true and sets *result when a special decides.
-bool special_result(const FloatFormat& out, std::span<const FpValue> a, std::span<const FpValue> b,
-                    const FpValue& c, std::uint64_t* result) {
+bool special_result(const FloatFormat& out, std::span<const FpValue> a, std::span<const FpValue> b, const FpValue& c,
+                    std::uint64_t* result) {
   bool nan = c.cls == FpClass::nan;
   bool pos_inf = c.cls == FpClass::inf && !c.neg;
   bool neg_inf = c.cls == FpClass::inf && c.neg;
@@ -69,8 +68,8 @@ bool special_result(const FloatFormat& out, std::span<const FpValue> a, std::spa
 
 }  // namespace
 
-std::uint64_t fused_dot(const FusedStep& step, std::span<const FpValue> a,
-                        std::span<const FpValue> b, const FpValue& c) {
+std::uint64_t fused_dot(const FusedStep& step, std::span<const FpValue> a, std::span<const FpValue> b,
+                        const FpValue& c) {
   std::uint64_t special = 0;
   if (special_result(*step.out, a, b, c, &special)) return special;
 

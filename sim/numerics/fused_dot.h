@@ -36,15 +36,15 @@ struct FusedStep {
   int kept_bits;           // ArchParams::kept_bits (kept_bits_fp8 for fp8 inputs)
   int zero_term_exp;       // ArchParams::zero_term_exp(output)
   Rounding rounding;
-  int result_frac_bits;    // out->man_bits, or fewer (sm_89 fp8: 13)
+  int result_frac_bits;  // out->man_bits, or fewer (sm_89 fp8: 13)
 };
 
 // The output's canonical NaN (f32 0x7FFFFFFF, f16 0x7FFF).
 std::uint64_t canonical_nan(const FloatFormat& out);
 
 // One fused block: round(sum_k a[k] * b[k] + c).  a and b have equal length.
-std::uint64_t fused_dot(const FusedStep& step, std::span<const FpValue> a,
-                        std::span<const FpValue> b, const FpValue& c);
+std::uint64_t fused_dot(const FusedStep& step, std::span<const FpValue> a, std::span<const FpValue> b,
+                        const FpValue& c);
 
 // The step for inputs of type `in` and an f32 or f16 output on `arch`; the
 // rounding follows the output format: toward zero for f32, nearest-even for f16.

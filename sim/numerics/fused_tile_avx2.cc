@@ -184,8 +184,8 @@ MMACHECK_AVX2 void product_rows(const TileSpec& s, const Operands& op, const Val
         _mm256_slli_epi32(_mm256_min_epi32(_mm256_max_epi32(_mm256_sub_epi32(bias, top), lo), hi), 23));
     __m256i acc = _mm256_setzero_si256();
     for (int k = 0; k < K; ++k)
-      acc = _mm256_add_epi32(
-          acc, _mm256_cvttps_epi32(_mm256_mul_ps(_mm256_mul_ps(_mm256_set1_ps(a_val[k]), b[k]), scale)));
+      acc = _mm256_add_epi32(acc,
+                             _mm256_cvttps_epi32(_mm256_mul_ps(_mm256_mul_ps(_mm256_set1_ps(a_val[k]), b[k]), scale)));
     const __m256i c = at(op.c_sig + i * kN);
     const __m256i c_term = _mm256_sign_epi32(_mm256_srlv_epi32(_mm256_abs_epi32(c), _mm256_sub_epi32(top, c_exp)), c);
     _mm256_store_si256(reinterpret_cast<__m256i*>(out.acc + i * kN), acc);
@@ -198,11 +198,12 @@ MMACHECK_AVX2 void product_rows(const TileSpec& s, const Operands& op, const Val
 // cut to f32 toward zero by bit manipulation.
 MMACHECK_AVX2 __m256i f32_toward_zero4(__m128i acc, __m128i c_term, __m128i top, int kept_bits) {
   const __m256d sum = _mm256_add_pd(_mm256_cvtepi32_pd(acc), _mm256_cvtepi32_pd(c_term));
-  const __m256i scale = _mm256_slli_epi64(
-      _mm256_add_epi64(_mm256_cvtepi32_epi64(top), _mm256_set1_epi64x(1023 - kept_bits)), 52);
+  const __m256i scale =
+      _mm256_slli_epi64(_mm256_add_epi64(_mm256_cvtepi32_epi64(top), _mm256_set1_epi64x(1023 - kept_bits)), 52);
   const __m256i bits = _mm256_castpd_si256(_mm256_mul_pd(sum, _mm256_castsi256_pd(scale)));
   const __m256i sign = _mm256_srli_epi64(_mm256_and_si256(bits, _mm256_set1_epi64x(INT64_MIN)), 32);
-  const __m256i exp = _mm256_sub_epi64(_mm256_srli_epi64(bits, 52) & _mm256_set1_epi64x(0x7FF), _mm256_set1_epi64x(1023));
+  const __m256i exp =
+      _mm256_sub_epi64(_mm256_srli_epi64(bits, 52) & _mm256_set1_epi64x(0x7FF), _mm256_set1_epi64x(1023));
   const __m256i man = _mm256_and_si256(bits, _mm256_set1_epi64x((std::int64_t{1} << 52) - 1));
   const __m256i normal = _mm256_or_si256(_mm256_slli_epi64(_mm256_add_epi64(exp, _mm256_set1_epi64x(127)), 23),
                                          _mm256_srli_epi64(man, 29));
@@ -272,8 +273,8 @@ MMACHECK_AVX2 bool f32_toward_zero8(const std::int32_t* acc, const std::int32_t*
   rare = _mm256_or_si256(rare, _mm256_cmpeq_epi32(sum, _mm256_set1_epi32(INT32_MIN)));
   const __m256i mag = _mm256_abs_epi32(sum);
   const __m256i width_field = _mm256_srli_epi32(_mm256_castps_si256(_mm256_cvtepi32_ps(_mm256_srli_epi32(mag, 8))), 23);
-  const __m256i drop = _mm256_max_epi32(_mm256_sub_epi32(width_field, _mm256_set1_epi32(127 + 23 - 8)),
-                                        _mm256_setzero_si256());
+  const __m256i drop =
+      _mm256_max_epi32(_mm256_sub_epi32(width_field, _mm256_set1_epi32(127 + 23 - 8)), _mm256_setzero_si256());
   const __m256i kept = _mm256_and_si256(mag, _mm256_sllv_epi32(_mm256_set1_epi32(-1), drop));
   const __m256i bits = _mm256_castps_si256(_mm256_cvtepi32_ps(kept));
   const __m256i scale = _mm256_sub_epi32(at(top), _mm256_set1_epi32(kept_bits));

@@ -15,9 +15,8 @@
 namespace mmacheck::sim::fast {
 
 bool cpu_has_avx512() {
-  static const bool has = cpu_has_avx2() && __builtin_cpu_supports("avx512f") &&
-                          __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512dq") &&
-                          __builtin_cpu_supports("avx512vl");
+  static const bool has = cpu_has_avx2() && __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
+                          __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl");
   return has;
 }
 
@@ -53,8 +52,8 @@ MMACHECK_AVX512 void product_pairs(const TileSpec& s, const Operands& op, const 
     const __m512i c_exp = _mm512_loadu_si512(op.c_exp + i * kN);  // rows i and i + 1
     __m512i top = _mm512_max_epi32(c_exp, floor);
     for (int k = 0; k < K; ++k) top = _mm512_max_epi32(top, _mm512_add_epi32(pair(e0[k], e1[k]), b_exp[k]));
-    const __m512 scale =
-        _mm512_castsi512_ps(_mm512_slli_epi32(_mm512_min_epi32(_mm512_max_epi32(_mm512_sub_epi32(bias, top), lo), hi), 23));
+    const __m512 scale = _mm512_castsi512_ps(
+        _mm512_slli_epi32(_mm512_min_epi32(_mm512_max_epi32(_mm512_sub_epi32(bias, top), lo), hi), 23));
     __m512i acc = _mm512_setzero_si512();
     for (int k = 0; k < K; ++k)
       acc = _mm512_add_epi32(acc, _mm512_cvttps_epi32(_mm512_mul_ps(_mm512_mul_ps(pair(a0[k], a1[k]), b[k]), scale)));

@@ -44,8 +44,7 @@ std::uint32_t f32_toward_zero(std::int64_t sum, int scale) {
   return sig ? sign | static_cast<std::uint32_t>(sig) : 0;  // a sum rounded to zero is +0
 }
 
-bool decode(const TileSpec& s, const std::uint64_t* a, const std::uint64_t* b,
-                                    const std::uint64_t* c, Operands& op) {
+bool decode(const TileSpec& s, const std::uint64_t* a, const std::uint64_t* b, const std::uint64_t* c, Operands& op) {
   bool finite = true;
   for (int i = 0; i < kM; ++i)
     for (int k = 0; k < s.k; ++k)
@@ -53,7 +52,8 @@ bool decode(const TileSpec& s, const std::uint64_t* a, const std::uint64_t* b,
   for (int k = 0; k < s.k; ++k)
     for (int j = 0; j < kN; ++j) finite &= load(*s.b, b[k * kN + j], 0, &op.b_sig[k * kN + j], &op.b_exp[k * kN + j]);
   for (int i = 0; i < kM; ++i)
-    for (int j = 0; j < kN; ++j) finite &= load(*s.c, c[i * kN + j], s.c_shift, &op.c_sig[i * kN + j], &op.c_exp[i * kN + j]);
+    for (int j = 0; j < kN; ++j)
+      finite &= load(*s.c, c[i * kN + j], s.c_shift, &op.c_sig[i * kN + j], &op.c_exp[i * kN + j]);
   return finite;
 }
 
@@ -107,15 +107,12 @@ bool always() { return true; }
 // The vector decode, then the f32-product pass of the given width where the
 // exponent spread allows it, else the integer pass.
 template <void (*product_sums)(const TileSpec&, const Operands&, const Values&, Sums&)>
-bool sums_vector(const TileSpec& s, const std::uint64_t* a, const std::uint64_t* b, const std::uint64_t* c,
-                 Sums& out) {
+bool sums_vector(const TileSpec& s, const std::uint64_t* a, const std::uint64_t* b, const std::uint64_t* c, Sums& out) {
   Operands op;
   Values v;
   const bool finite = decode_avx2(s, a, b, c, op, v);
-  if (v.exact)
-    product_sums(s, op, v, out);
-  else
-    aligned_sums_avx2(s, op, out);
+  if (v.exact) product_sums(s, op, v, out);
+  else aligned_sums_avx2(s, op, out);
   return finite;
 }
 #endif
@@ -212,14 +209,13 @@ TileIsa best_tile_isa() {
 }
 
 bool fused_tile_fast(const MmaInst& inst, const ArchParams& arch, std::span<const std::uint64_t> a,
-                     std::span<const std::uint64_t> b, std::span<const std::uint64_t> c,
-                     std::span<std::uint64_t> d) {
+                     std::span<const std::uint64_t> b, std::span<const std::uint64_t> c, std::span<std::uint64_t> d) {
   return fused_tile_fast(inst, arch, a, b, c, d, best_tile_isa());
 }
 
 bool fused_tile_fast(const MmaInst& inst, const ArchParams& arch, std::span<const std::uint64_t> a,
-                     std::span<const std::uint64_t> b, std::span<const std::uint64_t> c,
-                     std::span<std::uint64_t> d, TileIsa isa) {
+                     std::span<const std::uint64_t> b, std::span<const std::uint64_t> c, std::span<std::uint64_t> d,
+                     TileIsa isa) {
   using namespace fast;
   const Kernels* chosen = find_kernels(isa);
   if (!chosen || !chosen->available())

@@ -19,8 +19,7 @@ namespace mmacheck::sim {
 // or an Inf reaches are taken from the reference model, the rest stay on the
 // fast path.
 bool fused_tile_fast(const MmaInst& inst, const ArchParams& arch, std::span<const std::uint64_t> a,
-                     std::span<const std::uint64_t> b, std::span<const std::uint64_t> c,
-                     std::span<std::uint64_t> d);
+                     std::span<const std::uint64_t> b, std::span<const std::uint64_t> c, std::span<std::uint64_t> d);
 
 // The instruction sets the path has kernels for.  fused_tile_fast takes the
 // best one the processor runs; tests and bench name one to compare them
@@ -31,7 +30,7 @@ bool tile_isa_available(TileIsa isa);         // compiled in and run by this pro
 TileIsa best_tile_isa();
 // fused_tile_fast with the kernels of `isa`, which must be available.
 bool fused_tile_fast(const MmaInst& inst, const ArchParams& arch, std::span<const std::uint64_t> a,
-                     std::span<const std::uint64_t> b, std::span<const std::uint64_t> c,
-                     std::span<std::uint64_t> d, TileIsa isa);
+                     std::span<const std::uint64_t> b, std::span<const std::uint64_t> c, std::span<std::uint64_t> d,
+                     TileIsa isa);
 
 }  // namespace mmacheck::sim

@@ -24,8 +24,8 @@ struct TileSpec {
   const FloatFormat* a;
   const FloatFormat* b;
   const FloatFormat* c;
-  int pre_shift;   // kept_bits - frac(a) - frac(b), applied to A's significands
-  int c_shift;     // kept_bits - frac(c), applied to C's significands
+  int pre_shift;  // kept_bits - frac(a) - frac(b), applied to A's significands
+  int c_shift;    // kept_bits - frac(c), applied to C's significands
   int kept_bits;
   int zero_floor;  // ArchParams::zero_term_exp
   bool narrow;     // f16 A and B: exponents within [-14, 16], Values need no offsets
@@ -78,8 +78,7 @@ bool load(const FloatFormat& f, std::uint64_t bits, int pre_shift, std::int32_t*
 std::uint32_t f32_toward_zero(std::int64_t sum, int scale);
 
 // false when A, B or C holds a NaN or Inf (op is then partly filled).
-bool decode(const TileSpec& s, const std::uint64_t* a, const std::uint64_t* b, const std::uint64_t* c,
-            Operands& op);
+bool decode(const TileSpec& s, const std::uint64_t* a, const std::uint64_t* b, const std::uint64_t* c, Operands& op);
 void aligned_sums(const TileSpec& s, const Operands& op, Sums& out);
 void finish_f32(const TileSpec& s, const Sums& sums, std::uint64_t* d);
 

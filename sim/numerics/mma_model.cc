@@ -109,8 +109,8 @@ void f64_mma(const Tiles& t) {
 
 void check_size(const MmaInst& inst, std::string_view operand, std::size_t got, int want) {
   if (got != static_cast<std::size_t>(want))
-    throw Error(inst.ptx() + ": tile " + std::string(operand) + " has " + std::to_string(got) +
-                " elements, expected " + std::to_string(want));
+    throw Error(inst.ptx() + ": tile " + std::string(operand) + " has " + std::to_string(got) + " elements, expected " +
+                std::to_string(want));
 }
 
 }  // namespace
@@ -130,8 +130,7 @@ void check_has_model(const MmaInst& inst, const ArchParams& arch) {
 }
 
 void mma_tile(const MmaInst& inst, const ArchParams& arch, std::span<const std::uint64_t> a,
-              std::span<const std::uint64_t> b, std::span<const std::uint64_t> c,
-              std::span<std::uint64_t> d) {
+              std::span<const std::uint64_t> b, std::span<const std::uint64_t> c, std::span<std::uint64_t> d) {
   check_size(inst, "A", a.size(), inst.m * inst.k);
   check_size(inst, "B", b.size(), inst.k * inst.n);
   check_size(inst, "C", c.size(), inst.m * inst.n);
@@ -141,8 +140,7 @@ void mma_tile(const MmaInst& inst, const ArchParams& arch, std::span<const std::
   switch (inst.a) {
     case DType::f16:
     case DType::bf16:
-    case DType::tf32:
-      return fused_mma(t, arch);
+    case DType::tf32: return fused_mma(t, arch);
     case DType::e4m3:
     case DType::e5m2:
     case DType::e3m2:
@@ -155,13 +153,9 @@ void mma_tile(const MmaInst& inst, const ArchParams& arch, std::span<const std::
     case DType::u8:
     case DType::s4:
     case DType::u4:
-    case DType::b1:
-      return integer_mma(t);
-    case DType::f64:
-      return f64_mma(t);
-    default:
-      throw Error(inst.ptx() + ": no arithmetic model for input type " +
-                  std::string(dtype_info(inst.a).ptx));
+    case DType::b1: return integer_mma(t);
+    case DType::f64: return f64_mma(t);
+    default: throw Error(inst.ptx() + ": no arithmetic model for input type " + std::string(dtype_info(inst.a).ptx));
   }
 }
 

@@ -73,9 +73,9 @@ struct ArchParams {
   int zero_term_f32;        // alignment exponent of a zero product or zero C, f32 output
   int zero_term_f16;        // ... f16 output
   Fp8Path fp8;
-  int block_fp8;            // Fp8Path::fused: products per block
-  int kept_bits_fp8;        //   its kept_bits
-  int f32_frac_bits_fp8;    //   fraction bits of its f32 result (13 on sm_89: e8m13, toward zero)
+  int block_fp8;          // Fp8Path::fused: products per block
+  int kept_bits_fp8;      //   its kept_bits
+  int f32_frac_bits_fp8;  //   fraction bits of its f32 result (13 on sm_89: e8m13, toward zero)
 
   int zero_term_exp(DType out) const { return out == DType::f16 ? zero_term_f16 : zero_term_f32; }
 };
@@ -95,7 +95,6 @@ void check_has_model(const MmaInst& inst, const ArchParams& arch);
 // its tile's size or the instruction does not exist on `arch` (fp8 before
 // sm_89), or has no model there (fp8 on sm_100).
 void mma_tile(const MmaInst& inst, const ArchParams& arch, std::span<const std::uint64_t> a,
-              std::span<const std::uint64_t> b, std::span<const std::uint64_t> c,
-              std::span<std::uint64_t> d);
+              std::span<const std::uint64_t> b, std::span<const std::uint64_t> c, std::span<std::uint64_t> d);
 
 }  // namespace mmacheck::sim

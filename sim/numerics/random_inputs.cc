@@ -14,16 +14,16 @@ namespace mmacheck::sim {
 
 namespace {
 
-constexpr std::array kDistributions = {Distribution::normal, Distribution::wide,    Distribution::cancel,
-                                       Distribution::bits,   Distribution::spread,  Distribution::sparse,
+constexpr std::array kDistributions = {Distribution::normal,   Distribution::wide,   Distribution::cancel,
+                                       Distribution::bits,     Distribution::spread, Distribution::sparse,
                                        Distribution::specials, Distribution::nearsum};
 constexpr std::array kEdge = {Distribution::threshold, Distribution::zeroterm, Distribution::underflow,
                               Distribution::ties,      Distribution::overflow, Distribution::lowbits};
-constexpr std::array kAll = {Distribution::normal,    Distribution::wide,     Distribution::cancel,
-                             Distribution::bits,      Distribution::spread,   Distribution::sparse,
-                             Distribution::specials,  Distribution::nearsum,  Distribution::threshold,
-                             Distribution::zeroterm,  Distribution::underflow, Distribution::ties,
-                             Distribution::overflow,  Distribution::lowbits};
+constexpr std::array kAll = {Distribution::normal,   Distribution::wide,      Distribution::cancel,
+                             Distribution::bits,     Distribution::spread,    Distribution::sparse,
+                             Distribution::specials, Distribution::nearsum,   Distribution::threshold,
+                             Distribution::zeroterm, Distribution::underflow, Distribution::ties,
+                             Distribution::overflow, Distribution::lowbits};
 
 std::uint64_t low_mask(int bits) { return bits >= 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << bits) - 1; }
 
@@ -36,12 +36,8 @@ class ElementSource {
     if (dtype_info(type).is_float) format_ = &sim::float_format(type);
   }
 
-  std::uint64_t draw(Distribution d, Role role) {
-    return format_ ? draw_float(d, role) : draw_int(d, role);
-  }
-  std::uint64_t negate(std::uint64_t x) const {
-    return format_ ? x ^ format_->sign_bit() : (~x + 1) & low_mask(bits_);
-  }
+  std::uint64_t draw(Distribution d, Role role) { return format_ ? draw_float(d, role) : draw_int(d, role); }
+  std::uint64_t negate(std::uint64_t x) const { return format_ ? x ^ format_->sign_bit() : (~x + 1) & low_mask(bits_); }
   // One low-order bit of the value flipped (a fraction bit for floats).
   std::uint64_t perturb(std::uint64_t x) {
     const int span = format_ ? format_->man_bits : std::min(3, bits_);  // b1: its one bit
@@ -57,13 +53,11 @@ class ElementSource {
 
   int top_field() const { return (1 << format_->exp_bits) - 1; }
   // The largest exponent field of finite values.
-  int max_finite_field() const {
-    return format_->specials == sim::Specials::ieee ? top_field() - 1 : top_field();
-  }
+  int max_finite_field() const { return format_->specials == sim::Specials::ieee ? top_field() - 1 : top_field(); }
   std::uint64_t encode(bool neg, int field, std::uint64_t man) {
     const sim::FloatFormat& f = *format_;
-    const std::uint64_t w = (std::uint64_t{neg} << (f.exp_bits + f.man_bits)) |
-                            (static_cast<std::uint64_t>(field) << f.man_bits) | man;
+    const std::uint64_t w =
+        (std::uint64_t{neg} << (f.exp_bits + f.man_bits)) | (static_cast<std::uint64_t>(field) << f.man_bits) | man;
     return (w << f.ignored_low_bits) | random_bits(f.ignored_low_bits);
   }
   // A finite value with exponent field `field` (<= max_finite_field()).
@@ -87,7 +81,8 @@ class ElementSource {
     if (f.specials == sim::Specials::nan_only) return encode(neg, top_field(), low_mask(f.man_bits));
     if (f.specials == sim::Specials::none) return encode(neg, top_field(), low_mask(f.man_bits));  // fp6/fp4: largest
     const std::uint64_t q = std::uint64_t{1} << (f.man_bits - 1);
-    return encode(neg, top_field(), quiet ? q | random_bits(f.man_bits - 1) : 1 + random_bits(f.man_bits - 1) % (q - 1));
+    return encode(neg, top_field(),
+                  quiet ? q | random_bits(f.man_bits - 1) : 1 + random_bits(f.man_bits - 1) % (q - 1));
   }
   std::uint64_t special() {
     const bool neg = chance(2);
@@ -109,8 +104,7 @@ class ElementSource {
     switch (d) {
       case Distribution::normal:
       case Distribution::cancel: return moderate();
-      case Distribution::wide:
-      {
+      case Distribution::wide: {
         const std::uint64_t fraction = random_bits(f.man_bits);
         const int field = static_cast<int>(uniform(0, max_finite_field()));
         const bool neg = chance(2);
@@ -213,9 +207,9 @@ std::span<const Distribution> distributions(InputSet set) {
 }
 
 std::string_view distribution_name(Distribution d) {
-  constexpr std::string_view kNames[] = {"normal",  "wide",      "cancel",   "bits",      "spread",
-                                         "sparse",  "specials",  "nearsum",  "threshold", "zeroterm",
-                                         "underflow", "ties",    "overflow", "lowbits"};
+  constexpr std::string_view kNames[] = {"normal",    "wide",     "cancel",   "bits",      "spread",
+                                         "sparse",    "specials", "nearsum",  "threshold", "zeroterm",
+                                         "underflow", "ties",     "overflow", "lowbits"};
   return kNames[static_cast<int>(d)];
 }
 
@@ -235,8 +229,8 @@ Distribution case_distribution(int index, InputSet set) {
   return kinds[static_cast<std::size_t>(index) % kinds.size()];
 }
 
-GemmInputs random_gemm_inputs(const MatrixSpec& a, const MatrixSpec& b, const MatrixSpec& c,
-                              Distribution dist, std::uint64_t seed, int case_index) {
+GemmInputs random_gemm_inputs(const MatrixSpec& a, const MatrixSpec& b, const MatrixSpec& c, Distribution dist,
+                              std::uint64_t seed, int case_index) {
   CaseStream rng(seed, static_cast<std::uint64_t>(case_index));
   if (std::ranges::find(kEdge, dist) != kEdge.end()) return edge_gemm_inputs(a, b, c, dist, rng);
   GemmInputs in{draw_matrix(a, dist, rng), draw_matrix(b, dist, rng), draw_matrix(c, dist, rng)};

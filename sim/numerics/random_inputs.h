@@ -36,8 +36,20 @@
 namespace mmacheck::sim {
 
 enum class Distribution : std::uint8_t {
-  normal, wide, cancel, bits, spread, sparse, specials, nearsum,      // standard
-  threshold, zeroterm, underflow, ties, overflow, lowbits,           // edge
+  normal,
+  wide,
+  cancel,
+  bits,
+  spread,
+  sparse,
+  specials,
+  nearsum,  // standard
+  threshold,
+  zeroterm,
+  underflow,
+  ties,
+  overflow,
+  lowbits,  // edge
 };
 
 enum class InputSet : std::uint8_t { standard, edge, all };
@@ -61,7 +73,7 @@ struct MatrixSpec {
   int k_dim = -1;
 };
 
-GemmInputs random_gemm_inputs(const MatrixSpec& a, const MatrixSpec& b, const MatrixSpec& c,
-                              Distribution dist, std::uint64_t seed, int case_index);
+GemmInputs random_gemm_inputs(const MatrixSpec& a, const MatrixSpec& b, const MatrixSpec& c, Distribution dist,
+                              std::uint64_t seed, int case_index);
 
 }  // namespace mmacheck::sim

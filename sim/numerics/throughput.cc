@@ -25,7 +25,7 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 constexpr double kMaxSeconds = 86400;  // a day per phase
-constexpr int kBatch = 64;  // tiles per thread; small enough to stay in cache
+constexpr int kBatch = 64;             // tiles per thread; small enough to stay in cache
 
 struct Batch {
   std::vector<std::uint64_t> a, b, c;  // kBatch tiles each, concatenated
@@ -96,7 +96,8 @@ PhaseResult timed(int threads, double seconds, const std::function<std::uint64_t
   std::atomic<std::int64_t> cpu_ns{0};  // the workers' own CPU time: not the progress line's
   std::atomic<bool> abandon{false};
   const Clock::time_point start = Clock::now();
-  const Clock::time_point stop = start + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(seconds));
+  const Clock::time_point stop =
+      start + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(seconds));
   std::vector<std::thread> pool;
   try {
     for (int t = 0; t < threads; ++t)
@@ -113,12 +114,15 @@ PhaseResult timed(int threads, double seconds, const std::function<std::uint64_t
   } catch (const std::system_error& e) {
     abandon = true;
     for (std::thread& th : pool) th.join();
-    throw Error("bench: cannot start thread " + std::to_string(pool.size() + 1) + " of " +
-                std::to_string(threads) + ": " + e.what() + " (use fewer --threads)");
+    throw Error("bench: cannot start thread " + std::to_string(pool.size() + 1) + " of " + std::to_string(threads) +
+                ": " + e.what() + " (use fewer --threads)");
   }
   for (std::thread& th : pool) th.join();
-  return {std::chrono::duration<double>(Clock::now() - start).count(), 1e-9 * static_cast<double>(cpu_ns.load()),
-          total.load(), {}, {}};
+  return {std::chrono::duration<double>(Clock::now() - start).count(),
+          1e-9 * static_cast<double>(cpu_ns.load()),
+          total.load(),
+          {},
+          {}};
 }
 
 double PhaseResult::per_second() const {
@@ -227,9 +231,8 @@ std::vector<Phase> kernel_phases(const MmaInst& in, const ArchParams& arch, int 
   const FloatTileKernel& baseline = eigen_tile_kernel(in.m, in.n, in.k);
   const auto state = kernel_state(in, threads);
   const auto model = [&in, &arch](std::span<const std::uint64_t> a, std::span<const std::uint64_t> b,
-                                  std::span<const std::uint64_t> c, std::span<std::uint64_t> d) {
-    mma_tile(in, arch, a, b, c, d);
-  };
+                                  std::span<const std::uint64_t> c,
+                                  std::span<std::uint64_t> d) { mma_tile(in, arch, a, b, c, d); };
   return {{"kernel", over_batch(in, state, false, model)},
           {"kernel (special values)", over_batch(in, state, true, model)},
           {std::string(baseline.name), float_baseline(state, baseline)}};

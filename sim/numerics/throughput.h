@@ -83,8 +83,7 @@ PhaseResult timed(int threads, double seconds, const std::function<std::uint64_t
 
 // The phases in turn, one slice of min(slice, seconds) each per round,
 // ceil(seconds / slice) rounds: result i is phases[i]'s.  Throws as timed().
-std::vector<PhaseResult> interleaved(std::span<const Phase> phases, int threads, double seconds,
-                                     double slice = 0.1);
+std::vector<PhaseResult> interleaved(std::span<const Phase> phases, int threads, double seconds, double slice = 0.1);
 
 // The kernel on finite tiles ("kernel"), on tiles with special values
 // ("kernel (special values)"), and the float32 baseline (named by the

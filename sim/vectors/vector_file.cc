@@ -65,7 +65,7 @@ constexpr std::uint64_t bytes_between(std::uint64_t v, std::uint64_t lo, std::ui
 inline bool hex8(std::uint64_t x, std::uint64_t* value) {
   if ((bytes_between(x, 0x2F, 0x3A) | bytes_between(x | kOnes * 0x20, 0x60, 0x67)) != kHigh) return false;
   std::uint64_t n = (x & kOnes * 0x0F) + 9 * ((x >> 6) & kOnes);  // each byte its digit's value
-  n = ((n << 4) + (n >> 8)) & 0x00FF00FF00FF00FF;  // first digit is the most significant
+  n = ((n << 4) + (n >> 8)) & 0x00FF00FF00FF00FF;                 // first digit is the most significant
   n = ((n << 8) + (n >> 16)) & 0x0000FFFF0000FFFF;
   *value = ((n << 16) + (n >> 32)) & 0xFFFFFFFF;
   return true;
@@ -285,7 +285,9 @@ VectorFile parse_vector_file(std::string_view text, const std::string& name) {
   return file;
 }
 
-VectorFile read_vector_file(const std::string& path) { return parse_vector_file(read_text_file(path), input_name(path)); }
+VectorFile read_vector_file(const std::string& path) {
+  return parse_vector_file(read_text_file(path), input_name(path));
+}
 
 namespace {
 

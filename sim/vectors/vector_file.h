@@ -29,9 +29,9 @@ namespace mmacheck::sim {
 
 struct VectorCase {
   const MmaInst* inst;
-  int id;            // the number on its case line
-  std::string kind;  // how the inputs were drawn ("normal", "bits", ...); may be ""
-  int line;          // line of its case line
+  int id;                                 // the number on its case line
+  std::string kind;                       // how the inputs were drawn ("normal", "bits", ...); may be ""
+  int line;                               // line of its case line
   std::vector<std::uint64_t> a, b, c, d;  // logical tiles, row-major
 };
 
@@ -67,14 +67,13 @@ struct InstrTally {
 };
 
 struct VectorReport {
-  std::vector<InstrTally> tallies;  // per instruction, in order of first appearance
+  std::vector<InstrTally> tallies;   // per instruction, in order of first appearance
   std::vector<Mismatch> mismatches;  // the first max_mismatches of the file
   int passed = 0;                    // cases
   int failed = 0;
 };
 
 // Runs every case; the report points into `file`, which must outlive it.
-VectorReport run_vector_file(const VectorFile& file, const ArchParams& arch,
-                             std::size_t max_mismatches);
+VectorReport run_vector_file(const VectorFile& file, const ArchParams& arch, std::size_t max_mismatches);
 
 }  // namespace mmacheck::sim

@@ -7,7 +7,8 @@
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   using namespace mmacheck;
   return mmacheck::fuzz::run_one([&] {
-    const std::vector<TritonDotOperand> operands = read_triton_file(std::string(fuzz::as_text(data, size)), "fuzz.json");
+    const std::vector<TritonDotOperand> operands =
+        read_triton_file(std::string(fuzz::as_text(data, size)), "fuzz.json");
     (void)check_triton(operands);
   });
 }

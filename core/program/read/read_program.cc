@@ -1,8 +1,7 @@
 // The reader choice: one table, tried in order; the first reader that claims
-// a file reads it, and the layout-file/TVMScript reader takes the rest.  A new front end that yields a Program is a folder under
-// core/program/ (its reader, an `is_...` sniff and a `parse_...` entry) and
-// one row here.  (CuTe and Triton yield no Program: their commands read
-// them, core/cute and core/triton.)
+// a file reads it, and the layout-file/TVMScript reader takes the rest.  A new front end that yields a Program is a
+// folder under core/program/ (its reader, an `is_...` sniff and a `parse_...` entry) and one row here.  (CuTe and
+// Triton yield no Program: their commands read them, core/cute and core/triton.)
 #include "core/program/read/read_program.h"
 
 #include "core/base/file_io.h"

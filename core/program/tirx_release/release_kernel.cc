@@ -12,17 +12,17 @@ namespace {
 
 // TVM's scalar dtype names and widths that a register image or view may have.
 constexpr std::array<std::pair<std::string_view, int>, 12> kDTypeBits{{{"float16", 16},
-                                                                      {"bfloat16", 16},
-                                                                      {"float32", 32},
-                                                                      {"float64", 64},
-                                                                      {"uint8", 8},
-                                                                      {"int8", 8},
-                                                                      {"uint16", 16},
-                                                                      {"int16", 16},
-                                                                      {"uint32", 32},
-                                                                      {"int32", 32},
-                                                                      {"uint64", 64},
-                                                                      {"int64", 64}}};
+                                                                       {"bfloat16", 16},
+                                                                       {"float32", 32},
+                                                                       {"float64", 64},
+                                                                       {"uint8", 8},
+                                                                       {"int8", 8},
+                                                                       {"uint16", 16},
+                                                                       {"int16", 16},
+                                                                       {"uint32", 32},
+                                                                       {"int32", 32},
+                                                                       {"uint64", 64},
+                                                                       {"int64", 64}}};
 
 // The opcode's dot-separated fields.
 std::vector<std::string> fields(std::string_view opcode) {
@@ -69,7 +69,8 @@ void check_release_image(const ReleaseImage& image) {
 void check_release_view(const std::string& name, const Shape& shape, const TileLayout& layout, const SourceLoc& loc) {
   const std::int64_t n = layout.size();
   if (shape.size() != 1 || shape[0] != n || layout != TileLayout(std::vector<Iter>{Iter{n, 1, Axis::m()}}))
-    throw Error(loc, "'" + name + "': mmacheck reads register views of one dimension with the default layout (S[n : 1])");
+    throw Error(loc,
+                "'" + name + "': mmacheck reads register views of one dimension with the default layout (S[n : 1])");
 }
 
 Program release_program(const ReleaseKernel& kernel) {
@@ -123,7 +124,8 @@ Program release_program(const ReleaseKernel& kernel) {
   if (mma.c) program.buffers.push_back(logical(*mma.c, DType::f32, 16, 8));
   for (const auto& [name, g] : kernel.globals)
     if (const std::optional<DType> t = parse_dtype(g.dtype); t && g.shape.size() == 2)
-      program.buffers.push_back(BufferDecl{name, g.shape, *t, MemScope::global, TileLayout::row_major(g.shape), g.loc, std::nullopt});
+      program.buffers.push_back(
+          BufferDecl{name, g.shape, *t, MemScope::global, TileLayout::row_major(g.shape), g.loc, std::nullopt});
 
   GemmCall call;
   call.d = OperandRef{mma.d.buffer, std::nullopt, mma.loc};
@@ -138,7 +140,8 @@ Program release_program(const ReleaseKernel& kernel) {
 
   for (const ReleaseTransfer& t : kernel.transfers) {
     const auto v = kernel.views.find(t.view);
-    if (v == kernel.views.end()) throw Error(t.loc, "'" + t.view + "' is not a register view (T.decl_tensor) of this kernel");
+    if (v == kernel.views.end())
+      throw Error(t.loc, "'" + t.view + "' is not a register view (T.decl_tensor) of this kernel");
     if (!kernel.globals.contains(t.global))
       throw Error(t.loc, "'" + t.global + "' is not a tensor parameter of the function");
     const ReleaseView& view = v->second;
@@ -147,9 +150,9 @@ Program release_program(const ReleaseKernel& kernel) {
       throw Error(t.loc, "'" + t.view + "' views '" + view.alloc + "', which is no operand of the mma");
     const std::string_view want = dtype_info(buf->dtype).tvm;
     if (view.dtype != want || view.size != buf->layout.span(Axis::m()))
-      throw Error(view.loc, "'" + t.view + "' views '" + view.alloc + "' as " + std::to_string(view.size) + " " + view.dtype +
-                                "; its staging moves the " + std::to_string(buf->layout.span(Axis::m())) + " " +
-                                std::string(want) + " elements of each lane");
+      throw Error(view.loc, "'" + t.view + "' views '" + view.alloc + "' as " + std::to_string(view.size) + " " +
+                                view.dtype + "; its staging moves the " + std::to_string(buf->layout.span(Axis::m())) +
+                                " " + std::string(want) + " elements of each lane");
     if (t.store) program.stores.push_back(StoreStmt{view.alloc, t.global, t.row, t.col, t.loc});
     else program.stages.push_back(StageStmt{view.alloc, t.global, t.row, t.col, t.loc});
   }

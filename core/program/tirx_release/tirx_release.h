@@ -18,7 +18,6 @@ bool is_tirx_release(std::string_view text, const std::string& file);
 // Read such a file; throws Error at the first construct it does not read.
 // `skipped`, when given, gets what the reader passed over as having no
 // bearing on the gemm ("T.func_attr (line 9)", "def helper (line 12)").
-Program parse_tirx_release(std::string_view text, const std::string& file,
-                           std::vector<std::string>* skipped = nullptr);
+Program parse_tirx_release(std::string_view text, const std::string& file, std::vector<std::string>* skipped = nullptr);
 
 }  // namespace mmacheck

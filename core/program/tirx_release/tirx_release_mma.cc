@@ -46,7 +46,8 @@ ReleaseImage ReleaseReader::image_operand(std::string_view role) {
         if (in_.peek().kind == TokenKind::integer) hi = small_int("a region end");
       }
       if (lo != 0 || hi != extent)
-        in_.fail(at, std::string(role) + ": mmacheck reads the mma on whole images, got a region of '" + name.text + "'");
+        in_.fail(at,
+                 std::string(role) + ": mmacheck reads the mma on whole images, got a region of '" + name.text + "'");
       ++dim;
       if (!in_.accept(",")) break;
     }
@@ -65,11 +66,13 @@ void ReleaseReader::tile_apply() {
   if (!is_call(in_, {"T", "cuda", "tile", "apply"}))
     in_.fail(start, "expected T.cuda.tile.apply(...), got " + describe(start));
   if (!launched_ || !loops_.empty()) in_.fail(start, "T.cuda.tile.apply sits in the device entry, outside any loop");
-  if (mma_) in_.fail(start, "mmacheck reads one mma per kernel (the first is at line " + std::to_string(mma_->loc.line) + ")");
+  if (mma_)
+    in_.fail(start, "mmacheck reads one mma per kernel (the first is at line " + std::to_string(mma_->loc.line) + ")");
   for (int i = 0; i < 7; ++i) in_.next();
   const Token& open = in_.next();
   const Token& op = in_.peek();
-  if (op.kind != TokenKind::string) in_.fail(op, "T.cuda.tile.apply's first argument is the opcode string, got " + describe(op));
+  if (op.kind != TokenKind::string)
+    in_.fail(op, "T.cuda.tile.apply's first argument is the opcode string, got " + describe(op));
   in_.next();
   if (op.text.rfind("mma.sync.", 0) != 0)
     in_.fail(op, "mmacheck reads the mma pattern (\"mma.sync.aligned....\"), got \"" + op.text + "\"");
@@ -155,7 +158,8 @@ ReleaseReader::Value ReleaseReader::value_arg(const IndexNames& names) {
     return v;
   }
   const Token& view = in_.expect_name("a register element (tile_A[...]) or a scalar");
-  if (!views_.contains(view.text)) in_.fail(view, "'" + view.text + "' is not a register view (T.decl_tensor) of this kernel");
+  if (!views_.contains(view.text))
+    in_.fail(view, "'" + view.text + "' is not a register view (T.decl_tensor) of this kernel");
   const Token& open = in_.expect("[", "after the view");
   v.kind = Value::Kind::reg;
   v.view = view.text;
@@ -168,8 +172,7 @@ const ReleaseImage& ReleaseReader::image_of_view(const Value& v, std::string_vie
   if (v.kind != Value::Kind::reg) throw Error(v.loc, std::string(role) + " takes a register element");
   const View& view = views_.at(v.view);
   if (view.bits != 32)
-    throw Error(v.loc,
-             std::string(role) + ": T.ptx.mma passes 32-bit registers, '" + v.view + "' views " + view.dtype);
+    throw Error(v.loc, std::string(role) + ": T.ptx.mma passes 32-bit registers, '" + v.view + "' views " + view.dtype);
   return allocs_.at(view.alloc);
 }
 
@@ -204,7 +207,8 @@ void ReleaseReader::ptx_mma() {
     if (!in_.accept(",")) break;
   }
   in_.expect_close(")", "T.ptx.mma(", open);
-  if (args.size() < 10) in_.fail(open, "T.ptx.mma needs its registers and 10 strings (\"sync\", \"aligned\", shape, ...)");
+  if (args.size() < 10)
+    in_.fail(open, "T.ptx.mma needs its registers and 10 strings (\"sync\", \"aligned\", shape, ...)");
   std::vector<std::string> s;
   for (std::size_t i = args.size() - 10; i < args.size(); ++i) {
     if (args[i].value.kind != Value::Kind::string || args[i].otherwise)
@@ -213,8 +217,9 @@ void ReleaseReader::ptx_mma() {
   }
   const int k = mma_shape_k(s[2]);
   if (s[0] != "sync" || s[1] != "aligned" || !k || s[3] != "row" || s[4] != "col" || !s[9].empty())
-    in_.fail(open, "mmacheck reads T.ptx.mma(..., \"sync\", \"aligned\", \"m16n8k16\" or \"m16n8k8\", \"row\", \"col\", "
-                   "D, A, B, C types, \"\")");
+    in_.fail(open,
+             "mmacheck reads T.ptx.mma(..., \"sync\", \"aligned\", \"m16n8k16\" or \"m16n8k8\", \"row\", \"col\", "
+             "D, A, B, C types, \"\")");
   const std::size_t na = k / 4, nb = k / 8, regs = args.size() - 10;
   if (regs != 8 + na + nb)
     in_.fail(open, s[2] + " passes " + std::to_string(8 + na + nb) + " registers (4 D, " + std::to_string(na) + " A, " +
@@ -250,21 +255,20 @@ void ReleaseReader::ptx_mma() {
   const auto reg_of = [&](const Value& v, std::int64_t iter, const std::string& role, const ReleaseImage& image) {
     const View& view = views_.at(v.view);
     if (view.alloc != image.buffer)
-      throw Error(v.loc,
-               role + ": '" + v.view + "' views '" + view.alloc + "', the other " + role + " registers '" + image.buffer + "'");
+      throw Error(v.loc, role + ": '" + v.view + "' views '" + view.alloc + "', the other " + role + " registers '" +
+                             image.buffer + "'");
     std::optional<std::int64_t> value;
     for (int lane = 0; lane < 32; ++lane) {
       const std::int64_t r = v.index->eval(IndexEnv{lane, 0, lane, iter});
       if (value && *value != r)
-        throw Error(v.loc,
-                 role + ": the register index depends on the lane (lane 0 reads " + v.view + "[" + std::to_string(*value) +
-                     "], lane " + std::to_string(lane) + " " + v.view + "[" + std::to_string(r) + "])");
+        throw Error(v.loc, role + ": the register index depends on the lane (lane 0 reads " + v.view + "[" +
+                               std::to_string(*value) + "], lane " + std::to_string(lane) + " " + v.view + "[" +
+                               std::to_string(r) + "])");
       value = r;
     }
     if (*value < 0 || *value >= view.size)
-      throw Error(v.loc,
-               role + ": " + v.view + "[" + std::to_string(*value) + "] is outside the view's " + std::to_string(view.size) +
-                   " registers");
+      throw Error(v.loc, role + ": " + v.view + "[" + std::to_string(*value) + "] is outside the view's " +
+                             std::to_string(view.size) + " registers");
     return static_cast<int>(*value);
   };
   for (std::int64_t iter = 0; iter < total; ++iter) {
@@ -278,7 +282,8 @@ void ReleaseReader::ptx_mma() {
     }
     call.origin = "T.ptx.mma at line " + std::to_string(start.loc.line);
     for (std::size_t i = 0; i < loops_.size(); ++i)
-      call.origin += (i ? ", " : " (") + loops_[i].var + " = " + std::to_string(call.repeat[i]) + (i + 1 == loops_.size() ? ")" : "");
+      call.origin += (i ? ", " : " (") + loops_[i].var + " = " + std::to_string(call.repeat[i]) +
+                     (i + 1 == loops_.size() ? ")" : "");
     for (std::size_t i = 0; i < regs; ++i) {
       const MmaArg& arg = args[i];
       const bool acc = i >= 4 + na + nb;
@@ -295,14 +300,14 @@ void ReleaseReader::ptx_mma() {
       if (arg.otherwise) {
         const std::int64_t l = arg.lhs->eval(IndexEnv{0, 0, 0, iter}), r = arg.rhs->eval(IndexEnv{0, 0, 0, iter});
         for (int lane = 1; lane < 32; ++lane)
-          if ((arg.lhs->eval(IndexEnv{lane, 0, lane, iter}) == arg.rhs->eval(IndexEnv{lane, 0, lane, iter})) != (l == r))
+          if ((arg.lhs->eval(IndexEnv{lane, 0, lane, iter}) == arg.rhs->eval(IndexEnv{lane, 0, lane, iter})) !=
+              (l == r))
             throw Error(arg.value.loc, "C: the condition depends on the lane");
         if (l != r) v = &*arg.otherwise;
       }
       LoweredInput in;
       if (v->kind == Value::Kind::scalar) {
-        if (v->scalar != 0)
-          throw Error(v->loc, "mmacheck models C as registers or the scalar 0");
+        if (v->scalar != 0) throw Error(v->loc, "mmacheck models C as registers or the scalar 0");
         in.kind = LoweredInput::Kind::zero;
       } else if (v->kind == Value::Kind::reg && views_.at(v->view).alloc == d.buffer) {
         in.kind = LoweredInput::Kind::d_register;

@@ -108,7 +108,8 @@ void ReleaseReader::statement() {
   if (t.text == "pass") return void(in_.next());
   if (t.text == "with") return with_launch();
   if (t.text == "for") return for_loop();
-  if (is_t(t) && in_.peek(1).is_op(".") && in_.peek(2).is_name("cuda") && in_.peek(4).is_name("tile")) return tile_apply();
+  if (is_t(t) && in_.peek(1).is_op(".") && in_.peek(2).is_name("cuda") && in_.peek(4).is_name("tile"))
+    return tile_apply();
   if (is_t(t) && in_.peek(1).is_op(".") && in_.peek(2).is_name("ptx") && in_.peek(4).is_name("mma")) return ptx_mma();
   // Function attributes (global_symbol, target, backend_config) name the
   // kernel and its compiler; they compute nothing.
@@ -123,7 +124,8 @@ void ReleaseReader::statement() {
 void ReleaseReader::decorator() {
   const Token& at = in_.next();
   if (!(is_t(in_.peek()) && in_.peek(1).is_op(".")))
-    in_.fail(in_.peek(), "unsupported decorator (mmacheck reads @T.function and @T.ir_module), got " + describe(in_.peek()));
+    in_.fail(in_.peek(),
+             "unsupported decorator (mmacheck reads @T.function and @T.ir_module), got " + describe(in_.peek()));
   in_.next();
   in_.next();
   const Token& kind = in_.expect_name("function or ir_module");
@@ -233,7 +235,8 @@ void ReleaseReader::for_loop() {
   const Token& keyword = in_.next();
   if (!launched_) in_.fail(keyword, "a loop outside the device entry is not read");
   const Token& var = in_.expect_name("a loop variable");
-  if (!in_.peek().is_name("in")) in_.fail(in_.peek(), "expected 'in' after the loop variable, got " + describe(in_.peek()));
+  if (!in_.peek().is_name("in"))
+    in_.fail(in_.peek(), "expected 'in' after the loop variable, got " + describe(in_.peek()));
   in_.next();
   if (in_.peek().is_name("T") && in_.peek(1).is_op(".")) {
     in_.next();
@@ -254,7 +257,8 @@ void ReleaseReader::for_loop() {
     hi = small_int("a loop bound");
   }
   in_.expect_close(")", "(", open);
-  if (lo != 0 || hi <= 0) in_.fail(open, "a loop runs over 0..n with n > 0, got " + std::to_string(lo) + ".." + std::to_string(hi));
+  if (lo != 0 || hi <= 0)
+    in_.fail(open, "a loop runs over 0..n with n > 0, got " + std::to_string(lo) + ".." + std::to_string(hi));
   if (loops_.size() >= 8) in_.fail(keyword, "loops nested more than 8 deep are not read");
   for (const Loop& l : loops_)
     if (l.var == var.text) in_.fail(var, "loop variable '" + var.text + "' shadows the enclosing loop's");
@@ -269,8 +273,9 @@ void ReleaseReader::for_loop() {
 void ReleaseReader::transfer() {
   const Token& first = in_.next();
   if (loops_.size() != 1)
-    in_.fail(first, "a register transfer sits in exactly one loop over the view's registers "
-                    "(for s in T.unroll(n): a_h[s] = A[...])");
+    in_.fail(first,
+             "a register transfer sits in exactly one loop over the view's registers "
+             "(for s in T.unroll(n): a_h[s] = A[...])");
   const Loop& loop = loops_.front();
   const IndexNames names = names_for_loops();
   const auto slot = [&](const Token& view_name) {
@@ -286,7 +291,8 @@ void ReleaseReader::transfer() {
                               view_name.text + "' has " + std::to_string(it->second.size) + " registers");
   };
   const auto element = [&](const Token& global) {
-    if (!globals_.contains(global.text)) in_.fail(global, "'" + global.text + "' is not a tensor parameter of the function");
+    if (!globals_.contains(global.text))
+      in_.fail(global, "'" + global.text + "' is not a tensor parameter of the function");
     const Token& open = in_.expect("[", "after the tensor");
     IndexExpr row = parse_index_expr(in_, names);
     in_.expect(",", "between the row and the column");
@@ -321,7 +327,8 @@ IndexNames ReleaseReader::names_for_loops() const {
     const Loop& l = loops_[i];
     const IndexExpr s = IndexExpr::variable(IndexExpr::Kind::slot, l.loc);
     const IndexExpr q = IndexExpr::binary(IndexExpr::Kind::floordiv, s, IndexExpr::literal(stride, l.loc), l.loc);
-    names.insert_or_assign(l.var, IndexExpr::binary(IndexExpr::Kind::floormod, q, IndexExpr::literal(l.extent, l.loc), l.loc));
+    names.insert_or_assign(l.var,
+                           IndexExpr::binary(IndexExpr::Kind::floormod, q, IndexExpr::literal(l.extent, l.loc), l.loc));
     stride *= l.extent;
   }
   return names;
@@ -371,7 +378,8 @@ void ReleaseReader::skip_balanced() {
 std::int64_t ReleaseReader::small_int(std::string_view what) {
   const Token& t = in_.peek();
   if (t.kind != TokenKind::integer) in_.fail(t, "expected " + std::string(what) + " (an integer), got " + describe(t));
-  if (t.int_value > kMaxDim) in_.fail(t, std::string(what) + " " + t.text + " is too large (at most " + std::to_string(kMaxDim) + ")");
+  if (t.int_value > kMaxDim)
+    in_.fail(t, std::string(what) + " " + t.text + " is too large (at most " + std::to_string(kMaxDim) + ")");
   return in_.next().int_value;
 }
 

@@ -56,8 +56,8 @@ class ReleaseReader {
     SourceLoc loc;
   };
   struct MmaArg {
-    Value value;                      // or the "then" branch of a select
-    std::optional<Value> otherwise;   // T.if_then_else(cond, value, otherwise)
+    Value value;                        // or the "then" branch of a select
+    std::optional<Value> otherwise;     // T.if_then_else(cond, value, otherwise)
     std::optional<IndexExpr> lhs, rhs;  // the select's condition lhs == rhs
   };
 

@@ -34,7 +34,8 @@ void ReleaseReader::assignment() {
       in_.next();
       in_.expect_close(")", "Axis.get(", open);
       if (axis.text != name.text)
-        in_.fail(name, "'" + name.text + " = Axis.get(\"" + axis.text + "\")': mmacheck reads an axis bound to its own name");
+        in_.fail(name,
+                 "'" + name.text + " = Axis.get(\"" + axis.text + "\")': mmacheck reads an axis bound to its own name");
       return;
     }
     declare(name);
@@ -60,7 +61,8 @@ void ReleaseReader::assignment() {
         in_.expect(".", "after '" + src.text + "' (X.data)");
         if (!in_.peek().is_name("data")) in_.fail(in_.peek(), "a view takes X.data, got " + describe(in_.peek()));
         in_.next();
-        if (!allocs_.contains(src.text)) in_.fail(src, "'" + src.text + "' is not an allocation (T.alloc_local) of this kernel");
+        if (!allocs_.contains(src.text))
+          in_.fail(src, "'" + src.text + "' is not an allocation (T.alloc_local) of this kernel");
         data = src.text;
         in_.expect(",", "after X.data");
       }
@@ -133,7 +135,8 @@ std::pair<std::string, int> ReleaseReader::dtype_value() {
   in_.fail(t, "unknown dtype '" + t.text + "' (float16, bfloat16, float32, uint32, int32, ...)");
 }
 
-TileLayout ReleaseReader::tensor_type(Shape& shape, std::pair<std::string, int>& dtype, std::optional<MemScope>& scope) {
+TileLayout ReleaseReader::tensor_type(Shape& shape, std::pair<std::string, int>& dtype,
+                                      std::optional<MemScope>& scope) {
   for (int i = 0; i < 2; ++i) in_.next();  // T .
   const Token& tensor = in_.next();
   if (!tensor.is_name("Tensor")) in_.fail(tensor, "expected T.Tensor(shape, dtype, ...), got " + describe(tensor));
@@ -150,7 +153,8 @@ TileLayout ReleaseReader::tensor_type(Shape& shape, std::pair<std::string, int>&
       scope = python::parse_scope_word(in_);
     } else if (key.text == "layout") {
       if (in_.peek().kind == TokenKind::string) {
-        if (in_.peek().text != "default") in_.fail(in_.peek(), "layout=\"" + in_.peek().text + "\": only \"default\" is read");
+        if (in_.peek().text != "default")
+          in_.fail(in_.peek(), "layout=\"" + in_.peek().text + "\": only \"default\" is read");
         in_.next();
       } else {
         layout = layout_of(parse_layout(in_, layout_names_));

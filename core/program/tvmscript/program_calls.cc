@@ -27,8 +27,8 @@ std::int64_t elements(const Shape& shape) {
 using namespace program_detail;
 using namespace python;
 
-void ProgramParser::call_args(const Token& callee, std::initializer_list<std::string_view> params,
-                              std::size_t required, const std::function<void(std::size_t)>& parse_one) {
+void ProgramParser::call_args(const Token& callee, std::initializer_list<std::string_view> params, std::size_t required,
+                              const std::function<void(std::size_t)>& parse_one) {
   const std::vector<std::string_view> names(params);
   const Token& open = in_.expect("(", "after '" + callee.text + "'");
   std::vector<bool> given(names.size(), false);
@@ -47,8 +47,8 @@ void ProgramParser::call_args(const Token& callee, std::initializer_list<std::st
     } else if (keywords) {
       in_.fail(at, "positional argument after a keyword argument");
     } else if (++positional > names.size()) {
-      in_.fail(at, callee.text + "() takes at most " + std::to_string(names.size()) + " arguments (" +
-                       join(names) + ")");
+      in_.fail(at,
+               callee.text + "() takes at most " + std::to_string(names.size()) + " arguments (" + join(names) + ")");
     }
     if (given[i]) in_.fail(at, "argument '" + std::string(names[i]) + "' given twice");
     given[i] = true;
@@ -112,10 +112,13 @@ BufferDecl ProgramParser::buffer_call(const Token& name, const Token& callee) {
     }
   });
   if ((swizzle || align_loc.known() || alloc_loc.known()) && scope != MemScope::shared)
-    throw Error(swizzle ? swizzle_loc : align_loc.known() ? align_loc : alloc_loc,
-                std::string(swizzle ? "a swizzle" : align_loc.known() ? "align=" : "alloc=") +
-                                                     " needs a shared buffer; '" + name.text + "' is " +
-                                                     std::string(mem_scope_name(scope)));
+    throw Error(swizzle             ? swizzle_loc
+                : align_loc.known() ? align_loc
+                                    : alloc_loc,
+                std::string(swizzle             ? "a swizzle"
+                            : align_loc.known() ? "align="
+                                                : "alloc=") +
+                    " needs a shared buffer; '" + name.text + "' is " + std::string(mem_scope_name(scope)));
   if (!layout) {
     try {
       layout = TileLayout::row_major(shape);
@@ -179,8 +182,8 @@ OperandRef ProgramParser::operand() {
   }
   in_.expect_close("]", name.text + "[", open);
   if (ranges.size() != buf.shape.size())
-    in_.fail(open, "region has " + std::to_string(ranges.size()) + " ranges but buffer '" + buf.name +
-                       "' has rank " + std::to_string(buf.shape.size()));
+    in_.fail(open, "region has " + std::to_string(ranges.size()) + " ranges but buffer '" + buf.name + "' has rank " +
+                       std::to_string(buf.shape.size()));
   Region region;
   for (std::size_t d = 0; d < ranges.size(); ++d) {
     const Range& r = ranges[d];
@@ -190,8 +193,8 @@ OperandRef ProgramParser::operand() {
     const std::int64_t hi = r.single ? (lo_ok ? lo + 1 : lo) : r.hi.value_or(extent);
     if (!lo_ok || hi > extent || lo >= hi) {
       const std::string spelled = r.single ? std::to_string(lo) : std::to_string(lo) + ":" + std::to_string(hi);
-      in_.fail(*r.at, "region " + spelled + " is out of range for dimension " + std::to_string(d) + " of '" +
-                          buf.name + "' (extent " + std::to_string(extent) + ")");
+      in_.fail(*r.at, "region " + spelled + " is out of range for dimension " + std::to_string(d) + " of '" + buf.name +
+                          "' (extent " + std::to_string(extent) + ")");
     }
     region.emplace_back(lo, hi);
   }

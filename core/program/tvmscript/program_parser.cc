@@ -17,10 +17,10 @@ namespace {
 
 // Names a binding may not take: the layout builders (an expression could no
 // longer reach them) and the statement keywords.
-constexpr std::string_view kReserved[] = {"S",     "R",     "T",      "Tx",    "Axis",  "TileLayout",
-                                          "buffer", "alloc_buffer", "decl_buffer", "gemm", "scope", "stage", "store",
-                                          "fill", "drain", "ldmatrix", "stmatrix",
-                                          "True",  "False", "None",   "from",  "import"};
+constexpr std::string_view kReserved[] = {
+    "S",           "R",    "T",     "Tx",    "Axis",  "TileLayout", "buffer", "alloc_buffer",
+    "decl_buffer", "gemm", "scope", "stage", "store", "fill",       "drain",  "ldmatrix",
+    "stmatrix",    "True", "False", "None",  "from",  "import"};
 
 int expect_int(TokenCursor& in, std::string_view what) {
   const Token& t = in.peek();
@@ -70,9 +70,14 @@ void ProgramParser::statement() {
   // A .py file is TVMScript: the layout-file dialect's statements would only mislead.
   const std::string& file = t.loc.file;
   if (file.size() > 3 && file.compare(file.size() - 3, 3, ".py") == 0)
-    in_.fail(t, "expected a statement mmacheck reads in a TVMScript file (a layout binding, an import, a "
-                "@T.prim_func, a def or class it skips; docs/tvmscript.md lists them), got " + describe(t));
-  in_.fail(t, "expected a statement (NAME = ..., scope ..., gemm(...), stage ..., store ..., fill ..., ldmatrix ..., copy ...), got " + describe(t));
+    in_.fail(t,
+             "expected a statement mmacheck reads in a TVMScript file (a layout binding, an import, a "
+             "@T.prim_func, a def or class it skips; docs/tvmscript.md lists them), got " +
+                 describe(t));
+  in_.fail(
+      t,
+      "expected a statement (NAME = ..., scope ..., gemm(...), stage ..., store ..., fill ..., ldmatrix ..., copy ...), got " +
+          describe(t));
 }
 
 const Token* ProgramParser::accept_callee(std::string_view name) {
@@ -127,8 +132,7 @@ void ProgramParser::scope_statement() {
       scope.lane_hi = expect_int(in_, "the last lane");
       if (scope.lane_lo > 31) in_.fail(lo_tok, "lane " + lo_tok.text + " is outside 0..31");
       if (scope.lane_hi > 31) in_.fail(hi_tok, "lane " + hi_tok.text + " is outside 0..31");
-      if (scope.lane_lo > scope.lane_hi)
-        in_.fail(hi_tok, "empty lane range " + lo_tok.text + ".." + hi_tok.text);
+      if (scope.lane_lo > scope.lane_hi) in_.fail(hi_tok, "empty lane range " + lo_tok.text + ".." + hi_tok.text);
     }
   } else if (kind.text == "cta") {
     if (!in_.peek().is_name("threads")) in_.fail(in_.peek(), "expected 'threads N' after 'scope cta'");
@@ -176,10 +180,8 @@ void ProgramParser::staging_statement() {
   in_.expect(",", "between ROW and COL");
   IndexExpr col = parse_index_expr(in_);
   in_.expect_close("]", matrix.text + "[", index_open);
-  if (stage)
-    program_.stages.push_back(StageStmt{buf.text, matrix.text, std::move(row), std::move(col), keyword.loc});
-  else
-    program_.stores.push_back(StoreStmt{buf.text, matrix.text, std::move(row), std::move(col), keyword.loc});
+  if (stage) program_.stages.push_back(StageStmt{buf.text, matrix.text, std::move(row), std::move(col), keyword.loc});
+  else program_.stores.push_back(StoreStmt{buf.text, matrix.text, std::move(row), std::move(col), keyword.loc});
 }
 
 }  // namespace mmacheck

@@ -28,7 +28,7 @@ namespace mmacheck {
 // The TVMScript reader's word tests (the argument values are
 // core/program/python_values.h).
 namespace program_detail {
-bool is_tirx_prefix(const Token& t);               // T or Tx
+bool is_tirx_prefix(const Token& t);  // T or Tx
 // T.<name>(...) is a thread id TVM has (warp_id, lane_id, ..., warpgroup_id).
 bool is_thread_id_name(std::string_view name);
 }  // namespace program_detail

@@ -40,9 +40,10 @@ int small_int(TokenCursor& in, std::string_view what) {
 // permutation CuTe or TVM would build.  The parser reads no negative S.
 void check_swizzle(TokenCursor& in, const Token& at, const Swizzle& s) {
   if (s.shift < s.bits)
-    in.fail(at, "swizzle " + s.str() + " breaks CuTe's rule |S| >= B (cute/swizzle.hpp: \"abs(SShift) must be more "
-                "than BBits\"; TIRx: atom_len must be at least swizzle_len): the " + std::to_string(s.bits) +
-                " bits it XORs in overlap the bits they come from");
+    in.fail(at, "swizzle " + s.str() +
+                    " breaks CuTe's rule |S| >= B (cute/swizzle.hpp: \"abs(SShift) must be more "
+                    "than BBits\"; TIRx: atom_len must be at least swizzle_len): the " +
+                    std::to_string(s.bits) + " bits it XORs in overlap the bits they come from");
   if (s.bits + s.base + s.shift > 20)
     in.fail(at, "swizzle " + s.str() + " spans 2^" + std::to_string(s.bits + s.base + s.shift) +
                     " elements; at most 2^20 are supported");
@@ -67,8 +68,9 @@ Swizzle ProgramParser::swizzle_value() {
       if (i == 3) s.inner = parse_bool(in_);
     });
   } else {
-    in_.fail(at, "expected a swizzle: Swizzle(B, M, S) or SwizzleLayout(per_element=M, swizzle_len=B, atom_len=S), got " +
-                     describe(at));
+    in_.fail(at,
+             "expected a swizzle: Swizzle(B, M, S) or SwizzleLayout(per_element=M, swizzle_len=B, atom_len=S), got " +
+                 describe(at));
   }
   check_swizzle(in_, at, s);
   return s;
@@ -137,8 +139,9 @@ void ProgramParser::fill_statement() {
     f.transposed = true;
   }
   if (matrix.text == name.text)
-    in_.fail(matrix, keyword.text + " " + name.text + (f.drain ? " -> " : " = ") + matrix.text + " names the shared buffer on both sides; the " +
-                         (f.drain ? "target" : "source") + " is a global matrix (e.g. " + name.text + (f.drain ? " -> D_g)" : " = A_g)"));
+    in_.fail(matrix, keyword.text + " " + name.text + (f.drain ? " -> " : " = ") + matrix.text +
+                         " names the shared buffer on both sides; the " + (f.drain ? "target" : "source") +
+                         " is a global matrix (e.g. " + name.text + (f.drain ? " -> D_g)" : " = A_g)"));
   if (const BufferDecl* m = program_.find_buffer(matrix.text)) {
     if (m->scope != MemScope::global)
       in_.fail(matrix, keyword.text + " moves between shared memory and a global matrix; '" + matrix.text + "' is " +
@@ -183,8 +186,7 @@ void ProgramParser::shared_copy_statement() {
         c.num = q.text[1] - '0';
       } else if (q.text == "trans") {
         c.trans = true;
-      } else if (q.text != "sync" && q.text != "aligned" && q.text != "m8n8" && q.text != "shared" &&
-                 q.text != "b16") {
+      } else if (q.text != "sync" && q.text != "aligned" && q.text != "m8n8" && q.text != "shared" && q.text != "b16") {
         in_.fail(q, "unknown " + keyword.text + " qualifier '." + q.text +
                         "' (known: .x1, .x2, .x4, .trans; .sync.aligned.m8n8.shared.b16 may be written)");
       }
@@ -218,7 +220,8 @@ void ProgramParser::shared_copy_statement() {
   const Token& sh = in_.expect_name("a shared buffer");
   const BufferDecl& s = program_.buffer(sh.text, sh.loc);
   if (s.scope != MemScope::shared)
-    in_.fail(sh, keyword.text + " addresses shared memory; '" + sh.text + "' is " + std::string(mem_scope_name(s.scope)));
+    in_.fail(sh,
+             keyword.text + " addresses shared memory; '" + sh.text + "' is " + std::string(mem_scope_name(s.scope)));
   if (s.shape.size() != 2) in_.fail(sh, "'" + sh.text + "' must be 2-D, it has shape " + tuple_text(s.shape));
   if (s.dtype != r.dtype)
     in_.fail(sh, "'" + reg.text + "' holds " + std::string(dtype_info(r.dtype).tvm) + " but '" + sh.text + "' " +
@@ -278,9 +281,9 @@ void ProgramParser::tile_copy_statement() {
                           std::string(mem_scope_name(src.buffer->scope)));
   const Side& reg = load ? dst : src;
   const Side& sh = load ? src : dst;
-  if (reg.transposed) in_.fail(*reg.name, "only the shared side of a copy may be transposed ('" + sh.name->text + ".T')");
-  if (sh.buffer->shape.size() != 2 || reg.buffer->shape.size() != 2)
-    in_.fail(keyword, "copy needs 2-D buffers");
+  if (reg.transposed)
+    in_.fail(*reg.name, "only the shared side of a copy may be transposed ('" + sh.name->text + ".T')");
+  if (sh.buffer->shape.size() != 2 || reg.buffer->shape.size() != 2) in_.fail(keyword, "copy needs 2-D buffers");
   Shape want = sh.buffer->shape;
   if (sh.transposed) std::swap(want[0], want[1]);
   if (want != reg.buffer->shape)

@@ -1,7 +1,6 @@
-// TVMScript as TVM main's users write it (docs/tvmscript.md): `@T.prim_func` / `def`, `T.match_buffer`, `.local()` views,
-// integer locals and tuple assignments.  The thread ids, `with` scopes and
-// the scoped gemm are in tvmscript_scope.cc, the staging loops and register
-// transfers in tvmscript_staging.cc.
+// TVMScript as TVM main's users write it (docs/tvmscript.md): `@T.prim_func` / `def`, `T.match_buffer`, `.local()`
+// views, integer locals and tuple assignments.  The thread ids, `with` scopes and the scoped gemm are in
+// tvmscript_scope.cc, the staging loops and register transfers in tvmscript_staging.cc.
 //
 // Every construct is either understood or an Error at its line and column:
 // nothing is skipped except what has no meaning for the check (imports,
@@ -21,10 +20,9 @@ using namespace python;
 namespace {
 
 // Python statements the reader does not follow; each is refused at its keyword.
-constexpr std::string_view kUnsupported[] = {"if",     "elif",   "else",  "while",    "return", "class",
-                                             "try",    "except", "finally", "assert", "del",    "global",
-                                             "nonlocal", "lambda", "yield", "raise",  "break",  "continue",
-                                             "async",  "await"};
+constexpr std::string_view kUnsupported[] = {"if",     "elif",    "else",   "while",    "return", "class",    "try",
+                                             "except", "finally", "assert", "del",      "global", "nonlocal", "lambda",
+                                             "yield",  "raise",   "break",  "continue", "async",  "await"};
 
 }  // namespace
 
@@ -48,8 +46,7 @@ bool ProgramParser::python_statement() {
   if (t.text == "pass") return in_.next(), true;
   if (std::find(std::begin(kUnsupported), std::end(kUnsupported), t.text) != std::end(kUnsupported))
     in_.fail(t, "'" + t.text + "' is not supported by mmacheck's TVMScript reader (docs/tvmscript.md lists what is)");
-  if (is_tirx_prefix(t) && in_.peek(1).is_op(".") && in_.peek(3).is_op("(") &&
-      is_thread_id_name(in_.peek(2).text))
+  if (is_tirx_prefix(t) && in_.peek(1).is_op(".") && in_.peek(3).is_op("(") && is_thread_id_name(in_.peek(2).text))
     return thread_ids(nullptr), true;
   if (scoped_gemm()) return true;
   const Token& after = in_.peek(1);
@@ -83,8 +80,10 @@ bool ProgramParser::python_statement() {
       return index_binding(), true;
   }
   if (loop_)
-    in_.fail(t, "a staging loop's body may hold only NAME = expression and register transfers "
-                "(X_reg[s] = X_g[ROW, COL], X_g[ROW, COL] = X_reg[s]), got " + describe(t));
+    in_.fail(t,
+             "a staging loop's body may hold only NAME = expression and register transfers "
+             "(X_reg[s] = X_g[ROW, COL], X_g[ROW, COL] = X_reg[s]), got " +
+                 describe(t));
   return false;
 }
 
@@ -126,8 +125,7 @@ void ProgramParser::module_class() {
   python::suite(in_, cls, [this] {
     const Token& t = in_.peek();
     if (t.kind == TokenKind::string || t.is_name("pass")) return void(in_.next());
-    if (!t.is_op("@"))
-      in_.fail(t, "an @I.ir_module class holds @T.prim_func functions, got " + describe(t));
+    if (!t.is_op("@")) in_.fail(t, "an @I.ir_module class holds @T.prim_func functions, got " + describe(t));
     decorator();
   });
 }
@@ -247,7 +245,8 @@ void ProgramParser::view_binding(const Token& name) {
       in_.fail(at, ".local(" + at.text + "=...) is not supported (a shape only)");
     const IndexExpr e = parse_index_expr(in_, IndexNames{});
     const std::int64_t d = e.eval({});
-    if (d <= 0 || d > span) in_.fail(at, ".local() dimension must be 1.." + std::to_string(span) + ", got " + std::to_string(d));
+    if (d <= 0 || d > span)
+      in_.fail(at, ".local() dimension must be 1.." + std::to_string(span) + ", got " + std::to_string(d));
     shape.push_back(d);
     if (!in_.accept(",")) break;
   }

@@ -27,7 +27,7 @@ std::optional<ThreadId> thread_id_kind(std::string_view name) {
 }
 
 // The ids TVM has that mmacheck does not model (warpgroup and cluster levels).
-constexpr std::string_view kOtherIds[] = {"warpgroup_id", "warp_id_in_wg", "thread_id_in_wg", "cluster_id",
+constexpr std::string_view kOtherIds[] = {"warpgroup_id",      "warp_id_in_wg",  "thread_id_in_wg", "cluster_id",
                                           "cta_id_in_cluster", "cta_id_in_pair", "scope_id"};
 
 }  // namespace
@@ -62,8 +62,9 @@ void ProgramParser::thread_ids(const Token* name) {
   const Token& fn = in_.next();
   const std::optional<ThreadId> kind = thread_id_kind(fn.text);
   if (!kind)
-    in_.fail(fn, "T." + fn.text + ": mmacheck reads warp- and CTA-level programs "
-                 "(T.cta_id, T.warp_id, T.lane_id, T.thread_id)");
+    in_.fail(fn, "T." + fn.text +
+                     ": mmacheck reads warp- and CTA-level programs "
+                     "(T.cta_id, T.warp_id, T.lane_id, T.thread_id)");
   const Token& open = in_.expect("(", "after T." + fn.text);
   std::vector<std::int64_t> extents;
   bool deferred = true;
@@ -132,7 +133,7 @@ bool ProgramParser::scoped_gemm() {
   }
   std::optional<ExecScope::Kind> kind = with_scope_;
   if (scope_name) {
-    kind = scope_name->text == "warp" ? std::optional(ExecScope::Kind::warp)
+    kind = scope_name->text == "warp"  ? std::optional(ExecScope::Kind::warp)
            : scope_name->text == "cta" ? std::optional(ExecScope::Kind::cta)
                                        : std::nullopt;
     if (!kind) in_.fail(*scope_name, "Tx." + scope_name->text + ".gemm: mmacheck checks gemm at warp or cta scope");
@@ -148,8 +149,8 @@ bool ProgramParser::scoped_gemm() {
         in_.fail(callee, "a CTA-scope gemm needs the CTA's size: T.thread_id([N]) or T.warp_id([W]) before it");
       const std::int64_t n = threads_ ? *threads_ : 32 * *warps_;
       if (n <= 0 || n % 32 != 0 || n > 1024)
-        in_.fail(callee, "a CTA-scope gemm needs a positive multiple of 32 threads (at most 1024), got " +
-                             std::to_string(n));
+        in_.fail(callee,
+                 "a CTA-scope gemm needs a positive multiple of 32 threads (at most 1024), got " + std::to_string(n));
       scope.threads = static_cast<int>(n);
     }
     program_.scope = scope;

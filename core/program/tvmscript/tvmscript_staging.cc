@@ -34,14 +34,16 @@ void ProgramParser::for_loop() {
   const Token& keyword = in_.next();
   if (!in_function_) in_.fail(keyword, "a for loop outside a @T.prim_func is not supported");
   if (loop_)
-    in_.fail(keyword, "nested loops are not supported; write one loop over T.grid(...) "
-                      "(for i, j in T.grid(2, 4): X_reg[i, j] = ...)");
+    in_.fail(keyword,
+             "nested loops are not supported; write one loop over T.grid(...) "
+             "(for i, j in T.grid(2, 4): X_reg[i, j] = ...)");
   std::vector<const Token*> vars;
   while (true) {
     vars.push_back(&in_.expect_name("a loop variable"));
     if (!in_.accept(",")) break;
   }
-  if (!in_.peek().is_name("in")) in_.fail(in_.peek(), "expected 'in' after the loop variables, got " + describe(in_.peek()));
+  if (!in_.peek().is_name("in"))
+    in_.fail(in_.peek(), "expected 'in' after the loop variables, got " + describe(in_.peek()));
   in_.next();
   const bool prefixed = in_.peek().is_name("T") && in_.peek(1).is_op(".");
   if (prefixed) {
@@ -50,8 +52,8 @@ void ProgramParser::for_loop() {
   }
   const Token& fn = in_.expect_name("the loop's iterator (T.unroll, T.serial, range, T.grid)");
   const bool grid = prefixed && fn.text == "grid";
-  const bool known = prefixed ? (grid || fn.text == "unroll" || fn.text == "serial" || fn.text == "vectorized")
-                              : fn.text == "range";
+  const bool known =
+      prefixed ? (grid || fn.text == "unroll" || fn.text == "serial" || fn.text == "vectorized") : fn.text == "range";
   if (!known)
     in_.fail(fn, std::string(prefixed ? "T." : "") + fn.text +
                      ": a staging loop iterates T.unroll(n), T.serial(n), T.vectorized(n), range(n) or T.grid(...)");
@@ -131,7 +133,8 @@ void ProgramParser::register_transfer() {
   const Token& source = in_.expect_name("a register view (X_reg[s])");
   const auto view = views_.find(source.text);
   if (view == views_.end())
-    in_.fail(source, "expected a register view (X_reg = X.local(n)) on the right of the store, got " + describe(source));
+    in_.fail(source,
+             "expected a register view (X_reg = X.local(n)) on the right of the store, got " + describe(source));
   register_index(source, view->second);
   const std::string& buf = view->second.buffer;
   for (const StoreStmt& s : program_.stores)
@@ -149,13 +152,14 @@ void ProgramParser::register_index(const Token& view_name, const RegisterView& v
   }
   in_.expect_close("]", view_name.text + "[", open);
   if (index.size() != view.shape.size())
-    in_.fail(open, "'" + view_name.text + "' has " + std::to_string(view.shape.size()) + " dimension(s), indexed with " +
-                       std::to_string(index.size()));
+    in_.fail(open, "'" + view_name.text + "' has " + std::to_string(view.shape.size()) +
+                       " dimension(s), indexed with " + std::to_string(index.size()));
   const std::int64_t regs = product(view.shape);
   const std::int64_t iterations = loop_ ? product(loop_->extents) : 1;
   if (iterations != regs)
     in_.fail(open, "the loop runs " + std::to_string(iterations) + " iteration(s) but '" + view_name.text + "' has " +
-                       std::to_string(regs) + " registers per thread; mmacheck reads a staging that moves every "
+                       std::to_string(regs) +
+                       " registers per thread; mmacheck reads a staging that moves every "
                        "register exactly once");
   for (std::int64_t s = 0; s < iterations; ++s)
     for (std::int64_t lane = 0; lane < 32; ++lane) {
@@ -170,7 +174,8 @@ void ProgramParser::register_index(const Token& view_name, const RegisterView& v
       if (!inside || flat != s)
         in_.fail(open, "iteration " + std::to_string(s) + " (lane " + std::to_string(lane) + ") moves " +
                            (inside ? "register " + std::to_string(flat) : std::string("a register outside the view")) +
-                           " of '" + view_name.text + "'; mmacheck reads loops whose register index "
+                           " of '" + view_name.text +
+                           "'; mmacheck reads loops whose register index "
                            "enumerates the registers in loop order (X_reg[s], X_reg[i, j] over T.grid)");
     }
 }
@@ -179,8 +184,8 @@ std::pair<IndexExpr, IndexExpr> ProgramParser::matrix_index(const Token& matrix)
   const BufferDecl& buf = program_.buffer(matrix.text, matrix.loc);
   const Token& open = in_.expect("[", "after '" + matrix.text + "' (" + matrix.text + "[ROW, COL])");
   if (buf.shape.size() != 2)
-    in_.fail(open, "staging through '" + buf.name + "' needs a 2-D buffer (it has " +
-                       std::to_string(buf.shape.size()) + " dimensions)");
+    in_.fail(open, "staging through '" + buf.name + "' needs a 2-D buffer (it has " + std::to_string(buf.shape.size()) +
+                       " dimensions)");
   IndexExpr row = parse_index_expr(in_, index_names());
   in_.expect(",", "between ROW and COL");
   IndexExpr col = parse_index_expr(in_, index_names());
