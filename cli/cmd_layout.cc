@@ -221,17 +221,17 @@ Json lane_table_json(const LaneTable& t) {
 // A swizzled layout: its text, the swizzle, size and span (before the
 // swizzle, as TVM's span), and with --shape each element's swizzled offset.
 int print_compose(const ComposeLayout& layout, const std::optional<Shape>& shape, bool json) {
-  std::vector<Element> map;
+  std::vector<ElementOwners> map;
   if (shape) {
     std::int64_t count = 1;
     for (std::int64_t d : *shape) count *= d;  // no overflow: checked by parse_shape_option
     if (count != layout.size())
-      throw Error("--shape " + shape_str(*shape) + " has " + std::to_string(count) +
+      throw Error("--shape " + list_text(*shape) + " has " + std::to_string(count) +
                   " elements but the layout covers " + std::to_string(layout.size()));
     if (count > kMaxOwners)
       throw Error("--shape: the map would list more than " + std::to_string(kMaxOwners) + " owners");
     for (std::int64_t flat = 0; flat < count; ++flat) {
-      Element e{Shape(shape->size()), {}};
+      ElementOwners e{Shape(shape->size()), {}};
       for (std::size_t d = shape->size(), rest = static_cast<std::size_t>(flat); d-- > 0;) {
         e.coord[d] = static_cast<std::int64_t>(rest % static_cast<std::size_t>((*shape)[d]));
         rest /= static_cast<std::size_t>((*shape)[d]);
@@ -251,7 +251,8 @@ int print_compose(const ComposeLayout& layout, const std::optional<Shape>& shape
     if (shape) {
       out["shape"] = *shape;
       Json& elements = out["map"] = Json::array();
-      for (const Element& e : map) elements.push_back({{"coord", e.coord}, {"offset", e.owners.front().at(Axis::m())}});
+      for (const ElementOwners& e : map)
+        elements.push_back({{"coord", e.coord}, {"offset", e.owners.front().at(Axis::m())}});
     }
     std::cout << json_line(out) << "\n";
     return kHolds;
@@ -261,16 +262,12 @@ int print_compose(const ComposeLayout& layout, const std::optional<Shape>& shape
             << (s.inner ? " (the high bits XOR-ed into the low ones)" : " (swizzle_inner=False)") << "\nsize    "
             << layout.size() << "\nspan    " << layout.span() << " (of the offsets before the swizzle)\n";
   if (!shape) return kHolds;
-  std::cout << "shape   " << shape_str(*shape) << "  (cells: the swizzled offset on m)\n\n";
+  std::cout << "shape   " << list_text(*shape) << "  (cells: the swizzled offset on m)\n\n";
   if (shape->size() == 2) {
     print_grid(std::cout, map, *shape);
     return kHolds;
   }
-  for (const Element& e : map) {
-    std::string coord = "(";
-    for (std::size_t i = 0; i < e.coord.size(); ++i) coord += (i ? ", " : "") + std::to_string(e.coord[i]);
-    std::cout << coord << ")  " << owner_label(e.owners) << "\n";
-  }
+  for (const ElementOwners& e : map) std::cout << coord_text(e.coord) << "  " << owner_label(e.owners) << "\n";
   return kHolds;
 }
 

@@ -28,7 +28,7 @@ fs::path make_repo() {
   put("kernels/bad.py", test::read_file(test::source_path("examples/tirx_seed.py")));
   put("README.txt", "How to use $this repo.\n");
   put("util.py", "import os\nprint(os.getcwd())\n");
-  put("tests/test_kernel.py",
+  put(std::string("tests/") + "test_kernel.py",
       "import pytest\n\n" + test::read_file(test::source_path("examples/seed_corrected.py")) +
           "\ndef test_x():\n    assert 1 < 2\n\nif __name__ == \"__main__\":\n    pytest.main()\n");
   return dir;

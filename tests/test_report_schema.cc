@@ -107,7 +107,7 @@ TEST_CASE("docs/report.schema.json rejects objects out of the shape", "[cli][sch
   nlohmann::json no_verdict = good;
   no_verdict.erase("verdict");
   CHECK(schema().errors(no_verdict) != "");
-  nlohmann::json old_result = no_verdict;  // the old sim/gpu key at the top
+  nlohmann::json old_result = no_verdict;  // the old key of sim and gpu at the top
   old_result["result"] = "passed";
   CHECK(schema().errors(old_result) != "");
   nlohmann::json no_notes = good;

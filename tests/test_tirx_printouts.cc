@@ -93,7 +93,7 @@ TEST_CASE("each printout of TVM gets the verdict of the program it prints", "[ti
       CHECK(r.mma_count == program.mma_count);
       REQUIRE(r.checks.size() == program.checks.size());
       for (std::size_t i = 0; i < r.checks.size(); ++i) {
-        CHECK(r.checks[i].name == program.checks[i].name);
+        CHECK(r.checks[i].check == program.checks[i].check);
         CHECK(r.checks[i].result == program.checks[i].result);
       }
     }

@@ -11,7 +11,7 @@ op's instruction (SM80_16x8x16_F32F16F16F32_TN), from the op's types and
 shape.
 
 The integers travel to the library in the wing's own input (an atom list
-entry, CuTe's shape:stride notation, docs/cute.md), read by the same strict
+entry, CuTe's shape:stride notation, docs/layouts-cute-triton.md), read by the same strict
 reader as a file; a dynamic (traced) value or an op mmacheck does not name
 is mmacheck.Error, never a verdict.
 """
