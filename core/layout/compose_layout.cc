@@ -28,14 +28,14 @@ ComposeLayout::ComposeLayout(Swizzle swizzle, TileLayout tile) : swizzle_(swizzl
   tile_.check_well_formed();  // as TVM's constructor
 }
 
-void ComposeLayout::check(const Swizzle& swizzle_) {
-  if (swizzle_.base < 0 || swizzle_.bits < 0 || swizzle_.shift < swizzle_.bits)
+void ComposeLayout::check(const Swizzle& swizzle) {
+  if (swizzle.base < 0 || swizzle.bits < 0 || swizzle.shift < swizzle.bits)
     throw Error("a ComposeLayout needs per_element >= 0, swizzle_len >= 0 and atom_len >= swizzle_len, got (" +
-                std::to_string(swizzle_.base) + ", " + std::to_string(swizzle_.bits) + ", " +
-                std::to_string(swizzle_.shift) + ")");
-  if (swizzle_.base + swizzle_.bits + swizzle_.shift > 62)
+                std::to_string(swizzle.base) + ", " + std::to_string(swizzle.bits) + ", " +
+                std::to_string(swizzle.shift) + ")");
+  if (swizzle.base + swizzle.bits + swizzle.shift > 62)
     throw Error("a ComposeLayout's per_element + swizzle_len + atom_len is at most 62 in mmacheck, got " +
-                std::to_string(swizzle_.base + swizzle_.bits + swizzle_.shift));
+                std::to_string(swizzle.base + swizzle.bits + swizzle.shift));
 }
 
 bool ComposeLayout::applies() const {
