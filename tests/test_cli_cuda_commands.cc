@@ -81,6 +81,8 @@ TEST_CASE("without CUDA, gpu and capture refuse to run with exit 2, whatever the
   const RunResult json = run_mmacheck({"gpu", source_path("examples/seed_corrected.txt"), "--json"});
   CHECK(json.status == 2);
   const Json j = Json::parse(json.out);
-  CHECK(j["message"] == "gpu: this mmacheck was built without CUDA (configure with -DMMACHECK_CUDA=ON)");
+  REQUIRE(j.contains("error"));  // the one shape of bad input (cli/json_shape.h)
+  CHECK(j["verdict"] == "bad input");
+  CHECK(j["error"]["message"] == "gpu: this mmacheck was built without CUDA (configure with -DMMACHECK_CUDA=ON)");
   CHECK(j["file"].is_null());
 }
