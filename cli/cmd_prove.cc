@@ -8,6 +8,7 @@
 // `verdict: ...`.  --json prints report_json() (core/prove/report_json.h).  Exit status 0 proved,
 // 1 refuted / dispatch_failed / unknown, 2 bad input.
 #include <cstdio>
+#include <map>
 #include <iostream>
 
 #include "cli/command.h"
@@ -111,6 +112,7 @@ void text(std::ostream& os, const ProofReport& r) {
     os << "dispatch failed:\n";
     for (const std::string& reason : r.reasons) os << "  " << reason << "\n";
     if (!r.diagnosis.empty()) print_diagnosis(os, r.diagnosis);
+    for (const std::string& note : r.notes) os << "note: " << note << "\n";
     os << "verdict: dispatch_failed\n";
     return;
   }
@@ -138,6 +140,84 @@ void text(std::ostream& os, const ProofReport& r) {
   else if (unknown) os << " (" << unknown << " of " << r.checks.size() << " checks undecided)";
   else os << " (all " << r.checks.size() << " checks)";
   os << "\n";
+}
+
+std::string listed(const std::vector<std::string>& items) {
+  std::string list;
+  for (const std::string& s : items) list += (list.empty() ? "" : ", ") + s;
+  return list;
+}
+
+// Does the kernel's verdict meet its test's pytest.raises?  TVM's dispatch
+// failing is what the test expects; any other verdict (proved: TVM would
+// dispatch it) does not.
+bool expected_failure(const KernelInstance& k, const ProofReport& r) {
+  return k.expects && r.verdict == Verdict::dispatch_failed;
+}
+
+// One file: its own program, or each kernel its tests build (docs/tvmscript.md, "Test files").
+FileOutcome prove_file(const ReadProgram& read, const ProveOptions& opts, std::optional<int> max_banks, bool as_json,
+                       std::ostream& out) {
+  std::vector<const KernelInstance*> kernels;
+  for (const KernelInstance& k : read.instances) kernels.push_back(&k);
+  const bool whole = kernels.empty() || read.program.gemm || read.program.release;
+  FileOutcome outcome{kHolds, "", as_json ? Json::array() : Json()};
+  std::map<std::string, int> counts;
+  int shown = 0;
+  const auto one = [&](const Program& program, const KernelInstance* kernel) {
+    ProofReport report = prove(program, opts);
+    std::vector<std::string> skipped = kernel ? kernel->skipped : read.skipped;
+    if (kernel)
+      report.notes.insert(report.notes.begin(), "built at line " + std::to_string(kernel->built_at.line) +
+                                                    " of the test (docs/tvmscript.md, \"Test files\")");
+    if (kernel && kernel->expects)
+      report.notes.push_back(expected_failure(*kernel, report)
+                                 ? "the test expects this kernel to fail: " + *kernel->expects +
+                                       "; TVM's dispatch fails"
+                                 : "the test expects this kernel to fail (" + *kernel->expects +
+                                       "), but TVM's dispatch does not fail on it");
+    if (!skipped.empty()) report.notes.push_back("skipped (no bearing on the gemm): " + listed(skipped));
+    const bool banks_ok = !max_banks || report.extra_wavefronts() <= *max_banks;
+    const bool holds =
+        kernel && kernel->expects ? expected_failure(*kernel, report) : report.verdict == Verdict::proved && banks_ok;
+    if (!holds) outcome.status = kFails;
+    std::string label(verdict_name(report.verdict));
+    if (kernel && kernel->expects && holds) label += " as expected";
+    ++counts[label];
+    if (as_json) {
+      Json j = report_json(report);
+      if (kernel) {
+        j["kernel"] = kernel->name;
+        if (kernel->expects) j["expects_failure"] = *kernel->expects;
+        j["as_expected"] = holds;
+      }
+      if (max_banks) {
+        j["max_bank_conflicts"] = *max_banks;
+        j["bank_conflicts_ok"] = banks_ok;
+      }
+      if (kernels.empty()) outcome.json = std::move(j);
+      else outcome.json.push_back(std::move(j));
+    } else {
+      if (!kernels.empty())
+        out << (shown++ ? "\n" : "") << "-- " << (kernel ? kernel->name : "the file's own kernel") << " --\n";
+      text(out, report);
+      if (!banks_ok)
+        out << "bank conflicts: " << report.extra_wavefronts() << " extra wavefronts, more than --max-bank-conflicts "
+            << *max_banks << "\n";
+    }
+    return std::string(verdict_name(report.verdict));
+  };
+  if (kernels.empty()) {
+    outcome.label = one(read.program, nullptr);
+    return outcome;
+  }
+  if (whole) one(read.program, nullptr);
+  for (const KernelInstance* k : kernels) one(k->program, k);
+  std::string summary;
+  for (const auto& [label, n] : counts) summary += (summary.empty() ? "" : ", ") + std::to_string(n) + " " + label;
+  if (!as_json) out << "\n" << kernels.size() + (whole ? 1 : 0) << " kernels: " << summary << "\n";
+  outcome.label = outcome.status == kHolds ? "proved" : "not proved";
+  return outcome;
 }
 
 }  // namespace
@@ -175,29 +255,7 @@ int run_prove(const Args& args) {
       .jobs = checked_jobs(vm["jobs"].as<int>()), .json = as_json, .skip_no_gemm = skip_no_gemm(vm, operands)};
   return run_batch(expand_inputs(operands, input_selection(vm)), batch,
                    [&](const std::string& path, std::ostream& out) {
-                     const ReadProgram read = read_program_file(path);
-                     ProofReport report = prove(read.program, opts);
-                     if (!read.skipped.empty()) {
-                       std::string list;
-                       for (const std::string& s : read.skipped) list += (list.empty() ? "" : ", ") + s;
-                       report.notes.push_back("skipped (no bearing on the gemm): " + list);
-                     }
-                     const bool banks_ok = !max_banks || report.extra_wavefronts() <= *max_banks;
-                     FileOutcome outcome{report.verdict == Verdict::proved && banks_ok ? kHolds : kFails,
-                                         std::string(verdict_name(report.verdict)), nullptr};
-                     if (as_json) {
-                       outcome.json = report_json(report);
-                       if (max_banks) {
-                         outcome.json["max_bank_conflicts"] = *max_banks;
-                         outcome.json["bank_conflicts_ok"] = banks_ok;
-                       }
-                     } else {
-                       text(out, report);
-                       if (!banks_ok)
-                         out << "bank conflicts: " << report.extra_wavefronts()
-                             << " extra wavefronts, more than --max-bank-conflicts " << *max_banks << "\n";
-                     }
-                     return outcome;
+                     return prove_file(read_program_file(path), opts, max_banks, as_json, out);
                    });
 }
 

@@ -48,6 +48,15 @@ std::optional<FileOutcome> no_gemm(const std::string& path, bool skip) {
   return FileOutcome{kHolds, "no gemm", {{"file", path}, {"verdict", "no_gemm"}}};
 }
 
+// The input's JSON Lines: one object, or one per element of an array (a
+// test file's kernels).
+std::string json_lines(const std::string& path, const Json& json) {
+  if (!json.is_array()) return json_line(file_json(path, json)) + "\n";
+  std::string out;
+  for (const Json& one : json) out += json_line(file_json(path, one)) + "\n";
+  return out;
+}
+
 // One input, bad input included: an Error becomes the file's report.
 Report check_one(const std::string& path, const FileCheck& check, const BatchOptions& options) {
   const bool json = options.json;
@@ -78,7 +87,7 @@ Report check_one(const std::string& path, const FileCheck& check, const BatchOpt
     r.text = text.str();
     r.error = std::string(as_error.what()) + "\n";
   }
-  if (json) r.text = json_line(file_json(path, r.outcome.json)) + "\n";
+  if (json) r.text = json_lines(path, r.outcome.json);
   return r;
 }
 
@@ -209,7 +218,7 @@ int run_batch(const std::vector<std::string>& inputs, const BatchOptions& option
     std::optional<FileOutcome> skipped = no_gemm(inputs.front(), options.skip_no_gemm);
     if (skipped && !options.json) std::cout << kNoGemm;
     const FileOutcome outcome = skipped ? *skipped : check(inputs.front(), options.json ? ignored : std::cout);
-    if (options.json) std::cout << json_line(file_json(inputs.front(), outcome.json)) << "\n";
+    if (options.json) std::cout << json_lines(inputs.front(), outcome.json);
     return outcome.status;
   }
 

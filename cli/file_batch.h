@@ -31,7 +31,8 @@
 namespace mmacheck::cli {
 
 // One input's result.  `label` is what the summary counts ("proved",
-// "refuted", "passed", ...); `json` the report object when --json.
+// "refuted", "passed", ...); `json` the report object when --json, or an
+// array of them (a test file's kernels, docs/tvmscript.md), each its own line.
 struct FileOutcome {
   int status = 0;
   std::string label;

@@ -154,6 +154,7 @@ class Parser {
       for (int v : it->second) seq.items.push_back(Value{std::int64_t{v}, t.loc});
       return Value{std::move(seq), t.loc};
     }
+    if (const auto it = names_.integers.find(t.text); it != names_.integers.end()) return Value{it->second, t.loc};
     if (const auto it = names_.others.find(t.text); it != names_.others.end())
       in_.fail(t, "'" + t.text + "' is a " + it->second + ", not a layout");
     if (t.text == "S" || t.text == "R") return Value{Builder{t.text == "R"}, t.loc};

@@ -46,6 +46,7 @@
 // method is placed at the method's name.
 #pragma once
 
+#include <cstdint>
 #include <functional>
 #include <map>
 #include <string>
@@ -77,6 +78,9 @@ struct LayoutNames {
   // Integer tuples: the separators of `grouped, seps = L.group(shape)`
   // (TVM's group returns the layout and its separators).
   std::map<std::string, std::vector<int>, std::less<>> lists;
+  // Integers: a factory's arguments and locals (`D.tile_to([16 * Mt, 8], ...)`),
+  // core/program/python_eval.h.
+  std::map<std::string, std::int64_t, std::less<>> integers;
 };
 
 // Parse one layout expression at the cursor, stopping before the first

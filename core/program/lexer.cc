@@ -285,15 +285,34 @@ std::string describe(const Token& token) {
 
 std::vector<Token> tokenize(std::string_view text, const std::string& file) { return Lexer(text, file).run(); }
 
-TokenCursor::TokenCursor(std::vector<Token> tokens) : tokens_(std::move(tokens)) {
-  if (tokens_.empty() || tokens_.back().kind != TokenKind::end) tokens_.push_back(Token{});
+namespace {
+
+TokenCursor::Tokens ended(std::vector<Token> tokens) {
+  if (tokens.empty() || tokens.back().kind != TokenKind::end) tokens.push_back(Token{});
+  return std::make_shared<const std::vector<Token>>(std::move(tokens));
 }
 
-const Token& TokenCursor::peek(std::size_t ahead) const { return tokens_[std::min(pos_ + ahead, tokens_.size() - 1)]; }
+}  // namespace
+
+TokenCursor::TokenCursor(std::vector<Token> tokens) : tokens_(ended(std::move(tokens))) {}
+
+TokenCursor::TokenCursor(Tokens tokens, std::size_t position) : tokens_(std::move(tokens)), pos_(position) {
+  if (tokens_->empty() || tokens_->back().kind != TokenKind::end || pos_ >= tokens_->size())
+    throw Error("internal: a token cursor needs a list ending in `end` and a position inside it");
+}
+
+void TokenCursor::seek(std::size_t position) {
+  if (position >= tokens_->size()) throw Error("internal: a token cursor moved past the end of its list");
+  pos_ = position;
+}
+
+const Token& TokenCursor::peek(std::size_t ahead) const {
+  return (*tokens_)[std::min(pos_ + ahead, tokens_->size() - 1)];
+}
 
 const Token& TokenCursor::next() {
-  const Token& t = tokens_[pos_];
-  if (pos_ + 1 < tokens_.size()) ++pos_;
+  const Token& t = (*tokens_)[pos_];
+  if (pos_ + 1 < tokens_->size()) ++pos_;
   return t;
 }
 

@@ -19,6 +19,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -51,9 +52,20 @@ std::vector<Token> tokenize(std::string_view text, const std::string& file);
 
 // A read position in a token list (which ends with an `end` token).  The
 // helpers throw Error at the offending token, so parsers read like grammar.
+// Cursors may share one token list: the Python evaluator
+// (core/program/python_eval.h) reads a def's body again at each call.
 class TokenCursor {
  public:
+  using Tokens = std::shared_ptr<const std::vector<Token>>;
   explicit TokenCursor(std::vector<Token> tokens);
+  // A cursor at token `position` of a shared list (which ends with `end`).
+  TokenCursor(Tokens tokens, std::size_t position);
+
+  const Tokens& tokens() const { return tokens_; }
+  std::size_t position() const { return pos_; }
+  // Moves to token `position` of the same list (a Python def's body read
+  // again, the untaken side of a conditional passed over).
+  void seek(std::size_t position);
 
   const Token& peek(std::size_t ahead = 0) const;
   const Token& next();
@@ -81,7 +93,7 @@ class TokenCursor {
   };
 
  private:
-  std::vector<Token> tokens_;
+  Tokens tokens_;
   std::size_t pos_ = 0;
   int depth_ = 0;
 };

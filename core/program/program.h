@@ -188,4 +188,14 @@ struct Program {
   const BufferDecl& buffer(std::string_view name, const SourceLoc& loc) const;
 };
 
+// One kernel of those a test file's tests build (docs/tvmscript.md, "Test
+// files"): TVM's test_gemm_mma_m16n8k_.py builds 77.
+struct KernelInstance {
+  std::string name;  // pytest's id: test_cuda_gemm_mma_lowers_tiled[2-1-1-16]
+  Program program;
+  SourceLoc built_at;                  // the factory call (or the kernel's def) in the test
+  std::optional<std::string> expects;  // `pytest.raises(RuntimeError, match="dispatch failed") (line 412)`
+  std::vector<std::string> skipped;    // what its reader passed over (T.func_attr)
+};
+
 }  // namespace mmacheck

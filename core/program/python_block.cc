@@ -46,6 +46,14 @@ void suite(TokenCursor& in, const Token& header, const Statement& statement) {
   block(in, first.loc.col, &header, statement);
 }
 
+void skip_statement(TokenCursor& in) {
+  const Token& first = in.peek();
+  while (!in.peek().ends_statement() && !in.peek().is_op(";")) {
+    if (in.peek().is_op(":") && in.peek(1).ends_statement()) return suite(in, first, [&] { skip_statement(in); });
+    in.next();
+  }
+}
+
 bool skip_import(TokenCursor& in) {
   if (!in.peek().is_name("from") && !in.peek().is_name("import")) return false;
   while (!in.peek().ends_statement() && !in.peek().is_op(";")) in.next();

@@ -33,6 +33,9 @@ void block(TokenCursor& in, int indent, const Token* header, const Statement& st
 // After a compound statement's header: expects ':', then reads the simple
 // statements on the same line (separated by ';') or an indented block.
 void suite(TokenCursor& in, const Token& header, const Statement& statement);
+// One statement at the cursor, with the block of a compound one, passed
+// over unread (the untaken branch of an if, a def's body until it is called).
+void skip_statement(TokenCursor& in);
 // `from ...` or `import ...` at the cursor: consumed up to the end of the
 // statement (imports have no meaning for a check); false, consuming
 // nothing, otherwise.
@@ -74,6 +77,9 @@ class ForeignStatements {
   bool skip(TokenCursor& in, const Forget& forget);
   // What was skipped, in order, each with its line ("def helper (line 12)").
   const std::vector<std::string>& skipped() const { return skipped_; }
+  // Another statement passed over, in the file's order: a def the reader
+  // keeps for the tests that call it (core/program/python_module.h).
+  void note(std::string what) { skipped_.push_back(std::move(what)); }
 
  private:
   std::vector<std::string> skipped_;

@@ -32,7 +32,7 @@ ReadProgram read_program(std::string_view text, const std::string& file) {
       return out;
     }
   // What no row claims: the layout file and TVMScript (docs/tvmscript.md).
-  out.program = parse_tvmscript(text, file, &out.skipped);
+  out.program = parse_tvmscript(text, file, &out.skipped, &out.instances);
   return out;
 }
 
@@ -40,7 +40,19 @@ Program parse_program(std::string_view text, const std::string& file) { return r
 
 ReadProgram read_program_file(const std::string& path) { return read_program(read_text_file(path), input_name(path)); }
 
-Program load_program(const std::string& path) { return read_program_file(path).program; }
+Program load_program(const std::string& path) {
+  ReadProgram read = read_program_file(path);
+  if (!read.instances.empty() && !read.program.gemm && !read.program.release) {
+    std::string names;
+    for (std::size_t i = 0; i < read.instances.size() && i < 3; ++i) names += (i ? ", " : "") + read.instances[i].name;
+    if (read.instances.size() > 3) names += ", ...";
+    throw Error(SourceLoc{input_name(path)}, "the file's tests build " + std::to_string(read.instances.size()) +
+                                                 " kernels (" + names +
+                                                 ") and it has none at the top level: `mmacheck prove` checks "
+                                                 "each (docs/tvmscript.md, \"Test files\")");
+  }
+  return std::move(read.program);
+}
 
 bool mentions_gemm(std::string_view text) {
   for (std::string_view word : {"gemm", "prim_func", "T.function", "tile.apply", "ptx.mma"})

@@ -24,6 +24,9 @@ Program load_program(const std::string& path);
 struct ReadProgram {
   Program program;
   std::vector<std::string> skipped;
+  // The kernels a .py test file's tests build, each its own program (the
+  // file's own `program` then has a gemm only if the file has one at the top level).
+  std::vector<KernelInstance> instances;
 };
 ReadProgram read_program(std::string_view text, const std::string& file);
 ReadProgram read_program_file(const std::string& path);

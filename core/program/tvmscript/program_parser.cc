@@ -8,6 +8,7 @@
 #include "core/program/lexer.h"
 #include "core/program/program.h"
 #include "core/program/python_block.h"
+#include "core/program/tvmscript/kernel_instance.h"
 #include "core/program/tvmscript/program_parser.h"
 #include "core/program/tvmscript/tvmscript.h"
 
@@ -33,12 +34,47 @@ int expect_int(TokenCursor& in, std::string_view what) {
 
 ProgramParser::ProgramParser(std::string_view text, const std::string& file) : in_(tokenize(text, file)) {
   program_.file = file;
+  if (file.size() > 3 && file.compare(file.size() - 3, 3, ".py") == 0) module_.emplace(in_.tokens());
 }
 
-Program parse_tvmscript(std::string_view text, const std::string& file, std::vector<std::string>* skipped) {
+ProgramParser::ProgramParser(std::vector<Token> kernel, const std::string& file,
+                             const std::vector<std::pair<std::string, python::Value>>& layouts)
+    : in_(std::move(kernel)) {
+  program_.file = file;
+  for (const auto& [name, value] : layouts) {
+    const LayoutValue& layout = *value.get<LayoutValue>();
+    program_.layouts.push_back(LayoutBinding{name, layout_of(layout), value.loc});
+    names_.layouts.emplace(name, layout);
+  }
+}
+
+std::vector<python::Instance> ProgramParser::instances(std::vector<std::string>& notes,
+                                                       std::optional<SourceLoc>* uncalled) const {
+  if (!module_) return {};
+  return module_->instances(notes, uncalled);
+}
+
+Program parse_tvmscript(std::string_view text, const std::string& file, std::vector<std::string>* skipped,
+                        std::vector<KernelInstance>* instances) {
   ProgramParser parser(text, file);
   Program program = parser.run();
   if (skipped) *skipped = parser.skipped();
+  std::vector<std::string> notes;
+  std::optional<SourceLoc> uncalled;
+  const std::vector<python::Instance> built_kernels = parser.instances(notes, &uncalled);
+  if (built_kernels.empty() && !program.gemm && uncalled)
+    throw Error(*uncalled,
+                "this kernel is built only when its factory is called, and no test of the file calls it: nothing "
+                "here would be checked (mmacheck checks the kernels a file's tests build, docs/tvmscript.md, "
+                "\"Test files\")");
+  if (!instances) return program;
+  for (const python::Instance& built : built_kernels) {
+    const ClosedKernel closed = close_kernel(*built.kernel);
+    ProgramParser kernel(closed.tokens, file, closed.layouts);
+    KernelInstance instance{built.name, kernel.run(), built.built_at, built.expects, kernel.skipped()};
+    instances->push_back(std::move(instance));
+  }
+  if (skipped) skipped->insert(skipped->end(), notes.begin(), notes.end());
   return program;
 }
 

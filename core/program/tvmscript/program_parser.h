@@ -22,6 +22,7 @@
 #include "core/program/lexer.h"
 #include "core/program/program.h"
 #include "core/program/python_block.h"
+#include "core/program/python_module.h"
 
 namespace mmacheck {
 
@@ -36,7 +37,15 @@ bool is_thread_id_name(std::string_view name);
 class ProgramParser {
  public:
   ProgramParser(std::string_view text, const std::string& file);
+  // A kernel a test file's factory or test built (kernel_instance.h): its
+  // tokens with the closure's constants in place, and the closure's layouts.
+  ProgramParser(std::vector<Token> kernel, const std::string& file,
+                const std::vector<std::pair<std::string, python::Value>>& layouts);
   Program run();
+  // After run(), in a .py file: the kernels its tests build
+  // (core/program/python_module.h); `notes` gets what was passed over.
+  std::vector<python::Instance> instances(std::vector<std::string>& notes,
+                                          std::optional<SourceLoc>* uncalled = nullptr) const;
   // What was passed over (parse_tvmscript's `skipped`): the file's foreign
   // statements, then T.func_attr and T.evaluate(0).
   std::vector<std::string> skipped() const;
@@ -62,6 +71,12 @@ class ProgramParser {
   // the cursor is none of them.
   bool python_statement();
   void decorator();
+  // A .py file's top-level def or assignment, evaluated by module_ (its
+  // layouts, integers and integer tuples mirrored into names_).
+  bool module_statement();
+  void mirror(const Token& at, const std::string& name, const python::Value& value);
+  // `if` in a kernel on a Python constant, as TVMScript decides it while parsing.
+  void static_if();
   void module_class();  // @I.ir_module class Module: (TVM's print), its @T.prim_func functions
   void function_def();
   void forget(const std::string& name);  // a name a skipped def or data statement binds
@@ -133,6 +148,8 @@ class ProgramParser {
   // skipped_ adds T.func_attr and T.evaluate(0) (Program::skipped).
   python::ForeignStatements foreign_;
   std::vector<std::string> skipped_;
+  // A .py file's Python (defs, values, the kernels its tests build).
+  std::optional<python::Module> module_;
 };
 
 }  // namespace mmacheck

@@ -19,6 +19,9 @@ namespace mmacheck {
 // Read a layout file or TVMScript; throws Error at the first construct it
 // does not read.  `skipped`, when given, gets what the reader passed over
 // as having no bearing on the gemm ("T.func_attr (line 9)", "def helper (line 12)").
-Program parse_tvmscript(std::string_view text, const std::string& file, std::vector<std::string>* skipped = nullptr);
+// `instances`, when given, gets the kernels a .py file's tests build
+// (docs/tvmscript.md, "Test files"), each read as a program of its own.
+Program parse_tvmscript(std::string_view text, const std::string& file, std::vector<std::string>* skipped = nullptr,
+                        std::vector<KernelInstance>* instances = nullptr);
 
 }  // namespace mmacheck

@@ -6,9 +6,11 @@
 // nothing is skipped except what has no meaning for the check (imports,
 // docstrings, `pass`, the `T.device_entry()` marker).
 #include <algorithm>
+#include <limits>
 
 #include "core/layout/shape_text.h"
 #include "core/program/python_block.h"
+#include "core/program/python_eval.h"
 #include "core/program/python_values.h"
 #include "core/program/tvmscript/program_parser.h"
 
@@ -34,7 +36,13 @@ void ProgramParser::suite(const Token& header) {
 
 bool ProgramParser::python_statement() {
   const Token& t = in_.peek();
-  if (!in_function_ && foreign_.skip(in_, [this](const std::string& name) { forget(name); })) return true;
+  if (!in_function_ && module_ && module_statement()) return true;
+  if (!in_function_ && foreign_.skip(in_, [this](const std::string& name) {
+        forget(name);
+        if (module_)
+          module_->bind(name, python::Value{python::Opaque{"bound by a statement mmacheck skips"}, false, {}});
+      }))
+    return true;
   if (auto inert = python::skip_inert_call(in_)) return skipped_.push_back(*inert), true;
   if (t.is_op("@")) return decorator(), true;
   if (t.kind == TokenKind::string) return in_.next(), true;  // a docstring
@@ -42,6 +50,7 @@ bool ProgramParser::python_statement() {
   if (t.text == "def")
     in_.fail(t, "a def without @T.prim_func is not read (mmacheck reads the layouts and @T.prim_func functions)");
   if (t.text == "for") return for_loop(), true;
+  if (t.text == "if" && in_function_ && !loop_) return static_if(), true;
   if (t.text == "with") return with_statement(), true;
   if (t.text == "pass") return in_.next(), true;
   if (std::find(std::begin(kUnsupported), std::end(kUnsupported), t.text) != std::end(kUnsupported))
@@ -85,6 +94,105 @@ bool ProgramParser::python_statement() {
              "(X_reg[s] = X_g[ROW, COL], X_g[ROW, COL] = X_reg[s]), got " +
                  describe(t));
   return false;
+}
+
+bool ProgramParser::module_statement() {
+  const Token& t = in_.peek();
+  std::size_t k = 0;  // a def's name, behind its decorators
+  while (in_.peek(k).is_op("@")) {
+    while (!in_.peek(k).ends_statement()) ++k;
+    while (in_.peek(k).kind == TokenKind::newline) ++k;
+  }
+  const Token def_name = in_.peek(k).is_name("def") ? in_.peek(k + 1) : Token{};
+  const int def_line = in_.peek(k).loc.line;
+  if (module_->define(in_)) {
+    forget(def_name.text);
+    foreign_.note("def " + def_name.text + " (line " + std::to_string(def_line) + ")");
+    return true;
+  }
+  if (t.kind != TokenKind::identifier || !(in_.peek(1).is_op("=") || in_.peek(1).is_op(",") ||
+                                           (in_.peek(1).kind == TokenKind::op && in_.peek(1).text.size() == 2 &&
+                                            in_.peek(1).text[1] == '=' && in_.peek(1).text != "==")))
+    return false;
+  if (in_.peek(1).is_op("=")) {  // a buffer or a thread id stays the reader's
+    std::size_t c = 2;
+    if (is_tirx_prefix(in_.peek(c)) && in_.peek(c + 1).is_op(".")) c += 2;
+    const Token& callee = in_.peek(c);
+    if (callee.is_name("buffer") || callee.is_name("alloc_buffer") || callee.is_name("decl_buffer") ||
+        is_thread_id_name(callee.text) || callee.is_name("match_buffer"))
+      return false;
+  }
+  const bool data = in_.peek(1).is_op("=") && (in_.peek(2).is_op("[") || in_.peek(2).is_op("{"));
+  const std::size_t start = in_.position();
+  std::vector<std::pair<std::string, python::Value>> bound;
+  try {
+    bound = module_->assign(in_);
+  } catch (const Error&) {
+    if (!data) throw;
+    in_.seek(start);  // data mmacheck does not evaluate: skipped, its name forgotten
+    return false;
+  }
+  for (const auto& [name, value] : bound) mirror(t, name, value);
+  return true;
+}
+
+void ProgramParser::mirror(const Token& at, const std::string& name, const python::Value& value) {
+  names_.layouts.erase(name);
+  names_.lists.erase(name);
+  names_.integers.erase(name);
+  names_.others.erase(name);
+  if (const auto* layout = value.get<LayoutValue>()) {
+    Token n = at;
+    n.text = name;
+    declare(n);
+    program_.layouts.push_back(LayoutBinding{name, layout_of(*layout), at.loc});
+    names_.layouts.emplace(name, *layout);
+    return;
+  }
+  if (const auto* i = value.get<std::int64_t>()) return void(names_.integers.emplace(name, *i));
+  if (const bool* b = value.get<bool>()) return void(names_.integers.emplace(name, *b ? 1 : 0));
+  if (const python::Items* items = value.items()) {
+    std::vector<int> list;
+    for (const python::Value& x : *items) {
+      const auto* i = x.get<std::int64_t>();
+      if (!i || *i < std::numeric_limits<int>::min() || *i > std::numeric_limits<int>::max()) break;
+      list.push_back(static_cast<int>(*i));
+    }
+    if (list.size() == items->size()) return void(names_.lists.emplace(name, std::move(list)));
+  }
+  std::string kind = python::kind_name(value);  // "'X' is a string, not a layout"
+  if (kind.rfind("a ", 0) == 0) kind.erase(0, 2);
+  else if (kind.rfind("an ", 0) == 0) kind.erase(0, 3);
+  names_.others.emplace(name, kind);
+}
+
+void ProgramParser::static_if() {
+  const Token& first = in_.peek();
+  bool done = false;
+  while (true) {
+    const Token& kw = in_.next();  // if, elif, else
+    bool taken = true;
+    if (!kw.is_name("else")) {
+      const python::Scope constants;
+      try {
+        taken = python::truth(python::evaluate(in_, constants, nullptr));
+      } catch (const Error& e) {
+        throw Error(e.loc(),
+                    "an if in a kernel is read when its condition is a Python constant (TVMScript decides it "
+                    "while parsing; a factory's or test's parameters are constants): " +
+                        e.message());
+      }
+    }
+    if (taken && !done) suite(kw);
+    else python::suite(in_, kw, [this] { python::skip_statement(in_); });
+    done = done || taken;
+    std::size_t k = 0;
+    while (in_.peek(k).kind == TokenKind::newline) ++k;
+    const Token& next = in_.peek(k);
+    if (kw.is_name("else") || !((next.is_name("elif") || next.is_name("else")) && next.loc.col == first.loc.col))
+      return;
+    while (k-- > 0) in_.next();
+  }
 }
 
 void ProgramParser::decorator() {

@@ -1,0 +1,31 @@
+// A kernel a factory or a test built (core/program/python_module.h), made
+// ready for the TVMScript reader as TVMScript itself reads it: the names
+// its closure binds to Python constants are those constants.
+//
+//     Mt, dtype, Al = 2, "float16", <layout>      the closure
+//     A = T.alloc_buffer((16 * Mt, 16), dtype, scope="local", layout=Al)
+//  -> A = T.alloc_buffer((32, 16), "float16", scope="local", layout=Al)   and Al bound
+//
+// Each constant's literal takes the name's place (and location); constant
+// integer arithmetic between brackets and commas is folded; the kernel's
+// own names (parameters, assignment and loop targets) are never replaced.
+#pragma once
+
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "core/program/lexer.h"
+#include "core/program/python_value.h"
+
+namespace mmacheck {
+
+struct ClosedKernel {
+  std::vector<Token> tokens;  // the decorator through the def's block, then `end`
+  // The closure's layouts the kernel names, for the reader to bind.
+  std::vector<std::pair<std::string, python::Value>> layouts;
+};
+
+ClosedKernel close_kernel(const python::KernelSite& site);
+
+}  // namespace mmacheck
