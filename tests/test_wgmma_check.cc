@@ -96,19 +96,19 @@ TEST_CASE("the PTX ISA's canonical-layout examples prove with its descriptors", 
   };
   const Example examples[] = {
       // K-major, no swizzle, tf32: ((8,2),(4,4)):((4,32),(1,64)), LBO 64 tf32, SBO 32 tf32.
-      {"K none tf32", operand('B', "tf32", 16, Major::K), Mode{{8, 2, 1}, {4, 32, 0}}, Mode{{4, 4, 1}, {1, 64, 0}}, 0,
+      {"K none tf32", operand('B', "tf32", 16, Major::k), Mode{{8, 2, 1}, {4, 32, 0}}, Mode{{4, 4, 1}, {1, 64, 0}}, 0,
        desc(0, 64 * 4, 32 * 4, SwizzleMode::none)},
       // K-major, 32B, tf32: Swizzle<1,4,3> o ((8,2),(4,4)):((8,64),(1,4)), SBO 64 tf32.
-      {"K 32B tf32", operand('B', "tf32", 16, Major::K), Mode{{8, 2, 1}, {8, 64, 0}}, Mode{{4, 4, 1}, {1, 4, 0}}, 1,
+      {"K 32B tf32", operand('B', "tf32", 16, Major::k), Mode{{8, 2, 1}, {8, 64, 0}}, Mode{{4, 4, 1}, {1, 4, 0}}, 1,
        desc(0, 16, 64 * 4, SwizzleMode::b32)},
       // MN-major, no swizzle, bf16: ((8,1,2),(8,2)):((1,8,64),(8,128)), LBO 128, SBO 64 bf16.
-      {"MN none bf16", operand('B', "bf16", 16, Major::MN), Mode{{8, 1, 2}, {1, 8, 64}}, Mode{{8, 2, 1}, {8, 128, 0}},
+      {"MN none bf16", operand('B', "bf16", 16, Major::mn), Mode{{8, 1, 2}, {1, 8, 64}}, Mode{{8, 2, 1}, {8, 128, 0}},
        0, desc(0, 128 * 2, 64 * 2, SwizzleMode::none)},
       // MN-major, 32B, bf16: Swizzle<1,4,3> o ((8,2,2),(8,2)):((1,8,128),(16,256)), LBO 128, SBO 256.
-      {"MN 32B bf16", operand('B', "bf16", 32, Major::MN), Mode{{8, 2, 2}, {1, 8, 128}}, Mode{{8, 2, 1}, {16, 256, 0}},
+      {"MN 32B bf16", operand('B', "bf16", 32, Major::mn), Mode{{8, 2, 2}, {1, 8, 128}}, Mode{{8, 2, 1}, {16, 256, 0}},
        1, desc(0, 128 * 2, 256 * 2, SwizzleMode::b32)},
       // MN-major, 64B, bf16: Swizzle<2,4,3> o ((8,4,2),(8,2)):((1,8,256),(32,512)), LBO 256, SBO 512.
-      {"MN 64B bf16", operand('B', "bf16", 64, Major::MN), Mode{{8, 4, 2}, {1, 8, 256}}, Mode{{8, 2, 1}, {32, 512, 0}},
+      {"MN 64B bf16", operand('B', "bf16", 64, Major::mn), Mode{{8, 4, 2}, {1, 8, 256}}, Mode{{8, 2, 1}, {32, 512, 0}},
        2, desc(0, 256 * 2, 512 * 2, SwizzleMode::b64)},
   };
   for (const Example& e : examples) {
@@ -188,7 +188,7 @@ TEST_CASE("every mistake class is refuted on every correct example", "[wgmma][ch
       }
       if (good.operand.type->transposable) {
         WgmmaCase c = good;
-        c.operand.major = good.operand.major == Major::K ? Major::MN : Major::K;
+        c.operand.major = good.operand.major == Major::k ? Major::mn : Major::k;
         wrong.emplace_back("major", c);
       }
       WgmmaCase start = good;
@@ -213,7 +213,7 @@ TEST_CASE("every mistake class is refuted on every correct example", "[wgmma][ch
 
 TEST_CASE("canonical addresses follow the ISA's formulas", "[wgmma][check]") {
   // K-major 128B f16: row i at (i % 8) * 128 + (i / 8) * SBO, chunks XOR-ed with i % 8.
-  const WgmmaOperand a = operand('A', "f16", 64, Major::K);
+  const WgmmaOperand a = operand('A', "f16", 64, Major::k);
   const MatrixDescriptor d = desc(0, 16, 1024, SwizzleMode::b128);
   CHECK(canonical_address(a, d, 0, 0) == 0);
   CHECK(canonical_address(a, d, 1, 0) == 128 + 16);
@@ -224,10 +224,10 @@ TEST_CASE("canonical addresses follow the ISA's formulas", "[wgmma][check]") {
   CHECK(field_use(a, SwizzleMode::b128).lbo == false);
   CHECK(field_use(a, SwizzleMode::none).lbo == true);
   // tf32 has no MN-major, and A is 64 rows.
-  CHECK(operand('A', "tf32", 64, Major::MN).problem() != "");
-  CHECK(operand('A', "f16", 32, Major::K).problem() != "");
-  CHECK(operand('B', "s8", 40, Major::K).problem() != "");  // s32 accumulators: N 40 is not a shape
-  CHECK(operand('B', "e4m3", 40, Major::K).problem() == "");
+  CHECK(operand('A', "tf32", 64, Major::mn).problem() != "");
+  CHECK(operand('A', "f16", 32, Major::k).problem() != "");
+  CHECK(operand('B', "s8", 40, Major::k).problem() != "");  // s32 accumulators: N 40 is not a shape
+  CHECK(operand('B', "e4m3", 40, Major::k).problem() == "");
 }
 
 TEST_CASE("a base offset is unchecked, not proved", "[wgmma][check]") {

@@ -51,6 +51,21 @@ TEST_CASE("wgmma --json names the fix", "[wgmma][cli]") {
   CHECK(op["fixes"][0]["descriptor"]["lbo"] == 128);
 }
 
+TEST_CASE("wgmma: a base offset is unchecked, exit 1 unless --allow-unchecked", "[wgmma][cli]") {
+  const std::string path =
+      write_temp("base_offset.txt",
+                 "operand A dtype=f16 tile=64x16 major=K\n"
+                 "descriptor start=0x400 lbo=16 sbo=1024 swizzle=128B base_offset=2\n"
+                 "smem base=0x400 layout=ComposeLayout(3, 3, 3, TileLayout(S[(64, 16) : (16, 1)]))\n");
+  const auto r = run_mmacheck({"wgmma", path});
+  CHECK(r.status == 1);
+  CHECK(r.out.find("1 operands: 0 proved, 0 refuted, 1 unchecked") != std::string::npos);
+  CHECK(run_mmacheck({"wgmma", path, "--allow-unchecked"}).status == 0);
+  const nlohmann::json j = nlohmann::json::parse(run_mmacheck({"wgmma", path, "--json"}).out);
+  CHECK(j["verdict"] == "unchecked");
+  CHECK(j["wgmma_operands"][0]["descriptor"]["base_offset"] == 2);
+}
+
 TEST_CASE("wgmma bad input is FILE:LINE:COL and exit 2", "[wgmma][cli]") {
   struct Bad {
     const char* name;
@@ -79,6 +94,10 @@ TEST_CASE("wgmma bad input is FILE:LINE:COL and exit 2", "[wgmma][cli]") {
            Bad{"thread axis", op + d + "smem base=0 layout=S[(64, 16) : (16, 1@laneid)]\n",
                ":3:20: error: a shared buffer's layout is on m alone"},
            Bad{"empty", "# nothing\n", ": error: no operand"},
+           Bad{"major", "operand A dtype=f16 tile=64x16 major=M\n" + d + s, ":1:38: error: major= expects K or MN"},
+           Bad{"far", op + d + "smem base=0 layout=S[(64, 16) : (1099511627776, 1)]\n",
+               ":3:20: error: the layout puts element 16 at offset"},
+           Bad{"base", op + d + "smem base=0x100000000 layout=S[(64, 16) : (16, 1)]\n", ":3:11: error: base= must be"},
        }) {
     INFO(b.name);
     const std::string path = write_temp(std::string(b.name) + ".txt", b.text);

@@ -35,7 +35,7 @@ const WgmmaType* find_wgmma_type(std::string_view name) {
   return nullptr;
 }
 
-std::string_view major_name(Major m) { return m == Major::K ? "K" : "MN"; }
+std::string_view major_name(Major m) { return m == Major::k ? "K" : "MN"; }
 
 std::string WgmmaOperand::problem() const {
   if (operand != 'A' && operand != 'B') return "the operand must be A or B";
@@ -46,7 +46,7 @@ std::string WgmmaOperand::problem() const {
   if (operand == 'A' && rows != 64) return "A is 64 x K (M = 64), the tile has " + std::to_string(rows) + " rows";
   if (operand == 'B' && !valid_n(*type, rows))
     return "B: N = " + std::to_string(rows) + " is no N of a " + std::string(type->name) + " wgmma";
-  if (major == Major::MN && !type->transposable)
+  if (major == Major::mn && !type->transposable)
     return "MN-major needs f16 or bf16 (the " + std::string(type->name) + " wgmma has no imm-trans operand)";
   return "";
 }
@@ -61,7 +61,7 @@ std::int64_t canonical_offset(const WgmmaOperand& op, SwizzleMode mode, std::int
                               int k) {
   const int width = op.type->bytes;
   const int row = swizzle_mode(mode).row_bytes;
-  if (op.major == Major::K) {
+  if (op.major == Major::k) {
     const std::int64_t kb = std::int64_t{k} * width;
     if (mode == SwizzleMode::none) return (i % 8) * 16 + (i / 8) * sbo + kb % 16 + (kb / 16) * lbo;
     return std::int64_t{i % 8} * row + (i / 8) * sbo + kb;

@@ -23,7 +23,7 @@
 // offsets are not modelled (the check reports them unchecked).  MN-major
 // exists only for f16/bf16 (the other types' wgmma has no imm-trans operand).
 //
-//     WgmmaOperand a{.operand = 'A', .type = find_wgmma_type("f16"), .rows = 64, .k = 16, .major = Major::K};
+//     WgmmaOperand a{.operand = 'A', .type = find_wgmma_type("f16"), .rows = 64, .k = 16, .major = Major::k};
 //     MatrixDescriptor d{.start = 0, .lbo = 16, .sbo = 1024, .swizzle = SwizzleMode::b128};
 //     canonical_address(a, d, 1, 0) == 144;   // row 1 at 128, 16-byte chunk 0 -> 1
 #pragma once
@@ -48,7 +48,7 @@ struct WgmmaType {
 std::span<const WgmmaType> wgmma_types();
 const WgmmaType* find_wgmma_type(std::string_view name);  // nullptr when none
 
-enum class Major : std::uint8_t { K, MN };
+enum class Major : std::uint8_t { k, mn };
 std::string_view major_name(Major m);  // "K", "MN"
 
 struct WgmmaOperand {
@@ -56,7 +56,7 @@ struct WgmmaOperand {
   const WgmmaType* type = nullptr;
   int rows = 64;  // A: M = 64; B: N
   int k = 16;
-  Major major = Major::K;
+  Major major = Major::k;
 
   // "" when the operand is one wgmma has, else why not ("B: N must be a
   // multiple of 8 in 8..256, got 12", "MN-major needs f16 or bf16 ...").

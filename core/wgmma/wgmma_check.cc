@@ -35,7 +35,7 @@ std::vector<std::string> changed_fields(const WgmmaCase& c, const MatrixDescript
 std::vector<WgmmaFix> find_fixes(const WgmmaCase& c) {
   std::vector<WgmmaFix> fixes;
   std::vector<Major> majors{c.operand.major};
-  if (c.operand.type->transposable) majors.push_back(c.operand.major == Major::K ? Major::MN : Major::K);
+  if (c.operand.type->transposable) majors.push_back(c.operand.major == Major::k ? Major::mn : Major::k);
   std::vector<SwizzleMode> modes{c.descriptor.swizzle};
   for (const SwizzleModeRow& row : swizzle_modes())
     if (row.mode != c.descriptor.swizzle) modes.push_back(row.mode);
@@ -69,7 +69,7 @@ std::string fix_text(const WgmmaCase& c, const WgmmaFix& fix) {
                      hex(static_cast<std::int64_t>(fix.descriptor.encode())) + ")";
   if (fix.major != c.operand.major)
     text += " with major=" + std::string(major_name(fix.major)) +
-            (fix.major == Major::MN ? " (imm-trans = 1)" : " (imm-trans = 0)");
+            (fix.major == Major::mn ? " (imm-trans = 1)" : " (imm-trans = 0)");
   return text + " reads every element where the buffer placed it";
 }
 

@@ -50,7 +50,7 @@ struct WgmmaMismatch {
 
 struct WgmmaFix {
   MatrixDescriptor descriptor;
-  Major major = Major::K;
+  Major major = Major::k;
   // What differs from the case: "swizzle", "major", "start", "lbo", "sbo",
   // or "lbo/sbo swapped" in place of the last two.
   std::vector<std::string> fields;

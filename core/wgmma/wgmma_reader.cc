@@ -127,8 +127,8 @@ WgmmaOperand read_operand(const Line& line, const std::string& path) {
   op.rows = static_cast<int>(rows);
   op.k = static_cast<int>(k);
   const Word& major = st.value("major");
-  if (major.text == "K") op.major = Major::K;
-  else if (major.text == "MN" || major.text == "M" || major.text == "N") op.major = Major::MN;
+  if (major.text == "K") op.major = Major::k;
+  else if (major.text == "MN") op.major = Major::mn;
   else st.fail(major.col, "major= expects K or MN, got '" + printable(major.text) + "'");
   if (const std::string why = op.problem(); !why.empty()) st.fail(line.words[1].col, why);
   return op;
@@ -170,6 +170,9 @@ std::vector<std::int64_t> read_smem(const Line& line, const std::string& path, c
   const Statement st(line, path, 1);
   st.only({"base", "layout", "shape", "at"});
   const std::int64_t base = st.integer("base");
+  // Shared memory is 2^18 bytes at most (the descriptor's window); the bound keeps the sums below in range.
+  constexpr std::int64_t kMaxAddress = std::int64_t{1} << 32;
+  if (base >= kMaxAddress) st.fail(st.value("base").col, "base= must be below 2^32");
   std::int64_t rows = op.rows, cols = op.k, r0 = 0, c0 = 0;
   if (st.has("shape")) std::tie(rows, cols) = st.pair("shape", 'x');
   if (st.has("at")) std::tie(r0, c0) = st.pair("at", ',');
@@ -195,12 +198,20 @@ std::vector<std::int64_t> read_smem(const Line& line, const std::string& path, c
                           std::to_string(rows) + " x " + std::to_string(cols) + " has " + std::to_string(rows * cols));
   if (compose && !compose->applies()) st.fail(expr.col, "the layout's tile layout must use axis m alone");
   const auto offset_of = [&](std::int64_t flat) -> std::int64_t {
-    if (compose) return compose->apply_flat(flat);
-    const Owner owner = tile->apply_flat(flat);
-    for (const auto& [axis, v] : owner)
-      if (!(axis == Axis::m()) && v != 0)
-        st.fail(expr.col, "a shared buffer's layout is on m alone; this one names " + axis.name());
-    return owner_coord(owner, Axis::m());
+    std::int64_t offset = 0;
+    if (compose) {
+      offset = compose->apply_flat(flat);
+    } else {
+      const Owner owner = tile->apply_flat(flat);
+      for (const auto& [axis, v] : owner)
+        if (!(axis == Axis::m()) && v != 0)
+          st.fail(expr.col, "a shared buffer's layout is on m alone; this one names " + axis.name());
+      offset = owner_coord(owner, Axis::m());
+    }
+    if (offset < -kMaxAddress || offset > kMaxAddress)
+      st.fail(expr.col, "the layout puts element " + std::to_string(flat) + " at offset " + std::to_string(offset) +
+                            ", outside any shared memory");
+    return offset;
   };
   std::vector<std::int64_t> placed;
   placed.reserve(static_cast<std::size_t>(op.rows) * op.k);
