@@ -162,6 +162,22 @@ TEST_CASE("the planted wgmma examples are refuted naming the planted field", "[w
   }
 }
 
+TEST_CASE("a swizzled buffer off its pattern's boundary is refuted, the base named", "[wgmma][check][examples]") {
+  const std::vector<WgmmaReport> reports = check_file("examples/wgmma/bad_alignment.txt");
+  REQUIRE(reports.size() == 1);
+  CHECK(reports[0].result == FrameVerdict::refuted);
+  CHECK(reports[0].fixes.empty());
+  CHECK(reports[0].message.find("its base 0x480, which is not on a 1024-byte boundary") != std::string::npos);
+  // The same buffer on the boundary proves, and says nothing of a base.
+  const std::string path = source_path("examples/wgmma/k_sw128_f16.txt");
+  const WgmmaCase good = read_wgmma_file(read_file(path), path).front();
+  REQUIRE(good.buffer_swizzle);
+  CHECK(*good.buffer_swizzle == swizzle_mode(SwizzleMode::b128).bytes);
+  WgmmaCase off = good;
+  off.descriptor.sbo = 2048;
+  CHECK(check_wgmma(off).message.find("boundary, but wgmma") == std::string::npos);
+}
+
 TEST_CASE("every mistake class is refuted on every correct example", "[wgmma][check][examples]") {
   // Plant each mistake into each proved operand: another swizzle mode, LBO
   // and SBO swapped, the other major-ness, a start 16 bytes off.  Each must

@@ -115,12 +115,19 @@ WgmmaReport check_wgmma(const WgmmaCase& c) {
   r.message = std::string(1, c.operand.operand) + "[" + row + "=" + std::to_string(m.i) + "][k=" + std::to_string(m.k) +
               "] is read at " + hex(m.read) + " but placed at " + hex(m.placed) + " (" + std::to_string(wrong.size()) +
               " of " + std::to_string(elements) + " elements read elsewhere); ";
-  if (r.fixes.empty())
+  if (r.fixes.empty()) {
     r.message +=
         "no descriptor of any swizzle mode or major-ness reads the buffer: its layout is not one of wgmma's "
         "canonical layouts (core matrices of 8 rows x 16 bytes), or its swizzle pattern does not start on the "
         "mode's boundary (1024, 512, 256 bytes)";
-  else r.message += "likely wrong: " + fix_text(c, r.fixes.front());
+  } else {
+    r.message += "likely wrong: " + fix_text(c, r.fixes.front());
+  }
+  if (c.buffer_swizzle && !c.buffer_swizzle->identity() && c.buffer_base % c.buffer_swizzle->period() != 0)
+    r.message += "; the buffer swizzles offsets from its base " + hex(c.buffer_base) + ", which is not on a " +
+                 std::to_string(c.buffer_swizzle->period()) +
+                 "-byte boundary, but wgmma swizzles the absolute address: align the buffer (base_offset, which "
+                 "describes such a pattern, is not modelled)";
   return r;
 }
 

@@ -15,7 +15,9 @@
 //              (i, k) in row-major order, with the address read and placed;
 //              the fixes are the descriptors (other swizzle mode, LBO/SBO,
 //              start, major-ness) that read the buffer right, fewest fields
-//              changed first, each naming the fields it changes;
+//              changed first, each naming the fields it changes; and, when
+//              the program swizzles offsets from a base off the swizzle's
+//              period (the hardware swizzles absolute addresses), that base;
 //   unchecked  base_offset is not 0 (a pattern off its boundary is not modelled).
 //
 //     WgmmaReport r = check_wgmma(c);
@@ -41,6 +43,10 @@ struct WgmmaCase {
   MatrixDescriptor descriptor;
   std::vector<std::int64_t> placed;  // byte address of element (i, k) at i * k_extent + k
   std::string placement;             // how the buffer was described (the smem line's layout)
+  // Where the program swizzles (a ComposeLayout): its swizzle on bytes and
+  // the buffer's base, so that a pattern off its boundary can be named.
+  std::optional<Swizzle> buffer_swizzle;
+  std::int64_t buffer_base = 0;
 };
 
 struct WgmmaMismatch {

@@ -165,8 +165,7 @@ MatrixDescriptor read_descriptor(const Line& line, const std::string& path) {
 }
 
 // The placed byte address of every tile element.
-std::vector<std::int64_t> read_smem(const Line& line, const std::string& path, const WgmmaOperand& op,
-                                    std::string& placement) {
+std::vector<std::int64_t> read_smem(const Line& line, const std::string& path, const WgmmaOperand& op, WgmmaCase& c) {
   const Statement st(line, path, 1);
   st.only({"base", "layout", "shape", "at"});
   const std::int64_t base = st.integer("base");
@@ -184,7 +183,8 @@ std::vector<std::int64_t> read_smem(const Line& line, const std::string& path, c
                                                        " does not fit the buffer's shape " + std::to_string(rows) +
                                                        " x " + std::to_string(cols));
   const Word& expr = st.value("layout");
-  placement = expr.text;
+  c.placement = expr.text;
+  c.buffer_base = base;
   // Padding puts the parser's positions on this line and column.
   const std::string padded = std::string(line.number - 1, '\n') + std::string(expr.col - 1, ' ') + expr.text;
   const AnyLayout layout = parse_any_layout(padded, path);
@@ -197,6 +197,12 @@ std::vector<std::int64_t> read_smem(const Line& line, const std::string& path, c
     st.fail(expr.col, "the layout has " + std::to_string(size) + " elements, the buffer's shape " +
                           std::to_string(rows) + " x " + std::to_string(cols) + " has " + std::to_string(rows * cols));
   if (compose && !compose->applies()) st.fail(expr.col, "the layout's tile layout must use axis m alone");
+  if (compose && compose->swizzle().inner) {
+    // The same swizzle on bytes: the element's log2(width) low bits below the chunk.
+    Swizzle bytes = compose->swizzle();
+    for (int w = op.type->bytes; w > 1; w /= 2) ++bytes.base;
+    c.buffer_swizzle = bytes;
+  }
   const auto offset_of = [&](std::int64_t flat) -> std::int64_t {
     std::int64_t offset = 0;
     if (compose) {
@@ -261,7 +267,7 @@ std::vector<WgmmaCase> read_wgmma_file(std::string_view text, const std::string&
                                " (each operand is: operand, descriptor, smem)");
       }
       if (part == 0) c.descriptor = read_descriptor(lines[at], path);
-      else c.placed = read_smem(lines[at], path, c.operand, c.placement);
+      else c.placed = read_smem(lines[at], path, c.operand, c);
     }
     cases.push_back(std::move(c));
     l += 3;
