@@ -83,5 +83,6 @@ int run_bench(const Args& args);
 int run_help(const Args& args);
 int run_cute(const Args& args);
 int run_triton(const Args& args);
+int run_wgmma(const Args& args);
 
 }  // namespace mmacheck::cli

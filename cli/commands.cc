@@ -43,6 +43,8 @@ constexpr Command kCommands[] = {
      "tests/data/cute/pr3140_before.txt --json", run_cute},
     {"triton", "FILE...", "prove Triton MMA v2 linear layouts against the PTX frames", "tests/data/triton/mma_v2.json",
      run_triton},
+    {"wgmma", "FILE...", "prove wgmma shared-memory descriptors read each operand element where the buffer placed it",
+     "examples/wgmma/k_sw128_f16.txt --json", run_wgmma},
 };
 }  // namespace
 

@@ -105,10 +105,14 @@ TEST_CASE("layer rules: each reader's room uses the shared reader parts and no o
   }
   // the shared part includes none of its rooms
   CHECK(check("core/program", "core/base;core/layout", folder_files("core/program"), dir).status == 0);
-  // the wings: CuTe and Triton share the verdict (core/prove), not each other
+  // the wings: CuTe, Triton and wgmma share the verdict (core/prove), not each other
   CHECK(check("core/cute", "core/base;core/gemm;core/prove", folder_files("core/cute"), dir).status == 0);
   CHECK(check("core/triton", "core/base;core/program;core/gemm;core/prove", folder_files("core/triton"), dir).status ==
         0);
+  // the wgmma wing: the verdict and the layout expressions, no other wing and not core/gemm
+  CHECK(check("core/wgmma", "core/base;core/layout;core/program;core/prove", folder_files("core/wgmma"), dir).status ==
+        0);
+  CHECK(check("core/wgmma", "core/base;core/layout;core/prove", folder_files("core/wgmma"), dir).status != 0);
   fs::remove_all(dir);
 }
 
@@ -156,7 +160,8 @@ TEST_CASE("layer rules: tests/ and bench/ use the library layers, not cli/, and 
   // what tests/CMakeLists.txt and bench/CMakeLists.txt allow: every library layer
   const std::string libraries =
       "core/base;core/layout;core/program;core/program/tvmscript;core/program/tirx_release;core/program/read;"
-      "core/gemm;core/prove;core/cute;core/triton;core/emit;sim/numerics;sim/machine;sim/vectors;sim/check;cuda";
+      "core/gemm;core/prove;core/cute;core/triton;core/wgmma;core/emit;sim/numerics;sim/machine;sim/vectors;sim/check;"
+      "cuda";
   const std::vector<std::string> tests = folder_files("tests"), bench = folder_files("bench");
   REQUIRE(tests.size() > 50);
   REQUIRE(bench.size() >= 4);

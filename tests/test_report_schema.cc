@@ -1,6 +1,6 @@
 // Every --json command's output against docs/report.schema.json (the one
 // shape of README's "JSON"), validated by valijson (Debian's
-// libvalijson-dev): prove, sim, mma, bench, draw, cute, triton, bad input
+// libvalijson-dev): prove, sim, mma, bench, draw, cute, triton, wgmma, bad input
 // under each batch command, one file and many; gpu and capture where no GPU
 // answers no_gpu.  Planted wrong documents must be rejected, so the check
 // can fail.
@@ -89,12 +89,14 @@ TEST_CASE("every --json command prints objects of docs/report.schema.json", "[cl
   CHECK(conforming_lines({"cute", source_path("tests/data/cute/pr3140_before.txt"), "--json"})[0]["verdict"] ==
         "refuted");
   CHECK(conforming_lines({"triton", source_path("tests/data/triton/mma_v2.json"), "--json"}).size() == 1);
+  CHECK(conforming_lines({"wgmma", source_path("examples/wgmma/bad_major.txt"), "--json"})[0]["verdict"] == "refuted");
+  CHECK(conforming_lines({"wgmma", source_path("examples/wgmma/k_sw128_f16.txt"), "--json"})[0]["verdict"] == "proved");
   const std::string gpu = conforming_lines({"gpu", good, "--json", "--cases", "2"})[0]["verdict"];
   // Without CUDA gpu's object is bad input, still of the shape.
   CHECK((gpu == "match" || gpu == "no_gpu" || (!mmacheck::test::runs_here("gpu") && gpu == "bad input")));
   const fs::path bad = fs::temp_directory_path() / "mmacheck_schema_bad.txt";
   { std::ofstream(bad) << "gemm(D, A, B, D)\n"; }
-  for (const char* command : {"prove", "sim", "gpu", "draw", "cute", "triton"})
+  for (const char* command : {"prove", "sim", "gpu", "draw", "cute", "triton", "wgmma"})
     CHECK(conforming_lines({command, bad.string(), "--json"})[0]["verdict"] == "bad input");
   const auto many = conforming_lines({"prove", good, bad.string(), "--json"});
   REQUIRE(many.size() == 2);
@@ -124,4 +126,13 @@ TEST_CASE("docs/report.schema.json rejects objects out of the shape", "[cli][sch
   CHECK(schema().errors({{"file", "a.txt"}, {"line", 1}, {"column", 6}, {"message", "x"}}) != "");
   CHECK(schema().errors({{"file", "a.txt"}, {"verdict", "bad input"}, {"notes", nlohmann::json::array()}}) != "");
   CHECK(schema().errors({{"file", nullptr}, {"verdict", "passed"}, {"notes", nlohmann::json::array()}}) != "");
+  nlohmann::json wgmma =
+      nlohmann::json::parse(run_mmacheck({"wgmma", source_path("examples/wgmma/bad_swizzle.txt"), "--json"}).out);
+  REQUIRE(schema().errors(wgmma) == "");
+  nlohmann::json bad_field = wgmma;
+  bad_field["wgmma_operands"][0]["fixes"][0]["fields"][0] = "colour";
+  CHECK(schema().errors(bad_field) != "");
+  nlohmann::json no_descriptor = wgmma;
+  no_descriptor["wgmma_operands"][0].erase("descriptor");
+  CHECK(schema().errors(no_descriptor) != "");
 }

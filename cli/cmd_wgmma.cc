@@ -1,0 +1,109 @@
+// mmacheck wgmma FILE... [--json] [-j N] [--allow-unchecked]
+//
+// FILE lists wgmma.mma_async operands in shared memory, each with its matrix
+// descriptor and the buffer it reads (core/wgmma/wgmma_reader.h).  Each is
+// checked element by element: does the instruction, given the descriptor,
+// read every element where the buffer placed it (core/wgmma/wgmma_check.h)?
+// Text output: one line per operand (verdict, name, instruction), the
+// descriptor, the reason, and for a refuted one each descriptor that would
+// read it right with the fields it changes; then `N operands: P proved, R
+// refuted, U unchecked`.  --json prints {"file", "verdict" (the worst
+// operand's), "wgmma_operands": [core/wgmma/wgmma_report_json.h], "unchecked",
+// "notes"} (cli/json_shape.h).  Exit status 0 when every operand proves, 1
+// when one is refuted or unchecked (unchecked is not success;
+// --allow-unchecked accepts it: cli/unchecked.h), 2 bad input.  Several
+// files or folders (.txt) run as `prove` runs them (cli/file_batch.h).
+#include <algorithm>
+#include <array>
+#include <iostream>
+#include <sstream>
+
+#include "cli/command.h"
+#include "cli/file_batch.h"
+#include "cli/unchecked.h"
+#include "core/base/file_io.h"
+#include "core/base/json.h"
+#include "core/wgmma/wgmma_check.h"
+#include "core/wgmma/wgmma_reader.h"
+#include "core/wgmma/wgmma_report_json.h"
+
+namespace mmacheck::cli {
+
+namespace po = boost::program_options;
+
+namespace {
+
+std::string hex(std::uint64_t v) {
+  std::ostringstream s;
+  s << "0x" << std::hex << v;
+  return s.str();
+}
+
+FileOutcome check_wgmma_file(const std::string& path, bool json, bool allow, std::ostream& out) {
+  const std::vector<WgmmaCase> cases = read_wgmma_file(read_text_file(path), path);
+  std::vector<WgmmaReport> reports;
+  for (const WgmmaCase& c : cases) reports.push_back(check_wgmma(c));
+  std::array<int, 4> counts{};
+  UncheckedTally unchecked;
+  FrameVerdict worst = FrameVerdict::proved;
+  for (const WgmmaReport& r : reports) {
+    ++counts[static_cast<std::size_t>(r.result)];
+    if (r.result == FrameVerdict::unchecked) unchecked.add(r.message);
+    worst = std::max(worst, r.result);
+  }
+  const bool failed = counts[2] || counts[3];
+  FileOutcome outcome{status(failed, unchecked, allow),
+                      failed              ? "refuted"
+                      : unchecked.count() ? "unchecked"
+                                          : "proved",
+                      nullptr};
+  if (json) {
+    Json list = Json::array();
+    for (const WgmmaReport& r : reports) list.push_back(wgmma_report_json(r));
+    outcome.json =
+        Json{{"verdict", verdict_name(worst)}, {"wgmma_operands", std::move(list)}, {"unchecked", unchecked.json()}};
+    return outcome;
+  }
+  for (const WgmmaReport& r : reports) {
+    std::string verdict(verdict_name(r.result));
+    verdict.resize(11, ' ');
+    out << verdict << r.name << "  " << r.instruction << "\n"
+        << "  descriptor " << hex(r.descriptor.encode()) << ": " << r.descriptor.str() << "\n"
+        << "  " << r.message << "\n";
+    for (std::size_t f = 1; f < r.fixes.size(); ++f) {
+      std::string fields;
+      for (const std::string& name : r.fixes[f].fields) fields += (fields.empty() ? "" : ", ") + name;
+      out << "  also: " << fields << ": " << r.fixes[f].descriptor.str() << " major=" << major_name(r.fixes[f].major)
+          << "\n";
+    }
+  }
+  out << reports.size() << " operands: " << counts[0] << " proved, " << counts[2] << " refuted, " << counts[1]
+      << " unchecked" << std::endl
+      << unchecked.summary(allow) << std::flush;
+  return outcome;
+}
+
+}  // namespace
+
+int run_wgmma(const Args& args) {
+  po::options_description options("mmacheck wgmma");
+  // clang-format off
+  options.add_options()
+      ("file", po::value<std::vector<std::string>>(), "wgmma operand files (core/wgmma/wgmma_reader.h) or folders of them; - is standard input")
+      ("json", po::bool_switch(), "print the JSON report (JSON Lines, one object per file, for several)")
+      ("jobs,j", po::value<int>()->default_value(1), "files checked at once (0: one per hardware thread)");
+  // clang-format on
+  options.add(unchecked_option());
+  po::positional_options_description positional;
+  positional.add("file", -1);
+  const po::variables_map vm = parse_options(args, options, positional);
+  if (!vm.count("file")) throw Error("wgmma: no FILE (operand, descriptor and smem lines)");
+  const bool json = vm["json"].as<bool>();
+  const bool allow = vm["allow-unchecked"].as<bool>();
+  const BatchOptions batch{.jobs = checked_jobs(vm["jobs"].as<int>()), .json = json};
+  return run_batch(
+      expand_inputs(vm["file"].as<std::vector<std::string>>(), {}, {".txt"}), batch,
+      [&](const std::string& path, std::ostream& out) { return check_wgmma_file(path, json, allow, out); });
+}
+
+}  // namespace mmacheck::cli
