@@ -1,7 +1,9 @@
 // mmacheck triton FILE... [--json] [-j N] [--allow-unchecked]
 //
 // FILE lists Triton linear layouts of NVIDIA MMA v2 accumulators and dot
-// operands (core/triton/triton_dot.h).  Each is checked against the PTX
+// operands (core/triton/triton_dot.h), or is TTGIR text whose tt.dot ops and
+// tensor types mmacheck converts to such layouts itself
+// (core/triton/triton_ttgir.h; wgmma dots are reported unchecked).  Each is checked against the PTX
 // frame of the mma.sync Triton's lowering feeds it to (core/prove/
 // triton_check.h).  Text output: one line per layout (verdict, name,
 // instruction) with the reason when it does not prove, zero bases and K

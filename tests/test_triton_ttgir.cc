@@ -41,7 +41,8 @@ int count(const std::vector<TritonReport>& reports, FrameVerdict v) {
 }
 
 // The one line of `text` holding `needle`, edited by `edit`.
-std::string edit_line(std::string text, const std::string& needle, const std::function<std::string(std::string)>& edit) {
+std::string edit_line(std::string text, const std::string& needle,
+                      const std::function<std::string(std::string)>& edit) {
   const std::size_t at = text.find(needle);
   REQUIRE(at != std::string::npos);
   const std::size_t begin = text.rfind('\n', at) + 1, end = text.find('\n', at);
@@ -153,12 +154,14 @@ TEST_CASE("planted TTGIR mistakes are refuted or rejected, never proved", "[trit
   REQUIRE(count(check_text(i8), FrameVerdict::proved) == 3);
 
   SECTION("a kWidth below 32 bits per register for the dtype is rejected at the kWidth") {
-    const std::string f16_k1 = edit_line(f16, kDotLine, [](std::string l) { return replace_first(l, "kWidth = 2", "kWidth = 1"); });
+    const std::string f16_k1 =
+        edit_line(f16, kDotLine, [](std::string l) { return replace_first(l, "kWidth = 2", "kWidth = 1"); });
     const SourceLoc at = error_at(f16_k1);
     CHECK(at.line > 1);
     CHECK(at.col > 1);
     CHECK(error_message(f16_k1).find("kWidth 1 of a f16 operand") != std::string::npos);
-    const std::string i8_k2 = edit_line(i8, kDotLine, [](std::string l) { return replace_first(l, "kWidth = 4", "kWidth = 2"); });
+    const std::string i8_k2 =
+        edit_line(i8, kDotLine, [](std::string l) { return replace_first(l, "kWidth = 4", "kWidth = 2"); });
     CHECK(error_message(i8_k2).find("at least 4") != std::string::npos);
   }
   SECTION("A and B with different kWidths are refuted") {
@@ -170,16 +173,22 @@ TEST_CASE("planted TTGIR mistakes are refuted or rejected, never proved", "[trit
     CHECK(count(r, FrameVerdict::refuted) >= 2);
   }
   SECTION("opIdx swapped is rejected at the operand's encoding") {
-    const std::string a_as_b = edit_line(f16, kDotLine, [](std::string l) { return replace_first(l, "opIdx = 0", "opIdx = 1"); });
+    const std::string a_as_b =
+        edit_line(f16, kDotLine, [](std::string l) { return replace_first(l, "opIdx = 0", "opIdx = 1"); });
     CHECK(error_message(a_as_b).find("operand A of the dot has opIdx = 1") != std::string::npos);
-    const std::string b_as_a = edit_line(f16, kDotLine, [](std::string l) { return replace_first(l, "opIdx = 1", "opIdx = 0"); });
+    const std::string b_as_a =
+        edit_line(f16, kDotLine, [](std::string l) { return replace_first(l, "opIdx = 1", "opIdx = 0"); });
     CHECK(error_message(b_as_a).find("operand B of the dot has opIdx = 0") != std::string::npos);
   }
   SECTION("a dot whose accumulator layout is not the operands' parent is refuted") {
     for (const char* warps : {"[4, 1]", "[1, 4]"}) {
-      std::string text = replace_first(f16, "#mma = ", std::string("#mma1 = #ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0, "
-                                                                 "warpsPerCTA = ") + warps + ", instrShape = [16, 8]}>\n#mma = ");
-      text = edit_line(text, kDotLine, [](std::string l) { return replace_first(l, "-> tensor<64x64xf32, #mma>", "-> tensor<64x64xf32, #mma1>"); });
+      std::string text = replace_first(f16, "#mma = ",
+                                       std::string("#mma1 = #ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0, "
+                                                   "warpsPerCTA = ") +
+                                           warps + ", instrShape = [16, 8]}>\n#mma = ");
+      text = edit_line(text, kDotLine, [](std::string l) {
+        return replace_first(l, "-> tensor<64x64xf32, #mma>", "-> tensor<64x64xf32, #mma1>");
+      });
       const std::vector<TritonReport> r = check_text(text);
       INFO(warps);
       CHECK(count(r, FrameVerdict::proved) < 3);
@@ -187,28 +196,36 @@ TEST_CASE("planted TTGIR mistakes are refuted or rejected, never proved", "[trit
     }
   }
   SECTION("operands over two different parents are refuted") {
-    std::string text = replace_first(f16, "#mma = ", "#mma1 = #ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0, "
-                                                     "warpsPerCTA = [4, 1], instrShape = [16, 8]}>\n#mma = ");
-    text = edit_line(text, kDotLine, [](std::string l) { return replace_first(l, "opIdx = 1, parent = #mma,", "opIdx = 1, parent = #mma1,"); });
+    std::string text = replace_first(f16, "#mma = ",
+                                     "#mma1 = #ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0, "
+                                     "warpsPerCTA = [4, 1], instrShape = [16, 8]}>\n#mma = ");
+    text = edit_line(text, kDotLine, [](std::string l) {
+      return replace_first(l, "opIdx = 1, parent = #mma,", "opIdx = 1, parent = #mma1,");
+    });
     CHECK(count(check_text(text), FrameVerdict::refuted) >= 2);
   }
   SECTION("an accumulator type mma.sync cannot accumulate the operands in is refuted") {
-    const std::string text = edit_line(f16, kDotLine, [](std::string l) { return replace_first(l, "-> tensor<64x64xf32", "-> tensor<64x64xi32"); });
+    const std::string text = edit_line(
+        f16, kDotLine, [](std::string l) { return replace_first(l, "-> tensor<64x64xf32", "-> tensor<64x64xi32"); });
     CHECK(count(check_text(text), FrameVerdict::refuted) >= 2);
   }
   SECTION("a #ttg.linear accumulator with a wrong basis is refuted") {
-    const std::string good = "tensor<16x8xf16, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>> * "
-                             "tensor<8x8xf16, #ttg.dot_op<{opIdx = 1, parent = #mma, kWidth = 2}>> -> "
-                             "tensor<16x8xf32, #ttg.linear<{register = [[0, 1], [8, 0]], lane = [[0, 2], [0, 4], [1, 0], "
-                             "[2, 0], [4, 0]], warp = [], block = []}>>\n";
-    const std::string mma = "#mma = #ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [1, 1], instrShape = [16, 8]}>\n";
+    const std::string good =
+        "tensor<16x8xf16, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>> * "
+        "tensor<8x8xf16, #ttg.dot_op<{opIdx = 1, parent = #mma, kWidth = 2}>> -> "
+        "tensor<16x8xf32, #ttg.linear<{register = [[0, 1], [8, 0]], lane = [[0, 2], [0, 4], [1, 0], "
+        "[2, 0], [4, 0]], warp = [], block = []}>>\n";
+    const std::string mma =
+        "#mma = #ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [1, 1], instrShape = [16, 8]}>\n";
     // A 16x8 and B 8x8 do not multiply to D 16x8 with mma.sync's K: give A 16x16, B 16x8.
     CHECK(error_message(mma + replace_first(good, "tensor<16x8xf16", "tensor<16x16xf16")).find("do not multiply") !=
           std::string::npos);
-    const std::string right = mma + replace_first(replace_first(good, "tensor<16x8xf16", "tensor<16x16xf16"), "tensor<8x8xf16", "tensor<16x8xf16");
+    const std::string right = mma + replace_first(replace_first(good, "tensor<16x8xf16", "tensor<16x16xf16"),
+                                                  "tensor<8x8xf16", "tensor<16x8xf16");
     const std::vector<TritonReport> r = check_text(right);
     CHECK(count(r, FrameVerdict::refuted) == 0);
-    const std::vector<TritonReport> bad = check_text(replace_first(right, "register = [[0, 1], [8, 0]]", "register = [[0, 1], [0, 1]]"));
+    const std::vector<TritonReport> bad =
+        check_text(replace_first(right, "register = [[0, 1], [8, 0]]", "register = [[0, 1], [0, 1]]"));
     CHECK(count(bad, FrameVerdict::refuted) >= 1);
     CHECK(count(bad, FrameVerdict::proved) < 3);
   }
@@ -229,14 +246,17 @@ TEST_CASE("TTGIR the reader does not understand is an error at FILE:LINE:COL", "
     CHECK(error_message(text).find("unknown field 'fooBar'") != std::string::npos);
   }
   SECTION("a field given twice, a missing field, an unknown attribute, an undefined alias") {
-    CHECK(error_message(replace_first(f16, "versionMinor = 0,", "versionMinor = 0, versionMinor = 0,")).find("given twice") !=
-          std::string::npos);
+    CHECK(error_message(replace_first(f16, "versionMinor = 0,", "versionMinor = 0, versionMinor = 0,"))
+              .find("given twice") != std::string::npos);
     CHECK(error_message(replace_first(f16, "versionMinor = 0, ", "")).find("needs versionMajor") != std::string::npos);
-    CHECK(error_message(replace_first(f16, "#ttg.nvidia_mma<", "#ttg.nvidia_mmb<")).find("unknown attribute #ttg.nvidia_mmb") !=
+    CHECK(error_message(replace_first(f16, "#ttg.nvidia_mma<", "#ttg.nvidia_mmb<"))
+              .find("unknown attribute #ttg.nvidia_mmb") != std::string::npos);
+    CHECK(error_message(replace_first(f16, "#mma = ", "#mmz = ")).find("undefined attribute alias #mma") !=
           std::string::npos);
-    CHECK(error_message(replace_first(f16, "#mma = ", "#mmz = ")).find("undefined attribute alias #mma") != std::string::npos);
-    CHECK(error_message(replace_first(f16, "instrShape = [16, 8]", "instrShape = [16, 16]")).find("[16, 8]") != std::string::npos);
-    CHECK(error_message(replace_first(f16, "versionMajor = 2", "versionMajor = 5")).find("versionMajor 5") != std::string::npos);
+    CHECK(error_message(replace_first(f16, "instrShape = [16, 8]", "instrShape = [16, 16]")).find("[16, 8]") !=
+          std::string::npos);
+    CHECK(error_message(replace_first(f16, "versionMajor = 2", "versionMajor = 5")).find("versionMajor 5") !=
+          std::string::npos);
     CHECK(error_message("this is no TTGIR\n").find("expected TTGIR") != std::string::npos);
     CHECK(error_message("module {\n}\n").find("no tt.dot") != std::string::npos);
     CHECK(error_message("tensor<64x64xf64, #ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [1, 1], "
@@ -247,10 +267,12 @@ TEST_CASE("TTGIR the reader does not understand is an error at FILE:LINE:COL", "
               .find("powers of two") != std::string::npos);
   }
   SECTION("Triton's older CTAsPerCGA, CTASplitNum, CTAOrder read to the same layout as CGALayout") {
-    const std::string old_style = "tensor<64x64xf32, #ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [2, 2], "
-                                  "CTAsPerCGA = [2, 1], CTASplitNum = [2, 1], CTAOrder = [1, 0], instrShape = [16, 8]}>>";
-    const std::string new_style = "tensor<64x64xf32, #ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [2, 2], "
-                                  "CGALayout = [[1, 0]], instrShape = [16, 8]}>>";
+    const std::string old_style =
+        "tensor<64x64xf32, #ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [2, 2], "
+        "CTAsPerCGA = [2, 1], CTASplitNum = [2, 1], CTAOrder = [1, 0], instrShape = [16, 8]}>>";
+    const std::string new_style =
+        "tensor<64x64xf32, #ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [2, 2], "
+        "CGALayout = [[1, 0]], instrShape = [16, 8]}>>";
     CHECK(ttgir_linear_layout(parse_ttgir_tensor(old_style, "t")).str() ==
           ttgir_linear_layout(parse_ttgir_tensor(new_style, "t")).str());
     CHECK(ttgir_linear_layout(parse_ttgir_tensor(new_style, "t")).str() !=

@@ -66,7 +66,8 @@ struct Builder {
       for (auto& [name, bases] : in)
         for (Basis& b : bases)
           if (b[du] != 0) sorted.push_back(&b);
-      std::stable_sort(sorted.begin(), sorted.end(), [du](const Basis* x, const Basis* y) { return (*x)[du] > (*y)[du]; });
+      std::stable_sort(sorted.begin(), sorted.end(),
+                       [du](const Basis* x, const Basis* y) { return (*x)[du] > (*y)[du]; });
       for (Basis* b : sorted) {
         if (have <= shape[du]) break;
         (*b)[du] = 0;
@@ -80,7 +81,8 @@ struct Builder {
     for (const auto& [name, bases] : in)
       for (const Basis& b : bases)
         for (std::size_t d = 0; d < 2; ++d)
-          if (b[d] > 0) s[d] = std::max(s[d], static_cast<std::int64_t>(std::bit_floor(static_cast<std::uint64_t>(b[d]))) * 2);
+          if (b[d] > 0)
+            s[d] = std::max(s[d], static_cast<std::int64_t>(std::bit_floor(static_cast<std::uint64_t>(b[d]))) * 2);
     return s;
   }
 };
@@ -179,7 +181,8 @@ TritonLayout cta_layout(const TritonLayout& layout) {
     out.in_dims.push_back(d);
     for (const std::vector<std::int64_t>& b : d.bases)
       for (std::size_t i = 0; i < 2 && i < b.size(); ++i)
-        if (b[i] > 0) size[i] = std::max(size[i], static_cast<std::int64_t>(std::bit_floor(static_cast<std::uint64_t>(b[i]))) * 2);
+        if (b[i] > 0)
+          size[i] = std::max(size[i], static_cast<std::int64_t>(std::bit_floor(static_cast<std::uint64_t>(b[i]))) * 2);
   }
   out.out_dims = {{"dim0", size[0]}, {"dim1", size[1]}};
   return out;

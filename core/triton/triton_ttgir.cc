@@ -13,10 +13,9 @@ namespace {
 // TTGIR's other encodings: read past (their bodies are not parsed) and
 // reported only when a dot uses one.
 constexpr std::string_view kOtherEncodings[] = {
-    "ttg.blocked",       "ttg.slice",         "ttg.swizzled_shared", "ttg.nvmma_shared",
-    "ttg.shared_memory", "ttg.padded_shared", "ttg.shared_linear",   "ttg.amd_mfma",
-    "ttg.amd_wmma",      "ttng.tensor_memory", "ttng.tensor_memory_encoding",
-    "ttng.tensor_memory_scales_encoding",
+    "ttg.blocked",       "ttg.slice",          "ttg.swizzled_shared",         "ttg.nvmma_shared",
+    "ttg.shared_memory", "ttg.padded_shared",  "ttg.shared_linear",           "ttg.amd_mfma",
+    "ttg.amd_wmma",      "ttng.tensor_memory", "ttng.tensor_memory_encoding", "ttng.tensor_memory_scales_encoding",
 };
 
 // Ops that multiply on tensor cores but are not mma.sync: recognised and
@@ -154,13 +153,13 @@ class Cursor {
   std::size_t pos_ = 0;
 };
 
-std::vector<int> small_ints(Cursor& c, const SourceLoc& at, const std::vector<std::int64_t>& v,
-                            const std::string& what, bool powers_of_two) {
+std::vector<int> small_ints(Cursor& c, const SourceLoc& at, const std::vector<std::int64_t>& v, const std::string& what,
+                            bool powers_of_two) {
   std::vector<int> out;
   for (std::int64_t x : v) {
     if (x < 0 || x > 1024 || (powers_of_two && !is_pow2(x)))
-      throw Error(at, what + " entries must be " + (powers_of_two ? "powers of two" : "integers") +
-                          " in [" + (powers_of_two ? "1" : "0") + ", 1024], not " + std::to_string(x));
+      throw Error(at, what + " entries must be " + (powers_of_two ? "powers of two" : "integers") + " in [" +
+                          (powers_of_two ? "1" : "0") + ", 1024], not " + std::to_string(x));
     out.push_back(static_cast<int>(x));
   }
   (void)c;
@@ -196,12 +195,15 @@ Encoding parse_mma(Cursor& c, const SourceLoc& at) {
   std::optional<std::vector<int>> warps, instr, ctas, split, order;
   std::optional<std::vector<std::vector<std::int64_t>>> cga;
   SourceLoc warps_at, instr_at, cga_at, split_at;
-  parse_fields(c, attr, "versionMajor, versionMinor, warpsPerCTA, CGALayout, CTAsPerCGA, CTASplitNum, CTAOrder, instrShape",
+  parse_fields(c, attr,
+               "versionMajor, versionMinor, warpsPerCTA, CGALayout, CTAsPerCGA, CTASplitNum, CTAOrder, instrShape",
                [&](const std::string& name, const SourceLoc& f) {
                  if (name == "versionMajor") major = c.integer("versionMajor");
                  else if (name == "versionMinor") minor = c.integer("versionMinor");
-                 else if (name == "warpsPerCTA") warps_at = c.here(), warps = small_ints(c, warps_at, c.int_list(name), name, true);
-                 else if (name == "instrShape") instr_at = c.here(), instr = small_ints(c, instr_at, c.int_list(name), name, true);
+                 else if (name == "warpsPerCTA")
+                   warps_at = c.here(), warps = small_ints(c, warps_at, c.int_list(name), name, true);
+                 else if (name == "instrShape")
+                   instr_at = c.here(), instr = small_ints(c, instr_at, c.int_list(name), name, true);
                  else if (name == "CGALayout") cga_at = c.here(), cga = c.bases(name);
                  else if (name == "CTAsPerCGA") ctas = small_ints(c, f, c.int_list(name), name, true);
                  else if (name == "CTASplitNum") split_at = f, split = small_ints(c, f, c.int_list(name), name, true);
@@ -237,8 +239,10 @@ Encoding parse_mma(Cursor& c, const SourceLoc& at) {
     e.mma.cga_bases = *cga;
   } else if (ctas || split || order) {
     if (!ctas || !split || !order) throw Error(at, "CTAsPerCGA, CTASplitNum and CTAOrder come together");
-    if (ctas->size() != 2 || split->size() != 2 || order->size() != 2 || std::set<int>(order->begin(), order->end()) != std::set<int>{0, 1})
-      throw Error(at, "CTAsPerCGA, CTASplitNum and CTAOrder of a 2-D layout have 2 entries, CTAOrder a permutation of 0, 1");
+    if (ctas->size() != 2 || split->size() != 2 || order->size() != 2 ||
+        std::set<int>(order->begin(), order->end()) != std::set<int>{0, 1})
+      throw Error(
+          at, "CTAsPerCGA, CTASplitNum and CTAOrder of a 2-D layout have 2 entries, CTAOrder a permutation of 0, 1");
     for (std::size_t d = 0; d < 2; ++d)
       if ((*ctas)[d] % (*split)[d]) throw Error(split_at, "CTASplitNum must divide CTAsPerCGA");
     e.mma.cga_bases = cga_bases_from_split(*ctas, *split, *order);
@@ -265,9 +269,11 @@ Encoding parse_dot(Cursor& c, const SourceLoc& at, const Aliases& aliases) {
   if (!op_idx || !parent || !k_width) throw Error(at, attr + " needs opIdx, parent and kWidth");
   if (*op_idx != 0 && *op_idx != 1) throw Error(e.op_idx_at, "opIdx is 0 (A) or 1 (B), not " + std::to_string(*op_idx));
   if (parent->kind != TtgirTensor::Kind::mma)
-    throw Error(parent_at, "the parent " + parent->name + " is no #ttg.nvidia_mma; mmacheck reads dot operands of NVIDIA MMA layouts");
+    throw Error(parent_at, "the parent " + parent->name +
+                               " is no #ttg.nvidia_mma; mmacheck reads dot operands of NVIDIA MMA layouts");
   if (*k_width < 1 || *k_width > 16 || !is_pow2(*k_width))
-    throw Error(e.k_width_at, "kWidth of an NVIDIA MMA dot operand is 1, 2, 4, 8 or 16, not " + std::to_string(*k_width));
+    throw Error(e.k_width_at,
+                "kWidth of an NVIDIA MMA dot operand is 1, 2, 4, 8 or 16, not " + std::to_string(*k_width));
   e.dot.op_idx = static_cast<int>(*op_idx);
   e.dot.k_width = static_cast<int>(*k_width);
   e.dot.parent = parent->mma;
@@ -284,7 +290,9 @@ Encoding parse_linear(Cursor& c, const SourceLoc& at) {
     if (name != "register" && name != "lane" && name != "warp" && name != "block") return false;
     dims[name] = c.bases(name);
     for (const std::vector<std::int64_t>& b : dims[name])
-      if (b.size() != 2) throw Error(f, "a basis of '" + name + "' has " + std::to_string(b.size()) + " entries; mmacheck checks 2-D layouts");
+      if (b.size() != 2)
+        throw Error(f, "a basis of '" + name + "' has " + std::to_string(b.size()) +
+                           " entries; mmacheck checks 2-D layouts");
     if (dims[name].size() > 24) throw Error(f, "'" + name + "' has more than 24 bases");
     return true;
   });
@@ -356,15 +364,14 @@ TtgirTensor parse_tensor(Cursor& c, const Aliases& aliases) {
   t.mma = e.mma;
   t.dot = e.dot;
   t.linear = e.linear;
-  if (t.kind == TtgirTensor::Kind::linear)
-    t.linear.out_dims = {{"dim0", t.shape[0]}, {"dim1", t.shape[1]}};
+  if (t.kind == TtgirTensor::Kind::linear) t.linear.out_dims = {{"dim0", t.shape[0]}, {"dim1", t.shape[1]}};
   if (t.kind == TtgirTensor::Kind::dot && t.dot.parent.version_major == 2) {
     const int bits = element_bits(t.element);
     if (bits * t.dot.k_width < 32)
       throw Error(e.k_width_at, "kWidth " + std::to_string(t.dot.k_width) + " of a " + t.element + " operand: " +
                                     "MMAv2's lowering packs kWidth elements into each 32-bit register, so kWidth is "
-                                    "at least " + std::to_string(32 / bits) + " (Triton's choice for " + t.element +
-                                    ")");
+                                    "at least " +
+                                    std::to_string(32 / bits) + " (Triton's choice for " + t.element + ")");
   }
   return t;
 }
@@ -453,7 +460,8 @@ void dot_group(Collector& col, const std::string& group, const TtgirTensor& a, c
       throw Error(t.encoding_at, std::string("operand ") + role + " of the dot has the encoding " + t.encoding +
                                      "; an operand of an mma.sync dot is a #ttg.dot_op");
   }
-  if (d.kind == K::dot) throw Error(d.encoding_at, "the dot's result has a #ttg.dot_op encoding; it is the accumulator");
+  if (d.kind == K::dot)
+    throw Error(d.encoding_at, "the dot's result has a #ttg.dot_op encoding; it is the accumulator");
   if (a.shape[1] != b.shape[0] || a.shape[0] != d.shape[0] || b.shape[1] != d.shape[1])
     throw Error(a.at, "the shapes do not multiply: " + std::to_string(a.shape[0]) + "x" + std::to_string(a.shape[1]) +
                           " * " + std::to_string(b.shape[0]) + "x" + std::to_string(b.shape[1]) + " -> " +
@@ -521,10 +529,8 @@ TritonLayout ttgir_linear_layout(const TtgirTensor& t) {
     case TtgirTensor::Kind::dot:
       if (t.dot.parent.version_major != 2) break;
       return nvidia_dot_to_linear(t.dot, t.shape);
-    case TtgirTensor::Kind::linear:
-      return t.linear;
-    case TtgirTensor::Kind::other:
-      break;
+    case TtgirTensor::Kind::linear: return t.linear;
+    case TtgirTensor::Kind::other: break;
   }
   throw Error(t.encoding_at, "the encoding " + t.encoding + " is no version-2 NVIDIA MMA layout");
 }
@@ -582,8 +588,7 @@ TtgirFile read_ttgir(const std::string& text, const std::string& file) {
       }
       continue;
     }
-    if (!op_like(line))
-      c.fail("expected TTGIR: an attribute definition (#name = ...), an op, or a tensor<...> type");
+    if (!op_like(line)) c.fail("expected TTGIR: an attribute definition (#name = ...), an op, or a tensor<...> type");
     // An op: `%r = dialect.op ...` or `dialect.op ...`.
     std::string result;
     if (c.peek("%")) {
@@ -624,9 +629,9 @@ TtgirFile read_ttgir(const std::string& text, const std::string& file) {
           c.seek(arrow + 3);
           const TtgirTensor d = parse_tensor(c, aliases);
           if (d.kind == TtgirTensor::Kind::mma && d.mma.version_major == 3)
-            why = std::string(op) + " over versionMajor 3 (wgmma, instrShape [" +
-                  std::to_string(d.mma.instr_shape[0]) + ", " + std::to_string(d.mma.instr_shape[1]) + ", " +
-                  std::to_string(d.mma.instr_shape[2]) + "]): wgmma is not modelled; mmacheck triton checks mma.sync";
+            why = std::string(op) + " over versionMajor 3 (wgmma, instrShape [" + std::to_string(d.mma.instr_shape[0]) +
+                  ", " + std::to_string(d.mma.instr_shape[1]) + ", " + std::to_string(d.mma.instr_shape[2]) +
+                  "]): wgmma is not modelled; mmacheck triton checks mma.sync";
         }
         col.unchecked(group + " " + std::string(op), why);
       }

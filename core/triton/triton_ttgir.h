@@ -49,10 +49,10 @@ struct TtgirTensor {
   std::string element;  // MLIR's name: f16, bf16, f32, i8, i32, f8E4M3FN, ...
   SourceLoc at, element_at, encoding_at;
   Kind kind = Kind::other;
-  std::string encoding;        // how it was written: "#mma" or "#ttg.dot_op"
-  NvidiaMmaEncoding mma;       // Kind::mma
-  DotOperandEncoding dot;      // Kind::dot
-  TritonLayout linear;         // Kind::linear (bases; out dims the shape)
+  std::string encoding;    // how it was written: "#mma" or "#ttg.dot_op"
+  NvidiaMmaEncoding mma;   // Kind::mma
+  DotOperandEncoding dot;  // Kind::dot
+  TritonLayout linear;     // Kind::linear (bases; out dims the shape)
 };
 
 // One `tensor<...>` with inline encodings (no aliases); `text` is its whole
