@@ -134,6 +134,24 @@ TEST_CASE("every module Triton compiled reads, its mma.sync dots prove and its w
   CHECK(proved == 3 * (modules - 1));
 }
 
+TEST_CASE("Triton's printed dot signatures and bare types prove, a #ttg.linear accumulator included",
+          "[triton][ttgir]") {
+  const std::string text = test::read_file(test::source_path(kFolder + "/signatures.mlir"));
+  const std::vector<TritonReport> reports = check_text(text);
+  CHECK(reports.size() >= 25);
+  CHECK(count(reports, FrameVerdict::proved) == static_cast<int>(reports.size()));
+  // The #ttg.linear accumulator (Triton's own conversion of #mma 64x32) with
+  // two lane bases swapped: refuted, not proved.
+  const std::size_t linear = text.find("#ttg.linear<{register = ");
+  REQUIRE(linear != std::string::npos);
+  const std::string planted =
+      text.substr(0, linear) +
+      replace_first(text.substr(linear), "lane = [[0, 2], [0, 4], [1, 0]", "lane = [[0, 2], [1, 0], [0, 4]");
+  const std::vector<TritonReport> bad = check_text(planted);
+  CHECK(count(bad, FrameVerdict::refuted) >= 1);
+  CHECK(count(bad, FrameVerdict::proved) == static_cast<int>(reports.size()) - 1);
+}
+
 TEST_CASE("the CTA split: each CTA of a cluster is checked on its own tile", "[triton][ttgir]") {
   const std::string text = module_text("sm90_f16_128x128x32_w2_cta2");
   REQUIRE(text.find("CGALayout = [[0, 1]]") != std::string::npos);

@@ -413,7 +413,10 @@ struct Collector {
     r.message = why;
     out.unchecked.push_back(std::move(r));
   }
-  void add(const TtgirTensor& t, TritonRole role, const std::string& name, const std::string& group) {
+  // `warps`: for a #ttg.linear accumulator of a dot, its operands' parent's
+  // warp grid, which fixes the lowering's register order.
+  void add(const TtgirTensor& t, TritonRole role, const std::string& name, const std::string& group,
+           const std::vector<int>* warps = nullptr) {
     TritonDotOperand op;
     op.name = name;
     op.role = role;
@@ -425,6 +428,13 @@ struct Collector {
                                        " as #ttg.linear: its kWidth is unknown (mmacheck reads dot operands as "
                                        "#ttg.dot_op)");
       op.layout = t.linear;
+      if (warps) {
+        if (std::int64_t{(*warps)[0]} * (*warps)[1] != op.layout.in_size("warp"))
+          throw Error(t.encoding_at, "the #ttg.linear accumulator has " + std::to_string(op.layout.in_size("warp")) +
+                                         " warps, the operands' parent warpsPerCTA [" + std::to_string((*warps)[0]) +
+                                         ", " + std::to_string((*warps)[1]) + "]");
+        op.warps_per_cta = std::array<int, 2>{(*warps)[0], (*warps)[1]};
+      }
     } else {
       const NvidiaMmaEncoding& mma = t.kind == TtgirTensor::Kind::mma ? t.mma : t.dot.parent;
       op.warps_per_cta = std::array<int, 2>{mma.warps_per_cta[0], mma.warps_per_cta[1]};
@@ -470,7 +480,7 @@ void dot_group(Collector& col, const std::string& group, const TtgirTensor& a, c
     throw Error(a.element_at, "inputPrecision = ieee over an NVIDIA MMA layout: mma.sync reads f32 only as tf32");
   col.add(a, TritonRole::a, group + " A", group);
   col.add(b, TritonRole::b, group + " B", group);
-  col.add(d, TritonRole::acc, group + " D", group);
+  col.add(d, TritonRole::acc, group + " D", group, &a.dot.parent.warps_per_cta);
 }
 
 // `tensor<A> * tensor<B> -> tensor<D>` at the cursor.

@@ -15,7 +15,9 @@
 // the types' shapes and element types (f32 operands are tf32: mma.sync reads
 // fp32 only so); a line that is a bare `tensor<...>` type, or a bare
 // `tensor<A> * tensor<B> -> tensor<D>` signature, gives one layout or one
-// group.  The encodings become linear layouts by mmacheck's own conversion
+// group (a #ttg.linear accumulator of a dot takes its operands' parent's
+// warpsPerCTA, which fixes the lowering's register order).  The encodings
+// become linear layouts by mmacheck's own conversion
 // (core/triton/triton_mma_linear.h); over several CTAs the layout of CTA 0
 // is checked.  A `ttng.warp_group_dot` over versionMajor 3 (wgmma) is
 // recognised and reported unchecked, not checked.
