@@ -143,6 +143,7 @@ class Cursor {
         return;
       }
     }
+    pos_ = text_.size();
     fail("unclosed '<'");
   }
 
@@ -166,7 +167,7 @@ std::vector<int> small_ints(Cursor& c, const SourceLoc& at, const std::vector<st
   return out;
 }
 
-Encoding parse_encoding(Cursor& c, const Aliases& aliases);
+Encoding parse_encoding(Cursor& c, const Aliases& aliases, int depth = 0);
 
 // The fields `<{name = value, ...}>` of one attribute; `field` reads the
 // value of a known name and returns false for an unknown one.
@@ -221,6 +222,7 @@ Encoding parse_mma(Cursor& c, const SourceLoc& at) {
   if (warps->size() != 2)
     throw Error(warps_at, "warpsPerCTA has " + std::to_string(warps->size()) +
                               " entries; mmacheck checks 2-D dots (no batch dimension)");
+  if ((*warps)[0] * (*warps)[1] > 1024) throw Error(warps_at, "warpsPerCTA has more than 1024 warps");
   e.mma.warps_per_cta = *warps;
   e.mma.instr_shape = *instr;
   if (*major == 2) {
@@ -250,7 +252,7 @@ Encoding parse_mma(Cursor& c, const SourceLoc& at) {
   return e;
 }
 
-Encoding parse_dot(Cursor& c, const SourceLoc& at, const Aliases& aliases) {
+Encoding parse_dot(Cursor& c, const SourceLoc& at, const Aliases& aliases, int depth) {
   Encoding e;
   e.kind = TtgirTensor::Kind::dot;
   e.name = "#ttg.dot_op";
@@ -262,7 +264,7 @@ Encoding parse_dot(Cursor& c, const SourceLoc& at, const Aliases& aliases) {
   parse_fields(c, attr, "opIdx, parent, kWidth", [&](const std::string& name, const SourceLoc&) {
     if (name == "opIdx") e.op_idx_at = c.here(), op_idx = c.integer("opIdx");
     else if (name == "kWidth") e.k_width_at = c.here(), k_width = c.integer("kWidth");
-    else if (name == "parent") parent_at = c.here(), parent = parse_encoding(c, aliases);
+    else if (name == "parent") parent_at = c.here(), parent = parse_encoding(c, aliases, depth + 1);
     else return false;
     return true;
   });
@@ -303,8 +305,10 @@ Encoding parse_linear(Cursor& c, const SourceLoc& at) {
   return e;
 }
 
-Encoding parse_encoding(Cursor& c, const Aliases& aliases) {
+Encoding parse_encoding(Cursor& c, const Aliases& aliases, int depth) {
   const SourceLoc at = c.here();
+  // A dot_op's parent is an nvidia_mma: nesting deeper is refused before it can exhaust the stack.
+  if (depth > 2) throw Error(at, "attributes nested more than 2 deep");
   c.expect("#", "to start an attribute");
   const std::string name = c.ident("an attribute name");
   if (name.find('.') == std::string::npos) {
@@ -316,7 +320,7 @@ Encoding parse_encoding(Cursor& c, const Aliases& aliases) {
     return e;
   }
   if (name == "ttg.nvidia_mma") return parse_mma(c, at);
-  if (name == "ttg.dot_op") return parse_dot(c, at, aliases);
+  if (name == "ttg.dot_op") return parse_dot(c, at, aliases, depth);
   if (name == "ttg.linear") return parse_linear(c, at);
   for (std::string_view other : kOtherEncodings)
     if (name == other) {
@@ -355,6 +359,8 @@ TtgirTensor parse_tensor(Cursor& c, const Aliases& aliases) {
   t.element = c.ident("the element type");
   if (t.shape.size() != 2)
     throw Error(t.at, "a tensor of rank " + std::to_string(t.shape.size()) + ": mmacheck checks 2-D dots");
+  if (t.shape[0] * t.shape[1] > (std::int64_t{1} << 24))
+    throw Error(t.at, "a tensor of more than 2^24 elements (one CTA's registers would exceed what mmacheck checks)");
   c.expect(",", "before the tensor's encoding");
   const Encoding e = parse_encoding(c, aliases);
   c.expect(">", "to close the tensor type");
@@ -612,6 +618,11 @@ TtgirFile read_ttgir(const std::string& text, const std::string& file) {
     std::size_t op_end = c.pos();
     while (op_end < line.size() && line[op_end] != ' ' && line[op_end] != '(' && line[op_end] != '\t') ++op_end;
     const std::string_view op = line.substr(c.pos(), op_end - c.pos());
+    if (op.size() > 2 && op.front() == '"') {
+      const std::string_view name = op.substr(1, op.find('"', 1) - 1);
+      if (name == "tt.dot" || name.find("dot") != std::string_view::npos || name.find("mma") != std::string_view::npos)
+        c.fail("the generic op form of " + printable(name) + " is not read (print the module without generic form)");
+    }
     const std::string group = group_prefix + (result.empty() ? "" : " " + result);
     if (op == "tt.dot") {
       const std::size_t types = line.find(" : tensor<", op_end);
