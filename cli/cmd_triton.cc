@@ -1,7 +1,9 @@
 // mmacheck triton FILE... [--json] [-j N] [--allow-unchecked]
 //
 // FILE lists Triton linear layouts of NVIDIA MMA v2 accumulators and dot
-// operands (core/triton/triton_dot.h).  Each is checked against the PTX
+// operands (core/triton/triton_dot.h), or is TTGIR text whose tt.dot ops and
+// tensor types mmacheck converts to such layouts itself
+// (core/triton/triton_ttgir.h; wgmma dots are reported unchecked).  Each is checked against the PTX
 // frame of the mma.sync Triton's lowering feeds it to (core/prove/
 // triton_check.h).  Text output: one line per layout (verdict, name,
 // instruction) with the reason when it does not prove, zero bases and K
@@ -25,6 +27,7 @@
 #include "core/base/json.h"
 #include "core/triton/triton_check.h"
 #include "core/triton/triton_report_json.h"
+#include "core/triton/triton_ttgir.h"
 
 namespace mmacheck::cli {
 
@@ -34,10 +37,18 @@ namespace {
 
 // One file's layouts checked and reported.
 FileOutcome check_triton_file(const std::string& path, bool json, bool allow, std::ostream& out) {
-  const std::vector<TritonDotOperand> operands = read_triton_file(read_text_file(path), path);
-  if (operands.empty()) throw Error(SourceLoc{path, 0, 0}, "no layouts in \"operands\"");
-
-  const std::vector<TritonReport> reports = check_triton(operands);
+  const std::string text = read_text_file(path);
+  std::vector<TritonReport> reports;
+  if (is_ttgir_text(text)) {
+    // TTGIR: the dots' encodings, converted by mmacheck (core/triton/triton_ttgir.h).
+    TtgirFile ttgir = read_ttgir(text, path);
+    if (!ttgir.operands.empty()) reports = check_triton(ttgir.operands);
+    for (TritonReport& r : ttgir.unchecked) reports.push_back(std::move(r));
+  } else {
+    const std::vector<TritonDotOperand> operands = read_triton_file(text, path);
+    if (operands.empty()) throw Error(SourceLoc{path, 0, 0}, "no layouts in \"operands\"");
+    reports = check_triton(operands);
+  }
   std::array<int, 4> counts{};
   UncheckedTally unchecked;
   for (const TritonReport& r : reports) {
@@ -82,7 +93,7 @@ int run_triton(const Args& args) {
   po::options_description options("mmacheck triton");
   // clang-format off
   options.add_options()
-      ("file", po::value<std::vector<std::string>>(), "JSON lists of linear layouts or folders of them; - is standard input")
+      ("file", po::value<std::vector<std::string>>(), "JSON lists of linear layouts, TTGIR (.ttgir, .mlir: tt.dot ops, tensor<...> types), or folders of them; - is standard input")
       ("json", po::bool_switch(), "print the JSON report (JSON Lines, one object per file, for several)")
       ("jobs,j", po::value<int>()->default_value(1), "files checked at once (0: one per hardware thread)");
   // clang-format on
@@ -90,12 +101,12 @@ int run_triton(const Args& args) {
   po::positional_options_description positional;
   positional.add("file", -1);
   const po::variables_map vm = parse_options(args, options, positional);
-  if (!vm.count("file")) throw Error("triton: no FILE (a JSON list of linear layouts)");
+  if (!vm.count("file")) throw Error("triton: no FILE (a JSON list of linear layouts or TTGIR text)");
   const bool json = vm["json"].as<bool>();
   const bool allow = vm["allow-unchecked"].as<bool>();
   const BatchOptions batch{.jobs = checked_jobs(vm["jobs"].as<int>()), .json = json};
   return run_batch(
-      expand_inputs(vm["file"].as<std::vector<std::string>>(), {}, {".json"}), batch,
+      expand_inputs(vm["file"].as<std::vector<std::string>>(), {}, {".json", ".ttgir", ".mlir"}), batch,
       [&](const std::string& path, std::ostream& out) { return check_triton_file(path, json, allow, out); });
 }
 

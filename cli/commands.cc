@@ -41,8 +41,8 @@ constexpr Command kCommands[] = {
      "examples/seed.txt -o seed.svg", run_draw},
     {"cute", "FILE...", "prove CuTe MMA atoms (trait headers, atom lists, DSL print output) against the PTX frames",
      "tests/data/cute/pr3140_before.txt --json", run_cute},
-    {"triton", "FILE...", "prove Triton MMA v2 linear layouts against the PTX frames", "tests/data/triton/mma_v2.json",
-     run_triton},
+    {"triton", "FILE...", "prove Triton MMA v2 layouts (linear layouts, TTGIR) against the PTX frames",
+     "tests/data/triton/mma_v2.json", run_triton},
     {"wgmma", "FILE...", "prove wgmma shared-memory descriptors read each operand element where the buffer placed it",
      "examples/wgmma/k_sw128_f16.txt --json", run_wgmma},
 };

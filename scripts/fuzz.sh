@@ -42,7 +42,7 @@ for f in examples/*.txt; do
     done
 done
 # The Triton layouts files whole, and each of their entries as a file of one.
-cp tests/data/triton/*.json "$work/seeds/fuzz_triton/"
+cp tests/data/triton/*.json tests/data/triton/ttgir/*.ttgir tests/data/triton/ttgir/*.mlir "$work/seeds/fuzz_triton/"
 for f in tests/data/triton/*.json; do
   grep -E '^\{"name"' "$f" | sed -E 's/,$//' | awk -v dir="$work/seeds/fuzz_triton" -v base="$(basename "$f" .json)" \
     '{ printf "{\"operands\": [%s]}\n", $0 > (dir "/" base "-" NR ".json") }'

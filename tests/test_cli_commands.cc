@@ -352,5 +352,5 @@ TEST_CASE("cute and triton take many files and folders as prove does", "[cli][cu
   CHECK(run_mmacheck({"triton", dots, v2, "--allow-unchecked"}).status == 0);
   const RunResult empty = run_mmacheck({"triton", (dir / "cute").string()});
   CHECK(empty.status == 2);
-  CHECK_THAT(empty.err, Catch::Contains("the folder holds no .json file"));
+  CHECK_THAT(empty.err, Catch::Contains("the folder holds no .json, .ttgir or .mlir file"));
 }
