@@ -3,7 +3,10 @@
 // counter (b, stream, i mod 2^32, i / 2^32).  A case's bits are a pure
 // function of (seed, case index): no state is carried from case to case, so
 // cases are drawn in any order on any number of threads, and a device can
-// draw the same words from the same counters (cuda/philox_kernel.h).
+// draw the same words from the same counters (cuda/philox_kernel.h).  The
+// edge kinds (sim/numerics/edge_inputs.h) and cancel's flipped bit draw
+// through it; the standard kinds' elements read their streams' words
+// directly (sim/numerics/philox_blocks.h, many blocks per call).
 //
 // Words are consumed in order: next32() takes the next word of the current
 // block; bits(n) takes n bits from a 64-bit reservoir that is refilled
