@@ -73,8 +73,8 @@ TEST_CASE("CaseStream reads Philox4x32-10 blocks at (block, stream, case) under 
                                             {3, (std::uint64_t{5} << 32) | 9, 2}}) {
     CaseStream s(seed, index, stream);
     const PhiloxKey key{{static_cast<std::uint32_t>(seed), static_cast<std::uint32_t>(seed >> 32)}};
-    // 20 blocks: past the first refills of eight.
-    for (std::uint32_t b = 0; b < 20; ++b) {
+    // 70 blocks: past the first refills of 32.
+    for (std::uint32_t b = 0; b < 70; ++b) {
       const PhiloxBlock want =
           philox4x32_10({{b, stream, static_cast<std::uint32_t>(index), static_cast<std::uint32_t>(index >> 32)}}, key);
       for (int w = 0; w < 4; ++w) CHECK(s.next32() == want.w[w]);

@@ -15,7 +15,8 @@
 // below(n) maps 16 or 32 reservoir bits onto [0, n) by multiply and shift
 // (Lemire's method without rejection: each value's probability is within
 // 2^-16 or 2^-32 of 1/n, and the result never depends on the platform).  Blocks
-// are computed eight at a time, a loop the compiler vectorises.
+// are computed 32 at a time (sim/numerics/philox_blocks.h, AVX-512 or AVX2
+// where the processor has it); the words do not depend on how many.
 //
 //     CaseStream s(seed, 12);
 //     const bool neg = s.bits(1);
@@ -67,7 +68,7 @@ class CaseStream {
   bool one_in_pow2(int log2_odds) { return bits(log2_odds) == 0; }
 
  private:
-  static constexpr int kBlocks = 8, kWords = 4 * kBlocks;
+  static constexpr int kBlocks = 32, kWords = 4 * kBlocks;
   void refill();
 
   PhiloxKey key_;
