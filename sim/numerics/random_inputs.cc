@@ -53,11 +53,14 @@ struct Bits {
 
   static T sign(T payload) { return (payload >> (S - 1)) & 1; }
   static T flags(T payload) { return (payload >> (S - 4)) & 7; }
-  // A value in [0, n), n <= 2^32 (2^16 for S = 16), by multiply and shift
-  // (Lemire's method without rejection): each value's probability within
-  // 2^-kControlBits of 1/n.
+  // A value in [0, n), n <= 2^32, by multiply and shift (Lemire's method
+  // without rejection): each value's probability within 2^-kControlBits of
+  // 1/n (for n > 2^kControlBits, 2^kControlBits values evenly spread).
   static T choice(T control, std::uint64_t n) {
-    if constexpr (S == 16) return (control * static_cast<T>(n)) >> 16;
+    // n is a constant of the loop: the 64-bit product only where 32 bits
+    // would overflow (a 16-bit control and n > 2^16, e.g. an 8-bit C's nearsum).
+    if constexpr (S == 16)
+      return n <= 0x10000u ? (control * static_cast<T>(n)) >> 16 : static_cast<T>((std::uint64_t{control} * n) >> 16);
     else return static_cast<T>((static_cast<std::uint64_t>(static_cast<std::uint32_t>(control)) * n) >> 32);
   }
 };
