@@ -9,6 +9,7 @@
 #include <cmath>
 #include <cstdint>
 #include <map>
+#include <tuple>
 #include <vector>
 
 #include "core/base/worker_pool.h"
@@ -272,4 +273,27 @@ TEST_CASE("the standard kinds keep their shapes", "[philox][inputs]") {
   CHECK(small.rbegin()->first == 8);
   CHECK(std::abs(sparse[1] * 8 - (sparse[0] + sparse[1])) < (sparse[0] + sparse[1]) / 5);
   CHECK(std::abs(extremes * 10 - total) < total / 4);  // two of the five extremes of a quarter
+}
+
+TEST_CASE("edge elements keep the exponent they are drawn at, below the normal range too", "[philox][inputs]") {
+  // underflow with f16 output: the products' centre is 2^-24 less -1..12
+  // binades, A near half of it (-18..-11) and B the other half (-18..-12),
+  // each +-2: f16 subnormals below 2^-14, whose leading bit must still sit
+  // at the exponent drawn (the significand shifted, not a random fraction).
+  const MatrixSpec a{16, 16, DType::f16, 1}, b{16, 8, DType::f16, 0}, c{16, 8, DType::f16, -1};
+  int subnormal = 0, nonzero = 0;
+  for (int i = 0; i < 64; ++i) {
+    const GemmInputs in = random_gemm_inputs(a, b, c, Distribution::underflow, 12, i);
+    for (const auto& [bits, lo, hi] : {std::tuple{&in.a.bits, -20, -9}, std::tuple{&in.b.bits, -20, -10}})
+      for (const std::uint64_t x : *bits) {
+        const long double v = element_value(DType::f16, x);
+        if (v == 0) continue;
+        ++nonzero;
+        subnormal += std::fabs(v) < 0x1p-14L;
+        INFO("element 0x" << std::hex << x);
+        REQUIRE(std::ilogb(v) >= lo);
+        REQUIRE(std::ilogb(v) <= hi);
+      }
+  }
+  CHECK(subnormal > nonzero / 10);
 }

@@ -4,9 +4,10 @@
 // function of (seed, case index): no state is carried from case to case, so
 // cases are drawn in any order on any number of threads, and a device can
 // draw the same words from the same counters (cuda/philox_kernel.h).  The
-// edge kinds (sim/numerics/edge_inputs.h) and cancel's flipped bit draw
-// through it; the standard kinds' elements read their streams' words
-// directly (sim/numerics/philox_blocks.h, many blocks per call).
+// random inputs draw a case's own few choices through it (stream 3:
+// cancel's flipped bit, the edge kinds' exponents and threshold's large
+// elements); their elements read their streams' words directly
+// (sim/numerics/element_words.h, philox_blocks.h).
 //
 // Words are consumed in order: next32() takes the next word of the current
 // block; bits(n) takes n bits from a 64-bit reservoir that is refilled

@@ -25,8 +25,9 @@
 // the machine.  The standard kinds give A, B and C a stream each (0, 1, 2)
 // and every element a fixed slice of it: a payload of its storage width
 // (rounded up to 16, 32 or 64 bits: sign, flags, fraction) and a 16- or
-// 32-bit choice (docs/numerics.md, "The generator"); the edge kinds read
-// stream 0 through CaseStream (sim/numerics/case_stream.h).
+// 32-bit choice (docs/numerics.md, "The generator"; the edge kinds split
+// the choice in two), the case's own few choices coming from stream 3
+// through CaseStream (sim/numerics/case_stream.h).
 //
 //     GemmInputs in = random_gemm_inputs({16, 16, DType::f16, 1}, {16, 8, DType::f16, 0},
 //                                        {16, 8, DType::f32}, Distribution::cancel, seed, 3);
