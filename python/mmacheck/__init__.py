@@ -67,8 +67,15 @@ def _gemm_report(p, r) -> Report:
 
 
 def prove_all(obj, layouts=None, **options) -> dict:
-    """{name: Report} for every gemm kernel of a tvm_tirx IRModule (or the one of a Function)."""
+    """{name: Report} for every gemm kernel of a tvm_tirx IRModule (or the one of a Function),
+    or of a .py test file given by its path: each kernel its tests build, named by pytest's id
+    (docs/tvmscript.md, "Test files")."""
     out = {}
+    if isinstance(obj, (str, os.PathLike)):
+        for name, p in _mmacheck.load_kernels(os.fspath(obj)):
+            out[name] = _gemm_report(p, _mmacheck.prove(p, **options))
+            out[name].name = name
+        return out
     for name, func in tirx.functions(obj):
         if tirx.has_mma(func):
             p = tirx.program(func, layouts=layouts)

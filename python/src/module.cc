@@ -9,6 +9,7 @@
 // a bug surfaces as Python's RuntimeError, never as a verdict.
 #include <nanobind/nanobind.h>
 #include <nanobind/stl/optional.h>
+#include <nanobind/stl/pair.h>
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/vector.h>
 
@@ -140,6 +141,14 @@ NB_MODULE(_mmacheck, m) {
       .def_prop_ro("released_tirx", [](const Program& p) { return p.release.has_value(); });
 
   m.def("load_program", &load_program, "path"_a, "read a layout file or TVMScript / released-TIRx file");
+  m.def(
+      "load_kernels",
+      [](const std::string& path) {
+        std::vector<std::pair<std::string, Program>> out;
+        for (KernelInstance& k : read_program_file(path).instances) out.emplace_back(k.name, std::move(k.program));
+        return out;
+      },
+      "path"_a, "the kernels a .py test file's tests build, [(pytest id, Program)] (docs/tvmscript.md, Test files)");
   m.def("parse_program", &parse_program, "text"_a, "file"_a = "<text>");
   m.def(
       "release_program", [](nb::handle kernel) { return release_program(python::kernel_from_values(kernel)); },

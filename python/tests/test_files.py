@@ -51,3 +51,16 @@ def test_the_report_is_the_command_lines_json(repo):
         for check in report["checks"]:
             check.pop("ms")
     assert cli == py
+
+
+def test_a_test_files_kernels_are_proved_one_by_one(repo):
+    """A .py test file's kernels, built by its factories and parametrized tests, named by pytest's ids."""
+    reports = mmacheck.prove_all(repo / "tests" / "data" / "tvm" / "test_files" / "test_gemm_factories.py")
+    assert len(reports) == 30
+    assert reports["test_staged[bfloat16-1.0-2-1-3-8]"].verdict == "proved"
+    verdicts = sorted({r.verdict for r in reports.values()})
+    assert verdicts == ["dispatch_failed", "proved"]
+    assert [n for n, r in reports.items() if r.verdict == "dispatch_failed"] == [
+        "test_rejects_scale[alpha2]", "test_rejects_scale[beta_half]"]
+    with pytest.raises(mmacheck.Error, match="tests build 30 kernels"):
+        mmacheck.prove(repo / "tests" / "data" / "tvm" / "test_files" / "test_gemm_factories.py")
