@@ -9,6 +9,8 @@
 #include "core/base/error.h"
 #include "core/gemm/mma_inst.h"
 #include "core/gemm/ptx_frame.h"
+#include "core/layout/z3_encoding.h"
+#include "core/prove/z3_checker.h"
 
 using namespace mmacheck;
 
@@ -200,4 +202,23 @@ TEST_CASE("quad-pair instructions: PTX names, both layouts, stacked tiles, never
   CHECK(names.size() == 12);  // 2 A layouts x 2 B layouts x (f32, f16, f32 from f16 C)
   CHECK(find_mma_inst("mma.sync.aligned.m8n8k4.col.row.f32.f16.f16.f16") != nullptr);
   CHECK(find_mma_inst("mma.sync.aligned.m8n8k4.row.col.f16.f16.f16.f32") == nullptr);  // no oracle: not added
+}
+
+TEST_CASE("the prover's frame terms equal the frames, lane-bit coefficients included", "[frame]") {
+  z3::context ctx;
+  const Bv bv(ctx, 16);
+  int with_lane_bits = 0;
+  for (const Frame& f : all_frames()) {
+    INFO("shape " << f.shape << " operand " << operand_name(f.operand) << " bits " << f.elem_bits << " ." << f.layout);
+    for (const FrameAxis* axis : {&f.row, &f.col})
+      for (int b : axis->lane_bit) with_lane_bits += b != 0;
+    for (int lane = 0; lane < 32; ++lane)
+      for (int e = 0; e < f.elems(); ++e) {
+        const TileCoord want = f.at(lane, e);
+        const z3::expr l = bv.num(lane), i = bv.num(e);
+        CHECK(prove_detail::frame_term(f.row, l, i, bv).simplify().get_numeral_int64() == want.row);
+        CHECK(prove_detail::frame_term(f.col, l, i, bv).simplify().get_numeral_int64() == want.col);
+      }
+  }
+  CHECK(with_lane_bits > 0);  // the quad-pair rows' terms are among them
 }
