@@ -160,6 +160,10 @@ TEST_CASE("m8n8k4 f16 runs Volta's arithmetic on sm_70 and sm_75 and has no mode
   CHECK(d00(kVoltaF16, {0x0c00, 0x0008}, {0x0800, 0x0008}, 0, "sm_70") == 0x0001);
   CHECK(d00(kVoltaF16, {0x0c00, 0x0008}, {0x0800, 0x0004}, 0, "sm_75") == 0x0000);
   CHECK(d00(kF16F16K8, {0x0c00, 0x0008}, {0x0800, 0x0004}, 0, "sm_75") == 0x0001);
+  // MMA-Sim's answer on the one output of 1,000,192 that a zero term of -20
+  // got wrong (compare.py's shrunk case, docs/numerics.md): 0x1200 * 0x9300
+  // = -2.625 * 2^-22, 0x0006 * 0x8006 = -36 * 2^-48 at k3.
+  CHECK(d00(kVoltaF16, {0x1200, 0, 0, 0x0006}, {0x9300, 0, 0, 0x8006}, 0, "sm_70") == 0x800a);
 }
 
 TEST_CASE("the four quad-pair products of m8n8k4 f16 are independent, stacked along the rows", "[numerics]") {
