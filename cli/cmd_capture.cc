@@ -30,7 +30,13 @@ namespace po = boost::program_options;
 namespace {
 
 const MmaInst& find_instruction(const std::string& name) {
-  if (const MmaInst* inst = find_mma_inst(name)) return *inst;
+  if (const MmaInst* inst = find_mma_inst(name)) {
+    // The capture kernel is a one-product frame nest (core/gemm/staging.h).
+    if (inst->products > 1)
+      throw Error("capture: " + inst->ptx() +
+                  " computes four quad-pair products per warp; the capture kernel takes one (docs/numerics.md)");
+    return *inst;
+  }
   for (const MmaInst& inst : mma_instructions())
     if (inst.tag == name) return inst;
   throw Error("capture: unknown instruction '" + name + "' (a full PTX name, a tag such as m16n8k16.f16, or all)");

@@ -1,4 +1,4 @@
-// mmacheck sim FILE... [--cases N] [--seed S] [--inputs standard|edge|all] [--arch sm_75..sm_120]
+// mmacheck sim FILE... [--cases N] [--seed S] [--inputs standard|edge|all] [--arch sm_70..sm_120]
 //                      [--inst-set tvm|extended] [--show N] [--threads T]
 //
 // Dispatches the file's gemm and runs the whole program (stage -> nest ->

@@ -35,10 +35,10 @@ std::string format_mmav(std::span<const std::string> comments, std::span<const s
     current = c.inst;
     const MmaInst& i = *c.inst;
     out += "case " + std::to_string(c.id) + (c.kind.empty() ? "" : " " + c.kind) + "\n";
-    write_words(out, 'A', c.a, static_cast<std::size_t>(i.m * i.k), i.a, c);
-    write_words(out, 'B', c.b, static_cast<std::size_t>(i.k * i.n), i.b, c);
-    write_words(out, 'C', c.c, static_cast<std::size_t>(i.m * i.n), i.c, c);
-    write_words(out, 'D', c.d, static_cast<std::size_t>(i.m * i.n), i.d, c);
+    write_words(out, 'A', c.a, static_cast<std::size_t>(i.a_elems()), i.a, c);
+    write_words(out, 'B', c.b, static_cast<std::size_t>(i.b_elems()), i.b, c);
+    write_words(out, 'C', c.c, static_cast<std::size_t>(i.c_elems()), i.c, c);
+    write_words(out, 'D', c.d, static_cast<std::size_t>(i.c_elems()), i.d, c);
   }
   return out;
 }

@@ -63,6 +63,9 @@ TEST_CASE("mmacheck capture: usage errors exit 2, no GPU exits 3 and writes noth
   const auto bogus = run_mmacheck({"capture", "--instr", "m16n8k99.f16", "-o", out});
   CHECK(bogus.status == 2);
   CHECK(bogus.err.find("unknown instruction 'm16n8k99.f16'") != std::string::npos);
+  const auto volta = run_mmacheck({"capture", "--instr", "mma.sync.aligned.m8n8k4.row.col.f32.f16.f16.f32", "-o", out});
+  CHECK(volta.status == 2);
+  CHECK(volta.err.find("four quad-pair products per warp") != std::string::npos);
   if (mmacheck::cuda::probe_device()) return;
   CHECK(run_mmacheck({"capture", "--instr", "m16n8k16.f16", "-o", out}).status == 3);
   CHECK_FALSE(std::filesystem::exists(out));

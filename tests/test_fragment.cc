@@ -78,3 +78,31 @@ TEST_CASE("operands must use the instruction's frames and tile sizes", "[fragmen
   CHECK_THROWS_AS(execute_mma(k16, arch_params("sm_90"), a, b, c), Error);
   CHECK_THROWS_AS(scatter_tile(k16.frame(Operand::A), std::vector<std::uint64_t>(10)), Error);
 }
+
+TEST_CASE("m8n8k4 f16: the quad pairs' lanes hold their own product, execute_mma equals mma_tile", "[fragment]") {
+  std::mt19937_64 rng(12);
+  for (const MmaInst& inst : quad_pair_instructions()) {
+    INFO(inst.ptx());
+    const auto a = random_tile(inst.frame(Operand::A), rng);
+    const auto b = random_tile(inst.frame(Operand::B), rng);
+    const auto c = random_tile(inst.frame(Operand::C), rng);
+    std::vector<std::uint64_t> d(c.size());
+    mma_tile(inst, arch_params("sm_70"), a, b, c, d);
+    const WarpRegs regs = execute_mma(inst, arch_params("sm_70"), scatter_tile(inst.frame(Operand::A), a),
+                                      scatter_tile(inst.frame(Operand::B), b), scatter_tile(inst.frame(Operand::C), c));
+    CHECK(gather_tile(regs) == d);
+  }
+  // A .row: lane 21 is quad pair 1's high group (lanes 20-23), its row 4 + 21 % 4 = 5,
+  // so a1 is product 1's A[5][1], row 8 + 5 of the stacked 32x4 tile.
+  const Frame& fa = find_frame("m8n8k4", Operand::A, 16, "row");
+  std::vector<std::uint64_t> tile(fa.rows * fa.cols);
+  for (std::size_t i = 0; i < tile.size(); ++i) tile[i] = 0x1000 + i;
+  const WarpRegs a = scatter_tile(fa, tile);
+  CHECK(a.element(21, 1) == 0x1000 + 13 * 4 + 1);
+  CHECK(a.reg(21, 0) == ((0x1000u + 13 * 4 + 1) << 16 | (0x1000u + 13 * 4)));
+  // f32 C: lane 6 (quad pair 1, low, t = 2), c5: row (t & 1) + (5 & 2) = 0, col 4 + 2 + 1 = 7.
+  const Frame& fc = find_frame("m8n8k4", Operand::C, 32);
+  WarpRegs d(fc);
+  d.set_element(6, 5, 0x3f800000);
+  CHECK(gather_tile(d)[8 * 8 + 0 * 8 + 7] == 0x3f800000);
+}

@@ -123,9 +123,71 @@ TEST_CASE("native fp8 blocks: sm_89 keeps 13 bits, sm_120 one block of 32; sm_10
 TEST_CASE("every MMA-Sim architecture has a row; m16n8k8 f16 from sm_75", "[numerics]") {
   std::vector<std::string_view> names;
   for (const ArchParams& p : all_arch_params()) names.push_back(p.name);
-  CHECK(names ==
-        std::vector<std::string_view>{"sm_75", "sm_80", "sm_86", "sm_87", "sm_89", "sm_90", "sm_100", "sm_120"});
+  CHECK(names == std::vector<std::string_view>{"sm_70", "sm_75", "sm_80", "sm_86", "sm_87", "sm_89", "sm_90", "sm_100",
+                                               "sm_120"});
   CHECK(has_model(*find_mma_inst(kF16F16K8), arch_params("sm_75")));
   CHECK_FALSE(has_model(*find_mma_inst(kF16F16K16), arch_params("sm_75")));
-  CHECK_THROWS_AS(arch_params("sm_70"), Error);
+  CHECK_FALSE(has_model(*find_mma_inst(kF16F16K8), arch_params("sm_70")));  // Volta: m8n8k4 only
+  CHECK_THROWS_AS(arch_params("sm_60"), Error);
+}
+
+namespace {
+const std::string kVoltaF32 = "mma.sync.aligned.m8n8k4.row.col.f32.f16.f16.f32";
+const std::string kVoltaF16 = "mma.sync.aligned.m8n8k4.row.col.f16.f16.f16.f16";
+const std::string kF32K8 = "mma.sync.aligned.m16n8k8.row.col.f32.f16.f16.f32";
+}  // namespace
+
+TEST_CASE("m8n8k4 f16 runs Volta's arithmetic on sm_70 and sm_75 and has no model after", "[numerics]") {
+  CHECK(rows_with(kVoltaF32) == std::vector<std::string_view>{"sm_70", "sm_75"});
+  CHECK(rows_with(kVoltaF16) == std::vector<std::string_view>{"sm_70", "sm_75"});
+  CHECK_THROWS_WITH(d00(kVoltaF32, {0x3c00}, {0x3c00}, 0, "sm_80"), Catch::Contains("has no model on sm_80"));
+
+  // 23 kept bits: 1 + 2^-24 + 2^-24 (f16 0x0c00 = 2^-12).  E = 0, so terms
+  // are truncated to multiples of 2^-23 and both 2^-24 vanish: exactly 1.
+  // With sm_75's own 24 bits (m16n8k8) they survive: 1 + 2^-23, exact in f32.
+  const std::vector<std::uint64_t> a = {0x3c00, 0x0c00, 0x0c00}, b = {0x3c00, 0x0c00, 0x0c00};
+  CHECK(d00(kVoltaF32, a, b, 0, "sm_70") == 0x3f800000);
+  CHECK(d00(kVoltaF32, a, b, 0, "sm_75") == 0x3f800000);  // Volta's settings, not Turing's
+  CHECK(d00(kF32K8, a, b, 0, "sm_75") == 0x3f800001);
+
+  // Zero term -19 (f16 output): 2^-25 (0x0c00 * 0x0800) is half the least
+  // f16 subnormal, a tie that rounds to the even +0.  The zero products and
+  // C = +0 set E = -19, the step is 2^(-19-23) = 2^-42: 2^-43 (0x0008 *
+  // 0x0004) is dropped (+0), 2^-42 (0x0008 * 0x0008) kept and lifts the sum
+  // over the tie (2^-24, 0x0001).  sm_75's m16n8k8 (E = -20, 24 bits: step
+  // 2^-44) keeps 2^-43.
+  CHECK(d00(kVoltaF16, {0x0c00, 0x0008}, {0x0800, 0x0004}, 0, "sm_70") == 0x0000);
+  CHECK(d00(kVoltaF16, {0x0c00, 0x0008}, {0x0800, 0x0008}, 0, "sm_70") == 0x0001);
+  CHECK(d00(kVoltaF16, {0x0c00, 0x0008}, {0x0800, 0x0004}, 0, "sm_75") == 0x0000);
+  CHECK(d00(kF16F16K8, {0x0c00, 0x0008}, {0x0800, 0x0004}, 0, "sm_75") == 0x0001);
+  // MMA-Sim's answer on the one output of 1,000,192 that a zero term of -20
+  // got wrong (compare.py's shrunk case, docs/numerics.md): 0x1200 * 0x9300
+  // = -2.625 * 2^-22, 0x0006 * 0x8006 = -36 * 2^-48 at k3.
+  CHECK(d00(kVoltaF16, {0x1200, 0, 0, 0x0006}, {0x9300, 0, 0, 0x8006}, 0, "sm_70") == 0x800a);
+}
+
+TEST_CASE("the four quad-pair products of m8n8k4 f16 are independent, stacked along the rows", "[numerics]") {
+  const MmaInst& inst = *find_mma_inst("mma.sync.aligned.m8n8k4.col.row.f32.f16.f16.f16");  // D f32, C f16
+  std::vector<std::uint64_t> a(inst.a_elems()), b(inst.b_elems()), c(inst.c_elems()), d(inst.c_elems());
+  // Product p: A[8p + i][k] = 1 for every k, B[4p + k][j] = p + 1 (f16 1, 2, 3, 4),
+  // C[8p + i][j] = 0.5: D of product p is 4 (p + 1) + 0.5 everywhere.
+  const std::uint64_t f16_int[] = {0x3c00, 0x4000, 0x4200, 0x4400};
+  for (int p = 0; p < 4; ++p) {
+    for (int i = 0; i < 8 * 4; ++i) a[p * 32 + i] = 0x3c00;
+    for (int i = 0; i < 4 * 8; ++i) b[p * 32 + i] = f16_int[p];
+    for (int i = 0; i < 8 * 8; ++i) c[p * 64 + i] = 0x3800;
+  }
+  mma_tile(inst, arch_params("sm_70"), a, b, c, d);
+  const std::uint64_t want[] = {0x40900000, 0x41080000, 0x41480000, 0x41840000};  // 4.5, 8.5, 12.5, 16.5
+  for (int p = 0; p < 4; ++p)
+    for (int i = 0; i < 64; ++i) {
+      INFO("product " << p << " element " << i);
+      CHECK(d[p * 64 + i] == want[p]);
+    }
+  // A product's inputs reach no other product's D: an Inf in product 1's A.
+  a[32] = 0x7c00;
+  mma_tile(inst, arch_params("sm_70"), a, b, c, d);
+  CHECK(d[0] == want[0]);
+  CHECK(d[64] == 0x7f800000);
+  CHECK(d[128] == want[2]);
 }

@@ -19,8 +19,8 @@ inline std::uint64_t d00(const std::string& ptx, const std::vector<std::uint64_t
                          const std::vector<std::uint64_t>& b_col, std::uint64_t c, std::string_view arch = "sm_90") {
   const MmaInst* inst = find_mma_inst(ptx);
   REQUIRE(inst);
-  std::vector<std::uint64_t> a(inst->m * inst->k), b(inst->k * inst->n), cc(inst->m * inst->n),
-      d(inst->m * inst->n, 0xDEAD);
+  // (m8n8k4 f16: product 0's, the first of the four stacked tiles)
+  std::vector<std::uint64_t> a(inst->a_elems()), b(inst->b_elems()), cc(inst->c_elems()), d(inst->c_elems(), 0xDEAD);
   for (std::size_t k = 0; k < a_row.size(); ++k) a[k] = a_row[k];
   for (std::size_t k = 0; k < b_col.size(); ++k) b[k * inst->n] = b_col[k];
   cc[0] = c;

@@ -3,11 +3,14 @@
 #include <catch2/catch.hpp>
 
 #include <functional>
+#include <string>
 #include <set>
 
 #include "core/base/error.h"
 #include "core/gemm/mma_inst.h"
 #include "core/gemm/ptx_frame.h"
+#include "core/layout/z3_encoding.h"
+#include "core/prove/z3_checker.h"
 
 using namespace mmacheck;
 
@@ -129,4 +132,93 @@ TEST_CASE("instruction table: PTX names, frames and register views agree", "[ins
     }
   }
   CHECK(find_mma_inst("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f16") == nullptr);
+}
+
+namespace {
+// m8n8k4 f16 as §9.7.14.5.1 writes it: per quad pair (MMA computation qp + 1:
+// lanes 4qp..4qp+3, the low group, and 16+4qp.., the high group), `row` and
+// `col` of that product's own tile; the stacked tile puts product qp's rows
+// after qp's predecessors' (A, C: 8 rows each, B: 4).
+using QuadPairFormula = std::function<TileCoord(int lane, int i)>;
+
+void check_quad_pair_frame(const Frame& f, int product_rows, const QuadPairFormula& formula) {
+  REQUIRE(f.products == 4);
+  REQUIRE(f.rows == 4 * product_rows);
+  for (int lane = 0; lane < 32; ++lane)
+    for (int i = 0; i < f.elems(); ++i) {
+      INFO("operand " << operand_name(f.operand) << " ." << f.layout << " " << f.elem_bits << "-bit lane " << lane
+                      << " element " << i);
+      const int qp = (lane % 16) / 4;
+      const TileCoord own = formula(lane, i);
+      CHECK(f.at(lane, i) == TileCoord{qp * product_rows + own.row, own.col});
+    }
+}
+}  // namespace
+
+TEST_CASE("m8n8k4 f16 frames follow the PTX formulas per quad pair", "[frame]") {
+  const auto high = [](int lane) { return lane < 16 ? 0 : 4; };
+  check_quad_pair_frame(find_frame("m8n8k4", Operand::A, 16, "row"), 8, [&](int lane, int i) {
+    return TileCoord{lane % 4 + high(lane), i};
+  });
+  check_quad_pair_frame(find_frame("m8n8k4", Operand::A, 16, "col"), 8, [&](int lane, int i) {
+    return TileCoord{i % 4 + high(lane), lane % 4};
+  });
+  check_quad_pair_frame(find_frame("m8n8k4", Operand::B, 16, "row"), 4, [&](int lane, int i) {
+    return TileCoord{lane % 4, i + high(lane)};
+  });
+  check_quad_pair_frame(find_frame("m8n8k4", Operand::B, 16, "col"), 4, [&](int lane, int i) {
+    return TileCoord{i % 4, lane % 4 + high(lane)};
+  });
+  check_quad_pair_frame(find_frame("m8n8k4", Operand::C, 16), 8, [&](int lane, int i) {
+    return TileCoord{lane % 4 + high(lane), i};
+  });
+  check_quad_pair_frame(find_frame("m8n8k4", Operand::C, 32), 8, [&](int lane, int i) {
+    const int t = lane % 4;
+    return TileCoord{(t & 1) + (i & 2) + high(lane), (i & 4) + (t & 2) + (i & 1)};
+  });
+  // The f64 m8n8k4 frames are not the quad pairs' and have no layout.
+  CHECK(find_frame("m8n8k4", Operand::A, 64).products == 1);
+  CHECK(lookup_frame("m8n8k4", Operand::A, 16) == nullptr);
+  CHECK(lookup_frame("m8n8k4", Operand::A, 64, "col") == nullptr);
+}
+
+TEST_CASE("quad-pair instructions: PTX names, both layouts, stacked tiles, never dispatched", "[inst]") {
+  std::set<std::string> names;
+  for (const MmaInst& inst : quad_pair_instructions()) {
+    INFO(inst.ptx());
+    CHECK(find_mma_inst(inst.ptx()) == &inst);
+    CHECK(names.insert(inst.ptx()).second);
+    CHECK(inst.products == 4);
+    CHECK(inst.min_sm == 70);
+    CHECK(inst.ptx() == "mma.sync.aligned.m8n8k4." + std::string(inst.alayout) + "." + std::string(inst.blayout) + "." +
+                            std::string(dtype_info(inst.d).ptx) + ".f16.f16." + std::string(dtype_info(inst.c).ptx));
+    CHECK(inst.frame(Operand::A).layout == inst.alayout);
+    CHECK(inst.frame(Operand::B).layout == inst.blayout);
+    CHECK(inst.frame(Operand::A).rows * inst.frame(Operand::A).cols == inst.a_elems());
+    CHECK(inst.frame(Operand::B).rows * inst.frame(Operand::B).cols == inst.b_elems());
+    CHECK(inst.frame(Operand::C).rows * inst.frame(Operand::C).cols == inst.c_elems());
+    for (const MmaInst& other : mma_instructions()) CHECK(&other != &inst);
+  }
+  CHECK(names.size() == 12);  // 2 A layouts x 2 B layouts x (f32, f16, f32 from f16 C)
+  CHECK(find_mma_inst("mma.sync.aligned.m8n8k4.col.row.f32.f16.f16.f16") != nullptr);
+  CHECK(find_mma_inst("mma.sync.aligned.m8n8k4.row.col.f16.f16.f16.f32") == nullptr);  // no oracle: not added
+}
+
+TEST_CASE("the prover's frame terms equal the frames, lane-bit coefficients included", "[frame]") {
+  z3::context ctx;
+  const Bv bv(ctx, 16);
+  int with_lane_bits = 0;
+  for (const Frame& f : all_frames()) {
+    INFO("shape " << f.shape << " operand " << operand_name(f.operand) << " bits " << f.elem_bits << " ." << f.layout);
+    for (const FrameAxis* axis : {&f.row, &f.col})
+      for (int b : axis->lane_bit) with_lane_bits += b != 0;
+    for (int lane = 0; lane < 32; ++lane)
+      for (int e = 0; e < f.elems(); ++e) {
+        const TileCoord want = f.at(lane, e);
+        const z3::expr l = bv.num(lane), i = bv.num(e);
+        CHECK(prove_detail::frame_term(f.row, l, i, bv).simplify().get_numeral_int64() == want.row);
+        CHECK(prove_detail::frame_term(f.col, l, i, bv).simplify().get_numeral_int64() == want.col);
+      }
+  }
+  CHECK(with_lane_bits > 0);  // the quad-pair rows' terms are among them
 }

@@ -86,7 +86,8 @@ TEST_CASE("mmacheck sim on bad input exits 2", "[sim]") {
                                                {"sim", "/nonexistent/layout.txt"},
                                                {"sim", broken.path()},
                                                {"sim", corrected.path(), "--cases", "0"},
-                                               {"sim", corrected.path(), "--arch", "sm_70"},
+                                               {"sim", corrected.path(), "--arch", "sm_60"},
+                                               {"sim", corrected.path(), "--arch", "sm_70"},  // f16 m16n8k16: none
                                                {"sim", corrected.path(), "--inst-set", "cute"},
                                                {"sim", corrected.path(), "--bogus"}}) {
     const test::RunResult r = test::run_mmacheck(args);

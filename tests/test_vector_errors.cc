@@ -69,3 +69,29 @@ TEST_CASE("a repeated case number in a .mmav file is an error", "[hardening][vec
 }
 
 }  // namespace mmacheck
+
+namespace mmacheck {
+
+TEST_CASE("an m8n8k4 f16 case holds its four stacked products, and sm_80 has no model of it", "[vectors]") {
+  const auto words = [](int n, const char* w) {
+    std::string s;
+    for (int i = 0; i < n; ++i) s += std::string(" ") + w;
+    return s;
+  };
+  const std::string head = "instr mma.sync.aligned.m8n8k4.col.col.f16.f16.f16.f16\ncase 0 x\n";
+  // 32 words for A is one product's tile: the stacked tile has 128.
+  CHECK_THAT(parse_error(head + "A" + words(32, "3c00") + "\n"), Contains("A has 32 words, m8n8k4 needs 128"));
+  // 1 * 1 * 4 + 0 = 4 (f16 0x4400) in every output of every product.
+  const std::string text = head + "A" + words(128, "3c00") + "\nB" + words(128, "3c00") + "\nC" + words(256, "0000") +
+                           "\nD" + words(256, "4400") + "\n";
+  test::ScratchDir dir;
+  const std::string file = dir.write("volta.mmav", text);
+  const test::RunResult ok = test::run_mmacheck({"mma", "--vectors", file, "--arch", "sm_70"});
+  CHECK(ok.status == 0);
+  CHECK_THAT(ok.out, Contains("1 passed, 0 failed"));
+  const test::RunResult off = test::run_mmacheck({"mma", "--vectors", file, "--arch", "sm_80"});
+  CHECK(off.status == 2);
+  CHECK_THAT(off.err, Contains("has no model on sm_80"));
+}
+
+}  // namespace mmacheck

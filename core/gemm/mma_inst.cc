@@ -147,6 +147,24 @@ constexpr MmaInst kInstructions[] = {
     {"m16n8k32.f8f6f4.e2m1.e2m3.f16acc", 16, 8, 32, D::e2m1, D::e2m3, D::f16, D::f16, 4, false, 120, false, BitOp::none, "f8f6f4"},
     {"m16n8k32.f8f6f4.e2m1.e2m1.f16acc", 16, 8, 32, D::e2m1, D::e2m1, D::f16, D::f16, 4, false, 120, false, BitOp::none, "f8f6f4"},
 };
+
+// m8n8k4 with f16 inputs (sm_70): .alayout and .blayout both free, D and C
+// f32 (tag m8n8k4.f16), f16 (.f16acc) or D f32 from an f16 C (.f16c): the
+// three forms MMA-Sim models (its mma_shape_and_type_from_sm_70).
+constexpr MmaInst kQuadPairInstructions[] = {
+    {"m8n8k4.f16.row.col", 8, 8, 4, D::f16, D::f16, D::f32, D::f32, 2, false, 70, false, BitOp::none, "", "row", "col", 4},
+    {"m8n8k4.f16.row.row", 8, 8, 4, D::f16, D::f16, D::f32, D::f32, 2, false, 70, false, BitOp::none, "", "row", "row", 4},
+    {"m8n8k4.f16.col.col", 8, 8, 4, D::f16, D::f16, D::f32, D::f32, 2, false, 70, false, BitOp::none, "", "col", "col", 4},
+    {"m8n8k4.f16.col.row", 8, 8, 4, D::f16, D::f16, D::f32, D::f32, 2, false, 70, false, BitOp::none, "", "col", "row", 4},
+    {"m8n8k4.f16.f16acc.row.col", 8, 8, 4, D::f16, D::f16, D::f16, D::f16, 2, false, 70, false, BitOp::none, "", "row", "col", 4},
+    {"m8n8k4.f16.f16acc.row.row", 8, 8, 4, D::f16, D::f16, D::f16, D::f16, 2, false, 70, false, BitOp::none, "", "row", "row", 4},
+    {"m8n8k4.f16.f16acc.col.col", 8, 8, 4, D::f16, D::f16, D::f16, D::f16, 2, false, 70, false, BitOp::none, "", "col", "col", 4},
+    {"m8n8k4.f16.f16acc.col.row", 8, 8, 4, D::f16, D::f16, D::f16, D::f16, 2, false, 70, false, BitOp::none, "", "col", "row", 4},
+    {"m8n8k4.f16.f16c.row.col", 8, 8, 4, D::f16, D::f16, D::f16, D::f32, 2, false, 70, false, BitOp::none, "", "row", "col", 4},
+    {"m8n8k4.f16.f16c.row.row", 8, 8, 4, D::f16, D::f16, D::f16, D::f32, 2, false, 70, false, BitOp::none, "", "row", "row", 4},
+    {"m8n8k4.f16.f16c.col.col", 8, 8, 4, D::f16, D::f16, D::f16, D::f32, 2, false, 70, false, BitOp::none, "", "col", "col", 4},
+    {"m8n8k4.f16.f16c.col.row", 8, 8, 4, D::f16, D::f16, D::f16, D::f32, 2, false, 70, false, BitOp::none, "", "col", "row", 4},
+};
 // clang-format on
 }  // namespace
 
@@ -155,7 +173,8 @@ std::string MmaInst::shape() const {
 }
 
 std::string MmaInst::ptx() const {
-  std::string s = "mma.sync.aligned." + shape() + ".row.col";
+  std::string s = "mma.sync.aligned." + shape() + "." + std::string(alayout.empty() ? "row" : alayout) + "." +
+                  std::string(blayout.empty() ? "col" : blayout);
   if (satfinite) s += ".satfinite";
   if (!kind.empty()) s += ".kind::" + std::string(kind);
   for (DType t : {d, a, b, c}) s += "." + std::string(dtype_info(t).ptx);
@@ -166,8 +185,10 @@ std::string MmaInst::ptx() const {
 
 const Frame& MmaInst::frame(Operand op) const {
   const DType t = op == Operand::A ? a : op == Operand::B ? b : c;
-  return find_frame(shape(), op, dtype_bits(t));
+  return find_frame(shape(), op, dtype_bits(t), op == Operand::A ? alayout : op == Operand::B ? blayout : "");
 }
+
+const Frame& MmaInst::d_frame() const { return find_frame(shape(), Operand::C, dtype_bits(d)); }
 
 std::vector<std::int64_t> MmaInst::view_coord(Operand op, int elem) const {
   switch (op) {
@@ -183,9 +204,12 @@ std::vector<std::int64_t> MmaInst::view_coord(Operand op, int elem) const {
 
 std::span<const MmaInst> mma_instructions() { return kInstructions; }
 
+std::span<const MmaInst> quad_pair_instructions() { return kQuadPairInstructions; }
+
 const MmaInst* find_mma_inst(std::string_view ptx) {
-  for (const MmaInst& inst : kInstructions)
-    if (inst.ptx() == ptx) return &inst;
+  for (const std::span<const MmaInst> table : {mma_instructions(), quad_pair_instructions()})
+    for (const MmaInst& inst : table)
+      if (inst.ptx() == ptx) return &inst;
   return nullptr;
 }
 

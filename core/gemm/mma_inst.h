@@ -3,6 +3,13 @@
 // preference order: first TVM's own four (so `--inst-set tvm` picks what TVM
 // picks), then the extended set.  Adding an instruction is adding a row.
 //
+// A second table holds sm_70's m8n8k4 with f16 inputs, whose warp computes
+// four independent 8x8x4 products, one per quad pair (`products` = 4; its
+// tiles stack them along the rows, core/gemm/ptx_frame.h): simulated, in
+// vector files and modelled per architecture, but never dispatched (a gemm
+// tile of the dispatch is one product per warp), so mma_instructions() does
+// not list it; quad_pair_instructions() does, and find_mma_inst finds both.
+//
 // Register views (as TVM's gemm dispatch derives them, per lane):
 //   A element index  i = kp + k_pack * (rM + m_regs() * kHi)
 //   B element index  i = kp + k_pack * kHi
@@ -35,19 +42,30 @@ struct MmaInst {
   std::string_view tag;  // TVM-style name, e.g. "m16n8k16.f16"
   int m, n, k;
   DType a, b, c, d;
-  int k_pack;               // A/B elements along K packed into one register
-  bool in_tvm;              // one of TVM's MMA_INSTRUCTIONS (else: --inst-set extended)
-  int min_sm;               // oldest architecture that has it (75 for m16n8k8 f16, 89 for fp8, else 80)
-  bool satfinite = false;   // integer .satfinite: D clamps to [INT32_MIN, INT32_MAX] instead of wrapping
-  BitOp bop = BitOp::none;  // b1 only: .and.popc or .xor.popc
-  std::string_view kind;    // "f8f6f4" for sm_120's .kind::f8f6f4, else empty
+  int k_pack;   // A/B elements along K packed into one register
+  bool in_tvm;  // one of TVM's MMA_INSTRUCTIONS (else: --inst-set extended)
+  int min_sm;   // oldest architecture that has it (70 for m8n8k4 f16, 75 for m16n8k8 f16, 89 for fp8, else 80)
+  bool satfinite = false;      // integer .satfinite: D clamps to [INT32_MIN, INT32_MAX] instead of wrapping
+  BitOp bop = BitOp::none;     // b1 only: .and.popc or .xor.popc
+  std::string_view kind;       // "f8f6f4" for sm_120's .kind::f8f6f4, else empty
+  std::string_view alayout{};  // m8n8k4 f16: "row" or "col" (A's and B's frames); empty: .row.col
+  std::string_view blayout{};
+  int products = 1;  // independent m x n x k products per warp (m8n8k4 f16: 4, stacked along rows)
 
   std::string shape() const;  // "m16n8k16"
+  // Elements of the A, B and C/D tiles: products * m * k, products * k * n,
+  // products * m * n (row-major, product p's rows after product p-1's).
+  int a_elems() const { return products * m * k; }
+  int b_elems() const { return products * k * n; }
+  int c_elems() const { return products * m * n; }
   // "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32"; the qualifiers in
   // PTX's order: ".row.col.satfinite.s32.s8.u8.s32", ".s32.b1.b1.s32.xor.popc",
   // ".row.col.kind::f8f6f4.f32.e3m2.e2m1.f32".
   std::string ptx() const;
   const Frame& frame(Operand op) const;
+  // D's frame: C's, but for an f32 D from an f16 C (m8n8k4 .f32.f16.f16.f16),
+  // whose C and D frames differ in element width.
+  const Frame& d_frame() const;
 
   int m_regs() const { return m / 8; }           // rM extent
   int n_regs() const { return n / 4; }           // rN extent
@@ -60,9 +78,12 @@ struct MmaInst {
   std::vector<std::int64_t> view_coord(Operand op, int elem) const;
 };
 
-// Every instruction, in dispatch preference order.
+// Every instruction the dispatch may choose, in dispatch preference order.
 std::span<const MmaInst> mma_instructions();
-// By full PTX name (as in a vector file's `instr` line); nullptr when unknown.
+// m8n8k4 f16 (sm_70): four products per warp, never dispatched.
+std::span<const MmaInst> quad_pair_instructions();
+// By full PTX name (as in a vector file's `instr` line), in either table;
+// nullptr when unknown.
 const MmaInst* find_mma_inst(std::string_view ptx);
 
 }  // namespace mmacheck

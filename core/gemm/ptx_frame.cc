@@ -8,10 +8,12 @@ namespace mmacheck {
 
 namespace {
 using Bits = std::array<int, 8>;
+using LaneBits = std::array<int, 5>;
 
 // Rows transcribe PTX ISA §9.7.14.5.  Columns: shape, operand, element bits,
-// tile rows x cols, registers x register bits, then row = (g, t, bits) and
-// col = (g, t, bits).
+// tile rows x cols, registers x register bits, then row = (g, t, bits[, lane
+// bits]) and col = (g, t, bits[, lane bits]) (and, for m8n8k4 f16 only, the
+// layout and the products).
 constexpr Frame kFrames[] = {
     // m16n8k16, f16/bf16 inputs: a0..a7, b0..b3; f32 or f16 accumulators c0..c3.
     {"m16n8k16", Operand::A, 16, 16, 16, 4, 32, {1, 0, Bits{0, 8, 0, 0}}, {0, 2, Bits{1, 0, 8, 0}}},
@@ -87,6 +89,23 @@ constexpr Frame kFrames[] = {
     {"m16n8k16", Operand::A, 64, 16, 16, 8, 64, {1, 0, Bits{8}}, {0, 1, Bits{0, 4, 8}}},
     {"m16n8k16", Operand::B, 64, 16, 8, 4, 64, {0, 1, Bits{4, 8}}, {1, 0, Bits{}}},
     {"m16n8k16", Operand::C, 64, 16, 8, 4, 64, {1, 0, Bits{0, 8}}, {0, 2, Bits{1}}},
+
+    // m8n8k4, f16 inputs (sm_70; §9.7.14.5.1): four products, one per quad pair
+    // (QP = lane bits 2, 3), stacked along the rows (header); within a QP the
+    // high half (lane bit 4) is rows or columns 4..7.  Then layout, products.
+    // One row a line, however long.
+    // clang-format off
+    // A .row: row = lane % 4 (+4), col = i.  A .col: row = i (+4), col = lane % 4.
+    {"m8n8k4", Operand::A, 16, 32, 4, 2, 32, {0, 1, Bits{}, LaneBits{0, 0, 8, 16, 4}}, {0, 0, Bits{1, 2}}, "row", 4},
+    {"m8n8k4", Operand::A, 16, 32, 4, 2, 32, {0, 0, Bits{1, 2}, LaneBits{0, 0, 8, 16, 4}}, {0, 1, Bits{}}, "col", 4},
+    // B .col: row = i, col = lane % 4 (+4).  B .row: row = lane % 4, col = i (+4).
+    {"m8n8k4", Operand::B, 16, 16, 8, 2, 32, {0, 0, Bits{1, 2}, LaneBits{0, 0, 4, 8}}, {0, 1, Bits{}, LaneBits{0, 0, 0, 0, 4}}, "col", 4},
+    {"m8n8k4", Operand::B, 16, 16, 8, 2, 32, {0, 1, Bits{}, LaneBits{0, 0, 4, 8}}, {0, 0, Bits{1, 2}, LaneBits{0, 0, 0, 0, 4}}, "row", 4},
+    // C/D f16 (c0..c7 in four registers): row = lane % 4 (+4), col = i.
+    {"m8n8k4", Operand::C, 16, 32, 8, 4, 32, {0, 1, Bits{}, LaneBits{0, 0, 8, 16, 4}}, {0, 0, Bits{1, 2, 4}}, {}, 4},
+    // C/D f32 (c0..c7): row = (lane & 1) + (i & 2) (+4), col = (i & 4) + (lane & 2) + (i & 1).
+    {"m8n8k4", Operand::C, 32, 32, 8, 8, 32, {0, 0, Bits{0, 2}, LaneBits{1, 0, 8, 16, 4}}, {0, 0, Bits{1, 0, 4}, LaneBits{0, 2}}, {}, 4},
+    // clang-format on
 };
 }  // namespace
 
@@ -101,16 +120,17 @@ std::string_view operand_name(Operand op) {
 
 std::span<const Frame> all_frames() { return kFrames; }
 
-const Frame* lookup_frame(std::string_view shape, Operand op, int elem_bits) {
+const Frame* lookup_frame(std::string_view shape, Operand op, int elem_bits, std::string_view layout) {
   for (const Frame& f : kFrames)
-    if (f.shape == shape && f.operand == op && f.elem_bits == elem_bits) return &f;
+    if (f.shape == shape && f.operand == op && f.elem_bits == elem_bits && f.layout == layout) return &f;
   return nullptr;
 }
 
-const Frame& find_frame(std::string_view shape, Operand op, int elem_bits) {
-  if (const Frame* f = lookup_frame(shape, op, elem_bits)) return *f;
+const Frame& find_frame(std::string_view shape, Operand op, int elem_bits, std::string_view layout) {
+  if (const Frame* f = lookup_frame(shape, op, elem_bits, layout)) return *f;
   throw Error("no PTX fragment frame for " + std::string(shape) + " operand " + std::string(operand_name(op)) +
-              " with " + std::to_string(elem_bits) + "-bit elements");
+              " with " + std::to_string(elem_bits) + "-bit elements" +
+              (layout.empty() ? std::string() : " (." + std::string(layout) + ")"));
 }
 
 }  // namespace mmacheck

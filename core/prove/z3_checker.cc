@@ -98,6 +98,8 @@ std::int64_t max_abs(const std::vector<std::int64_t>& v) {
 
 z3::expr frame_term(const FrameAxis& f, const z3::expr& lane, const z3::expr& elem, const Bv& bv) {
   z3::expr sum = bv.num(f.g) * z3::lshr(lane, bv.num(2)) + bv.num(f.t) * (lane & bv.num(3));
+  for (int b = 0; b < static_cast<int>(f.lane_bit.size()); ++b)
+    if (f.lane_bit[b] != 0) sum = sum + bv.num(f.lane_bit[b]) * (z3::lshr(lane, bv.num(b)) & bv.num(1));
   for (int b = 0; b < static_cast<int>(f.bit.size()); ++b)
     if (f.bit[b] != 0) sum = sum + bv.num(f.bit[b]) * (z3::lshr(elem, bv.num(b)) & bv.num(1));
   return sum;

@@ -19,6 +19,12 @@ with MMA-Sim's D (tests/test_mmasim_vectors.cc replays them).
     compare.py --check-vectors FILE.mmav --arch sm_90
 compares MMA-Sim with the D recorded in a vector file (an H200 capture).
 
+m8n8k4 with f16 inputs (sm_70, and sm_75 with Volta's settings) computes
+four independent products per warp, one per quad pair: each case draws four
+products of one kind, MMA-Sim computes each on its own, and the .mmav case
+holds them stacked along the rows as mmacheck's tiles do (A 32x4, B 16x8, C
+and D 32x8; core/gemm/ptx_frame.h); zeroterm aims at Volta's zero terms.
+
 Needs `pip install mmasim==2.1.1` (and CPU torch) in its own venv; the
 build needs none of it.
 """
@@ -38,7 +44,7 @@ from mmasim.nv_ptx.isa_mma import mma_shape_and_type
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import edge_cases as ec  # noqa: E402
 
-FAMILY = {"sm_75": "Turing", "sm_80": "Ampere", "sm_86": "Ampere", "sm_87": "Ampere", "sm_89": "Ada Lovelace",
+FAMILY = {"sm_70": "Volta", "sm_75": "Turing", "sm_80": "Ampere", "sm_86": "Ampere", "sm_87": "Ampere", "sm_89": "Ada Lovelace",
           "sm_90": "Hopper", "sm_100": "Blackwell", "sm_120": "RTX Blackwell"}
 # tag: (shape, d, a, b, c)
 VARIANTS = {
@@ -72,6 +78,21 @@ for _d in ("f32", "f16"):
             _tag = f"m16n8k32.f8f6f4.{_a}.{_b}" + (".f16acc" if _d == "f16" else "")
             VARIANTS[_tag] = ("m16n8k32", _d, _a, _b, _d)
             KIND[_tag] = "f8f6f4"
+# m8n8k4 with f16 inputs (sm_70; sm_75 runs it with Volta's settings): both
+# layouts of A and B, the three type forms MMA-Sim has.  A warp computes four
+# independent products (one per quad pair); mmacheck's tiles stack them along
+# the rows (core/gemm/ptx_frame.h), MMA-Sim computes each on its own.
+LAYOUT = {}
+PRODUCTS = {}
+for _form, (_d, _c) in {"": ("f32", "f32"), ".f16acc": ("f16", "f16"), ".f16c": ("f32", "f16")}.items():
+    for _al in ("row", "col"):
+        for _bl in ("row", "col"):
+            _tag = f"m8n8k4.f16{_form}.{_al}.{_bl}"
+            VARIANTS[_tag] = ("m8n8k4", _d, "f16", "f16", _c)
+            LAYOUT[_tag] = (_al, _bl)
+            PRODUCTS[_tag] = 4
+# Volta's zero terms (MMA-Sim's e_zero), where zeroterm aims for these.
+VOLTA_ZERO = {"f16": (-19, -20), "f32": (-131, -132)}
 # MMA-Sim models fp8 only where it is native (Ada Lovelace, RTX Blackwell), so
 # its family lists decide; the sm_90 emulation is checked against the H200.
 NO_MODEL = set()
@@ -89,7 +110,23 @@ def kind(tag):
 
 def ptx_name(tag):
     shape, d, a, b, c = VARIANTS[tag]
-    return f"mma.sync.aligned.{shape}.row.col{kind(tag)}.{d}.{a}.{b}.{c}"
+    al, bl = LAYOUT.get(tag, ("row", "col"))
+    return f"mma.sync.aligned.{shape}.{al}.{bl}{kind(tag)}.{d}.{a}.{b}.{c}"
+
+
+def products(tag):
+    return PRODUCTS.get(tag, 1)
+
+
+def stack(tag, x):
+    """Per-product tiles [cases * P, r, c] as mmacheck's stacked tiles [cases, P * r, c]."""
+    p = products(tag)
+    return x.reshape(x.shape[0] // p, p * x.shape[1], x.shape[2])
+
+
+def unstack(tag, x):
+    p = products(tag)
+    return x.reshape(x.shape[0] * p, x.shape[1] // p, x.shape[2])
 
 
 def mmasim_name(tag):
@@ -156,12 +193,14 @@ def run_mmacheck(exe, arch, text):
 
 
 def draw(rng, tag, n):
-    """n cases, the kinds in turn: (kinds, A, B, C)."""
+    """n cases, the kinds in turn: (kinds, A, B, C), A..C per product (n * products(tag))."""
     m, nn, k = mnk(tag)
     _, d, ta, tb, tc = VARIANTS[tag]
     fa, fb, fc = ec.Fmt(ta), ec.Fmt(tb), ec.Fmt(tc)
+    p = products(tag)
+    zero = VOLTA_ZERO[d] if p > 1 else None
     per = [n // len(ec.KINDS) + (i < n % len(ec.KINDS)) for i in range(len(ec.KINDS))]
-    parts = [ec.batch(rng, kind, cnt, m, nn, k, fa, fb, fc) for kind, cnt in zip(ec.KINDS, per) if cnt]
+    parts = [ec.batch(rng, kind, cnt * p, m, nn, k, fa, fb, fc, zero) for kind, cnt in zip(ec.KINDS, per) if cnt]
     kinds = [kind for kind, cnt in zip(ec.KINDS, per) for _ in range(cnt)]
     A, B, C = (np.concatenate([p[i] for p in parts]) for i in range(3))
     if ta == "f64":
@@ -178,19 +217,22 @@ def shrink(exe, arch, tag, a_row, b_col, c):
     fmts = [ec.Fmt(ta)] * k + [ec.Fmt(tb)] * k + [ec.Fmt(tc)]
     cur = np.concatenate([a_row, b_col, [c]]).astype(np.int64)
 
-    def tiles(vectors):
-        n = len(vectors)
+    p = products(tag)
+
+    def tiles(vectors):  # per product; case i's is product i * p, the others zero
+        n = len(vectors) * p
         A = np.zeros((n, m, k), np.int64)
         B = np.zeros((n, k, nn), np.int64)
         C = np.zeros((n, m, nn), np.int64)
         for i, v in enumerate(vectors):
-            A[i, 0, :], B[i, :, 0], C[i, 0, 0] = v[:k], v[k:2 * k], v[2 * k]
+            A[i * p, 0, :], B[i * p, :, 0], C[i * p, 0, 0] = v[:k], v[k:2 * k], v[2 * k]
         return A, B, C
 
     def failing(vectors):
         A, B, C = tiles(vectors)
         D = mmasim_d(arch, tag, A, B, C)
-        text = ec.mmav_text(ptx_name(tag), ["shrink"] * len(vectors), A, B, C, D, digits(tag))
+        text = ec.mmav_text(ptx_name(tag), ["shrink"] * len(vectors), *(stack(tag, x) for x in (A, B, C, D)),
+                            digits(tag))
         bad = {cid for cid, r, col, _, _ in run_mmacheck(exe, arch, text) if r == 0 and col == 0}
         return bad, D
 
@@ -214,14 +256,16 @@ def shrink(exe, arch, tag, a_row, b_col, c):
         cur = cands[min(bad)]
     bad, D = failing([cur])
     A, B, C = tiles([cur])
-    got = run_mmacheck(exe, arch, ec.mmav_text(ptx_name(tag), ["x"], A, B, C, D, digits(tag)))
+    got = run_mmacheck(exe, arch, ec.mmav_text(ptx_name(tag), ["x"], *(stack(tag, x) for x in (A, B, C, D)),
+                                               digits(tag)))
     terms = [(j, int(cur[j]), int(cur[k + j])) for j in range(k) if cur[j] or cur[k + j]]
     return terms, int(cur[2 * k]), int(D[0, 0, 0]), (got[0][4] if got else None)
 
 
 def compare(args, arch, tag, rng, record):
     m, nn, k = mnk(tag)
-    per_case = m * nn
+    p = products(tag)
+    per_case = p * m * nn
     cases = -(-args.outputs // per_case)
     chunk = max(1, 262144 // (per_case * k // 4))
     total = differ = 0
@@ -231,18 +275,21 @@ def compare(args, arch, tag, rng, record):
         n = min(chunk, cases - start)
         kinds, A, B, C = draw(rng, tag, n)
         D = mmasim_d(arch, tag, A, B, C)
-        text = ec.mmav_text(ptx_name(tag), kinds, A, B, C, D, digits(tag), first_id=0)
+        text = ec.mmav_text(ptx_name(tag), kinds, *(stack(tag, x) for x in (A, B, C, D)), digits(tag), first_id=0)
         bad = run_mmacheck(args.mmacheck, arch, text)
         total += n * per_case
         differ += len(bad)
         for cid, r, col, want, got in bad:
             if len(shrunk) < args.shrink:
-                terms, c, dm, dg = shrink(args.mmacheck, arch, tag, A[cid, r, :], B[cid, :, col], C[cid, r, col])
+                q, r = cid * p + r // m, r % m  # the product and its row
+                terms, c, dm, dg = shrink(args.mmacheck, arch, tag, A[q, r, :], B[q, :, col], C[q, r, col])
                 shrunk.append((kinds[cid], terms, c, dm, dg))
         if start == 0 and record is not None:
             keep = [i for kind in ec.KINDS for i in [j for j, kk in enumerate(kinds) if kk == kind][:args.record_per_kind]]
-            record.append(ec.mmav_text(ptx_name(tag), [kinds[i] for i in keep], A[keep], B[keep], C[keep], D[keep],
-                                       digits(tag), first_id=len(record) * 100))
+            rows = [i * p + j for i in keep for j in range(p)]
+            record.append(ec.mmav_text(ptx_name(tag), [kinds[i] for i in keep],
+                                       *(stack(tag, x[rows]) for x in (A, B, C, D)), digits(tag),
+                                       first_id=len(record) * 100))
     print(f"{arch} {tag}: {total} outputs, {differ} differ ({time.time() - t0:.0f} s)", flush=True)
     for kind, terms, c, dm, dg in shrunk:
         t = ", ".join(f"k{j}: a={a:#x} b={b:#x}" for j, a, b in terms)
@@ -261,10 +308,11 @@ def check_vectors(args):
             m, nn, k = mnk(tag)
             rows = re.findall(r"^A (.*)\nB (.*)\nC (.*)\nD (.*)$", block, flags=re.M)
             parse = lambda s: np.array([int(w, 16) for w in s.split()], np.int64)
-            A = np.stack([parse(r[0]).reshape(m, k) for r in rows])
-            B = np.stack([parse(r[1]).reshape(k, nn) for r in rows])
-            C = np.stack([parse(r[2]).reshape(m, nn) for r in rows])
-            D = np.stack([parse(r[3]).reshape(m, nn) for r in rows])
+            p = products(tag)
+            A = unstack(tag, np.stack([parse(r[0]).reshape(p * m, k) for r in rows]))
+            B = unstack(tag, np.stack([parse(r[1]).reshape(p * k, nn) for r in rows]))
+            C = unstack(tag, np.stack([parse(r[2]).reshape(p * m, nn) for r in rows]))
+            D = unstack(tag, np.stack([parse(r[3]).reshape(p * m, nn) for r in rows]))
             got = mmasim_d(arch, tag, A, B, C)
             print(f"{args.check_vectors} {ptx} on {arch}: {D.size} outputs, {(got != D).sum()} differ from MMA-Sim")
 
@@ -302,7 +350,7 @@ def main():
                 f.write(header + "".join(record))
     print("summary:")
     for (arch, tag), (total, differ) in grand.items():
-        print(f"  {arch:7s} {tag:22s} {total:9d} outputs {differ:7d} differ")
+        print(f"  {arch:7s} {tag:26s} {total:9d} outputs {differ:7d} differ")
 
 
 if __name__ == "__main__":

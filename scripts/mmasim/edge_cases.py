@@ -92,8 +92,10 @@ class Fmt:
         return np.select([pick == i for i in range(6)], choices)
 
 
-def batch(rng, kind, n, m, nn, k, fa, fb, fc):
-    """One kind, n cases: (A, B, C) bit arrays."""
+def batch(rng, kind, n, m, nn, k, fa, fb, fc, zero_terms=None):
+    """One kind, n cases: (A, B, C) bit arrays.  zero_terms: the two
+    zero-term exponents zeroterm aims at (default -21/-20 for an f16 C,
+    -133/-132 else; Volta's m8n8k4 passes its own)."""
     A, B, C = (n, m, k), (n, k, nn), (n, m, nn)
     sgn = lambda s: rng.integers(0, 2, size=s)
     uni = lambda lo, hi, s: rng.integers(lo, hi + 1, size=s)
@@ -121,7 +123,9 @@ def batch(rng, kind, n, m, nn, k, fa, fb, fc):
         c = fc.encode(rng, sgn(C), np.where(pick == 1, uni(0, 3, C), -uni(20, 30, C)), zero=pick == 0)
         return a, b, c
     if kind == "zeroterm":
-        z = np.where(uni(0, 1, (n, 1, 1)) == 0, -21, -20) if f16_out else np.where(uni(0, 1, (n, 1, 1)) == 0, -133, -132)
+        if zero_terms is None:
+            zero_terms = (-21, -20) if f16_out else (-133, -132)
+        z = np.where(uni(0, 1, (n, 1, 1)) == 0, zero_terms[0], zero_terms[1])
         center = z - uni(0, 12, (n, 1, 1))
         short = np.broadcast_to(uni(0, 1, (n, 1, 1)) == 0, A)
         def level(shape, half, shortm):

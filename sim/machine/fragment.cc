@@ -69,7 +69,7 @@ WarpRegs execute_mma(const MmaInst& inst, const ArchParams& arch, const WarpRegs
   const std::vector<std::uint64_t> ta = gather_tile(a), tb = gather_tile(b), tc = gather_tile(c);
   std::vector<std::uint64_t> td(tc.size());
   mma_tile(inst, arch, ta, tb, tc, td);
-  return scatter_tile(inst.frame(Operand::C), td);
+  return scatter_tile(inst.d_frame(), td);
 }
 
 }  // namespace mmacheck::sim

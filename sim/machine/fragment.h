@@ -59,7 +59,8 @@ WarpRegs scatter_tile(const Frame& frame, std::span<const std::uint64_t> tile);
 std::vector<std::uint64_t> gather_tile(const WarpRegs& regs);
 
 // D = A * B + C on lane registers: gathers A, B, C through inst's frames,
-// runs mma_tile, scatters D into a fresh WarpRegs with inst's C/D frame.
+// runs mma_tile, scatters D into a fresh WarpRegs with inst's D frame
+// (MmaInst::d_frame: C's, unless D's type is not C's).
 // Throws Error when an operand's frame is not the instruction's.
 WarpRegs execute_mma(const MmaInst& inst, const ArchParams& arch, const WarpRegs& a, const WarpRegs& b,
                      const WarpRegs& c);

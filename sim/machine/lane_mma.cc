@@ -37,18 +37,19 @@ LaneMma::LaneMma(const MmaInst& inst, const ArchParams& arch)
       a_(inst.frame(Operand::A)),
       b_(inst.frame(Operand::B)),
       c_(inst.frame(Operand::C)),
+      d_(inst.d_frame()),
       tile_a_(a_.route.size()),
       tile_b_(b_.route.size()),
       tile_c_(c_.route.size()),
-      tile_d_(c_.route.size()) {
+      tile_d_(d_.route.size()) {
   check_has_model(inst, arch);
 }
 
 void LaneMma::run(std::span<const std::uint64_t> a, std::span<const std::uint64_t> b, std::span<const std::uint64_t> c,
                   std::span<std::uint64_t> d) {
-  if (d.size() != c_.route.size())
+  if (d.size() != d_.route.size())
     throw Error(inst_->ptx() + ": tile D has " + std::to_string(d.size()) + " elements, expected " +
-                std::to_string(c_.route.size()));
+                std::to_string(d_.route.size()));
   a_.scatter(a);
   b_.scatter(b);
   c_.scatter(c);
@@ -56,8 +57,8 @@ void LaneMma::run(std::span<const std::uint64_t> a, std::span<const std::uint64_
   b_.gather(tile_b_);
   c_.gather(tile_c_);
   mma_tile(*inst_, *arch_, tile_a_, tile_b_, tile_c_, tile_d_);
-  c_.scatter(tile_d_);  // D's registers, in C's frame
-  c_.gather(d);
+  d_.scatter(tile_d_);  // D's registers
+  d_.gather(d);
 }
 
 }  // namespace mmacheck::sim

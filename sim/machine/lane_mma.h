@@ -45,7 +45,7 @@ class LaneMma {
 
   const MmaInst* inst_;
   const ArchParams* arch_;
-  Lanes a_, b_, c_;  // D shares C's frame
+  Lanes a_, b_, c_, d_;  // D's frame is C's unless their types differ (MmaInst::d_frame)
   std::vector<std::uint64_t> tile_a_, tile_b_, tile_c_, tile_d_;
 };
 

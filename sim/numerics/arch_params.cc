@@ -7,16 +7,18 @@
 namespace mmacheck::sim {
 
 namespace {
-// One row per architecture that MMA-Sim 2.1.1 models for mma.sync (Volta is
-// left out: its only fused shape, m8n8k4.f16, is not in the instruction
-// table).  Columns: name, MMA-Sim's family, sm; products per fused block for
+// One row per architecture that MMA-Sim 2.1.1 models for mma.sync.
+// Columns: name, MMA-Sim's family, sm; products per fused block for
 // f16/bf16 and for tf32; kept_bits; the zero-term exponent for f32 and for
 // f16 output; the fp8 path and, for a fused one, its block, kept_bits and
-// the fraction bits of its f32 result.  sm_90 is verified on an H200 (the
+// the fraction bits of its f32 result; the row whose arithmetic runs
+// m8n8k4 f16 (Volta's; sm_70 has no other fused instruction, and no tf32:
+// its block_tf32 is 0).  sm_90 is verified on an H200 (the
 // shared vectors and the edge captures, docs/gpu.md), every row against
 // MMA-Sim (scripts/mmasim/compare.py, docs/numerics.md).
 constexpr std::array kArchParams = {
-    ArchParams{"sm_75", "Turing", 75, 8, 4, 24, -132, -20, Fp8Path::none, 0, 0, 0},
+    ArchParams{"sm_70", "Volta", 70, 4, 0, 23, -131, -19, Fp8Path::none, 0, 0, 0, "sm_70"},
+    ArchParams{"sm_75", "Turing", 75, 8, 4, 24, -132, -20, Fp8Path::none, 0, 0, 0, "sm_70"},
     ArchParams{"sm_80", "Ampere", 80, 8, 4, 24, -132, -20, Fp8Path::none, 0, 0, 0},
     ArchParams{"sm_86", "Ampere", 86, 8, 4, 24, -132, -20, Fp8Path::none, 0, 0, 0},
     ArchParams{"sm_87", "Ampere", 87, 8, 4, 24, -132, -20, Fp8Path::none, 0, 0, 0},  // Jetson Orin

@@ -116,6 +116,7 @@ void check_size(const MmaInst& inst, std::string_view operand, std::size_t got, 
 }  // namespace
 
 bool has_model(const MmaInst& inst, const ArchParams& arch) {
+  if (inst.products > 1) return arch.sm >= inst.min_sm && !arch.quad_pair_row.empty();
   const bool fp8 = is_f8f6f4(inst.a);
   if (fp8 && arch.fp8 == Fp8Path::emulated && !fp8_emulation_known(inst)) return false;
   return arch.sm >= inst.min_sm && !(fp8 && arch.fp8 == Fp8Path::none);
@@ -124,6 +125,9 @@ bool has_model(const MmaInst& inst, const ArchParams& arch) {
 void check_has_model(const MmaInst& inst, const ArchParams& arch) {
   if (arch.sm < inst.min_sm)
     throw Error(inst.ptx() + " needs sm_" + std::to_string(inst.min_sm) + ", not " + std::string(arch.name));
+  if (!has_model(inst, arch) && inst.products > 1)
+    throw Error(inst.ptx() + " has no model on " + std::string(arch.name) +
+                " (modelled: sm_70 and sm_75, Volta's arithmetic as MMA-Sim has it)");
   if (!has_model(inst, arch))
     throw Error(inst.ptx() + ": fp8 has no model on " + std::string(arch.name) +
                 " (modelled: sm_89 and sm_120 native, sm_90 CUDA 13's emulation of " + fp8_emulated_shapes() + ")");
@@ -131,11 +135,19 @@ void check_has_model(const MmaInst& inst, const ArchParams& arch) {
 
 void mma_tile(const MmaInst& inst, const ArchParams& arch, std::span<const std::uint64_t> a,
               std::span<const std::uint64_t> b, std::span<const std::uint64_t> c, std::span<std::uint64_t> d) {
-  check_size(inst, "A", a.size(), inst.m * inst.k);
-  check_size(inst, "B", b.size(), inst.k * inst.n);
-  check_size(inst, "C", c.size(), inst.m * inst.n);
-  check_size(inst, "D", d.size(), inst.m * inst.n);
+  check_size(inst, "A", a.size(), inst.a_elems());
+  check_size(inst, "B", b.size(), inst.b_elems());
+  check_size(inst, "C", c.size(), inst.c_elems());
+  check_size(inst, "D", d.size(), inst.c_elems());
   check_has_model(inst, arch);
+  if (inst.products > 1) {  // m8n8k4 f16: each quad pair's product on its own, with the row's Volta arithmetic
+    const ArchParams& volta = arch_params(arch.quad_pair_row);
+    const std::size_t ma = inst.m * inst.k, mb = inst.k * inst.n, mc = inst.m * inst.n;
+    for (std::size_t p = 0; p < static_cast<std::size_t>(inst.products); ++p)
+      fused_mma({inst, a.subspan(p * ma, ma), b.subspan(p * mb, mb), c.subspan(p * mc, mc), d.subspan(p * mc, mc)},
+                volta);
+    return;
+  }
   const Tiles t{inst, a, b, c, d};
   switch (inst.a) {
     case DType::f16:

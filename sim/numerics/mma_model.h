@@ -16,6 +16,10 @@
 //   f16, bf16, tf32  fused blocks (sim/numerics/fused_dot.h) of block_16bit / block_tf32
 //                    products; a K longer than one block chains blocks, each
 //                    block's rounded result being the next block's C;
+//                    m8n8k4 f16 (four products per warp, stacked along the
+//                    tiles' rows): each product one block of the
+//                    quad_pair_row's arithmetic (sm_70: 4 products, 23 kept
+//                    bits, zero term -131 / -19);
 //   e4m3, e5m2       sm_89, sm_120: native fused blocks of block_fp8 products
 //                    (either type for A and B, f32 or f16 accumulators; sm_120's
 //                    kind::f8f6f4 adds e3m2, e2m3, e2m1 on the same block);
@@ -76,6 +80,10 @@ struct ArchParams {
   int block_fp8;          // Fp8Path::fused: products per block
   int kept_bits_fp8;      //   its kept_bits
   int f32_frac_bits_fp8;  //   fraction bits of its f32 result (13 on sm_89: e8m13, toward zero)
+  // The row whose arithmetic runs m8n8k4 f16 (quad pairs) here: "sm_70" on
+  // sm_70 and on sm_75 (MMA-Sim's Turing falls back to Volta's settings for
+  // it); empty where nothing models it (sm_80 on: MMA-Sim has no such shape).
+  std::string_view quad_pair_row{};
 
   int zero_term_exp(DType out) const { return out == DType::f16 ? zero_term_f16 : zero_term_f32; }
 };
@@ -86,7 +94,8 @@ std::span<const ArchParams> all_arch_params();
 // "sm_75, sm_80, ...": the rows, for help texts and errors.
 std::string arch_names();
 
-// Whether `arch` has the instruction (inst.min_sm) and a model of it.
+// Whether `arch` has the instruction (inst.min_sm) and a model of it (fp8:
+// its Fp8Path; m8n8k4 f16: a quad_pair_row).
 bool has_model(const MmaInst& inst, const ArchParams& arch);
 // Throws Error, naming why, unless has_model(inst, arch).
 void check_has_model(const MmaInst& inst, const ArchParams& arch);

@@ -102,10 +102,10 @@ struct OperandShape {
 };
 
 std::optional<OperandShape> operand_shape(const MmaInst& in, std::string_view name) {
-  if (name == "A") return OperandShape{&VectorCase::a, in.m * in.k, in.a};
-  if (name == "B") return OperandShape{&VectorCase::b, in.k * in.n, in.b};
-  if (name == "C") return OperandShape{&VectorCase::c, in.m * in.n, in.c};
-  if (name == "D") return OperandShape{&VectorCase::d, in.m * in.n, in.d};
+  if (name == "A") return OperandShape{&VectorCase::a, in.a_elems(), in.a};
+  if (name == "B") return OperandShape{&VectorCase::b, in.b_elems(), in.b};
+  if (name == "C") return OperandShape{&VectorCase::c, in.c_elems(), in.c};
+  if (name == "D") return OperandShape{&VectorCase::d, in.c_elems(), in.d};
   return std::nullopt;
 }
 
@@ -298,7 +298,7 @@ std::vector<Mismatch> case_mismatches(const VectorCase& vc, LaneMma& lanes, std:
   got.resize(vc.d.size());
   lanes.run(vc.a, vc.b, vc.c, got);
   std::vector<Mismatch> out;
-  for (int i = 0; i < in.m * in.n; ++i)
+  for (int i = 0; i < in.c_elems(); ++i)
     if (got[i] != vc.d[i]) out.push_back({&vc, i / in.n, i % in.n, vc.d[i], got[i]});
   return out;
 }

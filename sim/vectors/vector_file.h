@@ -7,6 +7,9 @@
 //     case 0 normal
 //     A <m*k hex words>   B <k*n>   C <m*n>   D <m*n>   (logical, row-major)
 //
+// m8n8k4 f16 (sm_70's quad pairs) holds its four products stacked along the
+// rows: A 4*m*k words (product p's A is rows 8p..8p+7), B 4*k*n, C and D
+// 4*m*n (MmaInst::a_elems ...; core/gemm/ptx_frame.h).
 // `#` starts a comment line; an instr line applies to the cases after it.
 // Each word is one element's raw bits, zero-padded to the element width
 // (2 hex digits for 8-bit types, 4 for 16-bit, 8 for f32/tf32/s32, 16 for
@@ -48,7 +51,7 @@ VectorFile read_vector_file(const std::string& path);
 // One D element that differs from the recorded bits.
 struct Mismatch {
   const VectorCase* vcase;
-  int row;
+  int row;  // of the (stacked) tile: product p's row r is p * m + r
   int col;
   std::uint64_t expected;
   std::uint64_t got;
