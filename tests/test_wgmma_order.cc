@@ -80,6 +80,9 @@ TEST_CASE("the order rules on hand-written PTX", "[wgmma][order]") {
         FrameVerdict::proved);
   CHECK(check_wgmma_order(two + "st.global.f32 [%rd3], %f5;\n" + wait(0) + "}\n", "k.ptx").result ==
         FrameVerdict::refuted);
+  // Opcodes with "::" (the async-proxy fence before the mma) are instructions, not labels.
+  CHECK(check_wgmma_order(kHead + "fence.proxy.async.shared::cta;\n" + fence + mma0 + commit + wait(0) + "}\n", "k.ptx")
+            .result == FrameVerdict::proved);
   // Accumulating over several wgmma.mma_async needs no fence between them.
   CHECK(check_wgmma_order(kHead + fence + mma0 + mma0 + commit + wait(0) + "}\n", "k.ptx").result ==
         FrameVerdict::proved);

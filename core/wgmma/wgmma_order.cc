@@ -57,7 +57,9 @@ class PtxScanner {
         skip_space();
       }
       const std::size_t start = pos_;
-      while (pos_ < text_.size() && name_char(text_[pos_])) ++pos_;
+      // Opcodes may hold "::" (fence.proxy.async.shared::cta); a label is a name and one ':'.
+      while (pos_ < text_.size() && (name_char(text_[pos_]) || text_.substr(pos_, 2) == "::"))
+        pos_ += text_.substr(pos_, 2) == "::" ? 2 : 1;
       if (pos_ == start) fail(std::string("unexpected '") + text_[pos_] + "' (expected a PTX instruction)");
       std::string word(text_.substr(start, pos_ - start));
       skip_space();
