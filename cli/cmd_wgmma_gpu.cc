@@ -1,4 +1,4 @@
-// mmacheck wgmma-gpu [FILE...] [--inst PTX|all] [--cases N] [--seed S] [--inputs all|standard|edge]
+// mmacheck wgmma-gpu [FILE...] [--inst PTX|all] [--n N,...|every] [--cases N] [--seed S] [--inputs all|standard|edge]
 //                    [--show N] [--capture DIR] [--print-kernel]
 //
 // Runs wgmma.mma_async on the GPU (sm_90a: H100, H200) and diffs every D
@@ -12,7 +12,8 @@
 //   --inst PTX   that instruction in every layout of wgmma_replay_layouts
 //                (K-major in each swizzle mode; MN-major for f16/bf16);
 //   --inst all   every type row (sim/numerics/wgmma_model.h) at N = 8, 16,
-//                24, 64, 128, 256 (s32: 8, 16, 24, 32, 64, 256), the layouts in turn.
+//                24, 64, 128, 256 (s32: 8, 16, 24, 32, 64, 256), or the --n
+//                list (N,N,... or every: each N the row has), the layouts in turn.
 // The kernel (cuda/wgmma_kernel.h) stages the case's shared-memory image,
 // fences, issues wgmma with the descriptors, commits, waits and stores D.
 // Prints per run "PTX, LAYOUT: C cases match, F differ (E elements)" and the
@@ -73,7 +74,28 @@ std::vector<NamedRun> example_runs(const std::string& path) {
   return runs;
 }
 
-std::vector<NamedRun> instruction_runs(const std::string& which) {
+// "8,24" or "every"; empty: the default list of the accumulator type.
+std::vector<int> n_list(const std::string& text, DType d) {
+  std::vector<int> ns;
+  if (text == "every") {  // instruction_runs leaves out those a row lacks (s32: above 32, odd multiples of 8)
+    for (int n = 8; n <= 256; n += 8) ns.push_back(n);
+    return ns;
+  }
+  if (text.empty())
+    return d == DType::s32 ? std::vector<int>{8, 16, 24, 32, 64, 256} : std::vector<int>{8, 16, 24, 64, 128, 256};
+  std::size_t pos = 0;
+  while (pos <= text.size()) {
+    const std::size_t comma = std::min(text.find(',', pos), text.size());
+    const std::string item = text.substr(pos, comma - pos);
+    if (item.empty() || item.find_first_not_of("0123456789") != std::string::npos || item.size() > 3)
+      throw Error("wgmma-gpu: --n takes N,N,... or every, got '" + text + "'");
+    ns.push_back(std::stoi(item));
+    pos = comma + 1;
+  }
+  return ns;
+}
+
+std::vector<NamedRun> instruction_runs(const std::string& which, const std::string& n_text) {
   std::vector<NamedRun> runs;
   const auto add = [&](const sim::WgmmaInst& inst, const sim::WgmmaLayoutChoice& l) {
     const sim::WgmmaRun run = sim::dense_wgmma_run(inst, l.a_major, l.a_mode, l.b_major, l.b_mode);
@@ -87,10 +109,12 @@ std::vector<NamedRun> instruction_runs(const std::string& which) {
   }
   int turn = 0;
   for (const sim::WgmmaTypes& t : sim::wgmma_type_rows()) {
-    const std::vector<int> ns =
-        t.d == DType::s32 ? std::vector<int>{8, 16, 24, 32, 64, 256} : std::vector<int>{8, 16, 24, 64, 128, 256};
-    for (int n : ns) {
+    for (int n : n_list(n_text, t.d)) {
       const sim::WgmmaInst inst{.n = n, .d = t.d, .a = t.a, .b = t.b, .satfinite = false};
+      if (!inst.problem().empty()) {
+        if (n_text == "every") continue;  // s32's N above 32 step 16
+        throw Error("wgmma-gpu: " + inst.ptx() + ": " + inst.problem());
+      }
       const std::vector<sim::WgmmaLayoutChoice> layouts = sim::wgmma_replay_layouts(inst);
       add(inst, layouts[static_cast<std::size_t>(turn++) % layouts.size()]);
     }
@@ -111,6 +135,7 @@ int run_wgmma_gpu(const Args& args) {
   options.add_options()
       ("files", po::value<std::vector<std::string>>()->multitoken(), "wgmma example files (mmacheck wgmma's input)")
       ("inst", po::value<std::string>(), "a wgmma instruction (wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16) or all")
+      ("n", po::value<std::string>()->default_value(""), "with --inst all: the N to run, N,N,... or every (default 8,16,24,64,128,256; s32 8,16,24,32,64,256)")
       ("cases", po::value<int>()->default_value(64), "random cases per run")
       ("seed", po::value<std::uint64_t>()->default_value(1), "random seed")
       ("inputs", po::value<std::string>()->default_value("all"), "input kinds: standard, edge or all")
@@ -132,7 +157,7 @@ int run_wgmma_gpu(const Args& args) {
       runs.insert(runs.end(), more.begin(), more.end());
     }
   if (vm.count("inst")) {
-    std::vector<NamedRun> more = instruction_runs(vm["inst"].as<std::string>());
+    std::vector<NamedRun> more = instruction_runs(vm["inst"].as<std::string>(), vm["n"].as<std::string>());
     runs.insert(runs.end(), more.begin(), more.end());
   }
   if (runs.empty()) throw Error("wgmma-gpu: nothing to run (give example files with a proved operand, or --inst)");

@@ -23,7 +23,7 @@ namespace {
 std::vector<std::string> listed_commands(const std::string& overview) {
   std::vector<std::string> names;
   std::istringstream lines(overview);
-  const std::regex row(R"(^  mmacheck ([a-z]+)\b.*)");
+  const std::regex row(R"(^  mmacheck ([a-z-]+) .*)");
   std::smatch m;
   for (std::string line; std::getline(lines, line);)
     if (std::regex_match(line, m, row)) names.push_back(m[1]);

@@ -7,12 +7,15 @@
 // staging and frames refute a wrong descriptor or frame.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cstdio>
 #include <random>
 #include <set>
 
 #include "core/base/error.h"
 #include "core/gemm/mma_inst.h"
+#include "core/wgmma/wgmma_check.h"
+#include "core/wgmma/wgmma_reader.h"
 #include "core/wgmma/wgmma_frame.h"
 #include "sim/numerics/mma_model.h"
 #include "sim/numerics/wgmma_model.h"
@@ -255,4 +258,47 @@ TEST_CASE("wgmma-sim replays MMA-Sim's vectors and names a planted wrong word", 
         std::string::npos);
   CHECK(bad.out.find("1 passed, 1 failed") != std::string::npos);
   CHECK(test::run_mmacheck({"wgmma-sim", "/nonexistent.mmav"}).status == 2);
+}
+
+TEST_CASE("a proved example operand, read through its own descriptor, gives the D of a dense layout",
+          "[wgmma][examples]") {
+  std::mt19937_64 rng(11);
+  int runs = 0;
+  for (const char* name : {"k_none_f16", "k_sw128_f16", "k_sw32_tf32", "k_sw64_bf16", "mn_none_bf16", "mn_sw128_f16"}) {
+    const std::string path = test::source_path(std::string("examples/wgmma/") + name + ".txt");
+    for (const WgmmaCase& c : read_wgmma_file(test::read_file(path), path)) {
+      INFO(path << " " << c.name);
+      REQUIRE(check_wgmma(c).result == FrameVerdict::proved);
+      const DType t = *parse_dtype(c.operand.type->name);
+      const WgmmaInst inst{.n = c.operand.operand == 'B' ? c.operand.rows : 64, .d = DType::f32, .a = t, .b = t};
+      std::int64_t end = 0;
+      for (std::int64_t addr : c.placed) end = std::max(end, addr + c.operand.type->bytes);
+      const WgmmaRun run =
+          partnered_wgmma_run(inst, c.operand.operand, {c.descriptor, c.operand.major}, end, SwizzleMode::b128);
+      const WgmmaRun dense = dense_wgmma_run(inst, Major::k, SwizzleMode::none, Major::k, SwizzleMode::none);
+      std::vector<std::uint64_t> a(64 * inst.k()), b(std::size_t(inst.k()) * inst.n), cc(64 * inst.n);
+      for (auto& x : a) x = (rng() & 0x3FF) | 0x3800;  // f16/bf16/tf32 bits: small positive values
+      for (auto& x : b) x = (rng() & 0x3FF) | 0x3400;
+      for (auto& x : cc) x = rng() & 0x3FFFFFFF;
+      if (t == DType::tf32) {
+        for (auto& x : a) x <<= 16;
+        for (auto& x : b) x <<= 16;
+      }
+      std::vector<std::byte> image(run.image_bytes), dense_image(dense.image_bytes);
+      for (const auto& [r, img] : {std::pair{&run, &image}, std::pair{&dense, &dense_image}}) {
+        stage_operand(*r, 'A', a, *img);
+        stage_operand(*r, 'B', b, *img);
+      }
+      // The program's placement is where the descriptor reads: element (i, k) at c.placed.
+      const std::vector<std::uint64_t>& given = c.operand.operand == 'A' ? a : b;
+      const int i = c.operand.rows - 1, k = c.operand.k - 1;
+      const std::uint64_t want =
+          c.operand.operand == 'A' ? given[std::size_t(i) * inst.k() + k] : given[std::size_t(k) * inst.n + i];
+      CHECK(std::to_integer<std::uint64_t>(image[c.placed[std::size_t(i) * c.operand.k + k]]) == (want & 0xFF));
+      const std::vector<std::uint32_t> cw = accumulator_words(inst, cc);
+      CHECK(run_wgmma(run, wgmma_arith("sm_90"), image, cw) == run_wgmma(dense, wgmma_arith("sm_90"), dense_image, cw));
+      ++runs;
+    }
+  }
+  CHECK(runs == 10);  // every operand of the six proved examples
 }
