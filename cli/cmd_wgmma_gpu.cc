@@ -22,7 +22,9 @@
 // (DIR/wgmma.RUN.mmav; `mmacheck wgmma-sim` replays them).  --print-kernel
 // prints the first run's CUDA source and exits (no GPU needed).
 // Exit status: 0 all match, 1 a mismatch, 2 bad input, 3 no GPU.
+#include <algorithm>
 #include <filesystem>
+#include <optional>
 #include <iostream>
 #include <string>
 #include <vector>

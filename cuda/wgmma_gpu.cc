@@ -12,8 +12,8 @@ WgmmaCaseInputs draw_wgmma_case(const sim::WgmmaRun& run, const WgmmaDiffOptions
   const int k = inst.k();
   WgmmaCaseInputs in;
   in.dist = sim::case_distribution(index, options.inputs);
-  const sim::GemmInputs g = sim::random_gemm_inputs({sim::WgmmaInst::m, k, inst.a, 1}, {k, inst.n, inst.b, 0},
-                                                    {sim::WgmmaInst::m, inst.n, inst.d}, in.dist, options.seed, index);
+  const sim::GemmInputs g = sim::random_gemm_inputs({sim::WgmmaInst::kM, k, inst.a, 1}, {k, inst.n, inst.b, 0},
+                                                    {sim::WgmmaInst::kM, inst.n, inst.d}, in.dist, options.seed, index);
   in.a = g.a.bits;
   in.b = g.b.bits;
   in.c = g.c.bits;

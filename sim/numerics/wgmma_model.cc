@@ -63,7 +63,7 @@ int fused_block(DType in, const ArchParams& arith) {
 
 void fused_wgmma(const WgmmaInst& inst, const ArchParams& arith, std::span<const std::uint64_t> a,
                  std::span<const std::uint64_t> b, std::span<const std::uint64_t> c, std::span<std::uint64_t> d) {
-  const int m = WgmmaInst::m, n = inst.n, k = inst.k();
+  const int m = WgmmaInst::kM, n = inst.n, k = inst.k();
   const FloatFormat& fa = float_format(inst.a);
   const FloatFormat& fb = float_format(inst.b);
   const FloatFormat& out = float_format(inst.d);
@@ -88,7 +88,7 @@ void fused_wgmma(const WgmmaInst& inst, const ArchParams& arith, std::span<const
 void integer_wgmma(const WgmmaInst& inst, std::span<const std::uint64_t> a, std::span<const std::uint64_t> b,
                    std::span<const std::uint64_t> c, std::span<std::uint64_t> d) {
   const int n = inst.n, k = inst.k();
-  for (int i = 0; i < WgmmaInst::m; ++i)
+  for (int i = 0; i < WgmmaInst::kM; ++i)
     for (int j = 0; j < n; ++j) {
       std::int64_t sum = int_value(DType::s32, c[std::size_t(i) * n + j]);
       for (int kk = 0; kk < k; ++kk)
@@ -124,9 +124,9 @@ std::string WgmmaInst::problem() const {
 }
 
 std::optional<WgmmaInst> parse_wgmma_inst(std::string_view ptx) {
-  constexpr std::string_view prefix = "wgmma.mma_async.sync.aligned.m64n";
-  if (ptx.substr(0, prefix.size()) != prefix) return std::nullopt;
-  std::string_view rest = ptx.substr(prefix.size());
+  constexpr std::string_view kPrefix = "wgmma.mma_async.sync.aligned.m64n";
+  if (ptx.substr(0, kPrefix.size()) != kPrefix) return std::nullopt;
+  std::string_view rest = ptx.substr(kPrefix.size());
   WgmmaInst inst;
   std::size_t pos = 0;
   int n = 0;
@@ -137,10 +137,10 @@ std::optional<WgmmaInst> parse_wgmma_inst(std::string_view ptx) {
   if (dot == std::string_view::npos || rest[0] != 'k') return std::nullopt;
   const std::string_view kpart = rest.substr(0, dot);
   rest = rest.substr(dot + 1);
-  constexpr std::string_view sat = "satfinite.";
-  if (rest.substr(0, sat.size()) == sat) {
+  constexpr std::string_view kSat = "satfinite.";
+  if (rest.substr(0, kSat.size()) == kSat) {
     inst.satfinite = true;
-    rest = rest.substr(sat.size());
+    rest = rest.substr(kSat.size());
   }
   std::array<DType, 3> types{};
   for (int t = 0; t < 3; ++t) {
@@ -171,7 +171,7 @@ const ArchParams& wgmma_arith(std::string_view arch) {
 void wgmma_tile(const WgmmaInst& inst, const ArchParams& arith, std::span<const std::uint64_t> a,
                 std::span<const std::uint64_t> b, std::span<const std::uint64_t> c, std::span<std::uint64_t> d) {
   if (const std::string why = inst.problem(); !why.empty()) throw Error(inst.ptx() + ": " + why);
-  const int m = WgmmaInst::m, n = inst.n, k = inst.k();
+  const int m = WgmmaInst::kM, n = inst.n, k = inst.k();
   check_size(inst, "A", a.size(), m * k);
   check_size(inst, "B", b.size(), k * n);
   check_size(inst, "C", c.size(), m * n);

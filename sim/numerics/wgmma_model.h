@@ -46,8 +46,8 @@ struct WgmmaInst {
   DType b = DType::f16;
   bool satfinite = false;  // s32 only
 
-  static constexpr int m = 64;
-  int k() const;  // 16, 8 or 32 from the input type
+  static constexpr int kM = 64;  // M of every wgmma
+  int k() const;                 // 16, 8 or 32 from the input type
   // "wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16" (".satfinite" before the types for s32).
   std::string ptx() const;
   // "" when wgmma has this instruction, else why not.

@@ -61,7 +61,7 @@ WgmmaOperand wgmma_operand(const WgmmaInst& inst, char op, Major major) {
   const WgmmaType* type = find_wgmma_type(dtype_info(t).ptx);
   if (!type) throw Error("no wgmma operand type " + std::string(dtype_info(t).ptx));
   return WgmmaOperand{
-      .operand = op, .type = type, .rows = op == 'A' ? WgmmaInst::m : inst.n, .k = inst.k(), .major = major};
+      .operand = op, .type = type, .rows = op == 'A' ? WgmmaInst::kM : inst.n, .k = inst.k(), .major = major};
 }
 
 WgmmaRun dense_wgmma_run(const WgmmaInst& inst, Major a_major, SwizzleMode a_mode, Major b_major, SwizzleMode b_mode) {
@@ -143,7 +143,7 @@ std::vector<std::uint32_t> accumulator_words(const WgmmaInst& inst, std::span<co
   const WgmmaFrame& f = accumulator_frame(inst);
   const int regs = f.regs(inst.n), elems = f.elems(inst.n);
   const std::uint64_t mask = dtype_mask(inst.d);
-  if (tile.size() != std::size_t(WgmmaInst::m) * inst.n)
+  if (tile.size() != std::size_t(WgmmaInst::kM) * inst.n)
     throw Error(inst.ptx() + ": accumulator tile has " + std::to_string(tile.size()) + " elements");
   std::vector<std::uint32_t> words(std::size_t(WgmmaFrame::kThreads) * regs, 0);
   for (int t = 0; t < WgmmaFrame::kThreads; ++t)
@@ -162,7 +162,7 @@ std::vector<std::uint64_t> accumulator_tile(const WgmmaInst& inst, std::span<con
   if (words.size() != std::size_t(WgmmaFrame::kThreads) * regs)
     throw Error(inst.ptx() + ": " + std::to_string(words.size()) + " accumulator words, expected " +
                 std::to_string(WgmmaFrame::kThreads * regs));
-  std::vector<std::uint64_t> tile(std::size_t(WgmmaInst::m) * inst.n, 0);
+  std::vector<std::uint64_t> tile(std::size_t(WgmmaInst::kM) * inst.n, 0);
   for (int t = 0; t < WgmmaFrame::kThreads; ++t)
     for (int e = 0; e < elems; ++e) {
       const auto [row, col] = f.at(t, e);

@@ -1,6 +1,8 @@
 #include "sim/wgmma/wgmma_vectors.h"
 
+#include <algorithm>
 #include <charconv>
+#include <optional>
 #include <sstream>
 
 #include "core/base/error.h"
@@ -25,9 +27,8 @@ std::vector<std::string_view> words_of(std::string_view line) {
 std::vector<std::uint64_t> hex_words(const std::vector<std::string_view>& words, DType type, std::size_t want,
                                      const SourceLoc& loc) {
   if (words.size() - 1 != want)
-    throw Error(loc, words[0].empty() ? "operand"
-                                      : std::string(words[0]) + " has " + std::to_string(words.size() - 1) +
-                                            " words, expected " + std::to_string(want));
+    throw Error(loc, std::string(words[0]) + " has " + std::to_string(words.size() - 1) + " words, expected " +
+                         std::to_string(want));
   std::vector<std::uint64_t> out;
   out.reserve(want);
   for (std::size_t i = 1; i < words.size(); ++i) {
@@ -92,7 +93,7 @@ std::vector<WgmmaVectorCase> parse_wgmma_vectors(std::string_view text, const st
     } else if (w[0] == "A" || w[0] == "B" || w[0] == "C" || w[0] == "D") {
       if (cases.empty()) throw Error(loc, std::string(w[0]) + " before any case line");
       WgmmaVectorCase& c = cases.back();
-      const int m = WgmmaInst::m, n = c.inst.n, k = c.inst.k();
+      const int m = WgmmaInst::kM, n = c.inst.n, k = c.inst.k();
       switch (w[0][0]) {
         case 'A': c.a = hex_words(w, c.inst.a, std::size_t(m) * k, loc); break;
         case 'B': c.b = hex_words(w, c.inst.b, std::size_t(k) * n, loc); break;
