@@ -14,7 +14,8 @@
 //   --inst all   every type row (sim/numerics/wgmma_model.h) at N = 8, 16,
 //                24, 64, 128, 256 (s32: 8, 16, 24, 32, 64, 256), or the --n
 //                list (N,N,... or every: each N the row has), the layouts in turn.
-// The kernel (cuda/wgmma_kernel.h) stages the case's shared-memory image,
+// The kernels are compiled first, on every hardware thread at once.  The
+// kernel (cuda/wgmma_kernel.h) stages the case's shared-memory image,
 // fences, issues wgmma with the descriptors, commits, waits and stores D.
 // Prints per run "PTX, LAYOUT: C cases match, F differ (E elements)" and the
 // first --show mismatches by case and element, then a summary line.
@@ -27,6 +28,7 @@
 #include <optional>
 #include <iostream>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "cli/command.h"
@@ -185,11 +187,15 @@ int run_wgmma_gpu(const Args& args) {
             << session->gpu.driver().cuda_version() << ", NVRTC " << session->nvrtc.version() << "\n";
   if (!capture.empty()) std::filesystem::create_directories(capture);
   const sim::ArchParams& arith = sim::wgmma_arith("sm_90");
+  std::vector<sim::WgmmaRun> plain;
+  for (const NamedRun& r : runs) plain.push_back(r.run);
+  const std::vector<std::string> cubins = cuda::compile_wgmma_kernels(
+      session->nvrtc, plain, static_cast<int>(std::max(1u, std::thread::hardware_concurrency())));
   int matched = 0, differ = 0;
   std::int64_t outputs = 0, wrong = 0;
   for (std::size_t i = 0; i < runs.size(); ++i) {
     const NamedRun& r = runs[i];
-    const cuda::WgmmaDiffReport rep = cuda::wgmma_differential(*session, r.run, arith, diff);
+    const cuda::WgmmaDiffReport rep = cuda::wgmma_differential(*session, r.run, arith, diff, cubins[i]);
     std::cout << r.name << ": " << rep.cases - rep.failed_cases << " cases match, " << rep.failed_cases << " differ ("
               << rep.mismatched_elements << " elements)\n";
     for (const cuda::WgmmaDiffMismatch& m : rep.mismatches)

@@ -1,6 +1,9 @@
 #include "cuda/wgmma_gpu.h"
 
+#include <algorithm>
+#include <atomic>
 #include <cstring>
+#include <thread>
 
 #include "core/base/error.h"
 #include "cuda/wgmma_kernel.h"
@@ -24,13 +27,41 @@ WgmmaCaseInputs draw_wgmma_case(const sim::WgmmaRun& run, const WgmmaDiffOptions
   return in;
 }
 
+std::vector<std::string> compile_wgmma_kernels(const Nvrtc& nvrtc, const std::vector<sim::WgmmaRun>& runs,
+                                               int threads) {
+  std::vector<std::string> cubins(runs.size());
+  std::vector<std::string> errors(runs.size());
+  std::atomic<std::size_t> next{0};
+  const auto work = [&] {
+    for (std::size_t i = next++; i < runs.size(); i = next++) {
+      try {
+        cubins[i] = nvrtc.compile_for(wgmma_kernel(runs[i]).source, "sm_90a", "mmacheck_wgmma.cu");
+      } catch (const Error& e) {
+        errors[i] = e.what();
+      }
+    }
+  };
+  std::vector<std::thread> pool;
+  for (int t = 1; t < std::max(threads, 1); ++t) pool.emplace_back(work);
+  work();
+  for (std::thread& t : pool) t.join();
+  for (std::size_t i = 0; i < runs.size(); ++i)
+    if (!errors[i].empty()) throw Error(runs[i].inst.ptx() + ": " + errors[i]);
+  return cubins;
+}
+
 WgmmaDiffReport wgmma_differential(const GpuSession& session, const sim::WgmmaRun& run, const sim::ArchParams& arith,
                                    const WgmmaDiffOptions& options) {
+  return wgmma_differential(session, run, arith, options,
+                            session.nvrtc.compile_for(wgmma_kernel(run).source, "sm_90a", "mmacheck_wgmma.cu"));
+}
+
+WgmmaDiffReport wgmma_differential(const GpuSession& session, const sim::WgmmaRun& run, const sim::ArchParams& arith,
+                                   const WgmmaDiffOptions& options, const std::string& cubin) {
   const WgmmaKernel kernel = wgmma_kernel(run);
   if (session.gpu.info().sm != 90)
     throw Error(run.inst.ptx() + " needs sm_90a; " + session.gpu.info().name + " is sm_" +
                 std::to_string(session.gpu.info().sm));
-  const std::string cubin = session.nvrtc.compile_for(kernel.source, "sm_90a", "mmacheck_wgmma.cu");
   const std::size_t cases = static_cast<std::size_t>(options.cases);
   const std::size_t words = std::size_t(128) * kernel.regs;
   std::vector<WgmmaCaseInputs> inputs;

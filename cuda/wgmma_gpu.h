@@ -59,5 +59,12 @@ WgmmaCaseInputs draw_wgmma_case(const sim::WgmmaRun& run, const WgmmaDiffOptions
 // Throws Error when the kernel does not compile or the device faults.
 WgmmaDiffReport wgmma_differential(const GpuSession& session, const sim::WgmmaRun& run, const sim::ArchParams& arith,
                                    const WgmmaDiffOptions& options);
+// The same with the run's kernel already compiled (compile_wgmma_kernels).
+WgmmaDiffReport wgmma_differential(const GpuSession& session, const sim::WgmmaRun& run, const sim::ArchParams& arith,
+                                   const WgmmaDiffOptions& options, const std::string& cubin);
+
+// The CUBINs (sm_90a) of the runs' kernels, `threads` NVRTC compilations at
+// once (hundreds of runs: compiling dominates); the first failure is thrown.
+std::vector<std::string> compile_wgmma_kernels(const Nvrtc& nvrtc, const std::vector<sim::WgmmaRun>& runs, int threads);
 
 }  // namespace mmacheck::cuda

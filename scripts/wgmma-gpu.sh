@@ -10,7 +10,7 @@
 #   examples/NAME.txt     `mmacheck wgmma-gpu` on every example of examples/wgmma/ that
 #                         `mmacheck wgmma` proves (each operand through its own descriptor
 #                         and buffer layout), 256 cases
-#   every_n.txt           every type row at every N (8..256), 64 cases, layouts in turn
+#   every_n.txt           every type row at every N (8..256), 32 cases, layouts in turn
 #   layouts_ROW.txt       m64n64 (m64n32 for s32) of each type row in every layout, 256 cases
 #   capture/*.mmav        every type row at N = 8 and 24, 32 cases each, the GPU's D
 #                         (wgmma vectors), and replay.txt: `mmacheck wgmma-sim` on them
@@ -65,7 +65,7 @@ for f in "$B"/src/examples/wgmma/*.txt; do
     step "examples/$name" "$OUT/examples/$name.txt" 300 "$M" wgmma-gpu "$f" --cases 256 --show 20
   fi
 done
-step every_n "$OUT/every_n.txt" 1200 "$M" wgmma-gpu --inst all --n every --cases 64 --show 20
+step every_n "$OUT/every_n.txt" 1200 "$M" wgmma-gpu --inst all --n every --cases 32 --show 20
 W=wgmma.mma_async.sync.aligned
 for row in m64n64k16.f32.f16.f16 m64n64k16.f16.f16.f16 m64n64k16.f32.bf16.bf16 m64n64k8.f32.tf32.tf32 \
   m64n64k32.f32.e4m3.e4m3 m64n64k32.f32.e5m2.e4m3 m64n64k32.f16.e4m3.e5m2 m64n64k32.f16.e5m2.e5m2 \

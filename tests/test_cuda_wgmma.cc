@@ -63,17 +63,21 @@ TEST_CASE("the wgmma kernel stages, fences, issues, commits, waits and stores", 
 TEST_CASE("NVRTC compiles the wgmma kernel of every type row for sm_90a, not for sm_90", "[cuda][wgmma][nvrtc]") {
   const std::optional<Nvrtc> nvrtc = nvrtc_or_skip();
   if (!nvrtc) return;
-  int compiled = 0;
+  std::vector<WgmmaRun> runs;
   for (const WgmmaTypes& t : wgmma_type_rows())
     for (int n : {8, 256}) {
       const WgmmaInst inst{.n = n, .d = t.d, .a = t.a, .b = t.b};
       const std::vector<WgmmaLayoutChoice> layouts = wgmma_replay_layouts(inst);
-      const WgmmaLayoutChoice& l = layouts[static_cast<std::size_t>(compiled) % layouts.size()];
-      const WgmmaKernel k = wgmma_kernel(dense_wgmma_run(inst, l.a_major, l.a_mode, l.b_major, l.b_mode));
-      INFO(inst.ptx());
-      CHECK_FALSE(nvrtc->compile_for(k.source, "sm_90a", "wgmma.cu").empty());
-      ++compiled;
+      const WgmmaLayoutChoice& l = layouts[runs.size() % layouts.size()];
+      runs.push_back(dense_wgmma_run(inst, l.a_major, l.a_mode, l.b_major, l.b_mode));
     }
+  const std::vector<std::string> cubins = compile_wgmma_kernels(*nvrtc, runs, 2);
+  int compiled = 0;
+  for (std::size_t i = 0; i < runs.size(); ++i) {
+    INFO(runs[i].inst.ptx());
+    CHECK_FALSE(cubins[i].empty());
+    compiled += cubins[i].empty() ? 0 : 1;
+  }
   CHECK(compiled == 32);
   const WgmmaKernel k = wgmma_kernel(run_of("wgmma.mma_async.sync.aligned.m64n8k16.f32.f16.f16"));
   CHECK_THROWS_WITH(nvrtc->compile(k.source, 90, "wgmma.cu"), Catch::Contains("sm_90"));
