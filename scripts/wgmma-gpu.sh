@@ -34,6 +34,7 @@ if ! ldconfig -p 2>/dev/null | grep -q 'libnvrtc\.so\.13 ' && [ ! -e /usr/local/
   fi
 fi
 for f in "$B"/lib/*.xz $(find "$B/src" -name '*.mmav.xz'); do
+  [ -e "$f" ] || continue
   case "$f" in */nvrtc.tar.xz) continue ;; esac
   [ -e "${f%.xz}" ] && continue
   if command -v xz >/dev/null 2>&1; then xz -dc "$f" >"${f%.xz}"; else
@@ -50,7 +51,7 @@ step() {  # step NAME LOG SECONDS COMMAND...
   shift 3
   t0=$(date +%s)
   timeout "$limit" "$@" >"$log" 2>&1
-  echo "$? $name $(($(date +%s) - t0))s: $(tail -n 1 "$log")" >>"$OUT/summary.txt"
+  echo "$? $name $(($(date +%s) - t0))s: $(grep -v "^ *$" "$log" | tail -n 1)" >>"$OUT/summary.txt"
 }
 
 {
