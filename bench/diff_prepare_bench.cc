@@ -3,12 +3,15 @@
 // the host can prepare, the limit of `mmacheck gpu` when the device waits.
 //
 //     build/bin/diff_prepare_bench [FILE] [--cases N] [--threads T] [--inputs standard|edge|all]
+//                                  [--path scalar|avx2|avx512]
 //
 // First N cases (default 65536) on one thread, timing each phase in CPU
 // time: drawing the inputs, packing them into the kernel's words, the warp
 // machine, packing its D, comparing D with a copy (memcmp).  Then the same
 // work on T threads (default: every hardware thread) through the worker
 // pool, wall clock, as the differential runs it: its cases per minute.
+// --path draws on one instruction set's path (sim/numerics/philox_blocks.h;
+// default the widest the processor has), to time each: the inputs are the same.
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -31,6 +34,8 @@ using namespace mmacheck;
 
 namespace {
 
+constexpr const char* kPathNames[] = {"scalar", "avx2", "avx512"};
+
 double thread_seconds() {
   timespec ts{};
   clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
@@ -47,6 +52,7 @@ struct Job {
   Staging staging;
   cuda::CaseWords words;
   sim::InputSet inputs;
+  sim::PhiloxPath path;
 };
 
 // One case's host work, as Pipeline::prepare and finish do it.
@@ -59,9 +65,9 @@ void one_case(const Job& job, sim::WarpMachine& machine, std::int64_t index, std
     phases[phase] += now - t;
     t = now;
   };
-  const sim::GemmInputs in =
-      sim::random_gemm_inputs(job.specs.a, job.specs.b, job.specs.c,
-                              sim::case_distribution(static_cast<int>(index), job.inputs), 1, static_cast<int>(index));
+  const sim::GemmInputs in = sim::random_gemm_inputs(job.specs.a, job.specs.b, job.specs.c,
+                                                     sim::case_distribution(static_cast<int>(index), job.inputs), 1,
+                                                     static_cast<int>(index), job.path);
   tick(0);
   std::byte* p = host.data();
   cuda::write_matrix(in.a, job.staging.a, job.words.a, p, "A");
@@ -82,26 +88,37 @@ void one_case(const Job& job, sim::WarpMachine& machine, std::int64_t index, std
 
 int main(int argc, char** argv) {
   keep_large_blocks_in_heap();
-  std::string path = "examples/m64.txt";
+  std::string path_name = "examples/m64.txt";
   std::int64_t cases = 65536;
   int threads = WorkerPool::hardware_threads();
   std::string inputs = "standard";
+  sim::PhiloxPath path = sim::best_philox_path();
   for (int i = 1; i < argc; ++i) {
     const std::string arg = argv[i];
     if (arg == "--cases" && i + 1 < argc) cases = std::atoll(argv[++i]);
     else if (arg == "--threads" && i + 1 < argc) threads = std::atoi(argv[++i]);
     else if (arg == "--inputs" && i + 1 < argc) inputs = argv[++i];
-    else if (!arg.empty() && arg[0] != '-') path = arg;
+    else if (arg == "--path" && i + 1 < argc) {
+      const std::string name = argv[++i];
+      int at = 0;
+      while (at < 3 && name != kPathNames[at]) ++at;
+      path = static_cast<sim::PhiloxPath>(at);
+      if (at == 3 || !sim::philox_path_available(path)) {
+        std::fprintf(stderr, "diff_prepare_bench: --path scalar, avx2 or avx512 (one this processor has), not '%s'\n",
+                     name.c_str());
+        return 2;
+      }
+    } else if (!arg.empty() && arg[0] != '-') path_name = arg;
     else {
-      std::fprintf(stderr, "usage: diff_prepare_bench [FILE] [--cases N] [--threads T] [--inputs KIND]\n");
+      std::fprintf(stderr, "usage: diff_prepare_bench [FILE] [--cases N] [--threads T] [--inputs KIND] [--path P]\n");
       return 2;
     }
   }
   try {
-    const Program program = load_program(path);
+    const Program program = load_program(path_name);
     const Plan plan = dispatch(program);
-    if (!plan.ok) throw Error(path + " does not dispatch");
-    Job job{sim::input_specs(program), build_staging(program, plan.nest), {}, sim::input_set(inputs)};
+    if (!plan.ok) throw Error(path_name + " does not dispatch");
+    Job job{sim::input_specs(program), build_staging(program, plan.nest), {}, sim::input_set(inputs), path};
     job.words = cuda::case_words(job.staging);
     const sim::WarpMachine machine(plan.nest, job.staging, sim::arch_params("sm_90"));
     std::vector<std::byte> host(job.words.case_bytes()), expected(job.words.d.case_bytes());
@@ -112,10 +129,11 @@ int main(int argc, char** argv) {
     const double per = 1e6 / static_cast<double>(cases);
     const double sum = phases[0] + phases[1] + phases[2] + phases[3] + phases[4];
     std::printf(
-        "%s, %lld cases (%s), 1 thread, CPU time per case: draw %.2f us, pack A B C %.2f us, "
+        "%s, %lld cases (%s, %s path), 1 thread, CPU time per case: draw %.2f us, pack A B C %.2f us, "
         "simulate %.2f us, pack D %.2f us, compare %.2f us; total %.2f us (%.3g M cases/min/thread)\n",
-        path.c_str(), static_cast<long long>(cases), inputs.c_str(), per * phases[0], per * phases[1], per * phases[2],
-        per * phases[3], per * phases[4], per * sum, 60.0 * cases / sum / 1e6);
+        path_name.c_str(), static_cast<long long>(cases), inputs.c_str(), kPathNames[static_cast<int>(job.path)],
+        per * phases[0], per * phases[1], per * phases[2], per * phases[3], per * phases[4], per * sum,
+        60.0 * cases / sum / 1e6);
 
     WorkerPool pool(threads);
     std::vector<sim::WarpMachine> machines(static_cast<std::size_t>(pool.size()), machine);

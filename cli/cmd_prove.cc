@@ -14,6 +14,7 @@
 #include "cli/command.h"
 #include "cli/options.h"
 #include "cli/file_batch.h"
+#include "cli/kernel_batch.h"
 #include "core/base/json.h"
 #include "core/program/read/read_program.h"
 #include "core/prove/prove.h"
@@ -142,82 +143,30 @@ void text(std::ostream& os, const ProofReport& r) {
   os << "\n";
 }
 
-std::string listed(const std::vector<std::string>& items) {
-  std::string list;
-  for (const std::string& s : items) list += (list.empty() ? "" : ", ") + s;
-  return list;
-}
-
-// Does the kernel's verdict meet its test's pytest.raises?  TVM's dispatch
-// failing is what the test expects; any other verdict (proved: TVM would
-// dispatch it) does not.
-bool expected_failure(const KernelInstance& k, const ProofReport& r) {
-  return k.expects && r.verdict == Verdict::dispatch_failed;
-}
-
-// One file: its own program, or each kernel its tests build (docs/tvmscript.md, "Test files").
+// One file: its own program, or each kernel its tests build (cli/kernel_batch.h).
 FileOutcome prove_file(const ReadProgram& read, const ProveOptions& opts, std::optional<int> max_banks, bool as_json,
                        std::ostream& out) {
-  std::vector<const KernelInstance*> kernels;
-  for (const KernelInstance& k : read.instances) kernels.push_back(&k);
-  const bool whole = kernels.empty() || read.program.gemm || read.program.release;
-  FileOutcome outcome{kHolds, "", as_json ? Json::array() : Json()};
-  std::map<std::string, int> counts;
-  int shown = 0;
-  const auto one = [&](const Program& program, const KernelInstance* kernel) {
+  return check_kernels(read, as_json, out, [&](const Program& program, const KernelInstance* kernel, std::ostream& o) {
     ProofReport report = prove(program, opts);
-    std::vector<std::string> skipped = kernel ? kernel->skipped : read.skipped;
-    if (kernel)
-      report.notes.insert(report.notes.begin(), "built at line " + std::to_string(kernel->built_at.line) +
-                                                    " of the test (docs/tvmscript.md, \"Test files\")");
-    if (kernel && kernel->expects)
-      report.notes.push_back(expected_failure(*kernel, report)
-                                 ? "the test expects this kernel to fail: " + *kernel->expects +
-                                       "; TVM's dispatch fails"
-                                 : "the test expects this kernel to fail (" + *kernel->expects +
-                                       "), but TVM's dispatch does not fail on it");
-    if (!skipped.empty()) report.notes.push_back("skipped (no bearing on the gemm): " + listed(skipped));
+    const bool failed = report.verdict == Verdict::dispatch_failed;
+    for (std::string& note : kernel_notes(read, kernel, failed)) report.notes.push_back(std::move(note));
     const bool banks_ok = !max_banks || report.extra_wavefronts() <= *max_banks;
-    const bool holds =
-        kernel && kernel->expects ? expected_failure(*kernel, report) : report.verdict == Verdict::proved && banks_ok;
-    if (!holds) outcome.status = kFails;
-    std::string label(verdict_name(report.verdict));
-    if (kernel && kernel->expects && holds) label += " as expected";
-    ++counts[label];
+    KernelOutcome k{report.verdict == Verdict::proved && banks_ok, std::string(verdict_name(report.verdict)), failed,
+                    Json()};
     if (as_json) {
-      Json j = report_json(report);
-      if (kernel) {
-        j["kernel"] = kernel->name;
-        if (kernel->expects) j["expects_failure"] = *kernel->expects;
-        j["as_expected"] = holds;
-      }
+      k.json = report_json(report);
       if (max_banks) {
-        j["max_bank_conflicts"] = *max_banks;
-        j["bank_conflicts_ok"] = banks_ok;
+        k.json["max_bank_conflicts"] = *max_banks;
+        k.json["bank_conflicts_ok"] = banks_ok;
       }
-      if (kernels.empty()) outcome.json = std::move(j);
-      else outcome.json.push_back(std::move(j));
     } else {
-      if (!kernels.empty())
-        out << (shown++ ? "\n" : "") << "-- " << (kernel ? kernel->name : "the file's own kernel") << " --\n";
-      text(out, report);
+      text(o, report);
       if (!banks_ok)
-        out << "bank conflicts: " << report.extra_wavefronts() << " extra wavefronts, more than --max-bank-conflicts "
-            << *max_banks << "\n";
+        o << "bank conflicts: " << report.extra_wavefronts() << " extra wavefronts, more than --max-bank-conflicts "
+          << *max_banks << "\n";
     }
-    return std::string(verdict_name(report.verdict));
-  };
-  if (kernels.empty()) {
-    outcome.label = one(read.program, nullptr);
-    return outcome;
-  }
-  if (whole) one(read.program, nullptr);
-  for (const KernelInstance* k : kernels) one(k->program, k);
-  std::string summary;
-  for (const auto& [label, n] : counts) summary += (summary.empty() ? "" : ", ") + std::to_string(n) + " " + label;
-  if (!as_json) out << "\n" << kernels.size() + (whole ? 1 : 0) << " kernels: " << summary << "\n";
-  outcome.label = outcome.status == kHolds ? "proved" : "not proved";
-  return outcome;
+    return k;
+  });
 }
 
 }  // namespace

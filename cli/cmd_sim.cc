@@ -22,6 +22,7 @@
 #include "cli/command.h"
 #include "cli/options.h"
 #include "cli/file_batch.h"
+#include "cli/kernel_batch.h"
 #include "cli/progress.h"
 #include "core/gemm/dispatch.h"
 #include "core/base/error.h"
@@ -100,13 +101,15 @@ struct SimSettings {
   bool progress;  // off when several files run at once: one line per run
 };
 
-FileOutcome simulate_file(const std::string& path, const SimSettings& s, std::ostream& out) {
-  const Program program = load_program(path);
+KernelOutcome simulate_program(const Program& program, const std::vector<std::string>& notes, const SimSettings& s,
+                               std::ostream& out) {
   const Plan plan = dispatch(program, s.inst_set, s.limits);
   if (!plan.ok) {
     out << "dispatch_failed\n";
     for (const std::string& r : plan.reasons) out << "  " << r << "\n";
-    return {kFails, "dispatch_failed", {{"verdict", "dispatch_failed"}, {"reasons", plan.reasons}}};
+    for (const std::string& n : notes) out << "note: " << n << "\n";
+    return {
+        false, "dispatch_failed", true, {{"verdict", "dispatch_failed"}, {"reasons", plan.reasons}, {"notes", notes}}};
   }
   const sim::SimCheck check(program, plan.nest, *s.arch);
   const GemmGeometry& g = check.geometry();
@@ -151,8 +154,20 @@ FileOutcome simulate_file(const std::string& path, const SimSettings& s, std::os
                        {"wrong_elements", r.wrong_elements},
                        {"not_bit_exact", r.not_bit_exact},
                        {"outside_bound", r.outside_bound},
-                       {"failures", std::move(failures)}};
-  return {passed ? kHolds : kFails, passed ? "passed" : "failed", report};
+                       {"failures", std::move(failures)},
+                       {"notes", notes}};
+  for (const std::string& n : notes) out << "note: " << n << "\n";
+  return {passed, passed ? "passed" : "failed", false, report};
+}
+
+// One file: its own program, or each kernel its tests build (cli/kernel_batch.h).
+FileOutcome simulate_file(const std::string& path, const SimSettings& s, std::ostream& out) {
+  const ReadProgram read = read_program_file(path);
+  return check_kernels(read, s.json, out, [&](const Program& program, const KernelInstance* kernel, std::ostream& o) {
+    // The notes follow the verdict: whether the kernel dispatches is known first.
+    const bool failed = !dispatch(program, s.inst_set, s.limits).ok;
+    return simulate_program(program, kernel ? kernel_notes(read, kernel, failed) : std::vector<std::string>{}, s, o);
+  });
 }
 
 }  // namespace

@@ -13,6 +13,12 @@
 // when one is refuted or unchecked (unchecked is not success;
 // --allow-unchecked accepts it: cli/unchecked.h), 2 bad input.  Several
 // files or folders (.txt) run as `prove` runs them (cli/file_batch.h).
+//
+// A .ptx FILE is a kernel's PTX instead: its wgmma.fence, commit_group and
+// wait_group order is checked (core/wgmma/wgmma_order.h): text, the verdict
+// and each violation at its line; --json {"file", "verdict", "wgmma_order":
+// {result, mma_count, group_count, message, violations: [{rule, line,
+// column, message}]}}.
 #include <algorithm>
 #include <array>
 #include <iostream>
@@ -24,6 +30,7 @@
 #include "core/base/file_io.h"
 #include "core/base/json.h"
 #include "core/wgmma/wgmma_check.h"
+#include "core/wgmma/wgmma_order.h"
 #include "core/wgmma/wgmma_reader.h"
 #include "core/wgmma/wgmma_report_json.h"
 
@@ -83,13 +90,41 @@ FileOutcome check_wgmma_file(const std::string& path, bool json, bool allow, std
   return outcome;
 }
 
+FileOutcome check_order_file(const std::string& path, bool json, bool allow, std::ostream& out) {
+  const WgmmaOrderReport r = check_wgmma_order(read_text_file(path), input_name(path));
+  UncheckedTally unchecked;
+  if (r.result == FrameVerdict::unchecked) unchecked.add(r.message);
+  const bool failed = r.result == FrameVerdict::refuted;
+  FileOutcome outcome{status(failed, unchecked, allow), std::string(verdict_name(r.result)), nullptr};
+  if (json) {
+    Json violations = Json::array();
+    for (const WgmmaOrderViolation& v : r.violations)
+      violations.push_back(
+          {{"rule", wgmma_order_rule_name(v.rule)}, {"line", v.at.line}, {"column", v.at.col}, {"message", v.message}});
+    outcome.json = Json{{"verdict", verdict_name(r.result)},
+                        {"wgmma_order",
+                         {{"result", verdict_name(r.result)},
+                          {"mma_count", r.mma_count},
+                          {"group_count", r.group_count},
+                          {"message", r.message},
+                          {"violations", std::move(violations)}}},
+                        {"unchecked", unchecked.json()}};
+    return outcome;
+  }
+  out << verdict_name(r.result) << ": " << r.message << "\n";
+  for (const WgmmaOrderViolation& v : r.violations)
+    out << "  " << v.at.str() << ": [" << wgmma_order_rule_name(v.rule) << "] " << v.message << "\n";
+  out << unchecked.summary(allow) << std::flush;
+  return outcome;
+}
+
 }  // namespace
 
 int run_wgmma(const Args& args) {
   po::options_description options("mmacheck wgmma");
   // clang-format off
   options.add_options()
-      ("file", po::value<std::vector<std::string>>(), "wgmma operand files (core/wgmma/wgmma_reader.h) or folders of them; - is standard input")
+      ("file", po::value<std::vector<std::string>>(), "wgmma operand files (core/wgmma/wgmma_reader.h), kernels' PTX (.ptx: the fence, commit and wait order) or folders of them; - is standard input")
       ("json", po::bool_switch(), "print the JSON report (JSON Lines, one object per file, for several)")
       ("jobs,j", po::value<int>()->default_value(1), "files checked at once (0: one per hardware thread)");
   // clang-format on
@@ -101,9 +136,11 @@ int run_wgmma(const Args& args) {
   const bool json = vm["json"].as<bool>();
   const bool allow = vm["allow-unchecked"].as<bool>();
   const BatchOptions batch{.jobs = checked_jobs(vm["jobs"].as<int>()), .json = json};
-  return run_batch(
-      expand_inputs(vm["file"].as<std::vector<std::string>>(), {}, {".txt"}), batch,
-      [&](const std::string& path, std::ostream& out) { return check_wgmma_file(path, json, allow, out); });
+  return run_batch(expand_inputs(vm["file"].as<std::vector<std::string>>(), {}, {".txt", ".ptx"}), batch,
+                   [&](const std::string& path, std::ostream& out) {
+                     const bool ptx = path.size() > 4 && path.compare(path.size() - 4, 4, ".ptx") == 0;
+                     return ptx ? check_order_file(path, json, allow, out) : check_wgmma_file(path, json, allow, out);
+                   });
 }
 
 }  // namespace mmacheck::cli

@@ -5,6 +5,9 @@
 // Philox definition in CUDA's own terms (__umulhi), not from the host code.
 // A device test (tests/test_cuda_gpu.cc) requires the words to equal the
 // host's bit for bit: the first step of drawing the inputs on the device.
+// These are also stream 0's words of sim/numerics/philox_blocks.h, the
+// words A's elements are made of in the standard kinds (the CPU side of
+// that contract: tests/test_random_inputs.cc).
 //
 //     const std::vector<std::uint32_t> w = device_case_stream(gpu, nvrtc, 7, 0, 4096, 64);
 //     // w[i * 64 + j] == j-th next32() of CaseStream(7, i)

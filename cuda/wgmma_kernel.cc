@@ -52,6 +52,13 @@ WgmmaKernel wgmma_kernel(const sim::WgmmaRun& run) {
      << "#pragma unroll\n"
      << "  for (int r = 0; r < " << k.regs << "; ++r) acc[r] = " << (f32_acc ? "__uint_as_float(cin[r])" : "cin[r]")
      << ";\n"
+     // Each accumulator pinned by an empty asm before the fence (and after the
+     // wait): left alone, the compiler may write the accumulator registers
+     // between wgmma.fence and the mma, which the ISA forbids (docs/wgmma.md,
+     // init_after_fence); CUTLASS's warpgroup_fence_operand does the same.
+     << "#pragma unroll\n"
+     << "  for (int r = 0; r < " << k.regs << "; ++r) asm volatile(\"\" : " << (f32_acc ? "\"+f\"" : "\"+r\"")
+     << "(acc[r]) :: \"memory\");\n"
      << "  asm volatile(\"wgmma.fence.sync.aligned;\\n\" ::: \"memory\");\n"
      << "  asm volatile(\n"
      << "      \"{\\n.reg .pred p;\\nsetp.ne.b32 p, %" << k.regs + 2 << ", 0;\\n\"\n"
@@ -65,6 +72,9 @@ WgmmaKernel wgmma_kernel(const sim::WgmmaRun& run) {
   os << "\n      : \"l\"(da), \"l\"(db), \"r\"(1)\n      : \"memory\");\n"
      << "  asm volatile(\"wgmma.commit_group.sync.aligned;\\n\" ::: \"memory\");\n"
      << "  asm volatile(\"wgmma.wait_group.sync.aligned 0;\\n\" ::: \"memory\");\n"
+     << "#pragma unroll\n"
+     << "  for (int r = 0; r < " << k.regs << "; ++r) asm volatile(\"\" : " << (f32_acc ? "\"+f\"" : "\"+r\"")
+     << "(acc[r]) :: \"memory\");\n"
      << "  unsigned* dout = d + (cs * 128 + t) * " << k.regs << "ull;\n"
      << "#pragma unroll\n"
      << "  for (int r = 0; r < " << k.regs << "; ++r) dout[r] = " << (f32_acc ? "__float_as_uint(acc[r])" : "acc[r]")

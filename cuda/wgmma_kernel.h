@@ -8,7 +8,8 @@
 //      adds the buffer's shared address >> 4 to their start fields);
 //   2. fence.proxy.async.shared::cta (the generic-proxy writes made visible
 //      to the async proxy wgmma reads through), __syncthreads;
-//   3. the accumulators loaded from C (thread-major words), wgmma.fence;
+//   3. the accumulators loaded from C (thread-major words) and pinned by an
+//      empty asm each (no write between the fence and the mma), wgmma.fence;
 //   4. wgmma.mma_async.sync.aligned.m64nNkK.D.A.B with both descriptors,
 //      scale-d = 1 (D = A * B + C), imm-trans from the major-ness (f16/bf16);
 //   5. wgmma.commit_group, wgmma.wait_group 0, the accumulators stored to D.

@@ -10,10 +10,10 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-seconds=${1:?usage: scripts/fuzz.sh SECONDS [fuzz_layout_expr fuzz_program fuzz_mmav fuzz_triton fuzz_cute]}
+seconds=${1:?usage: scripts/fuzz.sh SECONDS [fuzz_layout_expr fuzz_program fuzz_python fuzz_mmav fuzz_triton fuzz_cute]}
 shift
 harnesses=("$@")
-((${#harnesses[@]})) || harnesses=(fuzz_layout_expr fuzz_program fuzz_mmav fuzz_triton fuzz_cute)
+((${#harnesses[@]})) || harnesses=(fuzz_layout_expr fuzz_program fuzz_python fuzz_mmav fuzz_triton fuzz_cute)
 
 bin=build-sanitize/bin
 for h in "${harnesses[@]}"; do
@@ -30,9 +30,11 @@ done
 # right-hand sides of `NAME = ...` lines that are not buffers); the vector
 # files cut to their first two cases (a whole file runs 384 cases per input).
 work=build-sanitize/fuzz
-mkdir -p "$work"/seeds/{fuzz_program,fuzz_layout_expr,fuzz_mmav,fuzz_triton,fuzz_cute}
+mkdir -p "$work"/seeds/{fuzz_program,fuzz_python,fuzz_layout_expr,fuzz_mmav,fuzz_triton,fuzz_cute}
 cp examples/*.txt "$work/seeds/fuzz_program/"
 cp examples/tirx_*.py "$work/seeds/fuzz_program/"  # the released TIRx: programs and lowered dumps
+# Whole .py files: TVMScript examples and the test-file corpus (factories, parametrized tests).
+cp examples/*.py tests/data/tvm/test_files/*.py "$work/seeds/fuzz_python/"
 n=0
 for f in examples/*.txt; do
   { grep -E '^[A-Za-z_][A-Za-z0-9_]* *= *' "$f" || true; } | { grep -vE '= *(buffer|T\.alloc_buffer)\(' || true; } |

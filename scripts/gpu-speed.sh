@@ -16,8 +16,13 @@ run() {  # run NAME COMMAND...
   shift
   { echo "load: $(cat /proc/loadavg)"; echo "\$ $*"; $TIME "$@"; echo "exit $?"; } >"$OUT/$name.txt" 2>&1
 }
-{ nproc; lscpu | grep -E 'Model name|^CPU\(s\)|Thread'; nvidia-smi -L; cat /proc/loadavg; } >"$OUT/machine.txt" 2>&1
+{ nproc; lscpu | grep -E 'Model name|^CPU\(s\)|Thread|Flags'; nvidia-smi -L; cat /proc/loadavg; } >"$OUT/machine.txt" 2>&1
 run prepare_m64 "$B/bin/diff_prepare_bench" "$E/m64.txt" --cases 20000
+# The same on the narrower paths (the inputs are the same; a path the
+# processor lacks is refused, exit 2).
+run prepare_m64_avx2 "$B/bin/diff_prepare_bench" "$E/m64.txt" --cases 20000 --threads 1 --path avx2
+run prepare_m64_scalar "$B/bin/diff_prepare_bench" "$E/m64.txt" --cases 20000 --threads 1 --path scalar
+run prepare_m64_all "$B/bin/diff_prepare_bench" "$E/m64.txt" --cases 20000 --threads 1 --inputs all
 run bench_nest_m64 "$M" bench --threads 16 --nest "$E/m64.txt"
 run gpu_m64_4M "$M" gpu "$E/m64.txt" --cases 4194304
 run gpu_m64_4M_all "$M" gpu "$E/m64.txt" --cases 4194304 --devices all

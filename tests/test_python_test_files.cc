@@ -201,3 +201,22 @@ TEST_CASE("prove checks a test file's kernels, one report each, and holds the te
   CHECK(d.out.find("but TVM's dispatch does not fail on it") != std::string::npos);
   std::filesystem::remove(path);
 }
+
+TEST_CASE("sim simulates each kernel a test file's tests build", "[python][testfiles][cli]") {
+  const RunResult r = run_mmacheck({"sim", "--cases", "8", source_path(kModule)});
+  CHECK(r.status == 0);
+  CHECK(r.out.find("-- test_staged[bfloat16-1.0-2-1-3-8] --\nmma.sync.aligned.m16n8k8.row.col.f32.bf16.bf16.f32") !=
+        std::string::npos);
+  CHECK(r.out.find("30 kernels: 2 dispatch_failed as expected, 28 passed") != std::string::npos);
+  // A wrong B staging is a wrong D in simulation too, in the kernels that have it.
+  const std::string path = std::filesystem::temp_directory_path() / "mmacheck_test_sim_wrong.py";
+  { std::ofstream(path) << replace_once(module_text(), "nt * 8 + lane // 4]", "nt * 8 + lane % 8]"); }
+  const RunResult w = run_mmacheck({"sim", "--cases", "8", "--json", path});
+  CHECK(w.status == 1);
+  int failed = 0;
+  std::istringstream in(w.out);
+  for (std::string line; std::getline(in, line);)
+    if (parse_json(line, "stdout")["verdict"] == "failed") ++failed;
+  CHECK(failed == 10);
+  std::filesystem::remove(path);
+}

@@ -10,6 +10,7 @@
 #include <fstream>
 #include <functional>
 #include <regex>
+#include <sstream>
 
 #include "core/base/error.h"
 #include "core/base/json_source.h"
@@ -81,14 +82,20 @@ const char* kDotLine = "= tt.dot ";
 
 TEST_CASE("mmacheck's conversion of nvidia_mma v2 and dot_op gives Triton's linear layout on every recorded case",
           "[triton][ttgir]") {
-  const std::string path = test::source_path(kFolder + "/cases.json");
-  const JsonSource src(test::read_file(path), path);
-  const Json& cases = src.value()["cases"];
+  const std::string path = test::source_path(kFolder + "/conversions.jsonl");
+  std::istringstream lines(test::read_file(path));
+  std::string line;
+  REQUIRE(std::getline(lines, line));  // the header: producer, command
+  CHECK(JsonSource(line, path).value().contains("command"));
+  std::vector<std::string> cases;
+  while (std::getline(lines, line))
+    if (!line.empty()) cases.push_back(line);
   REQUIRE(cases.size() > 1000);
   int agree = 0, dot_cases = 0, cga_cases = 0, sensitive = 0;
-  for (std::size_t i = 0; i < cases.size(); ++i) {
-    const std::string type = cases[i]["type"].get<std::string>();
-    const TritonLayout triton = triton_layout_from_json(src, "/cases/" + std::to_string(i) + "/layout");
+  for (const std::string& text : cases) {
+    const JsonSource src(text, path);
+    const std::string type = src.value()["type"].get<std::string>();
+    const TritonLayout triton = triton_layout_from_json(src, "/layout");
     const TritonLayout ours = ttgir_linear_layout(parse_ttgir_tensor(type, path));
     INFO(type);
     CHECK(ours.str() == triton.str());

@@ -275,7 +275,8 @@ class Run {
  public:
   // A def at the cursor (its decorators first): its parameters, defaults
   // (evaluated now, in `scope`, as Python does) and the place of its body.
-  static std::shared_ptr<Function> read_def(TokenCursor& in, std::shared_ptr<Scope> scope, const CallFunction& call) {
+  static std::shared_ptr<Function> read_def(TokenCursor& in, const std::shared_ptr<Scope>& scope,
+                                            const CallFunction& call) {
     auto f = std::make_shared<Function>();
     while (in.peek().is_op("@")) f->decorators.push_back(read_decorator(in));
     const Token& def = in.peek();

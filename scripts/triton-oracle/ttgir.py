@@ -7,7 +7,7 @@ Run outside the build with `pip install triton` (3.9; CPU only, no GPU needed):
 
 writes into the folder
 
-  cases.json     for many (warpsPerCTA, CGALayout, shape, opIdx, kWidth,
+  conversions.jsonl  for many (warpsPerCTA, CGALayout, shape, opIdx, kWidth,
                  element type): the tensor type as Triton prints it
                  (`tensor<64x32xf16, #ttg.dot_op<{opIdx = 0, parent =
                  #ttg.nvidia_mma<{...}>, kWidth = 2}>>`) and the linear
@@ -225,11 +225,10 @@ def main():
     folder = sys.argv[1]
     os.makedirs(folder, exist_ok=True)
     recorded = cases()
-    with open(os.path.join(folder, "cases.json"), "w") as f:
-        f.write('{"producer": %s, "command": %s, "cases": [\n' % (json.dumps("triton " + triton.__version__),
-                                                                json.dumps(COMMAND)))
-        f.write(",\n".join(json.dumps(c) for c in recorded))
-        f.write("\n]}\n")
+    # JSON Lines, so that `mmacheck triton` over the folder takes the modules only.
+    with open(os.path.join(folder, "conversions.jsonl"), "w") as f:
+        f.write(json.dumps({"producer": "triton " + triton.__version__, "command": COMMAND}) + "\n")
+        f.write("".join(json.dumps(c) + "\n" for c in recorded))
     with open(os.path.join(folder, "signatures.mlir"), "w") as f:
         f.write("\n".join(signatures()) + "\n")
     kernels = {}

@@ -3,7 +3,11 @@
 // counter (b, stream, i mod 2^32, i / 2^32).  A case's bits are a pure
 // function of (seed, case index): no state is carried from case to case, so
 // cases are drawn in any order on any number of threads, and a device can
-// draw the same words from the same counters (cuda/philox_kernel.h).
+// draw the same words from the same counters (cuda/philox_kernel.h).  The
+// random inputs draw a case's own few choices through it (stream 3:
+// cancel's flipped bit, the edge kinds' exponents and threshold's large
+// elements); their elements read their streams' words directly
+// (sim/numerics/element_words.h, philox_blocks.h).
 //
 // Words are consumed in order: next32() takes the next word of the current
 // block; bits(n) takes n bits from a 64-bit reservoir that is refilled
@@ -12,7 +16,8 @@
 // below(n) maps 16 or 32 reservoir bits onto [0, n) by multiply and shift
 // (Lemire's method without rejection: each value's probability is within
 // 2^-16 or 2^-32 of 1/n, and the result never depends on the platform).  Blocks
-// are computed eight at a time, a loop the compiler vectorises.
+// are computed 32 at a time (sim/numerics/philox_blocks.h, AVX-512 or AVX2
+// where the processor has it); the words do not depend on how many.
 //
 //     CaseStream s(seed, 12);
 //     const bool neg = s.bits(1);
@@ -64,7 +69,7 @@ class CaseStream {
   bool one_in_pow2(int log2_odds) { return bits(log2_odds) == 0; }
 
  private:
-  static constexpr int kBlocks = 8, kWords = 4 * kBlocks;
+  static constexpr int kBlocks = 32, kWords = 4 * kBlocks;
   void refill();
 
   PhiloxKey key_;

@@ -15,19 +15,21 @@
 //              zero, Inf and NaN exponents; least subnormals for other types
 //
 // Integer types get small values or extremes.  Like the standard kinds, a
-// case depends only on the generator it is handed.
+// case is a pure function of (seed, case index), drawn the same way
+// (sim/numerics/element_words.h: A, B and C elements from streams 0, 1, 2,
+// a payload and two choices each; the case's own choices, such as
+// threshold's large element per row, from stream 3).
 //
-//     CaseStream rng(seed, case_index);
-//     GemmInputs in = edge_gemm_inputs(a_spec, b_spec, c_spec, Distribution::ties, rng);
+//     GemmInputs in = edge_gemm_inputs(a_spec, b_spec, c_spec, Distribution::ties, seed, case_index);
 #pragma once
 
-#include "sim/numerics/case_stream.h"
+#include "sim/numerics/philox_blocks.h"
 #include "sim/numerics/random_inputs.h"
 
 namespace mmacheck::sim {
 
-// `dist` must be one of edge_distributions().
+// `dist` must be one of edge_distributions(); `path` as random_gemm_inputs'.
 GemmInputs edge_gemm_inputs(const MatrixSpec& a, const MatrixSpec& b, const MatrixSpec& c, Distribution dist,
-                            CaseStream& rng);
+                            std::uint64_t seed, std::uint64_t case_index, PhiloxPath path = best_philox_path());
 
 }  // namespace mmacheck::sim

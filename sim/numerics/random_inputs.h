@@ -20,8 +20,14 @@
 // for wide/bits/spread, extremes for specials.  A case is a pure function of
 // (seed, case index): its bits come from a counter-based generator,
 // Philox4x32-10 keyed by the seed and counted by the case index
-// (sim/numerics/case_stream.h), so the same seed gives the same inputs
-// whatever the number of cases, the order they are drawn in or the machine.
+// (sim/numerics/philox_blocks.h), so the same seed gives the same inputs
+// whatever the number of cases, the order they are drawn in, the thread or
+// the machine.  The standard kinds give A, B and C a stream each (0, 1, 2)
+// and every element a fixed slice of it: a payload of its storage width
+// (rounded up to 16, 32 or 64 bits: sign, flags, fraction) and a 16- or
+// 32-bit choice (docs/numerics.md, "The generator"; the edge kinds split
+// the choice in two), the case's own few choices coming from stream 3
+// through CaseStream (sim/numerics/case_stream.h).
 //
 //     GemmInputs in = random_gemm_inputs({16, 16, DType::f16, 1}, {16, 8, DType::f16, 0},
 //                                        {16, 8, DType::f32}, Distribution::cancel, seed, 3);
@@ -32,6 +38,7 @@
 #include <string_view>
 
 #include "sim/numerics/gemm_inputs.h"
+#include "sim/numerics/philox_blocks.h"
 
 namespace mmacheck::sim {
 
@@ -75,5 +82,9 @@ struct MatrixSpec {
 
 GemmInputs random_gemm_inputs(const MatrixSpec& a, const MatrixSpec& b, const MatrixSpec& c, Distribution dist,
                               std::uint64_t seed, int case_index);
+// The same inputs computed on one instruction set's path (which must be
+// available, philox_path_available): every path gives the same bits.
+GemmInputs random_gemm_inputs(const MatrixSpec& a, const MatrixSpec& b, const MatrixSpec& c, Distribution dist,
+                              std::uint64_t seed, int case_index, PhiloxPath path);
 
 }  // namespace mmacheck::sim
