@@ -84,5 +84,7 @@ int run_help(const Args& args);
 int run_cute(const Args& args);
 int run_triton(const Args& args);
 int run_wgmma(const Args& args);
+int run_wgmma_sim(const Args& args);
+int run_wgmma_gpu(const Args& args);
 
 }  // namespace mmacheck::cli

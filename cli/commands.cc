@@ -14,9 +14,11 @@ constexpr bool kWithCuda = MMACHECK_WITH_CUDA;
 #if MMACHECK_WITH_CUDA
 constexpr auto* kRunGpu = run_gpu;
 constexpr auto* kRunCapture = run_capture;
+constexpr auto* kRunWgmmaGpu = run_wgmma_gpu;
 #else
 constexpr int (*kRunGpu)(const Args&) = nullptr;
 constexpr int (*kRunCapture)(const Args&) = nullptr;
+constexpr int (*kRunWgmmaGpu)(const Args&) = nullptr;
 #endif
 
 // Add a row when a command lands.  Operands and example are what help and
@@ -45,6 +47,11 @@ constexpr Command kCommands[] = {
      "tests/data/triton/mma_v2.json", run_triton},
     {"wgmma", "FILE...", "prove wgmma shared-memory descriptors read each operand element where the buffer placed it",
      "examples/wgmma/k_sw128_f16.txt --json", run_wgmma},
+    {"wgmma-sim", "--vectors F...",
+     "replay wgmma vectors through shared memory, descriptors and the warpgroup's frames",
+     "--vectors tests/data/mmasim/wgmma.sm_90.mmav", run_wgmma_sim},
+    {"wgmma-gpu", "[FILE...]", "run wgmma on the GPU, diff bit for bit vs the simulator, capture vectors (3: no GPU)",
+     "--inst all --cases 64", kRunWgmmaGpu, Needs::cuda},
 };
 }  // namespace
 

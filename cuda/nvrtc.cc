@@ -53,6 +53,10 @@ std::string Nvrtc::version() const {
 }
 
 std::string Nvrtc::compile(const std::string& source, int sm, const std::string& name) const {
+  return compile_for(source, "sm_" + std::to_string(sm), name);
+}
+
+std::string Nvrtc::compile_for(const std::string& source, const std::string& target, const std::string& name) const {
   const Api& api = *api_;
   const auto check = [&](nvrtcResult r, const char* call) {
     if (r != NVRTC_SUCCESS) throw Error(std::string("NVRTC ") + call + ": " + api.error_string(r));
@@ -65,7 +69,7 @@ std::string Nvrtc::compile(const std::string& source, int sm, const std::string&
     ~Guard() { api.destroy(&program); }
   } guard{api, program};
 
-  const std::string arch = "--gpu-architecture=sm_" + std::to_string(sm);
+  const std::string arch = "--gpu-architecture=" + target;
   const char* options[] = {arch.c_str(), "--std=c++17"};
   const nvrtcResult compiled = api.compile(program, 2, options);
   if (compiled != NVRTC_SUCCESS) {
@@ -74,8 +78,8 @@ std::string Nvrtc::compile(const std::string& source, int sm, const std::string&
     std::string log(size, '\0');
     api.log(program, log.data());
     while (!log.empty() && (log.back() == '\0' || log.back() == '\n')) log.pop_back();
-    throw Error("NVRTC could not compile " + name + " for sm_" + std::to_string(sm) + " (" +
-                api.error_string(compiled) + "):\n" + log);
+    throw Error("NVRTC could not compile " + name + " for " + target + " (" + api.error_string(compiled) + "):\n" +
+                log);
   }
   std::size_t size = 0;
   check(api.cubin_size(program, &size), "nvrtcGetCUBINSize");

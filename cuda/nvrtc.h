@@ -5,6 +5,7 @@
 //
 //     const Nvrtc nvrtc = Nvrtc::load();           // throws Error when absent
 //     std::string cubin = nvrtc.compile(source, 90); // throws Error with the log
+//     std::string wg = nvrtc.compile_for(source, "sm_90a");
 #pragma once
 
 #include <memory>
@@ -22,6 +23,10 @@ class Nvrtc {
   // The CUBIN of `source` for sm_<sm> (e.g. 90).  Throws Error carrying
   // NVRTC's log when compilation fails; `name` labels the log's lines.
   std::string compile(const std::string& source, int sm, const std::string& name = "mmacheck.cu") const;
+  // The same for a named target, "sm_90a" (wgmma needs the arch-specific
+  // target: plain sm_90 rejects it).
+  std::string compile_for(const std::string& source, const std::string& arch,
+                          const std::string& name = "mmacheck.cu") const;
 
   struct Api;  // the library and its entry points, resolved once by load()
 

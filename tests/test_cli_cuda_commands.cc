@@ -23,7 +23,7 @@ namespace {
 std::vector<std::string> listed_commands(const std::string& overview) {
   std::vector<std::string> names;
   std::istringstream lines(overview);
-  const std::regex row(R"(^  mmacheck ([a-z]+)\b.*)");
+  const std::regex row(R"(^  mmacheck ([a-z-]+) .*)");
   std::smatch m;
   for (std::string line; std::getline(lines, line);)
     if (std::regex_match(line, m, row)) names.push_back(m[1]);
@@ -44,7 +44,8 @@ TEST_CASE("help lists the CUDA commands in every build and says when this build 
     INFO(name);
     CHECK(std::find(names.begin(), names.end(), name) != names.end());
   }
-  const std::string note = "this build has no CUDA support: gpu, capture exit 2 (configure with -DMMACHECK_CUDA=ON)\n";
+  const std::string note =
+      "this build has no CUDA support: gpu, capture, wgmma-gpu exit 2 (configure with -DMMACHECK_CUDA=ON)\n";
   CHECK((help.out.find(note) != std::string::npos) == !kWithCuda);
   // Exactly the CUDA commands are refused; every other one gives its help.
   for (const std::string& name : names) {

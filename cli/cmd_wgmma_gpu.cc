@@ -1,0 +1,220 @@
+// mmacheck wgmma-gpu [FILE...] [--inst PTX|all] [--n N,...|every] [--cases N] [--seed S] [--inputs all|standard|edge]
+//                    [--show N] [--capture DIR] [--print-kernel]
+//
+// Runs wgmma.mma_async on the GPU (sm_90a: H100, H200) and diffs every D
+// element bit for bit against the simulator (sim/wgmma/wgmma_machine.h with
+// sim/numerics/wgmma_model.h's arithmetic).  Each run is one instruction
+// with one shared-memory layout of A and B:
+//   FILE...      the operands of wgmma example files (`mmacheck wgmma`'s
+//                input) that prove, each read through its own descriptor
+//                from its own buffer layout, the other operand packed
+//                densely K-major beside it (A: N = 64; f32 or s32 D);
+//   --inst PTX   that instruction in every layout of wgmma_replay_layouts
+//                (K-major in each swizzle mode; MN-major for f16/bf16);
+//   --inst all   every type row (sim/numerics/wgmma_model.h) at N = 8, 16,
+//                24, 64, 128, 256 (s32: 8, 16, 24, 32, 64, 256), or the --n
+//                list (N,N,... or every: each N the row has), the layouts in turn.
+// The kernels are compiled first, on every hardware thread at once.  The
+// kernel (cuda/wgmma_kernel.h) stages the case's shared-memory image,
+// fences, issues wgmma with the descriptors, commits, waits and stores D.
+// Prints per run "PTX, LAYOUT: C cases match, F differ (E elements)" and the
+// first --show mismatches by case and element, then a summary line.
+// --capture DIR writes each run's cases with the device's D as wgmma vectors
+// (DIR/wgmma.RUN.mmav; `mmacheck wgmma-sim` replays them).  --print-kernel
+// prints the first run's CUDA source and exits (no GPU needed).
+// Exit status: 0 all match, 1 a mismatch, 2 bad input, 3 no GPU.
+#include <algorithm>
+#include <filesystem>
+#include <optional>
+#include <iostream>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "cli/command.h"
+#include "cli/options.h"
+#include "core/base/error.h"
+#include "core/base/file_io.h"
+#include "core/wgmma/wgmma_check.h"
+#include "core/wgmma/wgmma_reader.h"
+#include "cuda/gpu_session.h"
+#include "cuda/wgmma_gpu.h"
+#include "cuda/wgmma_kernel.h"
+#include "sim/numerics/element_value.h"
+
+namespace mmacheck::cli {
+
+namespace po = boost::program_options;
+
+namespace {
+
+struct NamedRun {
+  std::string name;  // "PTX, LAYOUT" or "FILE: A (line 3)"
+  sim::WgmmaRun run;
+};
+
+DType accumulator_for(DType in) {
+  if (in == DType::s8 || in == DType::u8) return DType::s32;
+  return DType::f32;
+}
+
+// The proved operands of a wgmma example file, each with a dense partner.
+std::vector<NamedRun> example_runs(const std::string& path) {
+  std::vector<NamedRun> runs;
+  for (const WgmmaCase& c : read_wgmma_file(read_text_file(path), path)) {
+    if (check_wgmma(c).result != FrameVerdict::proved) continue;
+    const std::optional<DType> t = parse_dtype(c.operand.type->name);
+    sim::WgmmaInst inst{.n = c.operand.operand == 'B' ? c.operand.rows : 64,
+                        .d = accumulator_for(*t),
+                        .a = *t,
+                        .b = *t,
+                        .satfinite = false};
+    std::int64_t end = 0;
+    for (std::int64_t addr : c.placed) end = std::max(end, addr + c.operand.type->bytes);
+    const sim::WgmmaSmemOperand given{c.descriptor, c.operand.major};
+    sim::WgmmaRun run = sim::partnered_wgmma_run(inst, c.operand.operand, given, end, SwizzleMode::b128);
+    runs.push_back({path + ": " + c.name + ", " + inst.ptx() + ", " + sim::layout_name(run), run});
+  }
+  return runs;
+}
+
+// "8,24" or "every"; empty: the default list of the accumulator type.
+std::vector<int> n_list(const std::string& text, DType d) {
+  std::vector<int> ns;
+  if (text == "every") {  // instruction_runs leaves out those a row lacks (s32: above 32, odd multiples of 8)
+    for (int n = 8; n <= 256; n += 8) ns.push_back(n);
+    return ns;
+  }
+  if (text.empty())
+    return d == DType::s32 ? std::vector<int>{8, 16, 24, 32, 64, 256} : std::vector<int>{8, 16, 24, 64, 128, 256};
+  std::size_t pos = 0;
+  while (pos <= text.size()) {
+    const std::size_t comma = std::min(text.find(',', pos), text.size());
+    const std::string item = text.substr(pos, comma - pos);
+    if (item.empty() || item.find_first_not_of("0123456789") != std::string::npos || item.size() > 3)
+      throw Error("wgmma-gpu: --n takes N,N,... or every, got '" + text + "'");
+    ns.push_back(std::stoi(item));
+    pos = comma + 1;
+  }
+  return ns;
+}
+
+std::vector<NamedRun> instruction_runs(const std::string& which, const std::string& n_text) {
+  std::vector<NamedRun> runs;
+  const auto add = [&](const sim::WgmmaInst& inst, const sim::WgmmaLayoutChoice& l) {
+    const sim::WgmmaRun run = sim::dense_wgmma_run(inst, l.a_major, l.a_mode, l.b_major, l.b_mode);
+    runs.push_back({inst.ptx() + ", " + sim::layout_name(run), run});
+  };
+  if (which != "all") {
+    const std::optional<sim::WgmmaInst> inst = sim::parse_wgmma_inst(which);
+    if (!inst) throw Error("wgmma-gpu: '" + which + "' is no wgmma instruction mmacheck models");
+    for (const sim::WgmmaLayoutChoice& l : sim::wgmma_replay_layouts(*inst)) add(*inst, l);
+    return runs;
+  }
+  int turn = 0;
+  for (const sim::WgmmaTypes& t : sim::wgmma_type_rows()) {
+    for (int n : n_list(n_text, t.d)) {
+      const sim::WgmmaInst inst{.n = n, .d = t.d, .a = t.a, .b = t.b, .satfinite = false};
+      if (!inst.problem().empty()) {
+        if (n_text == "every") continue;  // s32's N above 32 step 16
+        throw Error("wgmma-gpu: " + inst.ptx() + ": " + inst.problem());
+      }
+      const std::vector<sim::WgmmaLayoutChoice> layouts = sim::wgmma_replay_layouts(inst);
+      add(inst, layouts[static_cast<std::size_t>(turn++) % layouts.size()]);
+    }
+  }
+  return runs;
+}
+
+std::string file_tag(const NamedRun& r, std::size_t index) {
+  std::string tag = r.run.inst.ptx().substr(std::string("wgmma.mma_async.sync.aligned.").size());
+  return "wgmma." + tag + "." + std::to_string(index) + ".mmav";
+}
+
+}  // namespace
+
+int run_wgmma_gpu(const Args& args) {
+  po::options_description options("mmacheck wgmma-gpu");
+  // clang-format off
+  options.add_options()
+      ("files", po::value<std::vector<std::string>>()->multitoken(), "wgmma example files (mmacheck wgmma's input)")
+      ("inst", po::value<std::string>(), "a wgmma instruction (wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16) or all")
+      ("n", po::value<std::string>()->default_value(""), "with --inst all: the N to run, N,N,... or every (default 8,16,24,64,128,256; s32 8,16,24,32,64,256)")
+      ("cases", po::value<int>()->default_value(64), "random cases per run")
+      ("seed", po::value<std::uint64_t>()->default_value(1), "random seed")
+      ("inputs", po::value<std::string>()->default_value("all"), "input kinds: standard, edge or all")
+      ("capture", po::value<std::string>(), "write each run's cases with the device's D into this folder")
+      ("print-kernel", po::bool_switch(), "print the first run's CUDA source and exit");
+  // clang-format on
+  options.add(show_option("mismatching elements to print per run"));
+  po::positional_options_description positional;
+  positional.add("files", -1);
+  const po::variables_map vm = parse_options(args, options, positional);
+  const int show = vm["show"].as<int>();
+  const int cases = vm["cases"].as<int>();
+  if (show < 0) throw Error("wgmma-gpu: --show must be >= 0");
+  if (cases < 1 || cases > 65535) throw Error("wgmma-gpu: --cases must be in 1..65535");
+  std::vector<NamedRun> runs;
+  if (vm.count("files"))
+    for (const std::string& path : vm["files"].as<std::vector<std::string>>()) {
+      std::vector<NamedRun> more = example_runs(path);
+      runs.insert(runs.end(), more.begin(), more.end());
+    }
+  if (vm.count("inst")) {
+    std::vector<NamedRun> more = instruction_runs(vm["inst"].as<std::string>(), vm["n"].as<std::string>());
+    runs.insert(runs.end(), more.begin(), more.end());
+  }
+  if (runs.empty()) throw Error("wgmma-gpu: nothing to run (give example files with a proved operand, or --inst)");
+  // Everything that needs no GPU first: bad input exits 2 anywhere.
+  std::vector<cuda::WgmmaKernel> kernels;
+  for (const NamedRun& r : runs) kernels.push_back(cuda::wgmma_kernel(r.run));
+  if (vm["print-kernel"].as<bool>()) {
+    std::cout << kernels.front().source;
+    return kHolds;
+  }
+  const cuda::WgmmaDiffOptions diff{.cases = cases,
+                                    .seed = vm["seed"].as<std::uint64_t>(),
+                                    .inputs = sim::input_set(vm["inputs"].as<std::string>()),
+                                    .show = show};
+  const std::string capture = vm.count("capture") ? vm["capture"].as<std::string>() : "";
+  std::string why;
+  const std::optional<cuda::GpuSession> session = cuda::open_gpu_session(why);
+  if (!session) {
+    std::cerr << "wgmma-gpu: no GPU: " << why << "\n";
+    return kNoGpu;
+  }
+  std::cout << session->gpu.info().name << " (sm_" << session->gpu.info().sm << "), driver "
+            << session->gpu.driver().cuda_version() << ", NVRTC " << session->nvrtc.version() << "\n";
+  if (!capture.empty()) std::filesystem::create_directories(capture);
+  const sim::ArchParams& arith = sim::wgmma_arith("sm_90");
+  std::vector<sim::WgmmaRun> plain;
+  for (const NamedRun& r : runs) plain.push_back(r.run);
+  const std::vector<std::string> cubins = cuda::compile_wgmma_kernels(
+      session->nvrtc, plain, static_cast<int>(std::max(1u, std::thread::hardware_concurrency())));
+  int matched = 0, differ = 0;
+  std::int64_t outputs = 0, wrong = 0;
+  for (std::size_t i = 0; i < runs.size(); ++i) {
+    const NamedRun& r = runs[i];
+    const cuda::WgmmaDiffReport rep = cuda::wgmma_differential(*session, r.run, arith, diff, cubins[i]);
+    std::cout << r.name << ": " << rep.cases - rep.failed_cases << " cases match, " << rep.failed_cases << " differ ("
+              << rep.mismatched_elements << " elements)\n";
+    for (const cuda::WgmmaDiffMismatch& m : rep.mismatches)
+      std::cout << "  case " << m.case_index << " (" << sim::distribution_name(m.dist) << ") D[" << m.row << "]["
+                << m.col << "]: simulator " << sim::element_text(r.run.inst.d, m.expected) << ", GPU "
+                << sim::element_text(r.run.inst.d, m.got) << "\n";
+    (rep.failed_cases ? differ : matched) += 1;
+    outputs += rep.outputs;
+    wrong += rep.mismatched_elements;
+    if (!capture.empty())
+      write_file_atomic(
+          (std::filesystem::path(capture) / file_tag(r, i)).string(),
+          sim::wgmma_vectors_text(rep.vectors, {"mmacheck wgmma vectors, D captured on " + session->gpu.info().name +
+                                                    " (NVRTC " + session->nvrtc.version() + ")",
+                                                r.name, "made by: mmacheck wgmma-gpu --capture"}));
+  }
+  std::cout << runs.size() << " runs: " << matched << " match, " << differ << " differ; " << outputs
+            << " outputs compared, " << wrong << " differ\n";
+  return differ ? kFails : kHolds;
+}
+
+}  // namespace mmacheck::cli
