@@ -105,8 +105,18 @@ Decorator read_decorator(TokenCursor& in) {
   return d;
 }
 
+// One evaluation's state: its statement count, and every scope it makes,
+// kept by the Module (defs and kernels point to their scopes without owning).
 struct Budget {
   long statements = 0;
+  std::vector<std::shared_ptr<Scope>>* scopes;
+
+  std::shared_ptr<Scope> scope(std::shared_ptr<const Scope> parent) const {
+    auto s = std::make_shared<Scope>();
+    s->parent = std::move(parent);
+    scopes->push_back(s);
+    return s;
+  }
 };
 
 // Runs the statements of one body: a factory's (strict) or a test's
@@ -137,8 +147,7 @@ class Run {
   Value call(const Function& f, const std::vector<CallArg>& args, const Token& callee) const {
     if (depth_ >= kMaxCallDepth)
       throw Error(callee.loc, "calls nested deeper than " + std::to_string(kMaxCallDepth) + " (mmacheck's limit)");
-    auto locals = std::make_shared<Scope>();
-    locals->parent = f.scope;
+    auto locals = budget_.scope(closure(f));
     std::size_t positional = 0;
     for (const CallArg& a : args) {
       if (a.keyword) {
@@ -511,7 +520,7 @@ bool builds_kernel_visit(const Function& f, std::set<const Function*>& visiting)
     if (at_kernel_decorator(c)) return true;
     const Token& t = c.peek();
     if (t.kind == TokenKind::identifier && c.peek(1).is_op("(") && !(*f.tokens)[c.position() - 1].is_op(".")) {
-      const Value* v = f.scope ? f.scope->find(t.text) : nullptr;
+      const Value* v = closure(f)->find(t.text);
       if (const auto* g = v ? v->get<std::shared_ptr<const Function>>() : nullptr)
         if (builds_kernel_visit(**g, visiting)) return true;
     }
@@ -525,7 +534,7 @@ bool builds_kernel_visit(const Function& f, std::set<const Function*>& visiting)
 std::vector<std::pair<std::string, std::vector<std::pair<std::string, Value>>>> parameter_sets(
     const Function& test, const Decorator& d, const CallFunction& call) {
   TokenCursor in(test.tokens, *d.arguments);
-  const std::vector<CallArg> args = evaluate_args(in, *test.scope, call);
+  const std::vector<CallArg> args = evaluate_args(in, *closure(test), call);
   std::optional<Value> names_v, values_v, ids_v;
   std::size_t positional = 0;
   for (const CallArg& a : args) {
@@ -621,7 +630,7 @@ bool Module::define(TokenCursor& in) {
     while (in.peek(k).kind == TokenKind::newline) ++k;
   }
   if (!in.peek(k).is_name("def")) return false;
-  Budget budget;
+  Budget budget{0, &scopes_};
   Run run(Run::Mode::factory, scope_, budget, 0);
   auto f = Run::read_def(in, scope_, run.caller());
   scope_->names.insert_or_assign(f->name, Value{std::shared_ptr<const Function>(f), false, f->loc});
@@ -633,7 +642,7 @@ bool Module::define(TokenCursor& in) {
 }
 
 std::vector<std::pair<std::string, Value>> Module::assign(TokenCursor& in) {
-  Budget budget;
+  Budget budget{0, &scopes_};
   Run run(Run::Mode::factory, scope_, budget, 0);
   return run.assign(in, statement_end(in, false));
 }
@@ -643,7 +652,7 @@ void Module::bind(const std::string& name, Value value) { scope_->names.insert_o
 std::vector<Instance> Module::instances(std::vector<std::string>& notes, std::optional<SourceLoc>* uncalled) const {
   std::vector<Instance> out;
   for (const auto& test : tests_) {
-    Budget budget;
+    Budget budget{0, &scopes_};
     const Run outer(Run::Mode::factory, scope_, budget, 0);
     const CallFunction call = outer.caller();
     // Stacked parametrize marks, the one nearest the def first (pytest's order).
@@ -662,8 +671,7 @@ std::vector<Instance> Module::instances(std::vector<std::string>& notes, std::op
       sets = std::move(next);
     }
     for (const auto& [id, bindings] : sets) {
-      auto locals = std::make_shared<Scope>();
-      locals->parent = test->scope;
+      auto locals = budget.scope(closure(*test));
       for (const auto& [name, value] : bindings) locals->names.insert_or_assign(name, value);
       for (const Param& p : test->params)
         if (!locals->names.contains(p.name))

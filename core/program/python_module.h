@@ -67,6 +67,8 @@ class Module {
  private:
   TokenCursor::Tokens tokens_;
   std::shared_ptr<Scope> scope_;
+  // Every scope an evaluation made (defs and kernels do not own theirs).
+  mutable std::vector<std::shared_ptr<Scope>> scopes_;
   std::vector<std::shared_ptr<const Function>> tests_;
 };
 

@@ -75,4 +75,16 @@ const Value* Scope::find(std::string_view name) const {
   return nullptr;
 }
 
+std::shared_ptr<Scope> closure(const Function& f) {
+  auto s = f.scope.lock();
+  if (!s) throw Error(f.loc, "internal: def " + f.name + " outlived the module that defined it");
+  return s;
+}
+
+std::shared_ptr<const Scope> closure(const KernelSite& k) {
+  auto s = k.scope.lock();
+  if (!s) throw Error(k.loc, "internal: the kernel " + k.name + " outlived the module that built it");
+  return s;
+}
+
 }  // namespace mmacheck::python

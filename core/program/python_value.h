@@ -84,7 +84,9 @@ struct Decorator {
 
 // A def of the file.  Its body is read again at every call, from the
 // shared token list; `scope` is where it was defined (the module's or a
-// def's, Python's closure).
+// def's, Python's closure).  Scopes hold the defs and kernels bound in
+// them, so these point back without owning: the Module keeps every scope
+// (core/program/python_module.h), as long as its instances are read.
 struct Function {
   std::string name;
   SourceLoc loc;
@@ -94,7 +96,7 @@ struct Function {
   std::size_t keyword;  // the `def` token
   std::size_t colon;    // the ':' that opens its suite
   std::size_t end;      // the token after its block
-  std::shared_ptr<Scope> scope;
+  std::weak_ptr<Scope> scope;
 };
 
 // A @T.prim_func def reached while evaluating: the decorator through its
@@ -104,7 +106,7 @@ struct KernelSite {
   SourceLoc loc;  // the '@'
   TokenCursor::Tokens tokens;
   std::size_t begin, end;
-  std::shared_ptr<const Scope> scope;
+  std::weak_ptr<const Scope> scope;
 };
 
 // Names: a def's locals, then the scopes it closes over, the module's last.
@@ -114,5 +116,10 @@ struct Scope {
 
   const Value* find(std::string_view name) const;
 };
+
+// The scope a def or kernel closes over; an Error (a bug, never input) once
+// its Module is gone.
+std::shared_ptr<Scope> closure(const Function& f);
+std::shared_ptr<const Scope> closure(const KernelSite& k);
 
 }  // namespace mmacheck::python

@@ -131,6 +131,7 @@ ClosedKernel close_kernel(const python::KernelSite& site) {
   const std::vector<Token> raw(site.tokens->begin() + static_cast<std::ptrdiff_t>(site.begin),
                                site.tokens->begin() + static_cast<std::ptrdiff_t>(site.end));
   const std::set<std::string> own = own_names(raw);
+  const std::shared_ptr<const python::Scope> scope = python::closure(site);
   ClosedKernel out;
   std::set<std::string> bound;
   std::vector<Token> tokens;
@@ -140,7 +141,7 @@ ClosedKernel close_kernel(const python::KernelSite& site) {
     const bool keyword =
         i + 1 < raw.size() && raw[i + 1].is_op("=") && i > 0 && (raw[i - 1].is_op("(") || raw[i - 1].is_op(","));
     const python::Value* v = t.kind == TokenKind::identifier && !attribute && !keyword && !own.contains(t.text)
-                                 ? site.scope->find(t.text)
+                                 ? scope->find(t.text)
                                  : nullptr;
     if (const python::Opaque* o = v ? v->get<python::Opaque>() : nullptr)
       throw Error(t.loc, "the kernel uses '" + t.text + "', a name " + o->why + "; mmacheck needs its value here");
