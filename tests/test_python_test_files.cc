@@ -157,6 +157,17 @@ TEST_CASE("what a test file's Python does beyond what mmacheck evaluates is a lo
   CHECK(error_of(replace_once(text, "def test_accumulates():\n    assert \"c_local\" in lower(make_scaled(1.0, 1.0))",
                               "def test_accumulates(beta):\n    assert \"c_local\" in lower(make_scaled(1.0, beta))"))
             .find("pytest fixture") != std::string::npos);
+  // Stacked marks multiply: past the limit the product is an error at the mark that crosses it.
+  std::string marks;
+  for (int i = 0; i < 5; ++i) marks += "@pytest.mark.parametrize(\"p" + std::to_string(i) + "\", list(range(10)))\n";
+  std::string ten = marks;
+  for (std::size_t at; (at = ten.find("list(range(10))")) != std::string::npos;)
+    ten.replace(at, 15, "[0, 1, 2, 3, 4, 5, 6, 7, 8, 9]");
+  const std::string product =
+      "import pytest\nfrom tvm.script import tirx as T\ndef mk():\n    @T.prim_func\n"
+      "    def g():\n        pass\n    return g\n" +
+      ten + "def test_x(p0, p1, p2, p3, p4):\n    mk()\n";
+  CHECK(error_of(product).find("8:1: the parametrize marks of test_x make more than 10000 parameter sets") == 0);
   // A factory no test calls, in a file that builds nothing else: nothing would be checked.
   const std::string lone =
       "from tvm.script import tirx as T\n\ndef make():\n    @T.prim_func\n    def f():\n"

@@ -15,7 +15,8 @@ namespace mmacheck::python {
 namespace {
 
 constexpr int kMaxCallDepth = 64;
-constexpr long kMaxStatements = 1'000'000;  // a test's evaluation, calls included
+constexpr long kMaxStatements = 1'000'000;         // a test's evaluation, calls included
+constexpr std::size_t kMaxParameterSets = 10'000;  // one test's, its stacked parametrize marks multiplied
 
 std::string at_line(const SourceLoc& loc) { return " (line " + std::to_string(loc.line) + ")"; }
 
@@ -661,9 +662,13 @@ std::vector<Instance> Module::instances(std::vector<std::string>& notes, std::op
       const std::string& n = d->name;
       if (n != "pytest.mark.parametrize" && n != "mark.parametrize") continue;
       if (!d->arguments) throw Error(d->loc, "parametrize needs its arguments");
+      const auto mark = parameter_sets(*test, *d, call);
       std::vector<std::pair<std::string, std::vector<std::pair<std::string, Value>>>> next;
       for (const auto& [id, bindings] : sets)
-        for (const auto& [id2, bindings2] : parameter_sets(*test, *d, call)) {
+        for (const auto& [id2, bindings2] : mark) {
+          if (next.size() == kMaxParameterSets)
+            throw Error(d->loc, "the parametrize marks of " + test->name + " make more than " +
+                                    std::to_string(kMaxParameterSets) + " parameter sets (mmacheck's limit)");
           auto merged = bindings;
           merged.insert(merged.end(), bindings2.begin(), bindings2.end());
           next.emplace_back(id.empty() ? id2 : id + "-" + id2, std::move(merged));
