@@ -16,6 +16,7 @@
 // fails (its reasons printed); 2 bad input.
 #include <algorithm>
 #include <cstdio>
+#include <functional>
 #include <iostream>
 #include <string>
 
@@ -101,9 +102,11 @@ struct SimSettings {
   bool progress;  // off when several files run at once: one line per run
 };
 
-KernelOutcome simulate_program(const Program& program, const std::vector<std::string>& notes, const SimSettings& s,
-                               std::ostream& out) {
+// `notes_for(dispatch failed)`: the report's notes, which depend on whether the kernel dispatches.
+KernelOutcome simulate_program(const Program& program, const std::function<std::vector<std::string>(bool)>& notes_for,
+                               const SimSettings& s, std::ostream& out) {
   const Plan plan = dispatch(program, s.inst_set, s.limits);
+  const std::vector<std::string> notes = notes_for(!plan.ok);
   if (!plan.ok) {
     out << "dispatch_failed\n";
     for (const std::string& r : plan.reasons) out << "  " << r << "\n";
@@ -164,9 +167,9 @@ KernelOutcome simulate_program(const Program& program, const std::vector<std::st
 FileOutcome simulate_file(const std::string& path, const SimSettings& s, std::ostream& out) {
   const ReadProgram read = read_program_file(path);
   return check_kernels(read, s.json, out, [&](const Program& program, const KernelInstance* kernel, std::ostream& o) {
-    // The notes follow the verdict: whether the kernel dispatches is known first.
-    const bool failed = !dispatch(program, s.inst_set, s.limits).ok;
-    return simulate_program(program, kernel ? kernel_notes(read, kernel, failed) : std::vector<std::string>{}, s, o);
+    return simulate_program(
+        program, [&](bool failed) { return kernel ? kernel_notes(read, kernel, failed) : std::vector<std::string>{}; },
+        s, o);
   });
 }
 
