@@ -7,6 +7,7 @@
 
 #include "core/base/error.h"
 #include "core/base/json.h"
+#include "core/base/json_source.h"
 
 using namespace mmacheck;
 
@@ -32,5 +33,25 @@ TEST_CASE("parse_json reads a value and locates a malformed one", "[json]") {
     CHECK(e.loc().line == 3);
     CHECK(e.loc().col == 3);
     CHECK_THAT(e.message(), Catch::StartsWith("malformed JSON: "));
+  }
+}
+
+// A number too large for a double is nlohmann's out_of_range 406, which
+// carries no position (the fuzzer found it crashing `mmacheck triton`).
+TEST_CASE("parse_json locates a number out of range, in a file or through JsonSource", "[json]") {
+  const std::string big = "1" + std::string(400, '0') + "E999";
+  const std::string text = "{\"operands\": [\n  {\"x\": " + big + "}\n]}";
+  for (int through_source = 0; through_source < 2; ++through_source) {
+    try {
+      if (through_source) (void)JsonSource(text, "t.json");
+      else (void)parse_json(text, "t.json");
+      FAIL("no error");
+    } catch (const Error& e) {
+      CHECK(e.loc().file == "t.json");
+      CHECK(e.loc().line == 2);
+      CHECK(e.loc().col == 9);
+      CHECK_THAT(e.message(), Catch::StartsWith("malformed JSON: number overflow parsing '1000"));
+      CHECK(e.message().size() < 200);  // the number is named, not repeated whole
+    }
   }
 }

@@ -307,6 +307,9 @@ TEST_CASE("a malformed layouts file is an error at its line and column, never a 
   CHECK(error_of("{\"operands\": [1]}").rfind("1:1", 0) == 0);
   CHECK(error_of("{\"operands\": [").rfind("1:15: malformed JSON", 0) == 0);
   CHECK(error_of(std::string("{\"operands\": [\0]}", 17)).find("malformed JSON") != std::string::npos);
+  // A number beyond a double (the fuzzer's finding: nlohmann's out_of_range escaped the reader).
+  CHECK(error_of("{\"operands\": [{\"k_width\": 9E9999999999999916}]}")
+            .rfind("1:27: malformed JSON: number overflow parsing '9E9999999999999916'", 0) == 0);
 }
 
 namespace {
