@@ -84,7 +84,12 @@ int run_help(const Args& args);
 int run_cute(const Args& args);
 int run_triton(const Args& args);
 int run_wgmma(const Args& args);
+int run_tma(const Args& args);
 int run_wgmma_sim(const Args& args);
 int run_wgmma_gpu(const Args& args);
+int run_scales(const Args& args);
+int run_tcgen05(const Args& args);
+int run_sparse(const Args& args);
+int run_sparse_gpu(const Args& args);
 
 }  // namespace mmacheck::cli

@@ -15,10 +15,12 @@ constexpr bool kWithCuda = MMACHECK_WITH_CUDA;
 constexpr auto* kRunGpu = run_gpu;
 constexpr auto* kRunCapture = run_capture;
 constexpr auto* kRunWgmmaGpu = run_wgmma_gpu;
+constexpr auto* kRunSparseGpu = run_sparse_gpu;
 #else
 constexpr int (*kRunGpu)(const Args&) = nullptr;
 constexpr int (*kRunCapture)(const Args&) = nullptr;
 constexpr int (*kRunWgmmaGpu)(const Args&) = nullptr;
+constexpr int (*kRunSparseGpu)(const Args&) = nullptr;
 #endif
 
 // Add a row when a command lands.  Operands and example are what help and
@@ -47,11 +49,22 @@ constexpr Command kCommands[] = {
      "tests/data/triton/mma_v2.json", run_triton},
     {"wgmma", "FILE...", "prove wgmma shared-memory descriptors read each operand element where the buffer placed it",
      "examples/wgmma/k_sw128_f16.txt --json", run_wgmma},
+    {"tma", "FILE...", "prove wgmma reads each operand element where a TMA tensor-map copy wrote it",
+     "examples/tma/k_sw128_f16.txt --json", run_tma},
     {"wgmma-sim", "--vectors F...",
      "replay wgmma vectors through shared memory, descriptors and the warpgroup's frames",
      "--vectors tests/data/mmasim/wgmma.sm_90.mmav", run_wgmma_sim},
     {"wgmma-gpu", "[FILE...]", "run wgmma on the GPU, diff bit for bit vs the simulator, capture vectors (3: no GPU)",
      "--inst all --cases 64", kRunWgmmaGpu, Needs::cuda},
+    {"scales", "FILE...",
+     "prove sm_120 block-scaled mma's scale factors reach every block once from where it reads them",
+     "examples/scales/mxf4nvf4_4x.txt", run_scales},
+    {"tcgen05", "FILE...", "prove a tcgen05.mma's instruction and shared-memory descriptors and its TMEM layout of D",
+     "examples/tcgen05/f16_k_sw128.txt --json", run_tcgen05},
+    {"sparse", "FILE...", "prove a kernel's mma.sp metadata layout and pattern (--vectors: replay mma.sp vectors)",
+     "examples/sparse/k32_selector1.txt", run_sparse},
+    {"sparse-gpu", "", "run mma.sp on the GPU, diff vs each arithmetic hypothesis, capture vectors (3: no GPU)",
+     "--inst sp.m16n8k32.f16 --cases 256", kRunSparseGpu, Needs::cuda},
 };
 }  // namespace
 

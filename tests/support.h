@@ -29,7 +29,7 @@ RunResult run_program(const std::vector<std::string>& argv);
 // commands on it stay in help but refuse to run (test_cli_cuda_commands.cc).
 constexpr bool kWithCuda = MMACHECK_WITH_CUDA;
 // The commands that run on the cuda layer (Needs::cuda in cli/commands.cc).
-inline const std::vector<std::string> kCudaCommands{"gpu", "capture", "wgmma-gpu"};
+inline const std::vector<std::string> kCudaCommands{"gpu", "capture", "wgmma-gpu", "sparse-gpu"};
 // Whether this build can run `command`: all but kCudaCommands without CUDA.
 bool runs_here(const std::string& command);
 

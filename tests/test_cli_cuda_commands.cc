@@ -45,7 +45,7 @@ TEST_CASE("help lists the CUDA commands in every build and says when this build 
     CHECK(std::find(names.begin(), names.end(), name) != names.end());
   }
   const std::string note =
-      "this build has no CUDA support: gpu, capture, wgmma-gpu exit 2 (configure with -DMMACHECK_CUDA=ON)\n";
+      "this build has no CUDA support: gpu, capture, wgmma-gpu, sparse-gpu exit 2 (configure with -DMMACHECK_CUDA=ON)\n";
   CHECK((help.out.find(note) != std::string::npos) == !kWithCuda);
   // Exactly the CUDA commands are refused; every other one gives its help.
   for (const std::string& name : names) {

@@ -113,6 +113,9 @@ TEST_CASE("layer rules: each reader's room uses the shared reader parts and no o
   CHECK(check("core/wgmma", "core/base;core/layout;core/program;core/prove", folder_files("core/wgmma"), dir).status ==
         0);
   CHECK(check("core/wgmma", "core/base;core/layout;core/prove", folder_files("core/wgmma"), dir).status != 0);
+  // the TMA wing stands on the wgmma wing (its descriptors and canonical layouts), no other
+  CHECK(check("core/tma", "core/base;core/layout;core/prove;core/wgmma", folder_files("core/tma"), dir).status == 0);
+  CHECK(check("core/tma", "core/base;core/layout;core/prove", folder_files("core/tma"), dir).status != 0);
   fs::remove_all(dir);
 }
 
@@ -160,7 +163,7 @@ TEST_CASE("layer rules: tests/ and bench/ use the library layers, not cli/, and 
   // what tests/CMakeLists.txt and bench/CMakeLists.txt allow: every library layer
   const std::string libraries =
       "core/base;core/layout;core/program;core/program/tvmscript;core/program/tirx_release;core/program/read;"
-      "core/gemm;core/prove;core/cute;core/triton;core/wgmma;core/emit;sim/numerics;sim/machine;sim/vectors;sim/check;sim/wgmma;"
+      "core/gemm;core/prove;core/cute;core/triton;core/wgmma;core/tma;core/emit;sim/numerics;sim/machine;sim/vectors;sim/check;sim/wgmma;"
       "cuda";
   const std::vector<std::string> tests = folder_files("tests"), bench = folder_files("bench");
   REQUIRE(tests.size() > 50);

@@ -1,6 +1,6 @@
 // Every --json command's output against docs/report.schema.json (the one
 // shape of README's "JSON"), validated by valijson (Debian's
-// libvalijson-dev): prove, sim, mma, bench, draw, cute, triton, wgmma, bad input
+// libvalijson-dev): prove, sim, mma, bench, draw, cute, triton, wgmma, tcgen05, tma, bad input
 // under each batch command, one file and many; gpu and capture where no GPU
 // answers no_gpu.  Planted wrong documents must be rejected, so the check
 // can fail.
@@ -91,12 +91,22 @@ TEST_CASE("every --json command prints objects of docs/report.schema.json", "[cl
   CHECK(conforming_lines({"triton", source_path("tests/data/triton/mma_v2.json"), "--json"}).size() == 1);
   CHECK(conforming_lines({"wgmma", source_path("examples/wgmma/bad_major.txt"), "--json"})[0]["verdict"] == "refuted");
   CHECK(conforming_lines({"wgmma", source_path("examples/wgmma/k_sw128_f16.txt"), "--json"})[0]["verdict"] == "proved");
+  CHECK(conforming_lines({"tcgen05", source_path("examples/tcgen05/bad_tmem_lane.txt"), "--json"})[0]["verdict"] ==
+        "refuted");
+  CHECK(conforming_lines({"tcgen05", source_path("examples/tcgen05/bad_swizzle.txt"), "--json"})[0]["verdict"] ==
+        "refuted");
+  CHECK(conforming_lines({"tcgen05", source_path("examples/tcgen05/f16_k_sw128.txt"), "--json"})[0]["verdict"] ==
+        "proved");
+  const auto tma = conforming_lines({"tma", source_path("examples/tma/bad_swizzle_mode.txt"), "--json"});
+  CHECK(tma[0]["verdict"] == "refuted");
+  CHECK(tma[0]["tma_operands"][0]["fields"][0] == "swizzle mode");
+  CHECK(conforming_lines({"tma", source_path("examples/tma/k_sw128_f16.txt"), "--json"})[0]["verdict"] == "proved");
   const std::string gpu = conforming_lines({"gpu", good, "--json", "--cases", "2"})[0]["verdict"];
   // Without CUDA gpu's object is bad input, still of the shape.
   CHECK((gpu == "match" || gpu == "no_gpu" || (!mmacheck::test::runs_here("gpu") && gpu == "bad input")));
   const fs::path bad = fs::temp_directory_path() / "mmacheck_schema_bad.txt";
   { std::ofstream(bad) << "gemm(D, A, B, D)\n"; }
-  for (const char* command : {"prove", "sim", "gpu", "draw", "cute", "triton", "wgmma"})
+  for (const char* command : {"prove", "sim", "gpu", "draw", "cute", "triton", "wgmma", "tcgen05", "tma"})
     CHECK(conforming_lines({command, bad.string(), "--json"})[0]["verdict"] == "bad input");
   const auto many = conforming_lines({"prove", good, bad.string(), "--json"});
   REQUIRE(many.size() == 2);

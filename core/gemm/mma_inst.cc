@@ -165,8 +165,61 @@ constexpr MmaInst kQuadPairInstructions[] = {
     {"m8n8k4.f16.f16c.col.col", 8, 8, 4, D::f16, D::f16, D::f16, D::f32, 2, false, 70, false, BitOp::none, "", "col", "col", 4},
     {"m8n8k4.f16.f16c.col.row", 8, 8, 4, D::f16, D::f16, D::f16, D::f32, 2, false, 70, false, BitOp::none, "", "col", "row", 4},
 };
+
+// sm_120's block-scaled mma (PTX ISA 9.7.14.3, Table 36): mxf8f6f4 any two
+// of the five types, one ue8m0 scale per row/column (scale_vec::1X, K 32);
+// mxf4 e2m1 packed two to a byte, scale_vec::2X ue8m0 (a scale per 32 K);
+// mxf4nvf4 2X ue8m0, 4X ue8m0 and 4X ue4m3 (a scale per 16 K).  The
+// columns after min_sm: satfinite, bop, kind, alayout, blayout, products,
+// scale_vec, stype.
+constexpr MmaInst kBlockScaleInstructions[] = {
+    {"m16n8k32.mxf8f6f4.e4m3.e4m3", 16, 8, 32, D::e4m3, D::e4m3, D::f32, D::f32, 4, false, 120, false, BitOp::none, "mxf8f6f4", "", "", 1, 1, ScaleType::ue8m0},
+    {"m16n8k32.mxf8f6f4.e4m3.e5m2", 16, 8, 32, D::e4m3, D::e5m2, D::f32, D::f32, 4, false, 120, false, BitOp::none, "mxf8f6f4", "", "", 1, 1, ScaleType::ue8m0},
+    {"m16n8k32.mxf8f6f4.e4m3.e3m2", 16, 8, 32, D::e4m3, D::e3m2, D::f32, D::f32, 4, false, 120, false, BitOp::none, "mxf8f6f4", "", "", 1, 1, ScaleType::ue8m0},
+    {"m16n8k32.mxf8f6f4.e4m3.e2m3", 16, 8, 32, D::e4m3, D::e2m3, D::f32, D::f32, 4, false, 120, false, BitOp::none, "mxf8f6f4", "", "", 1, 1, ScaleType::ue8m0},
+    {"m16n8k32.mxf8f6f4.e4m3.e2m1", 16, 8, 32, D::e4m3, D::e2m1, D::f32, D::f32, 4, false, 120, false, BitOp::none, "mxf8f6f4", "", "", 1, 1, ScaleType::ue8m0},
+    {"m16n8k32.mxf8f6f4.e5m2.e4m3", 16, 8, 32, D::e5m2, D::e4m3, D::f32, D::f32, 4, false, 120, false, BitOp::none, "mxf8f6f4", "", "", 1, 1, ScaleType::ue8m0},
+    {"m16n8k32.mxf8f6f4.e5m2.e5m2", 16, 8, 32, D::e5m2, D::e5m2, D::f32, D::f32, 4, false, 120, false, BitOp::none, "mxf8f6f4", "", "", 1, 1, ScaleType::ue8m0},
+    {"m16n8k32.mxf8f6f4.e5m2.e3m2", 16, 8, 32, D::e5m2, D::e3m2, D::f32, D::f32, 4, false, 120, false, BitOp::none, "mxf8f6f4", "", "", 1, 1, ScaleType::ue8m0},
+    {"m16n8k32.mxf8f6f4.e5m2.e2m3", 16, 8, 32, D::e5m2, D::e2m3, D::f32, D::f32, 4, false, 120, false, BitOp::none, "mxf8f6f4", "", "", 1, 1, ScaleType::ue8m0},
+    {"m16n8k32.mxf8f6f4.e5m2.e2m1", 16, 8, 32, D::e5m2, D::e2m1, D::f32, D::f32, 4, false, 120, false, BitOp::none, "mxf8f6f4", "", "", 1, 1, ScaleType::ue8m0},
+    {"m16n8k32.mxf8f6f4.e3m2.e4m3", 16, 8, 32, D::e3m2, D::e4m3, D::f32, D::f32, 4, false, 120, false, BitOp::none, "mxf8f6f4", "", "", 1, 1, ScaleType::ue8m0},
+    {"m16n8k32.mxf8f6f4.e3m2.e5m2", 16, 8, 32, D::e3m2, D::e5m2, D::f32, D::f32, 4, false, 120, false, BitOp::none, "mxf8f6f4", "", "", 1, 1, ScaleType::ue8m0},
+    {"m16n8k32.mxf8f6f4.e3m2.e3m2", 16, 8, 32, D::e3m2, D::e3m2, D::f32, D::f32, 4, false, 120, false, BitOp::none, "mxf8f6f4", "", "", 1, 1, ScaleType::ue8m0},
+    {"m16n8k32.mxf8f6f4.e3m2.e2m3", 16, 8, 32, D::e3m2, D::e2m3, D::f32, D::f32, 4, false, 120, false, BitOp::none, "mxf8f6f4", "", "", 1, 1, ScaleType::ue8m0},
+    {"m16n8k32.mxf8f6f4.e3m2.e2m1", 16, 8, 32, D::e3m2, D::e2m1, D::f32, D::f32, 4, false, 120, false, BitOp::none, "mxf8f6f4", "", "", 1, 1, ScaleType::ue8m0},
+    {"m16n8k32.mxf8f6f4.e2m3.e4m3", 16, 8, 32, D::e2m3, D::e4m3, D::f32, D::f32, 4, false, 120, false, BitOp::none, "mxf8f6f4", "", "", 1, 1, ScaleType::ue8m0},
+    {"m16n8k32.mxf8f6f4.e2m3.e5m2", 16, 8, 32, D::e2m3, D::e5m2, D::f32, D::f32, 4, false, 120, false, BitOp::none, "mxf8f6f4", "", "", 1, 1, ScaleType::ue8m0},
+    {"m16n8k32.mxf8f6f4.e2m3.e3m2", 16, 8, 32, D::e2m3, D::e3m2, D::f32, D::f32, 4, false, 120, false, BitOp::none, "mxf8f6f4", "", "", 1, 1, ScaleType::ue8m0},
+    {"m16n8k32.mxf8f6f4.e2m3.e2m3", 16, 8, 32, D::e2m3, D::e2m3, D::f32, D::f32, 4, false, 120, false, BitOp::none, "mxf8f6f4", "", "", 1, 1, ScaleType::ue8m0},
+    {"m16n8k32.mxf8f6f4.e2m3.e2m1", 16, 8, 32, D::e2m3, D::e2m1, D::f32, D::f32, 4, false, 120, false, BitOp::none, "mxf8f6f4", "", "", 1, 1, ScaleType::ue8m0},
+    {"m16n8k32.mxf8f6f4.e2m1.e4m3", 16, 8, 32, D::e2m1, D::e4m3, D::f32, D::f32, 4, false, 120, false, BitOp::none, "mxf8f6f4", "", "", 1, 1, ScaleType::ue8m0},
+    {"m16n8k32.mxf8f6f4.e2m1.e5m2", 16, 8, 32, D::e2m1, D::e5m2, D::f32, D::f32, 4, false, 120, false, BitOp::none, "mxf8f6f4", "", "", 1, 1, ScaleType::ue8m0},
+    {"m16n8k32.mxf8f6f4.e2m1.e3m2", 16, 8, 32, D::e2m1, D::e3m2, D::f32, D::f32, 4, false, 120, false, BitOp::none, "mxf8f6f4", "", "", 1, 1, ScaleType::ue8m0},
+    {"m16n8k32.mxf8f6f4.e2m1.e2m3", 16, 8, 32, D::e2m1, D::e2m3, D::f32, D::f32, 4, false, 120, false, BitOp::none, "mxf8f6f4", "", "", 1, 1, ScaleType::ue8m0},
+    {"m16n8k32.mxf8f6f4.e2m1.e2m1", 16, 8, 32, D::e2m1, D::e2m1, D::f32, D::f32, 4, false, 120, false, BitOp::none, "mxf8f6f4", "", "", 1, 1, ScaleType::ue8m0},
+    {"m16n8k64.mxf4.2x.ue8m0", 16, 8, 64, D::e2m1, D::e2m1, D::f32, D::f32, 8, false, 120, false, BitOp::none, "mxf4", "", "", 1, 2, ScaleType::ue8m0},
+    {"m16n8k64.mxf4nvf4.2x.ue8m0", 16, 8, 64, D::e2m1, D::e2m1, D::f32, D::f32, 8, false, 120, false, BitOp::none, "mxf4nvf4", "", "", 1, 2, ScaleType::ue8m0},
+    {"m16n8k64.mxf4nvf4.4x.ue8m0", 16, 8, 64, D::e2m1, D::e2m1, D::f32, D::f32, 8, false, 120, false, BitOp::none, "mxf4nvf4", "", "", 1, 4, ScaleType::ue8m0},
+    {"m16n8k64.mxf4nvf4.4x.ue4m3", 16, 8, 64, D::e2m1, D::e2m1, D::f32, D::f32, 8, false, 120, false, BitOp::none, "mxf4nvf4", "", "", 1, 4, ScaleType::ue4m3},
+};
 // clang-format on
 }  // namespace
+
+std::string_view scale_type_name(ScaleType t) {
+  switch (t) {
+    case ScaleType::ue8m0: return "ue8m0";
+    case ScaleType::ue4m3: return "ue4m3";
+    case ScaleType::none: break;
+  }
+  return "";
+}
+
+int MmaInst::elem_bits(Operand op) const {
+  const bool packed_fp4 = kind == "mxf4" || kind == "mxf4nvf4";
+  if (op != Operand::C && packed_fp4) return 4;
+  return dtype_bits(op == Operand::A ? a : op == Operand::B ? b : c);
+}
 
 std::string MmaInst::shape() const {
   return "m" + std::to_string(m) + "n" + std::to_string(n) + "k" + std::to_string(k);
@@ -177,15 +230,16 @@ std::string MmaInst::ptx() const {
                   std::string(blayout.empty() ? "col" : blayout);
   if (satfinite) s += ".satfinite";
   if (!kind.empty()) s += ".kind::" + std::string(kind);
+  if (block_scaled()) s += ".block_scale.scale_vec::" + std::to_string(scale_vec) + "X";
   for (DType t : {d, a, b, c}) s += "." + std::string(dtype_info(t).ptx);
+  if (block_scaled()) s += "." + std::string(scale_type_name(stype));
   if (bop == BitOp::and_popc) s += ".and.popc";
   if (bop == BitOp::xor_popc) s += ".xor.popc";
   return s;
 }
 
 const Frame& MmaInst::frame(Operand op) const {
-  const DType t = op == Operand::A ? a : op == Operand::B ? b : c;
-  return find_frame(shape(), op, dtype_bits(t), op == Operand::A ? alayout : op == Operand::B ? blayout : "");
+  return find_frame(shape(), op, elem_bits(op), op == Operand::A ? alayout : op == Operand::B ? blayout : "");
 }
 
 const Frame& MmaInst::d_frame() const { return find_frame(shape(), Operand::C, dtype_bits(d)); }
@@ -206,8 +260,11 @@ std::span<const MmaInst> mma_instructions() { return kInstructions; }
 
 std::span<const MmaInst> quad_pair_instructions() { return kQuadPairInstructions; }
 
+std::span<const MmaInst> block_scale_instructions() { return kBlockScaleInstructions; }
+
 const MmaInst* find_mma_inst(std::string_view ptx) {
-  for (const std::span<const MmaInst> table : {mma_instructions(), quad_pair_instructions()})
+  for (const std::span<const MmaInst> table :
+       {mma_instructions(), quad_pair_instructions(), block_scale_instructions()})
     for (const MmaInst& inst : table)
       if (inst.ptx() == ptx) return &inst;
   return nullptr;

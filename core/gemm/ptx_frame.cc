@@ -46,6 +46,9 @@ constexpr Frame kFrames[] = {
     {"m8n8k4", Operand::C, 64, 8, 8, 2, 64, {1, 0, Bits{}}, {0, 2, Bits{1, 0, 0, 0}}},
     // m16n8k32, f16 accumulators (fp8 inputs): c0..c3 as for the 32-bit row.
     {"m16n8k32", Operand::C, 16, 16, 8, 2, 32, {1, 0, Bits{0, 8}}, {0, 2, Bits{1}}},
+    // m16n8k32, f16/bf16 B (mma.sp's dense operand, §9.7.14.6.2.2): b0..b7,
+    // row = 2t + (i & 1) + 8 ((i >> 1) & 1) + 16 (i >> 2).
+    {"m16n8k32", Operand::B, 16, 32, 8, 4, 32, {0, 2, Bits{1, 8, 16}}, {1, 0, Bits{}}},
 
     // The shapes CUTLASS's CuTe trait headers name beyond the dispatch's set
     // (judged by `mmacheck cute`; no instruction row uses them yet).

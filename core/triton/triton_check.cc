@@ -193,6 +193,92 @@ Judged judge_acc(Judged j, const TritonDotOperand& op, const Frame& frame) {
   return j;
 }
 
+// An MMA v3 accumulator (instr_shape [16, Ni, K]): every 4 warps along M are
+// one warpgroup running wgmma m64nNi; WGMMA.cpp's instruction (m, n) writes
+// registers E (m repN + n) + e, E = Ni / 2 elements per thread, repM =
+// max(1, M / 16 wm), repN = max(1, N / Ni wn).  Each instruction's origin
+// (its register E (m repN + n), lane 0, the warpgroup's first warp) has rows
+// that depend on m only and columns on n only (A's and B's tiles per
+// instruction), and thread t of the warpgroup holds in element e the wgmma D
+// frame's (row, col) of (t, e) from that origin.  That frame is the PTX
+// ISA's (Figure 148): warp w of the warpgroup holds rows 16w..16w+15, and
+// each 8 columns an mma.sync m16n8 C tile, element e of a thread being C
+// element e % 4 of its lane in columns 8 (e / 4) on — so `frame` (m16n8's
+// C) gives it, and tests/test_triton_mma_v3.cc holds it to core/wgmma's table.
+Judged judge_acc_v3(Judged j, const TritonDotOperand& op, const Frame& frame) {
+  TritonReport& r = j.report;
+  const TritonLayout& L = op.layout;
+  const int ni = (*op.instr_shape)[1];
+  r.instruction = "wgmma.mma_async m64n" + std::to_string(ni) + "k" + std::to_string((*op.instr_shape)[2]) + " D";
+  const int bits = dtype_bits(op.dtype);
+  if (bits != 32) {
+    r.result = FrameVerdict::unchecked;
+    r.message = "an f16 accumulator of MMA v3: the lowering packs its halves (unpackAccumulator), not modelled";
+    return j;
+  }
+  const int regs = static_cast<int>(L.in_size("register"));
+  const int warps = static_cast<int>(L.in_size("warp"));
+  if (!op.warps_per_cta) {
+    r.result = FrameVerdict::unchecked;
+    r.message = "no warps_per_cta: the lowering's register order (fc[E (m repN + n) + e]) depends on repN";
+    return j;
+  }
+  const int wm = (*op.warps_per_cta)[0], wn = (*op.warps_per_cta)[1];
+  if (wm % 4)
+    return refute(j, "warps_per_cta [" + std::to_string(wm) + ", " + std::to_string(wn) +
+                         "]: an MMA v3 parent needs whole warpgroups (a multiple of 4 warps) along M");
+  const std::int64_t M = L.out_dims[0].second, N = L.out_dims[1].second;
+  const int e_count = ni / 2;
+  const int rep_m = static_cast<int>(std::max<std::int64_t>(1, M / (std::int64_t{16} * wm)));
+  const int rep_n = static_cast<int>(std::max<std::int64_t>(1, N / (std::int64_t{ni} * wn)));
+  if (std::int64_t{e_count} * rep_m * rep_n != regs)
+    return refute(j, "warps_per_cta [" + std::to_string(wm) + ", " + std::to_string(wn) + "] over " +
+                         std::to_string(M) + "x" + std::to_string(N) + " gives " + std::to_string(rep_m) + "x" +
+                         std::to_string(rep_n) + " wgmma m64n" + std::to_string(ni) + " per warpgroup, " +
+                         std::to_string(e_count) + " elements each; the layout has " + std::to_string(regs));
+  const int groups = warps / 4;
+  std::vector<std::vector<std::int64_t>> row0(static_cast<std::size_t>(groups),
+                                              std::vector<std::int64_t>(static_cast<std::size_t>(rep_m))),
+      col0(static_cast<std::size_t>(groups), std::vector<std::int64_t>(static_cast<std::size_t>(rep_n)));
+  for (int g = 0; g < groups; ++g)
+    for (int m = 0; m < rep_m; ++m)
+      for (int n = 0; n < rep_n; ++n) {
+        const int base = e_count * (m * rep_n + n);
+        const std::vector<std::int64_t> o = L.apply(base, 0, 4 * g);
+        const std::string inst = "wgmma (m " + std::to_string(m) + ", n " + std::to_string(n) + ") of warpgroup " +
+                                 std::to_string(g) + " (registers " + std::to_string(base) + ".." +
+                                 std::to_string(base + e_count - 1) + ")";
+        if (n == 0) row0[g][m] = o[0];
+        if (m == 0) col0[g][n] = o[1];
+        if (o[0] != row0[g][m] || o[1] != col0[g][n])
+          return refute(j,
+                        inst + " starts at " + point({o[0], o[1]}) + "; the lowering feeds it A's rows of m " +
+                            std::to_string(m) + " (row " + std::to_string(row0[g][m]) + ") and B's columns of n " +
+                            std::to_string(n) + " (column " + std::to_string(col0[g][n]) +
+                            "): the m and n register bases are out of order",
+                        TritonCounterexample{base, 0, 4 * g, {o[0], o[1]}, {row0[g][m], col0[g][n]}});
+        for (int t = 0; t < 4 * kLanes; ++t)
+          for (int e = 0; e < e_count; ++e) {
+            const int lane = t % kLanes, w = 4 * g + t / kLanes;
+            const std::vector<std::int64_t> got = L.apply(base + e, lane, w);
+            const TileCoord c = frame.at(lane, e % 4);
+            const std::array<std::int64_t, 2> local{16 * (t / kLanes) + c.row, 8 * (e / 4) + c.col};
+            const TritonCounterexample cex{base + e, lane, w, {got[0], got[1]}, {o[0] + local[0], o[1] + local[1]}};
+            if (cex.ptx != cex.coordinate)
+              return refute(j,
+                            holder({base + e, lane, w}) + " holds " + point(cex.coordinate) +
+                                ", wgmma's D frame puts " + point(cex.ptx) + " there (thread " + std::to_string(t) +
+                                " of the warpgroup, d" + std::to_string(e) + ")",
+                            cex);
+          }
+      }
+  r.result = FrameVerdict::proved;
+  r.message = "covers the " + std::to_string(M) + "x" + std::to_string(N) + " tensor exactly once; every register of " +
+              std::to_string(groups * rep_m * rep_n) + " wgmma m64n" + std::to_string(ni) +
+              " instruction(s) holds the element of wgmma's D frame, in the lowering's order";
+  return j;
+}
+
 Judged judge_operand(Judged j, const TritonDotOperand& op, const Frame& frame) {
   TritonReport& r = j.report;
   const TritonLayout& L = op.layout;
@@ -363,6 +449,7 @@ Judged judge(const TritonDotOperand& op) {
   const Frame* frame = lookup_frame(op.role == TritonRole::acc ? "m16n8k16" : shape_for(bits), operand, bits);
   if (!frame)
     return give(FrameVerdict::unchecked, "no PTX frame for a " + std::string(dtype_info(op.dtype).ptx) + " operand");
+  if (op.instr_shape) return judge_acc_v3(std::move(j), op, *frame);
   return op.role == TritonRole::acc ? judge_acc(std::move(j), op, *frame) : judge_operand(std::move(j), op, *frame);
 }
 

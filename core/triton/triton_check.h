@@ -14,6 +14,15 @@
 // PTX C element of its lane, and rows are shared by the warps of one M warp
 // (warps are N-fastest), columns by those of one N warp.
 //
+// An accumulator with instr_shape [16, Ni, K] (an MMA v3 parent) is checked
+// against wgmma's D frame instead (the PTX ISA's: warp w of a warpgroup holds
+// rows 16w.., each 8 columns an m16n8 C tile; core/wgmma/wgmma_frame.h's table
+// in the tests): each 4 warps
+// along M are one warpgroup; WGMMA.cpp's instruction (m, n) writes registers
+// Ni/2 (m repN + n) + e (repN = max(1, N / Ni wn)); its origin's rows depend
+// on m only, its columns on n only, and thread t of the warpgroup holds in
+// element e the frame's (row, col) of (t, e) from that origin.
+//
 // A dot operand is fed to mma.sync as the lowering does it
 // (third_party/nvidia/lib/TritonNVIDIAGPUToLLVM/DotOpToLLVM/MMAv2.cpp):
 // when bits * kWidth > 32 the registers of each group are first reordered

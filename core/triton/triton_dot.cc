@@ -88,9 +88,10 @@ std::vector<TritonDotOperand> read_triton_file(const std::string& text, const st
     const std::string where = "operands[" + std::to_string(i) + "]";
     if (!r.e.is_object()) throw Error(src.at(pointer), where + " is not an object");
     for (const auto& [key, value] : r.e.items())
-      if (!one_of(key, {"name", "operand", "dtype", "k_width", "group", "warps_per_cta", "layout"}))
-        throw Error(r.at(key.c_str()), "unknown key \"" + printable(key) +
-                                           "\" (name, operand, dtype, k_width, group, warps_per_cta, layout)");
+      if (!one_of(key, {"name", "operand", "dtype", "k_width", "group", "warps_per_cta", "instr_shape", "layout"}))
+        throw Error(r.at(key.c_str()),
+                    "unknown key \"" + printable(key) +
+                        "\" (name, operand, dtype, k_width, group, warps_per_cta, instr_shape, layout)");
     TritonDotOperand op;
     op.name = r.e.contains("name") ? r.text("name") : where;
     if (!names.insert(op.name).second)
@@ -149,6 +150,19 @@ std::vector<TritonDotOperand> read_triton_file(const std::string& text, const st
                                       "] is " + std::to_string(warps[0] * warps[1]) + " warps, the layout has " +
                                       std::to_string(op.layout.in_size("warp")));
       op.warps_per_cta = warps;
+    }
+    if (r.e.contains("instr_shape")) {
+      const Json& v = r.e["instr_shape"];
+      const std::string v_at = JsonSource::child(pointer, "instr_shape");
+      if (op.role != TritonRole::acc) throw Error(src.at(v_at), "\"instr_shape\" is read for an accumulator only");
+      if (!v.is_array() || v.size() != 3)
+        throw Error(src.at(v_at), "\"instr_shape\" is [16, N, K] (an MMA v3 parent's wgmma tile per warp)");
+      std::array<int, 3> shape{};
+      for (std::size_t d = 0; d < 3; ++d)
+        shape[d] = r.small_int(v[d], src.at(JsonSource::child(v_at, d)), "instr_shape[" + std::to_string(d) + "]");
+      if (shape[0] != 16 || shape[1] % 8 || shape[1] < 8 || shape[1] > 256 || shape[2] < 8)
+        throw Error(src.at(v_at), "\"instr_shape\" [16, N, K] needs N a multiple of 8 in 8..256 (wgmma's m64nNk)");
+      op.instr_shape = shape;
     }
     out.push_back(std::move(op));
   }

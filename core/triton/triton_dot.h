@@ -19,7 +19,9 @@
 // accumulator) share a group and are checked against each other;
 // warps_per_cta: the parent NvidiaMmaEncodingAttr's [M warps, N warps], two
 // powers of two whose product is the layout's warp count (the accumulator's
-// register order depends on it; without it that order is unchecked).
+// register order depends on it; without it that order is unchecked);
+// instr_shape: [16, N, K] for an accumulator of an MMA v3 parent (wgmma:
+// each 4 warps along M one m64nNk instruction, N a multiple of 8 up to 256).
 //
 // The reader is strict: top-level keys other than operands, producer and
 // command, entry keys other than the above, a key given twice, a name given
@@ -46,6 +48,9 @@ struct TritonDotOperand {
   int k_width = 0;                                  // 0 for acc
   std::string group;                                // "" when alone
   std::optional<std::array<int, 2>> warps_per_cta;  // [M warps, N warps], when declared
+  // [16, N, K] of an MMA v3 (wgmma) parent (Gluon's instr_shape,
+  // #ttg.nvidia_mma<{versionMajor = 3, instrShape = [16, N, K]}>): accumulators only.
+  std::optional<std::array<int, 3>> instr_shape;
   TritonLayout layout;
 };
 

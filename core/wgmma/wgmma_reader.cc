@@ -1,115 +1,21 @@
 #include "core/wgmma/wgmma_reader.h"
 
-#include <charconv>
-#include <map>
 #include <optional>
 #include <variant>
 
 #include "core/layout/compose_layout.h"
 #include "core/layout/tile_layout.h"
 #include "core/program/layout_parser.h"
+#include "core/wgmma/statement.h"
 
 namespace mmacheck {
 
+using descriptor_lines::Line;
+using descriptor_lines::split_lines;
+using descriptor_lines::Statement;
+using descriptor_lines::Word;
+
 namespace {
-
-struct Word {
-  std::string text;
-  int col = 0;  // 1-based
-};
-
-struct Line {
-  int number = 0;
-  std::vector<Word> words;
-  std::string raw;  // the line without its comment
-};
-
-// Words separated by blanks; `layout=` takes the rest of the line as one word.
-Line split(std::string_view raw, int number) {
-  Line line{number, {}, std::string(raw.substr(0, std::min(raw.find('#'), raw.size())))};
-  std::size_t pos = 0;
-  const std::string& s = line.raw;
-  while (pos < s.size()) {
-    if (s[pos] == ' ' || s[pos] == '\t' || s[pos] == '\r') {
-      ++pos;
-      continue;
-    }
-    std::size_t end = s.compare(pos, 7, "layout=") == 0 ? s.size() : s.find_first_of(" \t\r", pos);
-    if (end == std::string::npos) end = s.size();
-    std::string word = s.substr(pos, end - pos);
-    while (!word.empty() && (word.back() == ' ' || word.back() == '\t' || word.back() == '\r')) word.pop_back();
-    line.words.push_back({word, static_cast<int>(pos) + 1});
-    pos = end;
-  }
-  return line;
-}
-
-class Statement {
- public:
-  Statement(const Line& line, const std::string& path, std::size_t first_key) : line_(line), path_(path) {
-    for (std::size_t w = first_key; w < line.words.size(); ++w) {
-      const Word& word = line.words[w];
-      const std::size_t eq = word.text.find('=');
-      if (eq == std::string::npos || eq == 0) fail(word.col, "expected KEY=VALUE, got '" + printable(word.text) + "'");
-      const std::string key = word.text.substr(0, eq);
-      if (keys_.count(key)) fail(word.col, "'" + key + "' given twice");
-      keys_[key] = {word.text.substr(eq + 1), word.col + static_cast<int>(eq) + 1};
-      key_cols_[key] = word.col;
-    }
-  }
-
-  [[noreturn]] void fail(int col, const std::string& message) const {
-    throw Error(SourceLoc{path_, line_.number, col}, message);
-  }
-  SourceLoc loc(int col = 1) const { return {path_, line_.number, col}; }
-
-  // Refuses keys outside `allowed`.
-  void only(std::initializer_list<std::string_view> allowed) const {
-    for (const auto& [key, value] : keys_) {
-      bool ok = false;
-      for (std::string_view a : allowed) ok = ok || a == key;
-      if (ok) continue;
-      std::string list;
-      for (std::string_view a : allowed) list += (list.empty() ? "" : ", ") + std::string(a);
-      fail(key_cols_.at(key), "unknown key '" + printable(key) + "' (known: " + list + ")");
-    }
-  }
-  bool has(const std::string& key) const { return keys_.count(key) != 0; }
-  const Word& value(const std::string& key) const {
-    const auto it = keys_.find(key);
-    if (it == keys_.end()) fail(0, "missing " + key + "=");
-    return it->second;
-  }
-  std::int64_t integer(const std::string& key) const { return parse_integer(value(key)); }
-
-  std::int64_t parse_integer(const Word& w) const { return parse_integer(w.text, w.col); }
-  std::int64_t parse_integer(std::string_view text, int col) const {
-    const bool hex = text.size() > 2 && text[0] == '0' && (text[1] == 'x' || text[1] == 'X');
-    const std::string_view digits = hex ? text.substr(2) : text;
-    std::uint64_t v = 0;
-    const auto [ptr, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), v, hex ? 16 : 10);
-    if (digits.empty() || ec != std::errc() || ptr != digits.data() + digits.size() ||
-        v > static_cast<std::uint64_t>(INT64_MAX))
-      fail(col, "expected a non-negative integer (decimal or 0x hex), got '" + printable(text) + "'");
-    return static_cast<std::int64_t>(v);
-  }
-  // "64x16" -> {64, 16}; `sep` 'x' or ','.
-  std::pair<std::int64_t, std::int64_t> pair(const std::string& key, char sep) const {
-    const Word& w = value(key);
-    const std::size_t at = w.text.find(sep);
-    if (at == std::string::npos)
-      fail(w.col,
-           key + "= expects two integers separated by '" + std::string(1, sep) + "', got '" + printable(w.text) + "'");
-    return {parse_integer(std::string_view(w.text).substr(0, at), w.col),
-            parse_integer(std::string_view(w.text).substr(at + 1), w.col + static_cast<int>(at) + 1)};
-  }
-
- private:
-  const Line& line_;
-  const std::string& path_;
-  std::map<std::string, Word> keys_;
-  std::map<std::string, int> key_cols_;
-};
 
 WgmmaOperand read_operand(const Line& line, const std::string& path) {
   const Statement st(line, path, 2);
@@ -164,8 +70,11 @@ MatrixDescriptor read_descriptor(const Line& line, const std::string& path) {
   return d;
 }
 
+}  // namespace
+
 // The placed byte address of every tile element.
-std::vector<std::int64_t> read_smem(const Line& line, const std::string& path, const WgmmaOperand& op, WgmmaCase& c) {
+std::vector<std::int64_t> read_smem_placement(const Line& line, const std::string& path, const WgmmaOperand& op,
+                                              WgmmaCase& c) {
   const Statement st(line, path, 1);
   st.only({"base", "layout", "shape", "at"});
   const std::int64_t base = st.integer("base");
@@ -230,20 +139,13 @@ std::vector<std::int64_t> read_smem(const Line& line, const std::string& path, c
   return placed;
 }
 
-}  // namespace
+WgmmaOperand read_wgmma_operand(const Line& line, const std::string& path) { return read_operand(line, path); }
+MatrixDescriptor read_wgmma_descriptor(const Line& line, const std::string& path) {
+  return read_descriptor(line, path);
+}
 
 std::vector<WgmmaCase> read_wgmma_file(std::string_view text, const std::string& path) {
-  std::vector<Line> lines;
-  int number = 0;
-  std::size_t pos = 0;
-  while (pos <= text.size()) {
-    std::size_t end = text.find('\n', pos);
-    if (end == std::string_view::npos) end = text.size();
-    ++number;
-    Line line = split(text.substr(pos, end - pos), number);
-    if (!line.words.empty()) lines.push_back(std::move(line));
-    pos = end + 1;
-  }
+  const std::vector<Line> lines = split_lines(text);
   std::vector<WgmmaCase> cases;
   for (std::size_t l = 0; l < lines.size();) {
     const Line& head = lines[l];
@@ -267,7 +169,7 @@ std::vector<WgmmaCase> read_wgmma_file(std::string_view text, const std::string&
                                " (each operand is: operand, descriptor, smem)");
       }
       if (part == 0) c.descriptor = read_descriptor(lines[at], path);
-      else c.placed = read_smem(lines[at], path, c.operand, c);
+      else c.placed = read_smem_placement(lines[at], path, c.operand, c);
     }
     cases.push_back(std::move(c));
     l += 3;

@@ -31,10 +31,22 @@
 #include <string_view>
 #include <vector>
 
+#include "core/wgmma/statement.h"
 #include "core/wgmma/wgmma_check.h"
 
 namespace mmacheck {
 
 std::vector<WgmmaCase> read_wgmma_file(std::string_view text, const std::string& path);
+
+// The placed byte address of every element (i, k) of `op`'s tile, from one
+// `smem` line (the grammar above); records the placement, the buffer's base
+// and its swizzle in `c`.  tcgen05's reader (core/wgmma/tcgen05_reader.h)
+// reads its smem lines with it too.
+std::vector<std::int64_t> read_smem_placement(const descriptor_lines::Line& line, const std::string& path,
+                                              const WgmmaOperand& op, WgmmaCase& c);
+// One `operand` line and one `descriptor` line, as above (the TMA input,
+// core/tma/tma_reader.h, reads them too).
+WgmmaOperand read_wgmma_operand(const descriptor_lines::Line& line, const std::string& path);
+MatrixDescriptor read_wgmma_descriptor(const descriptor_lines::Line& line, const std::string& path);
 
 }  // namespace mmacheck

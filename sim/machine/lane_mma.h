@@ -8,6 +8,11 @@
 //
 //     LaneMma lanes(*find_mma_inst("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32"), arch_params("sm_90"));
 //     lanes.run(a, b, c, d);   // logical tiles, row-major; d gets D
+//
+// A block-scaled instruction runs through run_scaled: its scale tiles
+// (sim/numerics/block_scaled.h) are placed into each lane's scale word by the
+// scale-factor frame and the selectors (core/gemm/scale_frame.h) and read
+// back the way the instruction reads them.
 #pragma once
 
 #include <cstdint>
@@ -15,6 +20,7 @@
 #include <vector>
 
 #include "core/gemm/mma_inst.h"
+#include "core/gemm/scale_frame.h"
 #include "sim/machine/tile_route.h"
 #include "sim/numerics/mma_model.h"
 
@@ -29,8 +35,16 @@ class LaneMma {
   // Throws Error when a tile has the wrong size (as mma_tile does).
   void run(std::span<const std::uint64_t> a, std::span<const std::uint64_t> b, std::span<const std::uint64_t> c,
            std::span<std::uint64_t> d);
+  // The same for a block-scaled instruction, with its scale tiles (m x
+  // scale_vec, scale_vec x n) and selectors; throws Error for a selector the
+  // instruction does not take.
+  void run_scaled(std::span<const std::uint64_t> a, std::span<const std::uint64_t> b, std::span<const std::uint64_t> c,
+                  std::span<const std::uint64_t> scale_a, std::span<const std::uint64_t> scale_b, ScaleSelector sel_a,
+                  ScaleSelector sel_b, std::span<std::uint64_t> d);
 
  private:
+  void operands_through_lanes(std::span<const std::uint64_t> a, std::span<const std::uint64_t> b,
+                              std::span<const std::uint64_t> c, std::span<std::uint64_t> d);
   // One operand's registers in the 32 lanes, lane-major as WarpRegs holds them.
   struct Lanes {
     explicit Lanes(const Frame& frame);
@@ -47,6 +61,7 @@ class LaneMma {
   const ArchParams* arch_;
   Lanes a_, b_, c_, d_;  // D's frame is C's unless their types differ (MmaInst::d_frame)
   std::vector<std::uint64_t> tile_a_, tile_b_, tile_c_, tile_d_;
+  std::vector<std::uint64_t> tile_sa_, tile_sb_;
 };
 
 }  // namespace mmacheck::sim

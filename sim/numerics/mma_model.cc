@@ -140,6 +140,8 @@ void mma_tile(const MmaInst& inst, const ArchParams& arch, std::span<const std::
   check_size(inst, "C", c.size(), inst.c_elems());
   check_size(inst, "D", d.size(), inst.c_elems());
   check_has_model(inst, arch);
+  if (inst.block_scaled())
+    throw Error(inst.ptx() + " is block-scaled: its scale factors are operands too (block_scaled_tile)");
   if (inst.products > 1) {  // m8n8k4 f16: each quad pair's product on its own, with the row's Volta arithmetic
     const ArchParams& volta = arch_params(arch.quad_pair_row);
     const std::size_t ma = inst.m * inst.k, mb = inst.k * inst.n, mc = inst.m * inst.n;

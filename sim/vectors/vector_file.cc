@@ -5,6 +5,7 @@
 #include <cstring>
 #include <map>
 #include <optional>
+#include <tuple>
 #include <utility>
 
 #include "core/base/error.h"
@@ -94,18 +95,26 @@ std::optional<int> parse_count(std::string_view s) {
   return v;
 }
 
-// Operand lines of a case: which tile, its element count and type.
+// Operand lines of a case: which tile, its element count, the bits of a
+// word and the type's name (for messages).
 struct OperandShape {
   std::vector<std::uint64_t> VectorCase::*tile;
   int count;
-  DType type;
+  int bits;
+  std::string_view type;
+
+  int digits() const { return (bits + 3) / 4; }
+  std::uint64_t mask() const { return bits >= 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << bits) - 1; }
 };
 
 std::optional<OperandShape> operand_shape(const MmaInst& in, std::string_view name) {
-  if (name == "A") return OperandShape{&VectorCase::a, in.a_elems(), in.a};
-  if (name == "B") return OperandShape{&VectorCase::b, in.b_elems(), in.b};
-  if (name == "C") return OperandShape{&VectorCase::c, in.c_elems(), in.c};
-  if (name == "D") return OperandShape{&VectorCase::d, in.c_elems(), in.d};
+  if (name == "A") return OperandShape{&VectorCase::a, in.a_elems(), in.elem_bits(Operand::A), dtype_info(in.a).ptx};
+  if (name == "B") return OperandShape{&VectorCase::b, in.b_elems(), in.elem_bits(Operand::B), dtype_info(in.b).ptx};
+  if (name == "C") return OperandShape{&VectorCase::c, in.c_elems(), dtype_bits(in.c), dtype_info(in.c).ptx};
+  if (name == "D") return OperandShape{&VectorCase::d, in.c_elems(), dtype_bits(in.d), dtype_info(in.d).ptx};
+  if (!in.block_scaled()) return std::nullopt;
+  if (name == "SA") return OperandShape{&VectorCase::sa, in.m * in.scale_vec, 8, scale_type_name(in.stype)};
+  if (name == "SB") return OperandShape{&VectorCase::sb, in.scale_vec * in.n, 8, scale_type_name(in.stype)};
   return std::nullopt;
 }
 
@@ -122,8 +131,11 @@ class Parser {
     if (key == "instr") return instr(tokens);
     if (key == "case") return start_case(tokens);
     if (!inst_) fail(tokens[0].col, quoted(key) + " line before any 'instr' line");
+    if (key == "SEL" && inst_->block_scaled()) return selectors(tokens);
     const std::optional<OperandShape> shape = operand_shape(*inst_, key);
-    if (!shape) fail(tokens[0].col, "unknown line kind " + quoted(key) + " (expected instr, case, A, B, C or D)");
+    if (!shape)
+      fail(tokens[0].col, "unknown line kind " + quoted(key) + " (expected instr, case, A, B, C or D" +
+                              (inst_->block_scaled() ? ", SA, SB or SEL)" : ")"));
     if (!open_) fail(tokens[0].col, quoted(key) + " line before any 'case' line");
     operand(tokens, *shape);
   }
@@ -173,8 +185,8 @@ class Parser {
     if (!shape) return false;
     std::vector<std::uint64_t>& tile = file_.cases.back().*shape->tile;
     if (!tile.empty()) return false;
-    const std::size_t digits = static_cast<std::size_t>(hex_digits(shape->type));
-    const std::uint64_t widest = dtype_mask(shape->type);
+    const std::size_t digits = static_cast<std::size_t>(shape->digits());
+    const std::uint64_t widest = shape->mask();
     tile.resize(static_cast<std::size_t>(shape->count));
     const char* p = text.data() + 1;
     const char* const end = text.data() + text.size();
@@ -231,8 +243,8 @@ class Parser {
     if (words != shape.count)
       fail(tokens[0].col, key + " has " + std::to_string(words) + " words, " + inst_->shape() + " needs " +
                               std::to_string(shape.count));
-    const std::size_t digits = static_cast<std::size_t>(hex_digits(shape.type));
-    const std::uint64_t widest = dtype_mask(shape.type);
+    const std::size_t digits = static_cast<std::size_t>(shape.digits());
+    const std::uint64_t widest = shape.mask();
     tile.reserve(shape.count);
     for (std::size_t i = 1; i < tokens.size(); ++i) {
       const Token& t = tokens[i];
@@ -240,19 +252,51 @@ class Parser {
       if (!v) fail(t.col, quoted(t.text) + " is not a hex word");
       if (t.text.size() != digits)
         fail(t.col, quoted(t.text) + " has " + std::to_string(t.text.size()) + " hex digits, " +
-                        std::string(dtype_info(shape.type).ptx) + " words have " + std::to_string(digits));
+                        std::string(shape.type) + " words have " + std::to_string(digits));
       if (*v > widest)
-        fail(t.col, quoted(t.text) + " does not fit a " + std::string(dtype_info(shape.type).ptx) + " element (" +
-                        std::to_string(dtype_bits(shape.type)) + " bits)");
+        fail(t.col, quoted(t.text) + " does not fit a " + std::string(shape.type) + " element (" +
+                        std::to_string(shape.bits) + " bits)");
       tile.push_back(*v);
     }
   }
 
-  // A case is complete once it has all four tiles.
+  // SEL <byte-id-a> <thread-id-a> <byte-id-b> <thread-id-b>, each checked
+  // against the instruction (core/gemm/scale_frame.h).
+  void selectors(const std::vector<Token>& tokens) {
+    if (!open_) fail(tokens[0].col, "'SEL' line before any 'case' line");
+    if (tokens.size() != 5) fail(tokens[0].col, "expected 'SEL <byte-id-a> <thread-id-a> <byte-id-b> <thread-id-b>'");
+    if (sel_seen_) fail(tokens[0].col, "case " + std::to_string(file_.cases.back().id) + " has a second SEL line");
+    int v[4];
+    for (int i = 0; i < 4; ++i) {
+      const std::optional<int> n = parse_count(tokens[i + 1].text);
+      if (!n) fail(tokens[i + 1].col, quoted(tokens[i + 1].text) + " is not a non-negative integer");
+      v[i] = *n;
+    }
+    VectorCase& vc = file_.cases.back();
+    vc.sel_a = {v[0], v[1]};
+    vc.sel_b = {v[2], v[3]};
+    for (const auto& [op, sel, col] :
+         {std::tuple{Operand::A, vc.sel_a, tokens[1].col}, std::tuple{Operand::B, vc.sel_b, tokens[3].col}}) {
+      try {
+        check_selector(*inst_, op, sel);
+      } catch (const Error& e) {
+        fail(col, e.message());
+      }
+    }
+    sel_seen_ = true;
+  }
+
+  // A case is complete once it has all four tiles (and a block-scaled
+  // instruction's two scale tiles).
   void close_case() {
     if (!open_) return;
     open_ = false;
+    sel_seen_ = false;
     const VectorCase& vc = file_.cases.back();
+    if (vc.inst->block_scaled())
+      for (const auto& [key, tile] : {std::pair{"SA", &vc.sa}, std::pair{"SB", &vc.sb}})
+        if (tile->empty())
+          throw Error(SourceLoc{name_, vc.line, 0}, "case " + std::to_string(vc.id) + " has no " + key + " line");
     const std::array<std::pair<const char*, const std::vector<std::uint64_t>*>, 4> tiles = {
         {{"A", &vc.a}, {"B", &vc.b}, {"C", &vc.c}, {"D", &vc.d}}};
     for (const auto& [key, tile] : tiles)
@@ -264,6 +308,7 @@ class Parser {
   int line_ = 0;
   const MmaInst* inst_ = nullptr;
   bool open_ = false;
+  bool sel_seen_ = false;
   std::map<std::pair<const MmaInst*, int>, int> case_lines_;  // (instruction, case number) -> line
   VectorFile file_;
 };
@@ -296,7 +341,8 @@ namespace {
 std::vector<Mismatch> case_mismatches(const VectorCase& vc, LaneMma& lanes, std::vector<std::uint64_t>& got) {
   const MmaInst& in = *vc.inst;
   got.resize(vc.d.size());
-  lanes.run(vc.a, vc.b, vc.c, got);
+  if (in.block_scaled()) lanes.run_scaled(vc.a, vc.b, vc.c, vc.sa, vc.sb, vc.sel_a, vc.sel_b, got);
+  else lanes.run(vc.a, vc.b, vc.c, got);
   std::vector<Mismatch> out;
   for (int i = 0; i < in.c_elems(); ++i)
     if (got[i] != vc.d[i]) out.push_back({&vc, i / in.n, i % in.n, vc.d[i], got[i]});

@@ -10,6 +10,13 @@
 // m8n8k4 f16 (sm_70's quad pairs) holds its four products stacked along the
 // rows: A 4*m*k words (product p's A is rows 8p..8p+7), B 4*k*n, C and D
 // 4*m*n (MmaInst::a_elems ...; core/gemm/ptx_frame.h).
+// A block-scaled instruction (sm_120's mxf8f6f4, mxf4, mxf4nvf4;
+// docs/block-scaled.md) has two more lines, its scale tiles, 2 hex digits a
+// word: `SA <m*scale_vec>` (row-major: row i's K-blocks), `SB
+// <scale_vec*n>` (block-major: block v's n columns), and optionally `SEL
+// <byte-id-a> <thread-id-a> <byte-id-b> <thread-id-b>` (decimal, default 0 0
+// 0 0), the selectors through which the lanes' scale words are read.
+// mxf4/mxf4nvf4's e2m1 A and B words are one hex digit (the packed nibble).
 // `#` starts a comment line; an instr line applies to the cases after it.
 // Each word is one element's raw bits, zero-padded to the element width
 // (2 hex digits for 8-bit types, 4 for 16-bit, 8 for f32/tf32/s32, 16 for
@@ -26,6 +33,7 @@
 #include <vector>
 
 #include "core/gemm/mma_inst.h"
+#include "core/gemm/scale_frame.h"
 #include "sim/numerics/mma_model.h"
 
 namespace mmacheck::sim {
@@ -36,6 +44,8 @@ struct VectorCase {
   std::string kind;                       // how the inputs were drawn ("normal", "bits", ...); may be ""
   int line;                               // line of its case line
   std::vector<std::uint64_t> a, b, c, d;  // logical tiles, row-major
+  std::vector<std::uint64_t> sa{}, sb{};  // block-scaled only: the scale tiles (SA, SB lines)
+  ScaleSelector sel_a{}, sel_b{};         // block-scaled only: the SEL line's selectors
 };
 
 struct VectorFile {

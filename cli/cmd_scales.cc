@@ -1,0 +1,74 @@
+// mmacheck scales FILE... [-j N] [--allow-unchecked]
+//
+// FILE says how a program places sm_120 block-scaled mma.sync's scale
+// factors: the instruction, the selectors it passes and what each lane's
+// scale word holds (core/prove/scale_reader.h).  Each operand's placement is
+// proved or refuted against the scale-factor frame (core/prove/scale_check.h):
+// one line per operand (verdict, A or B, the reason or the lane and byte
+// that disagree), then `N operands: P proved, R refuted, U unchecked`.  Exit
+// status 0 when every operand proves, 1 when one is refuted or unchecked
+// (--allow-unchecked accepts unchecked: cli/unchecked.h), 2 bad input.
+// Several files or folders (.txt) run as `prove` runs them (cli/file_batch.h).
+#include <algorithm>
+#include <array>
+#include <iostream>
+
+#include "cli/command.h"
+#include "cli/file_batch.h"
+#include "cli/unchecked.h"
+#include "core/base/file_io.h"
+#include "core/prove/scale_reader.h"
+
+namespace mmacheck::cli {
+
+namespace po = boost::program_options;
+
+namespace {
+
+FileOutcome check_scale_file(const std::string& path, bool allow, std::ostream& out) {
+  const std::vector<ScaleCase> cases = read_scale_file(read_text_file(path), input_name(path));
+  std::array<int, 4> counts{};
+  UncheckedTally unchecked;
+  for (const ScaleCase& c : cases) {
+    out << c.inst->ptx() << "\n";
+    for (const Operand op : {Operand::A, Operand::B}) {
+      const std::optional<ScalePlacement>& p = op == Operand::A ? c.a : c.b;
+      const ScaleReport r =
+          p ? check_scales(*c.inst, *p)
+            : ScaleReport{op, FrameVerdict::unchecked,
+                          std::string("no 'place ") + (op == Operand::A ? "a" : "b") + "' line", std::nullopt};
+      ++counts[static_cast<std::size_t>(r.result)];
+      if (r.result == FrameVerdict::unchecked) unchecked.add(r.message);
+      std::string verdict(verdict_name(r.result));
+      verdict.resize(11, ' ');
+      out << "  " << verdict << operand_name(op) << "  " << r.message << "\n";
+    }
+  }
+  const bool failed = counts[2] != 0;
+  out << 2 * cases.size() << " operands: " << counts[0] << " proved, " << counts[2] << " refuted, " << counts[1]
+      << " unchecked" << std::endl
+      << unchecked.summary(allow) << std::flush;
+  return {status(failed, unchecked, allow), failed ? "refuted" : unchecked.count() ? "unchecked" : "proved", nullptr};
+}
+
+}  // namespace
+
+int run_scales(const Args& args) {
+  po::options_description options("mmacheck scales");
+  // clang-format off
+  options.add_options()
+      ("file", po::value<std::vector<std::string>>(), "scale-placement files (core/prove/scale_reader.h) or folders of them; - is standard input")
+      ("jobs,j", po::value<int>()->default_value(1), "files checked at once (0: one per hardware thread)");
+  // clang-format on
+  options.add(unchecked_option());
+  po::positional_options_description positional;
+  positional.add("file", -1);
+  const po::variables_map vm = parse_options(args, options, positional);
+  if (!vm.count("file")) throw Error("scales: no FILE (instr, select and place lines)");
+  const bool allow = vm["allow-unchecked"].as<bool>();
+  const BatchOptions batch{.jobs = checked_jobs(vm["jobs"].as<int>()), .json = false};
+  return run_batch(expand_inputs(vm["file"].as<std::vector<std::string>>(), {}, {".txt"}), batch,
+                   [&](const std::string& path, std::ostream& out) { return check_scale_file(path, allow, out); });
+}
+
+}  // namespace mmacheck::cli

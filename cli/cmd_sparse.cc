@@ -1,0 +1,91 @@
+// mmacheck sparse FILE... | --vectors F... [--arch sm_90] [--arith NAME]
+//
+// FILE says what a kernel assumes about one mma.sp instruction's metadata
+// (core/prove/sparse_reader.h): the selector, its metadata layout, and
+// optionally the sparsity pattern.  It is checked point by point against the
+// ISA (core/prove/sparse_check.h): text output is the verdict, the
+// instruction, and the first failing point (lane, e bits, register, element)
+// or what was proved; refuted lists up to eight more points.  Exit 0 proved,
+// 1 refuted, 2 bad input.
+//
+// --vectors replays mma.sp vector files (sim/vectors/sparse_vectors.h, e.g.
+// ones `mmacheck sparse-gpu --capture` wrote) through the simulator under an
+// arithmetic hypothesis (sim/numerics/sparse_model.h; --arith all runs each):
+// "F: P passed, Q failed" per file and hypothesis, the first mismatches.
+// Exit 0 when every case of every file passes under the hypotheses asked.
+#include <iostream>
+
+#include "cli/command.h"
+#include "core/base/error.h"
+#include "core/base/file_io.h"
+#include "core/prove/sparse_reader.h"
+#include "sim/vectors/sparse_vectors.h"
+
+namespace mmacheck::cli {
+
+namespace po = boost::program_options;
+
+namespace {
+
+int prove_files(const std::vector<std::string>& files) {
+  bool failed = false;
+  for (const std::string& path : files) {
+    const SparseReport r = check_sparse(read_sparse_file(read_text_file(path), path));
+    failed = failed || r.result != FrameVerdict::proved;
+    std::cout << verdict_name(r.result) << "  " << path << "  " << r.instruction << "\n"
+              << "  " << (r.check.empty() ? "" : "[" + r.check + "] ") << r.message << "\n";
+    for (const std::string& a : r.also) std::cout << "  also: " << a << "\n";
+  }
+  std::cout << std::flush;
+  return failed ? kFails : kHolds;
+}
+
+int replay(const std::vector<std::string>& files, const sim::ArchParams& arch, const std::string& arith) {
+  std::vector<sim::SparseArith> hs;
+  if (arith == "all") hs.assign(std::begin(sim::kAllSparseArith), std::end(sim::kAllSparseArith));
+  else if (const auto h = sim::parse_sparse_arith(arith)) hs.push_back(*h);
+  else throw Error("sparse: unknown --arith '" + printable(arith) + "' (zeros, kept, kept-packed, all)");
+  bool failed = false;
+  for (const std::string& path : files) {
+    const sim::SparseVectorFile f = sim::read_sparse_vectors(path);
+    for (const sim::SparseArith h : hs) {
+      const sim::SparseVectorReport r = sim::run_sparse_vectors(f, arch, h);
+      failed = failed || r.failed;
+      std::cout << path << " [" << sim::sparse_arith_name(h) << ", " << arch.name << "]: " << r.passed << " passed, "
+                << r.failed << " failed\n";
+      for (std::size_t i = 0; i < r.mismatches.size() && i < 3; ++i) {
+        const sim::SparseMismatch& m = r.mismatches[i];
+        std::cout << "  " << path << ":" << m.line << ": case " << m.case_id << " D[" << m.row << "][" << m.col
+                  << "]: recorded 0x" << std::hex << m.expected << ", simulated 0x" << m.got << std::dec << "\n";
+      }
+    }
+  }
+  std::cout << std::flush;
+  return failed ? kFails : kHolds;
+}
+
+}  // namespace
+
+int run_sparse(const Args& args) {
+  po::options_description options("mmacheck sparse");
+  // clang-format off
+  options.add_options()
+      ("file", po::value<std::vector<std::string>>(), "mma.sp metadata files (core/prove/sparse_reader.h)")
+      ("vectors", po::value<std::vector<std::string>>()->multitoken(), "mma.sp vector files to replay instead (sim/vectors/sparse_vectors.h)")
+      ("arch", po::value<std::string>()->default_value("sm_90"), ("arithmetic model: " + sim::arch_names()).c_str())
+      ("arith", po::value<std::string>()->default_value(std::string(sim::sparse_arith_name(sim::kDefaultSparseArith))),
+       "with --vectors: the pruned-position hypothesis: zeros, kept, kept-packed, or all (docs/mma-sp.md)");
+  // clang-format on
+  po::positional_options_description positional;
+  positional.add("file", -1);
+  const po::variables_map vm = parse_options(args, options, positional);
+  if (vm.count("vectors")) {
+    if (vm.count("file")) throw Error("sparse: give metadata files or --vectors, not both");
+    return replay(vm["vectors"].as<std::vector<std::string>>(), sim::arch_params(vm["arch"].as<std::string>()),
+                  vm["arith"].as<std::string>());
+  }
+  if (!vm.count("file")) throw Error("sparse: no FILE (instr, selector, meta lines) and no --vectors");
+  return prove_files(vm["file"].as<std::vector<std::string>>());
+}
+
+}  // namespace mmacheck::cli

@@ -1,0 +1,165 @@
+// mmacheck tcgen05 FILE... [--json] [-j N] [--allow-unchecked]
+//
+// FILE describes one tcgen05.mma (sm_100a) as the program means it, the
+// instruction descriptor and shared-memory descriptors it passes, the buffers
+// they read and where it reads D in tensor memory
+// (core/wgmma/tcgen05_reader.h).  Checked (core/wgmma/tcgen05_check.h): the
+// instruction descriptor field by field, each operand element by element,
+// D's TMEM layout element by element.  Text output: the instruction, the
+// idesc verdict and each differing field, one block per operand (verdict,
+// descriptor, reason, other fixes), the TMEM verdict; then a summary line.
+// --json prints {"file", "verdict", "tcgen05": {instruction, idesc,
+// operands, tmem}, "unchecked"}.  Exit status 0 when everything proves, 1
+// when something is refuted or unchecked (--allow-unchecked accepts
+// unchecked: cli/unchecked.h), 2 bad input.  Several files or folders
+// (.txt) run as `prove` runs them (cli/file_batch.h).
+#include <algorithm>
+#include <iostream>
+#include <sstream>
+
+#include "cli/command.h"
+#include "cli/file_batch.h"
+#include "cli/unchecked.h"
+#include "core/base/file_io.h"
+#include "core/base/json.h"
+#include "core/wgmma/tcgen05_check.h"
+#include "core/wgmma/tcgen05_reader.h"
+
+namespace mmacheck::cli {
+
+namespace po = boost::program_options;
+
+namespace {
+
+std::string hex(std::uint64_t v) {
+  std::ostringstream s;
+  s << "0x" << std::hex << v;
+  return s.str();
+}
+
+std::string padded(FrameVerdict v) {
+  std::string s(verdict_name(v));
+  s.resize(11, ' ');
+  return s;
+}
+
+Json fields_json(const std::vector<std::string>& fields) {
+  Json out = Json::array();
+  for (const std::string& f : fields) out.push_back(f);
+  return out;
+}
+
+Json report_json(const Tcgen05Report& r) {
+  Json diffs = Json::array();
+  for (const IdescDifference& d : r.idesc_differences)
+    diffs.push_back({{"field", d.field->name},
+                     {"low_bit", d.field->low},
+                     {"width", d.field->width},
+                     {"got", d.got},
+                     {"want", d.want},
+                     {"message", d.message}});
+  Json operands = Json::array();
+  for (const Tcgen05OperandReport& o : r.operands) {
+    Json fixes = Json::array();
+    for (const Tcgen05Fix& f : o.fixes)
+      fixes.push_back({{"fields", fields_json(f.fields)},
+                       {"descriptor", hex(f.descriptor.encode())},
+                       {"major", major_name(f.major)}});
+    Json op = {{"name", o.name},
+               {"operand", std::string(1, o.operand)},
+               {"result", verdict_name(o.result)},
+               {"descriptor", hex(o.descriptor.encode())},
+               {"message", o.message},
+               {"mismatches", o.mismatches},
+               {"fixes", std::move(fixes)}};
+    if (o.counterexample)
+      op["counterexample"] = {{"row", o.counterexample->i},
+                              {"k", o.counterexample->k},
+                              {"read", o.counterexample->read},
+                              {"placed", o.counterexample->placed}};
+    operands.push_back(std::move(op));
+  }
+  Json out = {{"instruction", r.instruction},
+              {"idesc",
+               {{"result", verdict_name(r.idesc_result)},
+                {"value", hex(r.idesc)},
+                {"expected", hex(r.idesc_expected)},
+                {"differences", std::move(diffs)}}},
+              {"operands", std::move(operands)}};
+  if (r.tmem) {
+    Json t = {{"name", r.tmem->name},
+              {"result", verdict_name(r.tmem->result)},
+              {"message", r.tmem->message},
+              {"mismatches", r.tmem->mismatches}};
+    if (r.tmem->counterexample) {
+      const TmemMismatch& x = *r.tmem->counterexample;
+      const auto pos = [](const TmemPosition& p) {
+        return Json{{"cta", p.cta}, {"lane", p.lane}, {"column", p.column}};
+      };
+      t["counterexample"] = {{"m", x.row}, {"n", x.col}, {"written", pos(x.written)}, {"placed", pos(x.placed)}};
+    }
+    out["tmem"] = std::move(t);
+  }
+  return out;
+}
+
+FileOutcome check_file(const std::string& path, bool json, bool allow, std::ostream& out) {
+  const Tcgen05Case c = read_tcgen05_file(read_text_file(path), path);
+  const Tcgen05Report r = check_tcgen05(c);
+  UncheckedTally unchecked;
+  for (const Tcgen05OperandReport& o : r.operands)
+    if (o.result == FrameVerdict::unchecked) unchecked.add(o.message);
+  if (r.tmem && r.tmem->result == FrameVerdict::unchecked) unchecked.add(r.tmem->message);
+  const bool failed = r.result >= FrameVerdict::refuted;
+  FileOutcome outcome{status(failed, unchecked, allow), std::string(verdict_name(r.result)), nullptr};
+  if (json) {
+    outcome.json =
+        Json{{"verdict", verdict_name(r.result)}, {"tcgen05", report_json(r)}, {"unchecked", unchecked.json()}};
+    return outcome;
+  }
+  out << r.instruction << "\n"
+      << padded(r.idesc_result) << "idesc " << hex(r.idesc) << " (the instruction's: " << hex(r.idesc_expected)
+      << ")\n";
+  for (const IdescDifference& d : r.idesc_differences) out << "  " << d.message << "\n";
+  for (const Tcgen05OperandReport& o : r.operands) {
+    out << padded(o.result) << o.name << "\n"
+        << "  descriptor " << hex(o.descriptor.encode()) << ": " << o.descriptor.str() << "\n"
+        << "  " << o.message << "\n";
+    for (std::size_t f = 1; f < o.fixes.size(); ++f) {
+      std::string fields;
+      for (const std::string& name : o.fixes[f].fields) fields += (fields.empty() ? "" : ", ") + name;
+      out << "  also: " << fields << ": " << o.fixes[f].descriptor.str() << " major=" << major_name(o.fixes[f].major)
+          << "\n";
+    }
+  }
+  if (r.tmem) out << padded(r.tmem->result) << r.tmem->name << "\n  " << r.tmem->message << "\n";
+  out << verdict_name(r.result) << ": idesc " << verdict_name(r.idesc_result) << ", " << r.operands.size()
+      << " operands, " << (r.tmem ? "TMEM " + std::string(verdict_name(r.tmem->result)) : std::string("no TMEM layout"))
+      << std::endl
+      << unchecked.summary(allow) << std::flush;
+  return outcome;
+}
+
+}  // namespace
+
+int run_tcgen05(const Args& args) {
+  po::options_description options("mmacheck tcgen05");
+  // clang-format off
+  options.add_options()
+      ("file", po::value<std::vector<std::string>>(), "tcgen05.mma files (core/wgmma/tcgen05_reader.h) or folders of them; - is standard input")
+      ("json", po::bool_switch(), "print the JSON report (JSON Lines, one object per file, for several)")
+      ("jobs,j", po::value<int>()->default_value(1), "files checked at once (0: one per hardware thread)");
+  // clang-format on
+  options.add(unchecked_option());
+  po::positional_options_description positional;
+  positional.add("file", -1);
+  const po::variables_map vm = parse_options(args, options, positional);
+  if (!vm.count("file")) throw Error("tcgen05: no FILE (instr, idesc, operand, descriptor, smem, tmem lines)");
+  const bool json = vm["json"].as<bool>();
+  const bool allow = vm["allow-unchecked"].as<bool>();
+  const BatchOptions batch{.jobs = checked_jobs(vm["jobs"].as<int>()), .json = json};
+  return run_batch(expand_inputs(vm["file"].as<std::vector<std::string>>(), {}, {".txt"}), batch,
+                   [&](const std::string& path, std::ostream& out) { return check_file(path, json, allow, out); });
+}
+
+}  // namespace mmacheck::cli

@@ -1,0 +1,77 @@
+// SparseMmaInst — one `mma.sp{::ordered_metadata}.sync` instruction (PTX ISA
+// §9.7.14.6, "Warp-level matrix multiply-accumulate with sparse matrix A"):
+// D = A * B + C where the logical A (m x k) is 2:4 structured sparse — in
+// every chunk of 4 consecutive elements of a row at most 2 are nonzero —
+// and is passed compressed: the m x k/2 kept elements plus a metadata
+// register `e` per lane that says where each kept element sits in its chunk,
+// and a sparsity selector `f` (an immediate) that says which lanes of every
+// quad hold the metadata.
+//
+// A row of the table (sparse_inst.cc) gives the logical shape and the types;
+// the frames follow from it and the dense table (core/gemm/ptx_frame.h):
+//   compressed A   the dense 16-bit A frame of shape m16n8k(k/2): m16n8k16's
+//                  compressed A (16 x 8) is m16n8k8's A, m16n8k32's (16 x 16)
+//                  m16n8k16's (the ISA's "firstcol = threadID_in_group * 4"
+//                  for k16: a lane's two kept elements of row g come from
+//                  logical columns 4t..4t+3);
+//   B, C, D        the dense frames of shape m16n8k (m16n8k32 16-bit B is a
+//                  row of its own in the frame table);
+//   metadata       core/gemm/sparse_metadata.h.
+// Compressed column q of a row belongs to chunk q / 2 (two kept per chunk),
+// so the logical column of compressed (r, q) is 4 (q / 2) + idx, idx the
+// metadata's index of kept element q % 2 of that chunk.
+//
+// Covered: f16 and bf16 inputs, m16n8k16 and m16n8k32, f32 accumulators
+// (and f16 accumulators for f16).  tf32, s8/u8 and e4m3/e5m2 rows are not
+// here yet (docs/mma-sp.md says what they need).
+//
+//     const SparseMmaInst& s = sparse_instructions()[0];
+//     s.ptx() == "mma.sp::ordered_metadata.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32"
+//     s.a_frame().cols == 8;  s.meta_threads() == 1;  s.selectors() == 4
+#pragma once
+
+#include <span>
+#include <string>
+#include <string_view>
+
+#include "core/gemm/mma_inst.h"
+#include "core/gemm/ptx_frame.h"
+#include "core/program/dtype.h"
+
+namespace mmacheck {
+
+struct SparseMmaInst {
+  std::string_view tag;  // "sp.m16n8k32.f16"
+  int m, n, k;           // logical shape: A is m x k before compression
+  DType a, b, c, d;
+  int min_sm;
+
+  static constexpr int kChunk = 4;  // elements per sparsity chunk (2:4)
+  static constexpr int kKept = 2;   // kept elements per chunk
+
+  std::string shape() const;  // "m16n8k32"
+  // "mma.sp::ordered_metadata.sync.aligned.m16n8k32.row.col.f32.f16.f16.f32";
+  // ordered = false: the plain `mma.sp` spelling (same operation; the
+  // ordered form requires each chunk's two indices in increasing order).
+  std::string ptx(bool ordered = true) const;
+  int chunks_per_row() const { return k / kChunk; }
+  int a_cols() const { return k / 2; }  // compressed A's columns
+  const Frame& a_frame() const;         // compressed A, m x k/2
+  const Frame& b_frame() const;
+  const Frame& c_frame() const;
+  // Lanes of a quad that hold metadata: a lane holds 8 chunks (32 bits), two
+  // rows (g, g + 8) of 4 chunks each; a quad's two rows have 2 k/4 chunks.
+  int meta_threads() const { return k / 16; }
+  int selectors() const { return 4 / meta_threads(); }  // valid f: 0 .. selectors()-1
+  // The dense instruction of the logical shape, for the arithmetic
+  // (sim/numerics/sparse_model.h); not a row of the dense table (no dense
+  // f16 m16n8k32 exists), so its frames are not to be asked for.
+  MmaInst logical() const;
+};
+
+std::span<const SparseMmaInst> sparse_instructions();
+// By PTX name (either spelling, with or without ::ordered_metadata) or tag;
+// nullptr when unknown.
+const SparseMmaInst* find_sparse_inst(std::string_view name);
+
+}  // namespace mmacheck

@@ -1,0 +1,35 @@
+#include "core/gemm/sparse_metadata.h"
+
+#include "core/base/error.h"
+
+namespace mmacheck {
+
+std::optional<MetaSlot> isa_meta_slot(const SparseMmaInst& inst, int selector, int lane, int nibble) {
+  const int g = lane / 4, t = lane % 4, holders = inst.meta_threads();
+  if (t / holders != selector) return std::nullopt;
+  return MetaSlot{g + 8 * (nibble / 4), 4 * (t % holders) + nibble % 4};
+}
+
+std::vector<std::uint32_t> meta_registers(const SparseMmaInst& inst, int selector, const MetaGrid& grid) {
+  if (grid.size() != static_cast<std::size_t>(inst.m * inst.chunks_per_row()))
+    throw Error(inst.ptx() + ": metadata grid has " + std::to_string(grid.size()) + " chunks, expected " +
+                std::to_string(inst.m * inst.chunks_per_row()));
+  std::vector<std::uint32_t> e(32, 0);
+  for (int lane = 0; lane < 32; ++lane)
+    for (int j = 0; j < kMetaNibbles; ++j)
+      if (const auto s = isa_meta_slot(inst, selector, lane, j))
+        e[lane] |= std::uint32_t{grid[s->row * inst.chunks_per_row() + s->chunk]} << (4 * j);
+  return e;
+}
+
+MetaGrid meta_grid(const SparseMmaInst& inst, int selector, std::span<const std::uint32_t> e) {
+  if (e.size() != 32) throw Error(inst.ptx() + ": metadata needs 32 lanes' registers");
+  MetaGrid grid(inst.m * inst.chunks_per_row(), 0);
+  for (int lane = 0; lane < 32; ++lane)
+    for (int j = 0; j < kMetaNibbles; ++j)
+      if (const auto s = isa_meta_slot(inst, selector, lane, j))
+        grid[s->row * inst.chunks_per_row() + s->chunk] = (e[lane] >> (4 * j)) & 0xF;
+  return grid;
+}
+
+}  // namespace mmacheck

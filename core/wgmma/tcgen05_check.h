@@ -1,0 +1,85 @@
+// check_tcgen05() — is one tcgen05.mma (sm_100a) set up right?  A
+// Tcgen05Case is what the program means (the instruction: kind, CTA group,
+// M x N x K, formats, major-ness; core/wgmma/tcgen05_instr.h), what it passes
+// (the 32-bit instruction descriptor; each shared-memory operand's 64-bit
+// descriptor, core/wgmma/tcgen05_descriptor.h, with the buffer it reads) and,
+// optionally, where it then reads D in tensor memory
+// (core/wgmma/tcgen05_tmem.h).  Three checks, each exhaustive:
+//
+//   idesc     every field of the instruction descriptor is the instruction's
+//             (refuted: each field that differs, with both values' meanings);
+//   operands  the descriptor reads every element of the CTA's tile where the
+//             buffer placed it: A is (M / cta_group) x K, B (N / cta_group) x K
+//             (the pair splits A by M and B by N); the canonical layouts are
+//             wgmma's (core/wgmma/canonical_layout.h), the descriptor's
+//             tcgen05 encoding; refuted with the first element read elsewhere
+//             and the descriptors (swizzle, LBO/SBO, start, major-ness) that
+//             would read it right; unchecked for 128B with 32B atomic, the
+//             absolute LBO mode and a nonzero base offset (not modelled);
+//   tmem      D's layout over TMEM lanes and columns is the data path's.
+//
+// The verdict is the worst of the three's.
+//
+//     Tcgen05Report r = check_tcgen05(c);
+//     r.idesc_differences[0].field->name == "M >> 4";
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/base/error.h"
+#include "core/prove/frame_verdict.h"
+#include "core/wgmma/tcgen05_descriptor.h"
+#include "core/wgmma/tcgen05_instr.h"
+#include "core/wgmma/tcgen05_tmem.h"
+#include "core/wgmma/wgmma_check.h"
+
+namespace mmacheck {
+
+struct Tcgen05Operand {
+  WgmmaCase placement;  // the operand's tile, type, major-ness and the buffer's byte addresses
+  Tcgen05SmemDescriptor descriptor;
+};
+
+struct Tcgen05Case {
+  Tcgen05Instr instr;
+  SourceLoc instr_loc;
+  std::uint32_t idesc = 0;
+  SourceLoc idesc_loc;
+  std::vector<Tcgen05Operand> operands;
+  std::optional<TmemCase> tmem;
+};
+
+struct Tcgen05Fix {
+  Tcgen05SmemDescriptor descriptor;
+  Major major = Major::k;
+  std::vector<std::string> fields;  // "swizzle", "major", "start", "lbo", "sbo", "lbo/sbo swapped"
+};
+
+struct Tcgen05OperandReport {
+  std::string name;  // "A (line 3)"
+  char operand = 'A';
+  Tcgen05SmemDescriptor descriptor;
+  FrameVerdict result = FrameVerdict::proved;
+  std::optional<WgmmaMismatch> counterexample;
+  int mismatches = 0;
+  std::vector<Tcgen05Fix> fixes;
+  std::string message;
+};
+
+struct Tcgen05Report {
+  std::string instruction;  // Tcgen05Instr::str()
+  FrameVerdict result = FrameVerdict::proved;
+  FrameVerdict idesc_result = FrameVerdict::proved;
+  std::uint32_t idesc = 0, idesc_expected = 0;
+  std::vector<IdescDifference> idesc_differences;
+  std::vector<Tcgen05OperandReport> operands;
+  std::optional<TmemReport> tmem;
+};
+
+Tcgen05OperandReport check_tcgen05_operand(const Tcgen05Instr& instr, const Tcgen05Operand& op);
+Tcgen05Report check_tcgen05(const Tcgen05Case& c);
+
+}  // namespace mmacheck

@@ -1,0 +1,80 @@
+// mma.sp on the GPU (cuda/sparse_kernel.h, cuda/sparse_gpu.h): the kernel
+// source names the instruction and the selector immediate; NVRTC compiles it
+// for sm_80 and sm_90 for every row and selector (skipped without NVRTC); on
+// a device the GPU's D equals the default hypothesis's on edge-heavy cases,
+// and the captured vectors replay (skipped without one); `sparse-gpu` exits 3
+// without a GPU and 2 on bad input.
+#include <catch2/catch.hpp>
+
+#include <optional>
+
+#include "core/base/error.h"
+#include "cuda/device.h"
+#include "cuda/gpu_session.h"
+#include "cuda/nvrtc.h"
+#include "cuda/sparse_gpu.h"
+#include "cuda/sparse_kernel.h"
+#include "tests/support.h"
+
+using namespace mmacheck;
+using namespace mmacheck::cuda;
+
+TEST_CASE("the mma.sp kernel source: instruction, operands, selector immediate", "[cuda][mma-sp]") {
+  const SparseMmaInst& s = *find_sparse_inst("sp.m16n8k32.f16");
+  const std::string src = sparse_kernel_source(s, 1, true);
+  CHECK_THAT(
+      src, Catch::Contains("asm volatile(\"mma.sp::ordered_metadata.sync.aligned.m16n8k32.row.col.f32.f16.f16.f32 "
+                           "{%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9, %10, %11}, {%12, %13, %14, %15}, %16, 1;\""));
+  CHECK_THAT(
+      sparse_kernel_source(*find_sparse_inst("sp.m16n8k16.f16.f16acc"), 3, false),
+      Catch::Contains("mma.sp.sync.aligned.m16n8k16.row.col.f16.f16.f16.f16 {%0, %1}, {%2, %3}, {%4, %5}, {%6, %7}, "
+                      "%8, 3;"));
+  CHECK_THROWS_WITH(sparse_kernel_source(s, 2, true), Catch::Contains("selector 2 out of range"));
+}
+
+TEST_CASE("NVRTC compiles the mma.sp kernel of every row and selector", "[cuda][mma-sp]") {
+  std::optional<Nvrtc> nvrtc;
+  try {
+    nvrtc = Nvrtc::load();
+  } catch (const Error& e) {
+    return test::skip(e.message());
+  }
+  int compiled = 0;
+  for (const SparseMmaInst& s : sparse_instructions())
+    for (int f = 0; f < s.selectors(); ++f)
+      for (const int sm : {80, 90}) {
+        INFO(s.tag << " f=" << f << " sm_" << sm);
+        CHECK_FALSE(nvrtc->compile(sparse_kernel_source(s, f, true), sm, "mma_sp.cu").empty());
+        ++compiled;
+      }
+  CHECK(compiled == 2 * (3 * 4 + 3 * 2));
+}
+
+TEST_CASE("mma.sp on the device: the default hypothesis matches, captures replay", "[cuda][mma-sp][gpu]") {
+  std::string why;
+  const std::optional<DeviceInfo> dev = probe_device(&why);
+  if (!dev || dev->sm != 90) return test::skip(dev ? "not an sm_90 device" : "no CUDA device (" + why + ")");
+  std::optional<GpuSession> session = open_gpu_session(why);
+  REQUIRE(session);
+  for (const char* tag : {"sp.m16n8k16.f16", "sp.m16n8k32.bf16", "sp.m16n8k32.f16.f16acc"}) {
+    const SparseMmaInst& s = *find_sparse_inst(tag);
+    for (int f = 0; f < s.selectors(); ++f) {
+      INFO(tag << " f=" << f);
+      std::vector<sim::SparseVectorCase> cases = sparse_gpu_cases(s, f, true, 96, 3);
+      run_sparse_on_gpu(session->gpu, session->nvrtc, cases);
+      const SparseDiff diff = diff_sparse(cases, sim::arch_params("sm_90"));
+      const std::size_t def = static_cast<std::size_t>(sim::kDefaultSparseArith);
+      CHECK(diff.cases_differ[def] == 0);
+      const sim::SparseVectorFile back = sim::parse_sparse_vectors(sim::format_sparse_vectors({}, cases), "cap.mmav");
+      CHECK(sim::run_sparse_vectors(back, sim::arch_params("sm_90"), sim::kDefaultSparseArith).failed == 0);
+    }
+  }
+}
+
+TEST_CASE("sparse-gpu: bad input exits 2, no GPU exits 3", "[cuda][mma-sp][cli]") {
+  CHECK(test::run_mmacheck({"sparse-gpu", "--inst", "sp.m16n8k8.f16"}).status == 2);
+  CHECK(test::run_mmacheck({"sparse-gpu", "--cases", "0"}).status == 2);
+  std::string why;
+  if (probe_device(&why)) return test::skip("a device is present");
+  CHECK(test::run_mmacheck({"sparse-gpu", "--cases", "4"}).status == 3);
+}
