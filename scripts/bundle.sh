@@ -19,10 +19,15 @@
 # (GLIBCXX_3.4.30), as Ubuntu 22.04 and 24.04 (the CUDA 13 images) do: this
 # machine's libstdc++ needs glibc 2.36, so bundling it would not help there.
 # The bundle stays under 60 MB; the build goes to build-bundle/.
+#
+#   BUNDLE_BUILD=DIR   build in DIR instead (an existing build tree configured
+#                      with -DCMAKE_BUILD_RPATH='$ORIGIN/../lib' is reused as is)
+#   BUNDLE_NVRTC=0     leave NVRTC out (the GPU machine has its own: the device
+#                      lab's has /usr/local/cuda/lib64/libnvrtc.so.13)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
-build=$root/build-bundle
+build=${BUNDLE_BUILD:-$root/build-bundle}
 out=$root/bundle
 cuda_lib=/usr/local/cuda/lib64
 limit_mb=60
@@ -153,13 +158,15 @@ ldd "$out/bin/mmacheck" "$out/bin/mmacheck_tests" | awk '/=> \// {print $3}' | s
 # NVRTC is 100+ MB; xz with its x86 filter brings it under 29 MB.  Compressed
 # once (minutes), reused while the toolkit's copy is not newer.
 archive=$build/nvrtc.tar.xz
-if [ ! -f "$archive" ] || [ "$cuda_lib/libnvrtc.so.13" -nt "$archive" ]; then
+if [ "${BUNDLE_NVRTC:-1}" = 0 ]; then
+  echo "bundle: NVRTC left out (BUNDLE_NVRTC=0)"
+elif [ ! -f "$archive" ] || [ "$cuda_lib/libnvrtc.so.13" -nt "$archive" ]; then
   echo "bundle: compressing NVRTC (a few minutes)"
   builtins=$(cd "$cuda_lib" && ls libnvrtc-builtins.so.13.* | grep -v alt | head -n 1)
   tar -C "$cuda_lib" -cf - libnvrtc.so.13 "$builtins" | xz --x86 --lzma2=preset=9e,dict=128MiB -T "$(nproc)" >"$archive.tmp"
   mv "$archive.tmp" "$archive"
 fi
-cp "$archive" "$out/lib/nvrtc.tar.xz"
+[ "${BUNDLE_NVRTC:-1}" = 0 ] || cp "$archive" "$out/lib/nvrtc.tar.xz"
 
 mkdir -p "$out/src"
 git ls-files -z --cached --others --exclude-standard | tar --null -T - -cf - | tar -x -C "$out/src"

@@ -13,6 +13,7 @@
 #include "sim/numerics/sparse_inputs.h"
 #include "sim/numerics/sparse_model.h"
 #include "sim/vectors/sparse_vectors.h"
+#include "tests/support.h"
 
 using namespace mmacheck;
 using namespace mmacheck::sim;
@@ -190,6 +191,70 @@ TEST_CASE("mma.sp hypotheses: zeros is the dense mma of the decompressed A; wher
   CHECK_FALSE(parse_sparse_arith("dense"));
 }
 
+TEST_CASE("mma.sp integer rows: 8-bit frames, one selector at k64, exact sums, .satfinite clamps", "[mma-sp]") {
+  const SparseMmaInst& k64 = sp("sp.m16n8k64.s8");
+  CHECK(k64.ptx() == "mma.sp::ordered_metadata.sync.aligned.m16n8k64.row.col.s32.s8.s8.s32");
+  CHECK(sp("sp.m16n8k32.s8.satfinite").ptx(false) == "mma.sp.sync.aligned.m16n8k32.row.col.satfinite.s32.s8.s8.s32");
+  CHECK(find_sparse_inst("mma.sp.sync.aligned.m16n8k64.row.col.s32.u8.s8.s32") == &sp("sp.m16n8k64.u8.s8"));
+  CHECK(k64.meta_threads() == 4);
+  CHECK(k64.selectors() == 1);
+  CHECK(sp("sp.m16n8k32.u8").selectors() == 2);
+  // Compressed A (16 x 32 bytes) is the dense m16n8k32 8-bit A: lane 6 (g 1,
+  // t 2) a13 is row 9, column 8 + 1 + 16.  B's b13 there is row 8 + 1 + 48.
+  CHECK(k64.a_frame().at(6, 13) == TileCoord{9, 25});
+  CHECK(k64.b_frame().at(6, 13) == TileCoord{57, 1});
+  // 8-bit: a holder lane carries 8 chunks of one row.  k64 (f = 0): lanes
+  // 4g, 4g+1 hold chunks 0..7 of rows g, g+8; lanes 4g+2, 4g+3 chunks 8..15.
+  CHECK(isa_meta_slot(k64, 0, 6, 5) == MetaSlot{1, 13});
+  CHECK(isa_meta_slot(k64, 0, 7, 0) == MetaSlot{9, 8});
+  CHECK(isa_meta_slot(k64, 0, 5, 7) == MetaSlot{9, 7});
+  // k32, f = 1: lane 4g+2 holds row g, lane 4g+3 row g+8.
+  CHECK(isa_meta_slot(sp("sp.m16n8k32.s8"), 1, 7, 6) == MetaSlot{9, 6});
+  CHECK_FALSE(isa_meta_slot(sp("sp.m16n8k32.s8"), 1, 5, 6));
+
+  // Row 0 keeps -3 at column 62 and 5 at column 63 (chunk 15, indices 2, 3);
+  // B[62][0] = 7, B[63][0] = -2, B[60][0] = 100 (pruned): D = C - 21 - 10.
+  std::vector<std::uint64_t> a(16 * 32, 0), b(64 * 8, 0), c(16 * 8, 0), d(16 * 8, 0);
+  MetaGrid meta(16 * 16, meta_nibble(0, 1));
+  meta[15] = meta_nibble(2, 3);
+  a[30] = 0xFD;  // -3
+  a[31] = 0x05;
+  b[62 * 8] = 0x07;
+  b[63 * 8] = 0xFE;  // -2 as s8, 254 as u8
+  b[60 * 8] = 0x64;
+  c[0] = 1000;
+  for (const SparseArith h : kAllSparseArith) {
+    sparse_mma_tile(k64, arch_params("sm_90"), h, a, meta, b, c, d);
+    CHECK(d[0] == 1000 - 21 - 10);
+  }
+  sparse_mma_tile(sp("sp.m16n8k64.s8.u8"), arch_params("sm_90"), SparseArith::zeros, a, meta, b, c, d);
+  CHECK(d[0] == static_cast<std::uint32_t>(1000 - 21 + 5 * 254));
+  // C at INT32_MAX: plain wraps, .satfinite clamps.
+  c[0] = 0x7FFFFFFF;
+  a[30] = 0x01;
+  sparse_mma_tile(k64, arch_params("sm_90"), SparseArith::zeros, a, meta, b, c, d);
+  CHECK(d[0] == 0x7FFFFFFFu + 7u - 10u);  // 7 - 10 < 0: no overflow yet
+  b[63 * 8] = 0x02;
+  sparse_mma_tile(k64, arch_params("sm_90"), SparseArith::zeros, a, meta, b, c, d);
+  CHECK(d[0] == 0x80000010u);  // INT32_MAX + 17 wraps
+  sparse_mma_tile(sp("sp.m16n8k64.s8.satfinite"), arch_params("sm_90"), SparseArith::zeros, a, meta, b, c, d);
+  CHECK(d[0] == 0x7FFFFFFFu);
+  // Random cases: the three hypotheses are one, and zeros is the dense
+  // integer mma of the decompressed A.
+  for (const SparseMmaInst* s : {&sp("sp.m16n8k32.u8.s8"), &k64}) {
+    const MmaInst dense = s->logical();
+    for (int i = 0; i < 6; ++i) {
+      const SparseInputs in = random_sparse_inputs(*s, 0, case_distribution(i, InputSet::all), i % 3 == 2, 4, i);
+      std::vector<std::uint64_t> zeros(128), packed(128), ref(128);
+      sparse_mma_tile(*s, arch_params("sm_90"), SparseArith::zeros, in.a, in.meta, in.b, in.c, zeros);
+      sparse_mma_tile(*s, arch_params("sm_90"), SparseArith::kept_packed, in.a, in.meta, in.b, in.c, packed);
+      mma_tile(dense, arch_params("sm_90"), decompress_a(*s, in.a, in.meta), in.b, in.c, ref);
+      CHECK(zeros == ref);
+      CHECK(packed == ref);
+    }
+  }
+}
+
 TEST_CASE("mma.sp vector files: written, read back, replayed; bad input located", "[mma-sp]") {
   const SparseMmaInst& s = sp("sp.m16n8k32.f16.f16acc");
   std::vector<SparseVectorCase> cases;
@@ -236,4 +301,44 @@ TEST_CASE("mma.sp vector files: written, read back, replayed; bad input located"
       Catch::Contains("x.mmav:3:1: error: expected F here"));
   CHECK_THROWS_WITH(parse_sparse_vectors("instr mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32\n", "x.mmav"),
                     Catch::Contains("x.mmav:1:7: error: unknown mma.sp instruction"));
+}
+
+TEST_CASE("mma.sp: the H200's captures replay bit for bit under the default, and decide it", "[mma-sp]") {
+  const ArchParams& sm90 = arch_params("sm_90");
+  const auto load = [](const std::string& name) {
+    return read_sparse_vectors(mmacheck::test::source_path("tests/data/mma_sp/") + name);
+  };
+  const SparseVectorFile k16 = load("h200.k16.mmav"), k32 = load("h200.k32.mmav"), ints = load("h200.int.mmav");
+  for (const SparseVectorFile* f : {&k16, &k32, &ints}) {
+    INFO(f->name);
+    REQUIRE(f->cases.size() >= 36);
+    CHECK(run_sparse_vectors(*f, sm90, kDefaultSparseArith).failed == 0);
+  }
+  CHECK(kDefaultSparseArith == SparseArith::kept_packed);
+  // The other hypotheses fail on them: zeros at a pruned Inf/NaN (k16), kept
+  // on k32's two chained blocks.
+  CHECK(run_sparse_vectors(k16, sm90, SparseArith::zeros).failed > 0);
+  CHECK(run_sparse_vectors(k32, sm90, SparseArith::zeros).failed > 0);
+  CHECK(run_sparse_vectors(k32, sm90, SparseArith::kept).failed > 0);
+  // The 8-bit metadata placement: the recorded e under the 16-bit placement
+  // (lane 4g+2f+u: chunks 4u..4u+3 of both rows) mis-places chunks.
+  std::set<std::string> rows;
+  for (const SparseVectorCase& c : ints.cases) rows.insert(std::string(c.inst->tag));
+  CHECK(rows.size() == 6);
+  SparseVectorFile swapped = ints;
+  for (SparseVectorCase& c : swapped.cases) {
+    // Move the holders' nibbles as the 16-bit placement would read them.
+    const MetaGrid truth = meta_grid(*c.inst, c.selector, c.e);
+    std::vector<std::uint32_t> e(32, 0);
+    for (int lane = 0; lane < 32; ++lane) {
+      const int g = lane / 4, t = lane % 4, holders = c.inst->meta_threads();
+      if (t / holders != c.selector) continue;
+      for (int j = 0; j < kMetaNibbles; ++j) {
+        const int row = g + 8 * (j / 4), chunk = 4 * (t % holders) + j % 4;
+        e[static_cast<std::size_t>(lane)] |= std::uint32_t{truth[row * c.inst->chunks_per_row() + chunk]} << (4 * j);
+      }
+    }
+    c.e = e;
+  }
+  CHECK(run_sparse_vectors(swapped, sm90, kDefaultSparseArith).failed > static_cast<int>(ints.cases.size()) / 2);
 }

@@ -23,9 +23,13 @@ std::string isa_file(const SparseMmaInst& s, int f, bool ordered = true) {
   const int T = s.meta_threads();
   std::string holders;
   for (int t = f * T; t < (f + 1) * T; ++t) holders += (holders.empty() ? "" : ",") + std::to_string(t);
-  const std::string chunk = (T == 1 ? std::string("j0+2*j1") : "4*t-" + std::to_string(4 * T * f) + "+j0+2*j1");
-  return "instr " + s.ptx(ordered) + "\nselector " + std::to_string(f) + "\nmeta holders=" + holders +
-         " row=g+8*j2 chunk=" + chunk + "\n";
+  // 8-bit rows: one row's 8 chunks a holder, u = t - f T: row g + 8 (u % 2), chunk 8 (u / 2) + j.
+  const std::string layout = dtype_bits(s.a) == 8 ? std::string(T == 4 ? "row=g+8*t0 chunk=8*t1+j0+2*j1+4*j2"
+                                                                       : "row=g+8*t0 chunk=j0+2*j1+4*j2")
+                             : T == 1             ? std::string("row=g+8*j2 chunk=j0+2*j1")
+                                                  : "row=g+8*j2 chunk=4*t-" + std::to_string(4 * T * f) + "+j0+2*j1";
+  return "instr " + s.ptx(ordered) + "\nselector " + std::to_string(f) + "\nmeta holders=" + holders + " " + layout +
+         "\n";
 }
 
 std::string pattern_lines(int rows, int chunks, int bad_row = -1, int bad_chunk = -1, const char* bad = "") {
@@ -165,4 +169,23 @@ TEST_CASE("sparse: bad input is a located error, exit 2", "[mma-sp][prove]") {
   CHECK_THAT(error_of(head + "bogus\n"), Catch::StartsWith("b.txt:2:1: error: unknown statement 'bogus'"));
   const test::RunResult r = test::run_mmacheck({"sparse", test::source_path("examples/no_such_file.txt")});
   CHECK(r.status == 2);
+}
+
+TEST_CASE("sparse: the 8-bit rows' metadata placement proves; the 16-bit one on them is refuted", "[mma-sp][prove]") {
+  const test::RunResult good = test::run_mmacheck({"sparse", test::source_path("examples/sparse/k64_s8.txt")});
+  INFO(good.out << good.err);
+  CHECK(good.status == 0);
+  CHECK_THAT(good.out, Catch::StartsWith("proved  "));
+  const test::RunResult bad =
+      test::run_mmacheck({"sparse", test::source_path("examples/sparse/reject_k32_s8_16bit_meta.txt")});
+  INFO(bad.out << bad.err);
+  CHECK(bad.status == 1);
+  CHECK_THAT(bad.out, Catch::Contains("lane 0 (g 0, t 0) e bits 19:16: the kernel puts A row 8 chunk 0 there"));
+  CHECK_THAT(bad.out, Catch::Contains("kept element A[0][16] is read by no lane"));
+  // t0 and t1 are terms of the reader; an unknown one is a located error.
+  const SparseReport r =
+      check_text("instr sp.m16n8k64.u8\nselector 0\nmeta holders=0,1,2,3 row=g+8*t0 chunk=8*t1+j0+2*j1+4*j2\n");
+  CHECK(r.result == FrameVerdict::proved);
+  CHECK_THROWS_WITH(check_text("instr sp.m16n8k64.u8\nselector 0\nmeta holders=0,1,2,3 row=g+8*t2 chunk=j0\n"),
+                    Catch::Contains("t.txt:3:28: error: unknown term '8*t2'"));
 }

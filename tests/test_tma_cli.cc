@@ -26,7 +26,7 @@ TEST_CASE("tma proves the correct examples and refutes the planted ones", "[tma]
   INFO(bad.out);
   CHECK(bad.status == 1);
   CHECK(bad.out.find("fields: box inner dimension") != std::string::npos);
-  CHECK(bad.out.find("the box's inner dimension is 64 bytes") != std::string::npos);
+  CHECK(bad.out.find("the box's inner dimension is 32 bytes") != std::string::npos);
   // A folder: every .txt, the worst status.
   CHECK(run_mmacheck({"tma", source_path("examples/tma")}).status == 1);
 }

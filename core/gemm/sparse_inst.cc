@@ -5,7 +5,8 @@ namespace mmacheck {
 namespace {
 using D = DType;
 // One instruction a row: tag, logical m, n, k, D/A/B/C types, oldest sm.
-// PTX ISA §9.7.14.6.2.1 (m16n8k16) and §9.7.14.6.2.2 (m16n8k32), sm_80 on.
+// PTX ISA §9.7.14.6.2.1 (m16n8k16), §9.7.14.6.2.2 (m16n8k32) and
+// §9.7.14.6.2.3 (m16n8k64, 8-bit), sm_80 on; a last `true`: `.satfinite`.
 // clang-format off
 constexpr SparseMmaInst kSparse[] = {
     {"sp.m16n8k16.f16", 16, 8, 16, D::f16, D::f16, D::f32, D::f32, 80},
@@ -14,6 +15,16 @@ constexpr SparseMmaInst kSparse[] = {
     {"sp.m16n8k32.f16", 16, 8, 32, D::f16, D::f16, D::f32, D::f32, 80},
     {"sp.m16n8k32.bf16", 16, 8, 32, D::bf16, D::bf16, D::f32, D::f32, 80},
     {"sp.m16n8k32.f16.f16acc", 16, 8, 32, D::f16, D::f16, D::f16, D::f16, 80},
+    {"sp.m16n8k32.s8", 16, 8, 32, D::s8, D::s8, D::s32, D::s32, 80},
+    {"sp.m16n8k32.u8", 16, 8, 32, D::u8, D::u8, D::s32, D::s32, 80},
+    {"sp.m16n8k32.s8.u8", 16, 8, 32, D::s8, D::u8, D::s32, D::s32, 80},
+    {"sp.m16n8k32.u8.s8", 16, 8, 32, D::u8, D::s8, D::s32, D::s32, 80},
+    {"sp.m16n8k32.s8.satfinite", 16, 8, 32, D::s8, D::s8, D::s32, D::s32, 80, true},
+    {"sp.m16n8k64.s8", 16, 8, 64, D::s8, D::s8, D::s32, D::s32, 80},
+    {"sp.m16n8k64.u8", 16, 8, 64, D::u8, D::u8, D::s32, D::s32, 80},
+    {"sp.m16n8k64.s8.u8", 16, 8, 64, D::s8, D::u8, D::s32, D::s32, 80},
+    {"sp.m16n8k64.u8.s8", 16, 8, 64, D::u8, D::s8, D::s32, D::s32, 80},
+    {"sp.m16n8k64.s8.satfinite", 16, 8, 64, D::s8, D::s8, D::s32, D::s32, 80, true},
 };
 // clang-format on
 
@@ -27,6 +38,7 @@ std::string SparseMmaInst::shape() const { return shape_of(m, n, k); }
 std::string SparseMmaInst::ptx(bool ordered) const {
   std::string s = ordered ? "mma.sp::ordered_metadata" : "mma.sp";
   s += ".sync.aligned." + shape() + ".row.col";
+  if (satfinite) s += ".satfinite";
   for (DType t : {d, a, b, c}) s += "." + std::string(dtype_info(t).ptx);
   return s;
 }
@@ -36,7 +48,7 @@ const Frame& SparseMmaInst::b_frame() const { return find_frame(shape(), Operand
 const Frame& SparseMmaInst::c_frame() const { return find_frame(shape(), Operand::C, dtype_bits(c)); }
 
 MmaInst SparseMmaInst::logical() const {
-  return MmaInst{tag, m, n, k, a, b, c, d, 2, false, min_sm, false, BitOp::none, ""};
+  return MmaInst{tag, m, n, k, a, b, c, d, 32 / dtype_bits(a), false, min_sm, satfinite, BitOp::none, ""};
 }
 
 std::span<const SparseMmaInst> sparse_instructions() { return kSparse; }

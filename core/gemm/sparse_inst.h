@@ -22,8 +22,12 @@
 // metadata's index of kept element q % 2 of that chunk.
 //
 // Covered: f16 and bf16 inputs, m16n8k16 and m16n8k32, f32 accumulators
-// (and f16 accumulators for f16).  tf32, s8/u8 and e4m3/e5m2 rows are not
-// here yet (docs/mma-sp.md says what they need).
+// (and f16 accumulators for f16); s8/u8 inputs (either signedness each),
+// m16n8k32 and m16n8k64, s32 accumulators, plain or `.satfinite`.  The 8-bit
+// compressed A is likewise the dense 8-bit A of half the K (m16n8k64's 16 x
+// 32 is m16n8k32's A), the metadata the same nibbles (a chunk is 4 bytes
+// there), so m16n8k64 has 4 metadata lanes per quad and one selector.  tf32
+// and e4m3/e5m2 rows are not here yet (docs/mma-sp.md says what they need).
 //
 //     const SparseMmaInst& s = sparse_instructions()[0];
 //     s.ptx() == "mma.sp::ordered_metadata.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32"
@@ -45,12 +49,14 @@ struct SparseMmaInst {
   int m, n, k;           // logical shape: A is m x k before compression
   DType a, b, c, d;
   int min_sm;
+  bool satfinite = false;  // integer `.satfinite`: D clamps to the s32 range instead of wrapping
 
   static constexpr int kChunk = 4;  // elements per sparsity chunk (2:4)
   static constexpr int kKept = 2;   // kept elements per chunk
 
   std::string shape() const;  // "m16n8k32"
-  // "mma.sp::ordered_metadata.sync.aligned.m16n8k32.row.col.f32.f16.f16.f32";
+  // "mma.sp::ordered_metadata.sync.aligned.m16n8k32.row.col.f32.f16.f16.f32"
+  // (".row.col.satfinite.s32.s8.u8.s32" for an integer `.satfinite` row);
   // ordered = false: the plain `mma.sp` spelling (same operation; the
   // ordered form requires each chunk's two indices in increasing order).
   std::string ptx(bool ordered = true) const;

@@ -7,7 +7,10 @@ namespace mmacheck {
 std::optional<MetaSlot> isa_meta_slot(const SparseMmaInst& inst, int selector, int lane, int nibble) {
   const int g = lane / 4, t = lane % 4, holders = inst.meta_threads();
   if (t / holders != selector) return std::nullopt;
-  return MetaSlot{g + 8 * (nibble / 4), 4 * (t % holders) + nibble % 4};
+  const int u = t % holders;  // which of the selected lanes
+  // 8-bit: a holder carries 8 consecutive chunks of one row (the H200's captures).
+  if (dtype_bits(inst.a) == 8) return MetaSlot{g + 8 * (u % 2), 8 * (u / 2) + nibble};
+  return MetaSlot{g + 8 * (nibble / 4), 4 * u + nibble % 4};
 }
 
 std::vector<std::uint32_t> meta_registers(const SparseMmaInst& inst, int selector, const MetaGrid& grid) {

@@ -1,4 +1,4 @@
-// The metadata operand `e` of mma.sp with 16-bit inputs (PTX ISA §9.7.14.6.1
+// The metadata operand `e` of mma.sp (PTX ISA §9.7.14.6.1
 // "Sparse matrix storage" and the metadata figures of §9.7.14.6.2.1-2): where
 // each chunk's two kept indices live, lane by lane, for a sparsity selector.
 //
@@ -18,6 +18,16 @@
 // so for m16n8k16 (one lane per quad, f = 0..3) lane 4g+f holds row g's
 // four chunks in bits 0..15 and row g+8's in 16..31; for m16n8k32 (two, f =
 // 0..1) lane 4g+2f holds chunks 0..3 of both rows, lane 4g+2f+1 chunks 4..7.
+//
+// 8-bit inputs (s8/u8) go otherwise: with u = t % meta_threads(), nibble j
+// of a holder describes
+//     row   = g + 8 (u % 2)
+//     chunk = 8 (u / 2) + j
+// one row's 8 consecutive chunks a lane: m16n8k32 lane 4g+2f holds row g,
+// 4g+2f+1 row g+8; m16n8k64 lanes 4g, 4g+1 chunks 0..7 of rows g, g+8, and
+// 4g+2, 4g+3 chunks 8..15.  Measured on the H200 (tests/data/mma_sp/: every
+// output of 576 captured cases; the 16-bit placement above misses ~93% of
+// them).
 //
 //     isa_meta_slot(sp_k32, 1, 7, 5) == MetaSlot{9, 5}   // lane 7 (g 1, t 3), nibble 5
 //     isa_meta_slot(sp_k32, 0, 7, 5) == std::nullopt     // t 3 holds nothing under f = 0

@@ -42,13 +42,16 @@
 
 namespace mmacheck {
 
-// One coordinate as a linear form c0 + cg g + ct t + sum cj[b] bit b of j.
+// One coordinate as a linear form c0 + cg g + ct t + sum ctb[b] bit b of t
+// + sum cj[b] bit b of j.
 struct MetaAxis {
   int c0 = 0, g = 0, t = 0;
+  int tbit[2] = {0, 0};  // t0, t1: the bits of t (the 8-bit rows' placement needs t % 2 and t / 2)
   int j[3] = {0, 0, 0};
   int at(int lane, int nibble) const {
-    return c0 + g * (lane / 4) + t * (lane % 4) + j[0] * (nibble & 1) + j[1] * ((nibble >> 1) & 1) +
-           j[2] * ((nibble >> 2) & 1);
+    const int tq = lane % 4;
+    return c0 + g * (lane / 4) + t * tq + tbit[0] * (tq & 1) + tbit[1] * (tq >> 1) + j[0] * (nibble & 1) +
+           j[1] * ((nibble >> 1) & 1) + j[2] * ((nibble >> 2) & 1);
   }
 };
 

@@ -46,7 +46,7 @@ class Reader {
     return v;
   }
 
-  // c0 + cg g + ct t + cj j-bits: terms [+|-][INT*]VAR or [+|-]INT.
+  // c0 + cg g + ct t + t-bits + j-bits: terms [+|-][INT*]VAR or [+|-]INT.
   MetaAxis axis(int line, std::string_view text, int col) const {
     MetaAxis a;
     if (text.empty()) fail(line, col, "empty linear form");
@@ -74,12 +74,14 @@ class Reader {
       coef *= sign;
       if (var == "g") a.g += coef;
       else if (var == "t") a.t += coef;
+      else if (var == "t0") a.tbit[0] += coef;
+      else if (var == "t1") a.tbit[1] += coef;
       else if (var == "j0") a.j[0] += coef;
       else if (var == "j1") a.j[1] += coef;
       else if (var == "j2") a.j[2] += coef;
       else if (star == std::string_view::npos && !var.empty() && (var[0] >= '0' && var[0] <= '9'))
         a.c0 += sign * number(line, {}, var, tcol);
-      else fail(line, tcol, "unknown term '" + printable(term) + "' (terms: INT, g, t, j0, j1, j2, INT*VAR)");
+      else fail(line, tcol, "unknown term '" + printable(term) + "' (terms: INT, g, t, t0, t1, j0, j1, j2, INT*VAR)");
       pos = end;
     }
     return a;

@@ -14,7 +14,9 @@
 //             of the lanes that write e; row= and chunk= which A row and
 //             chunk nibble j (bits 4j+3:4j) of lane (g = lane / 4, t)
 //             describes, each a sum of integer terms and multiples of g, t,
-//             j0, j1, j2 (the bits of j): `4*t+j0+2*j1-8`, no blanks;
+//             t0, t1 (the bits of t), j0, j1, j2 (the bits of j):
+//             `4*t+j0+2*j1-8`, no blanks (8-bit rows: `row=g+8*t0
+//             chunk=8*t1+j0+2*j1+4*j2`);
 //   kept      ROW then k/4 tokens, each chunk's two kept indices (digits 0..3,
 //             first the one stored in the lower compressed column); either no
 //             kept line or one for every row of A.

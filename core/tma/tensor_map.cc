@@ -80,9 +80,21 @@ std::int64_t TensorMap::box_extent(int d) const {
   return (box[static_cast<std::size_t>(d)] + s - 1) / s;
 }
 
+bool TensorMap::rows_overlap() const {
+  return interleave == TmaInterleave::none && !strides.empty() && !dims.empty() && dtype &&
+         strides[0] < dims[0] * dtype->bytes;
+}
+
+std::int64_t TensorMap::smem_row_bytes() const {
+  if (rank() < 1 || !dtype) return 0;
+  const std::int64_t inner = box_extent(0) * dtype->bytes;
+  const std::int64_t span = tma_swizzle_span(swizzle);
+  return span == 0 ? inner : (inner + span - 1) / span * span;
+}
+
 std::int64_t TensorMap::box_bytes() const {
-  std::int64_t n = dtype ? dtype->bytes : 0;
-  for (int d = 0; d < rank(); ++d) n *= box_extent(d);
+  std::int64_t n = smem_row_bytes();
+  for (int d = 1; d < rank(); ++d) n *= box_extent(d);
   return n;
 }
 
@@ -111,9 +123,6 @@ std::vector<std::string> TensorMap::problems() const {
       add("globalStrides[" + std::to_string(s) + "] = " + std::to_string(strides[s]) +
           " is not a positive multiple of " + std::to_string(stride_align) + " below 2^40");
   }
-  if (interleave == TmaInterleave::none && !strides.empty() && !dims.empty() && strides[0] < dims[0] * bytes)
-    add("globalStrides[0] = " + std::to_string(strides[0]) + " is less than globalDim[0] * " + std::to_string(bytes) +
-        " = " + std::to_string(dims[0] * bytes) + " bytes (a row must hold its elements)");
   if (static_cast<int>(box.size()) != r)
     add("boxDim has " + std::to_string(box.size()) + " values, the rank is " + std::to_string(r));
   for (std::size_t d = 0; d < box.size(); ++d)

@@ -71,8 +71,17 @@ struct TensorMap {
   std::int64_t element_stride(int d) const;
   // The elements the copy traverses along dim d (ceil(box / element stride)).
   std::int64_t box_extent(int d) const;
-  // The bytes one copy writes: the product of the extents times the element bytes.
+  // The bytes from one box row (dim 0) to the next in shared memory: the inner
+  // extent's bytes, padded up to the swizzle span when the map swizzles.  The
+  // H200 does so (tests/data/tma/h200_probe.txt, copy sw128_inner64: rows of
+  // 64 bytes under SWIZZLE_128B land 128 bytes apart, the rest untouched).
+  std::int64_t smem_row_bytes() const;
+  // The shared memory one copy spans: smem_row_bytes() times the outer extents.
   std::int64_t box_bytes() const;
+  // Whether globalStrides[0] is less than a row (globalDim[0] elements): rows
+  // overlap in global memory.  The driver encodes such a map (the H200's
+  // probe, stride_below_row), so it is no rule of problems(); the check notes it.
+  bool rows_overlap() const;
   // Every cuTensorMapEncodeTiled rule the map breaks, in the docs' order.
   std::vector<std::string> problems() const;
   // "float16 dims=64x64 strides=128 box=64x64 swizzle=128B"

@@ -69,8 +69,9 @@ std::string extents(const TensorMap& m) {
 std::vector<std::string> layout_fields(const TmaCase& c) {
   std::vector<std::string> fields;
   if (c.copy.map.swizzle != c.descriptor.swizzle) fields.emplace_back("swizzle mode");
-  const std::int64_t inner = c.copy.map.box_extent(0) * c.copy.map.dtype->bytes;
-  if (inner != swizzle_mode(c.descriptor.swizzle).row_bytes) fields.emplace_back("box inner dimension");
+  // A swizzled box pads its rows to the span, so only the row pitch counts, not the inner bytes.
+  if (c.copy.map.smem_row_bytes() != swizzle_mode(c.descriptor.swizzle).row_bytes)
+    fields.emplace_back("box inner dimension");
   return fields;
 }
 
@@ -85,8 +86,9 @@ std::string field_reasons(const TmaCase& c, const std::vector<std::string>& fiel
       why.push_back("the box's inner dimension is " +
                     std::to_string(c.copy.map.box_extent(0) * c.copy.map.dtype->bytes) + " bytes (" +
                     std::to_string(c.copy.map.box_extent(0)) + " x " + std::to_string(c.copy.map.dtype->bytes) +
-                    "), so the copy writes its rows that far apart; the descriptor's " + std::string(read.name) +
-                    " canonical layout reads rows of " + std::to_string(read.row_bytes) + " bytes");
+                    "), so the copy writes its rows " + std::to_string(c.copy.map.smem_row_bytes()) +
+                    " bytes apart; the descriptor's " + std::string(read.name) + " canonical layout reads rows of " +
+                    std::to_string(read.row_bytes) + " bytes");
   }
   return joined(why, "; ");
 }
@@ -172,6 +174,10 @@ TmaReport check_tma(const TmaCase& c) {
 
   WgmmaCase as_wgmma{c.name, c.loc, c.operand, c.descriptor, {}, "", std::nullopt, c.copy.smem};
   for (const std::vector<std::int64_t>& b : boxes) as_wgmma.placed.push_back(tma_write_address(c.copy, b));
+  if (map.rows_overlap())
+    r.notes.push_back("globalStrides[0] = " + std::to_string(map.strides[0]) + " is less than a row (" +
+                      std::to_string(map.dims[0]) + " x " + std::to_string(map.dtype->bytes) +
+                      " bytes): rows overlap in global memory (the driver accepts it)");
   int outside = 0;
   for (const std::vector<std::int64_t>& b : boxes) outside += tma_out_of_bounds(c.copy, b) ? 1 : 0;
   if (outside)

@@ -23,9 +23,9 @@ std::vector<std::string> TmaCopy::problems() const {
 }
 
 std::int64_t tma_write_address(const TmaCopy& copy, std::span<const std::int64_t> c) {
-  std::int64_t flat = 0;
-  for (int d = copy.map.rank() - 1; d >= 0; --d) flat = flat * copy.map.box_extent(d) + c[static_cast<std::size_t>(d)];
-  const std::int64_t linear = copy.smem + copy.map.dtype->bytes * flat;
+  std::int64_t row = 0;
+  for (int d = copy.map.rank() - 1; d >= 1; --d) row = row * copy.map.box_extent(d) + c[static_cast<std::size_t>(d)];
+  const std::int64_t linear = copy.smem + copy.map.smem_row_bytes() * row + copy.map.dtype->bytes * c[0];
   return swizzle_mode(copy.map.swizzle).bytes.apply(linear);
 }
 

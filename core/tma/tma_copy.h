@@ -6,15 +6,14 @@
 //   box element c (c[d] < box_extent(d)) is global element
 //     coords[d] + c[d] * element_stride(d)     (past globalDim: the OOB fill)
 //   and lands at
-//     swizzle(smem + bytes * (c[0] + e[0] * (c[1] + e[1] * (c[2] + ...))))
+//     swizzle(smem + bytes * c[0] + row_bytes * (c[1] + e[1] * (c[2] + ...)))
 //
-// e[d] the extents: the box is dense in shared memory, innermost dimension
-// first, and the mode's Swizzle<B, 4, 3> (bits [4, 4+B) XOR bits [7, 7+B))
-// acts on the absolute shared address, as the wgmma descriptor's does
-// (core/wgmma/descriptor.h).  Sources: the driver API's cuTensorMapEncodeTiled
-// (traversal, ceil(box / elementStrides)), the CUDA programming guide's TMA
-// swizzle section and CUTLASS's TMA copy traits (the 16-byte chunk XOR-ed
-// by the 128-byte row, dstMem 128-byte aligned).
+// e[d] the extents and row_bytes the map's smem_row_bytes(): the box is dense
+// in shared memory, innermost dimension first, except that a swizzled map
+// pads each row to the swizzle span (measured on the H200), and the mode's Swizzle<B, 4, 3> (bits [4, 4+B) XOR bits [7,
+// 7+B)) acts on the absolute shared address, as the wgmma descriptor's does (core/wgmma/descriptor.h).  Sources: the
+// driver API's cuTensorMapEncodeTiled (traversal, ceil(box / elementStrides)), the CUDA programming guide's TMA swizzle
+// section and CUTLASS's TMA copy traits (the 16-byte chunk XOR-ed by the 128-byte row, dstMem 128-byte aligned).
 //
 //     TmaCopy c{.map = m, .smem = 0x400, .coords = {0, 0}};   // m: 64 x 64 f16, SWIZZLE_128B
 //     tma_write_address(c, {{8, 1}}) == 0x400 + 128 + (16 ^ 16);   // row 1, chunk 1 -> chunk 0

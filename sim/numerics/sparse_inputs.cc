@@ -42,7 +42,7 @@ SparseInputs random_sparse_inputs(const SparseMmaInst& inst, int selector, Distr
     }
   in.b = std::move(g.b.bits);
   in.c = std::move(g.c.bits);
-  if (pruned_specials) {
+  if (pruned_specials && dtype_info(inst.b).is_float) {  // integers have no Inf or NaN
     // A row pruned by A's row 0 (some chunk's unkept index) in a few columns.
     const FloatFormat& fb = float_format(inst.b);
     for (int s = 0; s < 3; ++s) {

@@ -98,7 +98,8 @@ void sparse_mma_tile(const SparseMmaInst& inst, const ArchParams& arch, SparseAr
   check_size(inst, "C", c.size(), inst.m * inst.n);
   check_size(inst, "D", d.size(), inst.m * inst.n);
   check_has_model(logical, arch);
-  if (how == SparseArith::zeros) return mma_tile(logical, arch, a, b, c, d);
+  // Integer sums are exact: a pruned zero adds nothing, so every hypothesis is the dense one.
+  if (how == SparseArith::zeros || !dtype_info(inst.a).is_float) return mma_tile(logical, arch, a, b, c, d);
   kept_mma(inst, arch, how == SparseArith::kept_packed, a_compressed, meta, b, c, d);
 }
 

@@ -18,7 +18,8 @@
 //   kept_packed  only the kept products, packed: blocks of the arch's block
 //                size counted in kept products (m16n8k32 on sm_90: one block
 //                of 16 products, no intermediate rounding).
-// For m16n8k16 kept and kept_packed agree (one block either way); zeros and
+// For integer rows the three are one (exact sums: a pruned zero adds
+// nothing).  For m16n8k16 kept and kept_packed agree (one block either way); zeros and
 // kept differ only when the zero-term exponent exceeds every term's (tiny
 // products, C = 0).
 //
@@ -38,9 +39,9 @@ namespace mmacheck::sim {
 
 enum class SparseArith : std::uint8_t { zeros, kept, kept_packed };
 inline constexpr SparseArith kAllSparseArith[] = {SparseArith::zeros, SparseArith::kept, SparseArith::kept_packed};
-// The default: the hypothesis the H200 confirms (docs/mma-sp.md; `zeros`
-// until a device run says otherwise).
-inline constexpr SparseArith kDefaultSparseArith = SparseArith::zeros;
+// The default: the hypothesis the H200 confirms (docs/mma-sp.md: only the
+// kept products, packed; zeros and kept each differ on its captures).
+inline constexpr SparseArith kDefaultSparseArith = SparseArith::kept_packed;
 std::string_view sparse_arith_name(SparseArith h);  // "zeros", "kept", "kept-packed"
 std::optional<SparseArith> parse_sparse_arith(std::string_view name);
 
