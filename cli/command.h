@@ -89,6 +89,7 @@ int run_wgmma_sim(const Args& args);
 int run_wgmma_gpu(const Args& args);
 int run_scales(const Args& args);
 int run_tcgen05(const Args& args);
+int run_tcgen05_sim(const Args& args);
 int run_sparse(const Args& args);
 int run_sparse_gpu(const Args& args);
 

@@ -3,11 +3,9 @@
 #include <algorithm>
 #include <array>
 #include <climits>
-#include <vector>
 
 #include "core/base/error.h"
-#include "sim/numerics/float_format.h"
-#include "sim/numerics/fused_dot.h"
+#include "sim/numerics/fused_chain.h"
 
 namespace mmacheck::sim {
 
@@ -53,36 +51,6 @@ void check_size(const WgmmaInst& inst, std::string_view operand, std::size_t got
   if (got != static_cast<std::size_t>(want))
     throw Error(inst.ptx() + ": tile " + std::string(operand) + " has " + std::to_string(got) + " elements, expected " +
                 std::to_string(want));
-}
-
-int fused_block(DType in, const ArchParams& arith) {
-  if (in == DType::tf32) return arith.block_tf32;
-  if (is_f8f6f4(in)) return arith.block_fp8;
-  return arith.block_16bit;
-}
-
-void fused_wgmma(const WgmmaInst& inst, const ArchParams& arith, std::span<const std::uint64_t> a,
-                 std::span<const std::uint64_t> b, std::span<const std::uint64_t> c, std::span<std::uint64_t> d) {
-  const int m = WgmmaInst::kM, n = inst.n, k = inst.k();
-  const FloatFormat& fa = float_format(inst.a);
-  const FloatFormat& fb = float_format(inst.b);
-  const FloatFormat& out = float_format(inst.d);
-  std::vector<FpValue> av(std::size_t(m) * k), bt(std::size_t(n) * k);  // B transposed: K runs contiguous
-  for (int i = 0; i < m * k; ++i) av[i] = decode(fa, a[i]);
-  for (int kk = 0; kk < k; ++kk)
-    for (int j = 0; j < n; ++j) bt[std::size_t(j) * k + kk] = decode(fb, b[std::size_t(kk) * n + j]);
-  const FusedStep step = fused_step_for(inst.a, out, arith);
-  const int block = fused_block(inst.a, arith);
-  for (int i = 0; i < m; ++i)
-    for (int j = 0; j < n; ++j) {
-      std::uint64_t bits = c[std::size_t(i) * n + j] & dtype_mask(inst.d);
-      for (int k0 = 0; k0 < k; k0 += block) {
-        const int len = std::min(block, k - k0);
-        bits = fused_dot(step, std::span(av).subspan(std::size_t(i) * k + k0, len),
-                         std::span(bt).subspan(std::size_t(j) * k + k0, len), decode(out, bits));
-      }
-      d[std::size_t(i) * n + j] = bits;
-    }
 }
 
 void integer_wgmma(const WgmmaInst& inst, std::span<const std::uint64_t> a, std::span<const std::uint64_t> b,
@@ -177,7 +145,7 @@ void wgmma_tile(const WgmmaInst& inst, const ArchParams& arith, std::span<const 
   check_size(inst, "C", c.size(), m * n);
   check_size(inst, "D", d.size(), m * n);
   if (inst.d == DType::s32) return integer_wgmma(inst, a, b, c, d);
-  fused_wgmma(inst, arith, a, b, c, d);
+  fused_chain_tile({.m = m, .n = n, .k = k, .a = inst.a, .b = inst.b, .d = inst.d}, arith, a, b, c, d);
 }
 
 }  // namespace mmacheck::sim

@@ -14,33 +14,6 @@ constexpr std::int64_t kOperandAlign = 1024;  // the 128B pattern's boundary: ev
 
 std::int64_t round_up(std::int64_t x, std::int64_t to) { return (x + to - 1) / to * to; }
 
-// LBO and SBO of a tile packed densely in `mode`/`major`, and its bytes
-// (the canonical layouts of core/wgmma/canonical_layout.h, read backwards).
-struct DenseLayout {
-  std::int64_t lbo, sbo, bytes;
-};
-
-DenseLayout dense_layout(const WgmmaOperand& op, SwizzleMode mode) {
-  const int width = op.type->bytes;
-  const int row = swizzle_mode(mode).row_bytes;
-  const std::int64_t k_bytes = std::int64_t{op.k} * width;  // 32
-  if (op.major == Major::k) {
-    // none: 8 x 16-byte core matrices, the K chunks LBO = 128 apart, 8 rows SBO on.
-    if (mode == SwizzleMode::none) return {128, 128 * (k_bytes / 16), (op.rows / 8) * 128 * (k_bytes / 16)};
-    return {16, 8 * row, (op.rows / 8) * 8 * row};  // one W-byte row per i, 8 rows an atom
-  }
-  if (mode == SwizzleMode::none) {
-    const int t = 16 / width;                         // MN elements in 16 bytes
-    const std::int64_t column = (op.rows / t) * 128;  // 8 k of every MN
-    return {column, 128, column * ((op.k + 7) / 8)};
-  }
-  const int per_row = row / width;
-  const std::int64_t atoms_mn = (op.rows + per_row - 1) / per_row;
-  const std::int64_t atom = 8 * row;  // 8 k rows of W bytes
-  const std::int64_t k_atoms = (op.k + 7) / 8;
-  return {atom * k_atoms, atom, atoms_mn * atom * k_atoms};
-}
-
 const WgmmaFrame& accumulator_frame(const WgmmaInst& inst) {
   const std::string shape = "m64nNk" + std::to_string(inst.k());
   const WgmmaFrame* f = find_wgmma_frame(shape, WgmmaFragment::D, dtype_bits(inst.d) == 16 ? 16 : 32);
@@ -55,6 +28,27 @@ void check_address(std::int64_t addr, int width, std::size_t size, char op, int 
 }
 
 }  // namespace
+
+DenseLayout dense_layout(const WgmmaOperand& op, SwizzleMode mode) {
+  const int width = op.type->bytes;
+  const int row = swizzle_mode(mode).row_bytes;
+  const std::int64_t k_bytes = std::int64_t{op.k} * width;  // 32
+  if (op.major == Major::k) {
+    // none: 8 x 16-byte core matrices, the K chunks LBO = 128 apart, 8 rows SBO on.
+    if (mode == SwizzleMode::none) return {128, 128 * (k_bytes / 16), (op.rows / 8) * 128 * (k_bytes / 16)};
+    return {16, 8 * row, (op.rows / 8) * 8 * row};  // one W-byte row per i, 8 rows an atom
+  }
+  if (mode == SwizzleMode::none) {
+    const int t = 16 / width;                                   // MN elements in 16 bytes
+    const std::int64_t column = ((op.rows + t - 1) / t) * 128;  // 8 k of every MN (8-bit N = 8: half a core matrix)
+    return {column, 128, column * ((op.k + 7) / 8)};
+  }
+  const int per_row = row / width;
+  const std::int64_t atoms_mn = (op.rows + per_row - 1) / per_row;
+  const std::int64_t atom = 8 * row;  // 8 k rows of W bytes
+  const std::int64_t k_atoms = (op.k + 7) / 8;
+  return {atom * k_atoms, atom, atoms_mn * atom * k_atoms};
+}
 
 WgmmaOperand wgmma_operand(const WgmmaInst& inst, char op, Major major) {
   const DType t = op == 'A' ? inst.a : inst.b;
@@ -104,37 +98,45 @@ std::string layout_name(const WgmmaRun& run) {
   return "A " + one(run.a) + ", B " + one(run.b);
 }
 
-void stage_operand(const WgmmaRun& run, char op, std::span<const std::uint64_t> tile, std::span<std::byte> image) {
-  const WgmmaSmemOperand& s = op == 'A' ? run.a : run.b;
-  const WgmmaOperand operand = wgmma_operand(run.inst, op, s.major);
+void stage_tile(const WgmmaOperand& operand, const MatrixDescriptor& d, std::span<const std::uint64_t> tile,
+                std::span<std::byte> image) {
   const int width = operand.type->bytes;
   for (int i = 0; i < operand.rows; ++i)
     for (int k = 0; k < operand.k; ++k) {
-      // A is 64 x K; B is K x N: element (n = i, k) at k * N + i.
+      // A is rows x K; B is K x N: element (n = i, k) at k * N + i.
       const std::uint64_t bits =
-          op == 'A' ? tile[std::size_t(i) * operand.k + k] : tile[std::size_t(k) * run.inst.n + i];
-      const std::int64_t addr = canonical_address(operand, s.descriptor, i, k);
-      check_address(addr, width, image.size(), op, i, k);
+          operand.operand == 'A' ? tile[std::size_t(i) * operand.k + k] : tile[std::size_t(k) * operand.rows + i];
+      const std::int64_t addr = canonical_address(operand, d, i, k);
+      check_address(addr, width, image.size(), operand.operand, i, k);
       for (int byte = 0; byte < width; ++byte)
         image[std::size_t(addr + byte)] = static_cast<std::byte>((bits >> (8 * byte)) & 0xFF);
     }
 }
 
-std::vector<std::uint64_t> read_operand(const WgmmaRun& run, char op, std::span<const std::byte> image) {
-  const WgmmaSmemOperand& s = op == 'A' ? run.a : run.b;
-  const WgmmaOperand operand = wgmma_operand(run.inst, op, s.major);
+std::vector<std::uint64_t> read_tile(const WgmmaOperand& operand, const MatrixDescriptor& d,
+                                     std::span<const std::byte> image) {
   const int width = operand.type->bytes;
   std::vector<std::uint64_t> tile(std::size_t(operand.rows) * operand.k);
   for (int i = 0; i < operand.rows; ++i)
     for (int k = 0; k < operand.k; ++k) {
-      const std::int64_t addr = canonical_address(operand, s.descriptor, i, k);
-      check_address(addr, width, image.size(), op, i, k);
+      const std::int64_t addr = canonical_address(operand, d, i, k);
+      check_address(addr, width, image.size(), operand.operand, i, k);
       std::uint64_t bits = 0;
       for (int byte = 0; byte < width; ++byte)
         bits |= std::uint64_t{std::to_integer<std::uint8_t>(image[std::size_t(addr + byte)])} << (8 * byte);
-      tile[op == 'A' ? std::size_t(i) * operand.k + k : std::size_t(k) * run.inst.n + i] = bits;
+      tile[operand.operand == 'A' ? std::size_t(i) * operand.k + k : std::size_t(k) * operand.rows + i] = bits;
     }
   return tile;
+}
+
+void stage_operand(const WgmmaRun& run, char op, std::span<const std::uint64_t> tile, std::span<std::byte> image) {
+  const WgmmaSmemOperand& s = op == 'A' ? run.a : run.b;
+  stage_tile(wgmma_operand(run.inst, op, s.major), s.descriptor, tile, image);
+}
+
+std::vector<std::uint64_t> read_operand(const WgmmaRun& run, char op, std::span<const std::byte> image) {
+  const WgmmaSmemOperand& s = op == 'A' ? run.a : run.b;
+  return read_tile(wgmma_operand(run.inst, op, s.major), s.descriptor, image);
 }
 
 int accumulator_regs(const WgmmaInst& inst) { return accumulator_frame(inst).regs(inst.n); }

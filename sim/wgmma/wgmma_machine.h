@@ -41,6 +41,23 @@ struct WgmmaRun {
   std::int64_t image_bytes = 0;  // the shared memory the run needs (a multiple of 16)
 };
 
+// LBO and SBO of an operand tile packed densely in `mode` and its
+// major-ness, and its bytes (the canonical layouts of
+// core/wgmma/canonical_layout.h, read backwards).  Any row count: wgmma's
+// 64-row A, tcgen05.mma's 128-row A.
+struct DenseLayout {
+  std::int64_t lbo, sbo, bytes;
+};
+DenseLayout dense_layout(const WgmmaOperand& op, SwizzleMode mode);
+
+// Writes a logical tile (A: rows x K, B: K x rows, row-major) at the
+// addresses `d` reads for `operand`; throws Error when an address is outside
+// the image.  read_tile: the logical tile `d` reads.
+void stage_tile(const WgmmaOperand& operand, const MatrixDescriptor& d, std::span<const std::uint64_t> tile,
+                std::span<std::byte> image);
+std::vector<std::uint64_t> read_tile(const WgmmaOperand& operand, const MatrixDescriptor& d,
+                                     std::span<const std::byte> image);
+
 // The core/wgmma operand of `op` ('A': 64 x K, 'B': N x K).
 WgmmaOperand wgmma_operand(const WgmmaInst& inst, char op, Major major);
 

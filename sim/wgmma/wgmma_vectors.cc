@@ -7,54 +7,9 @@
 
 #include "core/base/error.h"
 #include "core/base/file_io.h"
+#include "sim/wgmma/vector_words.h"
 
 namespace mmacheck::sim {
-
-namespace {
-
-std::vector<std::string_view> words_of(std::string_view line) {
-  std::vector<std::string_view> out;
-  std::size_t i = 0;
-  while (i < line.size()) {
-    while (i < line.size() && (line[i] == ' ' || line[i] == '\t' || line[i] == '\r')) ++i;
-    const std::size_t start = i;
-    while (i < line.size() && line[i] != ' ' && line[i] != '\t' && line[i] != '\r') ++i;
-    if (i > start) out.push_back(line.substr(start, i - start));
-  }
-  return out;
-}
-
-std::vector<std::uint64_t> hex_words(const std::vector<std::string_view>& words, DType type, std::size_t want,
-                                     const SourceLoc& loc) {
-  if (words.size() - 1 != want)
-    throw Error(loc, std::string(words[0]) + " has " + std::to_string(words.size() - 1) + " words, expected " +
-                         std::to_string(want));
-  std::vector<std::uint64_t> out;
-  out.reserve(want);
-  for (std::size_t i = 1; i < words.size(); ++i) {
-    std::uint64_t v = 0;
-    const auto [p, ec] = std::from_chars(words[i].data(), words[i].data() + words[i].size(), v, 16);
-    if (ec != std::errc{} || p != words[i].data() + words[i].size() || (v & ~dtype_mask(type)))
-      throw Error(loc, "'" + std::string(words[i]) + "' is no " + std::string(dtype_info(type).ptx) + " hex word");
-    out.push_back(v);
-  }
-  return out;
-}
-
-std::string hex_line(char name, const std::vector<std::uint64_t>& words, DType type) {
-  std::ostringstream os;
-  os << name << std::hex;
-  const int digits = hex_digits(type);
-  for (std::uint64_t w : words) {
-    os << ' ';
-    os.width(digits);
-    os.fill('0');
-    os << w;
-  }
-  return os.str();
-}
-
-}  // namespace
 
 std::vector<WgmmaVectorCase> parse_wgmma_vectors(std::string_view text, const std::string& name) {
   std::vector<WgmmaVectorCase> cases;
@@ -95,10 +50,10 @@ std::vector<WgmmaVectorCase> parse_wgmma_vectors(std::string_view text, const st
       WgmmaVectorCase& c = cases.back();
       const int m = WgmmaInst::kM, n = c.inst.n, k = c.inst.k();
       switch (w[0][0]) {
-        case 'A': c.a = hex_words(w, c.inst.a, std::size_t(m) * k, loc); break;
-        case 'B': c.b = hex_words(w, c.inst.b, std::size_t(k) * n, loc); break;
-        case 'C': c.c = hex_words(w, c.inst.d, std::size_t(m) * n, loc); break;
-        default: c.d = hex_words(w, c.inst.d, std::size_t(m) * n, loc); break;
+        case 'A': c.a = hex_words(w, line, c.inst.a, std::size_t(m) * k, loc); break;
+        case 'B': c.b = hex_words(w, line, c.inst.b, std::size_t(k) * n, loc); break;
+        case 'C': c.c = hex_words(w, line, c.inst.d, std::size_t(m) * n, loc); break;
+        default: c.d = hex_words(w, line, c.inst.d, std::size_t(m) * n, loc); break;
       }
     } else {
       throw Error(loc, "unknown line '" + std::string(w[0]) + "' (instr, case, A, B, C, D or #)");
