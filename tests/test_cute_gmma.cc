@@ -278,3 +278,24 @@ TEST_CASE("the _ext companion header reads the main GMMA header's definitions; a
     CHECK(has(e.message(), "'ALayout_64x8' is not a layout this file defines"));
   }
 }
+
+TEST_CASE("the CuTe DSL's warpgroup and tcgen05 atoms (as it prints them) get the same verdicts", "[cute][gmma]") {
+  // scripts/cute-oracle/dsl_atoms.py --warpgroup / --tcgen05 (nvidia-cutlass-dsl 4.8.1)
+  int rs = 0;
+  for (const CuteAtomTraits& atom : read_data("dsl_warpgroup.txt")) {
+    const CuteAtomReport r = check_cute_atom(atom);
+    INFO(atom.name);
+    const bool registers = atom.name.find("_RS") != std::string::npos;
+    rs += registers;
+    CHECK(operand(r, Operand::C).result == FrameVerdict::proved);
+    CHECK(operand(r, Operand::A).result == (registers ? FrameVerdict::proved : FrameVerdict::unchecked));
+    CHECK(operand(r, Operand::B).result == FrameVerdict::unchecked);
+  }
+  CHECK(rs == 3);
+  const std::vector<CuteAtomTraits> umma = read_data("dsl_tcgen05.txt");
+  CHECK(umma.size() == 5);
+  for (const CuteAtomTraits& atom : umma) {
+    INFO(atom.name);
+    for (const CuteOperandReport& o : check_cute_atom(atom).operands) CHECK(o.result == FrameVerdict::unchecked);
+  }
+}
