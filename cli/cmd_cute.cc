@@ -3,8 +3,10 @@
 // FILE is a CUTLASS trait header (it mentions MMA_Traits) or an atom list
 // (core/cute/cute_traits.h).  Every atom is matched to the instruction
 // its name names and each of A, B, C is checked against the PTX frame
-// (core/cute/cute_check.h).  Text output: one line per atom (verdict,
-// instruction), a line per operand that does not prove, and a summary
+// (core/cute/cute_check.h; GMMA and UMMA atoms: core/cute/cute_gmma_check.h,
+// whose shared- and tensor-memory operands are unchecked).  Text output:
+// one line per atom (verdict, instruction), a line per operand that does
+// not prove, and a summary
 // `N atoms: P proved, R refuted, I ill_formed, U unchecked`.  --json prints
 // {"file", "verdict" (the worst atom's), "atoms": [{"atom", "instruction",
 // "operands": [{"operand", "result", "counterexample", "message"}],

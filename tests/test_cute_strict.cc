@@ -268,12 +268,13 @@ TEST_CASE("planted layout mistakes are refuted with a counterexample", "[cute][s
   CHECK(operand(r, Operand::A).message.find("thread 1 shares lane 0") != std::string::npos);
 }
 
-TEST_CASE("a partial specialization is unchecked with the reason; its body and alias templates are not read",
+TEST_CASE("a partial specialization over a parameter that may change layouts is unchecked; its body is not read",
           "[cute][strict]") {
+  // class T is no layout-neutral parameter (GMMA::Major and GMMA::ScaleIn are: test_cute_gmma.cc).
   const std::string text =
       "template <int N>\nusing CLayout_64xN = Layout<Shape<Shape<_4,_8,_4>,Shape<_2,_2,Int<N/8>>>>;\n" + atom_text() +
-      "template <GMMA::Major tnspA, GMMA::Major tnspB, GMMA::ScaleIn scaleA, GMMA::ScaleIn scaleB>\n"
-      "struct MMA_Traits<SM90_64x8x16_F16F16F16_SS<tnspA, tnspB, scaleA, scaleB>>\n{\n"
+      "template <class T, GMMA::Major tnspA, GMMA::Major tnspB, GMMA::ScaleIn scaleA, GMMA::ScaleIn scaleB>\n"
+      "struct MMA_Traits<SM90_64x8x16_F16F16F16_SS<T, tnspA, tnspB, scaleA, scaleB>>\n{\n"
       "  using ValTypeD = half_t;\n  using ALayout = GMMA::ABLayout< 64, 16>;\n  static constexpr int x = 1;\n};\n";
   const std::vector<CuteAtomTraits> atoms = read_cute_header(text, "h.hpp");
   REQUIRE(atoms.size() == 2);

@@ -105,8 +105,9 @@ TEST_CASE("layer rules: each reader's room uses the shared reader parts and no o
   }
   // the shared part includes none of its rooms
   CHECK(check("core/program", "core/base;core/layout", folder_files("core/program"), dir).status == 0);
-  // the wings: CuTe, Triton and wgmma share the verdict (core/prove), not each other
-  CHECK(check("core/cute", "core/base;core/gemm;core/prove", folder_files("core/cute"), dir).status == 0);
+  // the wings share the verdict (core/prove); CuTe's GMMA/UMMA atoms use the wgmma wing's frames, no other wing
+  CHECK(check("core/cute", "core/base;core/gemm;core/prove;core/wgmma", folder_files("core/cute"), dir).status == 0);
+  CHECK(check("core/cute", "core/base;core/gemm;core/prove", folder_files("core/cute"), dir).status != 0);
   CHECK(check("core/triton", "core/base;core/program;core/gemm;core/prove", folder_files("core/triton"), dir).status ==
         0);
   // the wgmma wing: the verdict and the layout expressions, no other wing and not core/gemm

@@ -3,6 +3,8 @@
 #include <cctype>
 #include <vector>
 
+#include "core/cute/cute_gmma_name.h"
+
 namespace mmacheck {
 
 namespace {
@@ -70,9 +72,14 @@ std::vector<std::string_view> split(std::string_view s, char sep) {
 
 std::optional<CuteAtomName> decode_atom_name(std::string_view name, std::string* problem) {
   if (name.find('<') != std::string_view::npos) {
-    fail(problem, "a templated atom: its instruction depends on template arguments (wgmma, UMMA, sm_120 mma)");
+    fail(problem, is_umma_name(name)
+                      ? "a templated atom: UMMA (tcgen05.mma) traits are templated on the element types and M, N, "
+                        "so the header fixes no layout; an atom list entry states one instantiation"
+                      : "a templated atom: its instruction depends on template arguments (sm_120 mma, UMMA)");
     return std::nullopt;
   }
+  if (is_gmma_name(name)) return decode_gmma_name(name, problem);
+  if (is_umma_name(name)) return decode_umma_name(name, problem);
   const std::vector<std::string_view> parts = split(name, '_');
   if (parts.size() < 4 || parts.size() > 5 || parts[0].size() < 3 || parts[0].substr(0, 2) != "SM") {
     fail(problem, "not an mma atom name of the form SM<arch>_<M>x<N>x<K>_<types>_<layout>");
@@ -113,10 +120,6 @@ std::optional<CuteAtomName> decode_atom_name(std::string_view name, std::string*
   }
   if (types.size() != 4) {
     fail(problem, "types '" + std::string(parts[2]) + "' are not four (D, A, B, C)");
-    return std::nullopt;
-  }
-  if (parts[3] == "SS" || parts[3] == "RS") {
-    fail(problem, "operands " + std::string(parts[3]) + ": a warpgroup MMA (wgmma), not mma.sync");
     return std::nullopt;
   }
   if (parts[3] != "TN") {

@@ -18,9 +18,11 @@
 //              congruent, not two modes), or the declared metadata disagrees
 //              with the name's instruction (Shape_MNK, a ValTypeX);
 //   unchecked  the instruction or its frame is not in mmacheck's tables, the
-//              atom is a partial specialization (wgmma, UMMA: not read), it
-//              gives a FrgTypeX (fragment types are not modelled), or ThrID
-//              is not the 32 lanes of one warp.
+//              atom is a partial specialization the reader does not resolve
+//              (UMMA, sm_120: not read), it gives a FrgTypeX (fragment types
+//              are not modelled), or ThrID is not the 32 lanes of one warp.
+// GMMA (wgmma) and UMMA (tcgen05) atoms go to check_cute_warpgroup_atom()
+// (core/cute/cute_gmma_check.h): the 128 threads of a warpgroup, or the CTA.
 // (What cannot be read at all — a missing member, an undefined alias, a
 // malformed layout — is the reader's located Error, never a verdict.)
 //
@@ -42,27 +44,10 @@
 #include "core/gemm/ptx_frame.h"
 #include "core/cute/cute_atom_name.h"
 #include "core/cute/cute_traits.h"
+#include "core/cute/cute_tv_compare.h"
 #include "core/prove/frame_verdict.h"  // an atom's verdict is its worst operand's
 
 namespace mmacheck {
-
-struct CuteCounterexample {
-  int thread = 0;
-  int value = 0;
-  int lane = 0;                              // ThrID(thread)
-  std::int64_t index = 0;                    // the layout's index
-  std::array<std::string_view, 2> axes{};    // ("m", "k"), ("n", "k") or ("m", "n")
-  std::array<std::int64_t, 2> coordinate{};  // where the layout puts the value
-  std::array<std::int64_t, 2> ptx{};         // where PTX's frame puts it
-  bool in_tile = true;                       // the index lies inside the operand's tile
-};
-
-struct CuteOperandReport {
-  Operand operand;
-  FrameVerdict result = FrameVerdict::unchecked;
-  std::optional<CuteCounterexample> counterexample;
-  std::string message;
-};
 
 struct CuteAtomReport {
   std::string atom;
@@ -79,8 +64,5 @@ CuteAtomReport check_cute_atom(const CuteAtomTraits& atom);
 // instruction ("" when it agrees): Shape_MNK against M, N, K; ValTypeA
 // (A), ValTypeB (B), ValTypeC and ValTypeD (C) against the name's types.
 std::string metadata_problem(const CuteAtomTraits& atom, const CuteAtomName& inst, Operand op);
-
-// "thread 1 value 0 holds (n=0, k=4), PTX puts (n=0, k=8) there"
-std::string describe(const CuteCounterexample& cex);
 
 }  // namespace mmacheck

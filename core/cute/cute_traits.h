@@ -17,10 +17,25 @@
 // given twice, an atom inheriting from itself or from an atom the file does
 // not specialize, an atom missing a member after inheritance, a malformed
 // layout or Shape_MNK, an unknown ValType, a bracket never closed (a
-// truncated header).  A partial specialization (`template <class T> struct
-// MMA_Traits<X<T>>`, wgmma, UMMA) is listed with `templated` set and its
-// body skipped: the checker calls it unchecked.  Nesting is bounded by
-// Resource::depth and reading is one pass over the tokens.
+// truncated header).  A partial specialization is read when its template
+// parameters cannot change a layout — GMMA::Major (transpose) and
+// GMMA::ScaleIn (negate), as every wgmma atom of mma_traits_sm90_gmma.hpp
+// has — and the atom is named without them (`resolved` lists them):
+//
+//     template <GMMA::Major tnspA, GMMA::Major tnspB, GMMA::ScaleIn sA, GMMA::ScaleIn sB>
+//     struct MMA_Traits<SM90_64x8x16_F16F16F16_SS<tnspA, tnspB, sA, sB>> { ... };
+//       -> atom SM90_64x8x16_F16F16F16_SS, resolved {"GMMA::Major tnspA", ...}
+//
+// Any other partial specialization (`template <class T> struct
+// MMA_Traits<X<T>>`, UMMA's element types and M, N) is listed with
+// `templated` set and its body skipped: the checker calls it unchecked.
+// Alias templates of integer parameters (`template <int N> using
+// CLayout_64xN = Layout<...Int<N/8>...>;`) are instantiated where a layout
+// names them (`GMMA::CLayout_64xN<64>`, namespace qualifiers dropped), their
+// Int<...> arguments evaluated (+ - * / on integers, as C++ does).  A wgmma
+// body's `GMMA::ScaleOut accumulate_ = ...;` (a run-time flag) is skipped.
+// Nesting is bounded by Resource::depth and reading is one pass over the
+// tokens.
 //
 // An atom list is the same data typed by hand, one atom per entry:
 //
@@ -67,6 +82,12 @@ struct CuteValType {
   SourceLoc loc;
 };
 
+// A FrgTypeX member: which, and the type as written ("GMMA::smem_desc<tnspA>").
+struct CuteFrgType {
+  std::string member;
+  std::string written;
+};
+
 struct CuteAtomTraits {
   std::string name;  // "SM80_16x8x32_S32S4S4S32_TN"
   SourceLoc loc;
@@ -75,7 +96,8 @@ struct CuteAtomTraits {
   std::optional<IntTuple> shape_mnk;
   CuteLayoutSource thr_id, a, b, c;
   std::array<std::optional<CuteValType>, 4> val_types;  // D, A, B, C
-  std::vector<std::string> frg_types;                   // FrgTypeA/B/C members given (not modelled)
+  std::vector<CuteFrgType> frg_types;                   // FrgTypeA/B/C members given
+  std::vector<std::string> resolved;                    // layout-neutral template parameters, as written
   // A TiledMMA of the atom (atom lists only, `tiled NAME: ...`): a, b, c are
   // then the TiledMMA's TV layouts over the tile (M, N, K), thr_vmnk its
   // thread layout (lane, warp M, warp N, warp K) -> thread index.
