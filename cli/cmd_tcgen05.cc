@@ -19,6 +19,7 @@
 
 #include "cli/command.h"
 #include "cli/file_batch.h"
+#include "cli/file_command.h"
 #include "cli/unchecked.h"
 #include "core/base/file_io.h"
 #include "core/base/json.h"
@@ -26,8 +27,6 @@
 #include "core/wgmma/tcgen05_reader.h"
 
 namespace mmacheck::cli {
-
-namespace po = boost::program_options;
 
 namespace {
 
@@ -143,23 +142,11 @@ FileOutcome check_file(const std::string& path, bool json, bool allow, std::ostr
 }  // namespace
 
 int run_tcgen05(const Args& args) {
-  po::options_description options("mmacheck tcgen05");
-  // clang-format off
-  options.add_options()
-      ("file", po::value<std::vector<std::string>>(), "tcgen05.mma files (core/wgmma/tcgen05_reader.h) or folders of them; - is standard input")
-      ("json", po::bool_switch(), "print the JSON report (JSON Lines, one object per file, for several)")
-      ("jobs,j", po::value<int>()->default_value(1), "files checked at once (0: one per hardware thread)");
-  // clang-format on
-  options.add(unchecked_option());
-  po::positional_options_description positional;
-  positional.add("file", -1);
-  const po::variables_map vm = parse_options(args, options, positional);
-  if (!vm.count("file")) throw Error("tcgen05: no FILE (instr, idesc, operand, descriptor, smem, tmem lines)");
-  const bool json = vm["json"].as<bool>();
-  const bool allow = vm["allow-unchecked"].as<bool>();
-  const BatchOptions batch{.jobs = checked_jobs(vm["jobs"].as<int>()), .json = json};
-  return run_batch(expand_inputs(vm["file"].as<std::vector<std::string>>(), {}, {".txt"}), batch,
-                   [&](const std::string& path, std::ostream& out) { return check_file(path, json, allow, out); });
+  const FileCommand command{"tcgen05",
+                            "tcgen05.mma files (core/wgmma/tcgen05_reader.h) or folders of them; - is standard input",
+                            "no FILE (instr, idesc, operand, descriptor, smem, tmem lines)",
+                            {".txt"}};
+  return run_file_command(args, command, check_file);
 }
 
 }  // namespace mmacheck::cli

@@ -18,7 +18,9 @@
 
 #include "cli/command.h"
 #include "cli/file_batch.h"
+#include "cli/file_command.h"
 #include "cli/unchecked.h"
+#include "cli/verdict_tally.h"
 #include "core/base/file_io.h"
 #include "core/base/json.h"
 #include "core/tma/tma_check.h"
@@ -26,8 +28,6 @@
 #include "core/tma/tma_report_json.h"
 
 namespace mmacheck::cli {
-
-namespace po = boost::program_options;
 
 namespace {
 
@@ -41,25 +41,15 @@ FileOutcome check_tma_file(const std::string& path, bool json, bool allow, std::
   const std::vector<TmaCase> cases = read_tma_file(read_text_file(path), path);
   std::vector<TmaReport> reports;
   for (const TmaCase& c : cases) reports.push_back(check_tma(c));
-  std::array<int, 4> counts{};
-  UncheckedTally unchecked;
-  FrameVerdict worst = FrameVerdict::proved;
-  for (const TmaReport& r : reports) {
-    ++counts[static_cast<std::size_t>(r.result)];
-    if (r.result == FrameVerdict::unchecked) unchecked.add(r.message);
-    worst = std::max(worst, r.result);
-  }
-  const bool failed = counts[2] || counts[3];
-  FileOutcome outcome{status(failed, unchecked, allow),
-                      failed              ? "refuted"
-                      : unchecked.count() ? "unchecked"
-                                          : "proved",
-                      nullptr};
+  VerdictTally tally;
+  for (const TmaReport& r : reports) tally.add(r.result, r.message);
+  FileOutcome outcome = tally.outcome(allow);
   if (json) {
     Json list = Json::array();
     for (const TmaReport& r : reports) list.push_back(tma_report_json(r));
-    outcome.json =
-        Json{{"verdict", verdict_name(worst)}, {"tma_operands", std::move(list)}, {"unchecked", unchecked.json()}};
+    outcome.json = Json{{"verdict", verdict_name(tally.worst)},
+                        {"tma_operands", std::move(list)},
+                        {"unchecked", tally.unchecked.json()}};
     return outcome;
   }
   for (const TmaReport& r : reports) {
@@ -76,32 +66,22 @@ FileOutcome check_tma_file(const std::string& path, bool json, bool allow, std::
     out << "  " << r.message << "\n";
     for (const std::string& note : r.notes) out << "  note: " << note << "\n";
   }
-  out << reports.size() << " operands: " << counts[0] << " proved, " << counts[2] << " refuted, " << counts[1]
-      << " unchecked" << std::endl
-      << unchecked.summary(allow) << std::flush;
+  out << reports.size() << " operands: " << tally.count(FrameVerdict::proved) << " proved, "
+      << tally.count(FrameVerdict::refuted) << " refuted, " << tally.count(FrameVerdict::unchecked) << " unchecked"
+      << std::endl
+      << tally.unchecked.summary(allow) << std::flush;
   return outcome;
 }
 
 }  // namespace
 
 int run_tma(const Args& args) {
-  po::options_description options("mmacheck tma");
-  // clang-format off
-  options.add_options()
-      ("file", po::value<std::vector<std::string>>(), "TMA copy and wgmma operand files (core/tma/tma_reader.h) or folders of them; - is standard input")
-      ("json", po::bool_switch(), "print the JSON report (JSON Lines, one object per file, for several)")
-      ("jobs,j", po::value<int>()->default_value(1), "files checked at once (0: one per hardware thread)");
-  // clang-format on
-  options.add(unchecked_option());
-  po::positional_options_description positional;
-  positional.add("file", -1);
-  const po::variables_map vm = parse_options(args, options, positional);
-  if (!vm.count("file")) throw Error("tma: no FILE (tma, operand, descriptor and smem lines)");
-  const bool json = vm["json"].as<bool>();
-  const bool allow = vm["allow-unchecked"].as<bool>();
-  const BatchOptions batch{.jobs = checked_jobs(vm["jobs"].as<int>()), .json = json};
-  return run_batch(expand_inputs(vm["file"].as<std::vector<std::string>>(), {}, {".txt"}), batch,
-                   [&](const std::string& path, std::ostream& out) { return check_tma_file(path, json, allow, out); });
+  const FileCommand command{
+      "tma",
+      "TMA copy and wgmma operand files (core/tma/tma_reader.h) or folders of them; - is standard input",
+      "no FILE (tma, operand, descriptor and smem lines)",
+      {".txt"}};
+  return run_file_command(args, command, check_tma_file);
 }
 
 }  // namespace mmacheck::cli

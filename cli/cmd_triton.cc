@@ -22,6 +22,7 @@
 
 #include "cli/command.h"
 #include "cli/file_batch.h"
+#include "cli/file_command.h"
 #include "cli/unchecked.h"
 #include "core/base/file_io.h"
 #include "core/base/json.h"
@@ -30,8 +31,6 @@
 #include "core/triton/triton_ttgir.h"
 
 namespace mmacheck::cli {
-
-namespace po = boost::program_options;
 
 namespace {
 
@@ -90,24 +89,12 @@ FileOutcome check_triton_file(const std::string& path, bool json, bool allow, st
 }  // namespace
 
 int run_triton(const Args& args) {
-  po::options_description options("mmacheck triton");
-  // clang-format off
-  options.add_options()
-      ("file", po::value<std::vector<std::string>>(), "JSON lists of linear layouts, TTGIR (.ttgir, .mlir: tt.dot ops, tensor<...> types), or folders of them; - is standard input")
-      ("json", po::bool_switch(), "print the JSON report (JSON Lines, one object per file, for several)")
-      ("jobs,j", po::value<int>()->default_value(1), "files checked at once (0: one per hardware thread)");
-  // clang-format on
-  options.add(unchecked_option());
-  po::positional_options_description positional;
-  positional.add("file", -1);
-  const po::variables_map vm = parse_options(args, options, positional);
-  if (!vm.count("file")) throw Error("triton: no FILE (a JSON list of linear layouts or TTGIR text)");
-  const bool json = vm["json"].as<bool>();
-  const bool allow = vm["allow-unchecked"].as<bool>();
-  const BatchOptions batch{.jobs = checked_jobs(vm["jobs"].as<int>()), .json = json};
-  return run_batch(
-      expand_inputs(vm["file"].as<std::vector<std::string>>(), {}, {".json", ".ttgir", ".mlir"}), batch,
-      [&](const std::string& path, std::ostream& out) { return check_triton_file(path, json, allow, out); });
+  const FileCommand command{
+      "triton",
+      "JSON lists of linear layouts, TTGIR (.ttgir, .mlir: tt.dot ops, tensor<...> types), or folders of them; - is standard input",
+      "no FILE (a JSON list of linear layouts or TTGIR text)",
+      {".json", ".ttgir", ".mlir"}};
+  return run_file_command(args, command, check_triton_file);
 }
 
 }  // namespace mmacheck::cli

@@ -26,7 +26,9 @@
 
 #include "cli/command.h"
 #include "cli/file_batch.h"
+#include "cli/file_command.h"
 #include "cli/unchecked.h"
+#include "cli/verdict_tally.h"
 #include "core/base/file_io.h"
 #include "core/base/json.h"
 #include "core/wgmma/wgmma_check.h"
@@ -35,8 +37,6 @@
 #include "core/wgmma/wgmma_report_json.h"
 
 namespace mmacheck::cli {
-
-namespace po = boost::program_options;
 
 namespace {
 
@@ -50,25 +50,15 @@ FileOutcome check_wgmma_file(const std::string& path, bool json, bool allow, std
   const std::vector<WgmmaCase> cases = read_wgmma_file(read_text_file(path), path);
   std::vector<WgmmaReport> reports;
   for (const WgmmaCase& c : cases) reports.push_back(check_wgmma(c));
-  std::array<int, 4> counts{};
-  UncheckedTally unchecked;
-  FrameVerdict worst = FrameVerdict::proved;
-  for (const WgmmaReport& r : reports) {
-    ++counts[static_cast<std::size_t>(r.result)];
-    if (r.result == FrameVerdict::unchecked) unchecked.add(r.message);
-    worst = std::max(worst, r.result);
-  }
-  const bool failed = counts[2] || counts[3];
-  FileOutcome outcome{status(failed, unchecked, allow),
-                      failed              ? "refuted"
-                      : unchecked.count() ? "unchecked"
-                                          : "proved",
-                      nullptr};
+  VerdictTally tally;
+  for (const WgmmaReport& r : reports) tally.add(r.result, r.message);
+  FileOutcome outcome = tally.outcome(allow);
   if (json) {
     Json list = Json::array();
     for (const WgmmaReport& r : reports) list.push_back(wgmma_report_json(r));
-    outcome.json =
-        Json{{"verdict", verdict_name(worst)}, {"wgmma_operands", std::move(list)}, {"unchecked", unchecked.json()}};
+    outcome.json = Json{{"verdict", verdict_name(tally.worst)},
+                        {"wgmma_operands", std::move(list)},
+                        {"unchecked", tally.unchecked.json()}};
     return outcome;
   }
   for (const WgmmaReport& r : reports) {
@@ -84,9 +74,10 @@ FileOutcome check_wgmma_file(const std::string& path, bool json, bool allow, std
           << "\n";
     }
   }
-  out << reports.size() << " operands: " << counts[0] << " proved, " << counts[2] << " refuted, " << counts[1]
-      << " unchecked" << std::endl
-      << unchecked.summary(allow) << std::flush;
+  out << reports.size() << " operands: " << tally.count(FrameVerdict::proved) << " proved, "
+      << tally.count(FrameVerdict::refuted) << " refuted, " << tally.count(FrameVerdict::unchecked) << " unchecked"
+      << std::endl
+      << tally.unchecked.summary(allow) << std::flush;
   return outcome;
 }
 
@@ -121,26 +112,16 @@ FileOutcome check_order_file(const std::string& path, bool json, bool allow, std
 }  // namespace
 
 int run_wgmma(const Args& args) {
-  po::options_description options("mmacheck wgmma");
-  // clang-format off
-  options.add_options()
-      ("file", po::value<std::vector<std::string>>(), "wgmma operand files (core/wgmma/wgmma_reader.h), kernels' PTX (.ptx: the fence, commit and wait order) or folders of them; - is standard input")
-      ("json", po::bool_switch(), "print the JSON report (JSON Lines, one object per file, for several)")
-      ("jobs,j", po::value<int>()->default_value(1), "files checked at once (0: one per hardware thread)");
-  // clang-format on
-  options.add(unchecked_option());
-  po::positional_options_description positional;
-  positional.add("file", -1);
-  const po::variables_map vm = parse_options(args, options, positional);
-  if (!vm.count("file")) throw Error("wgmma: no FILE (operand, descriptor and smem lines)");
-  const bool json = vm["json"].as<bool>();
-  const bool allow = vm["allow-unchecked"].as<bool>();
-  const BatchOptions batch{.jobs = checked_jobs(vm["jobs"].as<int>()), .json = json};
-  return run_batch(expand_inputs(vm["file"].as<std::vector<std::string>>(), {}, {".txt", ".ptx"}), batch,
-                   [&](const std::string& path, std::ostream& out) {
-                     const bool ptx = path.size() > 4 && path.compare(path.size() - 4, 4, ".ptx") == 0;
-                     return ptx ? check_order_file(path, json, allow, out) : check_wgmma_file(path, json, allow, out);
-                   });
+  const FileCommand command{
+      "wgmma",
+      "wgmma operand files (core/wgmma/wgmma_reader.h), kernels' PTX (.ptx: the fence, commit and "
+      "wait order) or folders of them; - is standard input",
+      "no FILE (operand, descriptor and smem lines)",
+      {".txt", ".ptx"}};
+  return run_file_command(args, command, [](const std::string& path, bool json, bool allow, std::ostream& out) {
+    const bool ptx = path.size() > 4 && path.compare(path.size() - 4, 4, ".ptx") == 0;
+    return ptx ? check_order_file(path, json, allow, out) : check_wgmma_file(path, json, allow, out);
+  });
 }
 
 }  // namespace mmacheck::cli
