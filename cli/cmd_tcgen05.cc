@@ -3,7 +3,9 @@
 // FILE describes one tcgen05.mma (sm_100a) as the program means it, the
 // instruction descriptor and shared-memory descriptors it passes, the buffers
 // they read and where it reads D in tensor memory
-// (core/wgmma/tcgen05_reader.h).  Checked (core/wgmma/tcgen05_check.h): the
+// (core/wgmma/tcgen05_reader.h), or is a TIRx lowered dump of a
+// tcgen05.mma program, recognised by its content (a kernel decorator and
+// tcgen05: core/wgmma/tcgen05_tirx.h).  Checked (core/wgmma/tcgen05_check.h): the
 // instruction descriptor field by field, each operand element by element,
 // D's TMEM layout element by element.  Text output: the instruction, the
 // idesc verdict and each differing field, one block per operand (verdict,
@@ -25,6 +27,7 @@
 #include "core/base/json.h"
 #include "core/wgmma/tcgen05_check.h"
 #include "core/wgmma/tcgen05_reader.h"
+#include "core/wgmma/tcgen05_tirx.h"
 
 namespace mmacheck::cli {
 
@@ -103,7 +106,8 @@ Json report_json(const Tcgen05Report& r) {
 }
 
 FileOutcome check_file(const std::string& path, bool json, bool allow, std::ostream& out) {
-  const Tcgen05Case c = read_tcgen05_file(read_text_file(path), path);
+  const std::string text = read_text_file(path);
+  const Tcgen05Case c = is_tcgen05_tirx(text) ? read_tcgen05_tirx(text, path) : read_tcgen05_file(text, path);
   const Tcgen05Report r = check_tcgen05(c);
   UncheckedTally unchecked;
   for (const Tcgen05OperandReport& o : r.operands)
