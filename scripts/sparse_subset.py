@@ -50,6 +50,7 @@ def main():
     fd, tmp = tempfile.mkstemp(dir=os.path.dirname(os.path.abspath(args.out)))
     with os.fdopen(fd, "w") as f:
         f.writelines(lines)
+    os.chmod(tmp, 0o644)
     os.replace(tmp, args.out)
     print(f"{args.out}: {sum(kept.values())} cases, {len(kept)} instruction x selector pairs")
 

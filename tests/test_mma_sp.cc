@@ -255,6 +255,55 @@ TEST_CASE("mma.sp integer rows: 8-bit frames, one selector at k64, exact sums, .
   }
 }
 
+TEST_CASE("mma.sp tf32 rows: 1:2 chunks, the dense tf32 frames of half the K, blocks of tf32 products", "[mma-sp]") {
+  const SparseMmaInst& k8 = sp("sp.m16n8k8.tf32");
+  const SparseMmaInst& k16 = sp("sp.m16n8k16.tf32");
+  CHECK(k16.ptx() == "mma.sp::ordered_metadata.sync.aligned.m16n8k16.row.col.f32.tf32.tf32.f32");
+  CHECK(k8.chunk_elems() == 2);
+  CHECK(k8.chunks_per_row() == 4);
+  CHECK(k8.selectors() == 4);
+  CHECK(k16.selectors() == 2);
+  CHECK(meta_nibbles(k16, true).size() == 2);
+  CHECK(meta_valid(k16, 0x4, true));
+  CHECK(meta_valid(k16, 0xE, false));
+  CHECK_FALSE(meta_valid(k16, 0x8, true));
+  // a2 of lane 6 (g 1, t 2): compressed A[1][6], chunk 6 = logical columns 12, 13.
+  CHECK(k16.a_frame().at(6, 2) == TileCoord{1, 6});
+  // B k16: b3 of lane 6 is row 2 + 12.
+  CHECK(k16.b_frame().at(6, 3) == TileCoord{14, 1});
+  const std::vector<std::uint8_t> row{0x4, 0xE, 0xE, 0x4};
+  CHECK(logical_col(k8, row, 0) == 0);
+  CHECK(logical_col(k8, row, 1) == 3);
+  CHECK(logical_col(k8, row, 2) == 5);
+  CHECK(logical_col(k8, row, 3) == 6);
+  // Kept 1.0 at column 3 and 2.0 at column 5 of row 0; B[3][0] = 3, B[5][0] = 0.5,
+  // B[2][0] = B[4][0] = 100 (pruned): D[0][0] = 3 + 1 = 4.
+  std::vector<std::uint64_t> a(16 * 4, 0), b(8 * 8, 0), c(16 * 8, 0), d(16 * 8, 0);
+  MetaGrid meta(16 * 4, 0x4);
+  meta[1] = 0xE;
+  meta[2] = 0xE;
+  a[1] = 0x3f800000;
+  a[2] = 0x40000000;
+  b[3 * 8] = 0x40400000;
+  b[5 * 8] = 0x3f000000;
+  b[2 * 8] = b[4 * 8] = 0x42c80000;
+  for (const SparseArith h : kAllSparseArith) {
+    sparse_mma_tile(k8, arch_params("sm_90"), h, a, meta, b, c, d);
+    CHECK(d[0] == 0x40800000);
+  }
+  CHECK_THROWS_WITH(sparse_mma_tile(k8, arch_params("sm_90"), SparseArith::zeros, a, MetaGrid(16 * 4, 0x8), b, c, d),
+                    Catch::Contains("is neither 0b0100 nor 0b1110"));
+  // Random inputs draw only the two values; zeros is the dense tf32 mma of the decompressed A.
+  for (int i = 0; i < 6; ++i) {
+    const SparseInputs in = random_sparse_inputs(k16, 1, case_distribution(i, InputSet::all), i % 3 == 2, 9, i);
+    for (const std::uint8_t v : in.meta) CHECK((v == 0x4 || v == 0xE));
+    std::vector<std::uint64_t> zeros(128), ref(128);
+    sparse_mma_tile(k16, arch_params("sm_90"), SparseArith::zeros, in.a, in.meta, in.b, in.c, zeros);
+    mma_tile(k16.logical(), arch_params("sm_90"), decompress_a(k16, in.a, in.meta), in.b, in.c, ref);
+    CHECK(zeros == ref);
+  }
+}
+
 TEST_CASE("mma.sp vector files: written, read back, replayed; bad input located", "[mma-sp]") {
   const SparseMmaInst& s = sp("sp.m16n8k32.f16.f16acc");
   std::vector<SparseVectorCase> cases;
@@ -308,8 +357,9 @@ TEST_CASE("mma.sp: the H200's captures replay bit for bit under the default, and
   const auto load = [](const std::string& name) {
     return read_sparse_vectors(mmacheck::test::source_path("tests/data/mma_sp/") + name);
   };
-  const SparseVectorFile k16 = load("h200.k16.mmav"), k32 = load("h200.k32.mmav"), ints = load("h200.int.mmav");
-  for (const SparseVectorFile* f : {&k16, &k32, &ints}) {
+  const SparseVectorFile k16 = load("h200.k16.mmav"), k32 = load("h200.k32.mmav"), ints = load("h200.int.mmav"),
+                         tf32 = load("h200.tf32.mmav");
+  for (const SparseVectorFile* f : {&k16, &k32, &ints, &tf32}) {
     INFO(f->name);
     REQUIRE(f->cases.size() >= 36);
     CHECK(run_sparse_vectors(*f, sm90, kDefaultSparseArith).failed == 0);
@@ -320,6 +370,8 @@ TEST_CASE("mma.sp: the H200's captures replay bit for bit under the default, and
   CHECK(run_sparse_vectors(k16, sm90, SparseArith::zeros).failed > 0);
   CHECK(run_sparse_vectors(k32, sm90, SparseArith::zeros).failed > 0);
   CHECK(run_sparse_vectors(k32, sm90, SparseArith::kept).failed > 0);
+  CHECK(run_sparse_vectors(tf32, sm90, SparseArith::zeros).failed > 0);
+  CHECK(run_sparse_vectors(tf32, sm90, SparseArith::kept).failed > 0);
   // The 8-bit metadata placement: the recorded e under the 16-bit placement
   // (lane 4g+2f+u: chunks 4u..4u+3 of both rows) mis-places chunks.
   std::set<std::string> rows;

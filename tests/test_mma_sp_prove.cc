@@ -32,13 +32,16 @@ std::string isa_file(const SparseMmaInst& s, int f, bool ordered = true) {
          "\n";
 }
 
-std::string pattern_lines(int rows, int chunks, int bad_row = -1, int bad_chunk = -1, const char* bad = "") {
+// A valid pattern's kept lines (tf32: its two values only).
+std::string pattern_lines(int rows, int chunks, int bad_row = -1, int bad_chunk = -1, const char* bad = "",
+                          bool tf32 = false) {
   static const char* pairs[6] = {"01", "02", "03", "12", "13", "23"};
+  static const char* tf32_pairs[6] = {"01", "23", "23", "01", "23", "01"};
   std::string text;
   for (int r = 0; r < rows; ++r) {
     text += "kept " + std::to_string(r);
     for (int k = 0; k < chunks; ++k)
-      text += std::string(" ") + (r == bad_row && k == bad_chunk ? bad : pairs[(r + 2 * k) % 6]);
+      text += std::string(" ") + (r == bad_row && k == bad_chunk ? bad : (tf32 ? tf32_pairs : pairs)[(r + 2 * k) % 6]);
     text += "\n";
   }
   return text;
@@ -57,10 +60,12 @@ TEST_CASE("sparse: the ISA's metadata layout proves for every row and selector",
   for (const SparseMmaInst& s : sparse_instructions())
     for (int f = 0; f < s.selectors(); ++f) {
       INFO(s.tag << " f=" << f);
+      const bool tf32 = s.a == DType::tf32;
       const SparseReport r = check_text(isa_file(s, f));
       CHECK(r.result == FrameVerdict::proved);
-      CHECK_THAT(r.message, Catch::Contains("for every valid pattern (6 nibbles per chunk)"));
-      const SparseReport p = check_text(isa_file(s, f) + pattern_lines(16, s.chunks_per_row()));
+      CHECK_THAT(r.message, Catch::Contains(tf32 ? "for every valid pattern (2 nibbles per chunk)"
+                                                 : "for every valid pattern (6 nibbles per chunk)"));
+      const SparseReport p = check_text(isa_file(s, f) + pattern_lines(16, s.chunks_per_row(), -1, -1, "", tf32));
       CHECK(p.result == FrameVerdict::proved);
       CHECK_THAT(p.message, Catch::Contains("every kept element of A is read exactly once"));
     }
@@ -188,4 +193,15 @@ TEST_CASE("sparse: the 8-bit rows' metadata placement proves; the 16-bit one on 
   CHECK(r.result == FrameVerdict::proved);
   CHECK_THROWS_WITH(check_text("instr sp.m16n8k64.u8\nselector 0\nmeta holders=0,1,2,3 row=g+8*t2 chunk=j0\n"),
                     Catch::Contains("t.txt:3:28: error: unknown term '8*t2'"));
+}
+
+TEST_CASE("sparse: tf32's 1:2 metadata: only 0b0100 and 0b1110, one kept element a chunk", "[mma-sp][prove]") {
+  const SparseMmaInst& k16 = *find_sparse_inst("sp.m16n8k16.tf32");
+  // A 2:4 pair that is no tf32 value is refuted at its chunk.
+  const SparseReport bad = check_text(isa_file(k16, 1) + pattern_lines(16, 8, 5, 3, "02", true));
+  CHECK(bad.result == FrameVerdict::refuted);
+  CHECK_THAT(bad.message, Catch::Contains("A row 5 chunk 3 (columns 6..7): metadata 0b1000"));
+  CHECK_THAT(bad.message, Catch::Contains("is neither 0b0100 nor 0b1110"));
+  // The 2:4 layout of k32 (chunks 4 a lane) on tf32 k16's 8 chunks a row proves too: the placement is the same.
+  CHECK(check_text(isa_file(k16, 0)).result == FrameVerdict::proved);
 }

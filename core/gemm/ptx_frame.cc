@@ -49,6 +49,9 @@ constexpr Frame kFrames[] = {
     // m16n8k32, f16/bf16 B (mma.sp's dense operand, §9.7.14.6.2.2): b0..b7,
     // row = 2t + (i & 1) + 8 ((i >> 1) & 1) + 16 (i >> 2).
     {"m16n8k32", Operand::B, 16, 32, 8, 4, 32, {0, 2, Bits{1, 8, 16}}, {1, 0, Bits{}}},
+    // m16n8k16, tf32 B (mma.sp's dense operand): b0..b3, row = t + 4 i, as
+    // m16n8k8's tf32 B twice over.
+    {"m16n8k16", Operand::B, 32, 16, 8, 4, 32, {0, 1, Bits{4, 8}}, {1, 0, Bits{}}},
     // m16n8k64, s8/u8 B (mma.sp's dense operand, §9.7.14.6.2.3): b0..b15,
     // row = 4t + (i & 3) + 16 (i >> 2), as m16n8k32's 8-bit B twice over.
     {"m16n8k64", Operand::B, 8, 64, 8, 4, 32, {0, 4, Bits{1, 2, 16, 32}}, {1, 0, Bits{}}},

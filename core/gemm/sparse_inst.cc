@@ -5,8 +5,8 @@ namespace mmacheck {
 namespace {
 using D = DType;
 // One instruction a row: tag, logical m, n, k, D/A/B/C types, oldest sm.
-// PTX ISA §9.7.14.6.2.1 (m16n8k16), §9.7.14.6.2.2 (m16n8k32) and
-// §9.7.14.6.2.3 (m16n8k64, 8-bit), sm_80 on; a last `true`: `.satfinite`.
+// PTX ISA §9.7.14.6.2 (16-bit m16n8k16 and m16n8k32, tf32 m16n8k8 and
+// m16n8k16, 8-bit m16n8k32 and m16n8k64), sm_80 on; a last `true`: `.satfinite`.
 // clang-format off
 constexpr SparseMmaInst kSparse[] = {
     {"sp.m16n8k16.f16", 16, 8, 16, D::f16, D::f16, D::f32, D::f32, 80},
@@ -15,6 +15,8 @@ constexpr SparseMmaInst kSparse[] = {
     {"sp.m16n8k32.f16", 16, 8, 32, D::f16, D::f16, D::f32, D::f32, 80},
     {"sp.m16n8k32.bf16", 16, 8, 32, D::bf16, D::bf16, D::f32, D::f32, 80},
     {"sp.m16n8k32.f16.f16acc", 16, 8, 32, D::f16, D::f16, D::f16, D::f16, 80},
+    {"sp.m16n8k8.tf32", 16, 8, 8, D::tf32, D::tf32, D::f32, D::f32, 80},
+    {"sp.m16n8k16.tf32", 16, 8, 16, D::tf32, D::tf32, D::f32, D::f32, 80},
     {"sp.m16n8k32.s8", 16, 8, 32, D::s8, D::s8, D::s32, D::s32, 80},
     {"sp.m16n8k32.u8", 16, 8, 32, D::u8, D::u8, D::s32, D::s32, 80},
     {"sp.m16n8k32.s8.u8", 16, 8, 32, D::s8, D::u8, D::s32, D::s32, 80},

@@ -22,12 +22,13 @@
 // metadata's index of kept element q % 2 of that chunk.
 //
 // Covered: f16 and bf16 inputs, m16n8k16 and m16n8k32, f32 accumulators
-// (and f16 accumulators for f16); s8/u8 inputs (either signedness each),
+// (and f16 accumulators for f16); tf32, m16n8k8 and m16n8k16, 1:2 sparse
+// (the compressed A the dense tf32 A of half the K); s8/u8 inputs (either signedness each),
 // m16n8k32 and m16n8k64, s32 accumulators, plain or `.satfinite`.  The 8-bit
 // compressed A is likewise the dense 8-bit A of half the K (m16n8k64's 16 x
 // 32 is m16n8k32's A), the metadata the same nibbles (a chunk is 4 bytes
-// there), so m16n8k64 has 4 metadata lanes per quad and one selector.  tf32
-// and e4m3/e5m2 rows are not here yet (docs/mma-sp.md says what they need).
+// there), so m16n8k64 has 4 metadata lanes per quad and one selector.
+// e4m3/e5m2 rows are not here yet (docs/mma-sp.md says what they need).
 //
 //     const SparseMmaInst& s = sparse_instructions()[0];
 //     s.ptx() == "mma.sp::ordered_metadata.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32"
@@ -51,8 +52,11 @@ struct SparseMmaInst {
   int min_sm;
   bool satfinite = false;  // integer `.satfinite`: D clamps to the s32 range instead of wrapping
 
-  static constexpr int kChunk = 4;  // elements per sparsity chunk (2:4)
-  static constexpr int kKept = 2;   // kept elements per chunk
+  // Elements per sparsity chunk: 4 (2:4: two kept), tf32 2 (1:2: one kept).
+  // A chunk's metadata is one nibble either way: two 2-bit indices over four
+  // 16-bit positions, a tf32 element taking two (so 0b0100 keeps its first
+  // element, 0b1110 its second).
+  int chunk_elems() const { return dtype_bits(a) == 32 ? 2 : 4; }
 
   std::string shape() const;  // "m16n8k32"
   // "mma.sp::ordered_metadata.sync.aligned.m16n8k32.row.col.f32.f16.f16.f32"
@@ -60,14 +64,14 @@ struct SparseMmaInst {
   // ordered = false: the plain `mma.sp` spelling (same operation; the
   // ordered form requires each chunk's two indices in increasing order).
   std::string ptx(bool ordered = true) const;
-  int chunks_per_row() const { return k / kChunk; }
+  int chunks_per_row() const { return k / chunk_elems(); }
   int a_cols() const { return k / 2; }  // compressed A's columns
   const Frame& a_frame() const;         // compressed A, m x k/2
   const Frame& b_frame() const;
   const Frame& c_frame() const;
-  // Lanes of a quad that hold metadata: a lane holds 8 chunks (32 bits), two
-  // rows (g, g + 8) of 4 chunks each; a quad's two rows have 2 k/4 chunks.
-  int meta_threads() const { return k / 16; }
+  // Lanes of a quad that hold metadata: a lane holds 8 chunks (32 bits), a
+  // quad's two rows have 2 chunks_per_row().
+  int meta_threads() const { return chunks_per_row() / 4; }
   int selectors() const { return 4 / meta_threads(); }  // valid f: 0 .. selectors()-1
   // The dense instruction of the logical shape, for the arithmetic
   // (sim/numerics/sparse_model.h); not a row of the dense table (no dense

@@ -13,6 +13,29 @@ std::optional<MetaSlot> isa_meta_slot(const SparseMmaInst& inst, int selector, i
   return MetaSlot{g + 8 * (nibble / 4), 4 * u + nibble % 4};
 }
 
+namespace {
+constexpr std::uint8_t kOrdered[] = {0x4, 0x8, 0xC, 0x9, 0xD, 0xE};
+constexpr std::uint8_t kDistinct[] = {0x4, 0x8, 0xC, 0x9, 0xD, 0xE, 0x1, 0x2, 0x3, 0x6, 0x7, 0xB};
+constexpr std::uint8_t kTf32[] = {0x4, 0xE};
+}  // namespace
+
+std::span<const std::uint8_t> meta_nibbles(const SparseMmaInst& inst, bool ordered) {
+  if (inst.chunk_elems() == 2) return kTf32;
+  if (ordered) return kOrdered;
+  return kDistinct;
+}
+
+bool meta_valid(const SparseMmaInst& inst, std::uint8_t nibble, bool ordered) {
+  for (const std::uint8_t v : meta_nibbles(inst, ordered))
+    if (v == nibble) return true;
+  return false;
+}
+
+int logical_col(const SparseMmaInst& inst, std::span<const std::uint8_t> row_meta, int q) {
+  if (inst.chunk_elems() == 2) return 2 * q + meta_index(row_meta[static_cast<std::size_t>(q)], 0) / 2;
+  return 4 * (q / 2) + meta_index(row_meta[static_cast<std::size_t>(q / 2)], q % 2);
+}
+
 std::vector<std::uint32_t> meta_registers(const SparseMmaInst& inst, int selector, const MetaGrid& grid) {
   if (grid.size() != static_cast<std::size_t>(inst.m * inst.chunks_per_row()))
     throw Error(inst.ptx() + ": metadata grid has " + std::to_string(grid.size()) + " chunks, expected " +

@@ -57,11 +57,11 @@ std::optional<MetaSlot> isa_meta_slot(const SparseMmaInst& inst, int selector, i
 // A chunk's metadata nibble from its two kept indices, and back.
 inline std::uint8_t meta_nibble(int idx0, int idx1) { return static_cast<std::uint8_t>((idx0 & 3) | (idx1 & 3) << 2); }
 inline int meta_index(std::uint8_t nibble, int kept) { return (nibble >> (2 * kept)) & 3; }
-// Whether a nibble is defined: indices differ (and, ordered, increase).
-inline bool meta_valid(std::uint8_t nibble, bool ordered) {
-  const int i0 = meta_index(nibble, 0), i1 = meta_index(nibble, 1);
-  return ordered ? i0 < i1 : i0 != i1;
-}
+// The nibbles a chunk's metadata may hold: 2:4 the six increasing index
+// pairs (ordered) or the twelve distinct ones; tf32 0b0100 and 0b1110 only.
+std::span<const std::uint8_t> meta_nibbles(const SparseMmaInst& inst, bool ordered);
+// Whether a nibble is one of them.
+bool meta_valid(const SparseMmaInst& inst, std::uint8_t nibble, bool ordered);
 
 // The metadata grid: nibble of (row, chunk) at row * chunks_per_row() + chunk.
 using MetaGrid = std::vector<std::uint8_t>;
@@ -72,9 +72,10 @@ std::vector<std::uint32_t> meta_registers(const SparseMmaInst& inst, int selecto
 MetaGrid meta_grid(const SparseMmaInst& inst, int selector, std::span<const std::uint32_t> e);
 
 // The logical column of compressed column q in a row whose grid entries are
-// `row_meta` (chunks_per_row() nibbles).
-inline int logical_col(std::span<const std::uint8_t> row_meta, int q) {
-  return 4 * (q / 2) + meta_index(row_meta[q / 2], q % 2);
-}
+// `row_meta` (chunks_per_row() nibbles): 2:4 chunk q / 2, its index of kept
+// element q % 2; tf32 chunk q, its first index halved.
+int logical_col(const SparseMmaInst& inst, std::span<const std::uint8_t> row_meta, int q);
+// The chunk logical column `col` lies in.
+inline int chunk_of(const SparseMmaInst& inst, int col) { return col / inst.chunk_elems(); }
 
 }  // namespace mmacheck

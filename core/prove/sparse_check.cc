@@ -25,7 +25,6 @@ std::string nibble_name(std::uint8_t v) {
 }
 
 // The six valid ordered nibbles: (0,1) (0,2) (0,3) (1,2) (1,3) (2,3).
-constexpr std::uint8_t kOrderedNibbles[6] = {0x4, 0x8, 0xC, 0x9, 0xD, 0xE};
 
 struct Failures {
   std::vector<std::string> points;
@@ -90,13 +89,14 @@ void check_pattern(const SparseCase& c, const MetaGrid& grid, Failures& f) {
   for (int r = 0; r < c.inst->m; ++r)
     for (int k = 0; k < cpr; ++k) {
       const std::uint8_t v = grid[r * cpr + k];
-      if (meta_valid(v, c.ordered)) continue;
-      const int i0 = meta_index(v, 0), i1 = meta_index(v, 1);
-      f.add("A row " + std::to_string(r) + " chunk " + std::to_string(k) + " (columns " + std::to_string(4 * k) + ".." +
-            std::to_string(4 * k + 3) + "): metadata " + nibble_name(v) + " (" + reader_of(c, r, k) + ") " +
-            (i0 == i1 ? "names index " + std::to_string(i0) + " twice (undefined behaviour)"
-                      : "has indices " + std::to_string(i0) + ", " + std::to_string(i1) +
-                            " out of order (::ordered_metadata requires idx0 < idx1)"));
+      if (meta_valid(*c.inst, v, c.ordered)) continue;
+      const int i0 = meta_index(v, 0), i1 = meta_index(v, 1), w = c.inst->chunk_elems();
+      f.add("A row " + std::to_string(r) + " chunk " + std::to_string(k) + " (columns " + std::to_string(w * k) + ".." +
+            std::to_string(w * k + w - 1) + "): metadata " + nibble_name(v) + " (" + reader_of(c, r, k) + ") " +
+            (w == 2     ? std::string("is neither 0b0100 nor 0b1110 (tf32's only values; undefined behaviour)")
+             : i0 == i1 ? "names index " + std::to_string(i0) + " twice (undefined behaviour)"
+                        : "has indices " + std::to_string(i0) + ", " + std::to_string(i1) +
+                              " out of order (::ordered_metadata requires idx0 < idx1)"));
     }
 }
 
@@ -118,21 +118,21 @@ void check_addressed(const SparseCase& c, const MetaGrid& grid, Failures& f) {
     for (int el = 0; el < af.elems(); ++el) {
       const TileCoord q = af.at(lane, el);
       const std::span<const std::uint8_t> row_meta(read.data() + q.row * cpr, cpr);
-      const int col = logical_col(row_meta, q.col);
+      const int col = logical_col(inst, row_meta, q.col);
       hits[{q.row, col}].push_back(lane_name(lane) + " register a" + std::to_string(el / af.per_reg()) + " element a" +
                                    std::to_string(el) + " (compressed column " + std::to_string(q.col) + ")");
     }
   for (int r = 0; r < inst.m; ++r) {
     const std::span<const std::uint8_t> row_meta(grid.data() + r * cpr, cpr);
     std::vector<bool> kept(inst.k, false);
-    for (int q = 0; q < inst.a_cols(); ++q) kept[logical_col(row_meta, q)] = true;
+    for (int q = 0; q < inst.a_cols(); ++q) kept[logical_col(inst, row_meta, q)] = true;
     for (int col = 0; col < inst.k; ++col) {
       const auto it = hits.find({r, col});
       const std::size_t n = it == hits.end() ? 0 : it->second.size();
       const std::string at = "A[" + std::to_string(r) + "][" + std::to_string(col) + "]";
       if (kept[col] && n == 0)
-        f.add("kept element " + at + " is read by no lane (chunk " + std::to_string(col / 4) + "'s metadata, " +
-              reader_of(c, r, col / 4) + ", names other columns)");
+        f.add("kept element " + at + " is read by no lane (chunk " + std::to_string(chunk_of(inst, col)) +
+              "'s metadata, " + reader_of(c, r, chunk_of(inst, col)) + ", names other columns)");
       if (kept[col] && n > 1)
         f.add("kept element " + at + " is read " + std::to_string(n) + " times: " + it->second[0] + " and " +
               it->second[1]);
@@ -162,7 +162,8 @@ SparseReport check_sparse(const SparseCase& c) {
     // file's pattern, or under a probe pattern whose nibble differs from
     // chunk to chunk (a uniform one would hide a misplaced chunk).
     MetaGrid probe(c.inst->m * c.inst->chunks_per_row());
-    for (std::size_t i = 0; i < probe.size(); ++i) probe[i] = kOrderedNibbles[(i * 5 + i / 7) % 6];
+    const std::span<const std::uint8_t> valid = meta_nibbles(*c.inst, true);
+    for (std::size_t i = 0; i < probe.size(); ++i) probe[i] = valid[(i * 5 + i / 7) % valid.size()];
     const MetaGrid& used = c.pattern ? *c.pattern : probe;
     Failures addressed;
     check_addressed(c, used, addressed);
@@ -183,16 +184,15 @@ SparseReport check_sparse(const SparseCase& c) {
                 "; the pattern is valid and every kept element of A is read exactly once";
     return r;
   }
-  for (int i0 = 0; i0 < 4; ++i0)
-    for (int i1 = 0; i1 < 4; ++i1) {
-      if (!meta_valid(meta_nibble(i0, i1), c.ordered)) continue;
-      const MetaGrid uniform(c.inst->m * c.inst->chunks_per_row(), meta_nibble(i0, i1));
-      Failures addressed;
-      check_addressed(c, uniform, addressed);
-      if (finish("addressed", addressed)) return r;
-    }
+  const std::span<const std::uint8_t> valid = meta_nibbles(*c.inst, c.ordered);
+  for (const std::uint8_t v : valid) {
+    const MetaGrid uniform(c.inst->m * c.inst->chunks_per_row(), v);
+    Failures addressed;
+    check_addressed(c, uniform, addressed);
+    if (finish("addressed", addressed)) return r;
+  }
   r.message = "metadata layout is the ISA's for selector " + std::to_string(c.selector) +
-              "; for every valid pattern (" + std::string(c.ordered ? "6" : "12") +
+              "; for every valid pattern (" + std::to_string(valid.size()) +
               " nibbles per chunk) every kept element of A is read exactly once";
   return r;
 }

@@ -17,7 +17,7 @@
 //             t0, t1 (the bits of t), j0, j1, j2 (the bits of j):
 //             `4*t+j0+2*j1-8`, no blanks (8-bit rows: `row=g+8*t0
 //             chunk=8*t1+j0+2*j1+4*j2`);
-//   kept      ROW then k/4 tokens, each chunk's two kept indices (digits 0..3,
+//   kept      ROW then chunks_per_row() tokens (k/4; tf32 k/2), each chunk's two kept indices (digits 0..3,
 //             first the one stored in the lower compressed column); either no
 //             kept line or one for every row of A.
 //

@@ -4,13 +4,14 @@
 #
 #   sh scripts/device/mma_sp.sh            # OUT defaults to ./out
 #
-# Writes seven files under $OUT:
+# Writes eight files under $OUT:
 #   summary.txt     each step's exit status, seconds and last line; env (GPU, driver, version)
 #   diff.txt        `mmacheck sparse-gpu --inst all --selector all --cases 1024`: per row and
 #                   selector, the cases and outputs where the GPU's D differs from each
 #                   arithmetic hypothesis (zeros, kept, kept-packed)
 #   k16.mmav        captured vectors, every m16n8k16 row and selector, 64 cases each
 #   k32.mmav        captured vectors, every m16n8k32 row and selector, 64 cases each
+#   tf32.mmav       captured vectors, the tf32 rows (m16n8k8, m16n8k16) and selectors
 #   int.mmav        captured vectors, six of the s8/u8 rows (both shapes, mixed, .satfinite)
 #   replay.txt      `mmacheck sparse --vectors k16.mmav k32.mmav --arith all`
 #   tests.txt       the [mma-sp] tests of mmacheck_tests ([gpu] ones included)
@@ -62,7 +63,7 @@ step() {  # step NAME LOG SECONDS COMMAND...
 }
 
 step diff "$OUT/diff.txt" 300 "$M" sparse-gpu --inst all --selector all --cases 1024 --seed 1
-# The captures' own logs go to summary.txt only (seven files at most).
+# The captures' own logs go to summary.txt only (eight files at most).
 cap() {  # cap NAME TAGS...
   name=$1
   shift
@@ -77,8 +78,9 @@ cap() {  # cap NAME TAGS...
 }
 cap k16 sp.m16n8k16.f16 sp.m16n8k16.bf16 sp.m16n8k16.f16.f16acc
 cap k32 sp.m16n8k32.f16 sp.m16n8k32.bf16 sp.m16n8k32.f16.f16acc
+cap tf32 sp.m16n8k8.tf32 sp.m16n8k16.tf32
 cap int sp.m16n8k32.s8 sp.m16n8k32.u8.s8 sp.m16n8k32.s8.satfinite sp.m16n8k64.u8 sp.m16n8k64.s8.u8 \
   sp.m16n8k64.s8.satfinite
-step replay "$OUT/replay.txt" 300 "$M" sparse --vectors "$OUT/k16.mmav" "$OUT/k32.mmav" "$OUT/int.mmav" --arith all
+step replay "$OUT/replay.txt" 300 "$M" sparse --vectors "$OUT/k16.mmav" "$OUT/k32.mmav" "$OUT/tf32.mmav" "$OUT/int.mmav" --arith all
 step tests "$OUT/tests.txt" 600 "$B/bin/mmacheck_tests" "[mma-sp]"
 cat "$OUT/summary.txt"

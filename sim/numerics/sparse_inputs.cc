@@ -16,9 +16,6 @@ std::uint64_t mix(std::uint64_t x) {
   return x ^ (x >> 31);
 }
 
-// The six increasing index pairs of a 2:4 chunk.
-constexpr int kPairs[6][2] = {{0, 1}, {0, 2}, {0, 3}, {1, 2}, {1, 3}, {2, 3}};
-
 }  // namespace
 
 SparseInputs random_sparse_inputs(const SparseMmaInst& inst, int selector, Distribution dist, bool pruned_specials,
@@ -30,15 +27,13 @@ SparseInputs random_sparse_inputs(const SparseMmaInst& inst, int selector, Distr
   std::uint64_t state = mix(seed * 0x100000001b3ull + static_cast<std::uint64_t>(case_index));
   const auto draw = [&] { return state = mix(state); };
   in.meta.resize(inst.m * inst.chunks_per_row());
-  for (std::uint8_t& nibble : in.meta) {
-    const int* p = kPairs[draw() % 6];
-    nibble = meta_nibble(p[0], p[1]);
-  }
+  const std::span<const std::uint8_t> valid = meta_nibbles(inst, true);
+  for (std::uint8_t& nibble : in.meta) nibble = valid[draw() % valid.size()];
   in.a.reserve(inst.m * inst.a_cols());
   for (int i = 0; i < inst.m; ++i)
     for (int q = 0; q < inst.a_cols(); ++q) {
       const std::span<const std::uint8_t> row(in.meta.data() + i * inst.chunks_per_row(), inst.chunks_per_row());
-      in.a.push_back(g.a.at(i, logical_col(row, q)));
+      in.a.push_back(g.a.at(i, logical_col(inst, row, q)));
     }
   in.b = std::move(g.b.bits);
   in.c = std::move(g.c.bits);
@@ -47,10 +42,15 @@ SparseInputs random_sparse_inputs(const SparseMmaInst& inst, int selector, Distr
     const FloatFormat& fb = float_format(inst.b);
     for (int s = 0; s < 3; ++s) {
       const int chunk = static_cast<int>(draw() % inst.chunks_per_row());
-      const std::uint8_t nib = in.meta[chunk];  // row 0's
-      int pruned = 0;
-      while (pruned == meta_index(nib, 0) || pruned == meta_index(nib, 1)) ++pruned;
-      const int krow = 4 * chunk + pruned, col = static_cast<int>(draw() % inst.n);
+      const std::span<const std::uint8_t> row0(in.meta.data(), static_cast<std::size_t>(inst.chunks_per_row()));
+      const auto named = [&](int col) {
+        for (int q = 0; q < inst.a_cols(); ++q)
+          if (logical_col(inst, row0, q) == col) return true;
+        return false;
+      };
+      int krow = chunk * inst.chunk_elems();  // the chunk's first column row 0 prunes
+      while (named(krow)) ++krow;
+      const int col = static_cast<int>(draw() % inst.n);
       in.b[krow * inst.n + col] = s == 2 ? canonical_nan(fb) : fb.inf_bits(draw() & 1);
     }
   }

@@ -34,10 +34,12 @@ void check_size(const SparseMmaInst& inst, std::string_view what, std::size_t go
 void check_meta(const SparseMmaInst& inst, const MetaGrid& meta) {
   check_size(inst, "metadata grid", meta.size(), inst.m * inst.chunks_per_row());
   for (std::size_t i = 0; i < meta.size(); ++i)
-    if (!meta_valid(meta[i], false))
+    if (!meta_valid(inst, meta[i], false))
       throw Error(inst.ptx() + ": metadata of row " + std::to_string(i / inst.chunks_per_row()) + " chunk " +
-                  std::to_string(i % inst.chunks_per_row()) + " names index " + std::to_string(meta_index(meta[i], 0)) +
-                  " twice (undefined behaviour)");
+                  std::to_string(i % inst.chunks_per_row()) +
+                  (inst.chunk_elems() == 2
+                       ? " is neither 0b0100 nor 0b1110 (tf32's only values; undefined behaviour)"
+                       : " names index " + std::to_string(meta_index(meta[i], 0)) + " twice (undefined behaviour)"));
 }
 
 // Only the kept products are terms: per output, the kept (a, b) pairs in
@@ -50,7 +52,7 @@ void kept_mma(const SparseMmaInst& inst, const ArchParams& arch, bool packed, st
   const FloatFormat& fb = float_format(inst.b);
   const FloatFormat& acc = float_format(inst.c);
   const FloatFormat& out = float_format(inst.d);
-  const int block = arch.block_16bit;
+  const int block = inst.a == DType::tf32 ? arch.block_tf32 : arch.block_16bit;
   const int per_block = packed ? block : block / 2;  // kept products per fused block
   const FusedStep step = fused_step_for(inst.a, out, arch);
   const int cols = inst.a_cols();
@@ -60,7 +62,7 @@ void kept_mma(const SparseMmaInst& inst, const ArchParams& arch, bool packed, st
       std::vector<FpValue> xs, ys;
       for (int q = 0; q < cols; ++q) {
         xs.push_back(decode(fa, a[i * cols + q]));
-        ys.push_back(decode(fb, b[logical_col(row_meta, q) * inst.n + j]));
+        ys.push_back(decode(fb, b[logical_col(inst, row_meta, q) * inst.n + j]));
       }
       FpValue acc_v = decode(acc, c[i * inst.n + j]);
       std::uint64_t bits = 0;
@@ -84,7 +86,7 @@ std::vector<std::uint64_t> decompress_a(const SparseMmaInst& inst, std::span<con
   for (int i = 0; i < inst.m; ++i) {
     const std::span<const std::uint8_t> row_meta(meta.data() + i * inst.chunks_per_row(), inst.chunks_per_row());
     for (int q = 0; q < inst.a_cols(); ++q)
-      a[i * inst.k + logical_col(row_meta, q)] = a_compressed[i * inst.a_cols() + q];
+      a[i * inst.k + logical_col(inst, row_meta, q)] = a_compressed[i * inst.a_cols() + q];
   }
   return a;
 }
