@@ -7,7 +7,7 @@ namespace mmacheck {
 
 namespace {
 
-constexpr int kLanes = 128, kColumns = 512;
+constexpr int kColumns = 512;  // TMEM columns per CTA (its 128 lanes follow from the data paths)
 
 constexpr std::array<DataPathLayout, 4> kPaths{{
     {1, 128, "row m in lane m, column n"},
