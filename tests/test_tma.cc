@@ -468,7 +468,10 @@ TEST_CASE("tma: the model writes what the device's copies wrote (h200_probe.txt 
       {"stride_below_row", SM::none, 8, 8, 1, 256, none},
   };
   int compared = 0;
-  for (const auto& [name, code] : encodes) {
+  for (const auto& encode : encodes) {
+    // Plain names, not structured bindings: clang's C++20 lets no lambda capture those.
+    const std::string& name = encode.first;
+    const int code = encode.second;
     INFO(name << " code=" << code);
     const auto copy = std::find_if(copies.begin(), copies.end(),
                                    [&](const ProbeCopy& p) { return p.line.rfind("copy " + name + " ", 0) == 0; });
