@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # scripts/fuzz.sh SECONDS [HARNESS...] — run each libFuzzer harness of
-# tests/fuzz/ for SECONDS (one at a time, at low priority), starting from
+# tests/fuzz/ for SECONDS (one per core at a time, at low priority), starting from
 # seed corpora made from examples/ and tests/data/.  Builds build-sanitize/
 # (scripts/sanitize.sh's tree) when the harnesses are missing.  Prints one
 # line per harness: executions, corpus size, findings.  A finding (crash,
@@ -19,6 +19,7 @@ bin=build-sanitize/bin
 for h in "${harnesses[@]}"; do
   if [ ! -x "$bin/$h" ]; then
     scripts/setup.sh fuzz
+    . scripts/ccache-env.sh
     cmake -S . -B build-sanitize -DCMAKE_BUILD_TYPE=Debug "-DCMAKE_CXX_FLAGS_DEBUG=-O1 -g" \
       -DCMAKE_CXX_COMPILER=clang++ -DMMACHECK_SANITIZE=address,undefined -DMMACHECK_FUZZ=ON >/dev/null
     cmake --build build-sanitize -j "$(nproc)" --target "${harnesses[@]}"
@@ -57,14 +58,14 @@ done
 
 export ASAN_OPTIONS="detect_leaks=1"
 export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
-status=0
-for h in "${harnesses[@]}"; do
-  dict=tests/fuzz/layout.dict
+# One harness: its line (executions, corpus, findings) into $work/$h/result.
+run_one() {
+  local h=$1 dict=tests/fuzz/layout.dict
   [ "$h" = fuzz_mmav ] && dict=tests/fuzz/mmav.dict
   [ "$h" = fuzz_triton ] && dict=tests/fuzz/triton.dict
   [ "$h" = fuzz_cute ] && dict=tests/fuzz/cute.dict
   mkdir -p "$work/$h/corpus" "$work/$h/findings"
-  log="$work/$h/last.log"
+  local log="$work/$h/last.log" result
   # -timeout: one input running 10 s is a hang; -rss_limit_mb: memory past
   # 2 GB is a missing resource limit.
   if nice -n 10 "$bin/$h" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -max_len=16384 \
@@ -73,10 +74,30 @@ for h in "${harnesses[@]}"; do
     result="no findings"
   else
     result="FINDING (see $log and $work/$h/findings/)"
-    status=1
   fi
+  local execs corpus
   execs=$(grep -oE 'stat::number_of_executed_units: *[0-9]+' "$log" | grep -oE '[0-9]+$' || echo "?")
   corpus=$(find "$work/$h/corpus" -type f | wc -l)
-  echo "$h: $execs executions in ${seconds} s, corpus $corpus inputs, $result"
+  echo "$h: $execs executions in ${seconds} s, corpus $corpus inputs, $result" >"$work/$h/result"
+}
+
+# The harnesses run side by side, one per core (MMACHECK_FUZZ_JOBS, default
+# nproc): each still gets its SECONDS of one core, and the wall time is
+# divided by the cores.
+jobs=${MMACHECK_FUZZ_JOBS:-$(nproc)}
+running=0
+for h in "${harnesses[@]}"; do
+  if ((running >= jobs)); then
+    wait -n || true
+    running=$((running - 1))
+  fi
+  run_one "$h" &
+  running=$((running + 1))
+done
+wait
+status=0
+for h in "${harnesses[@]}"; do
+  cat "$work/$h/result"
+  grep -q FINDING "$work/$h/result" && status=1
 done
 exit $status

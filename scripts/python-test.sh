@@ -12,8 +12,10 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 venv="${MMACHECK_PY_VENV:-build/python-venv}"
-export CCACHE_BASEDIR="${CCACHE_BASEDIR:-$PWD}"
-if command -v ccache >/dev/null; then export CMAKE_CXX_COMPILER_LAUNCHER="${CMAKE_CXX_COMPILER_LAUNCHER:-ccache}"; fi
+. scripts/ccache-env.sh
+# The same warning flags as build/, so that its objects are the module's
+# (a flag of its own would make every object a cache miss).
+export CMAKE_ARGS="${CMAKE_ARGS:-} -DMMACHECK_WERROR=${MMACHECK_WERROR:-OFF}"
 export CMAKE_BUILD_PARALLEL_LEVEL="${CMAKE_BUILD_PARALLEL_LEVEL:-$(nproc)}"
 export PIP_DISABLE_PIP_VERSION_CHECK=1
 

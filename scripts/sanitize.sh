@@ -10,6 +10,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 scripts/setup.sh fuzz
+. scripts/ccache-env.sh
 export PATH="/usr/local/cuda/bin:$PATH"
 # -O1: the sanitizers' usual level; it halves the build time of -O2.
 cmake -S . -B build-sanitize -DCMAKE_BUILD_TYPE=Debug "-DCMAKE_CXX_FLAGS_DEBUG=-O1 -g" \

@@ -32,17 +32,46 @@ fi
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 start=$SECONDS
+# Results are cached by content (scripts/tidy_keys.py: the file, the
+# project headers it includes, its compile command, the tools' versions and
+# .clang-tidy), under MMACHECK_TIDY_CACHE (default ~/.cache/mmacheck-tidy),
+# so that an unchanged file is not checked again, in this clone or another;
+# MMACHECK_TIDY_CACHE=off checks every file.
+cache="${MMACHECK_TIDY_CACHE:-$HOME/.cache/mmacheck-tidy}"
+todo=()
+hits=0
+if [ "$cache" != off ] && mkdir -p "$cache" 2>/dev/null && command -v python3 >/dev/null; then
+  while read -r key file; do
+    if [ -f "$cache/$key.log" ]; then
+      cp "$cache/$key.log" "$out/$(echo "$file" | tr / _).log"
+      hits=$((hits + 1))
+    else
+      todo+=("$file")
+      echo "$key" >"$out/$(echo "$file" | tr / _).key"
+    fi
+  done < <(scripts/tidy_keys.py "$db" "${files[@]}")
+else
+  todo=("${files[@]}")
+fi
 # GCC's flags in the database: clang need not know all of them.  Headers
 # count when they are the project's (not CUDA's /usr/local/cuda/...).
-printf '%s\0' "${files[@]}" | xargs -0 -P "$(nproc)" -I{} sh -c \
-  'clang-tidy -p build --quiet "--header-filter=$3" --extra-arg=-Wno-unknown-warning-option "$1" \
-     >"$2/$(echo "$1" | tr / _).log" 2>&1 || true' _ {} "$out" "^$(pwd)/(core|sim|cuda|cli|tests|bench)/"
+if ((${#todo[@]})); then
+  printf '%s\0' "${todo[@]}" | xargs -0 -P "$(nproc)" -I{} sh -c \
+    'clang-tidy -p build --quiet "--header-filter=$3" --extra-arg=-Wno-unknown-warning-option "$1" \
+       >"$2/$(echo "$1" | tr / _).log" 2>&1 || true' _ {} "$out" "^$(pwd)/(core|sim|cuda|cli|tests|bench)/"
+fi
+for k in "$out"/*.key; do
+  [ -e "$k" ] || continue
+  cp "${k%.key}.log" "$cache/$(cat "$k").log" 2>/dev/null || true
+done
 # A finding is its first line, FILE:LINE:COL: warning|error: ... [check].
 findings=$(cat "$out"/*.log | grep -E '^[^ ].*:[0-9]+:[0-9]+: (warning|error): ' | sed "s|^$(pwd)/||" | sort -u || true)
 elapsed=$((SECONDS - start))
+cached=""
+((hits)) && cached=", $hits of them cached"
 if [ -n "$findings" ]; then
   echo "$findings"
-  echo "tidy: $(echo "$findings" | wc -l) findings in ${#files[@]} files (${elapsed} s)" >&2
+  echo "tidy: $(echo "$findings" | wc -l) findings in ${#files[@]} files (${elapsed} s$cached)" >&2
   exit 1
 fi
-echo "tidy: ${#files[@]} files clean (${elapsed} s)"
+echo "tidy: ${#files[@]} files clean (${elapsed} s$cached)"

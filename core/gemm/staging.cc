@@ -8,24 +8,45 @@ namespace mmacheck {
 
 namespace {
 
-const StageStmt* find_stage(const Program& program, const std::string& buffer) {
-  const StageStmt* found = nullptr;
-  for (const StageStmt& s : program.stages)
-    if (s.buffer == buffer) {
-      if (found) throw Error(s.loc, "buffer '" + buffer + "' is staged twice");
-      found = &s;
+// The program's statements that move `buffer`, as they run: the last stage
+// before the gemm (a later one cannot feed it; an earlier one is
+// overwritten), the first store after it (an earlier one writes registers
+// the gemm has not written).  `ran` is false when the buffer has such
+// statements but none on the right side of the gemm: its registers are then
+// never loaded (stored), as the program runs.
+struct Moved {
+  const StageStmt* stage = nullptr;
+  const StoreStmt* store = nullptr;
+  bool any = false;
+};
+
+Moved moved(const Program& program, const std::string& buffer) {
+  Moved m;
+  bool after = false;
+  for (const ProgramStep& step : program_order(program)) {
+    if (step.kind == ProgramStep::Kind::gemm) after = true;
+    if (step.kind == ProgramStep::Kind::stage && program.stages[step.index].buffer == buffer) {
+      m.any = true;
+      if (!after) m.stage = &program.stages[step.index];
     }
-  return found;
+    if (step.kind == ProgramStep::Kind::store && program.stores[step.index].buffer == buffer) {
+      m.any = true;
+      if (after && !m.store) m.store = &program.stores[step.index];
+    }
+  }
+  return m;
 }
 
-const StoreStmt* find_store(const Program& program, const std::string& buffer) {
-  const StoreStmt* found = nullptr;
-  for (const StoreStmt& s : program.stores)
-    if (s.buffer == buffer) {
-      if (found) throw Error(s.loc, "buffer '" + buffer + "' is stored twice");
-      found = &s;
-    }
-  return found;
+SlotTable unmoved(const BufferDecl& buffer, int slots, int threads) {
+  SlotTable t;
+  t.buffer = buffer.name;
+  t.dtype = buffer.dtype;
+  t.rows = buffer.shape.empty() ? 0 : buffer.shape[0];
+  t.cols = buffer.shape.size() < 2 ? 1 : buffer.shape[1];
+  t.threads = threads;
+  t.slots = slots;
+  t.index.assign(static_cast<std::size_t>(threads) * slots, -1);
+  return t;
 }
 
 SlotTable load_table(const Program& program, const OperandRef& ref, int slots, int threads,
@@ -35,8 +56,9 @@ SlotTable load_table(const Program& program, const OperandRef& ref, int slots, i
     check_runnable(*shared);
     return shared_slot_table(*shared, buffer, slots);
   }
-  if (const StageStmt* s = find_stage(program, buffer.name))
-    return slots_from_statement(buffer, s->row, s->col, s->loc, slots, threads, SlotUse::load);
+  const Moved m = moved(program, buffer.name);
+  if (m.stage) return slots_from_statement(buffer, m.stage->row, m.stage->col, m.stage->loc, slots, threads, SlotUse::load);
+  if (m.any) return unmoved(buffer, slots, threads);
   return slots_from_layout(buffer, slots, threads, SlotUse::load);
 }
 
@@ -66,9 +88,13 @@ Staging build_staging(const Program& program, const Nest& nest) {
   if ((st.shared_d = shared_stage(program, d, nest.d.slots, true))) {
     check_runnable(*st.shared_d);
     st.d = shared_slot_table(*st.shared_d, d, nest.d.slots);
-  } else if (const StoreStmt* s = find_store(program, d.name))
-    st.d = slots_from_statement(d, s->row, s->col, s->loc, nest.d.slots, st.threads, SlotUse::store);
-  else st.d = slots_from_layout(d, nest.d.slots, st.threads, SlotUse::store);
+  } else if (const Moved m = moved(program, d.name); m.store) {
+    st.d = slots_from_statement(d, m.store->row, m.store->col, m.store->loc, nest.d.slots, st.threads, SlotUse::store);
+  } else if (m.any) {
+    st.d = unmoved(d, nest.d.slots, st.threads);
+  } else {
+    st.d = slots_from_layout(d, nest.d.slots, st.threads, SlotUse::store);
+  }
   return st;
 }
 

@@ -14,7 +14,10 @@
 // the kernel writes.
 //
 // From a program, each operand follows its `stage` (or, for D, `store`)
-// statement when the file has one for that buffer, its shared-memory
+// statement when the file has one for that buffer — as the program runs
+// (program_order): the last stage before the gemm, the first store after
+// it; a buffer whose statements all run on the wrong side of the gemm is
+// never loaded (stored), so its registers (the output) stay zero — its shared-memory
 // statements (fill + ldmatrix/ld.shared, stmatrix/st.shared + drain) when it
 // has those, else its layout.  Thread
 // count: the scope's (32 for a warp).

@@ -1,5 +1,7 @@
 #include "core/program/program.h"
 
+#include <algorithm>
+
 namespace mmacheck {
 
 std::string_view mem_scope_name(MemScope scope) {
@@ -38,6 +40,49 @@ std::string SharedCopyStmt::label() const {
 std::string TileCopyStmt::label() const {
   const std::string s = shared + (transposed ? ".T" : "");
   return "copy " + (store ? s + " = " + reg : reg + " = " + s);
+}
+
+std::vector<ProgramStep> program_order(const Program& program) {
+  using Kind = ProgramStep::Kind;
+  std::vector<ProgramStep> steps;
+  for (std::size_t i = 0; i < program.stages.size(); ++i) steps.push_back({Kind::stage, i, program.stages[i].loc});
+  for (std::size_t i = 0; i < program.fills.size(); ++i) steps.push_back({Kind::fill, i, program.fills[i].loc});
+  for (std::size_t i = 0; i < program.copies.size(); ++i) steps.push_back({Kind::copy, i, program.copies[i].loc});
+  for (std::size_t i = 0; i < program.tile_copies.size(); ++i)
+    steps.push_back({Kind::tile_copy, i, program.tile_copies[i].loc});
+  if (program.gemm) steps.push_back({Kind::gemm, 0, program.release ? program.release->loc : program.gemm->loc});
+  for (std::size_t i = 0; i < program.stores.size(); ++i) steps.push_back({Kind::store, i, program.stores[i].loc});
+  // Statements the reader could not place (no location) keep the declared order among themselves.
+  if (program.written_order)
+    std::stable_sort(steps.begin(), steps.end(), [](const ProgramStep& x, const ProgramStep& y) {
+      return std::pair{x.loc.line, x.loc.col} < std::pair{y.loc.line, y.loc.col};
+    });
+  return steps;
+}
+
+std::string step_label(const Program& program, const ProgramStep& step) {
+  const std::string at = step.loc.known() ? " (line " + std::to_string(step.loc.line) + ")" : "";
+  switch (step.kind) {
+    case ProgramStep::Kind::stage: {
+      const StageStmt& s = program.stages[step.index];
+      return "stage " + s.buffer + " = " + s.source + at;
+    }
+    case ProgramStep::Kind::store: {
+      const StoreStmt& s = program.stores[step.index];
+      return "store " + s.buffer + " -> " + s.target + at;
+    }
+    case ProgramStep::Kind::fill: {
+      const SharedFillStmt& f = program.fills[step.index];
+      return (f.drain ? "drain " + f.shared + " -> " + f.matrix : "fill " + f.shared + " = " + f.matrix) + at;
+    }
+    case ProgramStep::Kind::copy: return program.copies[step.index].label() + at;
+    case ProgramStep::Kind::tile_copy: return program.tile_copies[step.index].label() + at;
+    case ProgramStep::Kind::gemm:
+      return (program.release ? std::string(program.release->lowered ? "the T.ptx.mma calls" : "T.cuda.tile.apply")
+                              : std::string("the gemm")) +
+             at;
+  }
+  return "?";
 }
 
 }  // namespace mmacheck

@@ -181,12 +181,39 @@ struct Program {
   std::vector<SharedFillStmt> fills;
   std::vector<SharedCopyStmt> copies;
   std::vector<TileCopyStmt> tile_copies;
+  // How the statements above run (program_order() below): in the order they
+  // are written (TVMScript and the released TIRx: straight-line kernels, each
+  // statement at its location, a staging loop one statement), or in the
+  // layout-file dialect's declared order, whatever the lines' order: the
+  // stages, the shared-memory statements, the gemm, then the stores.
+  bool written_order = false;
 
   // nullptr when no buffer has that name.
   const BufferDecl* find_buffer(std::string_view name) const;
   // Throws Error at `loc` when no buffer has that name.
   const BufferDecl& buffer(std::string_view name, const SourceLoc& loc) const;
 };
+
+// One statement of a Program in the order it runs: which list it is in and
+// where (`gemm` is the program's one gemm call, or the released TIRx's mma).
+struct ProgramStep {
+  enum class Kind { stage, fill, copy, tile_copy, gemm, store };
+  Kind kind = Kind::gemm;
+  std::size_t index = 0;  // into stages, fills, copies, tile_copies or stores
+  SourceLoc loc;
+};
+
+// The program's statements in execution order (Program::written_order):
+// written order sorts them by line and column, the declared order keeps each
+// list's own order in the sequence stages, fills, copies, tile copies, gemm,
+// stores.  A program without a gemm has no gemm step.
+//
+//     // TVMScript: a store loop at line 30 written before the gemm at line 34
+//     program_order(p) == {stage (line 20), stage (line 25), store (line 30), gemm (line 34)}
+std::vector<ProgramStep> program_order(const Program& program);
+
+// "stage a (line 25)", "store d -> D (line 30)", "the gemm (line 27)", for messages.
+std::string step_label(const Program& program, const ProgramStep& step);
 
 // One kernel of those a test file's tests build (docs/tvmscript.md, "Test
 // files"): TVM's test_gemm_mma_m16n8k_.py builds 77.

@@ -12,6 +12,7 @@
 #include "core/prove/engines.h"
 #include "core/prove/fix_search.h"
 #include "core/prove/mismatch.h"
+#include "core/prove/program_run.h"
 #include "core/prove/shared_checks.h"
 
 namespace mmacheck {
@@ -188,8 +189,46 @@ ProofReport prove(const Program& program, const Plan& plan, const ProveOptions& 
     if (c.counterexample) report.counterexamples.push_back(std::move(*c.counterexample));
   }
   report.bank_conflicts = std::move(shared.banks);
+
+  // The program as executed decides (core/prove/program_run.h): a refuted
+  // run refutes whatever the pieces say; a proved run supersedes the pieces
+  // that only depart from the layouts' plain reading (a consistent K order,
+  // tiles swapped in A and D alike, a staging overwritten before the mma).
+  // Alignment and swizzle rules are the hardware's, not the program's
+  // values: they stand.
+  const auto run_start = std::chrono::steady_clock::now();
+  ProgramRun run = run_program(program, plan);
+  const std::chrono::duration<double, std::milli> run_ms = std::chrono::steady_clock::now() - run_start;
+  if (run.result == CheckResult::proved && refuted) {
+    const auto placement = [](CheckKind k) {
+      return k != CheckKind::rows && k != CheckKind::swizzle && k != CheckKind::swizzle_fill &&
+             k != CheckKind::swizzle_drain;
+    };
+    bool stands = false;
+    for (const CheckReport& c : report.checks) stands = stands || (c.result == CheckResult::refuted && !placement(c.check.kind));
+    if (!stands) {
+      for (CheckReport& c : report.checks)
+        if (c.result == CheckResult::refuted) {
+          c.result = CheckResult::superseded;
+          c.note = "departs from the layouts' reading; the program as executed computes the gemm (check program)";
+        }
+      for (const Counterexample& cx : report.counterexamples)
+        report.notes.push_back(cx.check.name() + " departs from the layouts' reading (" + cx.message +
+                               "), and the program as executed computes the gemm all the same");
+      report.counterexamples.clear();
+      refuted = false;
+    }
+  }
+  if (run.result == CheckResult::refuted) {
+    refuted = true;
+    report.counterexamples.push_back(std::move(*run.counterexample));
+  }
+  unknown = unknown || run.result == CheckResult::unknown;
+  report.checks.push_back(CheckReport{CheckId{CheckKind::program, ""}, run.result, options.method, run_ms.count(),
+                                      run.note.empty() ? "decided by execution" : "decided by execution: " + run.note,
+                                      true});
   report.verdict = refuted ? Verdict::refuted : unknown ? Verdict::unknown : Verdict::proved;
-  report.notes = staging_notes(program);
+  for (std::string& note : staging_notes(program)) report.notes.push_back(std::move(note));
   return report;
 }
 

@@ -33,6 +33,7 @@ constexpr std::array kCheckKinds = {
     CheckKindRow{CheckKind::ld_shared, "ld.shared", "ld.shared ", ""},
     CheckKindRow{CheckKind::st_shared, "st.shared", "st.shared ", ""},
     CheckKindRow{CheckKind::diagnosis, "diagnosis", "diagnosis", ""},
+    CheckKindRow{CheckKind::program, "program", "program", ""},
 };
 
 const CheckKindRow& row(CheckKind kind) {
@@ -82,6 +83,7 @@ std::string_view check_result_name(CheckResult result) {
     case CheckResult::proved: return "proved";
     case CheckResult::refuted: return "refuted";
     case CheckResult::unknown: return "unknown";
+    case CheckResult::superseded: return "superseded";
   }
   return "?";
 }

@@ -36,7 +36,12 @@ enum class ProofMethod { z3, z3_unrolled, exhaustive };
 ProofMethod parse_proof_method(std::string_view name);
 std::string_view proof_method_name(ProofMethod method);
 
-enum class CheckResult { proved, refuted, unknown };
+// superseded: the piece departs from its layouts' plain reading (a staging
+// that permutes K consistently with B's, tiles swapped in both A and D, a
+// wrong staging overwritten before the mma), and the program as executed
+// computes the gemm all the same (the "program" check proved); never a
+// failure, reported so that the departure is seen.
+enum class CheckResult { proved, refuted, unknown, superseded };
 std::string_view check_result_name(CheckResult result);
 
 enum class Verdict { proved, refuted, dispatch_failed, unknown };
@@ -62,6 +67,7 @@ enum class CheckKind {
   ld_shared,      // "ld.shared R"
   st_shared,      // "st.shared R"
   diagnosis,      // "diagnosis"
+  program,        // "program": the program as executed yields D = A·B (+ C) (core/prove/program_run.h)
 };
 // The kind's short name: "frame", "stage", "ld.shared", "swizzle (fill)", ...
 std::string_view check_kind_name(CheckKind kind);

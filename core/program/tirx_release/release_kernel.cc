@@ -86,6 +86,7 @@ Program release_program(const ReleaseKernel& kernel) {
   Program program;
   program.file = kernel.file;
   program.release = mma;
+  program.written_order = true;
 
   // One logical buffer per image (core/program/release_mma.h): the image's
   // layout unpacked to elements, its repeat axes beside the atom's.

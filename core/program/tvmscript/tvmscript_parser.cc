@@ -274,6 +274,7 @@ void ProgramParser::function_def() {
   in_.expect_close(")", name.text + "(", open);
   if (in_.accept("->")) in_.fail(in_.peek(), "a @T.prim_func returns nothing; remove the '->' annotation");
   in_function_ = true;
+  program_.written_order = true;  // a kernel's statements run as written
   suite(def);
   in_function_ = false;
 }

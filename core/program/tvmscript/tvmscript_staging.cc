@@ -117,9 +117,6 @@ void ProgramParser::register_transfer() {
     if (views_.contains(source.text)) in_.fail(source, "a register-to-register copy is not a staging");
     auto [row, col] = matrix_index(source);
     const std::string& buf = view->second.buffer;
-    for (const StageStmt& s : program_.stages)
-      if (s.buffer == buf)
-        in_.fail(name, "buffer '" + buf + "' is already staged (line " + std::to_string(s.loc.line) + ")");
     program_.stages.push_back(StageStmt{buf, source.text, std::move(row), std::move(col), name.loc});
     return;
   }
@@ -137,9 +134,6 @@ void ProgramParser::register_transfer() {
              "expected a register view (X_reg = X.local(n)) on the right of the store, got " + describe(source));
   register_index(source, view->second);
   const std::string& buf = view->second.buffer;
-  for (const StoreStmt& s : program_.stores)
-    if (s.buffer == buf)
-      in_.fail(name, "buffer '" + buf + "' is already stored (line " + std::to_string(s.loc.line) + ")");
   program_.stores.push_back(StoreStmt{buf, name.text, std::move(row), std::move(col), name.loc});
 }
 

@@ -1,0 +1,619 @@
+// run_program(): the statements in the order they run, over provenance values,
+// then the output against D = A·B (+ C).
+#include "core/prove/program_run.h"
+
+#include <algorithm>
+#include <map>
+
+#include "core/gemm/geometry.h"
+#include "core/gemm/shared_staging.h"
+#include "core/gemm/slot_table.h"
+#include "core/layout/shape_text.h"
+
+namespace mmacheck {
+
+namespace {
+
+using TensorId = std::int32_t;
+
+// n products X[a0 + t·da]·Y[b0 + t·db], t < n (flat indices into the tensors).
+struct Run {
+  TensorId ta = -1, tb = -1;
+  std::int64_t a0 = 0, b0 = 0, da = 0, db = 0, n = 0;
+  bool operator==(const Run&) const = default;
+};
+
+enum class Kind : std::uint8_t { nothing, zero, input, sum };
+
+struct Value {
+  Kind kind = Kind::nothing;
+  TensorId tensor = -1;       // input: the element's tensor; sum: the base's (-1: zero)
+  std::int64_t flat = 0;      // input: the element; sum: the base element
+  bool base_nothing = false;  // sum: accumulated onto a register nothing wrote
+  std::vector<Run> runs;      // sum
+  std::int32_t flaw = -1;     // sum: its first product of a factor that is no input element
+  std::int32_t step = -1;     // the statement that wrote it (-1: initial contents)
+
+  bool same(const Value& o) const {
+    return kind == o.kind && tensor == o.tensor && flat == o.flat && base_nothing == o.base_nothing &&
+           runs == o.runs && (flaw < 0) == (o.flaw < 0);
+  }
+};
+
+struct Writer {
+  std::int32_t step = -1;  // -1: never written
+  std::int32_t thread = 0;
+  std::int32_t slot = 0;
+};
+
+struct Tensor {
+  std::string name;
+  Shape shape;  // 2-D
+  std::vector<Value> cells;
+  std::vector<Writer> writers;
+  int first_read = -1;   // step
+  int first_write = -1;  // step
+  std::int64_t size() const { return shape[0] * shape[1]; }
+  std::string at(std::int64_t flat) const {
+    return name + "[" + std::to_string(flat / shape[1]) + "][" + std::to_string(flat % shape[1]) + "]";
+  }
+};
+
+struct Regs {
+  int slots = 0;
+  std::vector<Value> cells;  // [thread * slots + slot]
+};
+
+void append(std::vector<Run>& runs, TensorId ta, std::int64_t a, TensorId tb, std::int64_t b) {
+  if (!runs.empty()) {
+    Run& r = runs.back();
+    if (r.ta == ta && r.tb == tb) {
+      if (r.n == 1) {
+        r.da = a - r.a0;
+        r.db = b - r.b0;
+        r.n = 2;
+        return;
+      }
+      if (a == r.a0 + r.n * r.da && b == r.b0 + r.n * r.db) {
+        ++r.n;
+        return;
+      }
+    }
+  }
+  runs.push_back(Run{ta, tb, a, b, 0, 0, 1});
+}
+
+// For every (row, col) of a frame's tile, the first (lane, element) holding it.
+std::vector<std::pair<int, int>> inverse(const Frame& f) {
+  std::vector<std::pair<int, int>> at(static_cast<std::size_t>(f.rows) * f.cols, {-1, -1});
+  for (int lane = 0; lane < 32; ++lane)
+    for (int e = 0; e < f.elems(); ++e) {
+      const TileCoord c = f.at(lane, e);
+      if (c.row < 0 || c.row >= f.rows || c.col < 0 || c.col >= f.cols) continue;
+      auto& slot = at[static_cast<std::size_t>(c.row) * f.cols + c.col];
+      if (slot.first < 0) slot = {lane, e};
+    }
+  return at;
+}
+
+class Executor {
+ public:
+  Executor(const Program& program, const Plan& plan)
+      : program_(program), plan_(plan), steps_(program_order(program)), threads_(program.scope.threads) {
+    for (const ProgramStep& s : steps_) labels_.push_back(step_label(program, s));
+  }
+
+  ProgramRun run() {
+    for (std::size_t i = 0; i < steps_.size() && !refuted_; ++i) execute(static_cast<int>(i));
+    if (!refuted_) judge();
+    ProgramRun r;
+    r.output = output_ >= 0 ? tensors_[output_].name : "";
+    if (refuted_) {
+      r.result = CheckResult::refuted;
+      r.counterexample = std::move(refuted_);
+    } else {
+      r.result = CheckResult::proved;
+      r.note = covered_;
+    }
+    return r;
+  }
+
+ private:
+  const Program& program_;
+  const Plan& plan_;
+  std::vector<ProgramStep> steps_;
+  std::vector<std::string> labels_;
+  int threads_;
+  std::vector<Tensor> tensors_;
+  std::map<std::string, Regs, std::less<>> regs_;
+  std::vector<std::string> flaws_;
+  std::optional<Counterexample> refuted_;
+  TensorId output_ = -1;
+  std::string covered_;
+  bool stored_d_ = false;
+
+  // ---- memories
+
+  TensorId tensor(const std::string& name, const Shape& shape) {
+    for (std::size_t i = 0; i < tensors_.size(); ++i)
+      if (tensors_[i].name == name) return static_cast<TensorId>(i);
+    Tensor t;
+    t.name = name;
+    t.shape = shape.size() == 2 ? shape : Shape{1, 1};
+    const auto id = static_cast<TensorId>(tensors_.size());
+    t.cells.resize(static_cast<std::size_t>(t.size()));
+    for (std::int64_t f = 0; f < t.size(); ++f) {
+      t.cells[f].kind = Kind::input;
+      t.cells[f].tensor = id;
+      t.cells[f].flat = f;
+    }
+    t.writers.resize(t.cells.size());
+    tensors_.push_back(std::move(t));
+    return id;
+  }
+
+  int slots_of(const std::string& buffer) const {
+    const Nest& n = plan_.nest;
+    int slots = 0;
+    for (const NestOperand* o : {&n.a, &n.b, &n.c, &n.d})
+      if (o->buffer == buffer) slots = std::max(slots, o->slots);
+    if (slots == 0) slots = static_cast<int>(program_.buffer(buffer, {}).layout.span(Axis::m()));
+    return slots;
+  }
+
+  Regs& regs(const std::string& buffer) {
+    auto it = regs_.find(buffer);
+    if (it == regs_.end()) {
+      Regs r;
+      r.slots = slots_of(buffer);
+      r.cells.resize(static_cast<std::size_t>(threads_) * r.slots);
+      it = regs_.emplace(buffer, std::move(r)).first;
+    }
+    return it->second;
+  }
+
+  Value read(TensorId id, std::int64_t flat, int step) {
+    Tensor& t = tensors_[id];
+    if (t.first_read < 0) t.first_read = step;
+    return t.cells[flat];
+  }
+
+  // ---- refutations
+
+  std::string where(int thread) const {
+    return program_.scope.warps() > 1 ? "warp " + std::to_string(thread / 32) + ", lane " + std::to_string(thread % 32)
+                                      : "lane " + std::to_string(thread % 32);
+  }
+
+  void refute(std::string message, const std::string& operand = "D", const std::string& source = "", int thread = 0,
+              std::int64_t slot = 0, std::optional<Element> expected = {}, std::optional<Element> actual = {}) {
+    if (refuted_) return;
+    Counterexample cx;
+    cx.check = CheckId{CheckKind::program, ""};
+    cx.operand = operand;
+    cx.source = source;
+    if (program_.scope.warps() > 1) cx.warp = thread / 32;
+    cx.lane = thread % 32;
+    cx.slot = slot;
+    cx.expected = std::move(expected);
+    cx.actual = std::move(actual);
+    cx.message = std::move(message);
+    refuted_ = std::move(cx);
+  }
+
+  // "nothing wrote it (stage a = A (line 30) runs after the mma)"
+  std::string nothing_note(const std::string& buffer, int step) const {
+    for (std::size_t i = static_cast<std::size_t>(step) + 1; i < steps_.size(); ++i) {
+      const ProgramStep& s = steps_[i];
+      if ((s.kind == ProgramStep::Kind::stage && program_.stages[s.index].buffer == buffer) ||
+          (s.kind == ProgramStep::Kind::copy && program_.copies[s.index].reg == buffer) ||
+          (s.kind == ProgramStep::Kind::tile_copy && program_.tile_copies[s.index].reg == buffer))
+        return "nothing wrote it (" + labels_[i] + " runs after " + labels_[step] + ")";
+    }
+    return "nothing wrote it";
+  }
+
+  std::string describe(const Value& v) const {
+    switch (v.kind) {
+      case Kind::nothing: return "nothing";
+      case Kind::zero: return "zero";
+      case Kind::input: return tensors_[v.tensor].at(v.flat);
+      case Kind::sum: return "a sum of " + std::to_string(products(v)) + " products";
+    }
+    return "?";
+  }
+
+  static std::int64_t products(const Value& v) {
+    std::int64_t n = 0;
+    for (const Run& r : v.runs) n += r.n;
+    return n;
+  }
+
+  // ---- statements
+
+  void execute(int step) {
+    const ProgramStep& s = steps_[step];
+    switch (s.kind) {
+      case ProgramStep::Kind::stage: stage(step, program_.stages[s.index]); break;
+      case ProgramStep::Kind::store: store(step, program_.stores[s.index]); break;
+      case ProgramStep::Kind::gemm: gemm(step); break;
+      case ProgramStep::Kind::fill:
+      case ProgramStep::Kind::copy:
+      case ProgramStep::Kind::tile_copy: shared(step); break;
+    }
+  }
+
+  void stage(int step, const StageStmt& st) {
+    const BufferDecl& buf = program_.buffer(st.buffer, st.loc);
+    Regs& r = regs(st.buffer);
+    const TensorId g = tensor(st.source, buf.shape);
+    const Shape shape = tensors_[g].shape;
+    for (int t = 0; t < threads_; ++t)
+      for (int s = 0; s < r.slots; ++s) {
+        const IndexEnv env{t % 32, t / 32, t, s};
+        const std::int64_t row = st.row.eval(env), col = st.col.eval(env);
+        if (row < 0 || row >= shape[0] || col < 0 || col >= shape[1])
+          return refute(labels_[step] + ": " + where(t) + ", slot " + std::to_string(s) + " reads " + st.source + "[" +
+                            std::to_string(row) + "][" + std::to_string(col) + "], outside its " + tuple_text(shape),
+                        st.buffer, st.source, t, s, std::nullopt, Element{row, col});
+        Value v = read(g, row * shape[1] + col, step);
+        v.step = step;
+        r.cells[static_cast<std::size_t>(t) * r.slots + s] = std::move(v);
+      }
+  }
+
+  void write(int step, TensorId g, std::int64_t flat, Value v, int thread, int slot, const std::string& buffer) {
+    Tensor& t = tensors_[g];
+    if (t.first_write < 0) t.first_write = step;
+    Writer& w = t.writers[flat];
+    if (w.step == step && !t.cells[flat].same(v))
+      return refute(labels_[step] + ": " + where(w.thread) + " slot " + std::to_string(w.slot) + " and " +
+                        where(thread) + " slot " + std::to_string(slot) + " both store " + t.at(flat) +
+                        ", different values (" + describe(t.cells[flat]) + ", " + describe(v) + ")",
+                    "D", buffer, thread, slot, Element{flat / t.shape[1], flat % t.shape[1]});
+    t.cells[flat] = std::move(v);
+    w = Writer{step, thread, slot};
+  }
+
+  void store(int step, const StoreStmt& st) {
+    const BufferDecl& buf = program_.buffer(st.buffer, st.loc);
+    Regs& r = regs(st.buffer);
+    const TensorId g = tensor(st.target, buf.shape);
+    const Shape shape = tensors_[g].shape;
+    if (st.buffer == plan_.nest.d.buffer) stored_d_ = true;
+    for (int t = 0; t < threads_ && !refuted_; ++t)
+      for (int s = 0; s < r.slots && !refuted_; ++s) {
+        const IndexEnv env{t % 32, t / 32, t, s};
+        const std::int64_t row = st.row.eval(env), col = st.col.eval(env);
+        if (row < 0 || row >= shape[0] || col < 0 || col >= shape[1])
+          return refute(labels_[step] + ": " + where(t) + ", slot " + std::to_string(s) + " writes " + st.target +
+                            "[" + std::to_string(row) + "][" + std::to_string(col) + "], outside its " +
+                            tuple_text(shape),
+                        st.buffer, st.target, t, s, std::nullopt, Element{row, col});
+        write(step, g, row * shape[1] + col, r.cells[static_cast<std::size_t>(t) * r.slots + s], t, s, st.buffer);
+      }
+  }
+
+  // Loads through a slot table (an operand's layout, or what a shared-memory
+  // path delivers) from tensor `g`; -1 entries deliver nothing.
+  void load_table(int step, const SlotTable& table, TensorId g) {
+    Regs& r = regs(table.buffer);
+    for (int t = 0; t < std::min(threads_, table.threads); ++t)
+      for (int s = 0; s < std::min(r.slots, table.slots); ++s) {
+        const std::int32_t e = table.at(t, s);
+        Value v;
+        if (e >= 0) v = read(g, e, step);
+        v.step = step;
+        r.cells[static_cast<std::size_t>(t) * r.slots + s] = std::move(v);
+      }
+  }
+
+  void store_table(int step, const SlotTable& table, TensorId g) {
+    Regs& r = regs(table.buffer);
+    stored_d_ = true;
+    for (int t = 0; t < std::min(threads_, table.threads) && !refuted_; ++t)
+      for (int s = 0; s < std::min(r.slots, table.slots) && !refuted_; ++s)
+        if (const std::int32_t e = table.at(t, s); e >= 0)
+          write(step, g, e, r.cells[static_cast<std::size_t>(t) * r.slots + s], t, s, table.buffer);
+  }
+
+  // Whether any statement moves `buffer` into (out of) registers.
+  bool moved(const std::string& buffer, bool out) const {
+    for (const ProgramStep& s : steps_) {
+      if (!out && s.kind == ProgramStep::Kind::stage && program_.stages[s.index].buffer == buffer) return true;
+      if (out && s.kind == ProgramStep::Kind::store && program_.stores[s.index].buffer == buffer) return true;
+      if (s.kind == ProgramStep::Kind::copy && program_.copies[s.index].reg == buffer &&
+          program_.copies[s.index].store() == out)
+        return true;
+      if (s.kind == ProgramStep::Kind::tile_copy && program_.tile_copies[s.index].reg == buffer &&
+          program_.tile_copies[s.index].store == out)
+        return true;
+    }
+    return false;
+  }
+
+  // The operands whose registers a shared-memory path moves: loads at the
+  // path's first copy into the registers, stores at its drain.
+  void shared(int step) {
+    const ProgramStep& s = steps_[step];
+    const Nest& n = plan_.nest;
+    std::vector<const NestOperand*> loads = {&n.a, &n.b};
+    if (n.use_c) loads.push_back(&n.c);
+    for (const NestOperand* o : loads) {
+      const std::string* reg = s.kind == ProgramStep::Kind::copy && !program_.copies[s.index].store()
+                                   ? &program_.copies[s.index].reg
+                               : s.kind == ProgramStep::Kind::tile_copy && !program_.tile_copies[s.index].store
+                                   ? &program_.tile_copies[s.index].reg
+                                   : nullptr;
+      if (!reg || *reg != o->buffer || first_copy(o->buffer) != step) continue;
+      const BufferDecl& buf = program_.buffer(o->buffer, s.loc);
+      const std::optional<SharedStage> path = shared_stage(program_, buf, o->slots, false);
+      if (!path || !path->fill) continue;
+      const std::string src = path->fill->matrix + (path->fill->transposed ? ".T" : "");
+      load_table(step, shared_slot_table(*path, buf, o->slots), tensor(src, buf.shape));
+    }
+    if (s.kind == ProgramStep::Kind::fill && program_.fills[s.index].drain) {
+      const BufferDecl& d = program_.buffer(n.d.buffer, s.loc);
+      const std::optional<SharedStage> path = shared_stage(program_, d, n.d.slots, true);
+      if (path && path->fill == &program_.fills[s.index]) {
+        const std::string dst = path->fill->matrix + (path->fill->transposed ? ".T" : "");
+        store_table(step, shared_slot_table(*path, d, n.d.slots), tensor(dst, d.shape));
+      }
+    }
+  }
+
+  int first_copy(const std::string& reg) const {
+    for (std::size_t i = 0; i < steps_.size(); ++i) {
+      const ProgramStep& s = steps_[i];
+      if ((s.kind == ProgramStep::Kind::copy && program_.copies[s.index].reg == reg &&
+           !program_.copies[s.index].store()) ||
+          (s.kind == ProgramStep::Kind::tile_copy && program_.tile_copies[s.index].reg == reg &&
+           !program_.tile_copies[s.index].store))
+        return static_cast<int>(i);
+    }
+    return -1;
+  }
+
+  void gemm(int step) {
+    const Nest& nest = plan_.nest;
+    const MmaInst& inst = *plan_.inst;
+    // Operands no statement moves: their layouts stage them (tensors named after the role).
+    const auto implied = [&](const NestOperand& o, const char* role) {
+      if (moved(o.buffer, false)) return;
+      const BufferDecl& buf = program_.buffer(o.buffer, {});
+      load_table(step, slots_from_layout(buf, o.slots, threads_, SlotUse::load),
+                 tensor(std::string(role) + "@layout", buf.shape));
+    };
+    implied(nest.a, "A");
+    implied(nest.b, "B");
+    if (nest.use_c) implied(nest.c, "C");
+
+    const Frame& fa = inst.frame(Operand::A);
+    const Frame& fb = inst.frame(Operand::B);
+    const Frame& fc = inst.frame(Operand::C);
+    const Frame& fd = inst.d_frame();
+    const auto ia = inverse(fa), ib = inverse(fb), ic = inverse(fc), id = inverse(fd);
+    Regs& ra = regs(nest.a.buffer);
+    Regs& rb = regs(nest.b.buffer);
+    Regs& rc = regs(nest.c.buffer);
+    Regs& rd = regs(nest.d.buffer);
+    const int rows_per = fc.rows / std::max(1, fc.products);
+    const int b_rows_per = fb.rows / std::max(1, fb.products);
+    const int kper = fa.cols;
+    const auto slot = [](const std::vector<int>& regs, int e, const Frame& f) {
+      const int per = f.per_reg();
+      return regs[static_cast<std::size_t>(e / per)] * per + e % per;
+    };
+    std::vector<Value> out(static_cast<std::size_t>(fc.rows) * fc.cols);
+    for (int w = 0; w < program_.scope.warps() && !refuted_; ++w) {
+      const auto cell = [&](Regs& r, int lane, int s) -> Value& {
+        return r.cells[static_cast<std::size_t>(w * 32 + lane) * r.slots + s];
+      };
+      for (const NestStmt& ns : nest.stmts) {
+        if (const auto* init = std::get_if<InitStmt>(&ns)) {
+          for (int lane = 0; lane < 32; ++lane)
+            for (std::size_t i = 0; i < init->d_slots.size(); ++i) {
+              Value v;
+              if (init->c_slots.empty()) v.kind = Kind::zero;
+              else v = cell(rc, lane, init->c_slots[i]);
+              v.step = step;
+              cell(rd, lane, init->d_slots[i]) = std::move(v);
+            }
+          continue;
+        }
+        const MmaStmt& mma = std::get<MmaStmt>(ns);
+        const std::string what = mma.origin.empty() ? labels_[step] + ", mma (" + std::to_string(mma.tile_m) + ", " +
+                                                          std::to_string(mma.tile_n) + ", " +
+                                                          std::to_string(mma.tile_k) + ")"
+                                                    : mma.origin;
+        for (int row = 0; row < fc.rows; ++row)
+          for (int col = 0; col < fc.cols; ++col) {
+            const auto [lc, ec] = ic[static_cast<std::size_t>(row) * fc.cols + col];
+            const Value& c = cell(rd, lc, slot(mma.c, ec, fc));
+            Value v;
+            v.kind = Kind::sum;
+            if (c.kind == Kind::sum) v = c;
+            else if (c.kind == Kind::input) v.tensor = c.tensor, v.flat = c.flat;
+            else if (c.kind == Kind::nothing) v.base_nothing = true;
+            v.kind = Kind::sum;
+            v.step = step;
+            const int p = row / rows_per;
+            for (int kk = 0; kk < kper; ++kk) {
+              const auto [la, ea] = ia[static_cast<std::size_t>(row) * fa.cols + kk];
+              const auto [lb, eb] = ib[static_cast<std::size_t>(p * b_rows_per + kk) * fb.cols + col];
+              const int sa = slot(mma.a, ea, fa), sb = slot(mma.b, eb, fb);
+              const Value& x = cell(ra, la, sa);
+              const Value& y = cell(rb, lb, sb);
+              if (x.kind == Kind::input && y.kind == Kind::input) {
+                append(v.runs, x.tensor, x.flat, y.tensor, y.flat);
+              } else if (v.flaw < 0) {
+                const bool bad_a = x.kind != Kind::input;
+                const std::string& buf = bad_a ? nest.a.buffer : nest.b.buffer;
+                const Value& bad = bad_a ? x : y;
+                v.flaw = static_cast<std::int32_t>(flaws_.size());
+                flaws_.push_back(what + " multiplies " + (bad_a ? "A" : "B") + "'s register " + buf + " slot " +
+                                 std::to_string(bad_a ? sa : sb) + " of " + where(w * 32 + (bad_a ? la : lb)) +
+                                 ", which holds " +
+                                 (bad.kind == Kind::nothing ? nothing_note(buf, step) : describe(bad)));
+              }
+            }
+            if (v.base_nothing && v.flaw < 0 && c.kind == Kind::nothing) {
+              v.flaw = static_cast<std::int32_t>(flaws_.size());
+              flaws_.push_back(what + " accumulates onto " + nest.d.buffer + " slot " +
+                               std::to_string(slot(mma.c, ec, fc)) + " of " + where(w * 32 + lc) + ", which holds " +
+                               nothing_note(nest.c.buffer, step));
+            }
+            out[static_cast<std::size_t>(row) * fc.cols + col] = std::move(v);
+          }
+        for (int row = 0; row < fd.rows; ++row)
+          for (int col = 0; col < fd.cols; ++col) {
+            const auto [ld, ed] = id[static_cast<std::size_t>(row) * fd.cols + col];
+            if (ld < 0) continue;
+            cell(rd, ld, slot(mma.d, ed, fd)) = std::move(out[static_cast<std::size_t>(row) * fc.cols + col]);
+          }
+      }
+    }
+    // D's layout writes it back when no statement does.
+    if (!moved(nest.d.buffer, true)) {
+      const BufferDecl& d = program_.buffer(nest.d.buffer, {});
+      store_table(step, slots_from_layout(d, nest.d.slots, threads_, SlotUse::store), tensor("D@layout", d.shape));
+    }
+  }
+
+  // ---- the property
+
+  std::string writer_text(const Tensor& t, std::int64_t flat) const {
+    const Writer& w = t.writers[flat];
+    if (w.step < 0) return "";
+    return " (written by " + labels_[w.step] + ", " + where(w.thread) + ", slot " + std::to_string(w.slot) + ")";
+  }
+
+  void judge() {
+    std::vector<TensorId> written;
+    for (std::size_t i = 0; i < tensors_.size(); ++i)
+      if (tensors_[i].first_write >= 0) written.push_back(static_cast<TensorId>(i));
+    if (written.empty())
+      return refute(stored_d_ ? "the program stores nothing" : "the program never stores " + plan_.nest.d.buffer +
+                                                                   "'s registers: no tensor holds the result");
+    if (written.size() > 1)
+      return refute("the program writes " + tensors_[written[0]].name + " and " + tensors_[written[1]].name +
+                    "; a gemm writes one output tensor");
+    output_ = written[0];
+    const Tensor& out = tensors_[output_];
+    const GemmGeometry g = gemm_geometry(program_);
+    const bool beta = program_.gemm->beta != 0.0;
+
+    // A declared tensor the program never touches, declared after the output
+    // and shaped like it, is the output the result should have gone to.
+    const BufferDecl* out_decl = program_.find_buffer(out.name);
+    for (const BufferDecl& b : program_.buffers) {
+      if (b.scope != MemScope::global || b.name == out.name || b.shape != out.shape) continue;
+      bool touched = false;
+      for (const Tensor& t : tensors_) touched = touched || t.name == b.name;
+      if (!touched && out_decl && out_decl->loc.known() &&
+          std::pair{out_decl->loc.line, out_decl->loc.col} < std::pair{b.loc.line, b.loc.col})
+        return refute("the result is stored into " + out.name + ", and " + b.name +
+                          ", declared after it with its shape, is never written",
+                      "D", out.name);
+    }
+
+    TensorId ta = -1, tb = -1, tc = -1;
+    const auto coords = [](const Tensor& t, std::int64_t flat) { return Shape{flat / t.shape[1], flat % t.shape[1]}; };
+    std::vector<std::uint8_t> seen(static_cast<std::size_t>(g.k));
+    std::int64_t checked = 0;
+    for (std::int64_t i = 0; i < g.m; ++i)
+      for (std::int64_t j = 0; j < g.n; ++j) {
+        const std::int64_t flat = g.d.at(i, j);
+        const Value& v = out.cells[flat];
+        const Shape dc = coords(out, flat);
+        const std::string here = out.at(flat) + writer_text(out, flat);
+        const auto fail = [&](const std::string& why) {
+          const Writer& w = out.writers[flat];
+          refute(here + ": " + why, "D", out.name, std::max(0, static_cast<int>(w.thread)), w.slot,
+                 Element{dc[0], dc[1]});
+        };
+        if (v.kind == Kind::input && v.tensor == output_)
+          return fail("never written: the program leaves the output's element as it was");
+        if (v.kind == Kind::nothing) {
+          const Writer& w = out.writers[flat];
+          std::string after;
+          for (std::size_t s = static_cast<std::size_t>(std::max(0, static_cast<int>(w.step))); s < steps_.size(); ++s)
+            if (steps_[s].kind == ProgramStep::Kind::gemm) after = " (" + labels_[s] + " runs after it)";
+          return fail("holds nothing: the store writes a register nothing wrote" + after);
+        }
+        if (v.kind == Kind::zero) return fail("holds zero, not a sum of products");
+        if (v.kind == Kind::input) return fail("holds " + describe(v) + ", an input element, not a sum of products");
+        if (v.flaw >= 0) return fail(flaws_[v.flaw]);
+        // the base
+        if (beta) {
+          if (v.tensor < 0) return fail("starts from zero, but beta = 1 (C[" + std::to_string(i) + "][" +
+                                        std::to_string(j) + "] is missing)");
+          if (tc < 0) tc = v.tensor;
+          const Tensor& c = tensors_[v.tensor];
+          const std::optional<Shape> l = g.c.from_buffer(coords(c, v.flat));
+          if (v.tensor != tc || !l || (*l)[0] != i || (*l)[1] != j)
+            return fail("starts from " + c.at(v.flat) + ", not the C element of (" + std::to_string(i) + ", " +
+                        std::to_string(j) + ")" + (tc >= 0 ? " of " + tensors_[tc].name : ""));
+        } else if (v.tensor >= 0) {
+          return fail("starts from " + tensors_[v.tensor].at(v.flat) + ", but beta = 0");
+        }
+        // the products
+        std::fill(seen.begin(), seen.end(), 0);
+        for (const Run& r : v.runs) {
+          if (ta < 0) ta = r.ta, tb = r.tb;
+          if (ta == tb)
+            return fail("its products pair " + tensors_[ta].name + " with itself: B's registers come from " +
+                        tensors_[tb].name + ", the tensor A's come from");
+          if (tc >= 0 && (tc == ta || tc == tb))
+            return fail("the C input comes from " + tensors_[tc].name + ", which is also a factor of the products");
+          for (std::int64_t t = 0; t < r.n; ++t) {
+            const std::int64_t af = r.a0 + t * r.da, bf = r.b0 + t * r.db;
+            const Tensor& x = tensors_[r.ta];
+            const Tensor& y = tensors_[r.tb];
+            const std::string prod = x.at(af) + "·" + y.at(bf);
+            if (r.ta != ta || r.tb != tb)
+              return fail("holds the product " + prod + "; its other products are " + tensors_[ta].name + "·" +
+                          tensors_[tb].name);
+            const std::optional<Shape> la = g.a.from_buffer(coords(x, af));
+            const std::optional<Shape> lb = g.b.from_buffer(coords(y, bf));
+            if (!la || !lb || (*la)[0] != i || (*lb)[1] != j || (*la)[1] != (*lb)[0])
+              return fail("holds the product " + prod + ", which is no A[" + std::to_string(i) + "][k]·B[k][" +
+                          std::to_string(j) + "]");
+            const std::int64_t k = (*la)[1];
+            if (seen[k]) return fail("holds the product " + prod + " (k = " + std::to_string(k) + ") twice");
+            seen[k] = 1;
+          }
+        }
+        for (std::int64_t k = 0; k < g.k; ++k)
+          if (!seen[k])
+            return fail("misses the product of k = " + std::to_string(k) + " (A[" + std::to_string(i) + "][" +
+                        std::to_string(k) + "]·B[" + std::to_string(k) + "][" + std::to_string(j) + "])");
+        ++checked;
+      }
+    for (const TensorId t : {ta, tb, tc})
+      if (t >= 0 && t == output_)
+        return refute("the output " + out.name + " is also read as an input: the program reads " + out.name +
+                          " before writing its result over it",
+                      "D", out.name);
+    if (tc >= 0 && tensors_[output_].first_read >= 0 && tensors_[output_].first_read < tensors_[output_].first_write)
+      return refute("the program reads the output " + out.name + " before writing it", "D", out.name);
+    covered_ = std::to_string(steps_.size()) + " statements in " +
+               (program_.written_order ? "written" : "declared") + " order; " + out.name + "'s " +
+               std::to_string(checked) + " elements each hold Σ of " + std::to_string(g.k) + " products " +
+               (ta >= 0 ? tensors_[ta].name + "·" + tensors_[tb].name : std::string("A·B")) +
+               (tc >= 0 ? " + " + tensors_[tc].name : "");
+  }
+};
+
+}  // namespace
+
+ProgramRun run_program(const Program& program, const Plan& plan) {
+  if (!plan.ok || !plan.inst || !program.gemm) {
+    ProgramRun r;
+    r.note = "the gemm was not dispatched";
+    return r;
+  }
+  return Executor(program, plan).run();
+}
+
+}  // namespace mmacheck
