@@ -81,6 +81,21 @@ Staging build_staging(const Program& program, const Nest& nest) {
   Staging st;
   st.threads = program.scope.threads;
   st.c_in_d = call.c.buffer == call.d.buffer;
+  {
+    const Moved ma = moved(program, call.a.buffer), mb = moved(program, call.b.buffer),
+                mc = moved(program, call.c.buffer), md = moved(program, call.d.buffer);
+    const auto from = [&](const Moved& m, const Moved* own) {
+      if (!m.stage) return LoadSource::own;
+      const std::string& src = m.stage->source;
+      if (md.store && src == md.store->target) return LoadSource::output;
+      for (const auto& [other, which] : {std::pair{&ma, LoadSource::a}, {&mb, LoadSource::b}, {&mc, LoadSource::c}})
+        if (other != own && other->stage && other->stage->source == src) return which;
+      return LoadSource::own;
+    };
+    st.a_from = from(ma, &ma);
+    st.b_from = from(mb, &mb);
+    if (program.gemm->beta != 0.0) st.c_from = from(mc, &mc);
+  }
   st.a = load_table(program, call.a, nest.a.slots, st.threads, st.shared_a);
   st.b = load_table(program, call.b, nest.b.slots, st.threads, st.shared_b);
   st.c = load_table(program, call.c, st.c_in_d ? nest.d.slots : nest.c.slots, st.threads, st.shared_c);

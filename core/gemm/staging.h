@@ -31,10 +31,16 @@
 
 namespace mmacheck {
 
+// Which tensor a load reads, as its statement names it: its own operand's,
+// or the tensor another operand is staged from (B staged from A's tensor),
+// or the output D is stored to (C staged from D, before D holds anything).
+enum class LoadSource { own, a, b, c, output };
+
 struct Staging {
   int threads = 32;
   SlotTable a, b, c, d;
   bool c_in_d = false;
+  LoadSource a_from = LoadSource::own, b_from = LoadSource::own, c_from = LoadSource::own;
   // Operands staged through shared memory (ldmatrix, stmatrix, ld.shared,
   // st.shared; core/gemm/shared_staging.h): the tables above are then what
   // the shared-memory path delivers, and the GPU kernel executes the path.

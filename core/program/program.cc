@@ -45,12 +45,23 @@ std::string TileCopyStmt::label() const {
 std::vector<ProgramStep> program_order(const Program& program) {
   using Kind = ProgramStep::Kind;
   std::vector<ProgramStep> steps;
+  // The declared order: what moves data into registers, the gemm, what moves it out.
   for (std::size_t i = 0; i < program.stages.size(); ++i) steps.push_back({Kind::stage, i, program.stages[i].loc});
-  for (std::size_t i = 0; i < program.fills.size(); ++i) steps.push_back({Kind::fill, i, program.fills[i].loc});
-  for (std::size_t i = 0; i < program.copies.size(); ++i) steps.push_back({Kind::copy, i, program.copies[i].loc});
-  for (std::size_t i = 0; i < program.tile_copies.size(); ++i)
-    steps.push_back({Kind::tile_copy, i, program.tile_copies[i].loc});
+  const auto shared = [&](bool out) {
+    if (!out)
+      for (std::size_t i = 0; i < program.fills.size(); ++i)
+        if (!program.fills[i].drain) steps.push_back({Kind::fill, i, program.fills[i].loc});
+    for (std::size_t i = 0; i < program.copies.size(); ++i)
+      if (program.copies[i].store() == out) steps.push_back({Kind::copy, i, program.copies[i].loc});
+    for (std::size_t i = 0; i < program.tile_copies.size(); ++i)
+      if (program.tile_copies[i].store == out) steps.push_back({Kind::tile_copy, i, program.tile_copies[i].loc});
+    if (out)
+      for (std::size_t i = 0; i < program.fills.size(); ++i)
+        if (program.fills[i].drain) steps.push_back({Kind::fill, i, program.fills[i].loc});
+  };
+  shared(false);
   if (program.gemm) steps.push_back({Kind::gemm, 0, program.release ? program.release->loc : program.gemm->loc});
+  shared(true);
   for (std::size_t i = 0; i < program.stores.size(); ++i) steps.push_back({Kind::store, i, program.stores[i].loc});
   // Statements the reader could not place (no location) keep the declared order among themselves.
   if (program.written_order)

@@ -204,9 +204,10 @@ struct ProgramStep {
 };
 
 // The program's statements in execution order (Program::written_order):
-// written order sorts them by line and column, the declared order keeps each
-// list's own order in the sequence stages, fills, copies, tile copies, gemm,
-// stores.  A program without a gemm has no gemm step.
+// written order sorts them by line and column; the declared order keeps each
+// list's own order in the sequence stages, fills, loading copies and tile
+// copies, the gemm, storing copies and tile copies, drains, stores.  A
+// program without a gemm has no gemm step.
 //
 //     // TVMScript: a store loop at line 30 written before the gemm at line 34
 //     program_order(p) == {stage (line 20), stage (line 25), store (line 30), gemm (line 34)}

@@ -350,27 +350,52 @@ class Executor {
       const std::optional<SharedStage> path = shared_stage(program_, buf, o->slots, false);
       if (!path || !path->fill) continue;
       const std::string src = path->fill->matrix + (path->fill->transposed ? ".T" : "");
+      const int filled = step_of(ProgramStep::Kind::fill, path->fill);
+      if (filled > step) {  // the shared buffer holds nothing yet
+        SlotTable none = shared_slot_table(*path, buf, o->slots);
+        std::fill(none.index.begin(), none.index.end(), -1);
+        load_table(step, none, tensor(src, buf.shape));
+        continue;
+      }
       load_table(step, shared_slot_table(*path, buf, o->slots), tensor(src, buf.shape));
     }
     if (s.kind == ProgramStep::Kind::fill && program_.fills[s.index].drain) {
       const BufferDecl& d = program_.buffer(n.d.buffer, s.loc);
       const std::optional<SharedStage> path = shared_stage(program_, d, n.d.slots, true);
+      // The drain copies out what the storing copies put there: before them, nothing.
       if (path && path->fill == &program_.fills[s.index]) {
         const std::string dst = path->fill->matrix + (path->fill->transposed ? ".T" : "");
-        store_table(step, shared_slot_table(*path, d, n.d.slots), tensor(dst, d.shape));
+        const SlotTable table = shared_slot_table(*path, d, n.d.slots);
+        const TensorId g = tensor(dst, d.shape);
+        const int copied = first_copy(n.d.buffer, true);
+        if (copied >= 0 && copied < step) {
+          store_table(step, table, g);
+        } else {
+          stored_d_ = true;
+          for (int t = 0; t < std::min(threads_, table.threads) && !refuted_; ++t)
+            for (int slot = 0; slot < table.slots && !refuted_; ++slot)
+              if (const std::int32_t e = table.at(t, slot); e >= 0) write(step, g, e, Value{}, t, slot, n.d.buffer);
+        }
       }
     }
   }
 
-  int first_copy(const std::string& reg) const {
+  // The first copy (ldmatrix, ld.shared, tile copy) moving `reg` in that direction, as a step index; -1: none.
+  int first_copy(const std::string& reg, bool out = false) const {
     for (std::size_t i = 0; i < steps_.size(); ++i) {
       const ProgramStep& s = steps_[i];
       if ((s.kind == ProgramStep::Kind::copy && program_.copies[s.index].reg == reg &&
-           !program_.copies[s.index].store()) ||
+           program_.copies[s.index].store() == out) ||
           (s.kind == ProgramStep::Kind::tile_copy && program_.tile_copies[s.index].reg == reg &&
-           !program_.tile_copies[s.index].store))
+           program_.tile_copies[s.index].store == out))
         return static_cast<int>(i);
     }
+    return -1;
+  }
+
+  int step_of(ProgramStep::Kind kind, const SharedFillStmt* fill) const {
+    for (std::size_t i = 0; i < steps_.size(); ++i)
+      if (steps_[i].kind == kind && &program_.fills[steps_[i].index] == fill) return static_cast<int>(i);
     return -1;
   }
 
@@ -502,6 +527,17 @@ class Executor {
     const Tensor& out = tensors_[output_];
     const GemmGeometry g = gemm_geometry(program_);
     const bool beta = program_.gemm->beta != 0.0;
+    // A tensor in a role has its operand's buffer shape (the staging moves
+    // buffer coordinates); another shape means the statement names another tensor.
+    const auto shaped = [&](TensorId t, const OperandPlace& place, const char* role) {
+      if (tensors_[t].shape == place.buffer_shape()) return true;
+      refute("the " + std::string(role) + " of the gemm comes from " + tensors_[t].name + ", a " +
+                 tuple_text(tensors_[t].shape) + " tensor, but its buffer " + place.buffer() + " is " +
+                 tuple_text(place.buffer_shape()),
+             "D", tensors_[t].name);
+      return false;
+    };
+    if (!shaped(output_, g.d, "output")) return;
 
     // A declared tensor the program never touches, declared after the output
     // and shaped like it, is the output the result should have gone to.
@@ -548,7 +584,10 @@ class Executor {
         if (beta) {
           if (v.tensor < 0) return fail("starts from zero, but beta = 1 (C[" + std::to_string(i) + "][" +
                                         std::to_string(j) + "] is missing)");
-          if (tc < 0) tc = v.tensor;
+          if (tc < 0) {
+            tc = v.tensor;
+            if (!shaped(tc, g.c, "C operand")) return;
+          }
           const Tensor& c = tensors_[v.tensor];
           const std::optional<Shape> l = g.c.from_buffer(coords(c, v.flat));
           if (v.tensor != tc || !l || (*l)[0] != i || (*l)[1] != j)
@@ -560,7 +599,10 @@ class Executor {
         // the products
         std::fill(seen.begin(), seen.end(), 0);
         for (const Run& r : v.runs) {
-          if (ta < 0) ta = r.ta, tb = r.tb;
+          if (ta < 0) {
+            ta = r.ta, tb = r.tb;
+            if (ta != tb && (!shaped(ta, g.a, "A operand") || !shaped(tb, g.b, "B operand"))) return;
+          }
           if (ta == tb)
             return fail("its products pair " + tensors_[ta].name + " with itself: B's registers come from " +
                         tensors_[tb].name + ", the tensor A's come from");
@@ -597,7 +639,7 @@ class Executor {
                       "D", out.name);
     if (tc >= 0 && tensors_[output_].first_read >= 0 && tensors_[output_].first_read < tensors_[output_].first_write)
       return refute("the program reads the output " + out.name + " before writing it", "D", out.name);
-    covered_ = std::to_string(steps_.size()) + " statements in " +
+    covered_ = std::to_string(steps_.size()) + (steps_.size() == 1 ? " statement in " : " statements in ") +
                (program_.written_order ? "written" : "declared") + " order; " + out.name + "'s " +
                std::to_string(checked) + " elements each hold Σ of " + std::to_string(g.k) + " products " +
                (ta >= 0 ? tensors_[ta].name + "·" + tensors_[tb].name : std::string("A·B")) +

@@ -1,5 +1,7 @@
 #include "sim/check/sim_check.h"
 
+#include <algorithm>
+
 #include "sim/check/direct_eval.h"
 #include "sim/check/operand_index.h"
 #include "sim/numerics/random_inputs.h"
@@ -13,9 +15,30 @@ GemmInputs SimCheck::random_case(int index, std::uint64_t seed, InputSet inputs)
   return random_gemm_inputs(specs_.a, specs_.b, specs_.c, case_distribution(index, inputs), seed, index);
 }
 
+namespace {
+
+// What the program's loads read: a load whose statement names another
+// operand's tensor reads that operand's matrix (where the shapes agree), one
+// naming the output reads it before anything is stored: zeros.  The
+// reference keeps the gemm's own inputs, so such a program fails here.
+GemmInputs as_loaded(const GemmInputs& in, const Staging& st) {
+  GemmInputs out = in;
+  const auto pick = [&](Matrix& m, LoadSource from) {
+    const Matrix* src = from == LoadSource::a ? &in.a : from == LoadSource::b ? &in.b : from == LoadSource::c ? &in.c : nullptr;
+    if (src && src->rows == m.rows && src->cols == m.cols && src->dtype == m.dtype) m.bits = src->bits;
+    if (from == LoadSource::output) std::fill(m.bits.begin(), m.bits.end(), 0);
+  };
+  pick(out.a, st.a_from);
+  pick(out.b, st.b_from);
+  pick(out.c, st.c_from);
+  return out;
+}
+
+}  // namespace
+
 std::vector<ElementCheck> SimCheck::failures(const GemmInputs& inputs) {
   const MmaInst& inst = *machine_.nest().inst;
-  const std::vector<std::uint64_t> got = machine_.run(inputs);
+  const std::vector<std::uint64_t> got = machine_.run(as_loaded(inputs, machine_.staging()));
   const Matrix direct = direct_eval(geometry_, inst, machine_.arch(), inputs);
   const Reference ref = eigen_reference(geometry_, inst, machine_.arch(), inputs);
   const OperandPlace& d = geometry_.d;
