@@ -197,9 +197,11 @@ Judged judge_acc(Judged j, const TritonDotOperand& op, const Frame& frame) {
 // one warpgroup running wgmma m64nNi; WGMMA.cpp's instruction (m, n) writes
 // registers E (m repN + n) + e, E = Ni / 2 elements per thread, repM =
 // max(1, M / 16 wm), repN = max(1, N / Ni wn).  Each instruction's origin
-// (its register E (m repN + n), lane 0, the warpgroup's first warp) has rows
-// that depend on m only and columns on n only (A's and B's tiles per
-// instruction), and thread t of the warpgroup holds in element e the wgmma D
+// (its register E (m repN + n), lane 0, the warpgroup's first warp) is the
+// first row of the A rows and the first column of the B columns the
+// lowering's descriptors give that warpgroup's wgmma (m, n) (wgmma_origin
+// below: rows 16 (m wm + warpgroup's M warp), columns Ni (n wn + its N
+// warp)), and thread t of the warpgroup holds in element e the wgmma D
 // frame's (row, col) of (t, e) from that origin.  That frame is the PTX
 // ISA's (Figure 148): warp w of the warpgroup holds rows 16w..16w+15, and
 // each 8 columns an mma.sync m16n8 C tile, element e of a thread being C
@@ -237,6 +239,25 @@ Judged judge_acc_v3(Judged j, const TritonDotOperand& op, const Frame& frame) {
                          std::to_string(rep_n) + " wgmma m64n" + std::to_string(ni) + " per warpgroup, " +
                          std::to_string(e_count) + " elements each; the layout has " + std::to_string(regs));
   const int groups = warps / 4;
+  // Which D rows and columns wgmma (m, n) of warpgroup g computes, as Triton
+  // lowers it (third_party/nvidia/lib/TritonNVIDIAGPUToLLVM/DotOpToLLVM/
+  // WGMMA.cpp, triton-lang/triton 02d918bea5ed): loadA and loadB take the
+  // warpgroup's first warp (warpId & ~3); for A, warpM = warp % wpt[0] and
+  // warpId = warpM % (M / 16); for B, warpN = (warp / wpt[0]) % wpt[1] and
+  // warpId = warpN % (N / Ni) (warpgroups M-fastest, unlike MMAv2's warps);
+  // DotOpMmaV3SmemLoader::smemLoad(a, k) points the descriptor at row
+  // (column) a * dimWpt * instrShape[0] + warpId * instrShape[0] (A: 16,
+  // dimWpt wm; B: Ni, dimWpt wn); convertDot runs wgmma (m, n) on
+  // aLoader.smemLoad(m, k) and bLoader.smemLoad(n, k) into fc[(m numRepN + n)
+  // accSize ..].  So its D rows are 16 (m wm + warpIdA) .. + 63 and its
+  // columns Ni (n wn + warpIdB) .. + Ni - 1; a tensor smaller than the
+  // warpgroups (M < 16 wm, N < Ni wn) makes several compute the same block.
+  const auto wgmma_origin = [&](int g, int m, int n) {
+    const std::int64_t warp = std::int64_t{4} * g;
+    const std::int64_t a_id = (warp % wm) % std::max<std::int64_t>(1, M / 16);
+    const std::int64_t b_id = ((warp / wm) % wn) % std::max<std::int64_t>(1, N / ni);
+    return std::array<std::int64_t, 2>{16 * (std::int64_t{m} * wm + a_id), ni * (std::int64_t{n} * wn + b_id)};
+  };
   std::vector<std::vector<std::int64_t>> row0(static_cast<std::size_t>(groups),
                                               std::vector<std::int64_t>(static_cast<std::size_t>(rep_m))),
       col0(static_cast<std::size_t>(groups), std::vector<std::int64_t>(static_cast<std::size_t>(rep_n)));
@@ -257,6 +278,22 @@ Judged judge_acc_v3(Judged j, const TritonDotOperand& op, const Frame& frame) {
                             std::to_string(n) + " (column " + std::to_string(col0[g][n]) +
                             "): the m and n register bases are out of order",
                         TritonCounterexample{base, 0, 4 * g, {o[0], o[1]}, {row0[g][m], col0[g][n]}});
+        // The rows (columns) must be those this warpgroup's wgmma reads from
+        // A (B): holding another warpgroup's rows is a bijection all the same,
+        // so nothing above ties them (issue 33; TileLang #2522).
+        const std::array<std::int64_t, 2> want = wgmma_origin(g, m, n);
+        if (o[0] != want[0] || o[1] != want[1])
+          return refute(j,
+                        holder({base, 0, 4 * g}) + " holds " + point({o[0], o[1]}) + " as d0 of " + inst +
+                            "; Triton's lowering (WGMMA.cpp loadA, loadB, smemLoad) runs that wgmma on A's rows " +
+                            std::to_string(want[0]) + ".." + std::to_string(want[0] + 63) + " and B's columns " +
+                            std::to_string(want[1]) + ".." + std::to_string(want[1] + ni - 1) + ", so it writes " +
+                            point(want) + " there: the warpgroup holds " +
+                            (o[0] == want[0]   ? "columns"
+                             : o[1] == want[1] ? "rows"
+                                               : "rows and columns") +
+                            " another wgmma computes",
+                        TritonCounterexample{base, 0, 4 * g, {o[0], o[1]}, want});
         for (int t = 0; t < 4 * kLanes; ++t)
           for (int e = 0; e < e_count; ++e) {
             const int lane = t % kLanes, w = 4 * g + t / kLanes;
@@ -275,7 +312,8 @@ Judged judge_acc_v3(Judged j, const TritonDotOperand& op, const Frame& frame) {
   r.result = FrameVerdict::proved;
   r.message = "covers the " + std::to_string(M) + "x" + std::to_string(N) + " tensor exactly once; every register of " +
               std::to_string(groups * rep_m * rep_n) + " wgmma m64n" + std::to_string(ni) +
-              " instruction(s) holds the element of wgmma's D frame, in the lowering's order";
+              " instruction(s) holds the element of wgmma's D frame, in the lowering's order, on the rows and "
+              "columns each warpgroup's wgmma reads from A and B";
   return j;
 }
 

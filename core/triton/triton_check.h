@@ -20,8 +20,11 @@
 // in the tests): each 4 warps
 // along M are one warpgroup; WGMMA.cpp's instruction (m, n) writes registers
 // Ni/2 (m repN + n) + e (repN = max(1, N / Ni wn)); its origin's rows depend
-// on m only, its columns on n only, and thread t of the warpgroup holds in
-// element e the frame's (row, col) of (t, e) from that origin.
+// on m only, its columns on n only, and are the first A row and B column
+// that warpgroup's wgmma (m, n) reads in WGMMA.cpp (loadA, loadB: warpgroups
+// M-fastest; rows 16 (m wm + 4 gM), columns Ni (n wn + gN), modulo the
+// tensor), and thread t of the warpgroup holds in element e the frame's
+// (row, col) of (t, e) from that origin.
 //
 // A dot operand is fed to mma.sync as the lowering does it
 // (third_party/nvidia/lib/TritonNVIDIAGPUToLLVM/DotOpToLLVM/MMAv2.cpp):
