@@ -35,7 +35,7 @@ TEST_CASE("draw outlines every wrong cell of the seed erratum, with a legend", "
   CHECK(svg.find("viewBox='0 0 ") != std::string::npos);
   // All 128 wrong (lane, slot) pairs: each loads an element of slots 2..5
   // (red) in place of another element of slots 2..5 (green): 128 cells each.
-  REQUIRE(report.counterexamples.size() == 1);
+  REQUIRE(report.counterexamples.size() == 2);  // the piece's, then the program run's
   CHECK(report.counterexamples[0].mismatches.size() == 128);
   CHECK(count(svg, "class='found'") == 128);
   CHECK(count(svg, "class='wanted'") == 128);
@@ -217,7 +217,7 @@ TEST_CASE("draw's legend says what red and green mean for a store check", "[draw
   text.replace(text.rfind("s % 2]"), 6, "s // 2]");  // the store's column: s // 2 for s % 2
   const Program p = parse_program(text, "store_typo.txt");
   const ProofReport report = prove(p, {});
-  REQUIRE(report.counterexamples.size() == 1);
+  REQUIRE(report.counterexamples.size() == 2);  // the piece's, then the program run's
   REQUIRE(report.counterexamples[0].check.name() == "store D");
   const std::string svg = draw_svg(p, report);
   CHECK(

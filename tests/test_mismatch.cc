@@ -110,7 +110,7 @@ TEST_CASE("staging typos: the cause recognised, every mismatch true", "[mismatch
     INFO(t.to);
     const Program p = program_from(replace_once(kSeedCorrected, t.from, t.to));
     const ProofReport r = prove_both(p);
-    REQUIRE(r.counterexamples.size() == 1);
+    REQUIRE(r.counterexamples.size() == 2);  // the piece's, then the program run's
     const Counterexample& cx = only_refuted(r, t.check);
     CHECK(counterexample_true(p, cx));
     if (cx.check.kind == CheckKind::stage) require_complete(p, cx);

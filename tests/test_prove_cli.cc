@@ -69,7 +69,7 @@ TEST_CASE("plain `mmacheck FILE` proves, with the exhaustive method on request",
   CHECK(r.out.find("tiling: M 1 x N 1 x K 1 tiles per warp, 1 mma\n") != std::string::npos);
   CHECK(r.out.find("checks (exhaustive):\n") != std::string::npos);
   CHECK(r.out.find("  stage A") != std::string::npos);
-  CHECK(r.out.find("verdict: proved (all 11 checks)\n") != std::string::npos);
+  CHECK(r.out.find("verdict: proved (all 12 checks)\n") != std::string::npos);
 }
 
 TEST_CASE("the text report gives the counterexample in words and the verdict last", "[prove]") {
@@ -77,7 +77,7 @@ TEST_CASE("the text report gives the counterexample in words and the verdict las
   CHECK(r.status == 1);
   CHECK(r.out.find("  stage A: lane 0, slot 2: stage A loads A_g[0][8] but A_FRAG places A[8][0]\n") !=
         std::string::npos);
-  CHECK(r.out.substr(r.out.rfind("verdict:")) == "verdict: refuted (1 of 11 checks refuted)\n");
+  CHECK(r.out.substr(r.out.rfind("verdict:")) == "verdict: refuted (2 of 12 checks refuted)\n");
 }
 
 TEST_CASE("a declined gemm prints the dispatch's reasons and exits 1", "[prove]") {

@@ -89,7 +89,7 @@ TEST_CASE("a staging typo (lane // 4 -> lane % 4) is caught at lane 1", "[prove]
   const Program p =
       program_from(replace_once(kSeedCorrected, "stage A[s] = A_g[lane // 4", "stage A[s] = A_g[lane % 4"));
   const ProofReport report = prove_both(p);
-  REQUIRE(report.counterexamples.size() == 1);
+  REQUIRE(report.counterexamples.size() == 2);  // the piece's, then the program run's
   const Counterexample& cx = refuted(report, "stage A");
   CHECK(cx.lane == 1);
   CHECK(cx.slot == 0);
@@ -101,7 +101,7 @@ TEST_CASE("a store typo (s % 2 -> s // 2) is caught at lane 0, slot 1", "[prove]
   const Program p =
       program_from(replace_once(kSeedCorrected, "2 * (lane % 4) + s % 2]\n", "2 * (lane % 4) + s // 2]\n"));
   const ProofReport report = prove_both(p);
-  REQUIRE(report.counterexamples.size() == 1);
+  REQUIRE(report.counterexamples.size() == 2);  // the piece's, then the program run's
   const Counterexample& cx = refuted(report, "store D");
   CHECK(cx.lane == 0);
   CHECK(cx.slot == 1);

@@ -17,7 +17,7 @@ namespace {
 struct Moved {
   const StageStmt* stage = nullptr;
   const StoreStmt* store = nullptr;
-  bool any = false;
+  bool staged = false, stored = false;  // by any statement, on either side of the gemm
 };
 
 Moved moved(const Program& program, const std::string& buffer) {
@@ -26,11 +26,11 @@ Moved moved(const Program& program, const std::string& buffer) {
   for (const ProgramStep& step : program_order(program)) {
     if (step.kind == ProgramStep::Kind::gemm) after = true;
     if (step.kind == ProgramStep::Kind::stage && program.stages[step.index].buffer == buffer) {
-      m.any = true;
+      m.staged = true;
       if (!after) m.stage = &program.stages[step.index];
     }
     if (step.kind == ProgramStep::Kind::store && program.stores[step.index].buffer == buffer) {
-      m.any = true;
+      m.stored = true;
       if (after && !m.store) m.store = &program.stores[step.index];
     }
   }
@@ -57,8 +57,9 @@ SlotTable load_table(const Program& program, const OperandRef& ref, int slots, i
     return shared_slot_table(*shared, buffer, slots);
   }
   const Moved m = moved(program, buffer.name);
-  if (m.stage) return slots_from_statement(buffer, m.stage->row, m.stage->col, m.stage->loc, slots, threads, SlotUse::load);
-  if (m.any) return unmoved(buffer, slots, threads);
+  if (m.stage)
+    return slots_from_statement(buffer, m.stage->row, m.stage->col, m.stage->loc, slots, threads, SlotUse::load);
+  if (m.staged) return unmoved(buffer, slots, threads);
   return slots_from_layout(buffer, slots, threads, SlotUse::load);
 }
 
@@ -105,7 +106,7 @@ Staging build_staging(const Program& program, const Nest& nest) {
     st.d = shared_slot_table(*st.shared_d, d, nest.d.slots);
   } else if (const Moved m = moved(program, d.name); m.store) {
     st.d = slots_from_statement(d, m.store->row, m.store->col, m.store->loc, nest.d.slots, st.threads, SlotUse::store);
-  } else if (m.any) {
+  } else if (m.stored) {
     st.d = unmoved(d, nest.d.slots, st.threads);
   } else {
     st.d = slots_from_layout(d, nest.d.slots, st.threads, SlotUse::store);

@@ -35,8 +35,8 @@ struct Value {
   std::int32_t step = -1;     // the statement that wrote it (-1: initial contents)
 
   bool same(const Value& o) const {
-    return kind == o.kind && tensor == o.tensor && flat == o.flat && base_nothing == o.base_nothing &&
-           runs == o.runs && (flaw < 0) == (o.flaw < 0);
+    return kind == o.kind && tensor == o.tensor && flat == o.flat && base_nothing == o.base_nothing && runs == o.runs &&
+           (flaw < 0) == (o.flaw < 0);
   }
 };
 
@@ -53,9 +53,19 @@ struct Tensor {
   std::vector<Writer> writers;
   int first_read = -1;   // step
   int first_write = -1;  // step
-  std::int64_t size() const { return shape[0] * shape[1]; }
+  std::int64_t size() const {
+    std::int64_t n = 1;
+    for (std::int64_t d : shape) n *= d;
+    return n;
+  }
+  // "D_g[3][5]": the element's coordinates, row-major over the shape.
   std::string at(std::int64_t flat) const {
-    return name + "[" + std::to_string(flat / shape[1]) + "][" + std::to_string(flat % shape[1]) + "]";
+    std::string idx;
+    for (std::size_t d = shape.size(); d-- > 0;) {
+      idx.insert(0, "[" + std::to_string(flat % shape[d]) + "]");
+      flat /= shape[d];
+    }
+    return name + idx;
   }
 };
 
@@ -83,6 +93,35 @@ void append(std::vector<Run>& runs, TensorId ta, std::int64_t a, TensorId tb, st
   runs.push_back(Run{ta, tb, a, b, 0, 0, 1});
 }
 
+// The buffer as rows of its last dimension: a layout places elements by
+// their row-major index, so its slot table (2-D) is the N-D buffer's.
+BufferDecl as_2d(BufferDecl buf) {
+  if (buf.shape.size() != 2 && !buf.shape.empty()) {
+    std::int64_t rows = 1;
+    for (std::size_t d = 0; d + 1 < buf.shape.size(); ++d) rows *= buf.shape[d];
+    buf.shape = {rows, buf.shape.back()};
+  }
+  return buf;
+}
+
+// Logical (i, j) of every element of an operand's buffer (row-major index),
+// -1 outside the gemm's region: the inverse of OperandPlace::at.
+struct LogicalOf {
+  std::vector<std::int32_t> i, j;
+  explicit LogicalOf(const OperandPlace& p) {
+    std::int64_t n = 1;
+    for (std::int64_t d : p.buffer_shape()) n *= d;
+    i.assign(static_cast<std::size_t>(n), -1);
+    j.assign(static_cast<std::size_t>(n), -1);
+    for (std::int64_t r = 0; r < p.rows(); ++r)
+      for (std::int64_t c = 0; c < p.cols(); ++c) {
+        const auto f = static_cast<std::size_t>(p.at(r, c));
+        i[f] = static_cast<std::int32_t>(r);
+        j[f] = static_cast<std::int32_t>(c);
+      }
+  }
+};
+
 // For every (row, col) of a frame's tile, the first (lane, element) holding it.
 std::vector<std::pair<int, int>> inverse(const Frame& f) {
   std::vector<std::pair<int, int>> at(static_cast<std::size_t>(f.rows) * f.cols, {-1, -1});
@@ -96,15 +135,24 @@ std::vector<std::pair<int, int>> inverse(const Frame& f) {
   return at;
 }
 
+struct OutOfTime {};
+
 class Executor {
  public:
-  Executor(const Program& program, const Plan& plan)
-      : program_(program), plan_(plan), steps_(program_order(program)), threads_(program.scope.threads) {
+  Executor(const Program& program, const Plan& plan, std::chrono::steady_clock::time_point deadline)
+      : program_(program),
+        plan_(plan),
+        deadline_(deadline),
+        steps_(program_order(program)),
+        threads_(program.scope.threads) {
     for (const ProgramStep& s : steps_) labels_.push_back(step_label(program, s));
   }
 
   ProgramRun run() {
-    for (std::size_t i = 0; i < steps_.size() && !refuted_; ++i) execute(static_cast<int>(i));
+    for (std::size_t i = 0; i < steps_.size() && !refuted_; ++i) {
+      on_time();
+      execute(static_cast<int>(i));
+    }
     if (!refuted_) judge();
     ProgramRun r;
     r.output = output_ >= 0 ? tensors_[output_].name : "";
@@ -121,6 +169,7 @@ class Executor {
  private:
   const Program& program_;
   const Plan& plan_;
+  std::chrono::steady_clock::time_point deadline_;
   std::vector<ProgramStep> steps_;
   std::vector<std::string> labels_;
   int threads_;
@@ -130,7 +179,12 @@ class Executor {
   std::optional<Counterexample> refuted_;
   TensorId output_ = -1;
   std::string covered_;
+  std::int64_t mmas_ = 0;
   bool stored_d_ = false;
+
+  void on_time() const {
+    if (std::chrono::steady_clock::now() >= deadline_) throw OutOfTime{};
+  }
 
   // ---- memories
 
@@ -139,7 +193,7 @@ class Executor {
       if (tensors_[i].name == name) return static_cast<TensorId>(i);
     Tensor t;
     t.name = name;
-    t.shape = shape.size() == 2 ? shape : Shape{1, 1};
+    t.shape = shape.empty() ? Shape{1} : shape;
     const auto id = static_cast<TensorId>(tensors_.size());
     t.cells.resize(static_cast<std::size_t>(t.size()));
     for (std::int64_t f = 0; f < t.size(); ++f) {
@@ -270,7 +324,7 @@ class Executor {
       return refute(labels_[step] + ": " + where(w.thread) + " slot " + std::to_string(w.slot) + " and " +
                         where(thread) + " slot " + std::to_string(slot) + " both store " + t.at(flat) +
                         ", different values (" + describe(t.cells[flat]) + ", " + describe(v) + ")",
-                    "D", buffer, thread, slot, Element{flat / t.shape[1], flat % t.shape[1]});
+                    "D", buffer, thread, slot);
     t.cells[flat] = std::move(v);
     w = Writer{step, thread, slot};
   }
@@ -286,9 +340,8 @@ class Executor {
         const IndexEnv env{t % 32, t / 32, t, s};
         const std::int64_t row = st.row.eval(env), col = st.col.eval(env);
         if (row < 0 || row >= shape[0] || col < 0 || col >= shape[1])
-          return refute(labels_[step] + ": " + where(t) + ", slot " + std::to_string(s) + " writes " + st.target +
-                            "[" + std::to_string(row) + "][" + std::to_string(col) + "], outside its " +
-                            tuple_text(shape),
+          return refute(labels_[step] + ": " + where(t) + ", slot " + std::to_string(s) + " writes " + st.target + "[" +
+                            std::to_string(row) + "][" + std::to_string(col) + "], outside its " + tuple_text(shape),
                         st.buffer, st.target, t, s, std::nullopt, Element{row, col});
         write(step, g, row * shape[1] + col, r.cells[static_cast<std::size_t>(t) * r.slots + s], t, s, st.buffer);
       }
@@ -406,7 +459,7 @@ class Executor {
     const auto implied = [&](const NestOperand& o, const char* role) {
       if (moved(o.buffer, false)) return;
       const BufferDecl& buf = program_.buffer(o.buffer, {});
-      load_table(step, slots_from_layout(buf, o.slots, threads_, SlotUse::load),
+      load_table(step, slots_from_layout(as_2d(buf), o.slots, threads_, SlotUse::load),
                  tensor(std::string(role) + "@layout", buf.shape));
     };
     implied(nest.a, "A");
@@ -447,17 +500,21 @@ class Executor {
           continue;
         }
         const MmaStmt& mma = std::get<MmaStmt>(ns);
-        const std::string what = mma.origin.empty() ? labels_[step] + ", mma (" + std::to_string(mma.tile_m) + ", " +
-                                                          std::to_string(mma.tile_n) + ", " +
-                                                          std::to_string(mma.tile_k) + ")"
-                                                    : mma.origin;
+        if ((++mmas_ & 1023) == 0) on_time();
+        const std::string what = mma.origin.empty()
+                                     ? labels_[step] + ", mma (" + std::to_string(mma.tile_m) + ", " +
+                                           std::to_string(mma.tile_n) + ", " + std::to_string(mma.tile_k) + ")"
+                                     : mma.origin;
         for (int row = 0; row < fc.rows; ++row)
           for (int col = 0; col < fc.cols; ++col) {
             const auto [lc, ec] = ic[static_cast<std::size_t>(row) * fc.cols + col];
-            const Value& c = cell(rd, lc, slot(mma.c, ec, fc));
+            const auto [ld0, ed0] = id[static_cast<std::size_t>(row) * fd.cols + col];
+            Value& c = cell(rd, lc, slot(mma.c, ec, fc));
+            // Accumulating in place (C's register is D's): the sum moves on, no copy.
+            const bool in_place = ld0 == lc && slot(mma.d, ed0, fd) == slot(mma.c, ec, fc);
+            const Kind c_kind = c.kind;
             Value v;
-            v.kind = Kind::sum;
-            if (c.kind == Kind::sum) v = c;
+            if (c.kind == Kind::sum) v = in_place ? std::move(c) : c;
             else if (c.kind == Kind::input) v.tensor = c.tensor, v.flat = c.flat;
             else if (c.kind == Kind::nothing) v.base_nothing = true;
             v.kind = Kind::sum;
@@ -482,7 +539,7 @@ class Executor {
                                  (bad.kind == Kind::nothing ? nothing_note(buf, step) : describe(bad)));
               }
             }
-            if (v.base_nothing && v.flaw < 0 && c.kind == Kind::nothing) {
+            if (v.base_nothing && v.flaw < 0 && c_kind == Kind::nothing) {
               v.flaw = static_cast<std::int32_t>(flaws_.size());
               flaws_.push_back(what + " accumulates onto " + nest.d.buffer + " slot " +
                                std::to_string(slot(mma.c, ec, fc)) + " of " + where(w * 32 + lc) + ", which holds " +
@@ -501,7 +558,8 @@ class Executor {
     // D's layout writes it back when no statement does.
     if (!moved(nest.d.buffer, true)) {
       const BufferDecl& d = program_.buffer(nest.d.buffer, {});
-      store_table(step, slots_from_layout(d, nest.d.slots, threads_, SlotUse::store), tensor("D@layout", d.shape));
+      store_table(step, slots_from_layout(as_2d(d), nest.d.slots, threads_, SlotUse::store),
+                  tensor("D@layout", d.shape));
     }
   }
 
@@ -518,8 +576,9 @@ class Executor {
     for (std::size_t i = 0; i < tensors_.size(); ++i)
       if (tensors_[i].first_write >= 0) written.push_back(static_cast<TensorId>(i));
     if (written.empty())
-      return refute(stored_d_ ? "the program stores nothing" : "the program never stores " + plan_.nest.d.buffer +
-                                                                   "'s registers: no tensor holds the result");
+      return refute(stored_d_ ? "the program stores nothing"
+                              : "the program never stores " + plan_.nest.d.buffer +
+                                    "'s registers: no tensor holds the result");
     if (written.size() > 1)
       return refute("the program writes " + tensors_[written[0]].name + " and " + tensors_[written[1]].name +
                     "; a gemm writes one output tensor");
@@ -554,19 +613,17 @@ class Executor {
     }
 
     TensorId ta = -1, tb = -1, tc = -1;
-    const auto coords = [](const Tensor& t, std::int64_t flat) { return Shape{flat / t.shape[1], flat % t.shape[1]}; };
+    const LogicalOf la(g.a), lb(g.b);
     std::vector<std::uint8_t> seen(static_cast<std::size_t>(g.k));
     std::int64_t checked = 0;
     for (std::int64_t i = 0; i < g.m; ++i)
       for (std::int64_t j = 0; j < g.n; ++j) {
         const std::int64_t flat = g.d.at(i, j);
         const Value& v = out.cells[flat];
-        const Shape dc = coords(out, flat);
-        const std::string here = out.at(flat) + writer_text(out, flat);
         const auto fail = [&](const std::string& why) {
           const Writer& w = out.writers[flat];
-          refute(here + ": " + why, "D", out.name, std::max(0, static_cast<int>(w.thread)), w.slot,
-                 Element{dc[0], dc[1]});
+          refute(out.at(flat) + writer_text(out, flat) + ": " + why, "D", out.name,
+                 std::max(0, static_cast<int>(w.thread)), w.slot);
         };
         if (v.kind == Kind::input && v.tensor == output_)
           return fail("never written: the program leaves the output's element as it was");
@@ -582,15 +639,15 @@ class Executor {
         if (v.flaw >= 0) return fail(flaws_[v.flaw]);
         // the base
         if (beta) {
-          if (v.tensor < 0) return fail("starts from zero, but beta = 1 (C[" + std::to_string(i) + "][" +
-                                        std::to_string(j) + "] is missing)");
+          if (v.tensor < 0)
+            return fail("starts from zero, but beta = 1 (C[" + std::to_string(i) + "][" + std::to_string(j) +
+                        "] is missing)");
           if (tc < 0) {
             tc = v.tensor;
             if (!shaped(tc, g.c, "C operand")) return;
           }
           const Tensor& c = tensors_[v.tensor];
-          const std::optional<Shape> l = g.c.from_buffer(coords(c, v.flat));
-          if (v.tensor != tc || !l || (*l)[0] != i || (*l)[1] != j)
+          if (v.tensor != tc || v.flat != g.c.at(i, j))
             return fail("starts from " + c.at(v.flat) + ", not the C element of (" + std::to_string(i) + ", " +
                         std::to_string(j) + ")" + (tc >= 0 ? " of " + tensors_[tc].name : ""));
         } else if (v.tensor >= 0) {
@@ -610,19 +667,16 @@ class Executor {
             return fail("the C input comes from " + tensors_[tc].name + ", which is also a factor of the products");
           for (std::int64_t t = 0; t < r.n; ++t) {
             const std::int64_t af = r.a0 + t * r.da, bf = r.b0 + t * r.db;
-            const Tensor& x = tensors_[r.ta];
-            const Tensor& y = tensors_[r.tb];
-            const std::string prod = x.at(af) + "·" + y.at(bf);
+            const auto prod_text = [&] { return tensors_[r.ta].at(af) + "·" + tensors_[r.tb].at(bf); };
             if (r.ta != ta || r.tb != tb)
-              return fail("holds the product " + prod + "; its other products are " + tensors_[ta].name + "·" +
+              return fail("holds the product " + prod_text() + "; its other products are " + tensors_[ta].name + "·" +
                           tensors_[tb].name);
-            const std::optional<Shape> la = g.a.from_buffer(coords(x, af));
-            const std::optional<Shape> lb = g.b.from_buffer(coords(y, bf));
-            if (!la || !lb || (*la)[0] != i || (*lb)[1] != j || (*la)[1] != (*lb)[0])
-              return fail("holds the product " + prod + ", which is no A[" + std::to_string(i) + "][k]·B[k][" +
+            const std::int64_t ai = la.i[af], ak = la.j[af], bk = lb.i[bf], bj = lb.j[bf];
+            if (ai != i || bj != j || ak < 0 || ak != bk)
+              return fail("holds the product " + prod_text() + ", which is no A[" + std::to_string(i) + "][k]·B[k][" +
                           std::to_string(j) + "]");
-            const std::int64_t k = (*la)[1];
-            if (seen[k]) return fail("holds the product " + prod + " (k = " + std::to_string(k) + ") twice");
+            const std::int64_t k = ak;
+            if (seen[k]) return fail("holds the product " + prod_text() + " (k = " + std::to_string(k) + ") twice");
             seen[k] = 1;
           }
         }
@@ -649,13 +703,20 @@ class Executor {
 
 }  // namespace
 
-ProgramRun run_program(const Program& program, const Plan& plan) {
+ProgramRun run_program(const Program& program, const Plan& plan, std::chrono::steady_clock::time_point deadline) {
+  ProgramRun r;
   if (!plan.ok || !plan.inst || !program.gemm) {
-    ProgramRun r;
     r.note = "the gemm was not dispatched";
     return r;
   }
-  return Executor(program, plan).run();
+  try {
+    return Executor(program, plan, deadline).run();
+  } catch (const OutOfTime&) {
+    r.note = "the run's time limit ran out before the program was executed";
+  } catch (const Error& e) {
+    r.note = std::string("the program cannot be executed: ") + e.what();
+  }
+  return r;
 }
 
 }  // namespace mmacheck

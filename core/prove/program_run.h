@@ -40,6 +40,7 @@
 //                                   stores a register nothing wrote (the gemm (line 34) runs after it)"
 #pragma once
 
+#include <chrono>
 #include <optional>
 #include <string>
 
@@ -58,9 +59,11 @@ struct ProgramRun {
   std::string note;
 };
 
-// `plan` must be dispatch(program)'s (ok).  Throws Error only for what the
-// piece checks throw for too (an unknown buffer); everything the program does
-// wrong is a refutation.
-ProgramRun run_program(const Program& program, const Plan& plan);
+// `plan` must be dispatch(program)'s (ok).  Everything the program does
+// wrong is a refutation; what the run cannot execute (a layout that places
+// two elements in one register, which the fragment checks refute) or a
+// `deadline` that passes is `unknown`, with the reason in `note`.
+ProgramRun run_program(const Program& program, const Plan& plan,
+                       std::chrono::steady_clock::time_point deadline = std::chrono::steady_clock::time_point::max());
 
 }  // namespace mmacheck

@@ -194,18 +194,20 @@ ProofReport prove(const Program& program, const Plan& plan, const ProveOptions& 
   // run refutes whatever the pieces say; a proved run supersedes the pieces
   // that only depart from the layouts' plain reading (a consistent K order,
   // tiles swapped in A and D alike, a staging overwritten before the mma).
-  // Alignment and swizzle rules are the hardware's, not the program's
-  // values: they stand.
+  // A layout that is no bijection into the scope's registers (fragment) is
+  // an ill-formed declaration, and alignment and swizzle rules are the
+  // hardware's: those refutations stand.
   const auto run_start = std::chrono::steady_clock::now();
-  ProgramRun run = run_program(program, plan);
+  ProgramRun run = run_program(program, plan, start + std::chrono::milliseconds(options.timeout_ms));
   const std::chrono::duration<double, std::milli> run_ms = std::chrono::steady_clock::now() - run_start;
   if (run.result == CheckResult::proved && refuted) {
     const auto placement = [](CheckKind k) {
-      return k != CheckKind::rows && k != CheckKind::swizzle && k != CheckKind::swizzle_fill &&
-             k != CheckKind::swizzle_drain;
+      return k != CheckKind::fragment && k != CheckKind::rows && k != CheckKind::swizzle &&
+             k != CheckKind::swizzle_fill && k != CheckKind::swizzle_drain;
     };
     bool stands = false;
-    for (const CheckReport& c : report.checks) stands = stands || (c.result == CheckResult::refuted && !placement(c.check.kind));
+    for (const CheckReport& c : report.checks)
+      stands = stands || (c.result == CheckResult::refuted && !placement(c.check.kind));
     if (!stands) {
       for (CheckReport& c : report.checks)
         if (c.result == CheckResult::refuted) {
@@ -224,6 +226,9 @@ ProofReport prove(const Program& program, const Plan& plan, const ProveOptions& 
     report.counterexamples.push_back(std::move(*run.counterexample));
   }
   unknown = unknown || run.result == CheckResult::unknown;
+  if (run.result == CheckResult::unknown &&
+      std::chrono::steady_clock::now() >= start + std::chrono::milliseconds(options.timeout_ms))
+    run.note = "the run's time limit of " + std::to_string(options.timeout_ms) + " ms ran out before this check";
   report.checks.push_back(CheckReport{CheckId{CheckKind::program, ""}, run.result, options.method, run_ms.count(),
                                       run.note.empty() ? "decided by execution" : "decided by execution: " + run.note,
                                       true});

@@ -24,7 +24,10 @@ namespace {
 GemmInputs as_loaded(const GemmInputs& in, const Staging& st) {
   GemmInputs out = in;
   const auto pick = [&](Matrix& m, LoadSource from) {
-    const Matrix* src = from == LoadSource::a ? &in.a : from == LoadSource::b ? &in.b : from == LoadSource::c ? &in.c : nullptr;
+    const Matrix* src = from == LoadSource::a   ? &in.a
+                        : from == LoadSource::b ? &in.b
+                        : from == LoadSource::c ? &in.c
+                                                : nullptr;
     if (src && src->rows == m.rows && src->cols == m.cols && src->dtype == m.dtype) m.bits = src->bits;
     if (from == LoadSource::output) std::fill(m.bits.begin(), m.bits.end(), 0);
   };

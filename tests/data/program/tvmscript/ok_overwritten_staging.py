@@ -20,7 +20,6 @@ def gemm(A_ptr: T.handle, B_ptr: T.handle, D_ptr: T.handle):
     for s in T.unroll(8):
         kp, rM, kHi = s % 2, (s // 2) % 2, s // 4
         A_reg[s] = A_g[lane // 4, 2 * (lane % 4) + kp + 8 * kHi]
-    A_reg = A_f.local(8)                 # stage A into the lane's 8 regs
     for s in T.unroll(8):
         kp, rM, kHi = s % 2, (s // 2) % 2, s // 4
         A_reg[s] = A_g[lane // 4 + 8 * rM, 2 * (lane % 4) + kp + 8 * kHi]
