@@ -122,6 +122,46 @@ struct LogicalOf {
   }
 };
 
+// n products X[a0 + t·da]·Y[b0 + t·db] at once (n >= 2), continuing the last
+// run where they extend it: a K loop over tiles stays one run.
+void append_run(std::vector<Run>& runs, const Run& add) {
+  if (!runs.empty()) {
+    Run& r = runs.back();
+    if (r.ta == add.ta && r.tb == add.tb && r.n >= 2 && r.da == add.da && r.db == add.db &&
+        add.a0 == r.a0 + r.n * r.da && add.b0 == r.b0 + r.n * r.db) {
+      r.n += add.n;
+      return;
+    }
+  }
+  runs.push_back(add);
+}
+
+// The factors an mma reads along K for one row of A (column of B): one
+// tensor's elements in arithmetic progression, or not (`ok` false).
+struct Progression {
+  bool ok = false;
+  TensorId t = -1;
+  std::int64_t f0 = 0, df = 0;
+};
+
+template <class At>
+Progression progression(int n, At at) {
+  Progression p;
+  if (n < 2) return p;
+  const Value& first = at(0);
+  const Value& second = at(1);
+  if (first.kind != Kind::input || second.kind != Kind::input || first.tensor != second.tensor) return p;
+  p.t = first.tensor;
+  p.f0 = first.flat;
+  p.df = second.flat - first.flat;
+  for (int k = 2; k < n; ++k) {
+    const Value& v = at(k);
+    if (v.kind != Kind::input || v.tensor != p.t || v.flat != p.f0 + k * p.df) return p;
+  }
+  p.ok = true;
+  return p;
+}
+
 // For every (row, col) of a frame's tile, the first (lane, element) holding it.
 std::vector<std::pair<int, int>> inverse(const Frame& f) {
   std::vector<std::pair<int, int>> at(static_cast<std::size_t>(f.rows) * f.cols, {-1, -1});
@@ -483,6 +523,10 @@ class Executor {
       return regs[static_cast<std::size_t>(e / per)] * per + e % per;
     };
     std::vector<Value> out(static_cast<std::size_t>(fc.rows) * fc.cols);
+    std::vector<std::pair<const Value*, int>> a_at(static_cast<std::size_t>(fa.rows) * fa.cols),
+        b_at(static_cast<std::size_t>(fb.rows) * fb.cols);
+    std::vector<Progression> a_seq(static_cast<std::size_t>(fa.rows)),
+        b_seq(static_cast<std::size_t>(std::max(1, fb.products)) * fb.cols);
     for (int w = 0; w < program_.scope.warps() && !refuted_; ++w) {
       const auto cell = [&](Regs& r, int lane, int s) -> Value& {
         return r.cells[static_cast<std::size_t>(w * 32 + lane) * r.slots + s];
@@ -501,10 +545,31 @@ class Executor {
         }
         const MmaStmt& mma = std::get<MmaStmt>(ns);
         if ((++mmas_ & 1023) == 0) on_time();
-        const std::string what = mma.origin.empty()
-                                     ? labels_[step] + ", mma (" + std::to_string(mma.tile_m) + ", " +
-                                           std::to_string(mma.tile_n) + ", " + std::to_string(mma.tile_k) + ")"
-                                     : mma.origin;
+        const auto what = [&] {
+          return mma.origin.empty() ? labels_[step] + ", mma (" + std::to_string(mma.tile_m) + ", " +
+                                          std::to_string(mma.tile_n) + ", " + std::to_string(mma.tile_k) + ")"
+                                    : mma.origin;
+        };
+        // The registers this mma reads, per tile position: A's (row, k), B's (k, col).
+        for (int row = 0; row < fa.rows; ++row)
+          for (int kk = 0; kk < fa.cols; ++kk) {
+            const auto [la, ea] = ia[static_cast<std::size_t>(row) * fa.cols + kk];
+            a_at[static_cast<std::size_t>(row) * fa.cols + kk] = {&cell(ra, la, slot(mma.a, ea, fa)), la};
+          }
+        for (int kk = 0; kk < fb.rows; ++kk)
+          for (int col = 0; col < fb.cols; ++col) {
+            const auto [lb, eb] = ib[static_cast<std::size_t>(kk) * fb.cols + col];
+            b_at[static_cast<std::size_t>(kk) * fb.cols + col] = {&cell(rb, lb, slot(mma.b, eb, fb)), lb};
+          }
+        for (int row = 0; row < fa.rows; ++row)
+          a_seq[static_cast<std::size_t>(row)] = progression(
+              kper, [&](int k) -> const Value& { return *a_at[static_cast<std::size_t>(row) * fa.cols + k].first; });
+        for (int pb = 0; pb < fb.rows; pb += b_rows_per)
+          for (int col = 0; col < fb.cols; ++col)
+            b_seq[static_cast<std::size_t>(pb / b_rows_per) * fb.cols + col] =
+                progression(kper, [&](int k) -> const Value& {
+                  return *b_at[static_cast<std::size_t>(pb + k) * fb.cols + col].first;
+                });
         for (int row = 0; row < fc.rows; ++row)
           for (int col = 0; col < fc.cols; ++col) {
             const auto [lc, ec] = ic[static_cast<std::size_t>(row) * fc.cols + col];
@@ -519,31 +584,40 @@ class Executor {
             else if (c.kind == Kind::nothing) v.base_nothing = true;
             v.kind = Kind::sum;
             v.step = step;
-            const int p = row / rows_per;
+            const std::pair<const Value*, int>* arow = &a_at[static_cast<std::size_t>(row) * fa.cols];
+            const std::pair<const Value*, int>* bcol =
+                &b_at[static_cast<std::size_t>(row / rows_per * b_rows_per) * fb.cols + col];
+            if (v.base_nothing && v.flaw < 0 && c_kind == Kind::nothing) {
+              v.flaw = static_cast<std::int32_t>(flaws_.size());
+              flaws_.push_back(what() + " accumulates onto " + nest.d.buffer + " slot " +
+                               std::to_string(slot(mma.c, ec, fc)) + " of " + where(w * 32 + lc) + ", which holds " +
+                               nothing_note(nest.c.buffer, step));
+            }
+            const Progression& xs = a_seq[static_cast<std::size_t>(row)];
+            const Progression& ys = b_seq[static_cast<std::size_t>(row / rows_per) * fb.cols + col];
+            if (xs.ok && ys.ok) {  // the common case: the whole K step as one run
+              append_run(v.runs, Run{xs.t, ys.t, xs.f0, ys.f0, xs.df, ys.df, kper});
+              out[static_cast<std::size_t>(row) * fc.cols + col] = std::move(v);
+              continue;
+            }
             for (int kk = 0; kk < kper; ++kk) {
-              const auto [la, ea] = ia[static_cast<std::size_t>(row) * fa.cols + kk];
-              const auto [lb, eb] = ib[static_cast<std::size_t>(p * b_rows_per + kk) * fb.cols + col];
-              const int sa = slot(mma.a, ea, fa), sb = slot(mma.b, eb, fb);
-              const Value& x = cell(ra, la, sa);
-              const Value& y = cell(rb, lb, sb);
+              const Value& x = *arow[kk].first;
+              const Value& y = *bcol[static_cast<std::size_t>(kk) * fb.cols].first;
               if (x.kind == Kind::input && y.kind == Kind::input) {
                 append(v.runs, x.tensor, x.flat, y.tensor, y.flat);
               } else if (v.flaw < 0) {
                 const bool bad_a = x.kind != Kind::input;
                 const std::string& buf = bad_a ? nest.a.buffer : nest.b.buffer;
                 const Value& bad = bad_a ? x : y;
+                const Value* const first = bad_a ? &cell(ra, 0, 0) : &cell(rb, 0, 0);
+                const auto at = static_cast<std::int64_t>(&bad - first);
+                const int lane = bad_a ? arow[kk].second : bcol[static_cast<std::size_t>(kk) * fb.cols].second;
+                const int slots = bad_a ? ra.slots : rb.slots;
                 v.flaw = static_cast<std::int32_t>(flaws_.size());
-                flaws_.push_back(what + " multiplies " + (bad_a ? "A" : "B") + "'s register " + buf + " slot " +
-                                 std::to_string(bad_a ? sa : sb) + " of " + where(w * 32 + (bad_a ? la : lb)) +
-                                 ", which holds " +
+                flaws_.push_back(what() + " multiplies " + (bad_a ? "A" : "B") + "'s register " + buf + " slot " +
+                                 std::to_string(at % slots) + " of " + where(w * 32 + lane) + ", which holds " +
                                  (bad.kind == Kind::nothing ? nothing_note(buf, step) : describe(bad)));
               }
-            }
-            if (v.base_nothing && v.flaw < 0 && c_kind == Kind::nothing) {
-              v.flaw = static_cast<std::int32_t>(flaws_.size());
-              flaws_.push_back(what + " accumulates onto " + nest.d.buffer + " slot " +
-                               std::to_string(slot(mma.c, ec, fc)) + " of " + where(w * 32 + lc) + ", which holds " +
-                               nothing_note(nest.c.buffer, step));
             }
             out[static_cast<std::size_t>(row) * fc.cols + col] = std::move(v);
           }
@@ -564,6 +638,31 @@ class Executor {
   }
 
   // ---- the property
+
+  // A run that is A[i][k]·B[k][j] for k = k0, k0 ± 1, ... (checked at its
+  // ends; in between the buffers' steps per k, since `at` is affine in k),
+  // counted in `seen` at once: true.  false leaves `seen` as it was, for the
+  // product by product check to find what is wrong.
+  static bool whole_run(const Run& r, std::int64_t i, std::int64_t j, const LogicalOf& la, const LogicalOf& lb,
+                        std::int64_t step_a, std::int64_t step_b, std::vector<std::int64_t>& seen, std::int64_t stamp) {
+    if (r.n < 2) return false;
+    const std::int64_t a1 = r.a0 + (r.n - 1) * r.da, b1 = r.b0 + (r.n - 1) * r.db;
+    const auto in = [](const std::vector<std::int32_t>& t, std::int64_t f) {
+      return f >= 0 && f < static_cast<std::int64_t>(t.size());
+    };
+    if (!in(la.i, r.a0) || !in(la.i, a1) || !in(lb.i, r.b0) || !in(lb.i, b1)) return false;
+    const std::int64_t k0 = la.j[r.a0], k1 = la.j[a1];
+    if (la.i[r.a0] != i || la.i[a1] != i || lb.j[r.b0] != j || lb.j[b1] != j || k0 < 0 || k1 < 0 || lb.i[r.b0] != k0 ||
+        lb.i[b1] != k1)
+      return false;
+    const std::int64_t dk = k1 > k0 ? 1 : -1;
+    if (k1 - k0 != dk * (r.n - 1) || r.da != dk * step_a || r.db != dk * step_b) return false;
+    const std::int64_t lo = std::min(k0, k1), hi = std::max(k0, k1);
+    for (std::int64_t k = lo; k <= hi; ++k)
+      if (seen[k] == stamp) return false;
+    for (std::int64_t k = lo; k <= hi; ++k) seen[k] = stamp;
+    return true;
+  }
 
   std::string writer_text(const Tensor& t, std::int64_t flat) const {
     const Writer& w = t.writers[flat];
@@ -614,7 +713,11 @@ class Executor {
 
     TensorId ta = -1, tb = -1, tc = -1;
     const LogicalOf la(g.a), lb(g.b);
-    std::vector<std::uint8_t> seen(static_cast<std::size_t>(g.k));
+    // One step of k in A's and B's buffers (OperandPlace::at is affine in each coordinate).
+    const std::int64_t step_a = g.k > 1 ? g.a.at(0, 1) - g.a.at(0, 0) : 0;
+    const std::int64_t step_b = g.k > 1 ? g.b.at(1, 0) - g.b.at(0, 0) : 0;
+    // seen[k] == the element's number: product k counted for this element.
+    std::vector<std::int64_t> seen(static_cast<std::size_t>(g.k), -1);
     std::int64_t checked = 0;
     for (std::int64_t i = 0; i < g.m; ++i)
       for (std::int64_t j = 0; j < g.n; ++j) {
@@ -637,6 +740,7 @@ class Executor {
         if (v.kind == Kind::zero) return fail("holds zero, not a sum of products");
         if (v.kind == Kind::input) return fail("holds " + describe(v) + ", an input element, not a sum of products");
         if (v.flaw >= 0) return fail(flaws_[v.flaw]);
+        if (v.base_nothing) return fail("its sum starts from a register nothing wrote");
         // the base
         if (beta) {
           if (v.tensor < 0)
@@ -654,7 +758,7 @@ class Executor {
           return fail("starts from " + tensors_[v.tensor].at(v.flat) + ", but beta = 0");
         }
         // the products
-        std::fill(seen.begin(), seen.end(), 0);
+        const std::int64_t stamp = i * g.n + j;
         for (const Run& r : v.runs) {
           if (ta < 0) {
             ta = r.ta, tb = r.tb;
@@ -665,6 +769,7 @@ class Executor {
                         tensors_[tb].name + ", the tensor A's come from");
           if (tc >= 0 && (tc == ta || tc == tb))
             return fail("the C input comes from " + tensors_[tc].name + ", which is also a factor of the products");
+          if (r.ta == ta && r.tb == tb && whole_run(r, i, j, la, lb, step_a, step_b, seen, stamp)) continue;
           for (std::int64_t t = 0; t < r.n; ++t) {
             const std::int64_t af = r.a0 + t * r.da, bf = r.b0 + t * r.db;
             const auto prod_text = [&] { return tensors_[r.ta].at(af) + "·" + tensors_[r.tb].at(bf); };
@@ -676,12 +781,13 @@ class Executor {
               return fail("holds the product " + prod_text() + ", which is no A[" + std::to_string(i) + "][k]·B[k][" +
                           std::to_string(j) + "]");
             const std::int64_t k = ak;
-            if (seen[k]) return fail("holds the product " + prod_text() + " (k = " + std::to_string(k) + ") twice");
-            seen[k] = 1;
+            if (seen[k] == stamp)
+              return fail("holds the product " + prod_text() + " (k = " + std::to_string(k) + ") twice");
+            seen[k] = stamp;
           }
         }
         for (std::int64_t k = 0; k < g.k; ++k)
-          if (!seen[k])
+          if (seen[k] != stamp)
             return fail("misses the product of k = " + std::to_string(k) + " (A[" + std::to_string(i) + "][" +
                         std::to_string(k) + "]·B[" + std::to_string(k) + "][" + std::to_string(j) + "])");
         ++checked;
