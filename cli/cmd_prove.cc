@@ -120,17 +120,18 @@ void text(std::ostream& os, const ProofReport& r) {
   os << "instruction: " << r.inst->ptx() << "\n"
      << "tiling: M " << r.tiles_m << " x N " << r.tiles_n << " x K " << r.tiles_k << " tiles per warp, " << r.mma_count
      << " mma\n";
-  int refuted = 0, unknown = 0;
+  int refuted = 0, unknown = 0, superseded = 0;
   os << "checks (" << (r.checks.empty() ? "" : proof_method_name(r.checks.front().method)) << "):\n";
   for (const CheckReport& c : r.checks) {
     std::string name = "  " + c.check.name();
     name.resize(std::max<std::size_t>(name.size() + 1, 18), ' ');
     std::string result(check_result_name(c.result));
-    result.resize(9, ' ');
+    result.resize(std::max<std::size_t>(result.size() + 1, 9), ' ');
     if (!c.solved) os << name << result << "(" << c.note << ")\n";
     else os << name << result << ms_str(c.ms) << (c.note.empty() ? "" : "  (" + c.note + ")") << "\n";
     refuted += c.result == CheckResult::refuted;
     unknown += c.result == CheckResult::unknown;
+    superseded += c.result == CheckResult::superseded;
   }
   if (!r.counterexamples.empty()) os << "counterexamples:\n";
   for (const Counterexample& cx : r.counterexamples) print_counterexample(os, cx);
@@ -139,6 +140,8 @@ void text(std::ostream& os, const ProofReport& r) {
   os << "verdict: " << verdict_name(r.verdict);
   if (refuted) os << " (" << refuted << " of " << r.checks.size() << " checks refuted)";
   else if (unknown) os << " (" << unknown << " of " << r.checks.size() << " checks undecided)";
+  else if (superseded)
+    os << " (all " << r.checks.size() << " checks, " << superseded << " superseded by the program as executed)";
   else os << " (all " << r.checks.size() << " checks)";
   os << "\n";
 }

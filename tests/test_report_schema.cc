@@ -101,6 +101,11 @@ TEST_CASE("every --json command prints objects of docs/report.schema.json", "[cl
   CHECK(tma[0]["verdict"] == "refuted");
   CHECK(tma[0]["tma_operands"][0]["fields"][0] == "swizzle mode");
   CHECK(conforming_lines({"tma", source_path("examples/tma/k_sw128_f16.txt"), "--json"})[0]["verdict"] == "proved");
+  // A piece superseded by the program as executed (K reversed in A and B alike).
+  const auto superseded =
+      conforming_lines({"prove", source_path("tests/data/program/tvmscript/ok_k_reversed.py"), "--json"});
+  CHECK(superseded[0]["verdict"] == "proved");
+  CHECK(superseded[0].dump().find("\"superseded\"") != std::string::npos);
   const std::string gpu = conforming_lines({"gpu", good, "--json", "--cases", "2"})[0]["verdict"];
   // Without CUDA gpu's object is bad input, still of the shape.
   CHECK((gpu == "match" || gpu == "no_gpu" || (!mmacheck::test::runs_here("gpu") && gpu == "bad input")));
