@@ -105,6 +105,10 @@ void check_tcgen05_k_loop(const Tcgen05Case& c, Tcgen05Report& r) {
     r.k_loop_messages.push_back(message);
   };
   const std::string of = " (of " + std::to_string(loop.k_blocks) + ")";
+  if (loop.steps.empty() || loop.k_blocks < 1) {
+    refute("no repeat: the K loop reads no K block");
+    return;
+  }
   for (std::size_t i = 0; i < loop.steps.size(); ++i) {
     const Tcgen05Step& s = loop.steps[i];
     for (const bool a : {true, false}) {
