@@ -87,7 +87,13 @@ Json report_json(const Tcgen05Report& r) {
                 {"value", hex(r.idesc)},
                 {"expected", hex(r.idesc_expected)},
                 {"differences", std::move(diffs)}}},
-              {"operands", std::move(operands)}};
+              {"operands", std::move(operands)},
+              {"computation", r.computation}};
+  if (!r.k_loop_messages.empty()) {
+    Json messages = Json::array();
+    for (const std::string& m : r.k_loop_messages) messages.push_back(m);
+    out["k_loop"] = {{"result", verdict_name(r.k_loop_result)}, {"messages", std::move(messages)}};
+  }
   if (r.tmem) {
     Json t = {{"name", r.tmem->name},
               {"result", verdict_name(r.tmem->result)},
@@ -136,9 +142,14 @@ FileOutcome check_file(const std::string& path, bool json, bool allow, std::ostr
     }
   }
   if (r.tmem) out << padded(r.tmem->result) << r.tmem->name << "\n  " << r.tmem->message << "\n";
+  if (!r.k_loop_messages.empty()) {
+    out << padded(r.k_loop_result) << "K loop\n";
+    for (const std::string& m : r.k_loop_messages) out << "  " << m << "\n";
+  }
   out << verdict_name(r.result) << ": idesc " << verdict_name(r.idesc_result) << ", " << r.operands.size()
       << " operands, " << (r.tmem ? "TMEM " + std::string(verdict_name(r.tmem->result)) : std::string("no TMEM layout"))
-      << std::endl
+      << (r.k_loop_messages.empty() ? "" : ", K loop " + std::string(verdict_name(r.k_loop_result))) << std::endl
+      << "  " << r.computation << "\n"
       << unchecked.summary(allow) << std::flush;
   return outcome;
 }

@@ -97,6 +97,15 @@ TEST_CASE("every --json command prints objects of docs/report.schema.json", "[cl
         "refuted");
   CHECK(conforming_lines({"tcgen05", source_path("examples/tcgen05/f16_k_sw128.txt"), "--json"})[0]["verdict"] ==
         "proved");
+  // A TIRx dump's K loop and computation (tests/test_tcgen05_repeats.cc).
+  const auto frozen = conforming_lines(
+      {"tcgen05", source_path("tests/data/tirx/tcgen05_planted/tcgen05_a_frozen.lowered.py"), "--json"});
+  CHECK(frozen[0]["verdict"] == "refuted");
+  CHECK(frozen[0]["tcgen05"]["k_loop"]["result"] == "refuted");
+  CHECK(conforming_lines({"tcgen05", source_path("tests/data/tirx/tcgen05_neg_a.lowered.py"),
+                          "--json"})[0]["tcgen05"]["computation"] ==
+        "D = (-A) * B over 4 K blocks; neg_a, neg_b, sat_d as stated by " +
+            source_path("tests/data/tirx/tcgen05_neg_a.py") + ":12");
   const auto tma = conforming_lines({"tma", source_path("examples/tma/bad_swizzle_mode.txt"), "--json"});
   CHECK(tma[0]["verdict"] == "refuted");
   CHECK(tma[0]["tma_operands"][0]["fields"][0] == "swizzle mode");

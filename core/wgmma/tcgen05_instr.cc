@@ -158,9 +158,9 @@ std::string Tcgen05Instr::problem() const {
 std::string Tcgen05Instr::str() const {
   return "tcgen05.mma.cta_group::" + std::to_string(cta_group) + ".kind::" + std::string(tcgen05_kind_name(kind)) +
          " m" + std::to_string(m) + "n" + std::to_string(n) + "k" + std::to_string(k()) + " " +
-         std::string(d ? d->name : "?") + " += " + std::string(a ? a->name : "?") + " * " +
-         std::string(b ? b->name : "?") + " (A " + std::string(major_name(a_major)) + "-major, B " +
-         std::string(major_name(b_major)) + "-major)";
+         std::string(d ? d->name : "?") + " += " + (negate_a ? "-" : "") + std::string(a ? a->name : "?") + " * " +
+         (negate_b ? "-" : "") + std::string(b ? b->name : "?") + (saturate ? " saturating" : "") + " (A " +
+         std::string(major_name(a_major)) + "-major, B " + std::string(major_name(b_major)) + "-major)";
 }
 
 std::uint32_t Tcgen05Instr::idesc() const {

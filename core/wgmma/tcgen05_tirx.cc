@@ -1,7 +1,11 @@
 #include "core/wgmma/tcgen05_tirx.h"
 
 #include <algorithm>
+#include <array>
+#include <filesystem>
+#include <fstream>
 #include <map>
+#include <sstream>
 #include <optional>
 #include <variant>
 
@@ -64,9 +68,90 @@ std::string operand_format(const std::string& dtype, Tcgen05Kind kind, bool d = 
   return it == names.end() ? dtype : it->second;
 }
 
+// What the program before lowering states of its tcgen05.mma: the tile op's
+// neg_a, neg_b, sat_d and accum.  TIRx folds the first three into the
+// idesc's bits 13, 14 and 3 and writes accum into enable-input-D, so the
+// lowered dump alone cannot say whether those bits are what was asked.
+struct ProgramFlags {
+  bool neg_a = false, neg_b = false, sat_d = false;
+  std::optional<bool> accum;
+  SourceLoc loc;     // the T.cuda.tile.apply call
+  std::string from;  // "PROGRAM:LINE"
+};
+
+// A literal flag: T.bool(True), True, False, 1, 0.
+bool flag_value(TokenCursor& in, const std::string& key) {
+  const Token& at = in.peek();
+  if (at.is_name("T") && in.peek(1).is_op(".") && in.peek(2).is_name("bool") && in.peek(3).is_op("(")) {
+    for (int i = 0; i < 4; ++i) in.next();
+    const bool v = flag_value(in, key);
+    in.expect(")", "after T.bool(...)");
+    return v;
+  }
+  const Token& t = in.next();
+  if (t.is_name("True") || (t.kind == TokenKind::integer && t.int_value == 1)) return true;
+  if (t.is_name("False") || (t.kind == TokenKind::integer && t.int_value == 0)) return false;
+  in.fail(at, "the program's " + key + " is not a literal True or False (not read)");
+}
+
+// The program before lowering of dump NAME.lowered.py is NAME.py beside it,
+// as scripts/tirx-oracle/tcgen05_programs.py writes them; nullopt when there
+// is none or it has no T.cuda.tile.apply("tcgen05.mma...") (then the idesc's
+// bits are taken as the program's statement).  Its flags are either the
+// printed `("neg_a", T.bool(True))` pairs or the source's `neg_a=True`.
+std::optional<ProgramFlags> program_flags(const std::string& dump_path) {
+  static constexpr std::string_view kSuffix = ".lowered.py";
+  if (dump_path.size() <= kSuffix.size() || !dump_path.ends_with(kSuffix)) return std::nullopt;
+  const std::string program = dump_path.substr(0, dump_path.size() - kSuffix.size()) + ".py";
+  std::ifstream file(program);
+  if (!std::filesystem::is_regular_file(program) || !file) return std::nullopt;
+  std::ostringstream text;
+  text << file.rdbuf();
+  TokenCursor in(tokenize(text.str(), program));
+  std::optional<ProgramFlags> out;
+  while (in.peek().kind != TokenKind::end) {
+    const bool apply = in.peek().is_name("T") && in.peek(2).is_name("cuda") && in.peek(4).is_name("tile") &&
+                       in.peek(6).is_name("apply") && in.peek(7).is_op("(") && in.peek(8).kind == TokenKind::string &&
+                       in.peek(8).text.starts_with("tcgen05.mma");
+    if (!apply) {
+      in.next();
+      continue;
+    }
+    const Token& at = in.peek();
+    if (out) in.fail(at, "a second tcgen05.mma tile op in the program before lowering (one is read)");
+    out.emplace();
+    out->loc = at.loc;
+    out->from = program + ":" + std::to_string(at.loc.line);
+    for (int i = 0; i < 8; ++i) in.next();
+    for (int depth = 1; depth > 0;) {
+      const Token& t = in.peek();
+      if (t.kind == TokenKind::end) in.fail(at, "the tile op does not end");
+      const bool key = (t.kind == TokenKind::string && in.peek(1).is_op(",")) ||
+                       (t.kind == TokenKind::identifier && in.peek(1).is_op("="));
+      if (key && (t.text == "neg_a" || t.text == "neg_b" || t.text == "sat_d" || t.text == "accum")) {
+        const std::string name = in.next().text;
+        in.next();
+        const bool v = flag_value(in, name);
+        if (name == "neg_a") out->neg_a = v;
+        else if (name == "neg_b") out->neg_b = v;
+        else if (name == "sat_d") out->sat_d = v;
+        else out->accum = v;
+        continue;
+      }
+      in.next();
+      if (t.is_op("(") || t.is_op("[") || t.is_op("{")) ++depth;
+      if (t.is_op(")") || t.is_op("]") || t.is_op("}")) --depth;
+    }
+    // An accum the program does not pass is TIRx's default, False.
+    if (!out->accum) out->accum = false;
+  }
+  return out;
+}
+
 class DumpReader {
  public:
-  DumpReader(std::string_view text, const std::string& path) : path_(path), in_(tokenize(text, path)) {
+  DumpReader(std::string_view text, const std::string& path)
+      : path_(path), in_(tokenize(text, path)), flags_(program_flags(path)) {
     std::size_t start = 0;
     while (start <= text.size()) {
       const std::size_t end = std::min(text.find('\n', start), text.size());
@@ -384,35 +469,36 @@ class DumpReader {
       if (!f) throw Error(name.loc, "the element is outside " + x.name + "'s shape");
       return static_cast<std::int64_t>(bytes_of(x, in)) * x.offset(*f);
     };
-    const auto origin = [&](std::size_t arg) {
-      // The indices of T.address_of(BUF[...]) at the loop values.
-      TokenCursor c2(in_.tokens(), arg);
-      while (!c2.peek().is_name("address_of")) c2.next();
-      c2.next();
-      c2.next();
-      c2.next();
-      c2.expect("[");
-      std::vector<std::int64_t> index;
-      do index.push_back(evaluate_lowered(c2, names, 32));
-      while (c2.accept(","));
-      return index;
-    };
 
-    // Every combination of the loop values.
+    // Every combination of the loop values, in execution order (the last
+    // loop innermost): one output tile (D does not move), so together they
+    // are its K loop.
+    struct Repeat {
+      std::string name;   // "line 14, repeat_2=1"
+      std::string where;  // "repeat_2=1"
+      std::array<Tcgen05SmemDescriptor, 2> descriptors;
+      bool accumulate = true;
+    };
+    std::vector<Repeat> repeats;
     std::vector<std::int64_t> values;
     for (const Loop& l : loops_) values.push_back(l.begin);
     bool first = true;
     for (;;) {
-      std::string where;
+      Repeat rep;
       for (std::size_t i = 0; i < loops_.size(); ++i) {
         names.loop_vars[loops_[i].name] = values[i];
         if (loops_[i].end - loops_[i].begin > 1)
-          where += (where.empty() ? "" : ", ") + loops_[i].name + "=" + std::to_string(values[i]);
+          rep.where += (rep.where.empty() ? "" : ", ") + loops_[i].name + "=" + std::to_string(values[i]);
       }
+      rep.name = "line " + std::to_string(at.loc.line) + (rep.where.empty() ? "" : ", " + rep.where);
       const std::uint32_t idesc = static_cast<std::uint32_t>(evaluate_at(args[2], names, 32));
       for (std::size_t m = 3; m < 3 + 4 * static_cast<std::size_t>(in.cta_group); ++m)
         if (evaluate_at(args[m], names, 32) != 0)
           in_.fail(in_.tokens()->at(args[m]), "a disable-output-lane mask other than 0 is not read");
+      {
+        TokenCursor cond(in_.tokens(), args.back());
+        rep.accumulate = evaluate_lowered_condition(cond, names);
+      }
       const std::int64_t lane = evaluate_at(d_arg.lane_at, names, 16), col = evaluate_at(d_arg.col_at, names, 16);
       if (first) {
         c.idesc = idesc;
@@ -421,25 +507,25 @@ class DumpReader {
         in.a_major = (idesc >> 15) & 1 ? Major::mn : Major::k;
         in.b_major = (idesc >> 16) & 1 ? Major::mn : Major::k;
         if (const std::string why = in.problem(); !why.empty()) throw Error(at.loc, why);
+        // A flag the kind lacks (sat_d on kind::f16) is the program's error, at its tile op.
+        state_flags(c, idesc);
+        if (const std::string why = in.problem(); !why.empty()) throw Error(flags_ ? flags_->loc : at.loc, why);
         c.tmem = tmem(d, in, lane, col, at.loc);
       } else if (idesc != c.idesc) {
         in_.fail(in_.tokens()->at(args[2]), "the instruction descriptor changes between loop values");
       } else if (lane != c.tmem->base_lane || col != c.tmem->base_col) {
         in_.fail(*d_arg.name, "D's TMEM address moves between loop values (one D a call is read)");
       }
-      for (int which = 0; which < 2; ++which) {
-        const Buffer& x = which == 0 ? a : b;
-        const std::size_t arg = args[static_cast<std::size_t>(which)];
+      for (std::size_t which = 0; which < 2; ++which) {
+        const std::size_t arg = args[which];
         const std::uint64_t bits = static_cast<std::uint64_t>(evaluate_at(arg, names, 64));
-        Tcgen05Operand op;
         try {
-          op.descriptor = Tcgen05SmemDescriptor::decode(bits);
+          rep.descriptors[which] = Tcgen05SmemDescriptor::decode(bits);
         } catch (const Error& e) {
           throw Error(in_.tokens()->at(arg).loc, e.message());
         }
-        op.placement = placement(x, which == 0, in, origin(arg), in_.tokens()->at(arg).loc, where);
-        c.operands.push_back(std::move(op));
       }
+      repeats.push_back(std::move(rep));
       first = false;
       std::size_t i = loops_.size();
       while (i > 0 && ++values[i - 1] == loops_[i - 1].end) {
@@ -448,7 +534,129 @@ class DumpReader {
       }
       if (i == 0) break;
     }
+
+    // The K loop, whole: which K block of the staged tile each repeat's
+    // descriptors point at, read back from the descriptors alone (the
+    // T.address_of in them is what is under test, so it decides nothing).
+    const int k_blocks = staged_k_blocks(a);
+    if (staged_k_blocks(b) != k_blocks)
+      throw Error(b.loc, "B stages " + std::to_string(staged_k_blocks(b)) + " K blocks, A " + std::to_string(k_blocks) +
+                             ": one K loop reads both");
+    std::array<std::vector<std::vector<std::int64_t>>, 2> atoms;  // [operand][K block] -> placed bytes
+    for (std::size_t which = 0; which < 2; ++which)
+      for (int kb = 0; kb < k_blocks; ++kb) atoms[which].push_back(atom_bytes(which == 0 ? a : b, which == 0, in, kb));
+    Tcgen05KLoop loop;
+    loop.k_blocks = k_blocks;
+    if (flags_ && flags_->accum) {
+      loop.declared_accumulate = *flags_->accum;
+      loop.declared_loc = flags_->loc;
+    }
+    for (const Repeat& rep : repeats) {
+      Tcgen05Step step{.name = rep.name, .loc = at.loc, .accumulate = rep.accumulate};
+      for (std::size_t which = 0; which < 2; ++which) {
+        const WgmmaOperand op = operand(which == 0, in);
+        const int block = block_read(op, rep.descriptors[which], atoms[which]);
+        (which == 0 ? step.a_block : step.b_block) = block;
+      }
+      loop.steps.push_back(std::move(step));
+    }
+
+    // Each repeat's operands are checked element by element against the K
+    // block the loop needs there (tcgen05_needed_blocks): the block the
+    // other operand reads, or the repeat's place, never the block the
+    // operand's own start expression names.
+    const std::vector<int> needed = tcgen05_needed_blocks(loop);
+    for (std::size_t r = 0; r < repeats.size(); ++r)
+      for (std::size_t which = 0; which < 2; ++which) {
+        const Tcgen05Step& step = loop.steps[r];
+        const int read = which == 0 ? step.a_block : step.b_block;
+        // Past the K blocks no block is needed: the element check then
+        // compares with the block read (the k-loop check refutes the repeat).
+        const int kb = needed[r] >= 0 ? needed[r] : std::max(read, 0);
+        const Buffer& x = which == 0 ? a : b;
+        Tcgen05Operand op;
+        op.descriptor = repeats[r].descriptors[which];
+        op.placement = placement(x, which == 0, in, kb, atoms[which][static_cast<std::size_t>(kb)],
+                                 in_.tokens()->at(args[which]).loc, repeats[r].where);
+        c.operands.push_back(std::move(op));
+      }
+    c.k_loop = std::move(loop);
+    c.flags_from = flags_ ? flags_->from : "the idesc (no program before lowering beside the dump)";
     call_ = std::move(c);
+  }
+
+  // Negate A/B and saturate, as the program states them: the program
+  // before lowering when it is beside the dump (its tile op's neg_a, neg_b,
+  // sat_d), else the idesc's own bits (TIRx folds the flags into the idesc
+  // and prints nothing else of them), each only where the kind has it, so
+  // that a bit the kind lacks is still refuted by the idesc check.
+  void state_flags(Tcgen05Case& c, std::uint32_t idesc) const {
+    Tcgen05Instr& in = c.instr;
+    if (flags_) {
+      in.negate_a = flags_->neg_a;
+      in.negate_b = flags_->neg_b;
+      in.saturate = flags_->sat_d;
+      return;
+    }
+    const bool i8 = in.kind == Tcgen05Kind::i8;
+    in.negate_a = !i8 && ((idesc >> 13) & 1);
+    in.negate_b = !i8 && ((idesc >> 14) & 1);
+    in.saturate = i8 && ((idesc >> 3) & 1);
+  }
+
+  // A (last two extents) atoms along the K-repeat axis: TIRx's operand is
+  // (*group, *batch, M or N repeat, K repeat, rows, K); one output tile (D
+  // is one atom) has the rest 1.
+  static int staged_k_blocks(const Buffer& x) {
+    if (x.shape.size() < 3) return 1;
+    for (std::size_t d = 0; d + 3 < x.shape.size(); ++d)
+      if (x.shape[d] != 1)
+        throw Error(x.loc, x.name + "'s extent " + std::to_string(x.shape[d]) + " at index " + std::to_string(d) +
+                               " spans more than one output tile; one D (one M x N tile) is read");
+    if (x.shape[x.shape.size() - 3] > 64) throw Error(x.loc, "more than 64 K blocks are not read");
+    return static_cast<int>(x.shape[x.shape.size() - 3]);
+  }
+
+  static WgmmaOperand operand(bool is_a, const Tcgen05Instr& in) {
+    const Tcgen05Format& format = is_a ? *in.a : *in.b;
+    return WgmmaOperand{.operand = is_a ? 'A' : 'B',
+                        .type = &format.operand,
+                        .rows = (is_a ? in.m : in.n) / in.cta_group,
+                        .k = format.operand.k,
+                        .major = is_a ? in.a_major : in.b_major};
+  }
+
+  // The byte address of every element (i, k) of K block `kb`'s atom.
+  static std::vector<std::int64_t> atom_bytes(const Buffer& x, bool is_a, const Tcgen05Instr& in, int kb) {
+    const WgmmaOperand op = operand(is_a, in);
+    const int bytes = (is_a ? *in.a : *in.b).operand.bytes;
+    const std::size_t r = x.shape.size() - 2;
+    std::vector<std::int64_t> index(x.shape.size(), 0);
+    if (r > 0) index[r - 1] = kb;
+    std::vector<std::int64_t> placed;
+    try {
+      for (int i = 0; i < op.rows; ++i)
+        for (int k = 0; k < op.k; ++k) {
+          index[r] = i;
+          index[r + 1] = k;
+          placed.push_back(bytes * x.offset(*x.flat(index)));
+        }
+    } catch (const Error& e) {
+      throw e.located(x.loc);
+    }
+    return placed;
+  }
+
+  // The K block whose atom's first element the descriptor reads first: the
+  // canonical layout's address of (0, 0) (its start where the mode is not
+  // modelled), -1 when no block's first element is there.
+  static int block_read(const WgmmaOperand& op, const Tcgen05SmemDescriptor& d,
+                        const std::vector<std::vector<std::int64_t>>& atoms) {
+    const bool modelled = tcgen05_swizzle(d.swizzle).canonical && !d.lbo_absolute;
+    const std::int64_t first = modelled ? canonical_address(op, d.as_wgmma(), 0, 0) : d.start;
+    for (std::size_t kb = 0; kb < atoms.size(); ++kb)
+      if (atoms[kb].front() == first) return static_cast<int>(kb);
+    return -1;
   }
 
   static std::string layout_text(const AnyLayout& l) {
@@ -462,39 +670,21 @@ class DumpReader {
     return f ? f->operand.bytes : 1;
   }
 
-  WgmmaCase placement(const Buffer& x, bool is_a, const Tcgen05Instr& in, const std::vector<std::int64_t>& origin,
+  WgmmaCase placement(const Buffer& x, bool is_a, const Tcgen05Instr& in, int kb, std::vector<std::int64_t> placed,
                       const SourceLoc& loc, const std::string& where) const {
     WgmmaCase w;
     const Tcgen05Format& format = is_a ? *in.a : *in.b;
-    w.operand = WgmmaOperand{.operand = is_a ? 'A' : 'B',
-                             .type = &format.operand,
-                             .rows = (is_a ? in.m : in.n) / in.cta_group,
-                             .k = format.operand.k,
-                             .major = is_a ? in.a_major : in.b_major};
+    w.operand = operand(is_a, in);
     w.loc = loc;
     w.name = std::string(1, w.operand.operand) + " (line " + std::to_string(loc.line) +
-             (where.empty() ? "" : ", " + where) + ")";
-    const std::size_t r = x.shape.size() - 2;
-    if (origin[r] != 0 || origin[r + 1] != 0)
-      throw Error(loc, "the descriptor's start is not at an atom's first element (" + x.name +
-                           "'s last two indices are not 0)");
+             (where.empty() ? "" : ", " + where) + ", K block " + std::to_string(kb) + ")";
     w.placement = x.name + " " + layout_text(*x.layout);
     if (const auto* compose = std::get_if<ComposeLayout>(&*x.layout); compose && compose->swizzle().inner) {
       Swizzle bytes = compose->swizzle();
       for (int width = format.operand.bytes; width > 1; width /= 2) ++bytes.base;
       w.buffer_swizzle = bytes;
     }
-    std::vector<std::int64_t> index = origin;
-    try {
-      for (int i = 0; i < w.operand.rows; ++i)
-        for (int k = 0; k < w.operand.k; ++k) {
-          index[r] = i;
-          index[r + 1] = k;
-          w.placed.push_back(format.operand.bytes * x.offset(*x.flat(index)));
-        }
-    } catch (const Error& e) {
-      throw e.located(x.loc);
-    }
+    w.placed = std::move(placed);
     return w;
   }
 
@@ -540,6 +730,7 @@ class DumpReader {
   std::map<std::string, Buffer, std::less<>> buffers_;
   std::vector<Loop> loops_;
   std::optional<Tcgen05Case> call_;
+  std::optional<ProgramFlags> flags_;
 };
 
 }  // namespace

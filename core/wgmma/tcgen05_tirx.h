@@ -27,11 +27,24 @@
 //   idesc        the call's 4th argument, evaluated.
 //   operands     A and B: each descriptor argument evaluated at the loop
 //                values (core/wgmma/tirx_lowered_expr.h) and decoded; the
-//                tile is the buffer's last two extents at the element whose
-//                address the descriptor's start takes (T.address_of), each
-//                element's byte address the buffer's layout gives it, the
-//                buffer at shared address 0 (TIRx aligns a swizzled buffer to
-//                its whole swizzle period, so any aligned base reads alike).
+//                tile is the buffer's atom (last two extents) of the K block
+//                the K loop needs in that repeat, each element's byte
+//                address the buffer's layout gives it, the buffer at shared
+//                address 0 (TIRx aligns a swizzled buffer to its whole
+//                swizzle period, so any aligned base reads alike).
+//   k loop       every value of the loops is one repeat of one output tile's
+//                K loop (D does not move): the K block each repeat's
+//                descriptors read (the block whose first element the
+//                decoded descriptor reads first; never the T.address_of
+//                indices, which are what is under test) and its
+//                enable-input-D (the call's last argument before the
+//                modifiers, `T.Or(repeat_2 != 0, T.bool(False))`), for
+//                check_tcgen05's whole-loop check.
+//   flags        negate A/B and saturate: TIRx folds the tile op's neg_a,
+//                neg_b, sat_d into the idesc, so they are read from the
+//                program before lowering beside the dump (NAME.py for
+//                NAME.lowered.py, with accum) and the idesc must agree;
+//                without it, the idesc's bits are the statement.
 //   tmem         D's buffer layout at the region's origin, against the data
 //                path of M and cta_group, D at get_tmem_addr's lane and
 //                column offsets from the allocation.

@@ -131,6 +131,66 @@ struct Evaluator {
     }
     in.fail(at, "'" + printable(name) + "' is not read in a descriptor or address expression");
   }
+
+  // A condition: T.Or/T.And/T.Not of conditions, T.bool(True|False), or a
+  // comparison of two integer expressions (what TIRx writes for the
+  // accumulate flag: `T.Or(repeat_2 != 0, T.bool(False))`).
+  bool condition() {
+    const TokenCursor::Nesting nest(in);
+    const Token& t = in.peek();
+    if (t.is_name("True") || t.is_name("False")) return in.next().text == "True";
+    if (t.is_name("T") && in.peek(1).is_op(".") &&
+        (in.peek(2).is_name("Or") || in.peek(2).is_name("And") || in.peek(2).is_name("Not") ||
+         in.peek(2).is_name("bool"))) {
+      const std::string name = dotted();
+      const Token& open = in.expect("(", "after " + name);
+      bool v = condition();
+      if (name == "T.Not") v = !v;
+      if (name == "T.Or" || name == "T.And") {
+        in.expect(",", "between " + name + "'s operands");
+        const bool w = condition();
+        v = name == "T.Or" ? v || w : v && w;
+      }
+      in.expect_close(")", "(", open);
+      return v;
+    }
+    if (t.is_op("(") && !starts_integer_comparison()) {
+      const Token& open = in.next();
+      const bool v = condition();
+      in.expect_close(")", "(", open);
+      return v;
+    }
+    const Wide a = binary(0);
+    const Token& op = in.next();
+    const Wide b = binary(0);
+    if (op.text == "==") return a == b;
+    if (op.text == "!=") return a != b;
+    if (op.text == "<") return a < b;
+    if (op.text == "<=") return a <= b;
+    if (op.text == ">") return a > b;
+    if (op.text == ">=") return a >= b;
+    in.fail(op, "expected a comparison (== != < <= > >=) here, got " + describe(op));
+  }
+
+  // Whether a `(` at the cursor opens an integer operand of a comparison
+  // (`(a + b) != 0`) rather than a parenthesised condition: the token after
+  // its matching `)` is a comparison or another integer operator.
+  bool starts_integer_comparison() const {
+    int depth = 0;
+    for (std::size_t i = 0;; ++i) {
+      const Token& t = in.peek(i);
+      if (t.kind == TokenKind::end || t.ends_statement()) return false;
+      if (t.is_op("(") || t.is_op("[")) ++depth;
+      if ((t.is_op(")") || t.is_op("]")) && --depth == 0) {
+        const Token& after = in.peek(i + 1);
+        return after.kind == TokenKind::op && (level(after) >= 0 || is_comparison(after));
+      }
+    }
+  }
+
+  static bool is_comparison(const Token& t) {
+    return t.is_op("==") || t.is_op("!=") || t.is_op("<") || t.is_op("<=") || t.is_op(">") || t.is_op(">=");
+  }
 };
 
 }  // namespace
@@ -141,6 +201,11 @@ std::int64_t evaluate_lowered(TokenCursor& in, const LoweredNames& names, int bi
   const Wide v = e.binary(0);
   if (v < 0 || v >= (Wide{1} << bits)) in.fail(at, "the value is not a " + std::to_string(bits) + "-bit unsigned one");
   return static_cast<std::int64_t>(static_cast<std::uint64_t>(v));
+}
+
+bool evaluate_lowered_condition(TokenCursor& in, const LoweredNames& names) {
+  Evaluator e{in, names};
+  return e.condition();
 }
 
 }  // namespace mmacheck

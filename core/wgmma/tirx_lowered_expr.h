@@ -39,4 +39,9 @@ struct LoweredNames {
 // One expression at the cursor; stops before the `,` or `)` that ends it.
 std::int64_t evaluate_lowered(TokenCursor& in, const LoweredNames& names, int bits);
 
+// One condition at the cursor (tcgen05.mma's enable-input-D argument):
+// T.Or/T.And/T.Not(...), T.bool(True|False), True, False, or a comparison
+// (== != < <= > >=) of two expressions as above; stops like evaluate_lowered.
+bool evaluate_lowered_condition(TokenCursor& in, const LoweredNames& names);
+
 }  // namespace mmacheck

@@ -14,7 +14,9 @@ module after TileDispatch with a CUDA sm_100a target bound (the
 shared-memory descriptor base TIRx's pattern folded), NAME.cu the kernel of
 `tvm_tirx.tirx._compile.compile`'s CUDA source (from its first
 `extern "C"`; the helpers before it are TVM's and left out).  Each file's
-first line is the command.
+first line is the command.  mmacheck reads NAME.py beside NAME.lowered.py
+for the flags the dump folds into its idesc (neg_a, neg_b, sat_d) and
+accum (docs/tcgen05.md).
 """
 
 import argparse
@@ -88,6 +90,21 @@ PROGRAMS = {
         ((1, 1, 64, 8), "float32", ComposeLayout(2, 1, 3, TileLayout(S[(1, 1, 64, 8) : (0, 0, 8, 1)]))),
         ((1, 1, 128, 64), "float32", d_tmem(128, 64)),
         (128, 64, 8), a_major="mn", a_format="tf32", b_format="tf32"),
+    # The first program with neg_a=True: D = (-A) * B; TIRx folds it into the idesc (bit 13).
+    "tcgen05_neg_a": program(
+        "tcgen05.mma.cta_group::1.kind::f16",
+        ((1, 4, 128, 16), "bfloat16", k_major(128, 4, 16, 3)),
+        ((1, 4, 256, 16), "bfloat16", k_major(256, 4, 16, 3)),
+        ((1, 1, 128, 256), "float32", d_tmem(128, 256)),
+        (128, 256, 16), neg_a=True),
+    # s8 x s8 -> s32 with sat_d=True (idesc bit 3), K-major with 64B swizzle (a 64-byte row of
+    # two 32-byte K blocks), M = 128, N = 128.
+    "tcgen05_i8_sat_d": program(
+        "tcgen05.mma.cta_group::1.kind::i8",
+        ((1, 2, 128, 32), "int8", ComposeLayout(4, 2, 3, TileLayout(S[(1, 2, 128, 32) : (0, 32, 64, 1)]))),
+        ((1, 2, 128, 32), "int8", ComposeLayout(4, 2, 3, TileLayout(S[(1, 2, 128, 32) : (0, 32, 64, 1)]))),
+        ((1, 1, 128, 128), "int32", d_tmem(128, 128)),
+        (128, 128, 32), sat_d=True),
 }
 
 
