@@ -13,6 +13,10 @@ cd "$(dirname "$0")/.."
 
 venv="${MMACHECK_PY_VENV:-build/python-venv}"
 . scripts/ccache-env.sh
+# build/'s generator and compiler, so that its objects are the module's: the
+# compiler runs in the same subfolders, with the same relative paths.
+export CMAKE_GENERATOR="${CMAKE_GENERATOR:-Unix Makefiles}"
+export CXX="${CXX:-c++}"
 # The same warning flags as build/, so that its objects are the module's
 # (a flag of its own would make every object a cache miss).
 export CMAKE_ARGS="${CMAKE_ARGS:-} -DMMACHECK_WERROR=${MMACHECK_WERROR:-OFF}"

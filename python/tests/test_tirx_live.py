@@ -34,8 +34,10 @@ def test_seed_erratum_from_a_live_primfunc_is_refuted_with_the_counterexample():
     report = mmacheck.prove(module["main"], layouts=module)
     assert report.verdict == "refuted"
     refuted = [c["name"] for c in report.checks if c["result"] == "refuted"]
-    assert refuted == ["stage a"]
-    (cx,) = report.counterexamples
+    # The staging piece, and the program as executed (docs/soundness.md).
+    assert refuted == ["stage a", "program"]
+    cx, run = report.counterexamples
+    assert run["check"] == "program" and "D[0][0]" in run["message"]
     assert (cx["check"], cx["lane"], cx["slot"]) == ("stage a", 0, 2)
     assert cx["expected"] == [8, 0] and cx["actual"] == [0, 8]
     assert "A_IMG" in cx["message"] and "A[0][8]" in cx["message"]
