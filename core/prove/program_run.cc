@@ -520,6 +520,8 @@ class Executor {
     const int kper = fa.cols;
     const auto slot = [](const std::vector<int>& regs, int e, const Frame& f) {
       const int per = f.per_reg();
+      if (static_cast<std::size_t>(e / per) >= regs.size())
+        throw Error("an mma passes " + std::to_string(regs.size()) + " registers where its frame needs more");
       return regs[static_cast<std::size_t>(e / per)] * per + e % per;
     };
     std::vector<Value> out(static_cast<std::size_t>(fc.rows) * fc.cols);
@@ -528,11 +530,19 @@ class Executor {
     std::vector<Progression> a_seq(static_cast<std::size_t>(fa.rows)),
         b_seq(static_cast<std::size_t>(std::max(1, fb.products)) * fb.cols);
     for (int w = 0; w < program_.scope.warps() && !refuted_; ++w) {
+      // A nest is the dispatch's or the dump's, validated there; a register
+      // outside its buffer (a hand-edited nest) is no run, not a crash.
       const auto cell = [&](Regs& r, int lane, int s) -> Value& {
+        if (lane < 0 || lane >= 32 || s < 0 || s >= r.slots || (w * 32 + lane) >= threads_)
+          throw Error("the nest names slot " + std::to_string(s) + " of lane " + std::to_string(lane) +
+                      ", outside its buffer's " + std::to_string(r.slots) + " slots");
         return r.cells[static_cast<std::size_t>(w * 32 + lane) * r.slots + s];
       };
       for (const NestStmt& ns : nest.stmts) {
         if (const auto* init = std::get_if<InitStmt>(&ns)) {
+          if (!init->c_slots.empty() && init->c_slots.size() != init->d_slots.size())
+            throw Error("an initialisation copies " + std::to_string(init->c_slots.size()) + " C slots into " +
+                        std::to_string(init->d_slots.size()) + " D slots");
           for (int lane = 0; lane < 32; ++lane)
             for (std::size_t i = 0; i < init->d_slots.size(); ++i) {
               Value v;
