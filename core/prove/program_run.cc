@@ -337,6 +337,21 @@ class Executor {
     }
   }
 
+  // The element [ROW, COL] a stage or store statement moves for thread t,
+  // slot s: its row-major index in the 2-D `shape`, or nullopt once the
+  // access outside the tensor is refuted.
+  std::optional<std::int64_t> element(int step, const IndexExpr& row_e, const IndexExpr& col_e, int t, int s,
+                                      const Shape& shape, const char* verb, const std::string& tensor,
+                                      const std::string& buffer) {
+    const IndexEnv env{t % 32, t / 32, t, s};
+    const std::int64_t row = row_e.eval(env), col = col_e.eval(env);
+    if (shape.size() == 2 && row >= 0 && row < shape[0] && col >= 0 && col < shape[1]) return row * shape[1] + col;
+    refute(labels_[step] + ": " + where(t) + ", slot " + std::to_string(s) + " " + verb + " " + tensor + "[" +
+               std::to_string(row) + "][" + std::to_string(col) + "], outside its " + tuple_text(shape),
+           buffer, tensor, t, s, std::nullopt, Element{row, col});
+    return std::nullopt;
+  }
+
   void stage(int step, const StageStmt& st) {
     const BufferDecl& buf = program_.buffer(st.buffer, st.loc);
     Regs& r = regs(st.buffer);
@@ -344,13 +359,10 @@ class Executor {
     const Shape shape = tensors_[g].shape;
     for (int t = 0; t < threads_; ++t)
       for (int s = 0; s < r.slots; ++s) {
-        const IndexEnv env{t % 32, t / 32, t, s};
-        const std::int64_t row = st.row.eval(env), col = st.col.eval(env);
-        if (row < 0 || row >= shape[0] || col < 0 || col >= shape[1])
-          return refute(labels_[step] + ": " + where(t) + ", slot " + std::to_string(s) + " reads " + st.source + "[" +
-                            std::to_string(row) + "][" + std::to_string(col) + "], outside its " + tuple_text(shape),
-                        st.buffer, st.source, t, s, std::nullopt, Element{row, col});
-        Value v = read(g, row * shape[1] + col, step);
+        const std::optional<std::int64_t> at =
+            element(step, st.row, st.col, t, s, shape, "reads", st.source, st.buffer);
+        if (!at) return;
+        Value v = read(g, *at, step);
         v.step = step;
         r.cells[static_cast<std::size_t>(t) * r.slots + s] = std::move(v);
       }
@@ -377,13 +389,10 @@ class Executor {
     if (st.buffer == plan_.nest.d.buffer) stored_d_ = true;
     for (int t = 0; t < threads_ && !refuted_; ++t)
       for (int s = 0; s < r.slots && !refuted_; ++s) {
-        const IndexEnv env{t % 32, t / 32, t, s};
-        const std::int64_t row = st.row.eval(env), col = st.col.eval(env);
-        if (row < 0 || row >= shape[0] || col < 0 || col >= shape[1])
-          return refute(labels_[step] + ": " + where(t) + ", slot " + std::to_string(s) + " writes " + st.target + "[" +
-                            std::to_string(row) + "][" + std::to_string(col) + "], outside its " + tuple_text(shape),
-                        st.buffer, st.target, t, s, std::nullopt, Element{row, col});
-        write(step, g, row * shape[1] + col, r.cells[static_cast<std::size_t>(t) * r.slots + s], t, s, st.buffer);
+        const std::optional<std::int64_t> at =
+            element(step, st.row, st.col, t, s, shape, "writes", st.target, st.buffer);
+        if (!at) return;
+        write(step, g, *at, r.cells[static_cast<std::size_t>(t) * r.slots + s], t, s, st.buffer);
       }
   }
 
