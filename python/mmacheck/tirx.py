@@ -142,6 +142,7 @@ class _Walker:
         self.lets = {}  # Var -> expression value
         self.names = {}  # image and view name -> node where it was defined
         self.transfers = []
+        self.steps = 0  # statements visited, in order
         self.mma = None
         self.launched = False
         self.loop = None  # (Var, extent) of the enclosing loop
@@ -260,7 +261,13 @@ class _Walker:
         else:
             _fail(node, f"'{dest}' is neither a register view (T.decl_tensor) nor a tensor parameter")
         self.transfers.append({"store": store, "view": self.views[view][0], "global": self.globals[glob],
-                               "row": row, "col": col, "loc": _loc(node)})
+                               "row": row, "col": col, "loc": self.step_loc(node)})
+
+    def step_loc(self, node):
+        """The statement's source location; without one (a function built in Python, not parsed), its place in
+        the walk, so that the program still runs in the order its statements were visited (docs/soundness.md)."""
+        self.steps += 1
+        return _loc(node) or ("<" + _name_of(self.func) + ">", self.steps, 0)
 
     def slot(self, view, indices, node):
         name, v = self.views[view]
@@ -306,7 +313,8 @@ class _Walker:
             c_image = None
         else:
             c_image = self.image_operand(c, "C", node)
-        self.mma = {"opcode": opcode, "loc": _loc(node), "d": images[0], "a": images[1], "b": images[2], "c": c_image}
+        self.mma = {"opcode": opcode, "loc": self.step_loc(node), "d": images[0], "a": images[1], "b": images[2],
+                    "c": c_image}
 
     def image_operand(self, operand, role, node):
         kind = type(operand).__name__

@@ -101,3 +101,17 @@ def test_a_lowered_module_is_refused_not_misread():
 def test_other_objects_are_a_type_error():
     with pytest.raises(TypeError, match="mmacheck reads"):
         mmacheck.prove(42)
+
+
+@pytest.mark.parametrize("name", ["bad_store_before_mma", "bad_stage_a_after_mma", "bad_b_from_a", "bad_c_from_d",
+                                  "ok_k_reversed", "ok_overwritten_staging", "ok_renamed"])
+def test_live_compositions_run_in_their_order(name):
+    """tests/data/program/tirx (TVM-made compositions): live, the program runs as it is written, as the file does."""
+    import runpy
+    from conftest import REPO
+
+    module = runpy.run_path(str(REPO / "tests" / "data" / "program" / "tirx" / f"{name}.py"))
+    report = mmacheck.prove(module["main"], layouts=module)
+    assert report.verdict == ("proved" if name.startswith("ok_") else "refuted"), str(report)
+    run = [c for c in report.checks if c["name"] == "program"]
+    assert run and run[0]["result"] == report.verdict
