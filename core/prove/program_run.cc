@@ -32,7 +32,6 @@ struct Value {
   bool base_nothing = false;  // sum: accumulated onto a register nothing wrote
   std::vector<Run> runs;      // sum
   std::int32_t flaw = -1;     // sum: its first product of a factor that is no input element
-  std::int32_t step = -1;     // the statement that wrote it (-1: initial contents)
 
   bool same(const Value& o) const {
     return kind == o.kind && tensor == o.tensor && flat == o.flat && base_nothing == o.base_nothing && runs == o.runs &&
@@ -195,7 +194,6 @@ class Executor {
     }
     if (!refuted_) judge();
     ProgramRun r;
-    r.output = output_ >= 0 ? tensors_[output_].name : "";
     if (refuted_) {
       r.result = CheckResult::refuted;
       r.counterexample = std::move(refuted_);
@@ -363,7 +361,6 @@ class Executor {
             element(step, st.row, st.col, t, s, shape, "reads", st.source, st.buffer);
         if (!at) return;
         Value v = read(g, *at, step);
-        v.step = step;
         r.cells[static_cast<std::size_t>(t) * r.slots + s] = std::move(v);
       }
   }
@@ -405,7 +402,6 @@ class Executor {
         const std::int32_t e = table.at(t, s);
         Value v;
         if (e >= 0) v = read(g, e, step);
-        v.step = step;
         r.cells[static_cast<std::size_t>(t) * r.slots + s] = std::move(v);
       }
   }
@@ -557,7 +553,6 @@ class Executor {
               Value v;
               if (init->c_slots.empty()) v.kind = Kind::zero;
               else v = cell(rc, lane, init->c_slots[i]);
-              v.step = step;
               cell(rd, lane, init->d_slots[i]) = std::move(v);
             }
           continue;
@@ -602,7 +597,6 @@ class Executor {
             else if (c.kind == Kind::input) v.tensor = c.tensor, v.flat = c.flat;
             else if (c.kind == Kind::nothing) v.base_nothing = true;
             v.kind = Kind::sum;
-            v.step = step;
             const std::pair<const Value*, int>* arow = &a_at[static_cast<std::size_t>(row) * fa.cols];
             const std::pair<const Value*, int>* bcol =
                 &b_at[static_cast<std::size_t>(row / rows_per * b_rows_per) * fb.cols + col];

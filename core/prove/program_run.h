@@ -53,7 +53,6 @@ namespace mmacheck {
 struct ProgramRun {
   CheckResult result = CheckResult::unknown;
   std::optional<Counterexample> counterexample;  // when refuted
-  std::string output;                            // the output tensor, when one was written
   // What the run covered ("7 statements; D_g's 128 elements, each Σ_k of 16 products"),
   // or why it could not decide (result unknown).
   std::string note;
