@@ -20,7 +20,7 @@ for h in "${harnesses[@]}"; do
   if [ ! -x "$bin/$h" ]; then
     scripts/setup.sh fuzz
     . scripts/ccache-env.sh
-    cmake -S . -B build-sanitize -DCMAKE_BUILD_TYPE=Debug "-DCMAKE_CXX_FLAGS_DEBUG=-O1 -g" \
+    cmake -S . -B build-sanitize -DCMAKE_BUILD_TYPE=Debug "-DCMAKE_CXX_FLAGS_DEBUG=-O1 -gline-tables-only" \
       -DCMAKE_CXX_COMPILER=clang++ -DMMACHECK_SANITIZE=address,undefined -DMMACHECK_FUZZ=ON >/dev/null
     cmake --build build-sanitize -j "$(nproc)" --target "${harnesses[@]}"
     break

@@ -133,7 +133,7 @@ RegisterView flat_view(const NestOperand& op) {
 
 // The nest of the pattern (M, N, K loops, K innermost), or of the dump's calls.
 Nest release_nest(const Program& program, const MmaInst& inst, const std::vector<MmaStmt>& mmas,
-                  const std::vector<std::vector<LoweredInput>>& inputs) {
+                  const std::vector<std::vector<LoweredInput>>& inputs, const std::vector<std::size_t>& statements) {
   const ReleaseMma& mma = *program.release;
   Nest nest;
   nest.inst = &inst;
@@ -146,6 +146,8 @@ Nest release_nest(const Program& program, const MmaInst& inst, const std::vector
   nest.tiles_k = static_cast<int>(mma.a.shape[1]);
   nest.use_c = mma.c.has_value();
   for (std::size_t i = 0; i < mmas.size(); ++i) {
+    if (mma.statements.size() > 1 && nest.parts.size() <= statements[i])
+      nest.parts.resize(statements[i] + 1, nest.stmts.size());
     MmaStmt stmt = mmas[i];
     // The mma's C input per accumulator element: a C register is copied into
     // D's (an init), zero zeroes it, a D register is read as it is.
@@ -207,30 +209,37 @@ Plan dispatch_release(const Program& program, const Limits& limits) {
 
     std::vector<MmaStmt> mmas;
     std::vector<std::vector<LoweredInput>> inputs;
+    std::vector<std::size_t> statements;  // per mma: the statement that wrote it
     if (mma.lowered) {
       for (const LoweredMma& call : mma.calls) {
         const auto at = [&](std::size_t i) { return i < call.repeat.size() ? call.repeat[i] : 0; };
         mmas.push_back(MmaStmt{at(0), at(1), at(2), call.d, call.a, call.b, call.d, call.origin});
         inputs.push_back(call.c);
+        statements.push_back(call.statement);
       }
     } else {
-      for (int m = 0; m < repeat[0]; ++m)
-        for (int n = 0; n < repeat[1]; ++n)
-          for (int kk = 0; kk < repeat[2]; ++kk) {
-            MmaStmt s{m, n, kk, {}, {}, {}, {}, {}};
-            std::vector<LoweredInput> in;
-            for (int r = 0; r < d.regs; ++r) {
-              s.d.push_back(pattern.reg(d, r, m, n));
-              in.push_back(kk > 0 ? LoweredInput{LoweredInput::Kind::d_register, s.d.back()}
-                           : c    ? LoweredInput{LoweredInput::Kind::c_register, pattern.reg(*c, r, m, n)}
-                                  : LoweredInput{LoweredInput::Kind::zero, 0});
+      // Each apply unrolls the pattern; its first K step reads its own C.
+      using C = ReleaseMmaStatement::C;
+      for (std::size_t st = 0; st < mma.statements.size(); ++st)
+        for (int m = 0; m < repeat[0]; ++m)
+          for (int n = 0; n < repeat[1]; ++n)
+            for (int kk = 0; kk < repeat[2]; ++kk) {
+              MmaStmt s{m, n, kk, {}, {}, {}, {}, {}};
+              std::vector<LoweredInput> in;
+              const C from = kk > 0 ? C::accumulate : mma.statements[st].c;
+              for (int r = 0; r < d.regs; ++r) {
+                s.d.push_back(pattern.reg(d, r, m, n));
+                in.push_back(from == C::accumulate ? LoweredInput{LoweredInput::Kind::d_register, s.d.back()}
+                             : from == C::image ? LoweredInput{LoweredInput::Kind::c_register, pattern.reg(*c, r, m, n)}
+                                                : LoweredInput{LoweredInput::Kind::zero, 0});
+              }
+              for (int r = 0; r < a.regs; ++r) s.a.push_back(pattern.reg(a, r, m, kk));
+              for (int r = 0; r < b.regs; ++r) s.b.push_back(pattern.reg(b, r, n, kk));
+              s.c = s.d;
+              mmas.push_back(std::move(s));
+              inputs.push_back(std::move(in));
+              statements.push_back(st);
             }
-            for (int r = 0; r < a.regs; ++r) s.a.push_back(pattern.reg(a, r, m, kk));
-            for (int r = 0; r < b.regs; ++r) s.b.push_back(pattern.reg(b, r, n, kk));
-            s.c = s.d;
-            mmas.push_back(std::move(s));
-            inputs.push_back(std::move(in));
-          }
     }
     plan.ok = true;
     plan.inst = inst;
@@ -240,7 +249,7 @@ Plan dispatch_release(const Program& program, const Limits& limits) {
     plan.m = 16 * repeat[0];
     plan.n = 8 * repeat[1];
     plan.k = k * repeat[2];
-    plan.nest = release_nest(program, *inst, mmas, inputs);
+    plan.nest = release_nest(program, *inst, mmas, inputs, statements);
     plan.d = flat_view(plan.nest.d);
     plan.a = flat_view(plan.nest.a);
     plan.b = flat_view(plan.nest.b);

@@ -61,6 +61,10 @@ struct Nest {
   int tiles_m = 0, tiles_n = 0, tiles_k = 0;  // per warp
   bool use_c = false;                         // beta == 1
   std::vector<NestStmt> stmts;
+  // Where each mma statement the program writes begins in stmts, when it
+  // writes more than one (the released TIRx's applies, ReleaseMma::statements):
+  // the program runs each part where its statement stands.  Empty: one part.
+  std::vector<std::size_t> parts;
 
   int mma_count() const;
   // The first statement out of the dispatch's order (per (m, n), row-major,

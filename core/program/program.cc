@@ -60,7 +60,12 @@ std::vector<ProgramStep> program_order(const Program& program) {
         if (program.fills[i].drain) steps.push_back({Kind::fill, i, program.fills[i].loc});
   };
   shared(false);
-  if (program.gemm) steps.push_back({Kind::gemm, 0, program.release ? program.release->loc : program.gemm->loc});
+  if (program.release && program.release->statements.size() > 1) {
+    for (std::size_t i = 0; i < program.release->statements.size(); ++i)
+      steps.push_back({Kind::gemm, i, program.release->statements[i].loc});
+  } else if (program.gemm) {
+    steps.push_back({Kind::gemm, 0, program.release ? program.release->loc : program.gemm->loc});
+  }
   shared(true);
   for (std::size_t i = 0; i < program.stores.size(); ++i) steps.push_back({Kind::store, i, program.stores[i].loc});
   // Statements the reader could not place (no location) keep the declared order among themselves.

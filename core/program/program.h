@@ -195,11 +195,12 @@ struct Program {
 };
 
 // One statement of a Program in the order it runs: which list it is in and
-// where (`gemm` is the program's one gemm call, or the released TIRx's mma).
+// where (`gemm` is the program's one gemm call, or one of the released
+// TIRx's mma statements: Nest::parts).
 struct ProgramStep {
   enum class Kind { stage, fill, copy, tile_copy, gemm, store };
   Kind kind = Kind::gemm;
-  std::size_t index = 0;  // into stages, fills, copies, tile_copies or stores
+  std::size_t index = 0;  // into stages, fills, copies, tile_copies, stores or release->statements
   SourceLoc loc;
 };
 

@@ -18,6 +18,15 @@
 // A dump also carries `calls`: every unrolled T.ptx.mma with the register
 // words it passes; the dispatch builds the nest from them (nothing is
 // re-derived), so the prover checks what the compiler emitted.
+//
+// A kernel may write the mma more than once (`statements`: each
+// T.cuda.tile.apply, or each T.ptx.mma statement with its unrolled calls),
+// over the same D, A and B images; each runs where it is written
+// (program_order), and each apply's first K step reads its own C: zero, the
+// C image, or D's own registers (accumulating onto what D holds).
+//
+//     T.cuda.tile.apply(OP, d, a, b, T.float32(0), scope="warp")   # D = A·B
+//     T.cuda.tile.apply(OP, d, a, b, d, scope="warp")              # D = 2·A·B
 #pragma once
 
 #include <optional>
@@ -57,6 +66,15 @@ struct LoweredMma {
   std::vector<LoweredInput> c;  // one per accumulator element
   std::string origin;           // "T.ptx.mma at line 27 (repeat_2 = 1)", for counterexamples
   SourceLoc loc;
+  std::size_t statement = 0;  // which of ReleaseMma::statements wrote it
+};
+
+// One mma statement as written: where it runs, and (an apply) what its first
+// K step reads as C.  A dump's calls say their C themselves.
+struct ReleaseMmaStatement {
+  enum class C { zero, image, accumulate };  // the scalar 0, ReleaseMma::c, D's own registers
+  SourceLoc loc;
+  C c = C::zero;
 };
 
 struct ReleaseMma {
@@ -64,8 +82,9 @@ struct ReleaseMma {
   std::string opcode;    // "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32"
   SourceLoc loc;         // the call
   ReleaseImage d, a, b;
-  std::optional<ReleaseImage> c;  // absent: C is the scalar zero
-  std::vector<LoweredMma> calls;  // lowered only
+  std::optional<ReleaseImage> c;                // absent: C is the scalar zero
+  std::vector<LoweredMma> calls;                // lowered only
+  std::vector<ReleaseMmaStatement> statements;  // at least one, in written order
 };
 
 }  // namespace mmacheck

@@ -497,12 +497,19 @@ class Executor {
     return -1;
   }
 
+  // The gemm, or one of its parts (Nest::parts: a kernel writing the mma twice).
   void gemm(int step) {
     const Nest& nest = plan_.nest;
     const MmaInst& inst = *plan_.inst;
-    // Operands no statement moves: their layouts stage them (tensors named after the role).
+    const std::size_t part = steps_[static_cast<std::size_t>(step)].index;
+    if (!nest.parts.empty() && part >= nest.parts.size())
+      throw Error("the program's mma statement " + std::to_string(part + 1) + " has no part in the nest");
+    const bool first = part == 0, last = nest.parts.empty() || part + 1 == nest.parts.size();
+    const std::size_t begin = nest.parts.empty() ? 0 : nest.parts[part];
+    const std::size_t end = last ? nest.stmts.size() : nest.parts[part + 1];
+    // Operands no statement moves: their layouts stage them (tensors named after the role), once.
     const auto implied = [&](const NestOperand& o, const char* role) {
-      if (moved(o.buffer, false)) return;
+      if (!first || moved(o.buffer, false)) return;
       const BufferDecl& buf = program_.buffer(o.buffer, {});
       load_table(step, slots_from_layout(as_2d(buf), o.slots, threads_, SlotUse::load),
                  tensor(std::string(role) + "@layout", buf.shape));
@@ -543,7 +550,8 @@ class Executor {
                       ", outside its buffer's " + std::to_string(r.slots) + " slots");
         return r.cells[static_cast<std::size_t>(w * 32 + lane) * r.slots + s];
       };
-      for (const NestStmt& ns : nest.stmts) {
+      for (std::size_t at = begin; at < end; ++at) {
+        const NestStmt& ns = nest.stmts[at];
         if (const auto* init = std::get_if<InitStmt>(&ns)) {
           if (!init->c_slots.empty() && init->c_slots.size() != init->d_slots.size())
             throw Error("an initialisation copies " + std::to_string(init->c_slots.size()) + " C slots into " +
@@ -643,7 +651,7 @@ class Executor {
       }
     }
     // D's layout writes it back when no statement does.
-    if (!moved(nest.d.buffer, true)) {
+    if (last && !moved(nest.d.buffer, true)) {
       const BufferDecl& d = program_.buffer(nest.d.buffer, {});
       store_table(step, slots_from_layout(as_2d(d), nest.d.slots, threads_, SlotUse::store),
                   tensor("D@layout", d.shape));

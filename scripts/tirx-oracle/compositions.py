@@ -301,6 +301,35 @@ def variants():
         "The second mma adds A @ B to D's registers, which already hold A @ B: D = 2 (A @ B).",
         insert(seed, apply_line.replace("T.float32(0)", "d[:, :, :, :]"), after=APPLY))
 
+    # --- statements between two applies (each apply runs where it is written)
+    zero2 = apply_line.replace("T.float32(0)", "T.float32(0.0)")  # the same apply, its own text
+    acc2 = apply_line.replace("T.float32(0)", "d[:, :, :, :]")
+    add("ok_store_between_applies", S_SEED, "apply", "proved",
+        "seed_corrected with a second apply, whose C is d itself, written after the D store.",
+        "The store copies D = A @ B before the second apply adds A @ B to the registers again.",
+        insert(seed, acc2, after=STORE))
+    add("bad_restage_between_applies", S_SEED, "apply", "refuted",
+        "seed_corrected with A restaged wrongly (rows doubled as in bad_a_rows_dup) after the apply, then a second "
+        "apply (C = 0) before the store.",
+        "The second apply recomputes D from the wrong A: D rows 8-15 are A[i-8] @ B.",
+        insert(seed, "        for s in T.unroll(8):\n            " + A_DUP + "\n" + zero2, after=APPLY))
+    add("ok_restage_between_applies", S_SEED, "apply", "proved",
+        "seed_corrected with A staged again (the same indices) after the apply, then a second apply (C = 0) before the store.",
+        "The second apply recomputes D = A @ B from the same values.",
+        insert(seed, "        for s in T.unroll(8):\n            " + A_STAGE + "\n" + zero2, after=APPLY))
+    first_unstaged = move(seed, APPLY, before="a_h[s] = A[")
+    add("ok_first_apply_unstaged", S_SEED, "apply", "proved",
+        "seed_corrected with the apply moved before the staging loops and a second apply (C = 0) after them.",
+        "The first apply reads unwritten registers, but the second restarts from C = 0 with A and B staged.",
+        insert(first_unstaged, zero2, after="b_h[s] = B["))
+    add("bad_first_apply_unstaged_accumulated", S_SEED, "apply", "refuted",
+        "seed_corrected with the apply moved before the staging loops and a second apply, whose C is d, after them.",
+        "The second apply adds A @ B to what the first computed from unwritten registers.",
+        insert(first_unstaged, acc2, after="b_h[s] = B["))
+    ct_apply = [l for l in ct.splitlines() if APPLY in l][0]
+    add("ok_apply_twice_c", S_CT, "apply", "proved", "c_tensor with T.cuda.tile.apply written twice (C = c both times).",
+        "Each apply starts from c's registers, which still hold C: D = A @ B + C.", insert(ct, ct_apply, after=APPLY))
+
     # --- names
     r = seed
     for old, new in [("A_FRAG", "X_FRAG"), ("A_IMG", "X_IMG"), ("B_IMG", "W_IMG"), ("D_IMG", "Y_IMG"), ("A", "X"), ("B", "W"),

@@ -86,6 +86,9 @@ Program release_program(const ReleaseKernel& kernel) {
   Program program;
   program.file = kernel.file;
   program.release = mma;
+  if (program.release->statements.empty())  // a kernel built in code: its one statement
+    program.release->statements.push_back(
+        ReleaseMmaStatement{mma.loc, mma.c ? ReleaseMmaStatement::C::image : ReleaseMmaStatement::C::zero});
   program.written_order = true;
 
   // One logical buffer per image (core/program/release_mma.h): the image's

@@ -3,6 +3,7 @@
 // evaluated for every unrolled iteration and lane, and the Program the
 // reader hands back (the images' logical buffers, the gemm, the staging).
 #include <algorithm>
+#include <tuple>
 
 #include "core/program/tirx_release/release_kernel.h"
 #include "core/program/tirx_release/tirx_release_reader.h"
@@ -66,8 +67,7 @@ void ReleaseReader::tile_apply() {
   if (!is_call(in_, {"T", "cuda", "tile", "apply"}))
     in_.fail(start, "expected T.cuda.tile.apply(...), got " + describe(start));
   if (!launched_ || !loops_.empty()) in_.fail(start, "T.cuda.tile.apply sits in the device entry, outside any loop");
-  if (mma_)
-    in_.fail(start, "mmacheck reads one mma per kernel (the first is at line " + std::to_string(mma_->loc.line) + ")");
+  if (mma_ && mma_->lowered) in_.fail(start, "a kernel has T.cuda.tile.apply or its lowered T.ptx.mma, not both");
   for (int i = 0; i < 7; ++i) in_.next();
   const Token& open = in_.next();
   const Token& op = in_.peek();
@@ -89,8 +89,10 @@ void ReleaseReader::tile_apply() {
   mma.b = image_operand("B");
   in_.expect(",", "after B");
   const Token& c = in_.peek();
+  ReleaseMmaStatement statement{start.loc, ReleaseMmaStatement::C::zero};
   if (c.kind == TokenKind::identifier && allocs_.contains(c.text)) {
     mma.c = image_operand("C");
+    statement.c = ReleaseMmaStatement::C::image;
   } else {
     const Value v = value_arg(IndexNames{});
     if (v.kind != Value::Kind::scalar)
@@ -124,7 +126,32 @@ void ReleaseReader::tile_apply() {
   }
   in_.expect_close(")", "T.cuda.tile.apply(", open);
   if (!warp) in_.fail(start, "T.cuda.tile.apply needs scope=\"warp\" for the mma pattern");
-  mma_ = std::move(mma);
+  if (!mma_) {
+    mma.statements.push_back(statement);
+    mma_ = std::move(mma);
+    return;
+  }
+  // Another apply: the same instruction over the same D, A and B images;
+  // its C is zero, D's own registers, or the one C image the kernel reads.
+  const std::string first = " as the apply at line " + std::to_string(mma_->loc.line) + " does";
+  if (mma.opcode != mma_->opcode)
+    in_.fail(op, "this apply runs another instruction than the one at line " + std::to_string(mma_->loc.line) +
+                     " (mmacheck reads one mma instruction per kernel)");
+  for (const auto& [role, mine, theirs] :
+       {std::tuple{"D", &mma.d, &mma_->d}, {"A", &mma.a, &mma_->a}, {"B", &mma.b, &mma_->b}})
+    if (mine->buffer != theirs->buffer)
+      in_.fail(start, std::string(role) + ": this apply reads '" + mine->buffer +
+                          "'; mmacheck reads every apply of a kernel over the same images ('" + theirs->buffer + "'" +
+                          first + ")");
+  if (mma.c && mma.c->buffer == mma_->d.buffer && !(mma_->c && mma_->c->buffer == mma_->d.buffer)) {
+    statement.c = ReleaseMmaStatement::C::accumulate;
+  } else if (mma.c && mma_->c && mma.c->buffer != mma_->c->buffer) {
+    in_.fail(c, "C: this apply reads '" + mma.c->buffer + "', another reads '" + mma_->c->buffer +
+                    "' (mmacheck reads one C image per kernel, or zero, or D's own registers)");
+  } else if (mma.c && !mma_->c) {
+    mma_->c = mma.c;
+  }
+  mma_->statements.push_back(statement);
 }
 
 // A register element view[i], a scalar (T.float32(0.0), 0.0) or a string.
@@ -248,6 +275,7 @@ void ReleaseReader::ptx_mma() {
                         std::to_string(mma_->loc.line) + " (mmacheck reads one mma program per kernel)");
   }
 
+  mma_->statements.push_back(ReleaseMmaStatement{start.loc, ReleaseMmaStatement::C::zero});
   std::int64_t total = 1;
   for (const Loop& l : loops_) total *= l.extent;
   if (static_cast<std::int64_t>(mma_->calls.size()) + total > kMaxCalls)
@@ -274,6 +302,7 @@ void ReleaseReader::ptx_mma() {
   for (std::int64_t iter = 0; iter < total; ++iter) {
     LoweredMma call;
     call.loc = start.loc;
+    call.statement = mma_->statements.size() - 1;
     std::int64_t rest = iter;
     call.repeat.resize(loops_.size());
     for (std::size_t i = loops_.size(); i-- > 0;) {
