@@ -5,6 +5,7 @@
 // register; the dump is proved or refuted as the program is.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <filesystem>
 #include <regex>
 #include <sstream>
@@ -448,4 +449,42 @@ TEST_CASE("a dump that accumulates one K tile twice is refuted", "[tirx][prove]"
   const Counterexample* cx = counterexample(r, "accumulation");
   REQUIRE(cx != nullptr);
   CHECK_THAT(cx->message, Catch::Contains("2 times"));
+}
+
+TEST_CASE("a second apply over other images or another instruction is a located error, not a verdict", "[tirx]") {
+  // tests/data/program/tirx/ok_apply_twice_c.py: two applies, C = c both times.
+  const std::string text = read_file(source_path("tests/data/program/tirx/ok_apply_twice_c.py"));
+  const Program ok = parse_program(text, "twice.py");
+  REQUIRE(ok.release);
+  REQUIRE(ok.release->statements.size() == 2);
+  CHECK(ok.release->statements[1].c == ReleaseMmaStatement::C::image);
+  const std::size_t second = text.rfind("T.cuda.tile.apply(");
+  REQUIRE(second != std::string::npos);
+  const auto edited = [&](const std::string& from, const std::string& to) {
+    std::string t = text;
+    const std::size_t at = t.find(from, second);
+    REQUIRE(at != std::string::npos);
+    return t.replace(at, from.size(), to);
+  };
+  const auto error_of = [](const std::string& t) {
+    try {
+      parse_program(t, "twice.py");
+    } catch (const Error& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  const int line =
+      static_cast<int>(std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(second), '\n')) + 1;
+  const std::string at = "twice.py:" + std::to_string(line) + ":";
+  const std::string other_a = error_of(edited("a[:, :, :, :]", "b[:, :, :, :]"));
+  CHECK(other_a.find(at) != std::string::npos);
+  CHECK(other_a.find("A: this apply reads 'b', another 'a'") != std::string::npos);
+  const std::string other_op = error_of(edited("m16n8k16", "m16n8k8"));
+  CHECK(other_op.find(at) != std::string::npos);
+  CHECK(other_op.find("one mma instruction per kernel") != std::string::npos);
+  // D's own registers as C: the second apply accumulates.
+  const Program acc = parse_program(edited("c[:, :, :, :]", "d[:, :, :, :]"), "twice.py");
+  CHECK(acc.release->statements[1].c == ReleaseMmaStatement::C::accumulate);
+  CHECK(prove(acc, ProveOptions{}).verdict == Verdict::refuted);  // D = A·B + C + A·B
 }

@@ -143,7 +143,7 @@ class _Walker:
         self.names = {}  # image and view name -> node where it was defined
         self.transfers = []
         self.steps = 0  # statements visited, in order
-        self.mma = None
+        self.mma = []  # each T.cuda.tile.apply, in order
         self.launched = False
         self.loop = None  # (Var, extent) of the enclosing loop
 
@@ -160,7 +160,7 @@ class _Walker:
             self.globals[p] = p.name
             globals_[p.name] = {"shape": t["shape"], "dtype": t["dtype"], "loc": _loc(self.func)}
         self.stmt(self.func.body)
-        if self.mma is None:
+        if not self.mma:
             _fail(self.func, "the kernel has no mma (T.cuda.tile.apply)")
         return {
             "file": self.file,
@@ -291,8 +291,6 @@ class _Walker:
             _fail(node, f"the statement {call} is not read in released TIRx (T.cuda.tile.apply is)")
         if not self.launched or self.loop is not None:
             _fail(node, "T.cuda.tile.apply sits in the device entry, outside any loop")
-        if self.mma is not None:
-            _fail(node, "mmacheck reads one mma per kernel")
         args = call.args
         if len(args) < 2 or type(args[0]).__name__ != "StringImm":
             _fail(node, "T.cuda.tile.apply's first argument is the opcode string")
@@ -313,8 +311,9 @@ class _Walker:
             c_image = None
         else:
             c_image = self.image_operand(c, "C", node)
-        self.mma = {"opcode": opcode, "loc": self.step_loc(node), "d": images[0], "a": images[1], "b": images[2],
-                    "c": c_image}
+        # Each apply as written; the library checks that they share images (append_apply).
+        self.mma.append({"opcode": opcode, "loc": self.step_loc(node), "d": images[0], "a": images[1], "b": images[2],
+                         "c": c_image})
 
     def image_operand(self, operand, role, node):
         kind = type(operand).__name__

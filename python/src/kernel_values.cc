@@ -153,13 +153,23 @@ IndexExpr index_from_value(nb::handle value, const std::string& where, const Sou
 ReleaseKernel kernel_from_values(nb::handle kernel) {
   ReleaseKernel k;
   k.file = text(kernel, "file", "kernel");
-  const nb::handle mma = field(kernel, "mma", "kernel");
-  k.mma.opcode = text(mma, "opcode", "mma");
-  k.mma.loc = loc_of(mma, "mma");
-  k.mma.d = image_of(field(mma, "d", "mma"), "mma.d");
-  k.mma.a = image_of(field(mma, "a", "mma"), "mma.a");
-  k.mma.b = image_of(field(mma, "b", "mma"), "mma.b");
-  if (const nb::handle c = field(mma, "c", "mma"); !c.is_none()) k.mma.c = image_of(c, "mma.c");
+  const nb::handle mmas = field(kernel, "mma", "kernel");
+  const bool several = nb::isinstance<nb::list>(mmas);
+  if (several && nb::len(mmas) == 0) throw Error(SourceLoc{}, "kernel.mma: an empty list of applies");
+  const std::size_t count = several ? nb::len(mmas) : 1;
+  for (std::size_t i = 0; i < count; ++i) {
+    const nb::handle mma = several ? nb::handle(mmas[i]) : mmas;
+    const std::string at = several ? "mma[" + std::to_string(i) + "]" : "mma";
+    ReleaseMma apply;
+    apply.opcode = text(mma, "opcode", at);
+    apply.loc = loc_of(mma, at);
+    apply.d = image_of(field(mma, "d", at), at + ".d");
+    apply.a = image_of(field(mma, "a", at), at + ".a");
+    apply.b = image_of(field(mma, "b", at), at + ".b");
+    if (const nb::handle c = field(mma, "c", at); !c.is_none()) apply.c = image_of(c, at + ".c");
+    if (i == 0) k.mma = std::move(apply);
+    else append_apply(k.mma, apply);
+  }
   for (auto [name, layout] : dict_at(kernel, "layouts", "kernel")) {
     const std::string n = as<std::string>(name, "kernel.layouts", "a layout name");
     k.layouts.emplace(n, layout_of(layout, "layouts." + n, {}));

@@ -4,7 +4,7 @@
 // the ReleaseKernel of core/program/tirx_release/release_kernel.h.  No text
 // is parsed: every layout, expression and location arrives as a value.
 //
-//   kernel  {"file": str, "mma": MMA, "layouts": {name: LAYOUT},
+//   kernel  {"file": str, "mma": MMA | [MMA] (each apply, as written), "layouts": {name: LAYOUT},
 //            "views": {name: VIEW}, "globals": {name: GLOBAL}, "transfers": [TRANSFER]}
 //   MMA     {"opcode": str, "loc": LOC, "d": IMAGE, "a": IMAGE, "b": IMAGE, "c": IMAGE | None}
 //   IMAGE   {"name", "shape": [int], "dtype": str, "scope": "local"|..., "layout": LAYOUT, "loc"}

@@ -104,7 +104,8 @@ def test_other_objects_are_a_type_error():
 
 
 @pytest.mark.parametrize("name", ["bad_store_before_mma", "bad_stage_a_after_mma", "bad_b_from_a", "bad_c_from_d",
-                                  "ok_k_reversed", "ok_overwritten_staging", "ok_renamed"])
+                                  "ok_k_reversed", "ok_overwritten_staging", "ok_renamed", "bad_accumulate_twice",
+                                  "ok_first_apply_unstaged", "bad_restage_between_applies"])
 def test_live_compositions_run_in_their_order(name):
     """tests/data/program/tirx (TVM-made compositions): live, the program runs as it is written, as the file does."""
     import runpy

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <array>
+#include <tuple>
 
 #include "core/layout/shape_text.h"
 
@@ -42,6 +43,10 @@ std::int64_t elements(const Shape& shape) {
   return n;
 }
 
+ReleaseMmaStatement first_statement(const ReleaseMma& mma) {
+  return ReleaseMmaStatement{mma.loc, mma.c ? ReleaseMmaStatement::C::image : ReleaseMmaStatement::C::zero};
+}
+
 }  // namespace
 
 std::optional<int> release_dtype_bits(std::string_view tvm_name) {
@@ -73,6 +78,32 @@ void check_release_view(const std::string& name, const Shape& shape, const TileL
                 "'" + name + "': mmacheck reads register views of one dimension with the default layout (S[n : 1])");
 }
 
+void append_apply(ReleaseMma& mma, const ReleaseMma& apply) {
+  using C = ReleaseMmaStatement::C;
+  const std::string first = " (the apply at line " + std::to_string(mma.loc.line) + ")";
+  if (mma.lowered) throw Error(apply.loc, "a kernel has T.cuda.tile.apply or its lowered T.ptx.mma, not both");
+  if (apply.opcode != mma.opcode)
+    throw Error(apply.loc, "this apply runs " + apply.opcode + ", another " + mma.opcode + first +
+                               "; mmacheck reads one mma instruction per kernel");
+  for (const auto& [role, mine, theirs] :
+       {std::tuple{"D", &apply.d, &mma.d}, std::tuple{"A", &apply.a, &mma.a}, std::tuple{"B", &apply.b, &mma.b}})
+    if (mine->buffer != theirs->buffer)
+      throw Error(apply.loc, std::string(role) + ": this apply reads '" + mine->buffer + "', another '" +
+                                 theirs->buffer + "'" + first + "; mmacheck reads every apply over the same images");
+  if (mma.statements.empty()) mma.statements.push_back(first_statement(mma));
+  C c = C::zero;
+  if (apply.c && apply.c->buffer == mma.d.buffer && !(mma.c && mma.c->buffer == mma.d.buffer)) {
+    c = C::accumulate;
+  } else if (apply.c) {
+    if (mma.c && apply.c->buffer != mma.c->buffer)
+      throw Error(apply.loc, "C: this apply reads '" + apply.c->buffer + "', another '" + mma.c->buffer + "'" + first +
+                                 "; mmacheck reads one C image per kernel (or the scalar 0, or D's own registers)");
+    if (!mma.c) mma.c = apply.c;
+    c = C::image;
+  }
+  mma.statements.push_back(ReleaseMmaStatement{apply.loc, c});
+}
+
 Program release_program(const ReleaseKernel& kernel) {
   const ReleaseMma& mma = kernel.mma;
   for (const ReleaseImage* img : {&mma.d, &mma.a, &mma.b, mma.c ? &*mma.c : nullptr})
@@ -86,9 +117,7 @@ Program release_program(const ReleaseKernel& kernel) {
   Program program;
   program.file = kernel.file;
   program.release = mma;
-  if (program.release->statements.empty())  // a kernel built in code: its one statement
-    program.release->statements.push_back(
-        ReleaseMmaStatement{mma.loc, mma.c ? ReleaseMmaStatement::C::image : ReleaseMmaStatement::C::zero});
+  if (program.release->statements.empty()) program.release->statements.push_back(first_statement(mma));
   program.written_order = true;
 
   // One logical buffer per image (core/program/release_mma.h): the image's

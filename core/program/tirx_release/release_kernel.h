@@ -65,6 +65,15 @@ struct ReleaseKernel {
   std::vector<ReleaseTransfer> transfers;
 };
 
+// Another T.cuda.tile.apply of the kernel whose mma so far is `mma`
+// (ReleaseMma::statements): `apply` must run the same instruction over the
+// same D, A and B images; its C (apply.c) is absent (the scalar 0), D's own
+// image (it accumulates), or the one C image the kernel reads.  Throws Error
+// at apply.loc otherwise.
+//
+//     append_apply(k.mma, second);  // k.mma.statements: {zero at line 27, accumulate at line 28}
+void append_apply(ReleaseMma& mma, const ReleaseMma& apply);
+
 // The width of a TVM scalar dtype a register image or view may have
 // ("float16" -> 16, "uint32" -> 32); nullopt for any other name.
 std::optional<int> release_dtype_bits(std::string_view tvm_name);

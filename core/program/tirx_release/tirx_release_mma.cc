@@ -3,7 +3,6 @@
 // evaluated for every unrolled iteration and lane, and the Program the
 // reader hands back (the images' logical buffers, the gemm, the staging).
 #include <algorithm>
-#include <tuple>
 
 #include "core/program/tirx_release/release_kernel.h"
 #include "core/program/tirx_release/tirx_release_reader.h"
@@ -89,10 +88,8 @@ void ReleaseReader::tile_apply() {
   mma.b = image_operand("B");
   in_.expect(",", "after B");
   const Token& c = in_.peek();
-  ReleaseMmaStatement statement{start.loc, ReleaseMmaStatement::C::zero};
   if (c.kind == TokenKind::identifier && allocs_.contains(c.text)) {
     mma.c = image_operand("C");
-    statement.c = ReleaseMmaStatement::C::image;
   } else {
     const Value v = value_arg(IndexNames{});
     if (v.kind != Value::Kind::scalar)
@@ -126,32 +123,8 @@ void ReleaseReader::tile_apply() {
   }
   in_.expect_close(")", "T.cuda.tile.apply(", open);
   if (!warp) in_.fail(start, "T.cuda.tile.apply needs scope=\"warp\" for the mma pattern");
-  if (!mma_) {
-    mma.statements.push_back(statement);
-    mma_ = std::move(mma);
-    return;
-  }
-  // Another apply: the same instruction over the same D, A and B images;
-  // its C is zero, D's own registers, or the one C image the kernel reads.
-  const std::string first = " as the apply at line " + std::to_string(mma_->loc.line) + " does";
-  if (mma.opcode != mma_->opcode)
-    in_.fail(op, "this apply runs another instruction than the one at line " + std::to_string(mma_->loc.line) +
-                     " (mmacheck reads one mma instruction per kernel)");
-  for (const auto& [role, mine, theirs] :
-       {std::tuple{"D", &mma.d, &mma_->d}, {"A", &mma.a, &mma_->a}, {"B", &mma.b, &mma_->b}})
-    if (mine->buffer != theirs->buffer)
-      in_.fail(start, std::string(role) + ": this apply reads '" + mine->buffer +
-                          "'; mmacheck reads every apply of a kernel over the same images ('" + theirs->buffer + "'" +
-                          first + ")");
-  if (mma.c && mma.c->buffer == mma_->d.buffer && !(mma_->c && mma_->c->buffer == mma_->d.buffer)) {
-    statement.c = ReleaseMmaStatement::C::accumulate;
-  } else if (mma.c && mma_->c && mma.c->buffer != mma_->c->buffer) {
-    in_.fail(c, "C: this apply reads '" + mma.c->buffer + "', another reads '" + mma_->c->buffer +
-                    "' (mmacheck reads one C image per kernel, or zero, or D's own registers)");
-  } else if (mma.c && !mma_->c) {
-    mma_->c = mma.c;
-  }
-  mma_->statements.push_back(statement);
+  if (mma_) return append_apply(*mma_, mma);
+  mma_ = std::move(mma);
 }
 
 // A register element view[i], a scalar (T.float32(0.0), 0.0) or a string.
