@@ -21,6 +21,7 @@
 #include <iostream>
 
 #include "cli/command.h"
+#include "cli/family_checks.h"
 #include "cli/file_batch.h"
 #include "cli/options.h"
 #include "cli/unchecked.h"
@@ -55,6 +56,9 @@ std::string unchecked_reason(const CuteAtomReport& r) {
 }
 
 // One file's atoms checked and reported.
+
+}  // namespace
+
 FileOutcome check_cute_file(const std::string& path, const Limits& limits, bool json, bool allow, std::ostream& out) {
   const std::vector<CuteAtomTraits> atoms = read_cute_file(read_text_file(path), path, limits);
   if (atoms.empty()) throw Error(SourceLoc{path, 0, 0}, "no MMA atoms found");
@@ -86,8 +90,6 @@ FileOutcome check_cute_file(const std::string& path, const Limits& limits, bool 
   }
   return outcome;
 }
-
-}  // namespace
 
 int run_cute(const Args& args) {
   po::options_description options("mmacheck cute");

@@ -14,7 +14,10 @@
 #include "cli/command.h"
 #include "cli/options.h"
 #include "cli/file_batch.h"
+#include "cli/input_kinds.h"
 #include "cli/kernel_batch.h"
+#include "cli/unchecked.h"
+#include "core/base/file_io.h"
 #include "core/base/json.h"
 #include "core/program/read/read_program.h"
 #include "core/prove/prove.h"
@@ -188,6 +191,7 @@ int run_prove(const Args& args) {
   // clang-format on
   options.add(limit_options());
   options.add(input_options());
+  options.add(unchecked_option());
   po::positional_options_description positional;
   positional.add("file", -1);
   const po::variables_map vm = parse_options(args, options, positional);
@@ -203,10 +207,20 @@ int run_prove(const Args& args) {
       vm.count("max-bank-conflicts") ? std::optional<int>(vm["max-bank-conflicts"].as<int>()) : std::nullopt;
   if (max_banks && *max_banks < 0) throw Error("--max-bank-conflicts must be at least 0");
   const std::vector<std::string> operands = vm["file"].as<std::vector<std::string>>();
+  // The front door: a file of an instruction family's kind gets that
+  // family's check (cli/input_kinds.h), any other is read as a gemm program.
   const BatchOptions batch{
-      .jobs = checked_jobs(vm["jobs"].as<int>()), .json = as_json, .skip_no_gemm = skip_no_gemm(vm, operands)};
-  return run_batch(expand_inputs(operands, input_selection(vm)), batch,
+      .jobs = checked_jobs(vm["jobs"].as<int>()),
+      .json = as_json,
+      .skip_no_gemm = skip_no_gemm(vm, operands),
+      .also_checks = [](std::string_view path, std::string_view text) { return recognise(path, text) != nullptr; }};
+  const KindOptions kind_options{.json = as_json, .allow = vm["allow-unchecked"].as<bool>(), .limits = opts.limits};
+  return run_batch(expand_inputs(operands, input_selection(vm), {".txt", ".py", ".ptx", ".ttgir"}), batch,
                    [&](const std::string& path, std::ostream& out) {
+                     if (path != "-") {
+                       if (const InputKind* kind = recognise(path, read_text_file(path)))
+                         return kind->check(path, kind_options, out);
+                     }
                      return prove_file(read_program_file(path), opts, max_banks, as_json, out);
                    });
 }

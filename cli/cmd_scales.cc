@@ -14,6 +14,7 @@
 #include <iostream>
 
 #include "cli/command.h"
+#include "cli/family_checks.h"
 #include "cli/file_batch.h"
 #include "cli/unchecked.h"
 #include "core/base/file_io.h"
@@ -23,7 +24,7 @@ namespace mmacheck::cli {
 
 namespace po = boost::program_options;
 
-namespace {
+namespace {}  // namespace
 
 FileOutcome check_scale_file(const std::string& path, bool allow, std::ostream& out) {
   const std::vector<ScaleCase> cases = read_scale_file(read_text_file(path), input_name(path));
@@ -50,8 +51,6 @@ FileOutcome check_scale_file(const std::string& path, bool allow, std::ostream& 
       << unchecked.summary(allow) << std::flush;
   return {status(failed, unchecked, allow), failed ? "refuted" : unchecked.count() ? "unchecked" : "proved", nullptr};
 }
-
-}  // namespace
 
 int run_scales(const Args& args) {
   po::options_description options("mmacheck scales");

@@ -20,6 +20,7 @@
 #include <sstream>
 
 #include "cli/command.h"
+#include "cli/family_checks.h"
 #include "cli/file_batch.h"
 #include "cli/file_command.h"
 #include "cli/unchecked.h"
@@ -111,7 +112,9 @@ Json report_json(const Tcgen05Report& r) {
   return out;
 }
 
-FileOutcome check_file(const std::string& path, bool json, bool allow, std::ostream& out) {
+}  // namespace
+
+FileOutcome check_tcgen05_file(const std::string& path, bool json, bool allow, std::ostream& out) {
   const std::string text = read_text_file(path);
   const Tcgen05Case c = is_tcgen05_tirx(text) ? read_tcgen05_tirx(text, path) : read_tcgen05_file(text, path);
   const Tcgen05Report r = check_tcgen05(c);
@@ -154,14 +157,12 @@ FileOutcome check_file(const std::string& path, bool json, bool allow, std::ostr
   return outcome;
 }
 
-}  // namespace
-
 int run_tcgen05(const Args& args) {
   const FileCommand command{"tcgen05",
                             "tcgen05.mma files (core/wgmma/tcgen05_reader.h) or folders of them; - is standard input",
                             "no FILE (instr, idesc, operand, descriptor, smem, tmem lines)",
                             {".txt"}};
-  return run_file_command(args, command, check_file);
+  return run_file_command(args, command, check_tcgen05_file);
 }
 
 }  // namespace mmacheck::cli

@@ -17,6 +17,7 @@
 #include <sstream>
 
 #include "cli/command.h"
+#include "cli/family_checks.h"
 #include "cli/file_batch.h"
 #include "cli/file_command.h"
 #include "cli/unchecked.h"
@@ -36,6 +37,8 @@ std::string hex(std::uint64_t v) {
   s << "0x" << std::hex << v;
   return s.str();
 }
+
+}  // namespace
 
 FileOutcome check_tma_file(const std::string& path, bool json, bool allow, std::ostream& out) {
   const std::vector<TmaCase> cases = read_tma_file(read_text_file(path), path);
@@ -72,8 +75,6 @@ FileOutcome check_tma_file(const std::string& path, bool json, bool allow, std::
       << tally.unchecked.summary(allow) << std::flush;
   return outcome;
 }
-
-}  // namespace
 
 int run_tma(const Args& args) {
   const FileCommand command{

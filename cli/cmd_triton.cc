@@ -21,6 +21,7 @@
 #include <iostream>
 
 #include "cli/command.h"
+#include "cli/family_checks.h"
 #include "cli/file_batch.h"
 #include "cli/file_command.h"
 #include "cli/unchecked.h"
@@ -35,6 +36,9 @@ namespace mmacheck::cli {
 namespace {
 
 // One file's layouts checked and reported.
+
+}  // namespace
+
 FileOutcome check_triton_file(const std::string& path, bool json, bool allow, std::ostream& out) {
   const std::string text = read_text_file(path);
   std::vector<TritonReport> reports;
@@ -85,8 +89,6 @@ FileOutcome check_triton_file(const std::string& path, bool json, bool allow, st
       << unchecked.summary(allow) << std::flush;
   return outcome;
 }
-
-}  // namespace
 
 int run_triton(const Args& args) {
   const FileCommand command{

@@ -25,6 +25,7 @@
 #include <sstream>
 
 #include "cli/command.h"
+#include "cli/family_checks.h"
 #include "cli/file_batch.h"
 #include "cli/file_command.h"
 #include "cli/unchecked.h"
@@ -44,6 +45,36 @@ std::string hex(std::uint64_t v) {
   std::ostringstream s;
   s << "0x" << std::hex << v;
   return s.str();
+}
+
+}  // namespace
+
+FileOutcome check_wgmma_order_file(const std::string& path, bool json, bool allow, std::ostream& out) {
+  const WgmmaOrderReport r = check_wgmma_order(read_text_file(path), input_name(path));
+  UncheckedTally unchecked;
+  if (r.result == FrameVerdict::unchecked) unchecked.add(r.message);
+  const bool failed = r.result == FrameVerdict::refuted;
+  FileOutcome outcome{status(failed, unchecked, allow), std::string(verdict_name(r.result)), nullptr};
+  if (json) {
+    Json violations = Json::array();
+    for (const WgmmaOrderViolation& v : r.violations)
+      violations.push_back(
+          {{"rule", wgmma_order_rule_name(v.rule)}, {"line", v.at.line}, {"column", v.at.col}, {"message", v.message}});
+    outcome.json = Json{{"verdict", verdict_name(r.result)},
+                        {"wgmma_order",
+                         {{"result", verdict_name(r.result)},
+                          {"mma_count", r.mma_count},
+                          {"group_count", r.group_count},
+                          {"message", r.message},
+                          {"violations", std::move(violations)}}},
+                        {"unchecked", unchecked.json()}};
+    return outcome;
+  }
+  out << verdict_name(r.result) << ": " << r.message << "\n";
+  for (const WgmmaOrderViolation& v : r.violations)
+    out << "  " << v.at.str() << ": [" << wgmma_order_rule_name(v.rule) << "] " << v.message << "\n";
+  out << unchecked.summary(allow) << std::flush;
+  return outcome;
 }
 
 FileOutcome check_wgmma_file(const std::string& path, bool json, bool allow, std::ostream& out) {
@@ -81,36 +112,6 @@ FileOutcome check_wgmma_file(const std::string& path, bool json, bool allow, std
   return outcome;
 }
 
-FileOutcome check_order_file(const std::string& path, bool json, bool allow, std::ostream& out) {
-  const WgmmaOrderReport r = check_wgmma_order(read_text_file(path), input_name(path));
-  UncheckedTally unchecked;
-  if (r.result == FrameVerdict::unchecked) unchecked.add(r.message);
-  const bool failed = r.result == FrameVerdict::refuted;
-  FileOutcome outcome{status(failed, unchecked, allow), std::string(verdict_name(r.result)), nullptr};
-  if (json) {
-    Json violations = Json::array();
-    for (const WgmmaOrderViolation& v : r.violations)
-      violations.push_back(
-          {{"rule", wgmma_order_rule_name(v.rule)}, {"line", v.at.line}, {"column", v.at.col}, {"message", v.message}});
-    outcome.json = Json{{"verdict", verdict_name(r.result)},
-                        {"wgmma_order",
-                         {{"result", verdict_name(r.result)},
-                          {"mma_count", r.mma_count},
-                          {"group_count", r.group_count},
-                          {"message", r.message},
-                          {"violations", std::move(violations)}}},
-                        {"unchecked", unchecked.json()}};
-    return outcome;
-  }
-  out << verdict_name(r.result) << ": " << r.message << "\n";
-  for (const WgmmaOrderViolation& v : r.violations)
-    out << "  " << v.at.str() << ": [" << wgmma_order_rule_name(v.rule) << "] " << v.message << "\n";
-  out << unchecked.summary(allow) << std::flush;
-  return outcome;
-}
-
-}  // namespace
-
 int run_wgmma(const Args& args) {
   const FileCommand command{
       "wgmma",
@@ -120,7 +121,7 @@ int run_wgmma(const Args& args) {
       {".txt", ".ptx"}};
   return run_file_command(args, command, [](const std::string& path, bool json, bool allow, std::ostream& out) {
     const bool ptx = path.size() > 4 && path.compare(path.size() - 4, 4, ".ptx") == 0;
-    return ptx ? check_order_file(path, json, allow, out) : check_wgmma_file(path, json, allow, out);
+    return ptx ? check_wgmma_order_file(path, json, allow, out) : check_wgmma_file(path, json, allow, out);
   });
 }
 

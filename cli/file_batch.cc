@@ -41,10 +41,12 @@ constexpr std::string_view kNoGemm =
     "no gemm: the file names no gemm, prim_func, T.function, tile.apply or ptx.mma (not checked)\n";
 
 // A file whose text names no gemm, under --skip-no-gemm: not checked.
-std::optional<FileOutcome> no_gemm(const std::string& path, bool skip) {
-  if (!skip || path == "-") return std::nullopt;
+std::optional<FileOutcome> no_gemm(const std::string& path, const BatchOptions& options) {
+  if (!options.skip_no_gemm || path == "-") return std::nullopt;
   std::error_code ec;
-  if (!fs::is_regular_file(path, ec) || mentions_gemm(read_text_file(path))) return std::nullopt;
+  if (!fs::is_regular_file(path, ec)) return std::nullopt;
+  const std::string text = read_text_file(path);
+  if (mentions_gemm(text) || (options.also_checks && options.also_checks(path, text))) return std::nullopt;
   return FileOutcome{kHolds, "no gemm", {{"file", path}, {"verdict", "no_gemm"}}};
 }
 
@@ -63,7 +65,7 @@ Report check_one(const std::string& path, const FileCheck& check, const BatchOpt
   Report r;
   std::ostringstream text, err;
   try {
-    if (auto skipped = no_gemm(path, options.skip_no_gemm)) {
+    if (auto skipped = no_gemm(path, options)) {
       r.outcome = std::move(*skipped);
       text << kNoGemm;
     } else {
@@ -215,7 +217,7 @@ int run_batch(const std::vector<std::string>& inputs, const BatchOptions& option
   if (inputs.size() == 1) {
     // As a direct run: reports stream, bad input goes through main().
     std::ostringstream ignored;
-    std::optional<FileOutcome> skipped = no_gemm(inputs.front(), options.skip_no_gemm);
+    std::optional<FileOutcome> skipped = no_gemm(inputs.front(), options);
     if (skipped && !options.json) std::cout << kNoGemm;
     const FileOutcome outcome = skipped ? *skipped : check(inputs.front(), options.json ? ignored : std::cout);
     if (options.json) std::cout << json_lines(inputs.front(), outcome.json);

@@ -46,8 +46,11 @@ struct BatchOptions {
   int jobs = 1;       // inputs checked at once
   bool json = false;  // JSON Lines instead of text
   // A file whose text names no gemm is reported "no gemm" (exit status 0,
-  // JSON {"verdict": "no_gemm"}) instead of being checked.
+  // JSON {"verdict": "no_gemm"}) instead of being checked — unless
+  // `also_checks` says the command checks it all the same (prove: a file of
+  // a family's kind, cli/input_kinds.h).
   bool skip_no_gemm = false;
+  bool (*also_checks)(std::string_view path, std::string_view text) = nullptr;
 };
 
 // Which files of a folder are inputs: glob patterns on the path relative to

@@ -10,6 +10,7 @@
 #include <map>
 #include <regex>
 #include <sstream>
+#include <tuple>
 #include <unistd.h>
 
 #include "core/base/json.h"
@@ -179,7 +180,54 @@ TEST_CASE("prove over several files and folders: a report each, a summary, the w
 
   const RunResult empty = run_mmacheck({"prove", temp_dir("empty").string()});
   CHECK(empty.status == 2);
-  CHECK_THAT(empty.err, Catch::Contains("the folder holds no .txt or .py file"));
+  CHECK_THAT(empty.err, Catch::Contains("the folder holds no .txt, .py, .ptx or .ttgir file"));
+}
+
+TEST_CASE("prove is the front door: each family's file gets its family's check, never no gemm", "[cli]") {
+  // (source, name in the folder, exit status alone): the name hides the kind
+  // where it can, recognition is by content.
+  const std::vector<std::tuple<std::string, std::string, int>> files = {
+      {"examples/wgmma/bad_start.txt", "a.txt", 1},
+      {"examples/wgmma/k_sw128_f16.txt", "b.txt", 0},
+      {"examples/tma/bad_coverage.txt", "c.txt", 1},
+      {"examples/tma/k_sw128_f16.txt", "d.txt", 0},
+      {"examples/tcgen05/bad_idesc_m.txt", "e.txt", 1},
+      {"examples/tcgen05/f16_k_sw128.txt", "f.txt", 0},
+      {"examples/sparse/reject_k32_s8_16bit_meta.txt", "g.txt", 1},
+      {"examples/sparse/k16_pattern.txt", "h.txt", 0},
+      {"examples/scales/swapped.txt", "i.txt", 1},
+      {"examples/scales/mxf8f6f4_1x.txt", "j.txt", 0},
+      {"tests/data/triton/mma_v3_warpgroups_planted.json", "k.txt", 1},
+      {"tests/data/triton/ttgir/sm80_f16_16x16x16_w1.ttgir", "l.ttgir", 0},
+      {"tests/data/cute/gmma_traits_planted.hpp", "m.txt", 1},
+      {"tests/data/cute/dsl_atoms.txt", "n.txt", 0},
+      {"tests/data/wgmma/order/read_before_wait.ptx", "o.ptx", 1},
+      {"tests/data/wgmma/order/ok.ptx", "p.ptx", 0},
+      {"examples/seed.txt", "q.txt", 1},
+      {"examples/seed_corrected.txt", "r.txt", 0},
+  };
+  const fs::path dir = temp_dir("front_door"), good = temp_dir("front_door_good");
+  for (const auto& [from, name, status] : files) {
+    fs::copy_file(source_path(from), dir / name);
+    if (status == 0) fs::copy_file(source_path(from), good / name);
+    const RunResult one = run_mmacheck({(dir / name).string()});
+    INFO(from << " as " << name << ":\n" << one.out << one.err);
+    CHECK(one.status == status);
+    CHECK(one.out.find("no gemm") == std::string::npos);
+  }
+  const RunResult all = run_mmacheck({"prove", dir.string()});
+  CHECK(all.status == 1);
+  CHECK(all.out.find("no gemm") == std::string::npos);
+  CHECK(all.out.find("\n18 files: ") != std::string::npos);
+  const RunResult ok = run_mmacheck({"prove", good.string(), "-j", "2"});
+  INFO(ok.out << ok.err);
+  CHECK(ok.status == 0);
+  CHECK(ok.out.find("\n9 files: ") != std::string::npos);
+  // --json: one object per file, each with its verdict.
+  const RunResult json = run_mmacheck({"prove", dir.string(), "--json"});
+  const std::vector<Json> objects = json_lines(json.out);
+  CHECK(objects.size() == files.size());
+  for (const Json& o : objects) CHECK(o.contains("verdict"));
 }
 
 TEST_CASE("JSON over several files is JSON Lines, one object per file, file first", "[cli]") {

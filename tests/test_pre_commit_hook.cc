@@ -5,6 +5,7 @@
 #include <catch2/catch.hpp>
 
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <regex>
 #include <sstream>
@@ -60,6 +61,20 @@ TEST_CASE("the pre-commit hook proves the staged layout files", "[cli]") {
   CHECK(bad.status == 1);
   CHECK(bad.out.find("stage A: lane 0, slot 2") != std::string::npos);
   CHECK(run({"README.md"}).status == 2);
+  // An ordinary repository's files: what names no gemm is listed, not bad input.
+  const std::string dir = MMACHECK_BUILD_DIR "/pre-commit-ordinary";
+  std::filesystem::create_directories(dir);
+  std::ofstream(dir + "/requirements.txt") << "numpy>=1.26\ntorch\n";
+  std::ofstream(dir + "/helper.py") << "import sys\n\ndef main():\n    print(sys.argv)\n";
+  std::vector<std::string> argv = entry;
+  for (const char* f : {"/requirements.txt", "/helper.py"}) argv.push_back(dir + f);
+  const RunResult ordinary = run_program(argv);
+  CHECK(ordinary.status == 0);
+  CHECK(ordinary.out.find("2 files: 2 no gemm") != std::string::npos);
+  // A refuted descriptor file among them fails the hook.
+  CHECK(std::regex_search("kernels/wgmma/a_desc.txt", files));
+  argv.push_back(source_path("examples/wgmma/bad_start.txt"));
+  CHECK(run_program(argv).status == 1);
 }
 
 // .pre-commit-config.yaml, the repository's own hooks: their entries are the

@@ -1,0 +1,119 @@
+#include "cli/input_kinds.h"
+
+#include <array>
+#include <sstream>
+#include <vector>
+
+#include "cli/family_checks.h"
+#include "core/cute/cute_dsl_print.h"
+#include "core/wgmma/tcgen05_tirx.h"
+
+namespace mmacheck::cli {
+
+namespace {
+
+bool ends_with(std::string_view s, std::string_view suffix) {
+  return s.size() >= suffix.size() && s.substr(s.size() - suffix.size()) == suffix;
+}
+
+// The first two words of each line that is not blank or a # comment: the
+// line-oriented family files (wgmma, tma, tcgen05, mma.sp, block scales)
+// say what they are by their statements' keywords.
+std::vector<std::pair<std::string_view, std::string_view>> statements(std::string_view text) {
+  std::vector<std::pair<std::string_view, std::string_view>> out;
+  const auto word = [](std::string_view& rest) {
+    const std::size_t b = rest.find_first_not_of(" \t\r");
+    if (b == std::string_view::npos) return std::string_view{};
+    rest.remove_prefix(b);
+    const std::size_t e = std::min(rest.find_first_of(" \t\r"), rest.size());
+    const std::string_view w = rest.substr(0, e);
+    rest.remove_prefix(e);
+    return w;
+  };
+  for (std::size_t at = 0; at < text.size() && out.size() < 4096;) {
+    const std::size_t nl = std::min(text.find('\n', at), text.size());
+    std::string_view line = text.substr(at, nl - at);
+    at = nl + 1;
+    const std::string_view first = word(line);
+    if (first.empty() || first.front() == '#') continue;
+    out.emplace_back(first, word(line));
+  }
+  return out;
+}
+
+bool has_statement(std::string_view text, std::string_view keyword, std::string_view second_prefix = {}) {
+  for (const auto& [first, second] : statements(text))
+    if (first == keyword && second.substr(0, second_prefix.size()) == second_prefix) return true;
+  return false;
+}
+
+bool tma_file(std::string_view, std::string_view text) { return has_statement(text, "tma"); }
+bool tcgen05_file(std::string_view, std::string_view text) {
+  return is_tcgen05_tirx(text) || has_statement(text, "instr", "kind=") || has_statement(text, "idesc") ||
+         has_statement(text, "tmem");
+}
+bool sparse_file(std::string_view, std::string_view text) { return has_statement(text, "instr", "mma.sp"); }
+bool scale_file(std::string_view, std::string_view text) {
+  for (const auto& [first, second] : statements(text))
+    if (first == "instr" && second.find("block_scale") != std::string_view::npos) return true;
+  return false;
+}
+bool wgmma_file(std::string_view, std::string_view text) { return has_statement(text, "operand"); }
+bool wgmma_ptx(std::string_view path, std::string_view text) {
+  return (ends_with(path, ".ptx") || text.find(".entry") != std::string_view::npos) &&
+         text.find("wgmma.") != std::string_view::npos;
+}
+bool triton_file(std::string_view, std::string_view text) {
+  // TTGIR or its signatures: Triton's GPU dialects name themselves.
+  for (const std::string_view dialect : {"#ttg.", "#triton_gpu.", "ttng.warp_group_dot"})
+    if (text.find(dialect) != std::string_view::npos) return true;
+  const std::size_t b = text.find_first_not_of(" \t\r\n");
+  return b != std::string_view::npos && text[b] == '{' && text.find("\"operands\"") != std::string_view::npos;
+}
+bool cute_file(std::string_view, std::string_view text) {
+  if (text.find("MMA_Traits") != std::string_view::npos || is_cute_dsl_print(text)) return true;
+  // An atom list: "SM80_16x8x8_F16F16F16F16_TN:" as a line's first word.
+  for (const auto& [first, second] : statements(text))
+    if (first.size() > 5 && first.substr(0, 2) == "SM" && first.back() == ':') return true;
+  return false;
+}
+
+// The family checks under one signature.
+template <FileOutcome (*Check)(const std::string&, bool, bool, std::ostream&)>
+FileOutcome plain(const std::string& path, const KindOptions& o, std::ostream& out) {
+  return Check(path, o.json, o.allow, out);
+}
+FileOutcome cute(const std::string& path, const KindOptions& o, std::ostream& out) {
+  return check_cute_file(path, o.limits, o.json, o.allow, out);
+}
+FileOutcome scales(const std::string& path, const KindOptions& o, std::ostream& out) {
+  std::ostringstream text;
+  FileOutcome r = check_scale_file(path, o.allow, o.json ? text : out);
+  if (o.json) r.json = Json{{"verdict", r.label}};
+  return r;
+}
+
+constexpr std::array kKinds{
+    InputKind{"tma", "TMA copy files (tma, operand, descriptor, smem lines)", tma_file, plain<check_tma_file>},
+    InputKind{"tcgen05", "tcgen05.mma files (instr kind=, idesc, tmem lines) and TIRx tcgen05 dumps", tcgen05_file,
+              plain<check_tcgen05_file>},
+    InputKind{"sparse", "mma.sp metadata files (instr mma.sp...)", sparse_file, plain<check_sparse_file>},
+    InputKind{"scales", "block-scaled mma files (instr ...block_scale...)", scale_file, scales},
+    InputKind{"wgmma", "wgmma operand files (operand, descriptor, smem lines)", wgmma_file, plain<check_wgmma_file>},
+    InputKind{"wgmma", "kernels' PTX with wgmma (the fence, commit and wait order)", wgmma_ptx,
+              plain<check_wgmma_order_file>},
+    InputKind{"triton", "Triton layouts (JSON with \"operands\", TTGIR)", triton_file, plain<check_triton_file>},
+    InputKind{"cute", "CuTe headers, atom lists and DSL prints", cute_file, cute},
+};
+
+}  // namespace
+
+std::span<const InputKind> input_kinds() { return kKinds; }
+
+const InputKind* recognise(std::string_view path, std::string_view text) {
+  for (const InputKind& k : kKinds)
+    if (k.recognises(path, text)) return &k;
+  return nullptr;
+}
+
+}  // namespace mmacheck::cli

@@ -1,0 +1,48 @@
+// InputKind — the front door's table: every kind of file the instruction
+// families read, how it is recognised by its content, and the check `prove`
+// runs on it (README.md, "Commands").  The gemm programs
+// (layout files, TVMScript, the released TIRx) are the door's default: a
+// file that no row recognises and that names a gemm is read as a program
+// (core/program/read/read_program.h).  A new front end is a folder and one
+// row here.
+//
+// Recognition is by content, never by the extension alone, and first row
+// first: a TMA file holds wgmma operand lines too, so `tma` comes before
+// `wgmma`.
+//
+//     const InputKind* k = recognise("examples/tma/bad_coverage.txt", text);
+//     k->name == "tma"
+//     k->check("examples/tma/bad_coverage.txt", {.json = false}, std::cout).status == kFails
+#pragma once
+
+#include <ostream>
+#include <span>
+#include <string>
+#include <string_view>
+
+#include "cli/file_batch.h"
+#include "core/base/limits.h"
+
+namespace mmacheck::cli {
+
+struct KindOptions {
+  bool json = false;   // the report object instead of text
+  bool allow = false;  // --allow-unchecked
+  Limits limits{};
+};
+
+struct InputKind {
+  std::string_view name;  // the family command that checks it alone: "tma"
+  std::string_view what;  // "TMA copy and wgmma operand files", for --help and errors
+  bool (*recognises)(std::string_view path, std::string_view text);
+  FileOutcome (*check)(const std::string& path, const KindOptions& options, std::ostream& out);
+};
+
+// The rows, in the order they are tried.
+std::span<const InputKind> input_kinds();
+
+// The first row recognising the file; nullptr when none does (a program, or
+// a file mmacheck does not read).
+const InputKind* recognise(std::string_view path, std::string_view text);
+
+}  // namespace mmacheck::cli
