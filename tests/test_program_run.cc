@@ -155,4 +155,18 @@ TEST_CASE("sim executes the statements in their order", "[program][sim]") {
   CHECK(sim("tests/data/program/tirx/bad_b_from_a.py") == 1);
   CHECK(sim("tests/data/program/tirx/ok_c_tensor.py") == 0);
   CHECK(sim("tests/data/program/tirx/bad_c_from_d.py") == 1);
+  // Two applies back to back run in sim; a statement between them is not
+  // run in its order there: a located error naming it, never a verdict.
+  const std::string dir = "tests/data/program/tirx/";
+  for (const char* form : {".py", ".print.py", ".lowered.py"}) {
+    INFO(form);
+    CHECK(sim(dir + "ok_apply_twice" + form) == 0);
+    CHECK(sim(dir + "bad_accumulate_twice" + form) == 1);
+    for (const char* between : {"ok_store_between_applies", "bad_restage_between_applies", "ok_first_apply_unstaged"}) {
+      const RunResult r = run_mmacheck({"sim", source_path(dir + between + form)});
+      INFO(between << ": " << r.err);
+      CHECK(r.status == 2);
+      CHECK(r.err.find("stands between two mma statements") != std::string::npos);
+    }
+  }
 }

@@ -1,5 +1,6 @@
 #include "core/gemm/staging.h"
 
+#include <algorithm>
 #include <numeric>
 
 #include "core/base/error.h"
@@ -67,6 +68,19 @@ SlotTable load_table(const Program& program, const OperandRef& ref, int slots, i
 
 Staging build_staging(const Program& program, const Nest& nest) {
   if (!program.gemm) throw Error(SourceLoc{program.file, 0, 0}, "the program has no gemm call");
+  // The tables below feed one gemm: a kernel writing the mma more than once
+  // runs its parts back to back here, which is its order only when nothing
+  // stands between them.
+  const std::vector<ProgramStep> steps = program_order(program);
+  std::size_t first = steps.size(), last = 0;
+  for (std::size_t i = 0; i < steps.size(); ++i)
+    if (steps[i].kind == ProgramStep::Kind::gemm) first = std::min(first, i), last = i;
+  for (std::size_t i = first + 1; i < last; ++i)
+    if (steps[i].kind != ProgramStep::Kind::gemm)
+      throw Error(steps[i].loc, step_label(program, steps[i]) + " stands between two mma statements (" +
+                                    step_label(program, steps[first]) + ", " + step_label(program, steps[last]) +
+                                    "): sim and gpu run them back to back, so they do not run this program in its "
+                                    "order; `mmacheck prove` executes it as written");
   const GemmCall& call = *program.gemm;
   const auto distinct = [&](const OperandRef& x, const OperandRef& y, const char* xs, const char* ys) {
     if (x.buffer == y.buffer)

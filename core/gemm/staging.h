@@ -50,7 +50,9 @@ struct Staging {
 // Throws Error (at the offending statement or declaration) when an operand
 // cannot be staged: A or B shares a buffer with another operand, a buffer is
 // not 2-D, a layout leaves the scope's threads or the nest's slots, a
-// statement addresses outside its buffer, a buffer is staged twice.
+// statement addresses outside its buffer, a buffer is staged twice, or a
+// statement stands between two of a kernel's mma statements (the tables
+// feed the parts back to back; `prove` runs such a program in its order).
 Staging build_staging(const Program& program, const Nest& nest);
 
 // One instruction on its PTX frames: 32 threads, slot = element index, C
