@@ -181,7 +181,7 @@ int run_prove(const Args& args) {
   po::options_description options("mmacheck prove");
   // clang-format off
   options.add_options()
-      ("file", po::value<std::vector<std::string>>(), "layout files or folders; - is standard input")
+      ("file", po::value<std::vector<std::string>>(), "files of any kind mmacheck reads (gemm programs; wgmma, TMA, tcgen05, mma.sp, block-scale, Triton, CuTe files; wgmma PTX) or folders; - is standard input (read as a program)")
       ("json", po::bool_switch(), "print the JSON report (JSON Lines, one object per file, for several)")
       ("method", po::value<std::string>()->default_value("z3"), "z3, z3-unrolled (the per-statement encoding) or exhaustive")
       ("timeout-ms", po::value<unsigned>()->default_value(10000), "Z3 time limit for the whole run")
