@@ -117,6 +117,81 @@ TEST_CASE("the order rules on hand-written PTX", "[wgmma][order]") {
   CHECK(error_of(kHead).find("a block is not closed") != std::string::npos);
 }
 
+TEST_CASE("the order check reads PTX as ptxas does, never a verdict from a misreading", "[wgmma][order]") {
+  const std::string mma =
+      "wgmma.mma_async.sync.aligned.m64n8k16.f32.f16.f16 {%f1, %f2, %f3, %f4}, %rd1, %rd2, 1, 1, 1, 0, 0;\n";
+  const std::string fence = "wgmma.fence.sync.aligned;\n", commit = "wgmma.commit_group.sync.aligned;\n";
+  const std::string read = "st.global.f32 [%rd3], %f1;\n";
+  const auto wait = [](const std::string& n) { return "wgmma.wait_group.sync.aligned " + n + ";\n"; };
+  const auto verdict = [](const std::string& ptx) { return check_wgmma_order(ptx, "k.ptx").result; };
+  // N in every PTX spelling: 0x1 and 0b1 leave the one group pending (the read races), 0x0, 00, 0U complete it.
+  for (const char* one : {"1", "0x1", "0X1", "0b1", "01", "1U"}) {
+    INFO(one);
+    CHECK(verdict(kHead + fence + mma + commit + wait(one) + read + wait("0") + "}\n") == FrameVerdict::refuted);
+  }
+  for (const char* zero : {"0", "0x0", "0b0", "00", "0U"}) {
+    INFO(zero);
+    CHECK(verdict(kHead + fence + mma + commit + wait(zero) + read + "}\n") == FrameVerdict::proved);
+  }
+  // A negative or malformed N is a located error, never a crash or a zero.
+  CHECK(error_of(kHead + wait("-1") + "}\n").find("7:1: wgmma.wait_group's N must be a non-negative integer") == 0);
+  for (const char* junk : {"0junk", "0x", "0b2", "09", "1.0"}) {
+    INFO(junk);
+    CHECK(error_of(kHead + wait(junk) + "}\n").find("7:1: wgmma.wait_group's N must be") == 0);
+  }
+  // An empty commit group is a group: wait_group 1 after it completes the older, full one.
+  CHECK(verdict(kHead + fence + mma + commit + commit + wait("1") + read + "}\n") == FrameVerdict::proved);
+  CHECK(verdict(kHead + fence + mma + commit + commit + wait("2") + read + wait("0") + "}\n") ==
+        FrameVerdict::refuted);
+  // A predicated fence, commit, wait or mma may not run: unchecked, never proved.
+  for (const std::string& p : {"@%p1 " + wait("0"), "@!%p1 " + wait("0")}) {
+    const WgmmaOrderReport r = check_wgmma_order(kHead + fence + mma + commit + p + read + "}\n", "k.ptx");
+    CHECK(r.result == FrameVerdict::unchecked);
+    CHECK(r.message.find("control flow (predicated wgmma.wait_group") == 0);
+  }
+  CHECK(verdict(kHead + "@%p1 " + fence + mma + commit + wait("0") + "}\n") == FrameVerdict::unchecked);
+  CHECK(verdict(kHead + fence + mma + "@%p1 " + commit + wait("0") + "}\n") == FrameVerdict::unchecked);
+  CHECK(verdict(kHead + fence + mma + commit + "@%p1 ret;\n" + wait("0") + "}\n") == FrameVerdict::unchecked);
+  // An unpredicated ret or exit ends the kernel: a wait after it never runs.
+  for (const char* leave : {"ret;\n", "exit;\n"}) {
+    const WgmmaOrderReport r = check_wgmma_order(kHead + fence + mma + commit + leave + wait("0") + "}\n", "k.ptx");
+    CHECK(r.result == FrameVerdict::refuted);
+    REQUIRE_FALSE(r.violations.empty());
+    CHECK(r.violations.front().rule == WgmmaOrderRule::waited);
+  }
+  // Registers need not begin with '%': the read of acc1 in flight is seen.
+  const std::string plain =
+      "wgmma.mma_async.sync.aligned.m64n8k16.f32.f16.f16 {acc1, acc2, acc3, acc4}, %rd1, %rd2, 1, 1, 1, 0, 0;\n";
+  CHECK(verdict(kHead + fence + plain + commit + "st.global.f32 [%rd3], acc1;\n" + wait("0") + "}\n") ==
+        FrameVerdict::refuted);
+  CHECK(verdict(kHead + fence + plain + commit + wait("0") + "st.global.f32 [%rd3], acc1;\n}\n") ==
+        FrameVerdict::proved);
+  // A member suffix is not a register of its own: %tid.x is not x.
+  const std::string mma_x =
+      "wgmma.mma_async.sync.aligned.m64n8k16.f32.f16.f16 {x, %f2, %f3, %f4}, %rd1, %rd2, 1, 1, 1, 0, 0;\n";
+  CHECK(verdict(kHead + fence + mma_x + commit + "mov.u32 %r1, %tid.x;\n" + wait("0") + "}\n") ==
+        FrameVerdict::proved);
+  // Each kernel is its own program: the second kernel's wait completes nothing of the first's.
+  const std::string two_kernels = kHead + fence + mma + commit + "}\n" +
+                                  ".visible .entry k2(\n  .param .u64 p\n)\n{\n" + wait("0") + read + "}\n";
+  const WgmmaOrderReport two = check_wgmma_order(two_kernels, "k.ptx");
+  CHECK(two.result == FrameVerdict::refuted);
+  REQUIRE_FALSE(two.violations.empty());
+  CHECK(two.violations.front().rule == WgmmaOrderRule::waited);
+  CHECK(error_of(".version 8.0\nmov.b32 %r1, 0;\n").find("2:1: 'mov.b32' stands outside") == 0);
+}
+
+TEST_CASE("the order check is linear: 100,000 mma in one kernel", "[wgmma][order]") {
+  std::string ptx = kHead + "wgmma.fence.sync.aligned;\n";
+  for (int i = 0; i < 100'000; ++i)
+    ptx += "wgmma.mma_async.sync.aligned.m64n8k16.f32.f16.f16 {%f1, %f2, %f3, %f4}, %rd1, %rd2, 1, 1, 1, 0, 0;\n"
+           "wgmma.commit_group.sync.aligned;\nwgmma.wait_group.sync.aligned 1;\n";
+  ptx += "wgmma.wait_group.sync.aligned 0;\nst.global.f32 [%rd3], %f1;\n}\n";
+  const WgmmaOrderReport r = check_wgmma_order(ptx, "k.ptx");
+  CHECK(r.result == FrameVerdict::proved);
+  CHECK(r.mma_count == 100'000);
+}
+
 TEST_CASE("mmacheck wgmma on a .ptx file checks the order", "[wgmma][order][cli]") {
   const RunResult ok = run_mmacheck({"wgmma", source_path("tests/data/wgmma/order/ok.ptx")});
   CHECK(ok.status == 0);

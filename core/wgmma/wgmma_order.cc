@@ -1,6 +1,7 @@
 #include "core/wgmma/wgmma_order.h"
 
 #include <cctype>
+#include <deque>
 #include <map>
 #include <optional>
 #include <set>
@@ -29,19 +30,21 @@ struct Instruction {
 bool name_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '$' || c == '.'; }
 
 // The instructions of a PTX text; directives, blocks, labels and comments
-// are passed over (labels counted).  Unbalanced brackets and an unterminated
+// are passed over (a label no branch names changes nothing in straight-line code).  Unbalanced brackets and an unterminated
 // statement are errors at their place.
 class PtxScanner {
  public:
   PtxScanner(std::string_view text, const std::string& file) : text_(text), file_(file) {}
 
-  std::vector<Instruction> run() {
-    std::vector<Instruction> out;
+  // The instructions of each top-level block (a kernel's or function's body), in order.
+  std::vector<std::vector<Instruction>> run() {
+    std::vector<std::vector<Instruction>> out;
     while (skip_space(), pos_ < text_.size()) {
       const char c = text_[pos_];
       if (c == '{' || c == '}') {
         depth_ += c == '{' ? 1 : -1;
         if (depth_ < 0) fail("'}' closes no block");
+        if (c == '{' && depth_ == 1) out.emplace_back();
         ++pos_;
         continue;
       }
@@ -65,17 +68,15 @@ class PtxScanner {
       skip_space();
       if (!predicated && pos_ < text_.size() && text_[pos_] == ':') {  // a label
         ++pos_;
-        ++labels;
         continue;
       }
+      if (depth_ == 0) throw Error(at, "'" + word + "' stands outside a kernel's or function's block");
       Instruction ins{at, std::move(word), operands(at), predicated};
-      out.push_back(std::move(ins));
+      out.back().push_back(std::move(ins));
     }
     if (depth_ != 0) fail("a block is not closed");
     return out;
   }
-
-  int labels = 0;
 
  private:
   [[noreturn]] void fail(const std::string& message) const { throw Error(here(), message); }
@@ -152,14 +153,24 @@ class PtxScanner {
   int line_ = 1, depth_ = 0;
 };
 
+// The names an operand mentions that may be registers: PTX identifiers
+// (`%f3`, `acc0`, `_x$1`), with a member suffix (`%tid.x`) kept on its name
+// and numbers (`0f3F800000`, `12`) passed over.  A register need not begin
+// with '%' in PTX, so every identifier counts.
 std::set<std::string> registers(const std::string& operand) {
   std::set<std::string> out;
-  for (std::size_t i = 0; i < operand.size(); ++i) {
-    if (operand[i] != '%') continue;
+  const auto ident = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '$'; };
+  for (std::size_t i = 0; i < operand.size();) {
+    const char c = operand[i];
+    if (!ident(c) && c != '%') {
+      ++i;
+      continue;
+    }
     std::size_t j = i + 1;
-    while (j < operand.size() && (std::isalnum(static_cast<unsigned char>(operand[j])) || operand[j] == '_')) ++j;
-    if (j > i + 1) out.insert(operand.substr(i, j - i));
-    i = j - 1;
+    while (j < operand.size() && (ident(operand[j]) || operand[j] == '.')) ++j;
+    if (!std::isdigit(static_cast<unsigned char>(c)) && j > i + (c == '%' ? 1 : 0))
+      out.insert(operand.substr(i, j - i));
+    i = j;
   }
   return out;
 }
@@ -168,114 +179,187 @@ bool starts(const std::string& s, std::string_view p) { return s.rfind(p, 0) == 
 
 std::string at_line(const SourceLoc& loc) { return "line " + std::to_string(loc.line); }
 
+// wgmma.wait_group's N: a PTX integer constant (decimal, 0x hex, 0b binary,
+// leading-0 octal, an optional U suffix), not negative.
+int wait_count(const Instruction& ins) {
+  if (ins.operands.size() != 1) throw Error(ins.loc, "wgmma.wait_group takes one operand, N");
+  std::string text = ins.operands[0];
+  const auto bad = [&](const std::string& why) -> Error {
+    return Error(ins.loc, "wgmma.wait_group's N must be " + why + ", got '" + ins.operands[0] + "'");
+  };
+  if (!text.empty() && text.back() == 'U') text.pop_back();
+  if (text.empty() || text[0] == '-') throw bad("a non-negative integer constant");
+  int base = 10;
+  std::size_t digits = 0;
+  if (text.size() > 1 && text[0] == '0' && (text[1] == 'x' || text[1] == 'X')) {
+    base = 16, digits = 2;
+  } else if (text.size() > 1 && text[0] == '0' && (text[1] == 'b' || text[1] == 'B')) {
+    base = 2, digits = 2;
+  } else if (text.size() > 1 && text[0] == '0') {
+    base = 8, digits = 1;
+  }
+  if (digits == text.size()) throw bad("an integer constant");
+  long long value = 0;
+  for (std::size_t i = digits; i < text.size(); ++i) {
+    const char c = static_cast<char>(std::tolower(static_cast<unsigned char>(text[i])));
+    const int d = std::isdigit(static_cast<unsigned char>(c)) ? c - '0' : (c >= 'a' && c <= 'f') ? c - 'a' + 10 : 99;
+    if (d >= base) throw bad("an integer constant");
+    value = value * base + d;
+    if (value > 1'000'000) throw bad("a small integer (at most 1000000)");
+  }
+  return static_cast<int>(value);
+}
+
 // A wgmma.mma_async and where it stands: uncommitted, in a pending group, complete.
 struct Mma {
   SourceLoc loc;
   std::set<std::string> regs;  // D, and A when it comes from registers
   std::set<std::string> accumulator;
-  int group = -1;  // -1: not committed
   std::optional<SourceLoc> committed;
   bool complete = false;
+};
+
+// One kernel or function body (the instructions of one top-level block), run
+// in order.  Each mma's state changes a bounded number of times and each
+// register access looks up only the mmas that hold that register, so the
+// check is linear in the instructions (up to logarithms).
+class OrderRun {
+ public:
+  OrderRun(WgmmaOrderReport& report, std::optional<std::string>& control) : r_(report), control_(control) {}
+
+  // False once the thread has left (an unpredicated ret or exit): what follows is not run.
+  bool step(const Instruction& ins) {
+    const std::string& op = ins.opcode;
+    const bool protocol = starts(op, "wgmma.");
+    const bool branch = starts(op, "bra") || starts(op, "brx") || starts(op, "call");
+    if (branch || (ins.predicated && (protocol || starts(op, "ret") || starts(op, "exit")))) {
+      // A predicated fence, commit or wait may or may not run; which ones did decides the verdict.
+      if (!control_) control_ = (branch ? "" : "predicated ") + op + " at " + at_line(ins.loc);
+      return true;
+    }
+    if (starts(op, "ret") || starts(op, "exit")) return false;
+    if (starts(op, "wgmma.fence")) {
+      last_fence_ = ins.loc;
+      touched_.clear();
+    } else if (starts(op, "wgmma.commit_group")) {
+      // An empty group is a group too: wait_group N counts it among the N newest.
+      for (const int i : uncommitted_) mmas_[i].committed = ins.loc;
+      pending_.push_back(std::move(uncommitted_));
+      uncommitted_.clear();
+      ++r_.group_count;
+    } else if (starts(op, "wgmma.wait_group")) {
+      const auto n = static_cast<std::size_t>(wait_count(ins));
+      while (pending_.size() > n) {
+        for (const int i : pending_.front()) complete(i);
+        pending_.pop_front();
+      }
+    } else if (starts(op, "wgmma.mma_async")) {
+      mma(ins);
+    } else if (protocol) {
+      throw Error(ins.loc, "'" + op + "' is not a wgmma instruction mmacheck reads");
+    } else {
+      access(ins);
+    }
+    return true;
+  }
+
+  // The end of the kernel (its closing brace, or the ret or exit it leaves by).
+  void finish() {
+    for (std::size_t i = 0; i < mmas_.size(); ++i) {
+      const Mma& m = mmas_[i];
+      if (m.complete) continue;
+      violate(WgmmaOrderRule::waited, m.loc,
+              !m.committed ? "the wgmma.mma_async is never committed (wgmma.commit_group) nor waited for"
+                           : "the wgmma.mma_async is never completed: no wgmma.wait_group after its commit at " +
+                                 at_line(*m.committed) + " leaves its group done");
+    }
+  }
+
+ private:
+  void violate(WgmmaOrderRule rule, const SourceLoc& at, std::string message) {
+    r_.violations.push_back(WgmmaOrderViolation{rule, at, std::move(message)});
+  }
+
+  void complete(int i) {
+    mmas_[i].complete = true;
+    for (const std::string& reg : mmas_[i].regs) {
+      const auto it = live_.find(reg);
+      it->second.erase(i);
+      if (it->second.empty()) live_.erase(it);
+    }
+  }
+
+  void mma(const Instruction& ins) {
+    if (ins.operands.size() < 3) throw Error(ins.loc, "wgmma.mma_async needs d, a, b operands");
+    Mma m{ins.loc, registers(ins.operands[0]), registers(ins.operands[0]), std::nullopt, false};
+    if (ins.operands[1].find('{') != std::string::npos)
+      for (const std::string& a : registers(ins.operands[1])) m.regs.insert(a);
+    ++r_.mma_count;
+    if (!last_fence_) {
+      violate(WgmmaOrderRule::fence, ins.loc,
+              "no wgmma.fence before the first wgmma.mma_async (the PTX ISA requires one before it)");
+    } else {
+      for (const std::string& reg : m.regs)
+        if (const auto it = touched_.find(reg); it != touched_.end()) {
+          violate(WgmmaOrderRule::fence, ins.loc,
+                  "the wgmma.mma_async uses " + reg + ", accessed at " + at_line(it->second) +
+                      " after the last wgmma.fence (" + at_line(*last_fence_) + "): a wgmma.fence must come between");
+          break;
+        }
+    }
+    const int index = static_cast<int>(mmas_.size());
+    for (const std::string& reg : m.regs) live_[reg].insert(index);
+    uncommitted_.push_back(index);
+    mmas_.push_back(std::move(m));
+  }
+
+  // Any other instruction: the registers it reads or writes, against the mmas not yet complete.
+  void access(const Instruction& ins) {
+    std::set<std::string> used;
+    for (const std::string& operand : ins.operands)
+      for (const std::string& reg : registers(operand)) used.insert(reg);
+    std::optional<int> first;  // one violation per instruction: the oldest mma it races with
+    std::string first_reg;
+    for (const std::string& reg : used) {
+      touched_.emplace(reg, ins.loc);
+      if (const auto it = live_.find(reg); it != live_.end() && (!first || *it->second.begin() < *first))
+        first = *it->second.begin(), first_reg = reg;
+    }
+    if (!first) return;
+    const Mma& m = mmas_[*first];
+    const std::string what = m.accumulator.contains(first_reg) ? "accumulator" : "A fragment register";
+    const std::string state = !m.committed ? "not yet committed (no wgmma.commit_group after it)"
+                                           : "still in flight (committed at " + at_line(*m.committed) +
+                                                 ", not completed by a wgmma.wait_group since)";
+    violate(WgmmaOrderRule::in_flight, ins.loc,
+            ins.opcode + " accesses " + first_reg + ", " + what + " of the wgmma.mma_async at " + at_line(m.loc) +
+                ", which is " + state);
+  }
+
+  WgmmaOrderReport& r_;
+  std::optional<std::string>& control_;
+  std::vector<Mma> mmas_;
+  std::vector<int> uncommitted_;
+  std::deque<std::vector<int>> pending_;             // the committed groups not known complete, oldest first
+  std::map<std::string, std::set<int>> live_;        // register -> the incomplete mmas that hold it
+  std::map<std::string, SourceLoc> touched_;         // registers accessed by the threads since the last fence
+  std::optional<SourceLoc> last_fence_;
 };
 
 }  // namespace
 
 WgmmaOrderReport check_wgmma_order(std::string_view ptx, const std::string& file) {
   PtxScanner scanner(ptx, file);
-  const std::vector<Instruction> program = scanner.run();
+  const std::vector<std::vector<Instruction>> bodies = scanner.run();
   WgmmaOrderReport r;
-  std::vector<Mma> mmas;
-  std::vector<int> pending;  // group ids, oldest first
-  int groups = 0;
-  std::optional<SourceLoc> last_fence;
-  std::map<std::string, SourceLoc> touched;  // registers accessed by the threads since the last fence
   std::optional<std::string> control;
-  const auto violate = [&](WgmmaOrderRule rule, const SourceLoc& at, std::string message) {
-    r.violations.push_back(WgmmaOrderViolation{rule, at, std::move(message)});
-  };
-  for (const Instruction& ins : program) {
-    const std::string& op = ins.opcode;
-    if (starts(op, "bra") || starts(op, "brx") || starts(op, "call")) {
-      if (!control) control = op + " at " + at_line(ins.loc);
-      continue;
-    }
-    if (starts(op, "wgmma.fence")) {
-      last_fence = ins.loc;
-      touched.clear();
-      continue;
-    }
-    if (starts(op, "wgmma.commit_group")) {
-      bool any = false;
-      for (Mma& m : mmas)
-        if (m.group < 0 && !m.complete) m.group = groups, m.committed = ins.loc, any = true;
-      if (any) pending.push_back(groups);
-      ++groups;
-      continue;
-    }
-    if (starts(op, "wgmma.wait_group")) {
-      if (ins.operands.size() != 1) throw Error(ins.loc, "wgmma.wait_group takes one operand, N");
-      int n = 0;
-      try {
-        n = std::stoi(ins.operands[0]);
-      } catch (const std::exception&) {
-        throw Error(ins.loc, "wgmma.wait_group's N must be an integer, got '" + ins.operands[0] + "'");
-      }
-      while (static_cast<int>(pending.size()) > n) {
-        for (Mma& m : mmas)
-          if (m.group == pending.front()) m.complete = true;
-        pending.erase(pending.begin());
-      }
-      continue;
-    }
-    if (starts(op, "wgmma.mma_async")) {
-      if (ins.operands.size() < 3) throw Error(ins.loc, "wgmma.mma_async needs d, a, b operands");
-      Mma m{ins.loc, registers(ins.operands[0]), registers(ins.operands[0]), -1, std::nullopt, false};
-      if (ins.operands[1].find('{') != std::string::npos)
-        for (const std::string& a : registers(ins.operands[1])) m.regs.insert(a);
-      ++r.mma_count;
-      if (!last_fence) {
-        violate(WgmmaOrderRule::fence, ins.loc,
-                "no wgmma.fence before the first wgmma.mma_async (the PTX ISA requires one before it)");
-      } else {
-        for (const std::string& reg : m.regs)
-          if (const auto it = touched.find(reg); it != touched.end()) {
-            violate(WgmmaOrderRule::fence, ins.loc,
-                    "the wgmma.mma_async uses " + reg + ", accessed at " + at_line(it->second) +
-                        " after the last wgmma.fence (" + at_line(*last_fence) + "): a wgmma.fence must come between");
-            break;
-          }
-      }
-      mmas.push_back(std::move(m));
-      continue;
-    }
-    if (starts(op, "wgmma.")) throw Error(ins.loc, "'" + op + "' is not a wgmma instruction mmacheck reads");
-    // Any other instruction: which registers it reads or writes.
-    std::set<std::string> used;
-    for (const std::string& operand : ins.operands)
-      for (const std::string& reg : registers(operand)) used.insert(reg);
-    bool reported = false;  // one violation per instruction
-    for (const std::string& reg : used) {
-      touched.emplace(reg, ins.loc);
-      for (const Mma& m : mmas) {
-        if (reported || m.complete || !m.regs.contains(reg)) continue;
-        reported = true;
-        const std::string what = m.accumulator.contains(reg) ? "accumulator" : "A fragment register";
-        const std::string state = m.group < 0 ? "not yet committed (no wgmma.commit_group after it)"
-                                              : "still in flight (committed at " + at_line(*m.committed) +
-                                                    ", not completed by a wgmma.wait_group since)";
-        violate(WgmmaOrderRule::in_flight, ins.loc,
-                op + " accesses " + reg + ", " + what + " of the wgmma.mma_async at " + at_line(m.loc) + ", which is " +
-                    state);
-      }
-    }
+  // Each kernel (or function) is its own thread program: one's wait covers nothing of another's.
+  for (const std::vector<Instruction>& body : bodies) {
+    OrderRun run(r, control);
+    for (const Instruction& ins : body)
+      if (!run.step(ins)) break;
+    run.finish();
   }
-  for (const Mma& m : mmas)
-    if (!m.complete)
-      violate(WgmmaOrderRule::waited, m.loc,
-              m.group < 0 ? "the wgmma.mma_async is never committed (wgmma.commit_group) nor waited for"
-                          : "the wgmma.mma_async is never completed: no wgmma.wait_group after its commit at " +
-                                at_line(*m.committed) + " leaves its group done");
-  r.group_count = groups;
   if (control) {
     r.result = FrameVerdict::unchecked;
     r.message =
@@ -294,7 +378,7 @@ WgmmaOrderReport check_wgmma_order(std::string_view ptx, const std::string& file
     r.message = at_line(v.at) + ": " + v.message + " [" + std::string(wgmma_order_rule_name(v.rule)) + "]";
     return r;
   }
-  r.message = std::to_string(r.mma_count) + " wgmma.mma_async in " + std::to_string(groups) +
+  r.message = std::to_string(r.mma_count) + " wgmma.mma_async in " + std::to_string(r.group_count) +
               " commit group(s): fenced before use, registers untouched while in flight, all waited for";
   return r;
 }

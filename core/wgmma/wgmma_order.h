@@ -13,13 +13,22 @@
 //             before it is complete: committed (wgmma.commit_group) and then
 //             waited for (wgmma.wait_group N leaves at most the N newest
 //             groups pending);
-//   waited    every wgmma.mma_async is committed and complete by the end.
+//   waited    every wgmma.mma_async is committed and complete by the end of
+//             its kernel (the closing brace, or an unpredicated ret or exit,
+//             after which nothing runs).
+//
+// Each top-level block (.entry or .func) is its own program: one kernel's
+// wait completes none of another's mmas.  A commit with no mma since the
+// last one opens an empty group, which wait_group's N counts.  Registers are
+// PTX identifiers, with or without '%'.  N is a PTX integer constant (0x, 0b,
+// leading-0 octal); a negative or malformed N is a located error.
 //
 // Refuted names the instruction, its line and the rule:
 //     line 14: mov.b32 reads %f3, accumulator of the wgmma.mma_async at line 9,
 //     which is still in flight (committed at line 10, no wgmma.wait_group since)
-// Unchecked: control flow (a label or branch: the order would depend on the
-// path), or no wgmma.mma_async at all.  What is not PTX is a located error.
+// Unchecked: control flow (a branch or call, or a predicated wgmma
+// instruction, ret or exit: the order would depend on the path), or no
+// wgmma.mma_async at all.  What is not PTX is a located error.
 //
 //     WgmmaOrderReport r = check_wgmma_order(read_text_file("k.ptx"), "k.ptx");
 #pragma once
