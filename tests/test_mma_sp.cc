@@ -348,6 +348,16 @@ TEST_CASE("mma.sp vector files: written, read back, replayed; bad input located"
   CHECK_THROWS_WITH(
       parse_sparse_vectors("instr mma.sp.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32\ncase 0\nE 1 2\n", "x.mmav"),
       Catch::Contains("x.mmav:3:1: error: expected F here"));
+  // An empty file checks nothing: refused, as are negative and repeated case numbers.
+  CHECK_THROWS_WITH(parse_sparse_vectors("", "x.mmav"), Catch::Contains("x.mmav:1: error: no test cases"));
+  CHECK_THROWS_WITH(parse_sparse_vectors("# nothing\n", "x.mmav"), Catch::Contains("no test cases"));
+  CHECK_THROWS_WITH(
+      parse_sparse_vectors("instr mma.sp.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32\ncase -1\n", "x.mmav"),
+      Catch::Contains("x.mmav:2:6: error: case number '-1' is not a non-negative integer"));
+  const std::size_t first = text.find("\ncase ") + 1, second = text.find("\ncase ", first) + 1;
+  std::string repeated = text;
+  repeated.replace(second, repeated.find('\n', second) - second, text.substr(first, text.find('\n', first) - first));
+  CHECK_THROWS_WITH(parse_sparse_vectors(repeated, "t.mmav"), Catch::Contains("repeats the case of line"));
   CHECK_THROWS_WITH(parse_sparse_vectors("instr mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32\n", "x.mmav"),
                     Catch::Contains("x.mmav:1:7: error: unknown mma.sp instruction"));
 }

@@ -267,7 +267,24 @@ TEST_CASE("tcgen05 vector files: bad input is named at its line and column", "[t
   CHECK_THROWS_WITH(parse_tcgen05_vectors(head, "x"), Catch::Contains("x:2:1") && Catch::Contains("lacks one of"));
   // The text written is the text read.
   const std::vector<Tcgen05VectorCase> some(mmasim_cases().begin(), mmasim_cases().begin() + 3);
-  const std::vector<Tcgen05VectorCase> back = parse_tcgen05_vectors(tcgen05_vectors_text(some, {"made here"}), "y");
+  const std::string text = tcgen05_vectors_text(some, {"made here"});
+  const std::vector<Tcgen05VectorCase> back = parse_tcgen05_vectors(text, "y");
+  // An empty file checks nothing: refused, as are negative and repeated case numbers and a second A line.
+  CHECK_THROWS_WITH(parse_tcgen05_vectors("", "x"), Catch::Contains("x:1:1") && Catch::Contains("no test cases"));
+  CHECK_THROWS_WITH(parse_tcgen05_vectors("# only a comment\n", "x"), Catch::Contains("no test cases"));
+  CHECK_THROWS_WITH(parse_tcgen05_vectors(head.substr(0, head.find("case")) + "case -1\n", "x"),
+                    Catch::Contains("x:2:6") && Catch::Contains("case number '-1' is not a non-negative integer"));
+  const std::size_t second = text.find("\ncase ", text.find("\ncase ") + 1);
+  const std::string case_line =
+      text.substr(text.find("\ncase ") + 1, text.find('\n', text.find("\ncase ") + 1) - text.find("\ncase "));
+  std::string repeated = text;
+  repeated.replace(second + 1, repeated.find('\n', second + 1) - second, case_line);
+  CHECK_THROWS_WITH(parse_tcgen05_vectors(repeated, "x"), Catch::Contains("repeats the case of line"));
+  const std::size_t a_at = text.find("\nA ") + 1;
+  const std::string a_line = text.substr(a_at, text.find('\n', a_at) + 1 - a_at);
+  std::string twice = text;
+  twice.insert(a_at, a_line);
+  CHECK_THROWS_WITH(parse_tcgen05_vectors(twice, "x"), Catch::Contains("a second A line for case"));
   REQUIRE(back.size() == 3);
   CHECK(back[2].d == some[2].d);
   CHECK(back[1].a == some[1].a);
@@ -292,7 +309,8 @@ TEST_CASE("tcgen05-sim replays MMA-Sim's vectors and names a planted wrong word"
   const test::RunResult malformed = test::run_mmacheck({"tcgen05-sim", planted});
   std::remove(planted.c_str());
   CHECK(malformed.status == 2);
-  CHECK(malformed.err.find(planted + ":2:6: error: case number expected") != std::string::npos);
+  CHECK(malformed.err.find(planted + ":2:6: error: case number 'x' is not a non-negative integer") !=
+        std::string::npos);
   CHECK(test::run_mmacheck({"tcgen05-sim", "/nonexistent.mmav"}).status == 2);
   CHECK(test::run_mmacheck({"tcgen05-sim", path, "--arch", "sm_90"}).status == 2);
 }

@@ -141,8 +141,7 @@ TEST_CASE("the order check reads PTX as ptxas does, never a verdict from a misre
   }
   // An empty commit group is a group: wait_group 1 after it completes the older, full one.
   CHECK(verdict(kHead + fence + mma + commit + commit + wait("1") + read + "}\n") == FrameVerdict::proved);
-  CHECK(verdict(kHead + fence + mma + commit + commit + wait("2") + read + wait("0") + "}\n") ==
-        FrameVerdict::refuted);
+  CHECK(verdict(kHead + fence + mma + commit + commit + wait("2") + read + wait("0") + "}\n") == FrameVerdict::refuted);
   // A predicated fence, commit, wait or mma may not run: unchecked, never proved.
   for (const std::string& p : {"@%p1 " + wait("0"), "@!%p1 " + wait("0")}) {
     const WgmmaOrderReport r = check_wgmma_order(kHead + fence + mma + commit + p + read + "}\n", "k.ptx");
@@ -169,11 +168,10 @@ TEST_CASE("the order check reads PTX as ptxas does, never a verdict from a misre
   // A member suffix is not a register of its own: %tid.x is not x.
   const std::string mma_x =
       "wgmma.mma_async.sync.aligned.m64n8k16.f32.f16.f16 {x, %f2, %f3, %f4}, %rd1, %rd2, 1, 1, 1, 0, 0;\n";
-  CHECK(verdict(kHead + fence + mma_x + commit + "mov.u32 %r1, %tid.x;\n" + wait("0") + "}\n") ==
-        FrameVerdict::proved);
+  CHECK(verdict(kHead + fence + mma_x + commit + "mov.u32 %r1, %tid.x;\n" + wait("0") + "}\n") == FrameVerdict::proved);
   // Each kernel is its own program: the second kernel's wait completes nothing of the first's.
-  const std::string two_kernels = kHead + fence + mma + commit + "}\n" +
-                                  ".visible .entry k2(\n  .param .u64 p\n)\n{\n" + wait("0") + read + "}\n";
+  const std::string two_kernels =
+      kHead + fence + mma + commit + "}\n" + ".visible .entry k2(\n  .param .u64 p\n)\n{\n" + wait("0") + read + "}\n";
   const WgmmaOrderReport two = check_wgmma_order(two_kernels, "k.ptx");
   CHECK(two.result == FrameVerdict::refuted);
   REQUIRE_FALSE(two.violations.empty());
@@ -184,8 +182,9 @@ TEST_CASE("the order check reads PTX as ptxas does, never a verdict from a misre
 TEST_CASE("the order check is linear: 100,000 mma in one kernel", "[wgmma][order]") {
   std::string ptx = kHead + "wgmma.fence.sync.aligned;\n";
   for (int i = 0; i < 100'000; ++i)
-    ptx += "wgmma.mma_async.sync.aligned.m64n8k16.f32.f16.f16 {%f1, %f2, %f3, %f4}, %rd1, %rd2, 1, 1, 1, 0, 0;\n"
-           "wgmma.commit_group.sync.aligned;\nwgmma.wait_group.sync.aligned 1;\n";
+    ptx +=
+        "wgmma.mma_async.sync.aligned.m64n8k16.f32.f16.f16 {%f1, %f2, %f3, %f4}, %rd1, %rd2, 1, 1, 1, 0, 0;\n"
+        "wgmma.commit_group.sync.aligned;\nwgmma.wait_group.sync.aligned 1;\n";
   ptx += "wgmma.wait_group.sync.aligned 0;\nst.global.f32 [%rd3], %f1;\n}\n";
   const WgmmaOrderReport r = check_wgmma_order(ptx, "k.ptx");
   CHECK(r.result == FrameVerdict::proved);

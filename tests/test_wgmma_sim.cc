@@ -230,7 +230,21 @@ TEST_CASE("wgmma vector files: bad input is named at its line", "[wgmma]") {
   CHECK_THROWS_WITH(parse_wgmma_vectors("case 0\n", "x.mmav"), Catch::Contains("before any instr"));
   // The text written is the text read.
   const std::vector<WgmmaVectorCase> some(mmasim_cases().begin(), mmasim_cases().begin() + 3);
-  const std::vector<WgmmaVectorCase> back = parse_wgmma_vectors(wgmma_vectors_text(some, {"made here"}), "y");
+  const std::string text = wgmma_vectors_text(some, {"made here"});
+  const std::vector<WgmmaVectorCase> back = parse_wgmma_vectors(text, "y");
+  // An empty file checks nothing: refused, as are negative and repeated case numbers and a second B line.
+  CHECK_THROWS_WITH(parse_wgmma_vectors("", "x.mmav"),
+                    Catch::Contains("x.mmav:1:1") && Catch::Contains("no test cases"));
+  CHECK_THROWS_WITH(parse_wgmma_vectors("instr wgmma.mma_async.sync.aligned.m64n8k16.f32.f16.f16\ncase -3\n", "x.mmav"),
+                    Catch::Contains("x.mmav:2:1") && Catch::Contains("case number '-3' is not a non-negative integer"));
+  const std::size_t first = text.find("\ncase ") + 1, second = text.find("\ncase ", first) + 1;
+  std::string repeated = text;
+  repeated.replace(second, repeated.find('\n', second) - second, text.substr(first, text.find('\n', first) - first));
+  CHECK_THROWS_WITH(parse_wgmma_vectors(repeated, "x.mmav"), Catch::Contains("repeats the case of line"));
+  const std::size_t b_at = text.find("\nB ") + 1;
+  std::string twice = text;
+  twice.insert(b_at, text.substr(b_at, text.find('\n', b_at) + 1 - b_at));
+  CHECK_THROWS_WITH(parse_wgmma_vectors(twice, "x.mmav"), Catch::Contains("a second B line for case"));
   REQUIRE(back.size() == 3);
   CHECK(back[2].d == some[2].d);
   CHECK(back[1].b == some[1].b);

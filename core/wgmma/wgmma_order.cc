@@ -30,8 +30,8 @@ struct Instruction {
 bool name_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '$' || c == '.'; }
 
 // The instructions of a PTX text; directives, blocks, labels and comments
-// are passed over (a label no branch names changes nothing in straight-line code).  Unbalanced brackets and an unterminated
-// statement are errors at their place.
+// are passed over (a label no branch names changes nothing in straight-line code).  Unbalanced brackets and an
+// unterminated statement are errors at their place.
 class PtxScanner {
  public:
   PtxScanner(std::string_view text, const std::string& file) : text_(text), file_(file) {}
@@ -340,9 +340,9 @@ class OrderRun {
   std::optional<std::string>& control_;
   std::vector<Mma> mmas_;
   std::vector<int> uncommitted_;
-  std::deque<std::vector<int>> pending_;             // the committed groups not known complete, oldest first
-  std::map<std::string, std::set<int>> live_;        // register -> the incomplete mmas that hold it
-  std::map<std::string, SourceLoc> touched_;         // registers accessed by the threads since the last fence
+  std::deque<std::vector<int>> pending_;       // the committed groups not known complete, oldest first
+  std::map<std::string, std::set<int>> live_;  // register -> the incomplete mmas that hold it
+  std::map<std::string, SourceLoc> touched_;   // registers accessed by the threads since the last fence
   std::optional<SourceLoc> last_fence_;
 };
 

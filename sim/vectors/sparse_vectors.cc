@@ -1,6 +1,8 @@
 #include "sim/vectors/sparse_vectors.h"
 
 #include <charconv>
+#include <map>
+#include <tuple>
 #include <cstdio>
 
 #include "core/base/error.h"
@@ -69,9 +71,17 @@ SparseVectorFile parse_sparse_vectors(std::string_view text, const std::string& 
   bool ordered = true;
   SparseVectorCase* cur = nullptr;
   std::string seen;  // the fields the current case has, in order
+  std::map<std::tuple<const SparseMmaInst*, bool, int, int>, int> case_lines;  // (instruction, selector, case) -> line
   const auto finish = [&](int line) {
     if (cur && seen != "FEABCD")
       p.fail(line ? line : cur->line, 0, "case " + std::to_string(cur->id) + " needs F, E, A, B, C, D in that order");
+    // Cases are numbered per instruction and selector; a repeated number is a merge gone wrong.
+    if (!cur) return;
+    const auto [prior, fresh] = case_lines.try_emplace({cur->inst, cur->ordered, cur->selector, cur->id}, cur->line);
+    if (!fresh)
+      p.fail(cur->line, 0,
+             "case " + std::to_string(cur->id) + " (selector " + std::to_string(cur->selector) +
+                 ") repeats the case of line " + std::to_string(prior->second));
   };
   int line_no = 0;
   std::size_t start = 0;
@@ -98,7 +108,8 @@ SparseVectorFile parse_sparse_vectors(std::string_view text, const std::string& 
       if (t.size() < 2 || t.size() > 3) p.fail(line_no, t[0].col, "expected 'case ID [KIND]'");
       int id = 0;
       const auto [q, ec] = std::from_chars(t[1].text.data(), t[1].text.data() + t[1].text.size(), id);
-      if (ec != std::errc() || q != t[1].text.data() + t[1].text.size()) p.fail(line_no, t[1].col, "bad case id");
+      if (ec != std::errc() || q != t[1].text.data() + t[1].text.size() || id < 0)
+        p.fail(line_no, t[1].col, "case number '" + printable(t[1].text) + "' is not a non-negative integer");
       cur = &f.cases.emplace_back();
       cur->inst = inst;
       cur->ordered = ordered;
@@ -133,6 +144,7 @@ SparseVectorFile parse_sparse_vectors(std::string_view text, const std::string& 
     }
   }
   finish(0);
+  if (f.cases.empty()) p.fail(std::max(line_no, 1), 0, "no test cases (at the end of the file)");
   return f;
 }
 

@@ -23,6 +23,7 @@ constexpr std::uint32_t kTmemFill = 0x7FA5A5A5;
 std::vector<Tcgen05VectorCase> parse_tcgen05_vectors(std::string_view text, const std::string& name) {
   std::vector<Tcgen05VectorCase> cases;
   std::optional<Tcgen05Instr> instr;
+  CaseRules rules;
   int line_no = 0;
   std::size_t pos = 0;
   while (pos <= text.size()) {
@@ -53,15 +54,22 @@ std::vector<Tcgen05VectorCase> parse_tcgen05_vectors(std::string_view text, cons
                           .b = {},
                           .c = {},
                           .d = {}};
-      const auto [p, ec] = std::from_chars(w[1].data(), w[1].data() + w[1].size(), c.id);
-      if (ec != std::errc{} || p != w[1].data() + w[1].size()) throw Error(at(1), "case number expected");
+      c.id = rules.case_number(tcgen05_name(c.instr), w[1], line_no, at(1));
       cases.push_back(std::move(c));
     } else if (w[0] == "A" || w[0] == "B" || w[0] == "C" || w[0] == "D") {
       if (cases.empty()) throw Error(at(0), std::string(w[0]) + " before any case line");
       Tcgen05VectorCase& c = cases.back();
       const std::size_t m = c.instr.m, n = c.instr.n, k = c.instr.k();
       const DType d = tcgen05_dtype(c.instr.d->name);
-      switch (w[0][0]) {
+      const char letter = w[0][0];
+      rules.operand_once(letter,
+                         !(letter == 'A'   ? c.a
+                           : letter == 'B' ? c.b
+                           : letter == 'C' ? c.c
+                                           : c.d)
+                              .empty(),
+                         c.id, at(0));
+      switch (letter) {
         case 'A': c.a = hex_words(w, line, tcgen05_dtype(c.instr.a->name), m * k, at(0)); break;
         case 'B': c.b = hex_words(w, line, tcgen05_dtype(c.instr.b->name), k * n, at(0)); break;
         case 'C': c.c = hex_words(w, line, d, m * n, at(0)); break;
@@ -72,6 +80,7 @@ std::vector<Tcgen05VectorCase> parse_tcgen05_vectors(std::string_view text, cons
     }
     if (end == text.size()) break;
   }
+  rules.some_cases(cases.size(), SourceLoc{name, std::max(line_no, 1), 1});
   for (const Tcgen05VectorCase& c : cases)
     if (c.a.empty() || c.b.empty() || c.c.empty() || c.d.empty())
       throw Error(SourceLoc{name, c.line, 1}, "case " + std::to_string(c.id) + " lacks one of A, B, C, D");

@@ -50,4 +50,24 @@ std::string hex_line(char name, const std::vector<std::uint64_t>& words, DType t
   return os.str();
 }
 
+int CaseRules::case_number(const std::string& instr, std::string_view word, int line, const SourceLoc& at) {
+  int id = 0;
+  const auto [p, ec] = std::from_chars(word.data(), word.data() + word.size(), id);
+  if (ec != std::errc{} || p != word.data() + word.size() || id < 0)
+    throw Error(at, "case number '" + std::string(word) + "' is not a non-negative integer");
+  const auto [seen, fresh] = lines_.try_emplace({instr, id}, line);
+  if (!fresh)
+    throw Error(at, "case " + std::to_string(id) + " of " + instr + " repeats the case of line " +
+                        std::to_string(seen->second));
+  return id;
+}
+
+void CaseRules::operand_once(char name, bool already, int id, const SourceLoc& at) {
+  if (already) throw Error(at, std::string("a second ") + name + " line for case " + std::to_string(id));
+}
+
+void CaseRules::some_cases(std::size_t cases, const SourceLoc& end) {
+  if (cases == 0) throw Error(end, "no test cases (at the end of the file)");
+}
+
 }  // namespace mmacheck::sim

@@ -10,6 +10,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <map>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -30,5 +31,25 @@ std::vector<std::uint64_t> hex_words(const std::vector<std::string_view>& words,
 
 // "X w0 w1 ...": `name`, then each word in the type's hex digits.
 std::string hex_line(char name, const std::vector<std::uint64_t>& words, DType type);
+
+// What every whole-instruction vector file must hold, checked line by line
+// as it is read: each case number a non-negative integer, none repeated
+// under one instruction (a repeat is a merge gone wrong); each operand line
+// once per case (a second A would replace the first); at least one case (an
+// empty file checks nothing and must not pass).
+//
+//     CaseRules rules;
+//     c.id = rules.case_number(instr, w[1], line_no, at(1));
+//     rules.operand_once('A', !c.a.empty(), c.id, at(0));
+//     rules.some_cases(cases.size(), SourceLoc{file, line_no, 1});
+class CaseRules {
+ public:
+  int case_number(const std::string& instr, std::string_view word, int line, const SourceLoc& at);
+  static void operand_once(char name, bool already, int id, const SourceLoc& at);
+  static void some_cases(std::size_t cases, const SourceLoc& end);
+
+ private:
+  std::map<std::pair<std::string, int>, int> lines_;  // (instruction, case number) -> its line
+};
 
 }  // namespace mmacheck::sim

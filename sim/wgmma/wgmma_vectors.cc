@@ -14,6 +14,7 @@ namespace mmacheck::sim {
 std::vector<WgmmaVectorCase> parse_wgmma_vectors(std::string_view text, const std::string& name) {
   std::vector<WgmmaVectorCase> cases;
   std::optional<WgmmaInst> inst;
+  CaseRules rules;
   int line_no = 0;
   std::size_t pos = 0;
   while (pos <= text.size()) {
@@ -42,14 +43,21 @@ std::vector<WgmmaVectorCase> parse_wgmma_vectors(std::string_view text, const st
                         .b = {},
                         .c = {},
                         .d = {}};
-      const auto [p, ec] = std::from_chars(w[1].data(), w[1].data() + w[1].size(), c.id);
-      if (ec != std::errc{} || p != w[1].data() + w[1].size()) throw Error(loc, "case number expected");
+      c.id = rules.case_number(c.inst.ptx(), w[1], line_no, loc);
       cases.push_back(std::move(c));
     } else if (w[0] == "A" || w[0] == "B" || w[0] == "C" || w[0] == "D") {
       if (cases.empty()) throw Error(loc, std::string(w[0]) + " before any case line");
       WgmmaVectorCase& c = cases.back();
       const int m = WgmmaInst::kM, n = c.inst.n, k = c.inst.k();
-      switch (w[0][0]) {
+      const char letter = w[0][0];
+      rules.operand_once(letter,
+                         !(letter == 'A'   ? c.a
+                           : letter == 'B' ? c.b
+                           : letter == 'C' ? c.c
+                                           : c.d)
+                              .empty(),
+                         c.id, loc);
+      switch (letter) {
         case 'A': c.a = hex_words(w, line, c.inst.a, std::size_t(m) * k, loc); break;
         case 'B': c.b = hex_words(w, line, c.inst.b, std::size_t(k) * n, loc); break;
         case 'C': c.c = hex_words(w, line, c.inst.d, std::size_t(m) * n, loc); break;
@@ -60,6 +68,7 @@ std::vector<WgmmaVectorCase> parse_wgmma_vectors(std::string_view text, const st
     }
     if (end == text.size()) break;
   }
+  rules.some_cases(cases.size(), SourceLoc{name, std::max(line_no, 1), 1});
   for (const WgmmaVectorCase& c : cases)
     if (c.a.empty() || c.b.empty() || c.c.empty() || c.d.empty())
       throw Error(SourceLoc{name, c.line, 1}, "case " + std::to_string(c.id) + " lacks one of A, B, C, D");
