@@ -172,6 +172,14 @@ TEST_CASE("sparse: bad input is a located error, exit 2", "[mma-sp][prove]") {
   CHECK_THAT(error_of(head + "selector 0\nmeta holders=0 row=g chunk=j0\nkept 0 01 02 03 12\n"),
              Catch::StartsWith("b.txt:4: error: kept lines for 1 rows, expected all 16"));
   CHECK_THAT(error_of(head + "bogus\n"), Catch::StartsWith("b.txt:2:1: error: unknown statement 'bogus'"));
+  // Terms that would wrap int into a valid-looking row (1 + 4 * 2^30 = 2^32 + 1 = g) are refused, not summed.
+  CHECK_THAT(error_of(head + "selector 0\nmeta holders=0 row=g+1073741824*g+1073741824*g+1073741824*g+1073741824*g "
+                             "chunk=j0\n"),
+             Catch::StartsWith("b.txt:3:22: error: the number 1073741824 is out of range"));
+  std::string many = "g";
+  for (int i = 0; i < 4096; ++i) many += "+1048576*g";
+  CHECK_THAT(error_of(head + "selector 0\nmeta holders=0 row=" + many + " chunk=j0\n"),
+             Catch::Contains("error: the coefficients add up past 2^20"));
   const test::RunResult r = test::run_mmacheck({"sparse", test::source_path("examples/no_such_file.txt")});
   CHECK(r.status == 2);
 }

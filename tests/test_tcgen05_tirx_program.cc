@@ -176,6 +176,22 @@ TEST_CASE("tcgen05 TIRx: what the dump reader does not read is a located error",
       {"T.uint32(138413200)", "T.uint32(138413200 + repeat_9)", "'repeat_9' is no loop variable"},
       {"scope=\"tmem\"", "scope=\"local\"", "a shared or tmem buffer is read"},
       {"T.bfloat16, scope=\"shared\"", "T.float64, scope=\"shared\"", "has no operand format float64"},
+      // Never a verdict from a wrapped number: a shape past 2^63 elements, a product past 128 bits.
+      {"T.Tensor((1, 4, 128, 16), T.bfloat16", "T.Tensor((4294967296, 4294967296, 128, 16), T.bfloat16",
+       "is not a tile (each extent positive, at most 2^32 elements)"},
+      {"T.Tensor((1, 4, 128, 16), T.bfloat16", "T.Tensor((1, 0, 128, 16), T.bfloat16", "is not a tile"},
+      {"T.uint64(65536) | T.uint64(1073758272)",
+       "T.uint64(65536) + T.uint64(4611686018427387904) * T.uint64(1073741824) * (T.uint64(4611686018427387904) * "
+       "T.uint64(4)) | T.uint64(1073758272)",
+       "the value leaves 96 bits here"},
+      {"T.uint64(65536) | T.uint64(1073758272)", "T.uint64(65536) | T.uint64(4611686018427387904) << T.uint64(63)",
+       "the value leaves 96 bits here"},
+      // A's descriptor as a constant: no buffer of its own, never B's.
+      {"T.uint64(65536) | T.uint64(1073758272) << T.uint64(32) | T.Cast(\"uint64\", "
+       "(T.cuda.cvta_generic_to_shared(T.address_of(sa[0, repeat_2, 0, 0])) - T.Cast(\"uint32\", (repeat_2 * 16 ^ 0) "
+       "* 16 // 8) + T.Cast(\"uint32\", (repeat_2 * 16 ^ 0) * 16 // 8 ^ (repeat_2 * 16 ^ 0) * 16 // 8 // 8 & 112)) // "
+       "T.uint32(16)) & T.uint64(16383)",
+       "T.uint64(4611686018427453440)", "a shared descriptor's start is T.address_of a buffer's element; none here"},
   };
   for (const Bad& b : bad) {
     INFO(b.to);

@@ -37,11 +37,17 @@ class Reader {
     throw Error(SourceLoc{path_, line, col}, message);
   }
 
+  // Every number and every sum of terms stays within this: a fragment's
+  // coordinates are small, and a bound keeps int arithmetic from wrapping
+  // into a valid-looking layout.
+  static constexpr int kBound = 1 << 20;
+
   int number(int line, const Word& w, std::string_view text, int col) const {
     int v = 0;
     const auto [p, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
     if (ec != std::errc() || p != text.data() + text.size() || text.empty())
       fail(line, col, "expected a number, got '" + printable(text) + "'");
+    if (v > kBound || v < -kBound) fail(line, col, "the number " + printable(text) + " is out of range (at most 2^20)");
     (void)w;
     return v;
   }
@@ -72,15 +78,19 @@ class Reader {
         var = term.substr(star + 1);
       }
       coef *= sign;
-      if (var == "g") a.g += coef;
-      else if (var == "t") a.t += coef;
-      else if (var == "t0") a.tbit[0] += coef;
-      else if (var == "t1") a.tbit[1] += coef;
-      else if (var == "j0") a.j[0] += coef;
-      else if (var == "j1") a.j[1] += coef;
-      else if (var == "j2") a.j[2] += coef;
+      const auto add = [&](int& sum, int v) {
+        sum += v;  // both within 2^20: no wrap
+        if (sum > kBound || sum < -kBound) fail(line, tcol, "the coefficients add up past 2^20");
+      };
+      if (var == "g") add(a.g, coef);
+      else if (var == "t") add(a.t, coef);
+      else if (var == "t0") add(a.tbit[0], coef);
+      else if (var == "t1") add(a.tbit[1], coef);
+      else if (var == "j0") add(a.j[0], coef);
+      else if (var == "j1") add(a.j[1], coef);
+      else if (var == "j2") add(a.j[2], coef);
       else if (star == std::string_view::npos && !var.empty() && (var[0] >= '0' && var[0] <= '9'))
-        a.c0 += sign * number(line, {}, var, tcol);
+        add(a.c0, sign * number(line, {}, var, tcol));
       else fail(line, tcol, "unknown term '" + printable(term) + "' (terms: INT, g, t, t0, t1, j0, j1, j2, INT*VAR)");
       pos = end;
     }

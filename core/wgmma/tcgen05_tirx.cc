@@ -9,6 +9,7 @@
 #include <optional>
 #include <variant>
 
+#include "core/layout/shape_text.h"
 #include "core/program/layout_parser.h"
 #include "core/program/lexer.h"
 #include "core/wgmma/tirx_lowered_expr.h"
@@ -276,6 +277,12 @@ class DumpReader {
     do b.shape.push_back(integer("an extent"));
     while (in_.accept(",") && !in_.peek().is_op(")"));
     in_.expect(")", "after the shape");
+    // A shared or TMEM tile holds at most a few hundred KiB: a larger product is a misreading, never a wrap.
+    std::int64_t elements = 1;
+    for (const std::int64_t e : b.shape)
+      if (e <= 0 || __builtin_mul_overflow(elements, e, &elements) || elements > (std::int64_t{1} << 32))
+        in_.fail(open, "the tensor's shape " + tuple_text(b.shape) +
+                           " is not a tile (each extent positive, at most 2^32 elements)");
     in_.expect(",");
     if (!in_.next().is_name("T") || !in_.next().is_op(".")) in_.fail(open, "expected the dtype T.NAME");
     b.dtype = in_.expect_name("the dtype").text;
@@ -422,19 +429,21 @@ class DumpReader {
 
     // The operands' buffers: the tokens after T.address_of( in each descriptor.
     const Buffer& d = buffer(*d_arg.name, "tmem");
+    // Within the argument only: a descriptor with no T.address_of of its own must not take the next one's buffer.
     const auto address_buffer = [&](std::size_t arg) -> const Token& {
-      TokenCursor c2(in_.tokens(), arg);
+      TokenCursor c2(in_.tokens(), args[arg]);
       while (!(c2.peek().is_name("address_of") && c2.peek(1).is_op("("))) {
-        if (c2.peek().ends_statement())
-          in_.fail(in_.tokens()->at(arg), "a shared descriptor's start is T.address_of a buffer's element; none here");
+        if (c2.peek().ends_statement() || c2.position() >= args[arg + 1])
+          in_.fail(in_.tokens()->at(args[arg]),
+                   "a shared descriptor's start is T.address_of a buffer's element; none here");
         c2.next();
       }
       c2.next();
       c2.next();
       return c2.peek();
     };
-    const Buffer& a = buffer(address_buffer(args[0]), "shared");
-    const Buffer& b = buffer(address_buffer(args[1]), "shared");
+    const Buffer& a = buffer(address_buffer(0), "shared");
+    const Buffer& b = buffer(address_buffer(1), "shared");
     for (const Buffer* x : {&d, &a, &b})
       if (x->shape.size() < 2) throw Error(x->loc, "an MMA buffer has at least two extents");
     const auto rows = [](const Buffer& x) { return x.shape[x.shape.size() - 2]; };

@@ -17,6 +17,13 @@ struct Evaluator {
   }
   static constexpr Wide kLimit = Wide{1} << 96;
 
+  // a * b, checked before it can wrap: two 96-bit factors overflow even 128 bits.
+  Wide product(Wide a, Wide b, const Token& at) const {
+    Wide p = 0;
+    if (__builtin_mul_overflow(a, b, &p)) in.fail(at, "the value leaves 96 bits here");
+    return fit(p, at);
+  }
+
   // Python's binary operators, loosest first.
   static int level(const Token& t) {
     if (t.kind != TokenKind::op) return -1;
@@ -49,10 +56,10 @@ struct Evaluator {
     if (o == "&") return a & b;
     if (o == "+") return fit(a + b, op);
     if (o == "-") return fit(a - b, op);
-    if (o == "*") return fit(a * b, op);
+    if (o == "*") return product(a, b, op);
     if (o == "<<" || o == ">>") {
       if (b < 0 || b > 63) in.fail(op, "a shift by more than 63 bits or a negative one");
-      return o == ">>" ? a >> b : fit(a << b, op);
+      return o == ">>" ? a >> b : product(a, Wide{1} << b, op);
     }
     if (b == 0) in.fail(op, "division by zero");
     const Wide q = a / b, r = a % b;
