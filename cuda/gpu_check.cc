@@ -43,6 +43,13 @@ GpuCheckReport run_gpu_check(const Program& program, LazyGpuSession& lazy, const
     return report;
   }
   const Staging staging = build_staging(program, plan.nest);
+  // The device and the warp machine each load an operand from its own matrix:
+  // a statement that stages it from another tensor is not what they would run.
+  for (const LoadSource from : {staging.a_from, staging.b_from, staging.c_from})
+    if (from != LoadSource::own)
+      throw Error(program.gemm->loc,
+                  "an operand is staged from another operand's tensor or the output: gpu loads each from its own "
+                  "matrix, so it would not run this program as written; `mmacheck prove` and `mmacheck sim` do");
   (void)gemm_kernel(plan.nest, staging);  // bad input surfaces here, before any GPU is asked for
 
   GpuSession* session = lazy.get();

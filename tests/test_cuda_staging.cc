@@ -40,9 +40,9 @@ TEST_CASE("stage statements: the corrected staging is the layout's, the seed's i
   const BufferDecl& a = *good.find_buffer("A");
   const SlotTable layout = slots_from_layout(a, 8, 32, SlotUse::load);
   const StageStmt& gs = good.stages.at(0);
-  CHECK(slots_from_statement(a, gs.row, gs.col, gs.loc, 8, 32, SlotUse::load).index == layout.index);
+  CHECK(slots_from_statements(a, {SlotStatement{gs.row, gs.col, gs.loc}}, 8, 32, SlotUse::load).index == layout.index);
   const StageStmt& bs = bad.stages.at(0);
-  const SlotTable wrong = slots_from_statement(a, bs.row, bs.col, bs.loc, 8, 32, SlotUse::load);
+  const SlotTable wrong = slots_from_statements(a, {SlotStatement{bs.row, bs.col, bs.loc}}, 8, 32, SlotUse::load);
   for (int lane = 0; lane < 32; ++lane)
     for (int s = 0; s < 8; ++s) {
       INFO("lane " << lane << " slot " << s);
@@ -68,7 +68,8 @@ TEST_CASE("build_staging follows statements where present, layouts elsewhere", "
 TEST_CASE("a store statement writes each element once, from its first thread and slot", "[cuda][staging]") {
   const Program p = seed("store D[s] -> D_g[lane // 4, 0]\n");
   const StoreStmt& st = p.stores.at(0);
-  const SlotTable t = slots_from_statement(*p.find_buffer("D"), st.row, st.col, st.loc, 4, 32, SlotUse::store);
+  const SlotTable t =
+      slots_from_statements(*p.find_buffer("D"), {SlotStatement{st.row, st.col, st.loc}}, 4, 32, SlotUse::store);
   CHECK(t.at(0, 0) == 0);
   CHECK(t.at(0, 1) == -1);
   CHECK(t.at(4, 0) == 8);
@@ -134,8 +135,9 @@ TEST_CASE("staging errors name the buffer and the place", "[cuda][staging]") {
   // A statement addressing outside its buffer.
   const Program p = seed("stage A[s] = A_g[lane, s]\n");
   const StageStmt& s = p.stages.at(0);
-  CHECK_THROWS_WITH(slots_from_statement(*p.find_buffer("A"), s.row, s.col, s.loc, 8, 32, SlotUse::load),
-                    Catch::Contains("seed.txt:11") && Catch::Contains("thread 16 slot 0 addresses [16, 0]"));
+  CHECK_THROWS_WITH(
+      slots_from_statements(*p.find_buffer("A"), {SlotStatement{s.row, s.col, s.loc}}, 8, 32, SlotUse::load),
+      Catch::Contains("seed.txt:11") && Catch::Contains("thread 16 slot 0 addresses [16, 0]"));
   // Not 2-D.
   const BufferDecl flat{
       "F", {256}, DType::f32, MemScope::local, TileLayout({{8, 1, Axis::m()}, {32, 1, Axis::laneid()}}), {}};

@@ -121,22 +121,44 @@ SlotTable slots_from_layout(const BufferDecl& buffer, int slots, int threads, Sl
   return table;
 }
 
-SlotTable slots_from_statement(const BufferDecl& buffer, const IndexExpr& row, const IndexExpr& col,
-                               const SourceLoc& loc, int slots, int threads, SlotUse use) {
+SlotTable slots_from_statements(const BufferDecl& buffer, const std::vector<SlotStatement>& statements, int slots,
+                                int threads, SlotUse use) {
   SlotTable table = empty_table(buffer, slots, threads);
-  std::vector<bool> stored(table.elements(), false);
-  for (int t = 0; t < threads; ++t)
-    for (int s = 0; s < slots; ++s) {
-      const IndexEnv env{.lane = t % 32, .warp = t / 32, .tid = t, .slot = s};
-      const std::int64_t r = row.eval(env), c = col.eval(env);
-      if (r < 0 || r >= table.rows || c < 0 || c >= table.cols)
-        throw Error(loc, "thread " + std::to_string(t) + " slot " + std::to_string(s) + " addresses " +
-                             coord_text(r, c) + ", outside the " + std::to_string(table.rows) + " x " +
-                             std::to_string(table.cols) + " buffer '" + buffer.name + "'");
-      const auto flat = static_cast<std::int32_t>(r * table.cols + c);
-      if (use == SlotUse::store && stored[flat]) continue;
-      stored[flat] = true;
-      table.index[t * slots + s] = flat;
+  // Stores: each element's last writer, as (statement, thread * slots + slot).
+  std::vector<std::pair<int, std::int64_t>> owner(use == SlotUse::store ? table.elements() : 0, {-1, -1});
+  for (std::size_t i = 0; i < statements.size(); ++i) {
+    const SlotStatement& st = statements[i];
+    const auto pairs = moved_slots(st.loop, slots);
+    for (int t = 0; t < threads; ++t)
+      for (const auto& [s, slot] : pairs) {
+        if (slot < 0 || slot >= slots)
+          throw Error(st.loc, "iteration " + std::to_string(s) + " moves register " + std::to_string(slot) +
+                                  ", outside the " + std::to_string(slots) + " registers of '" + buffer.name + "'");
+        const IndexEnv env{.lane = t % 32, .warp = t / 32, .tid = t, .slot = s};
+        const std::int64_t r = st.row.eval(env), c = st.col.eval(env);
+        if (r < 0 || r >= table.rows || c < 0 || c >= table.cols)
+          throw Error(st.loc, "thread " + std::to_string(t) + " slot " + std::to_string(slot) + " addresses " +
+                                  coord_text(r, c) + ", outside the " + std::to_string(table.rows) + " x " +
+                                  std::to_string(table.cols) + " buffer '" + buffer.name + "'");
+        const auto flat = static_cast<std::int32_t>(r * table.cols + c);
+        const std::int64_t cell = std::int64_t{t} * slots + slot;
+        if (use == SlotUse::load) {
+          table.index[cell] = flat;
+        } else if (owner[flat].first != static_cast<int>(i)) {
+          owner[flat] = {static_cast<int>(i), cell};
+        }
+      }
+  }
+  if (use == SlotUse::store)
+    for (std::size_t flat = 0; flat < owner.size(); ++flat) {
+      const auto [stmt, cell] = owner[flat];
+      if (stmt < 0) continue;
+      if (table.index[cell] >= 0)
+        throw Error(statements[stmt].loc,
+                    "thread " + std::to_string(cell / slots) + " slot " + std::to_string(cell % slots) +
+                        " is stored to two elements by the stores that write them last; sim and gpu keep one "
+                        "element per register (`mmacheck prove` runs the stores as written)");
+      table.index[cell] = static_cast<std::int32_t>(flat);
     }
   return table;
 }

@@ -51,11 +51,25 @@ enum class SlotUse { load, store };
 // outside [0, threads) x [0, slots), uses a memory axis other than m, or
 // (loads) collides with another element.
 SlotTable slots_from_layout(const BufferDecl& buffer, int slots, int threads, SlotUse use);
-// From `stage BUF[s] = G[ROW, COL]` (SlotUse::load) or `store BUF[s] -> G[ROW,
-// COL]` (SlotUse::store), evaluated for every thread and slot; G has the
-// buffer's shape.  Throws Error at the statement when (ROW, COL) falls outside.
-SlotTable slots_from_statement(const BufferDecl& buffer, const IndexExpr& row, const IndexExpr& col,
-                               const SourceLoc& loc, int slots, int threads, SlotUse use);
+// One stage or store statement as a table sees it: ROW and COL over the
+// thread and the iteration s, and the slots it moves (absent: every slot, s).
+struct SlotStatement {
+  IndexExpr row, col;
+  SourceLoc loc;
+  std::optional<SlotLoop> loop{};
+};
+
+// From `stage BUF[s] = G[ROW, COL]` statements (SlotUse::load) or `store
+// BUF[s] -> G[ROW, COL]` statements (SlotUse::store), as they run in order,
+// each evaluated for every thread and its iterations; G has the buffer's
+// shape.  Loads: a later statement's slot replaces an earlier one's; a slot
+// no statement loads stays -1.  Stores: an element takes the last statement
+// that writes it (within a statement its first owner); a (thread, slot)
+// left owning two elements cannot be one table entry.  Throws Error at the
+// statement when (ROW, COL) falls outside the buffer, a slot outside the
+// registers, or a register would store two elements.
+SlotTable slots_from_statements(const BufferDecl& buffer, const std::vector<SlotStatement>& statements, int slots,
+                                int threads, SlotUse use);
 // From a PTX fragment frame: 32 threads, slot = element index; the buffer is
 // the frame's logical tile.
 SlotTable slots_from_frame(const Frame& frame, DType dtype);

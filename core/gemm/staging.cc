@@ -9,33 +9,46 @@ namespace mmacheck {
 
 namespace {
 
-// The program's statements that move `buffer`, as they run: the last stage
-// before the gemm (a later one cannot feed it; an earlier one is
-// overwritten), the first store after it (an earlier one writes registers
-// the gemm has not written).  `ran` is false when the buffer has such
-// statements but none on the right side of the gemm: its registers are then
-// never loaded (stored), as the program runs.
+// The program's statements that move `buffer`, as they run: the stages
+// before the (first) gemm, in order, each overwriting the slots it names
+// (a later stage cannot feed the gemm), and the stores after the (last)
+// gemm, in order, each overwriting the elements it writes (an earlier store
+// writes registers the gemm has not written yet).  `staged`/`stored` say
+// whether any statement moves the buffer on either side: with none on the
+// right side its registers (the output) are never loaded (stored).
 struct Moved {
-  const StageStmt* stage = nullptr;
-  const StoreStmt* store = nullptr;
-  bool staged = false, stored = false;  // by any statement, on either side of the gemm
+  std::vector<const StageStmt*> stages;
+  std::vector<const StoreStmt*> stores;
+  bool staged = false, stored = false;
+  const StageStmt* restage = nullptr;  // a stage after the gemm
 };
 
 Moved moved(const Program& program, const std::string& buffer) {
   Moved m;
-  bool after = false;
-  for (const ProgramStep& step : program_order(program)) {
-    if (step.kind == ProgramStep::Kind::gemm) after = true;
+  const std::vector<ProgramStep> steps = program_order(program);
+  std::size_t first = steps.size(), last = 0;
+  for (std::size_t i = 0; i < steps.size(); ++i)
+    if (steps[i].kind == ProgramStep::Kind::gemm) first = std::min(first, i), last = i;
+  for (std::size_t i = 0; i < steps.size(); ++i) {
+    const ProgramStep& step = steps[i];
     if (step.kind == ProgramStep::Kind::stage && program.stages[step.index].buffer == buffer) {
       m.staged = true;
-      if (!after) m.stage = &program.stages[step.index];
+      if (i < first) m.stages.push_back(&program.stages[step.index]);
+      else if (!m.restage) m.restage = &program.stages[step.index];
     }
     if (step.kind == ProgramStep::Kind::store && program.stores[step.index].buffer == buffer) {
       m.stored = true;
-      if (after && !m.store) m.store = &program.stores[step.index];
+      if (i > last && first < steps.size()) m.stores.push_back(&program.stores[step.index]);
     }
   }
   return m;
+}
+
+template <class Statement>
+std::vector<SlotStatement> slot_statements(const std::vector<const Statement*>& statements) {
+  std::vector<SlotStatement> out;
+  for (const Statement* s : statements) out.push_back(SlotStatement{s->row, s->col, s->loc, s->slots});
+  return out;
 }
 
 SlotTable unmoved(const BufferDecl& buffer, int slots, int threads) {
@@ -58,8 +71,7 @@ SlotTable load_table(const Program& program, const OperandRef& ref, int slots, i
     return shared_slot_table(*shared, buffer, slots);
   }
   const Moved m = moved(program, buffer.name);
-  if (m.stage)
-    return slots_from_statement(buffer, m.stage->row, m.stage->col, m.stage->loc, slots, threads, SlotUse::load);
+  if (!m.stages.empty()) return slots_from_statements(buffer, slot_statements(m.stages), slots, threads, SlotUse::load);
   if (m.staged) return unmoved(buffer, slots, threads);
   return slots_from_layout(buffer, slots, threads, SlotUse::load);
 }
@@ -92,6 +104,13 @@ Staging build_staging(const Program& program, const Nest& nest) {
   distinct(call.a, call.d, "A", "D");
   distinct(call.b, call.c, "B", "C");
   distinct(call.b, call.d, "B", "D");
+  // The tables write the output from D's registers alone: a store of any
+  // other buffer (C's registers, a view declared over them) is not run here.
+  for (const StoreStmt& s : program.stores)
+    if (s.buffer != call.d.buffer)
+      throw Error(s.loc, "store " + s.buffer + " -> " + s.target + ": sim and gpu store D's registers ('" +
+                             call.d.buffer + "') alone, this stores '" + s.buffer +
+                             "'; `mmacheck prove` runs it as written");
 
   Staging st;
   st.threads = program.scope.threads;
@@ -99,14 +118,30 @@ Staging build_staging(const Program& program, const Nest& nest) {
   {
     const Moved ma = moved(program, call.a.buffer), mb = moved(program, call.b.buffer),
                 mc = moved(program, call.c.buffer), md = moved(program, call.d.buffer);
+    // The tensor an operand's stages read: one per operand in these tables.
+    const auto source = [](const Moved& m) -> const std::string* {
+      if (m.stages.empty()) return nullptr;
+      for (const StageStmt* s : m.stages)
+        if (s->source != m.stages.front()->source)
+          throw Error(s->loc, "'" + s->buffer + "' is staged from two tensors ('" + m.stages.front()->source +
+                                  "' at line " + std::to_string(m.stages.front()->loc.line) + ", '" + s->source +
+                                  "'): sim and gpu load an operand from one (`mmacheck prove` runs it as written)");
+      return &m.stages.front()->source;
+    };
     const auto from = [&](const Moved& m, const Moved* own) {
-      if (!m.stage) return LoadSource::own;
-      const std::string& src = m.stage->source;
-      if (md.store && src == md.store->target) return LoadSource::output;
+      const std::string* src = source(m);
+      if (!src) return LoadSource::own;
+      for (const StoreStmt* store : md.stores)
+        if (*src == store->target) return LoadSource::output;
       for (const auto& [other, which] : {std::pair{&ma, LoadSource::a}, {&mb, LoadSource::b}, {&mc, LoadSource::c}})
-        if (other != own && other->stage && other->stage->source == src) return which;
+        if (other != own && source(*other) && *source(*other) == *src) return which;
       return LoadSource::own;
     };
+    // What a store after the gemm writes is D as the mma left it.
+    if (md.restage && !md.stores.empty())
+      throw Error(md.restage->loc, "'" + md.restage->buffer +
+                                       "' is staged again after the mma, before it is stored: "
+                                       "sim and gpu store D as the mma left it (`mmacheck prove` runs it as written)");
     st.a_from = from(ma, &ma);
     st.b_from = from(mb, &mb);
     if (program.gemm->beta != 0.0) st.c_from = from(mc, &mc);
@@ -118,8 +153,8 @@ Staging build_staging(const Program& program, const Nest& nest) {
   if ((st.shared_d = shared_stage(program, d, nest.d.slots, true))) {
     check_runnable(*st.shared_d);
     st.d = shared_slot_table(*st.shared_d, d, nest.d.slots);
-  } else if (const Moved m = moved(program, d.name); m.store) {
-    st.d = slots_from_statement(d, m.store->row, m.store->col, m.store->loc, nest.d.slots, st.threads, SlotUse::store);
+  } else if (const Moved m = moved(program, d.name); !m.stores.empty()) {
+    st.d = slots_from_statements(d, slot_statements(m.stores), nest.d.slots, st.threads, SlotUse::store);
   } else if (m.stored) {
     st.d = unmoved(d, nest.d.slots, st.threads);
   } else {

@@ -14,10 +14,12 @@
 // the kernel writes.
 //
 // From a program, each operand follows its `stage` (or, for D, `store`)
-// statement when the file has one for that buffer — as the program runs
-// (program_order): the last stage before the gemm, the first store after
-// it; a buffer whose statements all run on the wrong side of the gemm is
-// never loaded (stored), so its registers (the output) stay zero — its shared-memory
+// statements when the file has them for that buffer — as the program runs
+// (program_order): the stages before the gemm in order, each replacing the
+// slots it moves (a loop over part of the registers fills only those), the
+// stores after it in order, each element written by the last; a buffer
+// whose statements all run on the wrong side of the gemm is never loaded
+// (stored), so its registers (the output) stay zero — its shared-memory
 // statements (fill + ldmatrix/ld.shared, stmatrix/st.shared + drain) when it
 // has those, else its layout.  Thread
 // count: the scope's (32 for a warp).
@@ -50,7 +52,9 @@ struct Staging {
 // Throws Error (at the offending statement or declaration) when an operand
 // cannot be staged: A or B shares a buffer with another operand, a buffer is
 // not 2-D, a layout leaves the scope's threads or the nest's slots, a
-// statement addresses outside its buffer, a buffer is staged twice, or a
+// statement addresses outside its buffer, a buffer is staged twice (by a
+// stage and a shared-memory copy) or from two tensors, D is staged again
+// after the mma and then stored, a register is left storing two elements, or a
 // statement stands between two of a kernel's mma statements (the tables
 // feed the parts back to back; `prove` runs such a program in its order).
 Staging build_staging(const Program& program, const Nest& nest);

@@ -42,6 +42,23 @@ std::string TileCopyStmt::label() const {
   return "copy " + (store ? s + " = " + reg : reg + " = " + s);
 }
 
+std::string SlotLoop::str() const {
+  const std::string range = std::to_string(first) + ".." + std::to_string(end - 1);
+  if (index.kind() == IndexExpr::Kind::slot) return "s in " + range;
+  return index.str() + " for s in " + range;
+}
+
+std::vector<std::pair<std::int64_t, std::int64_t>> moved_slots(const std::optional<SlotLoop>& loop,
+                                                               std::int64_t slots) {
+  std::vector<std::pair<std::int64_t, std::int64_t>> out;
+  if (!loop) {
+    for (std::int64_t s = 0; s < slots; ++s) out.emplace_back(s, s);
+    return out;
+  }
+  for (std::int64_t s = loop->first; s < loop->end; ++s) out.emplace_back(s, loop->slot(s));
+  return out;
+}
+
 std::vector<ProgramStep> program_order(const Program& program) {
   using Kind = ProgramStep::Kind;
   std::vector<ProgramStep> steps;
@@ -81,11 +98,11 @@ std::string step_label(const Program& program, const ProgramStep& step) {
   switch (step.kind) {
     case ProgramStep::Kind::stage: {
       const StageStmt& s = program.stages[step.index];
-      return "stage " + s.buffer + " = " + s.source + at;
+      return "stage " + s.buffer + (s.slots ? "[" + s.slots->str() + "]" : "") + " = " + s.source + at;
     }
     case ProgramStep::Kind::store: {
       const StoreStmt& s = program.stores[step.index];
-      return "store " + s.buffer + " -> " + s.target + at;
+      return "store " + s.buffer + (s.slots ? "[" + s.slots->str() + "]" : "") + " -> " + s.target + at;
     }
     case ProgramStep::Kind::fill: {
       const SharedFillStmt& f = program.fills[step.index];

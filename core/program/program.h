@@ -99,23 +99,47 @@ struct GemmCall {
   SourceLoc loc;
 };
 
+// The register slots a stage or store statement moves, when not every slot
+// of its buffer: for each s in [first, end), slot `index` (an expression of
+// s) with ROW and COL evaluated at the same s.  The released TIRx writes
+// these as loops over part of a view (`for s in T.unroll(4, 8)`) or views
+// indexed by an expression (`d_r[3 - s]`).
+//
+//     SlotLoop{IndexExpr::variable(IndexExpr::Kind::slot), 4, 8}  // slots 4..7
+struct SlotLoop {
+  IndexExpr index;
+  std::int64_t first = 0, end = 0;
+
+  // The slot the loop's iteration s moves.
+  std::int64_t slot(std::int64_t s) const { return index.eval(IndexEnv{0, 0, 0, s}); }
+  // "s in 4..7", "3 - s for s in 0..3"
+  std::string str() const;
+};
+
 // `stage BUF[s] = SRC[ROW, COL]`: slot s of every lane of BUF is loaded with
-// element (ROW, COL) of the global matrix SRC.
+// element (ROW, COL) of the global matrix SRC (only the slots of `slots`
+// when present).
 struct StageStmt {
   std::string buffer;
   std::string source;
   IndexExpr row, col;
   SourceLoc loc;
+  std::optional<SlotLoop> slots{};
 };
 
 // `store BUF[s] -> DST[ROW, COL]`: slot s of every lane of BUF is written to
-// element (ROW, COL) of DST.
+// element (ROW, COL) of DST (only the slots of `slots` when present).
 struct StoreStmt {
   std::string buffer;
   std::string target;
   IndexExpr row, col;
   SourceLoc loc;
+  std::optional<SlotLoop> slots{};
 };
+
+// The (iteration, slot) pairs a statement moves over a buffer of `slots`
+// registers: every slot once, or its loop's.
+std::vector<std::pair<std::int64_t, std::int64_t>> moved_slots(const std::optional<SlotLoop>& loop, std::int64_t slots);
 
 // `fill S = G` / `fill S = G.T` [swizzle=SWZ]: the program's writer puts
 // element (r, c) of shared buffer S — G[r][c], or G[c][r] with .T, G having

@@ -350,18 +350,36 @@ class Executor {
     return std::nullopt;
   }
 
+  // The (iteration, slot) pairs of a statement, or nullopt once a slot
+  // outside the buffer is refuted.
+  std::optional<std::vector<std::pair<std::int64_t, std::int64_t>>> slots_of(int step,
+                                                                             const std::optional<SlotLoop>& loop,
+                                                                             const Regs& r, const std::string& buffer) {
+    auto pairs = moved_slots(loop, r.slots);
+    for (const auto& [s, slot] : pairs)
+      if (slot < 0 || slot >= r.slots) {
+        refute(labels_[step] + ": at s = " + std::to_string(s) + " it moves register " + std::to_string(slot) +
+                   ", outside " + buffer + "'s " + std::to_string(r.slots) + " registers",
+               buffer, "", 0, slot);
+        return std::nullopt;
+      }
+    return pairs;
+  }
+
   void stage(int step, const StageStmt& st) {
     const BufferDecl& buf = program_.buffer(st.buffer, st.loc);
     Regs& r = regs(st.buffer);
     const TensorId g = tensor(st.source, buf.shape);
     const Shape shape = tensors_[g].shape;
+    const auto pairs = slots_of(step, st.slots, r, st.buffer);
+    if (!pairs) return;
     for (int t = 0; t < threads_; ++t)
-      for (int s = 0; s < r.slots; ++s) {
+      for (const auto& [s, slot] : *pairs) {
         const std::optional<std::int64_t> at =
-            element(step, st.row, st.col, t, s, shape, "reads", st.source, st.buffer);
+            element(step, st.row, st.col, t, static_cast<int>(s), shape, "reads", st.source, st.buffer);
         if (!at) return;
         Value v = read(g, *at, step);
-        r.cells[static_cast<std::size_t>(t) * r.slots + s] = std::move(v);
+        r.cells[static_cast<std::size_t>(t) * r.slots + slot] = std::move(v);
       }
   }
 
@@ -384,12 +402,16 @@ class Executor {
     const TensorId g = tensor(st.target, buf.shape);
     const Shape shape = tensors_[g].shape;
     if (st.buffer == plan_.nest.d.buffer) stored_d_ = true;
+    const auto pairs = slots_of(step, st.slots, r, st.buffer);
+    if (!pairs) return;
     for (int t = 0; t < threads_ && !refuted_; ++t)
-      for (int s = 0; s < r.slots && !refuted_; ++s) {
+      for (const auto& [s, slot] : *pairs) {
+        if (refuted_) return;
         const std::optional<std::int64_t> at =
-            element(step, st.row, st.col, t, s, shape, "writes", st.target, st.buffer);
+            element(step, st.row, st.col, t, static_cast<int>(s), shape, "writes", st.target, st.buffer);
         if (!at) return;
-        write(step, g, *at, r.cells[static_cast<std::size_t>(t) * r.slots + s], t, s, st.buffer);
+        write(step, g, *at, r.cells[static_cast<std::size_t>(t) * r.slots + slot], t, static_cast<int>(slot),
+              st.buffer);
       }
   }
 

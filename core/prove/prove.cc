@@ -43,8 +43,20 @@ std::vector<std::string> staging_notes(const Program& program) {
   for (const auto& [name, op, store] :
        {std::tuple{"A", &g.a, false}, std::tuple{"B", &g.b, false}, std::tuple{"D", &g.d, true}})
     if (!staged(*op, store)) missing += std::string(missing.empty() ? "" : ", ") + name + " (" + op->buffer + ")";
-  if (missing.empty()) return {};
-  return {"staging not checked for " + missing + ": the program gives no staging for it"};
+  std::vector<std::string> notes;
+  if (!missing.empty()) notes.push_back("staging not checked for " + missing + ": the program gives no staging for it");
+  // Statements over part of a buffer's registers: only the run (check program) decides them.
+  const auto part = [&](const std::string& what, const std::string& buffer, const SlotLoop& loop, const SourceLoc& at) {
+    notes.push_back(what + " " + buffer + "[" + loop.str() + "] (line " + std::to_string(at.line) +
+                    ") has no staging check of its own (its loop covers part of the registers, or indexes them by "
+                    "an expression): the program as executed decides it with the statements around it (check "
+                    "program)");
+  };
+  for (const StageStmt& s : program.stages)
+    if (s.slots) part("stage", s.buffer, *s.slots, s.loc);
+  for (const StoreStmt& s : program.stores)
+    if (s.slots) part("store", s.buffer, *s.slots, s.loc);
+  return notes;
 }
 
 }  // namespace
@@ -62,21 +74,22 @@ namespace {
 bool staging_agrees(const Program& program, const std::string& buffer) {
   const Storage st(program.buffer(buffer, {}));
   const Shape& shape = st.buffer().shape;
-  const auto agrees = [&](const IndexExpr& row, const IndexExpr& col) {
+  const auto agrees = [&](const IndexExpr& row, const IndexExpr& col, const std::optional<SlotLoop>& loop) {
     for (int w = 0; w < program.scope.warps(); ++w)
       for (int l = 0; l < 32; ++l)
-        for (std::int64_t s = 0; s < st.span(); ++s) {
+        for (const auto& [s, slot] : moved_slots(loop, st.span())) {
           const IndexEnv env{l, w, 32 * std::int64_t{w} + l, s};
           const Element y{row.eval(env), col.eval(env)};
-          if (y[0] < 0 || y[0] >= shape[0] || y[1] < 0 || y[1] >= shape[1] || !st.places(st.flat(y), {w, l}, s))
+          if (y[0] < 0 || y[0] >= shape[0] || y[1] < 0 || y[1] >= shape[1] || slot < 0 || slot >= st.span() ||
+              !st.places(st.flat(y), {w, l}, slot))
             return false;
         }
     return true;
   };
   for (const StageStmt& s : program.stages)
-    if (s.buffer == buffer && !agrees(s.row, s.col)) return false;
+    if (s.buffer == buffer && !agrees(s.row, s.col, s.slots)) return false;
   for (const StoreStmt& s : program.stores)
-    if (s.buffer == buffer && !agrees(s.row, s.col)) return false;
+    if (s.buffer == buffer && !agrees(s.row, s.col, s.slots)) return false;
   return true;
 }
 

@@ -18,9 +18,11 @@ GemmInputs SimCheck::random_case(int index, std::uint64_t seed, InputSet inputs)
 namespace {
 
 // What the program's loads read: a load whose statement names another
-// operand's tensor reads that operand's matrix (where the shapes agree), one
-// naming the output reads it before anything is stored: zeros.  The
-// reference keeps the gemm's own inputs, so such a program fails here.
+// operand's tensor reads that operand's matrix at the same [row, col] (the
+// load tables index the loading buffer's shape; what lies outside the other
+// matrix reads as zero), one naming the output reads it before anything is
+// stored: zeros.  The reference keeps the gemm's own inputs, so such a
+// program fails here.
 GemmInputs as_loaded(const GemmInputs& in, const Staging& st) {
   GemmInputs out = in;
   const auto pick = [&](Matrix& m, LoadSource from) {
@@ -28,7 +30,15 @@ GemmInputs as_loaded(const GemmInputs& in, const Staging& st) {
                         : from == LoadSource::b ? &in.b
                         : from == LoadSource::c ? &in.c
                                                 : nullptr;
-    if (src && src->rows == m.rows && src->cols == m.cols && src->dtype == m.dtype) m.bits = src->bits;
+    if (src && src->dtype != m.dtype)
+      throw Error("an operand is staged from the tensor of another operand of another type (" +
+                  std::string(dtype_info(src->dtype).ptx) + " into " + std::string(dtype_info(m.dtype).ptx) +
+                  "): sim does not convert it; `mmacheck prove` runs it as written");
+    if (src)
+      for (std::int64_t r = 0; r < m.rows; ++r)
+        for (std::int64_t c = 0; c < m.cols; ++c)
+          m.bits[static_cast<std::size_t>(r * m.cols + c)] =
+              r < src->rows && c < src->cols ? src->bits[static_cast<std::size_t>(r * src->cols + c)] : 0;
     if (from == LoadSource::output) std::fill(m.bits.begin(), m.bits.end(), 0);
   };
   pick(out.a, st.a_from);

@@ -186,8 +186,8 @@ Program release_program(const ReleaseKernel& kernel) {
       throw Error(view.loc, "'" + t.view + "' views '" + view.alloc + "' as " + std::to_string(view.size) + " " +
                                 view.dtype + "; its staging moves the " + std::to_string(buf->layout.span(Axis::m())) +
                                 " " + std::string(want) + " elements of each lane");
-    if (t.store) program.stores.push_back(StoreStmt{view.alloc, t.global, t.row, t.col, t.loc});
-    else program.stages.push_back(StageStmt{view.alloc, t.global, t.row, t.col, t.loc});
+    if (t.store) program.stores.push_back(StoreStmt{view.alloc, t.global, t.row, t.col, t.loc, t.slots});
+    else program.stages.push_back(StageStmt{view.alloc, t.global, t.row, t.col, t.loc, t.slots});
   }
   return program;
 }

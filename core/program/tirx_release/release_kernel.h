@@ -52,6 +52,7 @@ struct ReleaseTransfer {
   std::string view, global;
   IndexExpr row, col;
   SourceLoc loc;
+  std::optional<SlotLoop> slots{};  // absent: every register of the view, in order
 };
 
 struct ReleaseKernel {

@@ -250,7 +250,11 @@ void ReleaseReader::ptx_mma() {
 
   mma_->statements.push_back(ReleaseMmaStatement{start.loc, ReleaseMmaStatement::C::zero});
   std::int64_t total = 1;
-  for (const Loop& l : loops_) total *= l.extent;
+  for (const Loop& l : loops_) {
+    if (l.first != 0)
+      in_.fail(start, "a T.ptx.mma repeat loop runs from 0; '" + l.var + "' starts at " + std::to_string(l.first));
+    total *= l.extent;
+  }
   if (static_cast<std::int64_t>(mma_->calls.size()) + total > kMaxCalls)
     in_.fail(start, "more than " + std::to_string(kMaxCalls) + " unrolled T.ptx.mma");
   const auto reg_of = [&](const Value& v, std::int64_t iter, const std::string& role, const ReleaseImage& image) {

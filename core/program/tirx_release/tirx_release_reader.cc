@@ -257,19 +257,23 @@ void ReleaseReader::for_loop() {
     hi = small_int("a loop bound");
   }
   in_.expect_close(")", "(", open);
-  if (lo != 0 || hi <= 0)
-    in_.fail(open, "a loop runs over 0..n with n > 0, got " + std::to_string(lo) + ".." + std::to_string(hi));
+  if (lo < 0 || hi <= lo)
+    in_.fail(open, "a loop runs over lo..hi with 0 <= lo < hi, got " + std::to_string(lo) + ".." + std::to_string(hi));
   if (loops_.size() >= 8) in_.fail(keyword, "loops nested more than 8 deep are not read");
   for (const Loop& l : loops_)
     if (l.var == var.text) in_.fail(var, "loop variable '" + var.text + "' shadows the enclosing loop's");
   if (index_names_.contains(var.text) || defined_at_.contains(var.text))
     in_.fail(var, "loop variable '" + var.text + "' is already defined");
-  loops_.push_back(Loop{var.text, hi, var.loc});
+  loops_.push_back(Loop{var.text, hi, var.loc, lo});
   suite(keyword);
   loops_.pop_back();
 }
 
-// view[s] = G[ROW, COL]  (stage)   |   G[ROW, COL] = view[s]  (store)
+// view[INDEX] = G[ROW, COL]  (stage)   |   G[ROW, COL] = view[INDEX]  (store)
+// INDEX is the loop's variable (every register of the view when the loop
+// covers them all) or an expression of it (`d_r[3 - s]`), and the loop may
+// cover part of the view (`T.unroll(4, 8)`): the statement then moves the
+// slots it names (SlotLoop), each checked to lie in the view.
 void ReleaseReader::transfer() {
   const Token& first = in_.next();
   if (loops_.size() != 1)
@@ -278,17 +282,29 @@ void ReleaseReader::transfer() {
              "(for s in T.unroll(n): a_h[s] = A[...])");
   const Loop& loop = loops_.front();
   const IndexNames names = names_for_loops();
-  const auto slot = [&](const Token& view_name) {
+  const auto slot = [&](const Token& view_name) -> std::optional<SlotLoop> {
     const auto it = views_.find(view_name.text);
     if (it == views_.end()) in_.fail(view_name, "'" + view_name.text + "' is not a register view (T.decl_tensor)");
     const Token& open = in_.expect("[", "after the view");
-    const Token& index = in_.expect_name("the loop variable");
-    if (index.text != loop.var || !in_.peek().is_op("]"))
-      in_.fail(index, "a view is indexed by its loop's variable alone (" + view_name.text + "[" + loop.var + "])");
+    const Token& index_at = in_.peek();
+    const IndexExpr index = parse_index_expr(in_, names);
     in_.expect_close("]", "[", open);
-    if (it->second.size != loop.extent)
-      in_.fail(view_name, "the loop over '" + loop.var + "' runs " + std::to_string(loop.extent) + " times but '" +
-                              view_name.text + "' has " + std::to_string(it->second.size) + " registers");
+    const std::int64_t size = it->second.size;
+    SlotLoop loop_slots{index, loop.first, loop.extent};
+    for (std::int64_t s = loop.first; s < loop.extent; ++s) {
+      const IndexEnv env{0, 0, 0, s};
+      const auto uses_thread = [&] {  // the register index is the same in every lane
+        return index.eval(IndexEnv{1, 1, 1, s}) != index.eval(env) ||
+               index.eval(IndexEnv{31, 3, 127, s}) != index.eval(env);
+      };
+      if (uses_thread()) in_.fail(index_at, "a view's index depends on the loop's variable alone, not on the lane");
+      if (const std::int64_t r = index.eval(env); r < 0 || r >= size)
+        in_.fail(index_at, view_name.text + "[" + index.str() + "] at " + loop.var + " = " + std::to_string(s) +
+                               " is register " + std::to_string(r) + ", outside '" + view_name.text + "''s " +
+                               std::to_string(size) + " registers");
+    }
+    const bool whole = index.kind() == IndexExpr::Kind::slot && loop.first == 0 && loop.extent == size;
+    return whole ? std::nullopt : std::optional<SlotLoop>(loop_slots);
   };
   const auto element = [&](const Token& global) {
     if (!globals_.contains(global.text))
@@ -301,18 +317,18 @@ void ReleaseReader::transfer() {
     return std::pair{row, col};
   };
   if (views_.contains(first.text)) {
-    slot(first);
+    std::optional<SlotLoop> slots = slot(first);
     in_.expect("=", "after the register");
     const Token& global = in_.expect_name("a tensor parameter");
     auto [row, col] = element(global);
-    transfers_.push_back(Transfer{false, first.text, global.text, row, col, first.loc});
+    transfers_.push_back(Transfer{false, first.text, global.text, row, col, first.loc, std::move(slots)});
     return;
   }
   auto [row, col] = element(first);
   in_.expect("=", "after the element");
   const Token& view = in_.expect_name("a register view");
-  slot(view);
-  transfers_.push_back(Transfer{true, view.text, first.text, row, col, first.loc});
+  std::optional<SlotLoop> slots = slot(view);
+  transfers_.push_back(Transfer{true, view.text, first.text, row, col, first.loc, std::move(slots)});
 }
 
 IndexNames ReleaseReader::names_for_loops() const {

@@ -42,8 +42,9 @@ class ReleaseReader {
   using Transfer = ReleaseTransfer;
   struct Loop {
     std::string var;
-    std::int64_t extent = 0;
+    std::int64_t extent = 0;  // the loop runs var over [first, extent)
     SourceLoc loc;
+    std::int64_t first = 0;
   };
   // One argument of T.ptx.mma / T.if_then_else: a register element, a scalar or a string.
   struct Value {
