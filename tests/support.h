@@ -28,6 +28,13 @@ RunResult run_program(const std::vector<std::string>& argv);
 // Without it the tests that include a cuda/ header are not built, and the
 // commands on it stay in help but refuse to run (test_cli_cuda_commands.cc).
 constexpr bool kWithCuda = MMACHECK_WITH_CUDA;
+// Whether this is the sanitizer build (MMACHECK_SANITIZE, scripts/sanitize.sh).
+// A test that runs one code path over many random samples takes fewer
+// there: the sanitizers look for memory and undefined-behaviour faults,
+// which the same paths show in a few samples, at ten times the cost per
+// sample; the README's suite (CI's first step) runs the full count.
+constexpr bool kSanitized = MMACHECK_SANITIZED;
+constexpr int samples(int full, int sanitized) { return kSanitized ? sanitized : full; }
 // The commands that run on the cuda layer (Needs::cuda in cli/commands.cc).
 inline const std::vector<std::string> kCudaCommands{"gpu", "capture", "wgmma-gpu", "sparse-gpu"};
 // Whether this build can run `command`: all but kCudaCommands without CUDA.

@@ -168,7 +168,7 @@ TEST_CASE("fast fused tiles equal the reference model", "[numerics]") {
       const int block = in.a == DType::tf32 ? arch.block_tf32 : arch.block_16bit;
       if (in.k > block) continue;  // chained blocks take the reference path
       INFO(in.ptx() << " on " << arch.name);
-      for (int n = 0; n < 300; ++n) {
+      for (int n = 0; n < test::samples(300, 50); ++n) {
         const Tile t = random_tile(in, rng);
         const std::vector<std::uint64_t> want = reference(in, arch, t);
         std::vector<std::uint64_t> got(in.m * in.n);
@@ -192,7 +192,7 @@ TEST_CASE("fast fused tiles equal the reference model", "[numerics]") {
     }
   }
 #ifdef MMACHECK_AVX2_KERNELS
-  if (fast::cpu_has_avx2()) CHECK(products >= 2000);  // every f16 tile with f32 output takes it
+  if (fast::cpu_has_avx2()) CHECK(products >= test::samples(2000, 300));  // every f16 tile with f32 output takes it
 #endif
 }
 
@@ -205,7 +205,7 @@ TEST_CASE("fast tiles with NaN or Inf equal the reference model", "[numerics]") 
       const int block = in.a == DType::tf32 ? arch.block_tf32 : arch.block_16bit;
       if (in.k > block) continue;
       INFO(in.ptx() << " on " << arch.name);
-      for (int n = 0; n < 100; ++n) {
+      for (int n = 0; n < test::samples(100, 20); ++n) {
         Tile t = random_tile(in, rng);
         add_specials(in, t, rng);
         const std::vector<std::uint64_t> want = reference(in, arch, t);
