@@ -3,6 +3,7 @@
 #include <cstdint>
 #include <limits>
 
+#include "core/base/error.h"
 #include "core/base/worker_pool.h"
 
 namespace mmacheck::cli {
@@ -25,7 +26,13 @@ po::options_description show_option(const std::string& what) {
   return o;
 }
 
-int hardware_if_zero(int threads) { return threads == 0 ? WorkerPool::hardware_threads() : threads; }
+int hardware_if_zero(int threads) {
+  // Each thread is a real one with its own stack and scratch: a count past
+  // this is a typo, never a request the machine could honour.
+  if (threads < 0 || threads > kMaxThreads)
+    throw Error("--threads must be in 0.." + std::to_string(kMaxThreads) + ", got " + std::to_string(threads));
+  return threads == 0 ? WorkerPool::hardware_threads() : threads;
+}
 
 po::options_description limit_options() {
   po::options_description limits("resource limits (over a limit is bad input, exit 2)");

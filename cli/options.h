@@ -31,7 +31,8 @@ boost::program_options::options_description limit_options();
 // with the command's own words for what the threads or elements are.
 boost::program_options::options_description threads_option(const std::string& what);
 boost::program_options::options_description show_option(const std::string& what);
-// `threads`, or every hardware thread for 0.
+// `threads`, or every hardware thread for 0; an Error outside 0..kMaxThreads.
+constexpr int kMaxThreads = 1024;
 int hardware_if_zero(int threads);
 Limits limits_from(const boost::program_options::variables_map& vm);
 

@@ -3,6 +3,9 @@
 // refuse a minus sign instead of wrapping it.
 #include <catch2/catch.hpp>
 
+#include <filesystem>
+#include <fstream>
+
 #include "tests/support.h"
 #include "tests/test_hardening_support.h"
 
@@ -34,14 +37,41 @@ TEST_CASE("bench refuses durations past a day, inf and nan", "[hardening][bench]
   }
 }
 
+TEST_CASE("every command that takes --threads bounds it", "[hardening][bench]") {
+  // bench --threads 100000000 used to start threads until the machine gave out.
+  for (const std::vector<std::string>& args :
+       {std::vector<std::string>{"bench", "--seconds", "0.01", "--threads", "100000000"},
+        std::vector<std::string>{"bench", "--seconds", "0.01", "--threads", "-1"},
+        std::vector<std::string>{"sim", test::source_path("examples/seed_corrected.txt"), "--threads", "1025"}}) {
+    const test::RunResult r = test::run_mmacheck(args);
+    INFO(args.back() << ": " << r.err);
+    CHECK(r.status == 2);
+    CHECK_THAT(r.err, Contains("--threads must be in 0..1024"));
+  }
+}
+
 TEST_CASE("bench reports a thread it cannot start instead of aborting", "[hardening][bench]") {
   if (test::kAddressSanitizer) return test::skip("ulimit -v cannot apply under AddressSanitizer");
   const test::RunResult r = test::run_program(
-      {"sh", "-c", "ulimit -v 2097152 && exec \"$0\" bench --threads 1200 --seconds 0.01", MMACHECK_BINARY});
+      {"sh", "-c", "ulimit -v 2097152 && exec \"$0\" bench --threads 1000 --seconds 0.01", MMACHECK_BINARY});
   INFO(r.err);
   CHECK(r.status == 2);
-  CHECK_THAT(r.err, Contains("bench: cannot start thread") && Contains("of 1200") && Contains("fewer --threads"));
+  CHECK_THAT(r.err, Contains("bench: cannot start thread") && Contains("of 1000") && Contains("fewer --threads"));
   CHECK(r.err.find("terminate called") == std::string::npos);
+}
+
+TEST_CASE("a file that names no gemm is an error at a place, BOM or not", "[hardening][options]") {
+  const std::filesystem::path dir = std::filesystem::temp_directory_path() / "mmacheck_no_gemm";
+  std::filesystem::create_directories(dir);
+  for (const char* text : {"\xef\xbb\xbf# nothing here\n", "# nothing here\n", ""}) {
+    const std::string path = (dir / "k.py").string();
+    std::ofstream(path, std::ios::binary) << text;
+    const test::RunResult r = test::run_mmacheck({"prove", path});
+    INFO(r.err);
+    CHECK(r.status == 2);
+    CHECK(r.err.rfind(path + ":1:1: error: the program has no gemm call", 0) == 0);
+  }
+  std::filesystem::remove_all(dir);
 }
 
 }  // namespace mmacheck

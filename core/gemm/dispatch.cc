@@ -170,7 +170,7 @@ Plan implement(const Program& program, const GemmCall& call, const Bound (&ops)[
 
 Plan dispatch(const Program& program, InstSet set, const Limits& limits) {
   if (program.release) return dispatch_release(program, limits);  // the released TIRx's mma pattern
-  if (!program.gemm) throw Error(SourceLoc{program.file, 0, 0}, "the program has no gemm call");
+  (void)program.gemm_call();
   check_resources(program, limits);
   const GemmCall& call = *program.gemm;
   const Bound ops[4] = {bind(program, call.d), bind(program, call.a), bind(program, call.b), bind(program, call.c)};

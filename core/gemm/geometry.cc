@@ -70,7 +70,7 @@ std::string extent_text(const OperandPlace& p) { return std::to_string(p.rows())
 }  // namespace
 
 GemmGeometry gemm_geometry(const Program& program) {
-  if (!program.gemm) throw Error(SourceLoc{program.file, 0, 0}, "the program has no gemm call");
+  (void)program.gemm_call();
   const GemmCall& call = *program.gemm;
   GemmGeometry g{0,
                  0,

@@ -27,6 +27,11 @@ const BufferDecl& Program::buffer(std::string_view name, const SourceLoc& loc) c
                        (known.empty() ? std::string("no buffers are declared") : "buffers: " + known) + ")");
 }
 
+const GemmCall& Program::gemm_call() const {
+  if (!gemm) throw Error(SourceLoc{file, 1, 1}, "the program has no gemm call");
+  return *gemm;
+}
+
 std::string SharedCopyStmt::label() const {
   switch (op) {
     case SharedOp::ld_shared: return "ld.shared " + reg + "[s]";

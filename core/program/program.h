@@ -216,6 +216,9 @@ struct Program {
   const BufferDecl* find_buffer(std::string_view name) const;
   // Throws Error at `loc` when no buffer has that name.
   const BufferDecl& buffer(std::string_view name, const SourceLoc& loc) const;
+  // The gemm call; an Error at the file's first line when there is none
+  // (a file that names no gemm says so at a place, as every error does).
+  const GemmCall& gemm_call() const;
 };
 
 // One statement of a Program in the order it runs: which list it is in and
