@@ -25,6 +25,7 @@
 #include "cli/file_batch.h"
 #include "cli/options.h"
 #include "cli/unchecked.h"
+#include "cli/verdict_tally.h"
 #include "core/base/file_io.h"
 #include "core/base/json.h"
 #include "core/cute/cute_check.h"
@@ -66,27 +67,21 @@ FileOutcome check_cute_file(const std::string& path, const Limits& limits, bool 
   std::vector<CuteAtomReport> reports;
   for (const CuteAtomTraits& atom : atoms)
     reports.push_back(atom.tiled ? check_cute_tiled(atom, limits) : check_cute_atom(atom));
-  std::array<int, 4> counts{};
-  UncheckedTally unchecked;
-  for (const CuteAtomReport& r : reports) {
-    ++counts[static_cast<std::size_t>(r.result)];
-    if (r.result == FrameVerdict::unchecked) unchecked.add(unchecked_reason(r));
-  }
-  const bool failed = counts[static_cast<std::size_t>(FrameVerdict::refuted)] != 0 ||
-                      counts[static_cast<std::size_t>(FrameVerdict::ill_formed)] != 0;
-  FileOutcome outcome{status(failed, unchecked, allow), "", nullptr};
-  outcome.label = failed ? "failed" : unchecked.count() ? "unchecked" : "proved";
+  VerdictTally tally;
+  for (const CuteAtomReport& r : reports)
+    tally.add(r.result, r.result == FrameVerdict::unchecked ? unchecked_reason(r) : "");
+  FileOutcome outcome = tally.outcome(allow);
   if (json) {
-    FrameVerdict worst = FrameVerdict::proved;  // the file's verdict: its worst part's
-    for (const CuteAtomReport& r : reports) worst = std::max(worst, r.result);
     Json list = Json::array();
     for (const CuteAtomReport& r : reports) list.push_back(cute_report_json(r));
-    outcome.json = Json{{"verdict", verdict_name(worst)}, {"atoms", std::move(list)}, {"unchecked", unchecked.json()}};
+    outcome.json =
+        Json{{"verdict", verdict_name(tally.worst)}, {"atoms", std::move(list)}, {"unchecked", tally.unchecked.json()}};
   } else {
     for (const CuteAtomReport& r : reports) text(out, r);
-    out << reports.size() << " atoms: " << counts[0] << " proved, " << counts[2] << " refuted, " << counts[3]
-        << " ill_formed, " << counts[1] << " unchecked" << std::endl
-        << unchecked.summary(allow) << std::flush;
+    out << reports.size() << " atoms: " << tally.count(FrameVerdict::proved) << " proved, "
+        << tally.count(FrameVerdict::refuted) << " refuted, " << tally.count(FrameVerdict::ill_formed)
+        << " ill_formed, " << tally.count(FrameVerdict::unchecked) << " unchecked" << std::endl
+        << tally.unchecked.summary(allow) << std::flush;
   }
   return outcome;
 }

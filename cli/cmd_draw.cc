@@ -88,15 +88,16 @@ int run_draw(const Args& args) {
   // With -o - the picture is standard output; what was drawn goes to stderr.
   std::ostream& summary = out == "-" ? std::cerr : std::cout;
   if (vm["json"].as<bool>()) {
-    const Json j = {{"verdict", verdict_name(report.verdict)},
-                    {"output", out},
-                    {"instruction", report.inst ? Json(report.inst->ptx()) : Json(nullptr)},
-                    {"operands", Json::array({program.gemm->a.buffer, program.gemm->b.buffer, program.gemm->d.buffer})},
-                    {"highlighted_counterexamples", report.counterexamples.size()},
-                    {"panels", drawn.panels},
-                    {"cells", drawn.cells},
-                    {"marked", drawn.marked},
-                    {"diagnosis_findings", report.diagnosis.size()}};  // a count: "diagnosis" is prove's list
+    Json j = {{"verdict", verdict_name(report.verdict)},
+              {"output", out},
+              {"instruction", report.inst ? Json(report.inst->ptx()) : Json(nullptr)},
+              {"operands", Json::array({program.gemm->a.buffer, program.gemm->b.buffer, program.gemm->d.buffer})},
+              {"highlighted_counterexamples", report.counterexamples.size()},
+              {"panels", drawn.panels},
+              {"cells", drawn.cells},
+              {"marked", drawn.marked},
+              {"diagnosis_findings", report.diagnosis.size()}};  // a count: "diagnosis" is prove's list
+    if (report.verdict == Verdict::dispatch_failed) j["reasons"] = report.reasons;  // as prove's report has them
     summary << json_line(file_json(vm["file"].as<std::string>(), j)) << "\n";
   } else {
     summary << out << ": " << verdict_name(report.verdict) << ", " << drawn.marked << " cell(s) outlined ("

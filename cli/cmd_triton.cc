@@ -25,6 +25,7 @@
 #include "cli/file_batch.h"
 #include "cli/file_command.h"
 #include "cli/unchecked.h"
+#include "cli/verdict_tally.h"
 #include "core/base/file_io.h"
 #include "core/base/json.h"
 #include "core/triton/triton_check.h"
@@ -52,25 +53,14 @@ FileOutcome check_triton_file(const std::string& path, bool json, bool allow, st
     if (operands.empty()) throw Error(SourceLoc{path, 0, 0}, "no layouts in \"operands\"");
     reports = check_triton(operands);
   }
-  std::array<int, 4> counts{};
-  UncheckedTally unchecked;
-  for (const TritonReport& r : reports) {
-    ++counts[static_cast<std::size_t>(r.result)];
-    if (r.result == FrameVerdict::unchecked) unchecked.add(r.message);
-  }
-  const bool failed = counts[2] || counts[3];
-  FileOutcome outcome{status(failed, unchecked, allow),
-                      failed              ? "failed"
-                      : unchecked.count() ? "unchecked"
-                                          : "proved",
-                      nullptr};
+  VerdictTally tally;
+  for (const TritonReport& r : reports) tally.add(r.result, r.message);
+  FileOutcome outcome = tally.outcome(allow);
   if (json) {
-    FrameVerdict worst = FrameVerdict::proved;  // the file's verdict: its worst part's
-    for (const TritonReport& r : reports) worst = std::max(worst, r.result);
     Json list = Json::array();
     for (const TritonReport& r : reports) list.push_back(triton_report_json(r));
-    outcome.json =
-        Json{{"verdict", verdict_name(worst)}, {"layouts", std::move(list)}, {"unchecked", unchecked.json()}};
+    outcome.json = Json{
+        {"verdict", verdict_name(tally.worst)}, {"layouts", std::move(list)}, {"unchecked", tally.unchecked.json()}};
     return outcome;
   }
   for (const TritonReport& r : reports) {
@@ -84,9 +74,10 @@ FileOutcome check_triton_file(const std::string& path, bool json, bool allow, st
       out << "\n";
     }
   }
-  out << reports.size() << " layouts: " << counts[0] << " proved, " << counts[2] << " refuted, " << counts[3]
-      << " ill_formed, " << counts[1] << " unchecked" << std::endl
-      << unchecked.summary(allow) << std::flush;
+  out << reports.size() << " layouts: " << tally.count(FrameVerdict::proved) << " proved, "
+      << tally.count(FrameVerdict::refuted) << " refuted, " << tally.count(FrameVerdict::ill_formed) << " ill_formed, "
+      << tally.count(FrameVerdict::unchecked) << " unchecked" << std::endl
+      << tally.unchecked.summary(allow) << std::flush;
   return outcome;
 }
 

@@ -5,6 +5,7 @@
 // boundary is bad input: printed once (with the source line and a caret, and
 // as a JSON object when --json was asked for), exit status 2.
 #include <algorithm>
+#include <csignal>
 #include <exception>
 #include <filesystem>
 #include <new>
@@ -57,6 +58,9 @@ int dispatch(const Args& args) {
 int main(int argc, char** argv) {
   using namespace mmacheck::cli;
   mmacheck::keep_large_blocks_in_heap();
+  // Past `ulimit -f` a write fails with EFBIG and is reported (exit 2)
+  // instead of the signal killing the process mid-output.
+  std::signal(SIGXFSZ, SIG_IGN);
   const Args args(argv + 1, argv + argc);
   const bool json = std::find(args.begin(), args.end(), "--json") != args.end();
   try {

@@ -6,6 +6,8 @@
 #include <filesystem>
 #include <fstream>
 
+#include <unistd.h>
+
 #include "tests/support.h"
 #include "tests/test_hardening_support.h"
 
@@ -72,6 +74,17 @@ TEST_CASE("a file that names no gemm is an error at a place, BOM or not", "[hard
     CHECK(r.err.rfind(path + ":1:1: error: the program has no gemm call", 0) == 0);
   }
   std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("draw under ulimit -f: the failed write is an error, exit 2, not a signal", "[draw][cli]") {
+  const std::string out =
+      (std::filesystem::temp_directory_path() / ("mmacheck-test-ulimit-" + std::to_string(getpid()) + ".svg")).string();
+  const test::RunResult r = test::run_program({"sh", "-c", "ulimit -f 1 && exec \"$0\" draw \"$1\" -o \"$2\"",
+                                               MMACHECK_BINARY, test::source_path("examples/seed_corrected.txt"), out});
+  INFO(r.err);
+  CHECK(r.status == 2);
+  CHECK(r.err.find("error: cannot write") != std::string::npos);
+  CHECK_FALSE(std::filesystem::exists(out));
 }
 
 }  // namespace mmacheck

@@ -1,6 +1,8 @@
 // mmacheck draw: the SVG picture of the fragments, counterexamples highlighted.
 #include <catch2/catch.hpp>
 
+#include <set>
+
 #include <unistd.h>
 
 #include <cstdio>
@@ -63,6 +65,23 @@ TEST_CASE("draw of a proved program marks nothing", "[draw]") {
   CHECK(count(svg, "class='found'") == 0);
   CHECK(count(svg, "class='wanted'") == 0);
   CHECK(svg.find("proved") != std::string::npos);
+}
+
+TEST_CASE("draw's fills are hex colours, one light hue per lane", "[draw]") {
+  // hsl() is painted black by CairoSVG and other renderers.
+  const Program p = load_program(test::source_path("examples/seed_corrected.txt"));
+  const std::string svg = draw_svg(p, prove(p, {}));
+  CHECK(svg.find("hsl(") == std::string::npos);
+  std::set<std::string> fills;
+  const std::string cell = "' class='cell'";
+  for (std::size_t at = svg.find(cell); at != std::string::npos; at = svg.find(cell, at + 1)) {
+    const std::string colour = svg.substr(at - 7, 7);
+    REQUIRE(colour.find_first_not_of("#0123456789abcdef") == std::string::npos);
+    // Light enough to read text on: every channel at least 0xa0.
+    for (int c = 0; c < 3; ++c) CHECK(std::stoi(colour.substr(1 + 2 * c, 2), nullptr, 16) >= 0xa0);
+    fills.insert(colour);
+  }
+  CHECK(fills.size() >= 32);  // 32 lanes, 32 hues (and white)
 }
 
 TEST_CASE("mmacheck draw writes the picture and exits like prove", "[draw][cli]") {

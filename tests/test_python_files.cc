@@ -93,21 +93,30 @@ TEST_CASE("the bytes editors leave do not change what a file means", "[python][l
     CHECK(outcome(parse_program("\xEF\xBB\xBF" + text, "bom.py")) == expected);
     CHECK(outcome(parse_program(replace_all(text, "\n", "\r"), "cr.py")) == expected);
     CHECK(outcome(parse_program(replace_all(text, "\n", "\r\n"), "crlf.py")) == expected);
-    // Tabs for indentation: Python's columns (a tab to the next multiple of 8).
-    std::string tabs = std::regex_replace(text, std::regex("\n        "), "\n\t");
-    tabs = std::regex_replace(tabs, std::regex("\n    "), "\n  ");  // 2 columns: less than a tab's 8
+    // Tabs for indentation, one per level, as Python reads them.
+    std::string tabs = std::regex_replace(text, std::regex("\n        "), "\n\t\t");
+    tabs = std::regex_replace(tabs, std::regex("\n    "), "\n\t");
     CHECK(outcome(parse_program(tabs, "tabs.py")) == expected);
     // A name in Greek: the lane.
     CHECK(outcome(parse_program(std::regex_replace(text, std::regex("\\blane\\b"), "\xCE\xBB\xCE\xB1\xCE\xBD"),
                                 "u.py")) == expected);
   }
-  // Not UTF-8: still a located error.
-  CHECK(error_of("A = S[8]\n\xFF = 1\n") == "2:1: unexpected byte 0xFF");
-  // A tab and the 8 spaces Python reads as the same depth are one block here too; 4 spaces less.
-  CHECK(error_of("@T.prim_func\ndef f():\n\tT.device_entry()\n        T.cta_id([1])\n").find("indent") ==
-        std::string::npos);
-  CHECK(error_of("@T.prim_func\ndef f():\n    T.device_entry()\n\tT.cta_id([1])\n").find("4:9: unexpected indent") ==
+  // Not UTF-8, anywhere (a comment too), as Python refuses it: a located error, never a verdict.
+  const std::string not_utf8 = "byte 0xFF is not UTF-8 (Python refuses a source that is not UTF-8";
+  CHECK(error_of("A = S[8]\n\xFF = 1\n").rfind("2:1: " + not_utf8, 0) == 0);
+  CHECK(error_of("# the seed \xFF\xFE\nA = S[8]\n").rfind("1:12: " + not_utf8, 0) == 0);
+  CHECK(error_of("# \xC0\xAF overlong\n").find("1:3: byte 0xC0 is not UTF-8") == 0);
+  CHECK(error_of("# \xED\xA0\x80 a surrogate\n").find("1:3: byte 0xED is not UTF-8") == 0);
+  CHECK(error_of("# -*- coding: latin-1 -*-\n# caf\xE9\n").find("2:6: the file declares the encoding 'latin-1'") == 0);
+  CHECK(error_of("# -*- coding: latin-1 -*-\nA = S[8]\n").find("encoding") == std::string::npos);  // ASCII: the same
+  // Tabs and spaces whose nesting depends on the tab width: Python's TabError, refused here too.
+  const std::string tab_error = "inconsistent use of tabs and spaces in indentation (Python's TabError";
+  CHECK(error_of("@T.prim_func\ndef f():\n\tT.device_entry()\n        T.cta_id([1])\n").rfind("4:9: " + tab_error, 0) ==
         0);
+  CHECK(error_of("@T.prim_func\ndef f():\n    T.device_entry()\n\tT.cta_id([1])\n").rfind("4:9: " + tab_error, 0) == 0);
+  // What Python accepts is read: a tab-indented block inside a space-indented one.
+  CHECK(error_of("@T.prim_func\ndef f():\n    for s in T.unroll(8):\n    \tT.cta_id([1])\n").find(tab_error) ==
+        std::string::npos);
 }
 
 TEST_CASE("TVM main's print of a module is read: @I.ir_module class, @T.prim_func, T.func_attr",

@@ -90,6 +90,39 @@ TEST_CASE("each kernel a test builds is proved with its own parameters", "[pytho
   }
 }
 
+TEST_CASE("pytest's semantics: marks evaluated at the def, a name bound again hides the earlier test",
+          "[python][testfiles]") {
+  const std::string text = module_text();
+  // A rebinding after the test does not reach its parametrize mark (Python
+  // evaluated the mark when the def ran): the kernels stay those of SHAPES[:2].
+  const std::map<std::string, std::string> base = verdicts(text);
+  const std::string rebound = replace_once(
+      text,
+      "\n\n@pytest.mark.parametrize(\"dtype\", [\"float16\", \"bfloat16\"])\n@pytest.mark.parametrize(\"transpose_a",
+      "\nSHAPES = [(1, 1, 1, 7)]  # after the tests that used it\n\n"
+      "@pytest.mark.parametrize(\"dtype\", [\"float16\", \"bfloat16\"])\n"
+      "@pytest.mark.parametrize(\"transpose_a");
+  CHECK(verdicts(rebound) == base);
+  // A mark naming what is defined only below is Python's NameError: a located error here.
+  const std::string early = replace_once(text, "@pytest.mark.parametrize(\"tm, tn, tk, k_inst\", SHAPES[:2])",
+                                         "@pytest.mark.parametrize(\"tm, tn, tk, k_inst\", LATER)");
+  CHECK(error_of(early + "\nLATER = SHAPES\n").find("LATER") != std::string::npos);
+  // A factory's local bound again after its @T.prim_func: TVMScript read the kernel at its decorator.
+  const std::string later_local =
+      replace_once(text, "        return gemm\n", "        a_l = b_l\n        return gemm\n");
+  CHECK(verdicts(later_local) == base);
+  // A test shadowed by a later def of its name, or bound to None, is never run by pytest: not checked.
+  std::size_t staged = 0;
+  for (const auto& [name, verdict] : base) staged += name.rfind("test_staged[", 0) == 0;
+  REQUIRE(staged > 0);
+  for (const char* rebind : {"\ntest_staged = None\n", "\ndef test_staged():\n    pass\n"}) {
+    INFO(rebind);
+    const std::map<std::string, std::string> v = verdicts(text + rebind);
+    CHECK(v.size() == base.size() - staged);
+    for (const auto& [name, verdict] : v) CHECK(name.rfind("test_staged[", 0) != 0);
+  }
+}
+
 TEST_CASE("a mistake in a factory, a helper or a test's kernel is refuted in the kernels it reaches",
           "[python][testfiles]") {
   const std::string text = module_text();

@@ -86,6 +86,10 @@ TEST_CASE("every --json command prints objects of docs/report.schema.json", "[cl
   CHECK(conforming_lines({"bench", "--seconds", "0.02", "--threads", "1", "--json"})[0]["verdict"] == "measured");
   const fs::path svg = fs::temp_directory_path() / "mmacheck_schema_seed.svg";
   CHECK(conforming_lines({"draw", seed, "-o", svg.string(), "--json"})[0]["verdict"] == "refuted");
+  // A declined program's picture carries TVM's reasons, as prove's report does.
+  const nlohmann::json drawn_declined = conforming_lines({"draw", declined, "-o", svg.string(), "--json"})[0];
+  CHECK(drawn_declined["verdict"] == "dispatch_failed");
+  CHECK_FALSE(drawn_declined["reasons"].empty());
   CHECK(conforming_lines({"cute", source_path("tests/data/cute/pr3140_before.txt"), "--json"})[0]["verdict"] ==
         "refuted");
   CHECK(conforming_lines({"triton", source_path("tests/data/triton/mma_v2.json"), "--json"}).size() == 1);

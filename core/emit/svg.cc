@@ -1,5 +1,7 @@
 #include "core/emit/svg.h"
 
+#include <cmath>
+
 #include <algorithm>
 #include <map>
 #include <optional>
@@ -40,10 +42,28 @@ std::string escape(const std::string& s) {
 
 std::int64_t lane_of(const Owner& o) { return owner_coord(o, Axis::laneid()) + owner_coord(o, Axis::tx()) % 32; }
 
-// Lanes of a warp get evenly spaced hues; light enough to read text on.
+// Lanes of a warp get evenly spaced hues (saturation 70%, lightness 86%:
+// light enough to read text on), written as #rrggbb: every renderer reads
+// hex, while some (CairoSVG among them) paint hsl() black.
 std::string lane_fill(const std::vector<Owner>& owners) {
   if (owners.empty()) return "#ffffff";
-  return "hsl(" + std::to_string((lane_of(owners.front()) % 32 + 32) % 32 * 360 / 32) + ", 70%, 86%)";
+  const double hue = static_cast<double>((lane_of(owners.front()) % 32 + 32) % 32) * 360.0 / 32.0;
+  constexpr double kSat = 0.70, kLight = 0.86;
+  const double chroma = (1 - std::abs(2 * kLight - 1)) * kSat;
+  const double second = chroma * (1 - std::abs(std::fmod(hue / 60.0, 2.0) - 1));
+  const double base = kLight - chroma / 2;
+  const int sector = static_cast<int>(hue / 60.0) % 6;
+  // (r, g, b) before the base, by the hue's sixth of the circle.
+  const double rgb[6][3] = {{chroma, second, 0}, {second, chroma, 0}, {0, chroma, second},
+                            {0, second, chroma}, {second, 0, chroma}, {chroma, 0, second}};
+  static constexpr char kHex[] = "0123456789abcdef";
+  std::string out = "#";
+  for (const double v : rgb[sector]) {
+    const int byte = std::clamp(static_cast<int>(std::lround((v + base) * 255.0)), 0, 255);
+    out += kHex[byte / 16];
+    out += kHex[byte % 16];
+  }
+  return out;
 }
 
 using Cell = std::pair<std::int64_t, std::int64_t>;  // logical (row, col) of the operand

@@ -1,5 +1,7 @@
 #include "core/program/lexer.h"
 
+#include <algorithm>
+#include <cctype>
 #include <charconv>
 #include <cstdio>
 
@@ -22,6 +24,11 @@ std::size_t utf8_length(std::string_view text, std::size_t i) {
                                                        : 0;
   for (std::size_t k = 1; k < n; ++k)
     if (byte(k) < 0x80 || byte(k) > 0xBF) return 0;
+  // No overlong form, surrogate or code point past U+10FFFF (RFC 3629), as Python decodes.
+  const unsigned char second = byte(1);
+  if ((lead == 0xE0 && second < 0xA0) || (lead == 0xED && second > 0x9F) || (lead == 0xF0 && second < 0x90) ||
+      (lead == 0xF4 && second > 0x8F))
+    return 0;
   return n;
 }
 bool is_name_char(char c) { return is_name_start(c) || is_digit(c); }
@@ -47,6 +54,7 @@ class Lexer {
 
   std::vector<Token> run() {
     if (text_.substr(0, 3) == "\xEF\xBB\xBF") pos_ = line_start_ = 3;  // a UTF-8 byte order mark
+    check_encoding();
     while (pos_ < text_.size()) step();
     tokens_.push_back(Token{TokenKind::end, "", 0, 0, here()});
     return std::move(tokens_);
@@ -78,8 +86,86 @@ class Lexer {
       tokens_.push_back(Token{TokenKind::newline, "", 0, 0, loc});
   }
 
+  // The place of byte `i`, counted as the tokens' places are (columns in bytes from the line's start).
+  SourceLoc place_of(std::size_t i) const {
+    int line = 1;
+    std::size_t start = 0;
+    for (std::size_t k = 0; k < i; ++k)
+      if (text_[k] == '\n' || (text_[k] == '\r' && at(k + 1) != '\n')) ++line, start = k + 1;
+    return SourceLoc{file_, line, static_cast<int>(i - start) + 1};
+  }
+
+  // Python reads a source as UTF-8 unless one of its first two lines
+  // declares another encoding (PEP 263); a byte that is no part of a
+  // well-formed sequence is its SyntaxError.  mmacheck reads UTF-8 (and
+  // ASCII under any declaration) alone.
+  void check_encoding() const {
+    std::string declared;
+    for (std::size_t i = pos_, lines = 0; i < text_.size() && lines < 2; ++lines) {
+      const std::size_t end = std::min(text_.find_first_of("\r\n", i), text_.size());
+      const std::string_view line = text_.substr(i, end - i);
+      const std::size_t hash = line.find('#'), coding = line.find("coding");
+      if (hash != std::string_view::npos && coding != std::string_view::npos && coding > hash &&
+          coding + 6 < line.size() && (line[coding + 6] == ':' || line[coding + 6] == '=')) {
+        std::size_t k = coding + 7;
+        while (k < line.size() && (line[k] == ' ' || line[k] == '\t')) ++k;
+        while (k < line.size() && (std::isalnum(static_cast<unsigned char>(line[k])) || line[k] == '-' ||
+                                   line[k] == '_' || line[k] == '.'))
+          declared += static_cast<char>(std::tolower(static_cast<unsigned char>(line[k++])));
+        break;
+      }
+      i = end + (at(end) == '\r' && at(end + 1) == '\n' ? 2 : 1);
+    }
+    const bool utf8 =
+        declared.empty() || declared == "utf-8" || declared == "utf8" || declared == "utf_8" || declared == "utf-8-sig";
+    for (std::size_t i = pos_; i < text_.size(); ++i) {
+      if (static_cast<unsigned char>(text_[i]) < 0x80) continue;
+      const std::size_t n = utf8 ? utf8_length(text_, i) : 0;
+      if (n == 0)
+        fail(place_of(i), utf8 ? quote_byte(text_[i]) +
+                                     " is not UTF-8 (Python refuses a source that is not UTF-8 "
+                                     "unless it declares its encoding)"
+                               : "the file declares the encoding '" + declared + "'; mmacheck reads UTF-8 sources");
+      i += n - 1;
+    }
+  }
+
+  // Python's indentation check (its tokenizer): a logical line's
+  // indentation measured with tabs to the next multiple of 8 and with tabs
+  // as one column must order alike against the enclosing blocks'; where the
+  // two disagree the nesting depends on the tab width, and Python stops
+  // with TabError.
+  void indentation() {
+    line_begins_ = false;
+    if (depth_ != 0) return;
+    int col = 0, alt = 0;
+    for (std::size_t i = line_start_; i < pos_; ++i) {
+      if (text_[i] == ' ') ++col, ++alt;
+      else if (text_[i] == '\t') col = (col / 8 + 1) * 8, ++alt;
+      else if (text_[i] == '\f') col = alt = 0;
+    }
+    const auto tab_error = [&] {
+      fail(here(),
+           "inconsistent use of tabs and spaces in indentation (Python's TabError: the nesting would "
+           "depend on the tab width)");
+    };
+    if (col > cols_.back()) {
+      if (alt <= alts_.back()) tab_error();
+      cols_.push_back(col), alts_.push_back(alt);
+      return;
+    }
+    while (cols_.size() > 1 && col < cols_.back()) cols_.pop_back(), alts_.pop_back();
+    if (col == cols_.back()) {
+      if (alt != alts_.back()) tab_error();
+    } else {  // no enclosing level: the block reader says what is wrong; keep comparing from here
+      cols_.push_back(col), alts_.push_back(alt);
+    }
+  }
+
   void step() {
     const char c = text_[pos_];
+    if (line_begins_ && c != '\t' && c != ' ' && c != '\f' && c != '#' && c != '\\' && !at_line_break(pos_))
+      indentation();
     if (c == '\t') {
       tab_col_ = ((here().col - 1) / 8 + 1) * 8;
       tab_end_ = ++pos_;
@@ -88,6 +174,7 @@ class Lexer {
     } else if (at_line_break(pos_)) {
       end_line(here());
       newline();
+      line_begins_ = depth_ == 0;
     } else if (c == '#') {
       while (pos_ < text_.size() && !at_line_break(pos_)) ++pos_;
     } else if (c == '\\') {
@@ -262,6 +349,8 @@ class Lexer {
   int tab_col_ = 0;          // the 0-based column there
   int line_ = 1;
   int depth_ = 0;
+  bool line_begins_ = true;             // the next token starts a logical line
+  std::vector<int> cols_{0}, alts_{0};  // the enclosing blocks' indentation, tabs as 8 and as 1
   std::vector<Token> tokens_;
 };
 

@@ -272,7 +272,11 @@ class Run {
     site->name = in.peek(1).text;
     skip_statement(in);
     site->end = in.position();
-    site->scope = scope_;
+    // TVMScript reads the kernel when its decorator runs: the names it closes
+    // over hold their values here, not what the def binds to them later.
+    const std::shared_ptr<Scope> captured = budget_.scope(scope_->parent);
+    captured->names = scope_->names;
+    site->scope = captured;
     scope_->names.insert_or_assign(site->name, Value{std::shared_ptr<const KernelSite>(site), false, at.loc});
     if (mode_ == Mode::test) built.push_back(Built{site, at.loc, expects_});
   }
@@ -635,46 +639,59 @@ bool Module::define(TokenCursor& in) {
   Run run(Run::Mode::factory, scope_, budget, 0);
   auto f = Run::read_def(in, scope_, run.caller());
   scope_->names.insert_or_assign(f->name, Value{std::shared_ptr<const Function>(f), false, f->loc});
-  if (f->name.rfind("test", 0) == 0) tests_.push_back(f);
-  else
-    tests_.erase(std::remove_if(tests_.begin(), tests_.end(), [&](const auto& x) { return x->name == f->name; }),
-                 tests_.end());
+  unbind_test(f->name);
+  if (f->name.rfind("test", 0) == 0) tests_.push_back(Test{f, parameter_sets_of(*f)});
   return true;
+}
+
+void Module::unbind_test(const std::string& name) {
+  tests_.erase(std::remove_if(tests_.begin(), tests_.end(), [&](const Test& t) { return t.def->name == name; }),
+               tests_.end());
 }
 
 std::vector<std::pair<std::string, Value>> Module::assign(TokenCursor& in) {
   Budget budget{0, &scopes_};
   Run run(Run::Mode::factory, scope_, budget, 0);
-  return run.assign(in, statement_end(in, false));
+  auto bound = run.assign(in, statement_end(in, false));
+  for (const auto& [name, value] : bound) unbind_test(name);
+  return bound;
 }
 
-void Module::bind(const std::string& name, Value value) { scope_->names.insert_or_assign(name, std::move(value)); }
+void Module::bind(const std::string& name, Value value) {
+  unbind_test(name);
+  scope_->names.insert_or_assign(name, std::move(value));
+}
+
+std::vector<Module::ParameterSet> Module::parameter_sets_of(const Function& test) const {
+  Budget budget{0, &scopes_};
+  const Run outer(Run::Mode::factory, scope_, budget, 0);
+  const CallFunction call = outer.caller();
+  // Stacked parametrize marks, the one nearest the def first (pytest's order).
+  std::vector<ParameterSet> sets{{"", {}}};
+  for (auto d = test.decorators.rbegin(); d != test.decorators.rend(); ++d) {
+    const std::string& n = d->name;
+    if (n != "pytest.mark.parametrize" && n != "mark.parametrize") continue;
+    if (!d->arguments) throw Error(d->loc, "parametrize needs its arguments");
+    const auto mark = parameter_sets(test, *d, call);
+    std::vector<ParameterSet> next;
+    for (const auto& [id, bindings] : sets)
+      for (const auto& [id2, bindings2] : mark) {
+        if (next.size() == kMaxParameterSets)
+          throw Error(d->loc, "the parametrize marks of " + test.name + " make more than " +
+                                  std::to_string(kMaxParameterSets) + " parameter sets (mmacheck's limit)");
+        auto merged = bindings;
+        merged.insert(merged.end(), bindings2.begin(), bindings2.end());
+        next.emplace_back(id.empty() ? id2 : id + "-" + id2, std::move(merged));
+      }
+    sets = std::move(next);
+  }
+  return sets;
+}
 
 std::vector<Instance> Module::instances(std::vector<std::string>& notes, std::optional<SourceLoc>* uncalled) const {
   std::vector<Instance> out;
-  for (const auto& test : tests_) {
+  for (const auto& [test, sets] : tests_) {
     Budget budget{0, &scopes_};
-    const Run outer(Run::Mode::factory, scope_, budget, 0);
-    const CallFunction call = outer.caller();
-    // Stacked parametrize marks, the one nearest the def first (pytest's order).
-    std::vector<std::pair<std::string, std::vector<std::pair<std::string, Value>>>> sets{{"", {}}};
-    for (auto d = test->decorators.rbegin(); d != test->decorators.rend(); ++d) {
-      const std::string& n = d->name;
-      if (n != "pytest.mark.parametrize" && n != "mark.parametrize") continue;
-      if (!d->arguments) throw Error(d->loc, "parametrize needs its arguments");
-      const auto mark = parameter_sets(*test, *d, call);
-      std::vector<std::pair<std::string, std::vector<std::pair<std::string, Value>>>> next;
-      for (const auto& [id, bindings] : sets)
-        for (const auto& [id2, bindings2] : mark) {
-          if (next.size() == kMaxParameterSets)
-            throw Error(d->loc, "the parametrize marks of " + test->name + " make more than " +
-                                    std::to_string(kMaxParameterSets) + " parameter sets (mmacheck's limit)");
-          auto merged = bindings;
-          merged.insert(merged.end(), bindings2.begin(), bindings2.end());
-          next.emplace_back(id.empty() ? id2 : id + "-" + id2, std::move(merged));
-        }
-      sets = std::move(next);
-    }
     for (const auto& [id, bindings] : sets) {
       auto locals = budget.scope(closure(*test));
       for (const auto& [name, value] : bindings) locals->names.insert_or_assign(name, value);

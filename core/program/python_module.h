@@ -69,7 +69,18 @@ class Module {
   std::shared_ptr<Scope> scope_;
   // Every scope an evaluation made (defs and kernels do not own theirs).
   mutable std::vector<std::shared_ptr<Scope>> scopes_;
-  std::vector<std::shared_ptr<const Function>> tests_;
+  // A test as pytest collects it: its def and its parameter sets, the
+  // parametrize marks evaluated where the def stands (Python evaluates a
+  // decorator's arguments when the def runs, not at the end of the module).
+  using ParameterSet = std::pair<std::string, std::vector<std::pair<std::string, Value>>>;  // id, bindings
+  struct Test {
+    std::shared_ptr<const Function> def;
+    std::vector<ParameterSet> sets;
+  };
+  std::vector<ParameterSet> parameter_sets_of(const Function& test) const;
+  // A name bound again (a def, `test_x = None`): the earlier test is gone, as for pytest.
+  void unbind_test(const std::string& name);
+  std::vector<Test> tests_;
 };
 
 // Does `f` (or a def it calls, of the module) define a kernel?
