@@ -85,7 +85,8 @@ TEST_CASE("the lexer rejects bad input at its position", "[parser][lexer]") {
   CHECK(lex_error("a = \"abc\nx\"") == "f:1:5: error: unterminated string");
   CHECK(lex_error("x\n  $") == "f:2:3: error: unexpected character '$'");
   // Not UTF-8: Python's SyntaxError, located at the byte.
-  const std::string not_utf8 = " is not UTF-8 (Python refuses a source that is not UTF-8 unless it declares its encoding)";
+  const std::string not_utf8 =
+      " is not UTF-8 (Python refuses a source that is not UTF-8 unless it declares its encoding)";
   CHECK(lex_error("S[\x80]") == "f:1:3: error: byte 0x80" + not_utf8);      // a continuation byte alone
   CHECK(lex_error("S[\xE2\x80]") == "f:1:3: error: byte 0xE2" + not_utf8);  // a sequence cut short
   CHECK(lex_error("\xff") == "f:1:1: error: byte 0xFF" + not_utf8);

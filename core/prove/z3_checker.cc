@@ -6,6 +6,7 @@
 
 #include "core/prove/engines.h"
 #include "core/prove/tile_model.h"
+#include "core/prove/z3_watchdog.h"
 
 namespace mmacheck::prove_detail {
 
@@ -111,17 +112,22 @@ std::int64_t storage_bound(const ProofSetup& setup, const Storage& storage) {
 }
 
 struct Z3Checker::Impl {
+  Impl(const ProofSetup& s, unsigned ms, std::chrono::steady_clock::time_point end)
+      : setup(s), timeout_ms(ms), deadline(end), watchdog(ctx, end) {}
+
   const ProofSetup& setup;
   unsigned timeout_ms;
   std::chrono::steady_clock::time_point deadline;
   std::optional<TileModel> model;  // tile-symbolic checks
   z3::context ctx;
   FrameMemo frames;
+  // After ctx: interrupts it at the deadline, and goes before it.
+  Z3Watchdog watchdog;
 };
 
 Z3Checker::Z3Checker(const ProofSetup& setup, unsigned timeout_ms, bool tile_symbolic,
                      std::chrono::steady_clock::time_point start)
-    : impl_(new Impl{setup, timeout_ms, start + std::chrono::milliseconds(timeout_ms), {}, {}, {}}) {
+    : impl_(new Impl(setup, timeout_ms, start + std::chrono::milliseconds(timeout_ms))) {
   if (tile_symbolic) impl_->model.emplace(setup);
 }
 
