@@ -10,10 +10,10 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-seconds=${1:?usage: scripts/fuzz.sh SECONDS [fuzz_layout_expr fuzz_program fuzz_python fuzz_mmav fuzz_triton fuzz_cute]}
+seconds=${1:?usage: scripts/fuzz.sh SECONDS [fuzz_layout_expr fuzz_program fuzz_python fuzz_mmav fuzz_triton fuzz_cute fuzz_families]}
 shift
 harnesses=("$@")
-((${#harnesses[@]})) || harnesses=(fuzz_layout_expr fuzz_program fuzz_python fuzz_mmav fuzz_triton fuzz_cute)
+((${#harnesses[@]})) || harnesses=(fuzz_layout_expr fuzz_program fuzz_python fuzz_mmav fuzz_triton fuzz_cute fuzz_families)
 
 bin=build-sanitize/bin
 for h in "${harnesses[@]}"; do
@@ -31,7 +31,7 @@ done
 # right-hand sides of `NAME = ...` lines that are not buffers); the vector
 # files cut to their first two cases (a whole file runs 384 cases per input).
 work=build-sanitize/fuzz
-mkdir -p "$work"/seeds/{fuzz_program,fuzz_python,fuzz_layout_expr,fuzz_mmav,fuzz_triton,fuzz_cute}
+mkdir -p "$work"/seeds/{fuzz_program,fuzz_python,fuzz_layout_expr,fuzz_mmav,fuzz_triton,fuzz_cute,fuzz_families}
 cp examples/*.txt "$work/seeds/fuzz_program/"
 cp examples/tirx_*.py "$work/seeds/fuzz_program/"  # the released TIRx: programs and lowered dumps
 # Whole .py files: TVMScript examples and the test-file corpus (factories, parametrized tests).
@@ -52,6 +52,12 @@ for f in tests/data/triton/*.json; do
 done
 # The CuTe reader: the trait header and atom lists of tests/data/cute/ whole.
 cp tests/data/cute/* "$work/seeds/fuzz_cute/"
+# The families' files whole: wgmma, tcgen05, TMA, mma.sp and block-scale
+# examples, nvcc's wgmma PTX, TIRx's tcgen05 dumps.
+for d in wgmma tcgen05 tma sparse scales; do
+  for f in examples/$d/*.txt; do cp "$f" "$work/seeds/fuzz_families/$d-$(basename "$f")"; done
+done
+cp tests/data/wgmma/order/*.ptx tests/data/tirx/tcgen05_*.lowered.py "$work/seeds/fuzz_families/"
 for f in tests/data/*.mmav; do
   awk '/^case /{c++} c>2{exit} {print}' "$f" >"$work/seeds/fuzz_mmav/$(basename "$f")"
 done
@@ -64,6 +70,7 @@ run_one() {
   [ "$h" = fuzz_mmav ] && dict=tests/fuzz/mmav.dict
   [ "$h" = fuzz_triton ] && dict=tests/fuzz/triton.dict
   [ "$h" = fuzz_cute ] && dict=tests/fuzz/cute.dict
+  [ "$h" = fuzz_families ] && dict=tests/fuzz/families.dict
   mkdir -p "$work/$h/corpus" "$work/$h/findings"
   local log="$work/$h/last.log" result
   # -timeout: one input running 10 s is a hang; -rss_limit_mb: memory past

@@ -177,6 +177,9 @@ TEST_CASE("the order check reads PTX as ptxas does, never a verdict from a misre
   REQUIRE_FALSE(two.violations.empty());
   CHECK(two.violations.front().rule == WgmmaOrderRule::waited);
   CHECK(error_of(".version 8.0\nmov.b32 %r1, 0;\n").find("2:1: 'mov.b32' stands outside") == 0);
+  // A predicate with nothing after it (fuzz_families: it read past the end), or a byte no instruction begins with.
+  CHECK(error_of("@/\xee").find("the text ends where a PTX instruction is expected") != std::string::npos);
+  CHECK(error_of(kHead + "\x01;\n}\n").find("unexpected byte 0x01 (expected a PTX instruction)") != std::string::npos);
 }
 
 TEST_CASE("the order check is linear: 100,000 mma in one kernel", "[wgmma][order]") {

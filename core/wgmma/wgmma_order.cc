@@ -1,6 +1,7 @@
 #include "core/wgmma/wgmma_order.h"
 
 #include <cctype>
+#include <cstdio>
 #include <deque>
 #include <map>
 #include <optional>
@@ -63,7 +64,13 @@ class PtxScanner {
       // Opcodes may hold "::" (fence.proxy.async.shared::cta); a label is a name and one ':'.
       while (pos_ < text_.size() && (name_char(text_[pos_]) || text_.substr(pos_, 2) == "::"))
         pos_ += text_.substr(pos_, 2) == "::" ? 2 : 1;
-      if (pos_ == start) fail(std::string("unexpected '") + text_[pos_] + "' (expected a PTX instruction)");
+      if (pos_ == start) {
+        if (pos_ >= text_.size()) fail("the text ends where a PTX instruction is expected");
+        const auto c = static_cast<unsigned char>(text_[pos_]);
+        char shown[16];
+        std::snprintf(shown, sizeof shown, c >= 0x20 && c < 0x7f ? "'%c'" : "byte 0x%02X", c);
+        fail(std::string("unexpected ") + shown + " (expected a PTX instruction)");
+      }
       std::string word(text_.substr(start, pos_ - start));
       skip_space();
       if (!predicated && pos_ < text_.size() && text_[pos_] == ':') {  // a label
