@@ -62,18 +62,12 @@ std::vector<Tcgen05VectorCase> parse_tcgen05_vectors(std::string_view text, cons
       const std::size_t m = c.instr.m, n = c.instr.n, k = c.instr.k();
       const DType d = tcgen05_dtype(c.instr.d->name);
       const char letter = w[0][0];
-      rules.operand_once(letter,
-                         !(letter == 'A'   ? c.a
-                           : letter == 'B' ? c.b
-                           : letter == 'C' ? c.c
-                                           : c.d)
-                              .empty(),
-                         c.id, at(0));
+      std::vector<std::uint64_t>& slot = CaseRules::operand_slot(letter, c.a, c.b, c.c, c.d, c.id, at(0));
       switch (letter) {
-        case 'A': c.a = hex_words(w, line, tcgen05_dtype(c.instr.a->name), m * k, at(0)); break;
-        case 'B': c.b = hex_words(w, line, tcgen05_dtype(c.instr.b->name), k * n, at(0)); break;
-        case 'C': c.c = hex_words(w, line, d, m * n, at(0)); break;
-        default: c.d = hex_words(w, line, d, m * n, at(0)); break;
+        case 'A': slot = hex_words(w, line, tcgen05_dtype(c.instr.a->name), m * k, at(0)); break;
+        case 'B': slot = hex_words(w, line, tcgen05_dtype(c.instr.b->name), k * n, at(0)); break;
+        case 'C': slot = hex_words(w, line, d, m * n, at(0)); break;
+        default: slot = hex_words(w, line, d, m * n, at(0)); break;
       }
     } else {
       throw Error(at(0), "unknown line '" + std::string(w[0]) + "' (instr, case, A, B, C, D or #)");

@@ -62,8 +62,12 @@ int CaseRules::case_number(const std::string& instr, std::string_view word, int 
   return id;
 }
 
-void CaseRules::operand_once(char name, bool already, int id, const SourceLoc& at) {
-  if (already) throw Error(at, std::string("a second ") + name + " line for case " + std::to_string(id));
+std::vector<std::uint64_t>& CaseRules::operand_slot(char name, std::vector<std::uint64_t>& a,
+                                                    std::vector<std::uint64_t>& b, std::vector<std::uint64_t>& c,
+                                                    std::vector<std::uint64_t>& d, int id, const SourceLoc& at) {
+  std::vector<std::uint64_t>& slot = name == 'A' ? a : name == 'B' ? b : name == 'C' ? c : d;
+  if (!slot.empty()) throw Error(at, std::string("a second ") + name + " line for case " + std::to_string(id));
+  return slot;
 }
 
 void CaseRules::some_cases(std::size_t cases, const SourceLoc& end) {

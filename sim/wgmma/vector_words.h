@@ -40,12 +40,16 @@ std::string hex_line(char name, const std::vector<std::uint64_t>& words, DType t
 //
 //     CaseRules rules;
 //     c.id = rules.case_number(instr, w[1], line_no, at(1));
-//     rules.operand_once('A', !c.a.empty(), c.id, at(0));
+//     CaseRules::operand_slot('A', c.a, c.b, c.c, c.d, c.id, at(0)) = hex_words(...);
 //     rules.some_cases(cases.size(), SourceLoc{file, line_no, 1});
 class CaseRules {
  public:
   int case_number(const std::string& instr, std::string_view word, int line, const SourceLoc& at);
-  static void operand_once(char name, bool already, int id, const SourceLoc& at);
+  // The slot of operand line `name` (A, B, C or D) among a case's four;
+  // an Error when that line came already.
+  static std::vector<std::uint64_t>& operand_slot(char name, std::vector<std::uint64_t>& a,
+                                                  std::vector<std::uint64_t>& b, std::vector<std::uint64_t>& c,
+                                                  std::vector<std::uint64_t>& d, int id, const SourceLoc& at);
   static void some_cases(std::size_t cases, const SourceLoc& end);
 
  private:

@@ -50,18 +50,12 @@ std::vector<WgmmaVectorCase> parse_wgmma_vectors(std::string_view text, const st
       WgmmaVectorCase& c = cases.back();
       const int m = WgmmaInst::kM, n = c.inst.n, k = c.inst.k();
       const char letter = w[0][0];
-      rules.operand_once(letter,
-                         !(letter == 'A'   ? c.a
-                           : letter == 'B' ? c.b
-                           : letter == 'C' ? c.c
-                                           : c.d)
-                              .empty(),
-                         c.id, loc);
+      std::vector<std::uint64_t>& slot = CaseRules::operand_slot(letter, c.a, c.b, c.c, c.d, c.id, loc);
       switch (letter) {
-        case 'A': c.a = hex_words(w, line, c.inst.a, std::size_t(m) * k, loc); break;
-        case 'B': c.b = hex_words(w, line, c.inst.b, std::size_t(k) * n, loc); break;
-        case 'C': c.c = hex_words(w, line, c.inst.d, std::size_t(m) * n, loc); break;
-        default: c.d = hex_words(w, line, c.inst.d, std::size_t(m) * n, loc); break;
+        case 'A': slot = hex_words(w, line, c.inst.a, std::size_t(m) * k, loc); break;
+        case 'B': slot = hex_words(w, line, c.inst.b, std::size_t(k) * n, loc); break;
+        case 'C': slot = hex_words(w, line, c.inst.d, std::size_t(m) * n, loc); break;
+        default: slot = hex_words(w, line, c.inst.d, std::size_t(m) * n, loc); break;
       }
     } else {
       throw Error(loc, "unknown line '" + std::string(w[0]) + "' (instr, case, A, B, C, D or #)");
