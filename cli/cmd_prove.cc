@@ -217,11 +217,18 @@ int run_prove(const Args& args) {
   const KindOptions kind_options{.json = as_json, .allow = vm["allow-unchecked"].as<bool>(), .limits = opts.limits};
   return run_batch(expand_inputs(operands, input_selection(vm), {".txt", ".py", ".ptx", ".ttgir"}), batch,
                    [&](const std::string& path, std::ostream& out) {
-                     if (path != "-") {
-                       if (const InputKind* kind = recognise(path, read_text_file(path)))
-                         return kind->check(path, kind_options, out);
+                     if (path == "-") return prove_file(read_program_file(path), opts, max_banks, as_json, out);
+                     const std::string text = read_text_file(path);
+                     if (const InputKind* kind = recognise(path, text)) return kind->check(path, kind_options, out);
+                     try {
+                       return prove_file(read_program_file(path), opts, max_banks, as_json, out);
+                     } catch (const Error& e) {
+                       // A file that names no gemm was only ever tried as a program: say so,
+                       // with the program reader's first error, where it stands.
+                       if (mentions_gemm(text)) throw;
+                       throw Error(e.loc(), "no reader recognises this file (it names no gemm, and it is none of " +
+                                                kind_names() + "); read as a gemm program: " + e.message());
                      }
-                     return prove_file(read_program_file(path), opts, max_banks, as_json, out);
                    });
 }
 

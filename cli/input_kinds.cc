@@ -110,6 +110,12 @@ constexpr std::array kKinds{
 
 std::span<const InputKind> input_kinds() { return kKinds; }
 
+std::string kind_names() {
+  std::string out;
+  for (const InputKind& k : kKinds) out += (out.empty() ? "" : ", ") + std::string(k.what);
+  return out;
+}
+
 const InputKind* recognise(std::string_view path, std::string_view text) {
   for (const InputKind& k : kKinds)
     if (k.recognises(path, text)) return &k;

@@ -45,4 +45,8 @@ std::span<const InputKind> input_kinds();
 // a file mmacheck does not read).
 const InputKind* recognise(std::string_view path, std::string_view text);
 
+// "TMA copy files (...), ..., CuTe headers, atom lists and DSL prints": the
+// rows' kinds, for the error of a file no row recognises.
+std::string kind_names();
+
 }  // namespace mmacheck::cli
