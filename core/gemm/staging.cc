@@ -23,12 +23,22 @@ struct Moved {
   const StageStmt* restage = nullptr;  // a stage after the gemm
 };
 
-Moved moved(const Program& program, const std::string& buffer) {
+// The program's steps as they run, and where its gemm statements begin and
+// end among them (first == steps.size() when there is none).
+struct Order {
+  std::vector<ProgramStep> steps;
+  std::size_t first = 0, last = 0;
+
+  explicit Order(const Program& program) : steps(program_order(program)), first(steps.size()) {
+    for (std::size_t i = 0; i < steps.size(); ++i)
+      if (steps[i].kind == ProgramStep::Kind::gemm) first = std::min(first, i), last = i;
+  }
+};
+
+Moved moved(const Program& program, const Order& order, const std::string& buffer) {
   Moved m;
-  const std::vector<ProgramStep> steps = program_order(program);
-  std::size_t first = steps.size(), last = 0;
-  for (std::size_t i = 0; i < steps.size(); ++i)
-    if (steps[i].kind == ProgramStep::Kind::gemm) first = std::min(first, i), last = i;
+  const std::vector<ProgramStep>& steps = order.steps;
+  const std::size_t first = order.first, last = order.last;
   for (std::size_t i = 0; i < steps.size(); ++i) {
     const ProgramStep& step = steps[i];
     if (step.kind == ProgramStep::Kind::stage && program.stages[step.index].buffer == buffer) {
@@ -63,14 +73,14 @@ SlotTable unmoved(const BufferDecl& buffer, int slots, int threads) {
   return t;
 }
 
-SlotTable load_table(const Program& program, const OperandRef& ref, int slots, int threads,
+SlotTable load_table(const Program& program, const Order& order, const OperandRef& ref, int slots, int threads,
                      std::optional<SharedStage>& shared) {
   const BufferDecl& buffer = program.buffer(ref.buffer, ref.loc);
   if ((shared = shared_stage(program, buffer, slots, false))) {
     check_runnable(*shared);
     return shared_slot_table(*shared, buffer, slots);
   }
-  const Moved m = moved(program, buffer.name);
+  const Moved m = moved(program, order, buffer.name);
   if (!m.stages.empty()) return slots_from_statements(buffer, slot_statements(m.stages), slots, threads, SlotUse::load);
   if (m.staged) return unmoved(buffer, slots, threads);
   return slots_from_layout(buffer, slots, threads, SlotUse::load);
@@ -83,10 +93,9 @@ Staging build_staging(const Program& program, const Nest& nest) {
   // The tables below feed one gemm: a kernel writing the mma more than once
   // runs its parts back to back here, which is its order only when nothing
   // stands between them.
-  const std::vector<ProgramStep> steps = program_order(program);
-  std::size_t first = steps.size(), last = 0;
-  for (std::size_t i = 0; i < steps.size(); ++i)
-    if (steps[i].kind == ProgramStep::Kind::gemm) first = std::min(first, i), last = i;
+  const Order order(program);
+  const std::vector<ProgramStep>& steps = order.steps;
+  const std::size_t first = order.first, last = order.last;
   for (std::size_t i = first + 1; i < last; ++i)
     if (steps[i].kind != ProgramStep::Kind::gemm)
       throw Error(steps[i].loc, step_label(program, steps[i]) + " stands between two mma statements (" +
@@ -116,8 +125,8 @@ Staging build_staging(const Program& program, const Nest& nest) {
   st.threads = program.scope.threads;
   st.c_in_d = call.c.buffer == call.d.buffer;
   {
-    const Moved ma = moved(program, call.a.buffer), mb = moved(program, call.b.buffer),
-                mc = moved(program, call.c.buffer), md = moved(program, call.d.buffer);
+    const Moved ma = moved(program, order, call.a.buffer), mb = moved(program, order, call.b.buffer),
+                mc = moved(program, order, call.c.buffer), md = moved(program, order, call.d.buffer);
     // The tensor an operand's stages read: one per operand in these tables.
     const auto source = [](const Moved& m) -> const std::string* {
       if (m.stages.empty()) return nullptr;
@@ -146,14 +155,14 @@ Staging build_staging(const Program& program, const Nest& nest) {
     st.b_from = from(mb, &mb);
     if (program.gemm->beta != 0.0) st.c_from = from(mc, &mc);
   }
-  st.a = load_table(program, call.a, nest.a.slots, st.threads, st.shared_a);
-  st.b = load_table(program, call.b, nest.b.slots, st.threads, st.shared_b);
-  st.c = load_table(program, call.c, st.c_in_d ? nest.d.slots : nest.c.slots, st.threads, st.shared_c);
+  st.a = load_table(program, order, call.a, nest.a.slots, st.threads, st.shared_a);
+  st.b = load_table(program, order, call.b, nest.b.slots, st.threads, st.shared_b);
+  st.c = load_table(program, order, call.c, st.c_in_d ? nest.d.slots : nest.c.slots, st.threads, st.shared_c);
   const BufferDecl& d = program.buffer(call.d.buffer, call.d.loc);
   if ((st.shared_d = shared_stage(program, d, nest.d.slots, true))) {
     check_runnable(*st.shared_d);
     st.d = shared_slot_table(*st.shared_d, d, nest.d.slots);
-  } else if (const Moved m = moved(program, d.name); !m.stores.empty()) {
+  } else if (const Moved m = moved(program, order, d.name); !m.stores.empty()) {
     st.d = slots_from_statements(d, slot_statements(m.stores), nest.d.slots, st.threads, SlotUse::store);
   } else if (m.stored) {
     st.d = unmoved(d, nest.d.slots, st.threads);

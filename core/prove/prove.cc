@@ -75,9 +75,10 @@ bool staging_agrees(const Program& program, const std::string& buffer) {
   const Storage st(program.buffer(buffer, {}));
   const Shape& shape = st.buffer().shape;
   const auto agrees = [&](const IndexExpr& row, const IndexExpr& col, const std::optional<SlotLoop>& loop) {
+    const auto pairs = moved_slots(loop, st.span());
     for (int w = 0; w < program.scope.warps(); ++w)
       for (int l = 0; l < 32; ++l)
-        for (const auto& [s, slot] : moved_slots(loop, st.span())) {
+        for (const auto& [s, slot] : pairs) {
           const IndexEnv env{l, w, 32 * std::int64_t{w} + l, s};
           const Element y{row.eval(env), col.eval(env)};
           if (y[0] < 0 || y[0] >= shape[0] || y[1] < 0 || y[1] >= shape[1] || slot < 0 || slot >= st.span() ||
