@@ -7,7 +7,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 scripts/setup.sh
-. scripts/ccache-env.sh
+. scripts/build-env.sh
 export PATH="/usr/local/cuda/bin:$PATH"
 cmake -S . -B build -DCMAKE_BUILD_TYPE=Release "-DMMACHECK_WERROR=${MMACHECK_WERROR:-OFF}" "$@" >/dev/null
 cmake --build build -j "$(nproc)"

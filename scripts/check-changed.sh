@@ -6,7 +6,7 @@
 # tree, answered from its cache for every file whose inputs did not change:
 # scripts/tidy.sh).  --sanitize adds the sanitizer build and its suite,
 # --fuzz each fuzz harness for 10 s; `.ci/run` is the whole of CI.  Builds
-# go through ccache (scripts/ccache-env.sh), so an unchanged object is not
+# go through ccache (scripts/build-env.sh), so an unchanged object is not
 # compiled again.
 set -euo pipefail
 cd "$(dirname "$0")/.."

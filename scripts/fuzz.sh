@@ -19,7 +19,7 @@ bin=build-sanitize/bin
 for h in "${harnesses[@]}"; do
   if [ ! -x "$bin/$h" ]; then
     scripts/setup.sh fuzz
-    . scripts/ccache-env.sh
+    . scripts/build-env.sh
     cmake -S . -B build-sanitize -DCMAKE_BUILD_TYPE=Debug "-DCMAKE_CXX_FLAGS_DEBUG=-O1 -gline-tables-only" \
       -DCMAKE_CXX_COMPILER=clang++ -DMMACHECK_SANITIZE=address,undefined -DMMACHECK_FUZZ=ON >/dev/null
     cmake --build build-sanitize -j "$(nproc)" --target "${harnesses[@]}"

@@ -12,10 +12,13 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 venv="${MMACHECK_PY_VENV:-build/python-venv}"
-. scripts/ccache-env.sh
+. scripts/build-env.sh
 # build/'s generator and compiler, so that its objects are the module's: the
 # compiler runs in the same subfolders, with the same relative paths.
-export CMAKE_GENERATOR="${CMAKE_GENERATOR:-Unix Makefiles}"
+if [ -f build/CMakeCache.txt ]; then
+  CMAKE_GENERATOR=$(sed -n 's/^CMAKE_GENERATOR:INTERNAL=//p' build/CMakeCache.txt)
+  export CMAKE_GENERATOR
+fi
 export CXX="${CXX:-c++}"
 # The same warning flags as build/, so that its objects are the module's
 # (a flag of its own would make every object a cache miss).

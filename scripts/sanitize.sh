@@ -10,7 +10,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 scripts/setup.sh fuzz
-. scripts/ccache-env.sh
+. scripts/build-env.sh
 export PATH="/usr/local/cuda/bin:$PATH"
 # -O1: the sanitizers' usual level; it halves the build time of -O2.  Line
 # tables are all the reports need (file:line in every frame); full debug
