@@ -1,5 +1,6 @@
 #include "cuda/gemm_kernel.h"
 
+#include <algorithm>
 #include <sstream>
 
 #include "core/emit/cuda_source.h"
@@ -41,6 +42,17 @@ void check_slots(const SlotTable& table, const NestOperand& operand, const char*
 }  // namespace
 
 GemmKernel gemm_kernel(const Nest& nest, const Staging& st) {
+  // The kernel loads, runs the whole nest, then stores; steps (a statement
+  // between two mma statements, build_staging) are another order.
+  if (!st.steps.empty()) {
+    const auto is_mma = [](const StagingStep& s) { return s.kind == StagingStep::Kind::mma; };
+    const auto between =
+        std::find_if_not(std::find_if(st.steps.begin(), st.steps.end(), is_mma), st.steps.end(), is_mma);
+    throw Error(between == st.steps.end() ? SourceLoc{} : between->loc,
+                "this statement stands between two mma statements: gpu's kernel loads, runs the mma statements "
+                "back to back, then stores, so it would not run this program in its order; `mmacheck prove` and "
+                "`mmacheck sim` do");
+  }
   check_slots(st.a, nest.a, "A");
   check_slots(st.b, nest.b, "B");
   check_slots(st.c, st.c_in_d ? nest.d : nest.c, "C");

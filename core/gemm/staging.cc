@@ -1,7 +1,9 @@
 #include "core/gemm/staging.h"
 
 #include <algorithm>
+#include <map>
 #include <numeric>
+#include <set>
 
 #include "core/base/error.h"
 
@@ -86,22 +88,116 @@ SlotTable load_table(const Program& program, const Order& order, const OperandRe
   return slots_from_layout(buffer, slots, threads, SlotUse::load);
 }
 
+// A statement between two mma statements: the tables feed one gemm, so the
+// program runs statement by statement instead (Staging::steps).
+bool runs_in_order(const Order& order) {
+  for (std::size_t i = order.first + 1; i < order.last; ++i)
+    if (order.steps[i].kind != ProgramStep::Kind::gemm) return true;
+  return false;
+}
+
+std::vector<StagingStep> in_order_steps(const Program& program, const Nest& nest, const Order& order, int threads) {
+  using Registers = StagingStep::Registers;
+  const GemmCall& call = *program.gemm;
+  const bool c_in_d = call.c.buffer == call.d.buffer;
+  // The tensor each operand is first staged from is its own; the output is
+  // every tensor D is stored to.
+  std::map<Registers, std::string> own;
+  std::set<std::string> output;
+  const auto registers = [&](const std::string& buffer) -> std::optional<Registers> {
+    if (buffer == call.a.buffer) return Registers::a;
+    if (buffer == call.b.buffer) return Registers::b;
+    if (buffer == call.c.buffer) return Registers::c;  // D's own when C is D
+    if (buffer == call.d.buffer) return Registers::d;
+    return std::nullopt;
+  };
+  for (const ProgramStep& step : order.steps) {
+    if (step.kind == ProgramStep::Kind::stage) {
+      const StageStmt& s = program.stages[step.index];
+      if (const auto r = registers(s.buffer)) own.emplace(*r, s.source);
+    }
+    if (step.kind == ProgramStep::Kind::store) output.insert(program.stores[step.index].target);
+  }
+  const auto slots = [&](Registers r) {
+    return r == Registers::a             ? nest.a.slots
+           : r == Registers::b           ? nest.b.slots
+           : c_in_d || r == Registers::d ? nest.d.slots
+                                         : nest.c.slots;
+  };
+  std::vector<StagingStep> out;
+  for (const ProgramStep& step : order.steps) {
+    StagingStep st;
+    st.loc = step.loc;
+    switch (step.kind) {
+      case ProgramStep::Kind::gemm: {
+        st.kind = StagingStep::Kind::mma;
+        st.begin = nest.parts.empty() ? 0 : nest.parts.at(step.index);
+        st.end =
+            nest.parts.empty() || step.index + 1 >= nest.parts.size() ? nest.stmts.size() : nest.parts[step.index + 1];
+        break;
+      }
+      case ProgramStep::Kind::stage: {
+        const StageStmt& s = program.stages[step.index];
+        const std::optional<Registers> into = registers(s.buffer);
+        if (!into) continue;  // registers the gemm never reads
+        st.kind = StagingStep::Kind::load;
+        st.into = *into;
+        const BufferDecl& buffer = program.buffer(s.buffer, s.loc);
+        std::optional<Registers> read;  // the operand whose tensor it reads
+        if (output.contains(s.source)) st.from = LoadSource::output;
+        else
+          for (const Registers other : {Registers::a, Registers::b, Registers::c})
+            if (other != *into && own.contains(other) && own.at(other) == s.source) {
+              st.from = other == Registers::a ? LoadSource::a : other == Registers::b ? LoadSource::b : LoadSource::c;
+              read = other;
+            }
+        if (st.from == LoadSource::own && (*into == Registers::d || own.at(*into) != s.source))
+          throw Error(s.loc,
+                      "'" + s.buffer + "' is staged from '" + s.source + "', " +
+                          (*into == Registers::d ? std::string("which is no operand's tensor")
+                                                 : "not the tensor it is first staged from ('" + own.at(*into) + "')") +
+                          ": sim loads an operand from one (`mmacheck prove` runs it as written)");
+        const DType read_type = st.from == LoadSource::output ? program.buffer(call.d.buffer, call.d.loc).dtype
+                                : read == Registers::a        ? program.buffer(call.a.buffer, call.a.loc).dtype
+                                : read == Registers::b        ? program.buffer(call.b.buffer, call.b.loc).dtype
+                                : read == Registers::c        ? program.buffer(call.c.buffer, call.c.loc).dtype
+                                                              : buffer.dtype;
+        if (read_type != buffer.dtype)
+          throw Error(s.loc, "'" + s.buffer + "' (" + std::string(dtype_info(buffer.dtype).ptx) + ") is staged from '" +
+                                 s.source + "', a tensor of " + std::string(dtype_info(read_type).ptx) +
+                                 ": sim does not convert it (`mmacheck prove` runs it as written)");
+        st.table = slots_from_statements(buffer, slot_statements(std::vector<const StageStmt*>{&s}), slots(*into),
+                                         threads, SlotUse::load);
+        break;
+      }
+      case ProgramStep::Kind::store: {
+        const StoreStmt& s = program.stores[step.index];
+        st.kind = StagingStep::Kind::store;
+        st.table =
+            slots_from_statements(program.buffer(s.buffer, s.loc), slot_statements(std::vector<const StoreStmt*>{&s}),
+                                  nest.d.slots, threads, SlotUse::store);
+        break;
+      }
+      default:
+        throw Error(step.loc,
+                    step_label(program, step) +
+                        ": sim runs a program with statements between its mma statements one statement "
+                        "at a time, and shared memory is not among them; `mmacheck prove` runs it as written");
+    }
+    out.push_back(std::move(st));
+  }
+  return out;
+}
+
 }  // namespace
 
 Staging build_staging(const Program& program, const Nest& nest) {
   (void)program.gemm_call();
   // The tables below feed one gemm: a kernel writing the mma more than once
-  // runs its parts back to back here, which is its order only when nothing
-  // stands between them.
+  // runs its parts back to back there, which is its order only when nothing
+  // stands between them; otherwise the statements run one by one (steps).
   const Order order(program);
-  const std::vector<ProgramStep>& steps = order.steps;
-  const std::size_t first = order.first, last = order.last;
-  for (std::size_t i = first + 1; i < last; ++i)
-    if (steps[i].kind != ProgramStep::Kind::gemm)
-      throw Error(steps[i].loc, step_label(program, steps[i]) + " stands between two mma statements (" +
-                                    step_label(program, steps[first]) + ", " + step_label(program, steps[last]) +
-                                    "): sim and gpu run them back to back, so they do not run this program in its "
-                                    "order; `mmacheck prove` executes it as written");
+  const bool in_order = runs_in_order(order);
   const GemmCall& call = *program.gemm;
   const auto distinct = [&](const OperandRef& x, const OperandRef& y, const char* xs, const char* ys) {
     if (x.buffer == y.buffer)
@@ -124,7 +220,8 @@ Staging build_staging(const Program& program, const Nest& nest) {
   Staging st;
   st.threads = program.scope.threads;
   st.c_in_d = call.c.buffer == call.d.buffer;
-  {
+  if (in_order) st.steps = in_order_steps(program, nest, order, st.threads);
+  if (!in_order) {
     const Moved ma = moved(program, order, call.a.buffer), mb = moved(program, order, call.b.buffer),
                 mc = moved(program, order, call.c.buffer), md = moved(program, order, call.d.buffer);
     // The tensor an operand's stages read: one per operand in these tables.

@@ -38,6 +38,23 @@ namespace mmacheck {
 // or the output D is stored to (C staged from D, before D holds anything).
 enum class LoadSource { own, a, b, c, output };
 
+// One statement of a program that runs in its written order
+// (Staging::steps): a stage loading registers from a tensor, one mma
+// statement's part of the nest, or a store of D's registers.  A table entry
+// of -1 leaves that register (store: that element) as it is.
+//
+//     // store between two applies: {mma [0, 1), store d -> D, mma [1, 2)}
+struct StagingStep {
+  enum class Kind { load, mma, store };
+  enum class Registers { a, b, c, d };  // c: C's registers (D's when C is D)
+  Kind kind = Kind::mma;
+  Registers into = Registers::a;      // load: the registers it fills
+  LoadSource from = LoadSource::own;  // load: the tensor it reads (own: the operand's)
+  SlotTable table;                    // load, store
+  std::size_t begin = 0, end = 0;     // mma: the nest statements [begin, end)
+  SourceLoc loc;
+};
+
 struct Staging {
   int threads = 32;
   SlotTable a, b, c, d;
@@ -47,6 +64,12 @@ struct Staging {
   // st.shared; core/gemm/shared_staging.h): the tables above are then what
   // the shared-memory path delivers, and the GPU kernel executes the path.
   std::optional<SharedStage> shared_a, shared_b, shared_c, shared_d;
+  // A statement stands between two of the program's mma statements (a D
+  // store between two applies, A staged again): the program's statements
+  // in their order, which sim runs one by one instead of the tables above
+  // (they then only give the buffers' shapes; the *_from stay own, each
+  // load says what it reads).  Empty otherwise.
+  std::vector<StagingStep> steps;
 };
 
 // Throws Error (at the offending statement or declaration) when an operand
@@ -54,9 +77,9 @@ struct Staging {
 // not 2-D, a layout leaves the scope's threads or the nest's slots, a
 // statement addresses outside its buffer, a buffer is staged twice (by a
 // stage and a shared-memory copy) or from two tensors, D is staged again
-// after the mma and then stored, a register is left storing two elements, or a
-// statement stands between two of a kernel's mma statements (the tables
-// feed the parts back to back; `prove` runs such a program in its order).
+// after the mma and then stored, or a register is left storing two
+// elements.  With a statement between two mma statements (steps): a
+// shared-memory statement, or a stage from a tensor of another type.
 Staging build_staging(const Program& program, const Nest& nest);
 
 // One instruction on its PTX frames: 32 threads, slot = element index, C

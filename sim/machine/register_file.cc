@@ -34,6 +34,8 @@ RegisterFile::RegisterFile(DType dtype, int threads, int slots)
 
 void RegisterFile::clear() { std::fill(words_.begin(), words_.end(), 0); }
 
+void RegisterFile::poison() { std::fill(words_.begin(), words_.end(), reg_mask_); }
+
 void RegisterFile::load(std::span<const std::uint64_t> values) {
   if (values.size() != static_cast<std::size_t>(threads_) * slots_)
     throw Error("loading a " + std::to_string(threads_) + " x " + std::to_string(slots_) + " register file from " +

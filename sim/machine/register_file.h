@@ -61,6 +61,10 @@ class RegisterFile {
   void set_word(std::int32_t w, std::uint64_t bits) { words_[w] = bits & elem_mask_; }
 
   void clear();
+  // Every element all ones: what a register nothing wrote holds for a
+  // program run in its order (WarpMachine), a NaN in every float format
+  // that has one.
+  void poison();
   // Every slot from values[thread * slots + s] (as load_slots gives them).
   // Throws Error when the count is not threads * slots.
   void load(std::span<const std::uint64_t> values);

@@ -120,6 +120,20 @@ WarpMachine::WarpMachine(Nest nest, Staging staging, const ArchParams& arch, std
   check_table(staging_->b, b_, threads, "load");
   check_table(staging_->c, c(), threads, "load");
   check_table(staging_->d, d_, threads, "store");
+  for (const StagingStep& step : staging_->steps) {
+    using Registers = StagingStep::Registers;
+    if (step.kind == StagingStep::Kind::load)
+      check_table(step.table,
+                  step.into == Registers::a   ? a_
+                  : step.into == Registers::b ? b_
+                  : step.into == Registers::c ? c()
+                                              : d_,
+                  threads, "load");
+    if (step.kind == StagingStep::Kind::store) check_table(step.table, d_, threads, "store");
+    if (step.kind == StagingStep::Kind::mma && (step.begin > step.end || step.end > nest_->stmts.size()))
+      throw Error(step.loc, "an mma statement's part of the nest lies outside its " +
+                                std::to_string(nest_->stmts.size()) + " statements");
+  }
 
   for (std::size_t i = 0; i < nest_->stmts.size(); ++i) {
     const std::string where = stmt_name(i);
@@ -211,6 +225,7 @@ std::vector<std::uint64_t> WarpMachine::run(const GemmInputs& inputs) {
   check_matrix(inputs.a, staging_->a, "A");
   check_matrix(inputs.b, staging_->b, "B");
   check_matrix(inputs.c, staging_->c, "C");
+  if (!staging_->steps.empty()) return run_in_order(inputs);
   if (!needs_c_load_) {
     // Every register is written before it is read: C's values would be overwritten.
   } else if (staging_->c_in_d) {
@@ -230,6 +245,62 @@ std::vector<std::uint64_t> WarpMachine::run(const GemmInputs& inputs) {
     }
   }
   return store();
+}
+
+namespace {
+
+// A load statement's registers, from `source` (rows x cols, row-major) read
+// at the table's [row, col] (another operand's tensor may have another
+// shape: what lies outside it reads as 0); -1 leaves a register as it is.
+void load_at(RegisterFile& file, const SlotTable& table, std::span<const std::uint64_t> source, std::int64_t rows,
+             std::int64_t cols) {
+  for (int t = 0; t < file.threads(); ++t)
+    for (int s = 0; s < file.slots(); ++s) {
+      const std::int32_t at = table.at(t, s);
+      if (at < 0) continue;
+      const std::int64_t r = at / table.cols, c = at % table.cols;
+      file.set_slot(t, s, r < rows && c < cols ? source[static_cast<std::size_t>(r * cols + c)] : 0);
+    }
+}
+
+}  // namespace
+
+std::vector<std::uint64_t> WarpMachine::run_in_order(const GemmInputs& inputs) {
+  using Registers = StagingStep::Registers;
+  for (RegisterFile* file : {&a_, &b_, &c_, &d_}) file->poison();
+  std::vector<std::uint64_t> output(static_cast<std::size_t>(staging_->d.elements()), 0);
+  for (const StagingStep& step : staging_->steps) {
+    switch (step.kind) {
+      case StagingStep::Kind::load: {
+        RegisterFile& into = step.into == Registers::a                       ? a_
+                             : step.into == Registers::b                     ? b_
+                             : step.into == Registers::d || staging_->c_in_d ? d_
+                                                                             : c_;
+        const Matrix* own = step.into == Registers::a   ? &inputs.a
+                            : step.into == Registers::b ? &inputs.b
+                            : step.into == Registers::c ? &inputs.c
+                                                        : nullptr;
+        const Matrix* read = step.from == LoadSource::a     ? &inputs.a
+                             : step.from == LoadSource::b   ? &inputs.b
+                             : step.from == LoadSource::c   ? &inputs.c
+                             : step.from == LoadSource::own ? own
+                                                            : nullptr;
+        if (read) load_at(into, step.table, read->bits, read->rows, read->cols);
+        else load_at(into, step.table, output, staging_->d.rows, staging_->d.cols);
+        break;
+      }
+      case StagingStep::Kind::mma:
+        for (std::size_t i = step.begin; i < step.end; ++i) execute(nest_->stmts[i]);
+        break;
+      case StagingStep::Kind::store:
+        for (int t = 0; t < d_.threads(); ++t)
+          for (int s = 0; s < d_.slots(); ++s)
+            if (const std::int32_t at = step.table.at(t, s); at >= 0)
+              output[static_cast<std::size_t>(at)] = d_.slot(t, s);
+        break;
+    }
+  }
+  return output;
 }
 
 void WarpMachine::run_mma_resolving(const MmaStmt& mma, const GemmInputs& inputs) {

@@ -24,6 +24,15 @@
 //            layout), or by stmatrix / st.shared into shared memory and the
 //            drain; elements nobody stores are 0.
 //
+// A program with a statement between two of its mma statements
+// (Staging::steps: a D store between two applies, A staged again) runs
+// statement by statement instead: every register starts as poison (all
+// ones: a NaN in every float format with one, -1 in the integer ones; a
+// register nothing wrote holds garbage on the GPU, not 0), each load fills
+// the registers it names from the tensor it reads (the output as stored so
+// far, for a load from it), each mma statement runs its part of the nest,
+// each store writes D's registers it names into the output.
+//
 // Nothing here consults the layouts beyond the staging tables: a wrong
 // `stage` statement or a wrong register index in the nest gives wrong
 // numbers, exactly as on a GPU.  A machine is built once per program and run
@@ -94,6 +103,7 @@ class WarpMachine {
  private:
   void execute_init(const InitStmt& init);
   void execute_mma(const MmaStmt& mma);
+  std::vector<std::uint64_t> run_in_order(const GemmInputs& inputs);
 
   // Read-only after construction: copies of a machine share them (and the
   // resolved routes below), each with its own registers.
