@@ -125,6 +125,9 @@ TEST_CASE("an atom's name names its instruction", "[cute]") {
   const std::optional<CuteAtomName> s4 = decode_atom_name("SM80_8x8x32_S32S4U4S32_TN");
   REQUIRE(s4);
   CHECK((s4->a_bits == 4 && s4->b_bits == 4 && s4->c_bits == 32 && s4->shape == "m8n8k32"));
+  // A shape too large for any instruction (fuzz_cute: it used to overflow int while read).
+  CHECK(ptx("SM80_16777777777x8x8_F32F16F16F32_TN") == "-");
+  CHECK(ptx("SM80_16x99999999999999999999x8_F32F16F16F32_TN") == "-");
   std::string why;
   CHECK_FALSE(decode_atom_name("SM70_8x8x4_F32F16F16F32_NT", &why));
   CHECK(why.find("layout NT") != std::string::npos);

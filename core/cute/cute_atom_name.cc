@@ -49,6 +49,7 @@ bool read_shape(std::string_view s, int* mnk) {
     if (c == 'x') {
       if (++part > 2) return false;
     } else if (std::isdigit(static_cast<unsigned char>(c))) {
+      if (mnk[part] >= 100000) return false;  // no instruction is that large; the product would overflow
       mnk[part] = mnk[part] * 10 + (c - '0');
     } else {
       return false;
