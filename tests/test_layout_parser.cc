@@ -72,6 +72,24 @@ TEST_CASE("newlines inside brackets and after a backslash do not end a statement
   CHECK(tokenize("0x1F 1_000", "f")[1].int_value == 1000);
 }
 
+TEST_CASE("a piece of a line-based file is tokenized at its place in the file", "[parser][lexer]") {
+  // `layout=S[8 : 1]` at line 40, column 12 of f.txt: the first line's columns
+  // shift, the lines count from 40.
+  const std::vector<Token> t = tokenize("S[8 :\n 1]", SourceLoc{"f.txt", 40, 12});
+  CHECK(t[0].loc.str() == "f.txt:40:12");
+  CHECK(t[2].loc.str() == "f.txt:40:14");
+  CHECK(t[4].loc.str() == "f.txt:41:2");
+  // Errors too, from the lexer and from the parser.
+  CHECK_THROWS_WITH(tokenize("S['open", SourceLoc{"f.txt", 40, 12}), "f.txt:40:14: error: unterminated string");
+  try {
+    (void)parse_layout("S[8 : 1@nowhere]", SourceLoc{"f.txt", 7, 30});
+    FAIL("parsed");
+  } catch (const Error& e) {
+    CHECK(e.loc().line == 7);
+    CHECK(e.loc().col > 30);
+  }
+}
+
 TEST_CASE("the lexer rejects bad input at its position", "[parser][lexer]") {
   const auto lex_error = [](const std::string& text) {
     try {

@@ -330,8 +330,8 @@ namespace {
 
 // The whole of `text` as one expression, read by `read`.
 template <class F>
-auto parse_whole(std::string_view text, const std::string& source, F&& read) {
-  TokenCursor in(tokenize(text, source));
+auto parse_whole(std::vector<Token> tokens, F&& read) {
+  TokenCursor in(std::move(tokens));
   if (in.peek().ends_statement()) in.fail(in.peek(), "empty layout expression");
   auto value = read(in);
   while (in.peek().kind == TokenKind::newline) in.next();
@@ -343,11 +343,19 @@ auto parse_whole(std::string_view text, const std::string& source, F&& read) {
 }  // namespace
 
 LayoutValue parse_layout(std::string_view text, const std::string& source, const LayoutNames& names) {
-  return parse_whole(text, source, [&](TokenCursor& in) { return parse_layout(in, names); });
+  return parse_whole(tokenize(text, source), [&](TokenCursor& in) { return parse_layout(in, names); });
+}
+
+LayoutValue parse_layout(std::string_view text, const SourceLoc& at, const LayoutNames& names) {
+  return parse_whole(tokenize(text, at), [&](TokenCursor& in) { return parse_layout(in, names); });
 }
 
 AnyLayout parse_any_layout(std::string_view text, const std::string& source, const LayoutNames& names) {
-  return parse_whole(text, source, [&](TokenCursor& in) { return any_layout(Parser(in, names).sum()); });
+  return parse_whole(tokenize(text, source), [&](TokenCursor& in) { return any_layout(Parser(in, names).sum()); });
+}
+
+AnyLayout parse_any_layout(std::string_view text, const SourceLoc& at, const LayoutNames& names) {
+  return parse_whole(tokenize(text, at), [&](TokenCursor& in) { return any_layout(Parser(in, names).sum()); });
 }
 
 }  // namespace mmacheck

@@ -54,6 +54,7 @@
 #include <variant>
 #include <vector>
 
+#include "core/base/error.h"
 #include "core/layout/compose_layout.h"
 #include "core/layout/tile_layout.h"
 
@@ -89,7 +90,12 @@ LayoutValue parse_layout(TokenCursor& in, const LayoutNames& names);
 // Parse `text`, which must hold exactly one layout expression; `source`
 // names it in messages (SourceLoc::file, e.g. "<expr>").
 LayoutValue parse_layout(std::string_view text, const std::string& source, const LayoutNames& names = {});
+// The same for an expression that starts at `at` in its file (lexer.h's
+// tokenize(text, at)): errors at the file's line and column.
+LayoutValue parse_layout(std::string_view text, const SourceLoc& at, const LayoutNames& names = {});
 // The same, with a ComposeLayout allowed as the result.
 AnyLayout parse_any_layout(std::string_view text, const std::string& source, const LayoutNames& names = {});
+// The same for an expression that starts at `at` in its file.
+AnyLayout parse_any_layout(std::string_view text, const SourceLoc& at, const LayoutNames& names = {});
 
 }  // namespace mmacheck

@@ -374,6 +374,23 @@ std::string describe(const Token& token) {
 
 std::vector<Token> tokenize(std::string_view text, const std::string& file) { return Lexer(text, file).run(); }
 
+std::vector<Token> tokenize(std::string_view text, const SourceLoc& at) {
+  const auto place = [&](SourceLoc loc) {
+    if (!loc.known()) return loc;
+    if (loc.line == 1) loc.col += at.col - 1;
+    loc.line += at.line - 1;
+    return loc;
+  };
+  std::vector<Token> tokens;
+  try {
+    tokens = Lexer(text, at.file).run();
+  } catch (const Error& e) {
+    throw Error(place(e.loc()), e.message());
+  }
+  for (Token& t : tokens) t.loc = place(t.loc);
+  return tokens;
+}
+
 namespace {
 
 TokenCursor::Tokens ended(std::vector<Token> tokens) {

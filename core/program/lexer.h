@@ -49,6 +49,10 @@ std::string describe(const Token& token);
 // first character that cannot start a token, an unterminated string, or an
 // integer that does not fit in int64.
 std::vector<Token> tokenize(std::string_view text, const std::string& file);
+// The same for `text` that starts at `at` (line, column) of at.file, a piece
+// of a larger line-based file (a layout after `layout=`): its tokens and
+// errors are placed in the file, without reading the lines before it.
+std::vector<Token> tokenize(std::string_view text, const SourceLoc& at);
 
 // A read position in a token list (which ends with an `end` token).  The
 // helpers throw Error at the offending token, so parsers read like grammar.

@@ -21,7 +21,7 @@ class Reader {
     if (first != std::string_view::npos && text.substr(first, 5) == "instr" &&
         (first + 5 == text.size() || text[first + 5] == ' ' || text[first + 5] == '\t'))
       return instr(text, number, static_cast<int>(first) + 1);
-    TokenCursor in(tokenize(std::string(static_cast<std::size_t>(number - 1), '\n') + std::string(text), path_));
+    TokenCursor in(tokenize(text, SourceLoc{path_, number, 1}));
     if (in.peek().ends_statement()) return;
     const Token& key = in.expect_name("a statement (instr, select or place)");
     if (key.text != "select" && key.text != "place")

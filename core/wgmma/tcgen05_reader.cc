@@ -129,8 +129,7 @@ TmemCase read_tmem(const Line& line, const std::string& path, const Tcgen05Instr
   t.base_col = small(st, "column", 0);
   const Word& expr = st.value("layout");
   t.placement = expr.text;
-  const std::string padded = std::string(line.number - 1, '\n') + std::string(expr.col - 1, ' ') + expr.text;
-  const LayoutValue layout = parse_layout(padded, path);
+  const LayoutValue layout = parse_layout(expr.text, SourceLoc{path, line.number, expr.col});
   try {
     t.placed = tmem_placement(layout_of(layout), in.m, in.n);
   } catch (const Error& e) {

@@ -330,8 +330,7 @@ class DumpReader {
     const Token& after = in_.peek();
     const std::string& line = lines_[static_cast<std::size_t>(first.loc.line - 1)];
     const std::string expr = line.substr(first.loc.col - 1, after.loc.col - first.loc.col);
-    const std::string padded = std::string(first.loc.line - 1, '\n') + std::string(first.loc.col - 1, ' ') + expr;
-    return parse_any_layout(padded, path_);
+    return parse_any_layout(expr, first.loc);
   }
 
   const Buffer& buffer(const Token& name, const std::string& scope) const {

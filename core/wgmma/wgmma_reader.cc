@@ -94,9 +94,7 @@ std::vector<std::int64_t> read_smem_placement(const Line& line, const std::strin
   const Word& expr = st.value("layout");
   c.placement = expr.text;
   c.buffer_base = base;
-  // Padding puts the parser's positions on this line and column.
-  const std::string padded = std::string(line.number - 1, '\n') + std::string(expr.col - 1, ' ') + expr.text;
-  const AnyLayout layout = parse_any_layout(padded, path);
+  const AnyLayout layout = parse_any_layout(expr.text, SourceLoc{path, line.number, expr.col});
   const auto* compose = std::get_if<ComposeLayout>(&layout);
   const TileLayout* tile = compose                            ? nullptr
                            : std::get_if<TileLayout>(&layout) ? &std::get<TileLayout>(layout)
