@@ -31,8 +31,9 @@ Tcgen05Report check(const std::string& name) {
 }
 
 // The real dump with `from` replaced by `to` (once), written to a temporary file.
-std::string planted(const std::string& from, const std::string& to) {
-  std::string text = read_file(data("tcgen05_f16_k_sw128.lowered.py"));
+std::string planted(const std::string& from, const std::string& to,
+                    const std::string& real = "tcgen05_f16_k_sw128.lowered.py") {
+  std::string text = read_file(data(real));
   const std::size_t at = text.find(from);
   REQUIRE(at != std::string::npos);
   text.replace(at, from.size(), to);
@@ -77,6 +78,31 @@ TEST_CASE("tcgen05 TIRx: the lowered tcgen05.mma dumps prove with the descriptor
     INFO(run.out << run.err);
     CHECK(run.status == 0);
   }
+}
+
+TEST_CASE("tcgen05 TIRx: an f16 D proves with TIRx's TMEM layout, a column an element; packed is refuted",
+          "[tcgen05][tirx]") {
+  // TIRx's D layouts step TCol by 2 for a 16-bit D (its dispatch refuses 1).
+  for (const char* f : {"tcgen05_f16_d16.lowered.py", "tcgen05_f16_d16_m64.lowered.py"}) {
+    INFO(f);
+    const Tcgen05Report r = check(f);
+    CHECK(r.result == FrameVerdict::proved);
+    CHECK(r.instruction.find("f16 += f16 * f16") != std::string::npos);
+    REQUIRE(r.tmem);
+    CHECK(r.tmem->result == FrameVerdict::proved);
+    CHECK(r.tmem->message.find("each 16-bit element in its column's low half") != std::string::npos);
+    CHECK(run_mmacheck({"tcgen05", data(f)}).status == 0);
+  }
+  // The same dump with D packed two to a column.
+  const std::string path = planted("T.Iter(64, 2, \"TCol\")", "T.Iter(64, 1, \"TCol\")", "tcgen05_f16_d16.lowered.py");
+  const Tcgen05Report r = check_tcgen05(read_tcgen05_tirx(read_file(path), path));
+  REQUIRE(r.tmem);
+  CHECK(r.tmem->result == FrameVerdict::refuted);
+  CHECK(r.tmem->message.find("D[m=0][n=1]") != std::string::npos);
+  CHECK(r.tmem->message.find("high 16 bits") != std::string::npos);
+  const auto run = run_mmacheck({"tcgen05", path});
+  CHECK(run.status == 1);
+  fs::remove(path);
 }
 
 TEST_CASE("tcgen05 TIRx: a tf32 MN-major A (TIRx's 128B with 32B atomic) is unchecked, the rest proved",

@@ -140,10 +140,36 @@ TEST_CASE("tcgen05 TMEM: the pair's CTA and column halves", "[tcgen05][tmem]") {
   CHECK(halves.message.find("lane 64 column 0") != std::string::npos);
 }
 
+TEST_CASE("tcgen05 TMEM: a 16-bit D takes a column an element, in its low half (TCol in 16-bit units)",
+          "[tcgen05][tmem]") {
+  const auto f16 = [](int m, const std::string& layout, int col = 0) {
+    TmemCase c = tmem_case(1, m, 8, layout, 0, col);
+    c.d_bits = 16;
+    return check_tmem(c);
+  };
+  // TIRx's layouts (stride 2 on TCol), at M = 128 and 64, and from column 4.
+  CHECK(f16(128, "S[(128, 8) : (1@TLane, 2@TCol)]").result == FrameVerdict::proved);
+  CHECK(f16(64, "S[(4, 16, 8) : (32@TLane, 1@TLane, 2@TCol)]").result == FrameVerdict::proved);
+  CHECK(f16(128, "S[(128, 8) : (1@TLane, 2@TCol)] + 8@TCol", 4).result == FrameVerdict::proved);
+  // Packed two to a column: D[0][1] in column 0's high half.
+  const TmemReport packed = f16(128, "S[(128, 8) : (1@TLane, 1@TCol)]");
+  CHECK(packed.result == FrameVerdict::refuted);
+  CHECK(packed.message.find("D[m=0][n=1] is written to CTA 0 lane 0 column 1 but the layout has it at CTA 0 lane 0 "
+                            "column 0, high 16 bits (the column and the half of the column differ") !=
+        std::string::npos);
+  // Every element in the high half of its own column.
+  const TmemReport high = f16(128, "S[(128, 8) : (1@TLane, 2@TCol)] + 1@TCol");
+  CHECK(high.result == FrameVerdict::refuted);
+  CHECK(high.mismatches == 128 * 8);
+  CHECK(high.message.find("(the half of the column differs") != std::string::npos);
+  // Read as if TCol counted 32-bit columns: every other column.
+  CHECK(f16(128, "S[(128, 8) : (1@TLane, 4@TCol)]").result == FrameVerdict::refuted);
+}
+
 TEST_CASE("tcgen05 TMEM: what is not modelled is unchecked; other axes are refused", "[tcgen05][tmem]") {
-  TmemCase f16 = tmem_case(1, 128, 8, "S[(128, 8) : (1@TLane, 1@TCol)]");
-  f16.d_bits = 16;
-  CHECK(check_tmem(f16).result == FrameVerdict::unchecked);
+  TmemCase f64 = tmem_case(1, 128, 8, "S[(128, 8) : (1@TLane, 1@TCol)]");
+  f64.d_bits = 64;
+  CHECK(check_tmem(f64).result == FrameVerdict::unchecked);
   CHECK_THROWS_WITH(tmem_case(1, 128, 8, "S[(128, 8) : (1@laneid, 1@TCol)]"), Catch::Contains("names laneid"));
   CHECK_THROWS_WITH(tmem_case(1, 128, 8, "S[(64, 8) : (1@TLane, 1@TCol)]"), Catch::Contains("D is 128 x 8"));
 }

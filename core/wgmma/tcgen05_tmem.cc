@@ -24,6 +24,7 @@ std::string coordinate_differences(const TmemPosition& a, const TmemPosition& b)
   if (a.cta != b.cta) parts.emplace_back("the CTA");
   if (a.lane != b.lane) parts.emplace_back("the lane");
   if (a.column != b.column) parts.emplace_back("the column");
+  if (a.high != b.high) parts.emplace_back("the half of the column");
   std::string out;
   for (std::size_t i = 0; i < parts.size(); ++i)
     out += (i == 0 ? "" : i + 1 == parts.size() ? " and " : ", ") + parts[i];
@@ -33,7 +34,8 @@ std::string coordinate_differences(const TmemPosition& a, const TmemPosition& b)
 }  // namespace
 
 std::string TmemPosition::str() const {
-  return "CTA " + std::to_string(cta) + " lane " + std::to_string(lane) + " column " + std::to_string(column);
+  return "CTA " + std::to_string(cta) + " lane " + std::to_string(lane) + " column " + std::to_string(column) +
+         (high ? ", high 16 bits" : "");
 }
 
 std::span<const DataPathLayout> data_path_layouts() { return kPaths; }
@@ -95,11 +97,19 @@ TmemReport check_tmem(const TmemCase& c) {
                 " is not modelled";
     return r;
   }
-  if (c.d_bits != 32) {
+  if (c.d_bits != 32 && c.d_bits != 16) {
     r.result = FrameVerdict::unchecked;
-    r.message = "a " + std::to_string(c.d_bits) + "-bit D's packing into TMEM's 32-bit columns is not modelled";
+    r.message = "a " + std::to_string(c.d_bits) + "-bit D's place in TMEM's 32-bit columns is not modelled";
     return r;
   }
+  // A 16-bit D's TCol counts 16-bit halves (TIRx's units); the instruction
+  // writes each element into the low half of its column.
+  std::vector<TmemPosition> placed = c.placed;
+  if (c.d_bits == 16)
+    for (TmemPosition& p : placed) {
+      p.high = static_cast<int>(((p.column % 2) + 2) % 2);
+      p.column = (p.column - p.high) / 2;
+    }
   if (const std::string why = tmem_address_problem(*path, c.n, c.base_lane, c.base_col); !why.empty()) {
     r.result = FrameVerdict::refuted;
     r.message = why;
@@ -108,15 +118,16 @@ TmemReport check_tmem(const TmemCase& c) {
   for (int row = 0; row < c.m; ++row)
     for (int col = 0; col < c.n; ++col) {
       const TmemPosition written = tmem_position(*path, c.n, c.base_lane, c.base_col, row, col);
-      const TmemPosition& placed = c.placed[static_cast<std::size_t>(row) * c.n + col];
-      if (written == placed) continue;
-      if (!r.counterexample) r.counterexample = TmemMismatch{row, col, written, placed};
+      const TmemPosition& at = placed[static_cast<std::size_t>(row) * c.n + col];
+      if (written == at) continue;
+      if (!r.counterexample) r.counterexample = TmemMismatch{row, col, written, at};
       ++r.mismatches;
     }
   const std::int64_t elements = std::int64_t{c.m} * c.n;
   if (!r.counterexample) {
     r.message = "every element of the " + std::to_string(c.m) + " x " + std::to_string(c.n) + " accumulator (" +
-                std::to_string(elements) + ") is where tcgen05.mma writes it (" + std::string(path->rule) + ")";
+                std::to_string(elements) + ") is where tcgen05.mma writes it (" + std::string(path->rule) +
+                (c.d_bits == 16 ? "; each 16-bit element in its column's low half" : "") + ")";
     return r;
   }
   r.result = FrameVerdict::refuted;

@@ -19,8 +19,14 @@
 //                          column C0 + n % (N/2): the first half of N in
 //                          lanes 0-63, the second in lanes 64-127
 //
-// (.ws forms, M = 32 and M = 64 cta_group::2 are not modelled; nor is a 16-bit
-// D, whose packing into 32-bit columns is not read.)
+// (.ws forms, M = 32 and M = 64 cta_group::2 are not modelled.)
+//
+// A 16-bit D (f16) takes a column an element too, in its low 16 bits: the
+// ISA keeps a sub-word accumulator in the low bits of a 32-bit cell, and
+// TIRx's tmem_mma_operand_layout states it (its TCol counts elements, so a
+// 16-bit D steps TCol by 2 and the packed stride 1 fails its dispatch), as
+// does CUTLASS's tmem_frg<half_t, uint32_t>.  A 16-bit D's layout is read
+// in TIRx's units: TCol t is column t / 2, its high half when t is odd.
 //
 // A program says where it expects D by a TileLayout over D's M x N
 // (row-major flat index m * N + n) with strides on the memory axes TLane and
@@ -49,8 +55,9 @@ namespace mmacheck {
 
 struct TmemPosition {
   std::int64_t cta = 0, lane = 0, column = 0;
+  int high = 0;  // a 16-bit element in the column's high half (1) or low half (0)
   bool operator==(const TmemPosition&) const = default;
-  std::string str() const;  // "CTA 0 lane 17 column 3"
+  std::string str() const;  // "CTA 0 lane 17 column 3", "... column 3, high 16 bits"
 };
 
 // One data-path layout (a table row).
@@ -76,9 +83,9 @@ struct TmemCase {
   std::string name;  // "D (line 9)"
   SourceLoc loc;
   int cta_group = 1, m = 128, n = 128;
-  int d_bits = 32;
+  int d_bits = 32;  // 32 or 16
   int base_lane = 0, base_col = 0;
-  std::vector<TmemPosition> placed;  // element (m, n) at m * N + n
+  std::vector<TmemPosition> placed;  // element (m, n) at m * N + n, TCol as the layout gives it
   std::string placement;             // the layout's text
 };
 

@@ -54,10 +54,12 @@ def k_major(rows, k_repeat, k, swizzle_len, atom_len=3):
     return ComposeLayout(3, swizzle_len, atom_len, TileLayout(S[(1, k_repeat, rows, k) : (0, k, k * k_repeat, 1)]))
 
 
-def d_tmem(rows, n):
+def d_tmem(rows, n, col=1):
+    """D over TMEM; TCol counts elements, so a 16-bit D (one a 32-bit column,
+    in its low half: TIRx's tmem_mma_operand_layout) steps col=2."""
     if rows == 64:  # M = 64: the ISA's data path F, half of each subpartition's 32 lanes
-        return TileLayout(S[(1, 1, 4, 16, n) : (1 @ TCol, 1 @ TCol, 32 @ TLane, 1 @ TLane, 1 @ TCol)])
-    return TileLayout(S[(1, 1, rows, n) : (1 @ TCol, 1 @ TCol, 1 @ TLane, 1 @ TCol)])
+        return TileLayout(S[(1, 1, 4, 16, n) : (col @ TCol, col @ TCol, 32 @ TLane, 1 @ TLane, col @ TCol)])
+    return TileLayout(S[(1, 1, rows, n) : (col @ TCol, col @ TCol, 1 @ TLane, col @ TCol)])
 
 
 PROGRAMS = {
@@ -105,6 +107,21 @@ PROGRAMS = {
         ((1, 2, 128, 32), "int8", ComposeLayout(4, 2, 3, TileLayout(S[(1, 2, 128, 32) : (0, 32, 64, 1)]))),
         ((1, 1, 128, 128), "int32", d_tmem(128, 128)),
         (128, 128, 32), sat_d=True),
+    # f16 x f16 -> f16 D: a 16-bit D takes one TMEM column an element (TCol stride 2 in
+    # element units; TIRx refuses the packed stride 1), K-major 32B, M = 128, N = 64.
+    "tcgen05_f16_d16": program(
+        "tcgen05.mma.cta_group::1.kind::f16",
+        ((1, 1, 128, 16), "float16", k_major(128, 1, 16, 1)),
+        ((1, 1, 64, 16), "float16", k_major(64, 1, 16, 1)),
+        ((1, 1, 128, 64), "float16", d_tmem(128, 64, col=2)),
+        (128, 64, 16)),
+    # The same at M = 64 (data path F).
+    "tcgen05_f16_d16_m64": program(
+        "tcgen05.mma.cta_group::1.kind::f16",
+        ((1, 1, 64, 16), "float16", k_major(64, 1, 16, 1)),
+        ((1, 1, 64, 16), "float16", k_major(64, 1, 16, 1)),
+        ((1, 1, 64, 64), "float16", d_tmem(64, 64, col=2)),
+        (64, 64, 16)),
 }
 
 
