@@ -215,7 +215,7 @@ int run_prove(const Args& args) {
       .skip_no_gemm = skip_no_gemm(vm, operands),
       .also_checks = [](std::string_view path, std::string_view text) { return recognise(path, text) != nullptr; }};
   const KindOptions kind_options{.json = as_json, .allow = vm["allow-unchecked"].as<bool>(), .limits = opts.limits};
-  return run_batch(expand_inputs(operands, input_selection(vm), {".txt", ".py", ".ptx", ".ttgir"}), batch,
+  return run_batch(expand_inputs(operands, input_selection(vm), {".txt", ".py", ".ptx", ".ttgir", ".mmav"}), batch,
                    [&](const std::string& path, std::ostream& out) {
                      if (path == "-") return prove_file(read_program_file(path), opts, max_banks, as_json, out);
                      const std::string text = read_text_file(path);

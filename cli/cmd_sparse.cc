@@ -22,7 +22,9 @@
 #include "core/base/error.h"
 #include "core/base/file_io.h"
 #include "core/prove/sparse_reader.h"
-#include "sim/vectors/sparse_vectors.h"
+#include "cli/vector_replay.h"
+#include "sim/numerics/mma_model.h"
+#include "sim/numerics/sparse_model.h"
 
 namespace mmacheck::cli {
 
@@ -54,30 +56,6 @@ int prove_files(const std::vector<std::string>& files) {
   return worst;
 }
 
-int replay(const std::vector<std::string>& files, const sim::ArchParams& arch, const std::string& arith) {
-  std::vector<sim::SparseArith> hs;
-  if (arith == "all") hs.assign(std::begin(sim::kAllSparseArith), std::end(sim::kAllSparseArith));
-  else if (const auto h = sim::parse_sparse_arith(arith)) hs.push_back(*h);
-  else throw Error("sparse: unknown --arith '" + printable(arith) + "' (zeros, kept, kept-packed, all)");
-  bool failed = false;
-  for (const std::string& path : files) {
-    const sim::SparseVectorFile f = sim::read_sparse_vectors(path);
-    for (const sim::SparseArith h : hs) {
-      const sim::SparseVectorReport r = sim::run_sparse_vectors(f, arch, h);
-      failed = failed || r.failed;
-      std::cout << path << " [" << sim::sparse_arith_name(h) << ", " << arch.name << "]: " << r.passed << " passed, "
-                << r.failed << " failed\n";
-      for (std::size_t i = 0; i < r.mismatches.size() && i < 3; ++i) {
-        const sim::SparseMismatch& m = r.mismatches[i];
-        std::cout << "  " << path << ":" << m.line << ": case " << m.case_id << " D[" << m.row << "][" << m.col
-                  << "]: recorded 0x" << std::hex << m.expected << ", simulated 0x" << m.got << std::dec << "\n";
-      }
-    }
-  }
-  std::cout << std::flush;
-  return failed ? kFails : kHolds;
-}
-
 }  // namespace
 
 int run_sparse(const Args& args) {
@@ -95,8 +73,13 @@ int run_sparse(const Args& args) {
   const po::variables_map vm = parse_options(args, options, positional);
   if (vm.count("vectors")) {
     if (vm.count("file")) throw Error("sparse: give metadata files or --vectors, not both");
-    return replay(vm["vectors"].as<std::vector<std::string>>(), sim::arch_params(vm["arch"].as<std::string>()),
-                  vm["arith"].as<std::string>());
+    ReplayOptions o;
+    o.arch = vm["arch"].as<std::string>();
+    o.sparse_arith = vm["arith"].as<std::string>();
+    const ReplayResult r =
+        replay_vectors(VectorFamily::sparse, vm["vectors"].as<std::vector<std::string>>(), o, std::cout);
+    std::cout << std::flush;
+    return r.failed ? kFails : kHolds;
   }
   if (!vm.count("file")) throw Error("sparse: no FILE (instr, selector, meta lines) and no --vectors");
   return prove_files(vm["file"].as<std::vector<std::string>>());

@@ -15,9 +15,7 @@
 #include "cli/command.h"
 #include "cli/options.h"
 #include "core/base/error.h"
-#include "sim/numerics/element_value.h"
-#include "sim/wgmma/tcgen05_arith.h"
-#include "sim/wgmma/tcgen05_vectors.h"
+#include "cli/vector_replay.h"
 
 namespace mmacheck::cli {
 
@@ -35,22 +33,12 @@ int run_tcgen05_sim(const Args& args) {
   positional.add("vectors", -1);
   const po::variables_map vm = parse_options(args, options, positional);
   if (!vm.count("vectors")) throw Error("tcgen05-sim: no vector files (use --vectors F...)");
-  const int show = vm["show"].as<int>();
-  if (show < 0) throw Error("tcgen05-sim: --show must be >= 0");
-  const sim::ArchParams& arith = sim::tcgen05_arith(vm["arch"].as<std::string>());
-  std::vector<sim::Tcgen05VectorCase> cases;
-  for (const std::string& path : vm["vectors"].as<std::vector<std::string>>()) {
-    std::vector<sim::Tcgen05VectorCase> more = sim::read_tcgen05_vectors(path);
-    cases.insert(cases.end(), more.begin(), more.end());
-  }
-  const sim::Tcgen05VectorReport r = sim::replay_tcgen05_vectors(cases, arith, show);
-  for (const sim::Tcgen05VectorMismatch& m : r.mismatches) {
-    const DType d = sim::tcgen05_dtype(sim::parse_tcgen05_name(m.name)->d->name);
-    std::cout << "  case " << m.case_id << " " << m.name << " D[" << m.row << "][" << m.col << "]: expected "
-              << sim::element_text(d, m.expected) << ", got " << sim::element_text(d, m.got) << "\n";
-  }
-  std::cout << r.passed << " passed, " << r.failed << " failed (" << r.outputs << " outputs, " << r.mismatched_outputs
-            << " differ)\n";
+  ReplayOptions o;
+  o.arch = vm["arch"].as<std::string>();
+  o.show = vm["show"].as<int>();
+  const ReplayResult r =
+      replay_vectors(VectorFamily::tcgen05, vm["vectors"].as<std::vector<std::string>>(), o, std::cout);
+  std::cout << std::flush;
   return r.failed ? kFails : kHolds;
 }
 

@@ -15,8 +15,7 @@
 #include "cli/command.h"
 #include "cli/options.h"
 #include "core/base/error.h"
-#include "sim/numerics/element_value.h"
-#include "sim/wgmma/wgmma_vectors.h"
+#include "cli/vector_replay.h"
 
 namespace mmacheck::cli {
 
@@ -34,22 +33,12 @@ int run_wgmma_sim(const Args& args) {
   positional.add("vectors", -1);
   const po::variables_map vm = parse_options(args, options, positional);
   if (!vm.count("vectors")) throw Error("wgmma-sim: no vector files (use --vectors F...)");
-  const int show = vm["show"].as<int>();
-  if (show < 0) throw Error("wgmma-sim: --show must be >= 0");
-  const sim::ArchParams& arith = sim::wgmma_arith(vm["arch"].as<std::string>());
-  std::vector<sim::WgmmaVectorCase> cases;
-  for (const std::string& path : vm["vectors"].as<std::vector<std::string>>()) {
-    std::vector<sim::WgmmaVectorCase> more = sim::read_wgmma_vectors(path);
-    cases.insert(cases.end(), more.begin(), more.end());
-  }
-  const sim::WgmmaVectorReport r = sim::replay_wgmma_vectors(cases, arith, show);
-  for (const sim::WgmmaVectorMismatch& m : r.mismatches) {
-    const DType d = sim::parse_wgmma_inst(m.ptx)->d;
-    std::cout << "  case " << m.case_id << " " << m.ptx << " D[" << m.row << "][" << m.col << "]: expected "
-              << sim::element_text(d, m.expected) << ", got " << sim::element_text(d, m.got) << "\n";
-  }
-  std::cout << r.passed << " passed, " << r.failed << " failed (" << r.outputs << " outputs, " << r.mismatched_outputs
-            << " differ)\n";
+  ReplayOptions o;
+  o.arch = vm["arch"].as<std::string>();
+  o.show = vm["show"].as<int>();
+  const ReplayResult r =
+      replay_vectors(VectorFamily::wgmma, vm["vectors"].as<std::vector<std::string>>(), o, std::cout);
+  std::cout << std::flush;
   return r.failed ? kFails : kHolds;
 }
 

@@ -92,5 +92,6 @@ int run_tcgen05(const Args& args);
 int run_tcgen05_sim(const Args& args);
 int run_sparse(const Args& args);
 int run_sparse_gpu(const Args& args);
+int run_replay(const Args& args);
 
 }  // namespace mmacheck::cli

@@ -36,6 +36,8 @@ constexpr Command kCommands[] = {
      "examples/seed_corrected.txt --cases 256", run_sim},
     {"mma", "[--vectors] F...", "run single instructions from vector files; prints N passed, N failed",
      "--vectors tests/data/m16n8k16.f32.f16.f16.f32.mmav", run_mma},
+    {"replay", "FILE...", "replay vector files of any family (mma, mma.sp, wgmma, tcgen05) through its simulator",
+     "tests/data/mmasim/wgmma.sm_90.mmav tests/data/m16n8k16.f32.f16.f16.f32.mmav", run_replay},
     {"bench", "", "bit-exact simulator throughput against Eigen float32", "--seconds 1 --threads 2", run_bench},
     {"gpu", "FILE...", "run the nest on the GPU, diff bit for bit vs the simulator (3: no GPU)",
      "examples/m64.txt --cases 4096", kRunGpu, Needs::cuda},

@@ -4,7 +4,10 @@
 #include <sstream>
 #include <vector>
 
+#include "cli/command.h"
 #include "cli/family_checks.h"
+#include "cli/vector_replay.h"
+#include "core/base/file_io.h"
 #include "core/cute/cute_dsl_print.h"
 #include "core/wgmma/tcgen05_tirx.h"
 
@@ -93,7 +96,26 @@ FileOutcome scales(const std::string& path, const KindOptions& o, std::ostream& 
   return r;
 }
 
+// Vector files: the family's report, indented under the file's verdict line.
+bool vector_file(std::string_view, std::string_view text) { return vector_family(text).has_value(); }
+FileOutcome vectors(const std::string& path, const KindOptions& o, std::ostream& out) {
+  const VectorFamily family = *vector_family(read_text_file(path));
+  std::ostringstream text;
+  ReplayOptions replay;
+  replay.json = o.json;
+  const ReplayResult r = replay_vectors(family, {path}, replay, text);
+  FileOutcome outcome{r.failed ? kFails : kHolds, r.failed ? "failed" : "passed", r.json};
+  if (o.json) return outcome;
+  out << outcome.label << "  " << path << "  " << family_name(family) << " vectors replayed on "
+      << r.json["arch"].get<std::string>() << "\n";
+  std::istringstream lines(text.str());
+  for (std::string line; std::getline(lines, line);) out << "  " << line << "\n";
+  return outcome;
+}
+
 constexpr std::array kKinds{
+    // First: a vector file's instr line may name any family's instruction.
+    InputKind{"replay", "vector files (instr and case lines of mma, mma.sp, wgmma, tcgen05)", vector_file, vectors},
     InputKind{"tma", "TMA copy files (tma, operand, descriptor, smem lines)", tma_file, plain<check_tma_file>},
     InputKind{"tcgen05", "tcgen05.mma files (instr kind=, idesc, tmem lines) and TIRx tcgen05 dumps", tcgen05_file,
               plain<check_tcgen05_file>},

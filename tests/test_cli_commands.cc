@@ -180,7 +180,7 @@ TEST_CASE("prove over several files and folders: a report each, a summary, the w
 
   const RunResult empty = run_mmacheck({"prove", temp_dir("empty").string()});
   CHECK(empty.status == 2);
-  CHECK_THAT(empty.err, Catch::Contains("the folder holds no .txt, .py, .ptx or .ttgir file"));
+  CHECK_THAT(empty.err, Catch::Contains("the folder holds no .txt, .py, .ptx, .ttgir or .mmav file"));
 }
 
 TEST_CASE("prove is the front door: each family's file gets its family's check, never no gemm", "[cli]") {

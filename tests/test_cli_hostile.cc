@@ -71,8 +71,8 @@ TEST_CASE("a file that names no gemm is an error at a place, BOM or not", "[hard
     const test::RunResult r = test::run_mmacheck({"prove", path});
     INFO(r.err);
     CHECK(r.status == 2);
-    CHECK(r.err.rfind(path + ":1:1: error: no reader recognises this file (it names no gemm, and it is none of TMA "
-                             "copy files",
+    CHECK(r.err.rfind(path + ":1:1: error: no reader recognises this file (it names no gemm, and it is none of vector "
+                             "files",
                       0) == 0);
     CHECK(
         r.err.find("CuTe headers, atom lists and DSL prints); read as a gemm program: the program has no gemm call") !=
