@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <array>
 #include <iostream>
+#include <sstream>
 
 #include "cli/command.h"
 #include "cli/family_checks.h"
@@ -24,12 +25,13 @@ namespace mmacheck::cli {
 
 namespace po = boost::program_options;
 
-namespace {}  // namespace
-
-FileOutcome check_scale_file(const std::string& path, bool allow, std::ostream& out) {
+FileOutcome check_scale_file(const std::string& path, bool json, bool allow, std::ostream& text) {
   const std::vector<ScaleCase> cases = read_scale_file(read_text_file(path), input_name(path));
   std::array<int, 4> counts{};
   UncheckedTally unchecked;
+  Json operands = Json::array();
+  std::ostringstream discard;
+  std::ostream& out = json ? discard : text;
   for (const ScaleCase& c : cases) {
     out << c.inst->ptx() << "\n";
     for (const Operand op : {Operand::A, Operand::B}) {
@@ -39,6 +41,10 @@ FileOutcome check_scale_file(const std::string& path, bool allow, std::ostream& 
             : ScaleReport{op, FrameVerdict::unchecked,
                           std::string("no 'place ") + (op == Operand::A ? "a" : "b") + "' line", std::nullopt};
       ++counts[static_cast<std::size_t>(r.result)];
+      operands.push_back({{"instruction", c.inst->ptx()},
+                          {"operand", operand_name(op)},
+                          {"result", verdict_name(r.result)},
+                          {"message", r.message}});
       if (r.result == FrameVerdict::unchecked) unchecked.add(r.message);
       std::string verdict(verdict_name(r.result));
       verdict.resize(11, ' ');
@@ -49,7 +55,9 @@ FileOutcome check_scale_file(const std::string& path, bool allow, std::ostream& 
   out << 2 * cases.size() << " operands: " << counts[0] << " proved, " << counts[2] << " refuted, " << counts[1]
       << " unchecked" << std::endl
       << unchecked.summary(allow) << std::flush;
-  return {status(failed, unchecked, allow), failed ? "refuted" : unchecked.count() ? "unchecked" : "proved", nullptr};
+  const std::string label = failed ? "refuted" : unchecked.count() ? "unchecked" : "proved";
+  return {status(failed, unchecked, allow), label,
+          json ? Json{{"verdict", label}, {"scales", std::move(operands)}} : Json(nullptr)};
 }
 
 int run_scales(const Args& args) {
@@ -57,7 +65,8 @@ int run_scales(const Args& args) {
   // clang-format off
   options.add_options()
       ("file", po::value<std::vector<std::string>>(), "scale-placement files (core/prove/scale_reader.h) or folders of them; - is standard input")
-      ("jobs,j", po::value<int>()->default_value(1), "files checked at once (0: one per hardware thread)");
+      ("jobs,j", po::value<int>()->default_value(1), "files checked at once (0: one per hardware thread)")
+      ("json", po::bool_switch(), "print the JSON report (JSON Lines, one object per file)");
   // clang-format on
   options.add(unchecked_option());
   po::positional_options_description positional;
@@ -65,9 +74,11 @@ int run_scales(const Args& args) {
   const po::variables_map vm = parse_options(args, options, positional);
   if (!vm.count("file")) throw Error("scales: no FILE (instr, select and place lines)");
   const bool allow = vm["allow-unchecked"].as<bool>();
-  const BatchOptions batch{.jobs = checked_jobs(vm["jobs"].as<int>()), .json = false};
-  return run_batch(expand_inputs(vm["file"].as<std::vector<std::string>>(), {}, {".txt"}), batch,
-                   [&](const std::string& path, std::ostream& out) { return check_scale_file(path, allow, out); });
+  const bool json = vm["json"].as<bool>();
+  const BatchOptions batch{.jobs = checked_jobs(vm["jobs"].as<int>()), .json = json};
+  return run_batch(
+      expand_inputs(vm["file"].as<std::vector<std::string>>(), {}, {".txt"}), batch,
+      [&](const std::string& path, std::ostream& out) { return check_scale_file(path, json, allow, out); });
 }
 
 }  // namespace mmacheck::cli

@@ -10,7 +10,9 @@
 // Failing elements are named (case, distribution, D[row][col], got vs
 // expected bits and values, which check failed), then a summary line.
 // Cases are checked T at a time (default: the hardware threads, shared
-// among the files of -j); the report is the same for any T.
+// among the files of -j); the report is the same for any T.  A vector file
+// (cli/vector_replay.h) is replayed through its family's simulator instead,
+// with --arch when given, else the family's.
 //
 // Exit status: 0 every case passes; 1 some element fails or the dispatch
 // fails (its reasons printed); 2 bad input.
@@ -21,12 +23,14 @@
 #include <string>
 
 #include "cli/command.h"
+#include "cli/vector_replay.h"
 #include "cli/options.h"
 #include "cli/file_batch.h"
 #include "cli/kernel_batch.h"
 #include "cli/progress.h"
 #include "core/gemm/dispatch.h"
 #include "core/base/error.h"
+#include "core/base/file_io.h"
 #include "core/base/worker_pool.h"
 #include "core/program/read/read_program.h"
 #include "sim/numerics/element_value.h"
@@ -99,7 +103,8 @@ struct SimSettings {
   InstSet inst_set;
   Limits limits;
   bool json;
-  bool progress;  // off when several files run at once: one line per run
+  bool progress;                           // off when several files run at once: one line per run
+  std::optional<std::string> replay_arch;  // --arch as given, for vector files (else their family's)
 };
 
 // `notes_for(dispatch failed)`: the report's notes, which depend on whether the kernel dispatches.
@@ -163,8 +168,17 @@ KernelOutcome simulate_program(const Program& program, const std::function<std::
   return {passed, passed ? "passed" : "failed", false, report};
 }
 
-// One file: its own program, or each kernel its tests build (cli/kernel_batch.h).
+// One file: its own program, or each kernel its tests build (cli/kernel_batch.h);
+// a vector file is replayed through its family's simulator (`mmacheck replay`).
 FileOutcome simulate_file(const std::string& path, const SimSettings& s, std::ostream& out) {
+  if (const std::optional<VectorFamily> family = vector_family(read_text_file(path))) {
+    ReplayOptions o;
+    o.arch = s.replay_arch;
+    o.show = s.cases.show;
+    o.json = s.json;
+    const ReplayResult r = replay_vectors(*family, {path}, o, out);
+    return {r.failed ? kFails : kHolds, r.failed ? "failed" : "passed", r.json};
+  }
   const ReadProgram read = read_program_file(path);
   return check_kernels(read, s.json, out, [&](const Program& program, const KernelInstance* kernel, std::ostream& o) {
     return simulate_program(
@@ -179,7 +193,9 @@ int run_sim(const Args& args) {
   po::options_description options("mmacheck sim");
   // clang-format off
   options.add_options()
-      ("file", po::value<std::vector<std::string>>(), "layout files or folders; - is standard input")
+      ("file", po::value<std::vector<std::string>>(),
+       "program files (layout files, TVMScript, the released TIRx), vector files (replayed through their family's "
+       "simulator) or folders; - is standard input")
       ("cases", po::value<int>()->default_value(64), "random cases")
       ("seed", po::value<std::uint64_t>()->default_value(1), "random seed")
       ("inputs", po::value<std::string>()->default_value("standard"),
@@ -209,10 +225,15 @@ int run_sim(const Args& args) {
                        .inst_set = parse_inst_set(vm["inst-set"].as<std::string>()),
                        .limits = limits_from(vm),
                        .json = vm["json"].as<bool>(),
-                       .progress = inputs.size() == 1};
+                       .progress = inputs.size() == 1,
+                       .replay_arch =
+                           vm["arch"].defaulted() ? std::nullopt : std::optional(vm["arch"].as<std::string>())};
   sim::check_case_options(settings.cases, "sim");
   const BatchOptions batch{
-      .jobs = checked_jobs(vm["jobs"].as<int>()), .json = settings.json, .skip_no_gemm = skip_no_gemm(vm, operands)};
+      .jobs = checked_jobs(vm["jobs"].as<int>()),
+      .json = settings.json,
+      .skip_no_gemm = skip_no_gemm(vm, operands),
+      .also_checks = [](std::string_view, std::string_view text) { return vector_family(text).has_value(); }};
   // Unless asked, the files of -j share the hardware threads.
   if (settings.cases.threads == 0)
     settings.cases.threads =

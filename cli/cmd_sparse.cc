@@ -17,6 +17,8 @@
 #include <iostream>
 
 #include "cli/family_checks.h"
+#include "cli/file_batch.h"
+#include "cli/json_shape.h"
 
 #include "cli/command.h"
 #include "core/base/error.h"
@@ -46,17 +48,7 @@ FileOutcome check_sparse_file(const std::string& path, bool json, bool /*allow*/
   return outcome;
 }
 
-namespace {
-
-int prove_files(const std::vector<std::string>& files) {
-  int worst = kHolds;
-  for (const std::string& path : files)
-    worst = std::max(worst, check_sparse_file(path, false, false, std::cout).status);
-  std::cout << std::flush;
-  return worst;
-}
-
-}  // namespace
+namespace {}  // namespace
 
 int run_sparse(const Args& args) {
   po::options_description options("mmacheck sparse");
@@ -66,23 +58,30 @@ int run_sparse(const Args& args) {
       ("vectors", po::value<std::vector<std::string>>()->multitoken(), "mma.sp vector files to replay instead (sim/vectors/sparse_vectors.h)")
       ("arch", po::value<std::string>()->default_value("sm_90"), ("arithmetic model: " + sim::arch_names()).c_str())
       ("arith", po::value<std::string>()->default_value(std::string(sim::sparse_arith_name(sim::kDefaultSparseArith))),
-       "with --vectors: the pruned-position hypothesis: zeros, kept, kept-packed, or all (docs/mma-sp.md)");
+       "with --vectors: the pruned-position hypothesis: zeros, kept, kept-packed, or all (docs/mma-sp.md)")
+      ("json", po::bool_switch(), "print the JSON report (JSON Lines: one object per file; with --vectors one)");
   // clang-format on
   po::positional_options_description positional;
   positional.add("file", -1);
   const po::variables_map vm = parse_options(args, options, positional);
+  const bool json = vm["json"].as<bool>();
   if (vm.count("vectors")) {
     if (vm.count("file")) throw Error("sparse: give metadata files or --vectors, not both");
     ReplayOptions o;
     o.arch = vm["arch"].as<std::string>();
     o.sparse_arith = vm["arith"].as<std::string>();
-    const ReplayResult r =
-        replay_vectors(VectorFamily::sparse, vm["vectors"].as<std::vector<std::string>>(), o, std::cout);
+    o.json = json;
+    const std::vector<std::string>& files = vm["vectors"].as<std::vector<std::string>>();
+    const ReplayResult r = replay_vectors(VectorFamily::sparse, files, o, std::cout);
+    if (json) std::cout << json_line(file_json(files.size() == 1 ? files.front() : "", r.json)) << "\n";
     std::cout << std::flush;
     return r.failed ? kFails : kHolds;
   }
   if (!vm.count("file")) throw Error("sparse: no FILE (instr, selector, meta lines) and no --vectors");
-  return prove_files(vm["file"].as<std::vector<std::string>>());
+  const BatchOptions batch{.jobs = 1, .json = json};
+  return run_batch(
+      expand_inputs(vm["file"].as<std::vector<std::string>>(), {}, {".txt"}), batch,
+      [&](const std::string& path, std::ostream& out) { return check_sparse_file(path, json, false, out); });
 }
 
 }  // namespace mmacheck::cli

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "cli/command.h"
+#include "cli/json_shape.h"
 #include "cli/options.h"
 #include "core/base/error.h"
 #include "cli/vector_replay.h"
@@ -26,7 +27,8 @@ int run_tcgen05_sim(const Args& args) {
   // clang-format off
   options.add_options()
       ("vectors", po::value<std::vector<std::string>>()->multitoken(), "tcgen05 vector files")
-      ("arch", po::value<std::string>()->default_value("sm_100"), "tcgen05 arithmetic (sm_100)");
+      ("arch", po::value<std::string>()->default_value("sm_100"), "tcgen05 arithmetic (sm_100)")
+      ("json", po::bool_switch(), "print one JSON object: the counts and the mismatches");
   // clang-format on
   options.add(show_option("mismatching elements to print"));
   po::positional_options_description positional;
@@ -36,8 +38,10 @@ int run_tcgen05_sim(const Args& args) {
   ReplayOptions o;
   o.arch = vm["arch"].as<std::string>();
   o.show = vm["show"].as<int>();
-  const ReplayResult r =
-      replay_vectors(VectorFamily::tcgen05, vm["vectors"].as<std::vector<std::string>>(), o, std::cout);
+  o.json = vm["json"].as<bool>();
+  const std::vector<std::string>& files = vm["vectors"].as<std::vector<std::string>>();
+  const ReplayResult r = replay_vectors(VectorFamily::tcgen05, files, o, std::cout);
+  if (o.json) std::cout << json_line(file_json(files.size() == 1 ? files.front() : "", r.json)) << "\n";
   std::cout << std::flush;
   return r.failed ? kFails : kHolds;
 }

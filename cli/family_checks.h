@@ -26,7 +26,7 @@ FileOutcome check_tcgen05_file(const std::string& path, bool json, bool allow, s
 FileOutcome check_triton_file(const std::string& path, bool json, bool allow, std::ostream& out);
 FileOutcome check_cute_file(const std::string& path, const Limits& limits, bool json, bool allow, std::ostream& out);
 // No JSON report of its own: `json` gives {"verdict": label}.
-FileOutcome check_scale_file(const std::string& path, bool allow, std::ostream& out);
+FileOutcome check_scale_file(const std::string& path, bool json, bool allow, std::ostream& out);
 FileOutcome check_sparse_file(const std::string& path, bool json, bool allow, std::ostream& out);
 
 }  // namespace mmacheck::cli

@@ -89,12 +89,6 @@ FileOutcome plain(const std::string& path, const KindOptions& o, std::ostream& o
 FileOutcome cute(const std::string& path, const KindOptions& o, std::ostream& out) {
   return check_cute_file(path, o.limits, o.json, o.allow, out);
 }
-FileOutcome scales(const std::string& path, const KindOptions& o, std::ostream& out) {
-  std::ostringstream text;
-  FileOutcome r = check_scale_file(path, o.allow, o.json ? text : out);
-  if (o.json) r.json = Json{{"verdict", r.label}};
-  return r;
-}
 
 // Vector files: the family's report, indented under the file's verdict line.
 bool vector_file(std::string_view, std::string_view text) { return vector_family(text).has_value(); }
@@ -120,7 +114,7 @@ constexpr std::array kKinds{
     InputKind{"tcgen05", "tcgen05.mma files (instr kind=, idesc, tmem lines) and TIRx tcgen05 dumps", tcgen05_file,
               plain<check_tcgen05_file>},
     InputKind{"sparse", "mma.sp metadata files (instr mma.sp...)", sparse_file, plain<check_sparse_file>},
-    InputKind{"scales", "block-scaled mma files (instr ...block_scale...)", scale_file, scales},
+    InputKind{"scales", "block-scaled mma files (instr ...block_scale...)", scale_file, plain<check_scale_file>},
     InputKind{"wgmma", "wgmma operand files (operand, descriptor, smem lines)", wgmma_file, plain<check_wgmma_file>},
     InputKind{"wgmma", "kernels' PTX with wgmma (the fence, commit and wait order)", wgmma_ptx,
               plain<check_wgmma_order_file>},

@@ -86,8 +86,8 @@ ReplayResult replay_mma(const std::vector<std::string>& files, const std::string
                             {"got", sim::element_text(d, m.got)}});
       if (!o.json)
         out << "  " << file.name << ": case " << m.vcase->id << " (" << m.vcase->kind << ") D[" << m.row << "]["
-            << m.col << "]: expected " << sim::element_text(d, m.expected) << ", got "
-            << sim::element_text(d, m.got) << "\n";
+            << m.col << "]: expected " << sim::element_text(d, m.expected) << ", got " << sim::element_text(d, m.got)
+            << "\n";
     }
     file_reports.push_back({{"file", file.name},
                             {"passed", report.passed},
@@ -103,12 +103,12 @@ ReplayResult replay_mma(const std::vector<std::string>& files, const std::string
   return result;
 }
 
-ReplayResult replay_sparse(const std::vector<std::string>& files, const std::string& arch_name,
-                           const ReplayOptions& o, std::ostream& out) {
+ReplayResult replay_sparse(const std::vector<std::string>& files, const std::string& arch_name, const ReplayOptions& o,
+                           std::ostream& out) {
   const sim::ArchParams& arch = sim::arch_params(arch_name);
   std::vector<sim::SparseArith> hs;
-  const std::string arith = o.sparse_arith.empty() ? std::string(sim::sparse_arith_name(sim::kDefaultSparseArith))
-                                                   : o.sparse_arith;
+  const std::string arith =
+      o.sparse_arith.empty() ? std::string(sim::sparse_arith_name(sim::kDefaultSparseArith)) : o.sparse_arith;
   if (arith == "all") hs.assign(std::begin(sim::kAllSparseArith), std::end(sim::kAllSparseArith));
   else if (const auto h = sim::parse_sparse_arith(arith)) hs.push_back(*h);
   else throw Error("unknown mma.sp hypothesis '" + printable(arith) + "' (zeros, kept, kept-packed, all)");
@@ -121,10 +121,8 @@ ReplayResult replay_sparse(const std::vector<std::string>& files, const std::str
       const sim::SparseVectorReport r = sim::run_sparse_vectors(parsed[f], arch, h);
       result.passed += r.passed;
       result.failed += r.failed;
-      runs.push_back({{"file", files[f]},
-                      {"hypothesis", sim::sparse_arith_name(h)},
-                      {"passed", r.passed},
-                      {"failed", r.failed}});
+      runs.push_back(
+          {{"file", files[f]}, {"hypothesis", sim::sparse_arith_name(h)}, {"passed", r.passed}, {"failed", r.failed}});
       if (o.json) continue;
       out << files[f] << " [" << sim::sparse_arith_name(h) << ", " << arch.name << "]: " << r.passed << " passed, "
           << r.failed << " failed\n";
@@ -134,8 +132,8 @@ ReplayResult replay_sparse(const std::vector<std::string>& files, const std::str
             << "]: recorded 0x" << std::hex << m.expected << ", simulated 0x" << m.got << std::dec << "\n";
       }
     }
-  result.json =
-      result_json(row(VectorFamily::sparse), std::string(arch.name), result.passed, result.failed, {{"runs", std::move(runs)}});
+  result.json = result_json(row(VectorFamily::sparse), std::string(arch.name), result.passed, result.failed,
+                            {{"runs", std::move(runs)}});
   return result;
 }
 
@@ -166,16 +164,17 @@ ReplayResult replay_cases(VectorFamily family, const std::vector<std::string>& f
                           {"expected", sim::element_text(d, m.expected)},
                           {"got", sim::element_text(d, m.got)}});
     if (!o.json)
-      out << "  case " << m.case_id << " " << name << " D[" << m.row << "][" << m.col
-          << "]: expected " << sim::element_text(d, m.expected) << ", got " << sim::element_text(d, m.got) << "\n";
+      out << "  case " << m.case_id << " " << name << " D[" << m.row << "][" << m.col << "]: expected "
+          << sim::element_text(d, m.expected) << ", got " << sim::element_text(d, m.got) << "\n";
   }
   if (!o.json)
     out << r.passed << " passed, " << r.failed << " failed (" << r.outputs << " outputs, " << r.mismatched_outputs
         << " differ)\n";
-  return {r.passed, r.failed,
-          result_json(row(family), arch_name, r.passed, r.failed,
-                      {{"outputs", r.outputs}, {"outputs_differ", r.mismatched_outputs},
-                       {"mismatches", std::move(mismatches)}})};
+  return {
+      r.passed, r.failed,
+      result_json(
+          row(family), arch_name, r.passed, r.failed,
+          {{"outputs", r.outputs}, {"outputs_differ", r.mismatched_outputs}, {"mismatches", std::move(mismatches)}})};
 }
 
 }  // namespace
@@ -208,8 +207,8 @@ ReplayResult replay_vectors(VectorFamily family, const std::vector<std::string>&
       throw Error(SourceLoc{input_name(path), 0, 0},
                   "not a vector file (no 'instr' line of a known family followed by 'case' lines)");
     if (*f != family)
-      throw Error(SourceLoc{input_name(path), 0, 0}, "a " + std::string(family_name(*f)) +
-                                                         " vector file, not " + std::string(fam.name) +
+      throw Error(SourceLoc{input_name(path), 0, 0}, "a " + std::string(family_name(*f)) + " vector file, not " +
+                                                         std::string(fam.name) +
                                                          " (`mmacheck replay` replays every family)");
   }
   const std::string arch = o.arch.value_or(std::string(fam.default_arch));

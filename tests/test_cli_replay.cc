@@ -102,6 +102,9 @@ TEST_CASE("a wrong D word in a vector file fails it through replay, prove and th
     CHECK(prove.status == 1);
     CHECK(prove.out.find("failed  " + bad + "  " + f.name + " vectors replayed") != std::string::npos);
     CHECK(run_mmacheck({"prove", f.file}).status == 0);
+    // sim, the job of running a file, replays a vector file too.
+    CHECK(run_mmacheck({"sim", f.file}).status == 0);
+    CHECK(run_mmacheck({"sim", bad}).status == 1);
     CHECK(run_mmacheck({family_command[k++], "--vectors", bad}).status == 1);
   }
 }

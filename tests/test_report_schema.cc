@@ -119,12 +119,35 @@ TEST_CASE("every --json command prints objects of docs/report.schema.json", "[cl
       conforming_lines({"prove", source_path("tests/data/program/tvmscript/ok_k_reversed.py"), "--json"});
   CHECK(superseded[0]["verdict"] == "proved");
   CHECK(superseded[0].dump().find("\"superseded\"") != std::string::npos);
+  // Every family's vector files, through replay and their family commands.
+  const std::string mmav = source_path("tests/data/m16n8k8.f32.f16.f16.f32.mmav"),
+                    wgmma_v = source_path("tests/data/mmasim/wgmma.sm_90.mmav"),
+                    tcgen05_v = source_path("tests/data/mmasim/tcgen05.sm_100.mmav"),
+                    sparse_v = source_path("tests/data/mma_sp/h200.k16.mmav");
+  const auto replayed = conforming_lines({"replay", mmav, wgmma_v, tcgen05_v, sparse_v, "--json"});
+  REQUIRE(replayed.size() == 4);
+  for (const nlohmann::json& r : replayed) CHECK(r["verdict"] == "passed");
+  CHECK(replayed[1]["family"] == "wgmma");
+  CHECK(conforming_lines({"wgmma-sim", wgmma_v, "--json"})[0]["verdict"] == "passed");
+  CHECK(conforming_lines({"tcgen05-sim", tcgen05_v, "--json"})[0]["verdict"] == "passed");
+  CHECK(conforming_lines({"sparse", "--vectors", sparse_v, "--json"})[0]["verdict"] == "passed");
+  CHECK(conforming_lines({"prove", sparse_v, "--json"})[0]["family"] == "mma.sp");
+  // The metadata and scale files, alone and through the front door.
+  for (const char* command : {"sparse", "prove"}) {
+    CHECK(conforming_lines({command, source_path("examples/sparse/k32_selector1.txt"), "--json"})[0]["verdict"] ==
+          "proved");
+    const nlohmann::json scales = conforming_lines({command == std::string("prove") ? "prove" : "scales",
+                                                    source_path("examples/scales/swapped.txt"), "--json"})[0];
+    CHECK(scales["verdict"] == "refuted");
+    CHECK(scales["scales"].size() == 2);
+  }
   const std::string gpu = conforming_lines({"gpu", good, "--json", "--cases", "2"})[0]["verdict"];
   // Without CUDA gpu's object is bad input, still of the shape.
   CHECK((gpu == "match" || gpu == "no_gpu" || (!mmacheck::test::runs_here("gpu") && gpu == "bad input")));
   const fs::path bad = fs::temp_directory_path() / "mmacheck_schema_bad.txt";
   { std::ofstream(bad) << "gemm(D, A, B, D)\n"; }
-  for (const char* command : {"prove", "sim", "gpu", "draw", "cute", "triton", "wgmma", "tcgen05", "tma"})
+  for (const char* command :
+       {"prove", "sim", "gpu", "draw", "cute", "triton", "wgmma", "tcgen05", "tma", "scales", "sparse", "replay"})
     CHECK(conforming_lines({command, bad.string(), "--json"})[0]["verdict"] == "bad input");
   const auto many = conforming_lines({"prove", good, bad.string(), "--json"});
   REQUIRE(many.size() == 2);
