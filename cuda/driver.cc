@@ -48,6 +48,7 @@ Driver Driver::load() {
       lib.get<decltype(&::cuMemcpyHtoD_v2)>("cuMemcpyHtoD_v2"),
       lib.get<decltype(&::cuMemcpyDtoH_v2)>("cuMemcpyDtoH_v2"),
       lib.get<decltype(&::cuLaunchKernel)>("cuLaunchKernel"),
+      lib.get<decltype(&::cuFuncSetAttribute)>("cuFuncSetAttribute"),
       lib.get<decltype(&::cuMemAllocHost_v2)>("cuMemAllocHost_v2"),
       lib.get<decltype(&::cuMemFreeHost)>("cuMemFreeHost"),
       lib.get<decltype(&::cuStreamCreate)>("cuStreamCreate"),

@@ -42,6 +42,8 @@ class Driver {
     decltype(&::cuMemcpyHtoD_v2) cuMemcpyHtoD;
     decltype(&::cuMemcpyDtoH_v2) cuMemcpyDtoH;
     decltype(&::cuLaunchKernel) cuLaunchKernel;
+    // Dynamic shared memory above 48 KB (cuda/wgmma_kernel.h) needs the kernel's opt-in.
+    decltype(&::cuFuncSetAttribute) cuFuncSetAttribute;
     // Batched runs (cuda/gemm_stream.h): page-locked host memory, streams, async copies.
     decltype(&::cuMemAllocHost_v2) cuMemAllocHost;
     decltype(&::cuMemFreeHost) cuMemFreeHost;

@@ -74,7 +74,14 @@ std::vector<Bytes> Gpu::run(const std::string& image, const std::string& entry, 
   }
   std::vector<void*> params;
   for (CUdeviceptr& p : res.memory) params.push_back(&p);
-  driver.check(api.cuLaunchKernel(function, shape.grid, 1, 1, shape.block, 1, 1, 0, nullptr, params.data(), nullptr),
+  // Past the default 48 KB a kernel takes dynamic shared memory only when it
+  // opts in (up to the device's limit, 227 KB on Hopper; beyond it this call fails).
+  if (shape.dynamic_smem > 48 * 1024)
+    driver.check(api.cuFuncSetAttribute(function, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+                                        static_cast<int>(shape.dynamic_smem)),
+                 "cuFuncSetAttribute");
+  driver.check(api.cuLaunchKernel(function, shape.grid, 1, 1, shape.block, 1, 1, shape.dynamic_smem, nullptr,
+                                  params.data(), nullptr),
                "cuLaunchKernel");
   driver.check(api.cuCtxSynchronize(), "cuCtxSynchronize");
   for (std::size_t i = 0; i < buffers.size(); ++i)

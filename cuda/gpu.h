@@ -23,8 +23,9 @@ namespace mmacheck::cuda {
 using Bytes = std::vector<std::byte>;
 
 struct LaunchShape {
-  unsigned grid = 1;    // blocks (x)
-  unsigned block = 32;  // threads per block (x)
+  unsigned grid = 1;          // blocks (x)
+  unsigned block = 32;        // threads per block (x)
+  unsigned dynamic_smem = 0;  // bytes of dynamic shared memory per block (above 48 KB: opted in at launch)
 };
 
 class Gpu {

@@ -74,9 +74,9 @@ WgmmaDiffReport wgmma_differential(const GpuSession& session, const sim::WgmmaRu
   const std::array<std::uint64_t, 2> desc = wgmma_descriptors(run);
   Bytes desc_bytes(sizeof desc);
   std::memcpy(desc_bytes.data(), desc.data(), sizeof desc);
-  const std::vector<Bytes> out =
-      session.gpu.run(cubin, kernel.entry, {static_cast<unsigned>(cases), static_cast<unsigned>(kernel.threads)},
-                      {std::move(image), std::move(desc_bytes), std::move(c), std::move(d)});
+  const std::vector<Bytes> out = session.gpu.run(
+      cubin, kernel.entry, {static_cast<unsigned>(cases), static_cast<unsigned>(kernel.threads), kernel.shared_bytes},
+      {std::move(image), std::move(desc_bytes), std::move(c), std::move(d)});
 
   WgmmaDiffReport report;
   report.cases = options.cases;
