@@ -1,13 +1,7 @@
 # Sourced by the build scripts (build.sh, sanitize.sh, fuzz.sh,
-# python-test.sh, check-changed.sh): how every build tree is configured and
-# compiled.
-#
-# Ninja, where it is installed (Debian's `ninja-build`, which
-# scripts/setup.sh installs), for a build tree configured for the first
-# time: unlike make it starts a library's objects before the libraries it
-# links are archived, so the two cores of CI stay busy across the chain of
-# layers (core/CMakeLists.txt).  A tree configured before keeps its
-# generator (cmake reads CMAKE_GENERATOR only for a new tree).
+# python-test.sh, check-changed.sh): how every build tree is compiled.
+# (Make, cmake's default generator: Ninja kept CI's two cores no busier,
+# docs/contributing.md.)
 #
 # ccache, where it is installed (Debian's `ccache`), with one cache for
 # every clone of the repository on this machine.  Paths under the clone are
@@ -21,9 +15,6 @@
 # macros it defines are not in the hash: it is itself cached by content).
 # MMACHECK_CCACHE=OFF turns ccache off; CCACHE_DIR chooses the cache
 # (default ~/.cache/ccache).
-if [ -z "${CMAKE_GENERATOR:-}" ] && command -v ninja >/dev/null; then
-  export CMAKE_GENERATOR=Ninja
-fi
 if [ "${MMACHECK_CCACHE:-ON}" != OFF ] && command -v ccache >/dev/null; then
   export CCACHE_BASEDIR="$PWD"
   export CCACHE_NOHASHDIR=1

@@ -9,7 +9,7 @@
 # scripts/tidy.sh).
 set -euo pipefail
 
-packages=(cmake g++ make ninja-build ccache pkg-config libz3-dev libeigen3-dev libboost-program-options-dev nlohmann-json3-dev catch2 libvalijson-dev)
+packages=(cmake g++ make ccache pkg-config libz3-dev libeigen3-dev libboost-program-options-dev nlohmann-json3-dev catch2 libvalijson-dev)
 case "${1:-}" in
   fuzz) packages+=(clang libclang-rt-14-dev) ;;
   lint) packages+=(clang-format clang-tidy) ;;
