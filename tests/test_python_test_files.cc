@@ -201,6 +201,16 @@ TEST_CASE("what a test file's Python does beyond what mmacheck evaluates is a lo
       "    def g():\n        pass\n    return g\n" +
       ten + "def test_x(p0, p1, p2, p3, p4):\n    mk()\n";
   CHECK(error_of(product).find("8:1: the parametrize marks of test_x make more than 10000 parameter sets") == 0);
+  // A kernel built in a test class's method (pytest runs it; classes are
+  // passed over), by a factory call or a kernel of its own: at that place.
+  CHECK(
+      error_of(text + "\nclass TestGemm:\n    def test_one(self):\n        make_oriented(False, False, \"float16\")\n")
+          .find("'make_oriented', which builds a kernel, is called in class 'TestGemm'") != std::string::npos);
+  CHECK(error_of(text + "\nclass TestOwn:\n    def test_own(self):\n        @T.prim_func\n        def k():\n"
+                        "            T.device_entry()\n")
+            .find("a kernel is defined in class 'TestOwn'") != std::string::npos);
+  // A class that builds nothing is passed over as before.
+  CHECK(error_of(text + "\nclass Helper:\n    def size(self):\n        return 4\n").empty());
   // A factory no test calls, in a file that builds nothing else: nothing would be checked.
   const std::string lone =
       "from tvm.script import tirx as T\n\ndef make():\n    @T.prim_func\n    def f():\n"

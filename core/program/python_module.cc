@@ -644,6 +644,36 @@ bool Module::define(TokenCursor& in) {
   return true;
 }
 
+void Module::refuse_kernel_class(const TokenCursor& in) const {
+  std::size_t k = 0;
+  while (in.peek(k).is_op("@")) {
+    // @I.ir_module: TVMScript's module of kernels, the reader's own.
+    if (in.peek(k + 2).is_op(".") && in.peek(k + 3).is_name("ir_module")) return;
+    while (!in.peek(k).ends_statement()) ++k;
+    while (in.peek(k).kind == TokenKind::newline) ++k;
+  }
+  if (!in.peek(k).is_name("class")) return;
+  const Token& keyword = in.peek(k);
+  const std::string name = in.peek(k + 1).text;
+  TokenCursor end(in.tokens(), in.position());
+  skip_statement(end);
+  const auto refuse = [&](const Token& at, const std::string& what) {
+    throw Error(at.loc, what + " in class '" + printable(name) + "' (line " + std::to_string(keyword.loc.line) +
+                            "): mmacheck reads the kernels a file's test functions build and passes classes over, so "
+                            "it would go unchecked; build it in a test function (docs/tvmscript.md, \"Test files\")");
+  };
+  for (TokenCursor c(in.tokens(), in.position() + k); c.position() < end.position(); c.next()) {
+    if (at_kernel_decorator(c)) refuse(c.peek(), "a kernel is defined");
+    const Token& t = c.peek();
+    if (t.kind != TokenKind::identifier || !c.peek(1).is_op("(") ||
+        (c.position() > 0 && (*c.tokens())[c.position() - 1].is_op(".")))
+      continue;
+    const Value* v = scope_->find(t.text);
+    if (v && v->get<std::shared_ptr<const Function>>() && builds_kernel(**v->get<std::shared_ptr<const Function>>()))
+      refuse(t, "'" + t.text + "', which builds a kernel, is called");
+  }
+}
+
 void Module::unbind_test(const std::string& name) {
   tests_.erase(std::remove_if(tests_.begin(), tests_.end(), [&](const Test& t) { return t.def->name == name; }),
                tests_.end());

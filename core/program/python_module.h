@@ -49,6 +49,11 @@ class Module {
   // At a top-level def (decorators included) that is not a kernel: records
   // it and returns true; false, consuming nothing, elsewhere.
   bool define(TokenCursor& in);
+  // At a top-level class (decorators included): throws at the first place
+  // its body builds a kernel (a kernel decorator, a call of a def that
+  // builds one) — pytest runs a Test* class's methods, mmacheck passes
+  // classes over, so such a kernel would go unchecked.  Consumes nothing.
+  void refuse_kernel_class(const TokenCursor& in) const;
   // At `NAME = ...`, `a, b = ...` (or `NAME += ...`): evaluates the right
   // side and binds the names; returns them with their values.  Throws at
   // what does not evaluate.

@@ -105,6 +105,7 @@ bool ProgramParser::module_statement() {
   }
   const Token def_name = in_.peek(k).is_name("def") ? in_.peek(k + 1) : Token{};
   const int def_line = in_.peek(k).loc.line;
+  module_->refuse_kernel_class(in_);
   if (module_->define(in_)) {
     forget(def_name.text);
     foreign_.note("def " + def_name.text + " (line " + std::to_string(def_line) + ")");
