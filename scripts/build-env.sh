@@ -9,16 +9,14 @@
 # directory is left out of the hash (CCACHE_NOHASHDIR: it only differs by
 # the clone's place), so a fresh clone compiles what another clone compiled
 # from the cache.  The build trees keep one depth below the clone (build/,
-# build-sanitize/, build-python/) so that the relative paths agree too.  The
-# test suite's precompiled header (tests/CMakeLists.txt) is cached like any
-# object; CCACHE_SLOPPINESS lets ccache use it (its timestamps and the
-# macros it defines are not in the hash: it is itself cached by content).
+# build-sanitize/, build-python/) so that the relative paths agree too.
+# (No precompiled headers: clang's records the clone's path, so every object
+# using it would miss the cache in the next clone, docs/contributing.md.)
 # MMACHECK_CCACHE=OFF turns ccache off; CCACHE_DIR chooses the cache
 # (default ~/.cache/ccache).
 if [ "${MMACHECK_CCACHE:-ON}" != OFF ] && command -v ccache >/dev/null; then
   export CCACHE_BASEDIR="$PWD"
   export CCACHE_NOHASHDIR=1
-  export CCACHE_SLOPPINESS="${CCACHE_SLOPPINESS:-pch_defines,time_macros,include_file_mtime,include_file_ctime}"
   export CCACHE_MAXSIZE="${CCACHE_MAXSIZE:-8G}"
   export CMAKE_CXX_COMPILER_LAUNCHER=ccache
 fi
