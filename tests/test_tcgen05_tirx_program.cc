@@ -200,6 +200,12 @@ TEST_CASE("tcgen05 TIRx: what the dump reader does not read is a located error",
       {"T.address_of(sa[0, repeat_2, 0, 0])", "T.address_of(sa[0, repeat_2, 0, 0, 0])", "takes 4 indices"},
       {"T.address_of(sa[0, repeat_2, 0, 0])", "T.address_of(sa[0, repeat_2 + 4, 0, 0])", "outside sa's shape"},
       {"T.uint32(138413200)", "T.uint32(138413200 + repeat_9)", "'repeat_9' is no loop variable"},
+      // A layout cut from its line must lie on it: over two lines inside the
+      // brackets, or after a lone carriage return (a line end to the lexer,
+      // not to the lines the layout is cut from: fuzz_families, an overflow).
+      {"T.Iter(128, 1, \"TLane\"), T.Iter(256, 1, \"TCol\")]", "T.Iter(128, 1, \"TLane\"),\n T.Iter(256, 1, \"TCol\")]",
+       "the layout does not end on its line"},
+      {"scope=\"tmem\", layout=", "scope=\"tmem\",\r layout=", "the layout does not end on its line"},
       {"scope=\"tmem\"", "scope=\"local\"", "a shared or tmem buffer is read"},
       {"T.bfloat16, scope=\"shared\"", "T.float64, scope=\"shared\"", "has no operand format float64"},
       // Never a verdict from a wrapped number: a shape past 2^63 elements, a product past 128 bits.

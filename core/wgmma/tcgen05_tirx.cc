@@ -328,8 +328,14 @@ class DumpReader {
       if (t.is_op(")") || t.is_op("]") || t.is_op("}")) --depth;
     }
     const Token& after = in_.peek();
-    const std::string& line = lines_[static_cast<std::size_t>(first.loc.line - 1)];
-    const std::string expr = line.substr(first.loc.col - 1, after.loc.col - first.loc.col);
+    // The expression is cut from its line: it must lie on one line as this
+    // reader's lines have it (the lexer also ends a line at a lone '\r').
+    const auto line_at = static_cast<std::size_t>(first.loc.line - 1);
+    if (after.loc.line != first.loc.line || line_at >= lines_.size() || after.loc.col < first.loc.col ||
+        static_cast<std::size_t>(after.loc.col - 1) > lines_[line_at].size())
+      in_.fail(key, "the layout does not end on its line");
+    const std::string expr =
+        lines_[line_at].substr(static_cast<std::size_t>(first.loc.col - 1), after.loc.col - first.loc.col);
     return parse_any_layout(expr, first.loc);
   }
 
