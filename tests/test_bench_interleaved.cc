@@ -10,6 +10,8 @@
 #include "core/base/error.h"
 #include "sim/numerics/throughput.h"
 
+namespace test_bench_interleaved {
+
 using namespace mmacheck;
 using namespace mmacheck::sim;
 
@@ -64,3 +66,5 @@ TEST_CASE("interleaved runs the phases in turn, one slice each per round", "[ben
   CHECK_THROWS_AS(interleaved(phases, 0, 0.01), Error);
   CHECK_THROWS_AS(interleaved(phases, 1, 0), Error);
 }
+
+}  // namespace test_bench_interleaved

@@ -12,6 +12,8 @@
 #include "core/gemm/scale_frame.h"
 #include "sim/numerics/block_scaled.h"
 
+namespace test_block_scaled {
+
 using namespace mmacheck;
 using namespace mmacheck::sim;
 
@@ -188,3 +190,5 @@ TEST_CASE("ue4m3 scales: bit 7 ignored, 0x7F NaN, zero a zero term, subnormals e
   t.sa[2] = 0x80;                                               // zero: group 2 drops out
   CHECK(run(m, t.a, t.b, t.c, t.sa, t.sb)[0] == 0x41c04000);    // 24.03125
 }
+
+}  // namespace test_block_scaled

@@ -11,6 +11,8 @@
 #include "core/prove/scale_reader.h"
 #include "tests/support.h"
 
+namespace test_block_scaled_proof {
+
 using namespace mmacheck;
 
 namespace {
@@ -156,3 +158,5 @@ TEST_CASE("mmacheck scales exits by the verdicts", "[block_scaled][scales][cli]"
   CHECK(error.status == 2);
   CHECK(error.err.find("scales_bad_selector.txt:3:10: error: thread-id-b 4 is not 0..3") != std::string::npos);
 }
+
+}  // namespace test_block_scaled_proof

@@ -15,6 +15,8 @@
 #include "sim/vectors/vector_file.h"
 #include "tests/support.h"
 
+namespace test_block_scaled_vectors {
+
 using namespace mmacheck;
 using namespace mmacheck::sim;
 
@@ -150,3 +152,5 @@ TEST_CASE("scale lines of a vector file are checked like its tiles", "[block_sca
   CHECK(error_of("instr mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32\ncase 0\nSA 00\n") ==
         "3:1: unknown line kind 'SA' (expected instr, case, A, B, C or D)");
 }
+
+}  // namespace test_block_scaled_vectors

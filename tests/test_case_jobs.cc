@@ -12,6 +12,8 @@
 #include "sim/check/run_cases.h"
 #include "tests/support.h"
 
+namespace test_case_jobs {
+
 using namespace mmacheck;
 
 namespace {
@@ -76,3 +78,5 @@ TEST_CASE("run_cases passes a right program and reports a planted mistake in cas
     CHECK(four.failures[i].element.got == one.failures[i].element.got);
   }
 }
+
+}  // namespace test_case_jobs

@@ -17,6 +17,8 @@
 #include "core/base/worker_pool.h"
 #include "tests/support.h"
 
+namespace test_cli_commands {
+
 using namespace mmacheck;
 using namespace mmacheck::test;
 
@@ -402,3 +404,5 @@ TEST_CASE("cute and triton take many files and folders as prove does", "[cli][cu
   CHECK(empty.status == 2);
   CHECK_THAT(empty.err, Catch::Contains("the folder holds no .json, .ttgir or .mlir file"));
 }
+
+}  // namespace test_cli_commands

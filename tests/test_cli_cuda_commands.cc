@@ -15,6 +15,8 @@
 #include "core/base/json.h"
 #include "tests/support.h"
 
+namespace test_cli_cuda_commands {
+
 using namespace mmacheck;
 using namespace mmacheck::test;
 
@@ -87,3 +89,5 @@ TEST_CASE("without CUDA, gpu and capture refuse to run with exit 2, whatever the
   CHECK(j["error"]["message"] == "gpu: this mmacheck was built without CUDA (configure with -DMMACHECK_CUDA=ON)");
   CHECK(j["file"].is_null());
 }
+
+}  // namespace test_cli_cuda_commands

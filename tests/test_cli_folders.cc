@@ -11,6 +11,8 @@
 
 #include "tests/support.h"
 
+namespace test_cli_folders {
+
 using namespace mmacheck;
 namespace fs = std::filesystem;
 
@@ -89,3 +91,5 @@ TEST_CASE("a folder's files are selected by --include/--exclude globs on their r
   CHECK(files({"--include", "**/*.py", "--exclude", "**/test_*.py"}) == 3);
   fs::remove_all(repo);
 }
+
+}  // namespace test_cli_folders

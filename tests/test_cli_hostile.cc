@@ -11,7 +11,7 @@
 #include "tests/support.h"
 #include "tests/test_hardening_support.h"
 
-namespace mmacheck {
+namespace mmacheck::test_cli_hostile {
 
 using Catch::Matchers::Contains;
 
@@ -92,4 +92,4 @@ TEST_CASE("draw under ulimit -f: the failed write is an error, exit 2, not a sig
   CHECK_FALSE(std::filesystem::exists(out));
 }
 
-}  // namespace mmacheck
+}  // namespace mmacheck::test_cli_hostile

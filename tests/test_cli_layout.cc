@@ -10,6 +10,8 @@
 #include "core/base/json.h"
 #include "tests/support.h"
 
+namespace test_cli_layout {
+
 using mmacheck::test::run_mmacheck;
 using mmacheck::test::RunResult;
 using mmacheck::Json;
@@ -145,3 +147,5 @@ TEST_CASE("bad layout files exit 2 with FILE:LINE:COL when a file command exists
   CHECK(r.status == 2);
   CHECK_THAT(r.err, Catch::StartsWith(path + ":2:5: error: unknown name 'A_FRG' (known layouts: A)"));
 }
+
+}  // namespace test_cli_layout

@@ -15,6 +15,8 @@
 #include "core/base/json.h"
 #include "tests/support.h"
 
+namespace test_cli_replay {
+
 using namespace mmacheck;
 using namespace mmacheck::test;
 
@@ -120,3 +122,5 @@ TEST_CASE("replay refuses a file that is no vector file; a family command anothe
   CHECK(run_mmacheck({"replay"}).status == 2);
   CHECK(run_mmacheck({"replay", all[0].file, "--show", "-1"}).status == 2);
 }
+
+}  // namespace test_cli_replay

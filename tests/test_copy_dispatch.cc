@@ -14,6 +14,8 @@
 #include "tests/support.h"
 #include "tests/test_prove_support.h"
 
+namespace test_copy_dispatch {
+
 using namespace mmacheck;
 using namespace mmacheck::test;
 
@@ -169,3 +171,5 @@ TEST_CASE("copy D_s = D dispatches to smem_stmatrix_d.txt's stmatrix.x2: same ac
   CHECK(r.verdict == Verdict::proved);
   CHECK(r.verdict == prove_both(parse_program(hand, "hand.txt"), InstSet::extended).verdict);
 }
+
+}  // namespace test_copy_dispatch

@@ -21,6 +21,8 @@
 #include "sim/machine/warp_machine.h"
 #include "tests/test_cuda_support.h"
 
+namespace test_cuda_batches {
+
 using namespace mmacheck;
 using namespace mmacheck::cuda;
 
@@ -263,3 +265,5 @@ TEST_CASE("the differential pipeline rejects a simulator's D of the wrong shape 
   });
   CHECK_THROWS_WITH(run_differential(devs, s.staging, s.specs, pool, wide, {.cases = 8}), Catch::Contains("wider"));
 }
+
+}  // namespace test_cuda_batches

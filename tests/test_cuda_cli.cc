@@ -8,6 +8,8 @@
 #include "cuda/device.h"
 #include "tests/support.h"
 
+namespace test_cuda_cli {
+
 using mmacheck::test::run_mmacheck;
 using mmacheck::test::source_path;
 
@@ -90,3 +92,5 @@ TEST_CASE("mmacheck capture on a GPU writes vectors the simulator reads and pass
   CHECK(json.out.find("\"cases\":8") != std::string::npos);
   std::filesystem::remove(out);
 }
+
+}  // namespace test_cuda_cli

@@ -13,6 +13,8 @@
 #include "tests/support.h"
 #include "tests/test_cuda_support.h"
 
+namespace test_cuda_cpu_model {
+
 using namespace mmacheck;
 
 TEST_CASE("staged like the kernel, every dispatched example computes its gemm exactly", "[cuda][model][examples]") {
@@ -72,3 +74,5 @@ TEST_CASE("the GPU tests' exact integer reference agrees with the model on every
   }
   CHECK(checked >= 40);  // s8/u8, s4/u4 and b1 rows of sm_90
 }
+
+}  // namespace test_cuda_cpu_model

@@ -24,6 +24,8 @@
 #include "tests/support.h"
 #include "tests/test_cuda_support.h"
 
+namespace test_cuda_gpu {
+
 using namespace mmacheck;
 using namespace mmacheck::cuda;
 using namespace mmacheck::sim;
@@ -193,3 +195,5 @@ TEST_CASE("GPU: the device draws the host's random stream bit for bit", "[cuda][
     CHECK(differ == 0);
   }
 }
+
+}  // namespace test_cuda_gpu

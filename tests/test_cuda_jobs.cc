@@ -9,6 +9,8 @@
 #include "cuda/gpu_check.h"
 #include "tests/support.h"
 
+namespace test_cuda_jobs {
+
 using namespace mmacheck;
 
 namespace {
@@ -31,3 +33,5 @@ TEST_CASE("run_gpu_check declines a rejected program and finds bad input before 
   CHECK(none.result == cuda::GpuCheckResult::no_gpu);
   CHECK_FALSE(none.no_gpu_reason.empty());
 }
+
+}  // namespace test_cuda_jobs

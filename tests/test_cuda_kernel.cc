@@ -22,6 +22,8 @@
 #include "tests/support.h"
 #include "tests/test_cuda_support.h"
 
+namespace test_cuda_kernel {
+
 using namespace mmacheck;
 using namespace mmacheck::cuda;
 using namespace mmacheck::sim;
@@ -218,3 +220,5 @@ TEST_CASE("NVRTC compiles the device's random-stream kernel", "[cuda][philox]") 
   if (!nvrtc) return;
   for (const int sm : {80, 90}) CHECK_FALSE(nvrtc->compile(case_stream_kernel_source(), sm, "case_stream.cu").empty());
 }
+
+}  // namespace test_cuda_kernel

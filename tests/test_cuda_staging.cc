@@ -8,6 +8,8 @@
 #include "core/program/read/read_program.h"
 #include "tests/test_cuda_support.h"
 
+namespace test_cuda_staging {
+
 using namespace mmacheck;
 
 namespace {
@@ -161,3 +163,5 @@ TEST_CASE("frame staging and the single-instruction nest agree for every instruc
     CHECK(st.a.rows * st.a.cols == 32 * st.a.slots);
   }
 }
+
+}  // namespace test_cuda_staging

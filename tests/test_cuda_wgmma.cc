@@ -13,6 +13,8 @@
 #include "cuda/wgmma_kernel.h"
 #include "tests/support.h"
 
+namespace test_cuda_wgmma {
+
 using namespace mmacheck;
 using namespace mmacheck::cuda;
 using namespace mmacheck::sim;
@@ -124,3 +126,5 @@ TEST_CASE("wgmma-gpu: kernels and bad input before the GPU, exit 3 without one",
     CHECK(r.err.find("no GPU") != std::string::npos);
   }
 }
+
+}  // namespace test_cuda_wgmma

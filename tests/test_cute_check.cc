@@ -7,6 +7,8 @@
 #include "core/cute/cute_check.h"
 #include "tests/support.h"
 
+namespace test_cute_check {
+
 using namespace mmacheck;
 
 namespace {
@@ -165,3 +167,5 @@ TEST_CASE("Shape_MNK must be the shape the name gives", "[cute]") {
   CHECK(r[0].result == FrameVerdict::ill_formed);
   CHECK(operand(r[0], Operand::A).message.find("Shape_MNK (16,8,16)") != std::string::npos);
 }
+
+}  // namespace test_cute_check

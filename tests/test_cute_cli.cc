@@ -8,6 +8,8 @@
 #include "core/base/json.h"
 #include "tests/support.h"
 
+namespace test_cute_cli {
+
 using mmacheck::Json;
 using mmacheck::test::run_mmacheck;
 using mmacheck::test::RunResult;
@@ -122,3 +124,5 @@ TEST_CASE("triton: the wheel's layouts exit 0, #3580's reuse exits 1, JSON keys 
   CHECK(malformed.status == 2);
   CHECK(malformed.err.find("error: register=4 where register=2 comes next") != std::string::npos);
 }
+
+}  // namespace test_cute_cli

@@ -16,6 +16,8 @@
 #include "core/cute/cute_tiled_check.h"
 #include "tests/support.h"
 
+namespace test_cute_dsl_print {
+
 using namespace mmacheck;
 
 namespace {
@@ -170,3 +172,5 @@ TEST_CASE("the DSL print reader is strict: located errors", "[cute][dsl]") {
             .front()
             .shape_mnk->flatten() == std::vector<std::int64_t>{16, 8, 8});
 }
+
+}  // namespace test_cute_dsl_print

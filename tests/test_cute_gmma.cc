@@ -12,6 +12,8 @@
 #include "core/cute/cute_traits.h"
 #include "tests/support.h"
 
+namespace test_cute_gmma {
+
 using namespace mmacheck;
 
 namespace {
@@ -299,3 +301,5 @@ TEST_CASE("the CuTe DSL's warpgroup and tcgen05 atoms (as it prints them) get th
     for (const CuteOperandReport& o : check_cute_atom(atom).operands) CHECK(o.result == FrameVerdict::unchecked);
   }
 }
+
+}  // namespace test_cute_gmma

@@ -7,6 +7,8 @@
 #include "core/base/error.h"
 #include "core/cute/cute_layout.h"
 
+namespace test_cute_layout {
+
 using namespace mmacheck;
 
 TEST_CASE("the printed and the C++ spelling of a layout are the same layout", "[cute]") {
@@ -74,3 +76,5 @@ TEST_CASE("a malformed layout is an Error at its position", "[cute]") {
   // Sizes saturate instead of overflowing.
   CHECK(parse_cute_layout("(2147483647,2147483647,2147483647)").size() == std::numeric_limits<std::int64_t>::max());
 }
+
+}  // namespace test_cute_layout

@@ -12,6 +12,8 @@
 #include "core/cute/cute_tiled_check.h"
 #include "tests/support.h"
 
+namespace test_cute_strict {
+
 using namespace mmacheck;
 
 namespace {
@@ -383,3 +385,5 @@ TEST_CASE("layout --by-lane --lane outside the warp is bad input, exit 2", "[cli
   const test::RunResult ok = test::run_mmacheck({"layout", expr, "--shape", "8,4", "--by-lane", "--lane", "3"});
   CHECK(ok.status == 0);
 }
+
+}  // namespace test_cute_strict

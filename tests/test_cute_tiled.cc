@@ -10,6 +10,8 @@
 #include "core/cute/cute_tiled_check.h"
 #include "tests/support.h"
 
+namespace test_cute_tiled {
+
 using namespace mmacheck;
 
 namespace {
@@ -126,3 +128,5 @@ TEST_CASE("a TiledMMA table whose stride has fewer modes than its shape is ill-f
   const CuteAtomReport r = check_cute_tiled(atoms[0], Limits{});
   CHECK(r.result != FrameVerdict::proved);
 }
+
+}  // namespace test_cute_tiled

@@ -8,6 +8,8 @@
 #include "core/cute/cute_traits.h"
 #include "tests/support.h"
 
+namespace test_cute_traits {
+
 using namespace mmacheck;
 
 namespace {
@@ -140,3 +142,5 @@ TEST_CASE("an atom's name names its instruction", "[cute]") {
   CHECK_FALSE(decode_atom_name("SM90_64x8x16_F32F16F16F32_RS", &why));
   CHECK(why.find("wgmma") != std::string::npos);
 }
+
+}  // namespace test_cute_traits

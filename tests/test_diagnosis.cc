@@ -13,6 +13,8 @@
 #include "tests/test_diagnosis_support.h"
 #include "tests/test_prove_support.h"
 
+namespace test_diagnosis {
+
 using namespace mmacheck;
 using namespace mmacheck::test;
 
@@ -351,3 +353,5 @@ TEST_CASE("a layout using half the warp fails coverage, with its lanes counted",
   CHECK(d.counterexample->slot == 8);  // the first slot beyond the 4 a lane may hold
   CHECK(diagnosis_true(p, d));
 }
+
+}  // namespace test_diagnosis

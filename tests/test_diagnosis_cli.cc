@@ -10,6 +10,8 @@
 #include "tests/support.h"
 #include "tests/test_prove_support.h"
 
+namespace test_diagnosis_cli {
+
 using namespace mmacheck;
 using namespace mmacheck::test;
 
@@ -93,3 +95,5 @@ TEST_CASE("layout FILE --by-lane tables every register fragment of the file", "[
   CHECK(j["buffers"][0]["by_lane"].size() == 32);
   CHECK(j["buffers"][0]["by_lane"][0]["slots"][4].dump() == R"({"slot":{"m":4},"coords":[[0,8]]})");
 }
+
+}  // namespace test_diagnosis_cli

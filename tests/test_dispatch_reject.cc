@@ -7,6 +7,8 @@
 #include "core/base/error.h"
 #include "tests/test_dispatch_support.h"
 
+namespace test_dispatch_reject {
+
 using namespace mmacheck;
 using namespace mmacheck::test;
 using Catch::Matchers::StartsWith;
@@ -218,3 +220,5 @@ TEST_CASE("the instruction set is parsed by name", "[dispatch]") {
   CHECK(parse_inst_set("extended") == InstSet::extended);
   CHECK_THROWS_AS(parse_inst_set("all"), Error);
 }
+
+}  // namespace test_dispatch_reject

@@ -8,6 +8,8 @@
 #include "core/gemm/dispatch.h"
 #include "tests/test_dispatch_support.h"
 
+namespace test_dispatch_tvm {
+
 using namespace mmacheck;
 using namespace mmacheck::test;
 
@@ -192,3 +194,5 @@ TEST_CASE("f16 accumulation is an extended-set instruction", "[dispatch]") {
   CHECK(mma_at(plan, 1).d == Regs{0, 1});
   CHECK(nest_semantics_problem(p, plan).empty());
 }
+
+}  // namespace test_dispatch_tvm

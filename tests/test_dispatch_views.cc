@@ -8,6 +8,8 @@
 #include "core/gemm/dispatch.h"
 #include "tests/test_dispatch_support.h"
 
+namespace test_dispatch_views {
+
 using namespace mmacheck;
 using namespace mmacheck::test;
 
@@ -176,3 +178,5 @@ TEST_CASE("the semantic check of the tests catches a wrong register", "[dispatch
   SECTION("a K tile dropped") { plan.nest.stmts.pop_back(); }
   CHECK_FALSE(nest_semantics_problem(p, plan).empty());
 }
+
+}  // namespace test_dispatch_views

@@ -17,6 +17,8 @@
 #include "core/base/json.h"
 #include "tests/support.h"
 
+namespace test_draw {
+
 using namespace mmacheck;
 
 namespace {
@@ -247,3 +249,5 @@ TEST_CASE("draw's legend says what red and green mean for a store check", "[draw
   CHECK(report.counterexamples[0].mismatches.size() == 64);
   CHECK(count(svg, "class='found'") == 64);
 }
+
+}  // namespace test_draw

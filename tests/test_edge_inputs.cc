@@ -12,6 +12,8 @@
 #include "sim/numerics/mma_model.h"
 #include "sim/numerics/random_inputs.h"
 
+namespace test_edge_inputs {
+
 using namespace mmacheck;
 using namespace mmacheck::sim;
 
@@ -108,3 +110,5 @@ TEST_CASE("input sets take turns over their kinds and are named", "[numerics][in
   CHECK(x.a.bits == y.a.bits);
   CHECK(x.c.bits == y.c.bits);
 }
+
+}  // namespace test_edge_inputs

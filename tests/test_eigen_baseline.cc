@@ -10,6 +10,8 @@
 #include "core/base/error.h"
 #include "sim/numerics/eigen_baseline.h"
 
+namespace test_eigen_baseline {
+
 using namespace mmacheck;
 using namespace mmacheck::sim;
 
@@ -49,3 +51,5 @@ TEST_CASE("the float32 baseline computes D = A*B + C in both builds", "[bench]")
   }
   CHECK_THROWS_AS(eigen_tile_kernel(16, 16, 16), Error);
 }
+
+}  // namespace test_eigen_baseline

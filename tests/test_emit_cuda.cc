@@ -8,6 +8,8 @@
 #include "tests/support.h"
 #include "tests/test_cuda_support.h"
 
+namespace test_emit_cuda {
+
 using namespace mmacheck;
 using mmacheck::test::inst;
 
@@ -104,3 +106,5 @@ TEST_CASE("nvcc rejects an fp8 mma for sm_80, as min_sm says", "[emit_cuda][nvcc
   REQUIRE(e4m3.min_sm == 89);
   CHECK_FALSE(test::nvcc_compile(test::nvcc_wrapper(frame_nest(e4m3), "fp8"), 80).ok);
 }
+
+}  // namespace test_emit_cuda

@@ -8,6 +8,8 @@
 #include "tests/support.h"
 #include "tests/test_cuda_support.h"
 
+namespace test_emit_cuda_examples {
+
 using namespace mmacheck;
 
 TEST_CASE("nvcc compiles the emitted nest of every dispatched example", "[emit_cuda][nvcc][examples]") {
@@ -33,3 +35,5 @@ TEST_CASE("nvcc compiles the emitted nest of every dispatched example", "[emit_c
     CHECK(r.ok);
   }
 }
+
+}  // namespace test_emit_cuda_examples

@@ -7,6 +7,8 @@
 #include "tests/support.h"
 #include "tests/test_dispatch_support.h"
 
+namespace test_emit_tirx {
+
 using namespace mmacheck;
 using namespace mmacheck::test;
 using Catch::Matchers::Contains;
@@ -132,3 +134,5 @@ TEST_CASE("mmacheck emit prints TIRx, CUDA, or the reasons", "[emit]") {
     CHECK_THAT(missing.err, Contains("no_such_file.txt"));
   }
 }
+
+}  // namespace test_emit_tirx

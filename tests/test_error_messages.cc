@@ -7,6 +7,8 @@
 #include "core/program/program.h"
 #include "core/program/read/read_program.h"
 
+namespace test_error_messages {
+
 using namespace mmacheck;
 
 TEST_CASE("an error quoting a huge token keeps its head and tail", "[errors]") {
@@ -25,3 +27,5 @@ TEST_CASE("an error quoting a huge token keeps its head and tail", "[errors]") {
   const Error small(SourceLoc{"f.txt", 2, 3}, "unknown buffer '" + std::string(100, 'q') + "'");
   CHECK(small.message() == "unknown buffer '" + std::string(100, 'q') + "'");
 }
+
+}  // namespace test_error_messages

@@ -18,6 +18,8 @@
 #include "tests/support.h"
 #include "tests/test_dispatch_support.h"
 
+namespace test_examples_dispatch {
+
 using namespace mmacheck;
 using namespace mmacheck::test;
 
@@ -119,3 +121,5 @@ TEST_CASE("the seed's staging of A is wrong at lane 0, slot 2, the corrected one
   CHECK(m->actual == std::pair<std::int64_t, std::int64_t>{0, 8});
   CHECK_FALSE(staging_mismatch(load_program(source_path("examples/seed_corrected.txt"))).has_value());
 }
+
+}  // namespace test_examples_dispatch

@@ -9,6 +9,8 @@
 #include "tests/support.h"
 #include "tests/test_prove_support.h"
 
+namespace test_explain_caps {
+
 using namespace mmacheck;
 using namespace mmacheck::test;
 using Catch::Matchers::Contains;
@@ -116,3 +118,5 @@ TEST_CASE("no fix search over --max-fix-elements: the summary says which layout 
   REQUIRE(searched != nullptr);
   CHECK(searched->summary.find("no layout fix searched") == std::string::npos);
 }
+
+}  // namespace test_explain_caps

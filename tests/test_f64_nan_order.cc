@@ -14,6 +14,8 @@
 #include "sim/vectors/vector_file.h"
 #include "tests/support.h"
 
+namespace test_f64_nan_order {
+
 using namespace mmacheck;
 using namespace mmacheck::sim;
 
@@ -64,3 +66,5 @@ TEST_CASE("the H200's f64 NaN payload order is b, c, a on every f64 shape, and t
     CHECK(wrong_outputs(file, other) > 100);
   }
 }
+
+}  // namespace test_f64_nan_order

@@ -8,6 +8,8 @@
 #include "core/gemm/mma_inst.h"
 #include "sim/machine/fragment.h"
 
+namespace test_fragment {
+
 using namespace mmacheck;
 using namespace mmacheck::sim;
 
@@ -106,3 +108,5 @@ TEST_CASE("m8n8k4 f16: the quad pairs' lanes hold their own product, execute_mma
   d.set_element(6, 5, 0x3f800000);
   CHECK(gather_tile(d)[8 * 8 + 0 * 8 + 7] == 0x3f800000);
 }
+
+}  // namespace test_fragment

@@ -7,6 +7,8 @@
 #include "core/base/error.h"
 #include "core/program/index_expr.h"
 
+namespace test_index_expr {
+
 using namespace mmacheck;
 
 namespace {
@@ -122,3 +124,5 @@ TEST_CASE("deep nesting is an error, not a crash", "[index_expr]") {
   for (int i = 0; i < 100000; ++i) chain += " + 1";
   CHECK_THAT(error_of(chain), Catch::Contains("index expression too long (limit 1000 operators)"));
 }
+
+}  // namespace test_index_expr

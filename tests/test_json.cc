@@ -9,6 +9,8 @@
 #include "core/base/json.h"
 #include "core/base/json_source.h"
 
+namespace test_json {
+
 using namespace mmacheck;
 
 TEST_CASE("json_line keeps key order, replaces bad UTF-8 and writes non-finite numbers as null", "[json]") {
@@ -55,3 +57,5 @@ TEST_CASE("parse_json locates a number out of range, in a file or through JsonSo
     }
   }
 }
+
+}  // namespace test_json

@@ -12,6 +12,8 @@
 
 #include "tests/support.h"
 
+namespace test_layer_rules {
+
 namespace fs = std::filesystem;
 using mmacheck::test::run_program;
 using mmacheck::test::source_path;
@@ -182,3 +184,5 @@ TEST_CASE("layer rules: tests/ and bench/ use the library layers, not cli/, and 
   CHECK(b.err.find("includes \"tests/support.h\", which bench may not use") != std::string::npos);
   fs::remove_all(dir);
 }
+
+}  // namespace test_layer_rules

@@ -6,6 +6,8 @@
 #include "core/base/error.h"
 #include "tests/test_layout_support.h"
 
+namespace test_layout_apply {
+
 using namespace mmacheck;
 using namespace mmacheck::test;
 
@@ -123,3 +125,5 @@ TEST_CASE("apply checks its shape and coordinate", "[layout]") {
   CHECK(at(owner_of(rm, {1, 3}, {2, 32}), "m") == 35);
   CHECK(at(owner_of(rm, {37}, {64}), "m") == 37);
 }
+
+}  // namespace test_layout_apply

@@ -28,6 +28,8 @@
 #include "core/base/error.h"
 #include "tests/test_layout_support.h"
 
+namespace test_layout_basics {
+
 using namespace mmacheck;
 using namespace mmacheck::test;
 
@@ -151,3 +153,5 @@ TEST_CASE("scope chains count replicas and offsets once the shard is threaded", 
   // laneid (thread -> warp) and tx (thread -> cta) conflict.
   CHECK_THROWS_WITH(S({4, 4}, {{1, "tx"}, {4, "laneid"}}).scope(), Catch::Contains("conflicting scopes"));
 }
+
+}  // namespace test_layout_basics

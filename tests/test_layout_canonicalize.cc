@@ -6,6 +6,8 @@
 #include "core/base/error.h"
 #include "tests/test_layout_support.h"
 
+namespace test_layout_canonicalize {
+
 using namespace mmacheck;
 using namespace mmacheck::test;
 
@@ -125,3 +127,5 @@ TEST_CASE("canonicalize keeps meaning", "[layout]") {
     }
   }
 }
+
+}  // namespace test_layout_canonicalize

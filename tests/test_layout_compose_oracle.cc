@@ -23,10 +23,20 @@
 #include "core/program/layout_parser.h"
 #include "tests/support.h"
 
+namespace test_layout_compose_oracle {
+
 using namespace mmacheck;
 using namespace mmacheck::test;
 
 namespace {
+
+// The layout an expression reads as, which must be a ComposeLayout.  (Named:
+// GCC 12 warns of freeing an unallocated object (-Wfree-nonheap-object)
+// where std::get reads a temporary variant inlined into a long test.)
+ComposeLayout compose_of(const std::string& text) {
+  const AnyLayout any = parse_any_layout(text, "<expr>");
+  return std::get<ComposeLayout>(any);
+}
 
 std::vector<Iter> iters(const Json& j) {
   std::vector<Iter> out;
@@ -150,16 +160,13 @@ TEST_CASE("ComposeLayout in expressions: the issue's example, printing, errors a
 
   // The 128-byte f16 swizzle: row 1's chunk 0 moves to chunk 1; the printed
   // form reads back; the SwizzleLayout spelling means the same.
-  const ComposeLayout wide = std::get<ComposeLayout>(
-      parse_any_layout("T.ComposeLayout(3, 3, 3, T.TileLayout(S[(8, 64) : (64, 1)])).canonicalize()", "<expr>"));
+  const ComposeLayout wide = compose_of("T.ComposeLayout(3, 3, 3, T.TileLayout(S[(8, 64) : (64, 1)])).canonicalize()");
   CHECK(wide.str() == "ComposeLayout(3, 3, 3, TileLayout(S[512 : 1]))");
   CHECK(wide.apply_flat(64) == 72);
-  CHECK(std::get<ComposeLayout>(parse_any_layout(wide.str(), "<expr>")) == wide);
-  CHECK(std::get<ComposeLayout>(parse_any_layout(
-            "ComposeLayout(SwizzleLayout(per_element=3, swizzle_len=3, atom_len=3), TileLayout(S[512 : 1]))",
-            "<expr>")) == wide);
-  const ComposeLayout outer = std::get<ComposeLayout>(
-      parse_any_layout("ComposeLayout(0, 1, 1, TileLayout(S[4 : 1]), swizzle_inner=False)", "<expr>"));
+  CHECK(compose_of(wide.str()) == wide);
+  CHECK(compose_of("ComposeLayout(SwizzleLayout(per_element=3, swizzle_len=3, atom_len=3), TileLayout(S[512 : 1]))") ==
+        wide);
+  const ComposeLayout outer = compose_of("ComposeLayout(0, 1, 1, TileLayout(S[4 : 1]), swizzle_inner=False)");
   CHECK(outer.str() == "ComposeLayout(0, 1, 1, TileLayout(S[4 : 1]), swizzle_inner=False)");
   CHECK(outer.apply_flat(1) == 3);  // the low bit XOR-ed into the one above it
 
@@ -191,8 +198,9 @@ TEST_CASE("ComposeLayout in expressions: the issue's example, printing, errors a
     CHECK_THAT(e.what(), Catch::Contains("is no TileLayout"));
   }
   // Apply needs a tile layout on m alone, as TVM's.
-  const ComposeLayout lanes =
-      std::get<ComposeLayout>(parse_any_layout("ComposeLayout(3, 3, 3, TileLayout(S[(8, 4) : (1@laneid, 1)]))", "<e>"));
+  const ComposeLayout lanes = compose_of("ComposeLayout(3, 3, 3, TileLayout(S[(8, 4) : (1@laneid, 1)]))");
   CHECK_FALSE(lanes.applies());
   CHECK_THROWS_WITH(lanes.apply_flat(0), Catch::Contains("on m alone"));
 }
+
+}  // namespace test_layout_compose_oracle

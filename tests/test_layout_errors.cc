@@ -7,6 +7,8 @@
 #include "core/program/layout_parser.h"
 #include "tests/test_layout_support.h"
 
+namespace test_layout_errors {
+
 using namespace mmacheck;
 using namespace mmacheck::test;
 
@@ -63,3 +65,5 @@ TEST_CASE("a replica-only layout with billions of replicas is an error, not an a
   const TileLayout& fine = layout_of(fine_value);
   CHECK(fine.apply(std::vector<std::int64_t>{0}, std::vector<std::int64_t>{1}).size() == 4);
 }
+
+}  // namespace test_layout_errors

@@ -7,6 +7,8 @@
 #include "core/base/error.h"
 #include "tests/test_layout_support.h"
 
+namespace test_layout_group {
+
 using namespace mmacheck;
 using namespace mmacheck::test;
 
@@ -121,3 +123,5 @@ TEST_CASE("per-dim split through group (test_apply_to_shape)", "[layout]") {
   CHECK(lay3.group({16, 16}).seps() == std::vector<int>{0, 2, 4});
   CHECK(at(owner_of(lay3, {13, 9}, {16, 16}), "m") == (13 / 4) * 64 + (13 % 4) * 16 + (9 / 4) * 4 + 9 % 4);
 }
+
+}  // namespace test_layout_group

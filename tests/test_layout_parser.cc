@@ -10,6 +10,8 @@
 #include "core/program/layout_parser.h"
 #include "core/program/lexer.h"
 
+namespace test_layout_parser {
+
 using namespace mmacheck;
 
 namespace {
@@ -314,3 +316,5 @@ TEST_CASE("bad input never escapes as anything but an Error", "[parser]") {
   }
   CHECK(errors > 1000);
 }
+
+}  // namespace test_layout_parser

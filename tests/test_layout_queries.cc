@@ -16,6 +16,8 @@
 #include "core/layout/shape_text.h"
 #include "tests/test_layout_support.h"
 
+namespace test_layout_queries {
+
 using namespace mmacheck;
 using namespace mmacheck::test;
 
@@ -133,3 +135,5 @@ TEST_CASE("lane_table orders thread axes outer scope first and filters lanes of 
   const TileLayout half = S({16}, {{1, "laneid"}});
   CHECK(lane_table(owner_map(half, {16}, "--shape", 16), named_axes(half), 20).rows.empty());
 }
+
+}  // namespace test_layout_queries

@@ -8,6 +8,8 @@
 #include "core/base/error.h"
 #include "tests/test_layout_support.h"
 
+namespace test_layout_slice {
+
 using namespace mmacheck;
 using namespace mmacheck::test;
 
@@ -110,3 +112,5 @@ TEST_CASE("slice rejects bad regions", "[layout]") {
   CHECK_THROWS_WITH(rm.slice({8, 8}, {{-1, 3}, {0, 8}}), Catch::StartsWith("error: slice:"));
   CHECK_THROWS_WITH(rm.slice({4, 4}, {{0, 4}, {0, 4}}), Catch::Contains("can not be grouped"));
 }
+
+}  // namespace test_layout_slice

@@ -7,6 +7,8 @@
 #include "core/base/error.h"
 #include "tests/test_layout_support.h"
 
+namespace test_layout_tile {
+
 using namespace mmacheck;
 using namespace mmacheck::test;
 
@@ -152,3 +154,5 @@ TEST_CASE("storage keeps the memory part (test_storage)", "[layout]") {
   CHECK(S({1, 4}, {1, {1, "laneid"}}, R({2}, {{1, "warpid"}}), {{"laneid", 3}, {"m", 4}}).storage() ==
         S({1}, {1}, {}, {{"m", 4}}));
 }
+
+}  // namespace test_layout_tile

@@ -31,6 +31,8 @@
 #include "core/program/layout_parser.h"
 #include "tests/support.h"
 
+namespace test_layout_tvm_oracle {
+
 using namespace mmacheck;
 using namespace mmacheck::test;
 
@@ -222,3 +224,5 @@ TEST_CASE("mmacheck's layout algebra agrees with TVM 0.1.0a4 on every recorded c
        {"cuda_offset_fusion", "nonpositive_extent", "tile_to_not_multiple", "repeated_permutation", "replica_order"})
     CHECK(differences[d] > 0);
 }
+
+}  // namespace test_layout_tvm_oracle

@@ -14,7 +14,7 @@
 #include "tests/support.h"
 #include "tests/test_hardening_support.h"
 
-namespace mmacheck {
+namespace mmacheck::test_limits {
 namespace {
 
 using Catch::Matchers::Contains;
@@ -143,4 +143,4 @@ TEST_CASE("limit options reject negative values", "[hardening][limits]") {
   CHECK_THAT(r.err, Contains("option '--max-mma' is invalid: it must be >= 0"));
 }
 
-}  // namespace mmacheck
+}  // namespace mmacheck::test_limits

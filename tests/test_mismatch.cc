@@ -12,6 +12,8 @@
 #include "tests/test_diagnosis_support.h"
 #include "tests/test_prove_support.h"
 
+namespace test_mismatch {
+
 using namespace mmacheck;
 using namespace mmacheck::test;
 
@@ -181,3 +183,5 @@ TEST_CASE("a refuted frame lists every wrong register slot and names the shift",
   CHECK(*cx.fix == "A_FRAG = S[(2, 8, 2, 4, 2) : (2, 4 @ laneid, 4, 1 @ laneid, 1)]");
   CHECK(cx.fix_reason == "the offset + 1 was not meant");
 }
+
+}  // namespace test_mismatch

@@ -15,6 +15,8 @@
 #include "sim/vectors/sparse_vectors.h"
 #include "tests/support.h"
 
+namespace test_mma_sp {
+
 using namespace mmacheck;
 using namespace mmacheck::sim;
 
@@ -404,3 +406,5 @@ TEST_CASE("mma.sp: the H200's captures replay bit for bit under the default, and
   }
   CHECK(run_sparse_vectors(swapped, sm90, kDefaultSparseArith).failed > static_cast<int>(ints.cases.size()) / 2);
 }
+
+}  // namespace test_mma_sp

@@ -16,6 +16,8 @@
 #include "cuda/sparse_kernel.h"
 #include "tests/support.h"
 
+namespace test_mma_sp_gpu {
+
 using namespace mmacheck;
 using namespace mmacheck::cuda;
 
@@ -78,3 +80,5 @@ TEST_CASE("sparse-gpu: bad input exits 2, no GPU exits 3", "[cuda][mma-sp][cli]"
   if (probe_device(&why)) return test::skip("a device is present");
   CHECK(test::run_mmacheck({"sparse-gpu", "--cases", "4"}).status == 3);
 }
+
+}  // namespace test_mma_sp_gpu

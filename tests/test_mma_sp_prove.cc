@@ -12,6 +12,8 @@
 #include "core/prove/sparse_reader.h"
 #include "tests/support.h"
 
+namespace test_mma_sp_prove {
+
 using namespace mmacheck;
 
 namespace {
@@ -216,3 +218,5 @@ TEST_CASE("sparse: tf32's 1:2 metadata: only 0b0100 and 0b1110, one kept element
   // The 2:4 layout of k32 (chunks 4 a lane) on tf32 k16's 8 chunks a row proves too: the placement is the same.
   CHECK(check_text(isa_file(k16, 0)).result == FrameVerdict::proved);
 }
+
+}  // namespace test_mma_sp_prove

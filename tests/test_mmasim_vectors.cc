@@ -14,6 +14,8 @@
 #include "sim/vectors/vector_file.h"
 #include "tests/support.h"
 
+namespace test_mmasim_vectors {
+
 using namespace mmacheck;
 using namespace mmacheck::sim;
 
@@ -24,7 +26,7 @@ TEST_CASE("every architecture row agrees with MMA-Sim on its recorded edge cases
     REQUIRE(std::filesystem::exists(path));
     const VectorFile file = read_vector_file(path);
     const VectorReport report = run_vector_file(file, arch, 5);
-    for (const Mismatch& m : report.mismatches)
+    for (const sim::Mismatch& m : report.mismatches)
       UNSCOPED_INFO("case " << m.vcase->id << " (" << m.vcase->kind << ") D[" << m.row << "][" << m.col << "] MMA-Sim "
                             << std::hex << m.expected << ", mmacheck " << m.got);
     CHECK(report.failed == 0);
@@ -66,3 +68,5 @@ TEST_CASE("the H200 edge captures of the eight fused variants are kept", "[vecto
   }
   for (const std::string& ptx : fused) CHECK(found.count(ptx) == 1);
 }
+
+}  // namespace test_mmasim_vectors

@@ -16,6 +16,8 @@
 #include "core/prove/prove.h"
 #include "tests/support.h"
 
+namespace test_nd_operand {
+
 using namespace mmacheck;
 
 namespace {
@@ -69,3 +71,5 @@ TEST_CASE("an operand region that is not 2-D is an error at the operand", "[geom
     CHECK(e.message().find("is not 2-D") != std::string::npos);
   }
 }
+
+}  // namespace test_nd_operand

@@ -12,6 +12,8 @@
 #include "sim/numerics/mma_model.h"
 #include "tests/test_numerics_support.h"
 
+namespace test_numerics {
+
 using namespace mmacheck;
 using namespace mmacheck::sim;
 
@@ -197,3 +199,5 @@ TEST_CASE("mma_tile rejects tiles of the wrong size", "[numerics]") {
   CHECK_THROWS_AS(mma_tile(inst, arch_params("sm_90"), a, b, c, d), Error);
   CHECK_THROWS_AS(arch_params("sm_91"), Error);
 }
+
+}  // namespace test_numerics

@@ -12,6 +12,8 @@
 #include "sim/numerics/mma_model.h"
 #include "tests/test_numerics_support.h"
 
+namespace test_numerics_arch {
+
 using namespace mmacheck;
 using namespace mmacheck::sim;
 
@@ -191,3 +193,5 @@ TEST_CASE("the four quad-pair products of m8n8k4 f16 are independent, stacked al
   CHECK(d[64] == 0x7f800000);
   CHECK(d[128] == want[2]);
 }
+
+}  // namespace test_numerics_arch

@@ -14,6 +14,8 @@
 #include "sim/numerics/fused_tile_kernels.h"
 #include "tests/support.h"
 
+namespace test_numerics_fast {
+
 using namespace mmacheck;
 using namespace mmacheck::sim;
 
@@ -353,3 +355,5 @@ TEST_CASE("the fast path takes the best kernels the processor runs, and refuses 
     if (!tile_isa_available(isa))
       CHECK_THROWS_AS(fused_tile_fast(in, arch_params("sm_90"), t.a, t.b, t.c, d, isa), Error);
 }
+
+}  // namespace test_numerics_fast

@@ -8,6 +8,8 @@
 
 #include "tests/support.h"
 
+namespace test_package {
+
 using namespace mmacheck::test;
 
 TEST_CASE("an installed mmacheck is found by find_package and usable", "[package]") {
@@ -52,3 +54,5 @@ TEST_CASE("an installed mmacheck is found by find_package and usable", "[package
   CHECK(version.out.rfind("mmacheck 0.1.0 (git ", 0) == 0);
   fs::remove_all(root);
 }
+
+}  // namespace test_package

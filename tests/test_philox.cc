@@ -11,6 +11,8 @@
 #include "sim/numerics/philox.h"
 #include "sim/numerics/random_inputs.h"
 
+namespace test_philox {
+
 using namespace mmacheck::sim;
 
 namespace {
@@ -149,3 +151,5 @@ TEST_CASE("the inputs of a seed are the same from every compiler", "[philox]") {
   INFO("hash 0x" << std::hex << h);
   CHECK(h == 0xf6b40dab34a78678ull);
 }
+
+}  // namespace test_philox

@@ -12,6 +12,8 @@
 
 #include "tests/support.h"
 
+namespace test_pre_commit_hook {
+
 using namespace mmacheck::test;
 
 namespace {
@@ -111,3 +113,5 @@ TEST_CASE("the repository's pre-commit hooks check the format and the cited file
   CHECK(bad.err.find("  " + misformatted + "\n") != std::string::npos);
   std::remove(misformatted.c_str());
 }
+
+}  // namespace test_pre_commit_hook

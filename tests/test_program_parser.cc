@@ -10,6 +10,8 @@
 #include "core/program/program.h"
 #include "core/program/read/read_program.h"
 
+namespace test_program_parser {
+
 using namespace mmacheck;
 
 namespace {
@@ -263,3 +265,5 @@ TEST_CASE("mutated layout files parse or throw Error, never worse", "[program]")
   }
   CHECK(errors > 500);
 }
+
+}  // namespace test_program_parser

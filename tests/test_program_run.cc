@@ -17,6 +17,8 @@
 #include "tests/support.h"
 #include "tests/test_prove_support.h"
 
+namespace test_program_run {
+
 using namespace mmacheck;
 using namespace mmacheck::test;
 
@@ -208,3 +210,5 @@ TEST_CASE("sim decides every composition as prove does, or names what it does no
   }
   CHECK(decided >= 105);
 }
+
+}  // namespace test_program_run

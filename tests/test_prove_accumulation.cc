@@ -6,6 +6,8 @@
 
 #include "tests/test_prove_support.h"
 
+namespace test_prove_accumulation {
+
 using namespace mmacheck;
 using namespace mmacheck::test;
 
@@ -152,3 +154,5 @@ TEST_CASE("inits must precede the mmas of their elements and products be formed 
     CHECK(cx->message.find("2 times") != std::string::npos);
   }
 }
+
+}  // namespace test_prove_accumulation

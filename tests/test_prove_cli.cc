@@ -10,6 +10,8 @@
 #include "tests/support.h"
 #include "tests/test_prove_support.h"
 
+namespace test_prove_cli {
+
 using namespace mmacheck;
 using namespace mmacheck::test;
 
@@ -182,3 +184,5 @@ TEST_CASE("a mistyped command is named, the nearest command suggested and the co
   CHECK(file.err.find("unknown command") == std::string::npos);
   CHECK(file.err.find("no_such_file.txt") != std::string::npos);
 }
+
+}  // namespace test_prove_cli

@@ -9,6 +9,8 @@
 #include "tests/support.h"
 #include "tests/test_prove_support.h"
 
+namespace test_prove_examples {
+
 using namespace mmacheck;
 using namespace mmacheck::test;
 
@@ -83,3 +85,5 @@ TEST_CASE("a dispatch failure is reported with TVM's reasons and no checks", "[p
   CHECK_FALSE(report.reasons.empty());
   CHECK(report.checks.empty());
 }
+
+}  // namespace test_prove_examples

@@ -9,6 +9,8 @@
 
 #include "tests/test_prove_support.h"
 
+namespace test_prove_mistakes {
+
 using namespace mmacheck;
 using namespace mmacheck::test;
 
@@ -166,3 +168,5 @@ TEST_CASE("a layout placing two elements in one slot fails its fragment check", 
   CHECK(cx.actual == Element{8, 0});
   CHECK(cx.message == "lane 0, slot 0 holds both D[0][0] and D[8][0]");
 }
+
+}  // namespace test_prove_mistakes

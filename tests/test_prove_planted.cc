@@ -10,6 +10,8 @@
 #include "tests/support.h"
 #include "tests/test_prove_support.h"
 
+namespace test_prove_planted {
+
 using namespace mmacheck;
 using namespace mmacheck::test;
 
@@ -68,3 +70,5 @@ TEST_CASE("every planted mistake in a layout file or its TVMScript twin is refut
     }
   }
 }
+
+}  // namespace test_prove_planted

@@ -5,6 +5,8 @@
 
 #include "tests/test_prove_support.h"
 
+namespace test_prove_staging {
+
 using namespace mmacheck;
 using namespace mmacheck::test;
 
@@ -92,3 +94,5 @@ TEST_CASE("a shared gemm operand is declined before its staging is read, by prov
   REQUIRE_FALSE(r.reasons.empty());
   CHECK_THAT(r.reasons.front(), Catch::Contains("requires B in register (local) scope, got shared"));
 }
+
+}  // namespace test_prove_staging

@@ -10,6 +10,8 @@
 
 #include "tests/test_prove_support.h"
 
+namespace test_prove_tile_symbolic {
+
 using namespace mmacheck;
 using namespace mmacheck::test;
 
@@ -281,3 +283,5 @@ TEST_CASE("the per-statement fallback is said in the check's note", "[prove][til
   REQUIRE(acc != r.checks.end());
   CHECK_THAT(acc->note, Contains("per-statement encoding: statement 1 is not the mma of tile (0, 0, 0)"));
 }
+
+}  // namespace test_prove_tile_symbolic

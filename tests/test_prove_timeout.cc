@@ -11,7 +11,7 @@
 #include "tests/support.h"
 #include "tests/test_hardening_support.h"
 
-namespace mmacheck {
+namespace mmacheck::test_prove_timeout {
 
 using Catch::Matchers::Contains;
 
@@ -49,4 +49,4 @@ TEST_CASE("the deep accumulation formula of 1024 mma is decided, not timed out",
   CHECK(r.verdict == Verdict::proved);
 }
 
-}  // namespace mmacheck
+}  // namespace mmacheck::test_prove_timeout

@@ -12,6 +12,8 @@
 #include "core/layout/z3_encoding.h"
 #include "core/prove/z3_checker.h"
 
+namespace test_ptx_frame {
+
 using namespace mmacheck;
 
 namespace {
@@ -222,3 +224,5 @@ TEST_CASE("the prover's frame terms equal the frames, lane-bit coefficients incl
   }
   CHECK(with_lane_bits > 0);  // the quad-pair rows' terms are among them
 }
+
+}  // namespace test_ptx_frame

@@ -8,6 +8,8 @@
 
 #include "core/gemm/ptx_frame.h"
 
+namespace test_ptx_frame_shapes {
+
 using namespace mmacheck;
 
 namespace {
@@ -89,3 +91,5 @@ TEST_CASE("lookup_frame answers nullptr where find_frame throws", "[frame]") {
   CHECK(lookup_frame("m16n8k256", Operand::A, 4) == nullptr);
   CHECK(lookup_frame("m16n8k16", Operand::A, 16) == &find_frame("m16n8k16", Operand::A, 16));
 }
+
+}  // namespace test_ptx_frame_shapes

@@ -11,6 +11,8 @@
 #include "core/program/python_block.h"
 #include "tests/support.h"
 
+namespace test_python_block {
+
 using namespace mmacheck;
 
 namespace {
@@ -104,3 +106,5 @@ TEST_CASE("python blocks: a decorator must be followed by what it decorates", "[
     CHECK(std::string(e.what()).find("@T.function must be followed by a def") != std::string::npos);
   }
 }
+
+}  // namespace test_python_block

@@ -15,6 +15,8 @@
 #include "tests/support.h"
 #include "tests/test_prove_support.h"
 
+namespace test_python_files {
+
 using namespace mmacheck;
 using namespace mmacheck::test;
 
@@ -176,3 +178,5 @@ TEST_CASE("what could change the kernel is refused where it stands", "[python][t
   CHECK(refused.find("TVMScript") != std::string::npos);
   CHECK(error_of("while True:\n    pass\n" + release).find("1:1:") == 0);
 }
+
+}  // namespace test_python_files

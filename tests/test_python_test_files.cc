@@ -19,6 +19,8 @@
 #include "core/prove/prove.h"
 #include "tests/support.h"
 
+namespace test_python_test_files {
+
 using namespace mmacheck;
 using namespace mmacheck::test;
 
@@ -274,3 +276,5 @@ TEST_CASE("sim simulates each kernel a test file's tests build", "[python][testf
   CHECK(failed == 10);
   std::filesystem::remove(path);
 }
+
+}  // namespace test_python_test_files

@@ -19,6 +19,8 @@
 #include "sim/numerics/philox_blocks.h"
 #include "sim/numerics/random_inputs.h"
 
+namespace test_random_inputs {
+
 using namespace mmacheck;
 using namespace mmacheck::sim;
 
@@ -297,3 +299,5 @@ TEST_CASE("edge elements keep the exponent they are drawn at, below the normal r
   }
   CHECK(subnormal > nonzero / 10);
 }
+
+}  // namespace test_random_inputs

@@ -11,6 +11,8 @@
 
 #include "tests/support.h"
 
+namespace test_references {
+
 namespace fs = std::filesystem;
 using namespace mmacheck::test;
 
@@ -71,3 +73,5 @@ TEST_CASE("references: a citation of a missing file is named at its line", "[lin
   }
   fs::remove_all(root);
 }
+
+}  // namespace test_references

@@ -18,6 +18,8 @@
 
 #include "tests/support.h"
 
+namespace test_report_schema {
+
 namespace {
 
 using mmacheck::test::read_file;
@@ -187,3 +189,5 @@ TEST_CASE("docs/report.schema.json rejects objects out of the shape", "[cli][sch
   no_descriptor["wgmma_operands"][0].erase("descriptor");
   CHECK(schema().errors(no_descriptor) != "");
 }
+
+}  // namespace test_report_schema

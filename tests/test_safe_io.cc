@@ -17,7 +17,7 @@
 #include "tests/support.h"
 #include "tests/test_hardening_support.h"
 
-namespace mmacheck {
+namespace mmacheck::test_safe_io {
 namespace {
 
 using Catch::Matchers::Contains;
@@ -183,4 +183,4 @@ TEST_CASE("a failed write of standard output is exit 2, never a silent 0", "[har
   }
 }
 
-}  // namespace mmacheck
+}  // namespace mmacheck::test_safe_io

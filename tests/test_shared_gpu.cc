@@ -27,6 +27,8 @@
 #include "cuda/nvrtc.h"
 #include "tests/support.h"
 
+namespace test_shared_gpu {
+
 using namespace mmacheck;
 using namespace mmacheck::cuda;
 
@@ -160,3 +162,5 @@ TEST_CASE("GPU: ldmatrix takes the wavefronts the bank count predicts", "[cuda][
   }
   if (!device) test::skip("no CUDA device (" + why + "); the benchmarks compiled");
 }
+
+}  // namespace test_shared_gpu

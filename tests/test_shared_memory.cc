@@ -19,6 +19,8 @@
 #include "tests/test_hardening_support.h"
 #include "tests/test_prove_support.h"
 
+namespace test_shared_memory {
+
 using namespace mmacheck;
 using namespace mmacheck::test;
 
@@ -400,3 +402,5 @@ TEST_CASE("the JSON names the receiving lane as lane and the row's lane as addre
                                          "A_s[lane % 16, 4 * (lane // 16)]"));
   CHECK(json_lanes(rows, "rows ldmatrix.x4 A[0]") == std::pair<Json, Json>{0, 16});
 }
+
+}  // namespace test_shared_memory

@@ -6,7 +6,7 @@
 #include "tests/support.h"
 #include "tests/test_sim_support.h"
 
-namespace mmacheck {
+namespace mmacheck::test_sim_cli {
 namespace {
 
 // A layout file with `text`, removed when the test ends.
@@ -97,4 +97,4 @@ TEST_CASE("mmacheck sim on bad input exits 2", "[sim]") {
   }
 }
 
-}  // namespace mmacheck
+}  // namespace mmacheck::test_sim_cli

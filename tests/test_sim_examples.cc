@@ -17,6 +17,8 @@
 #include "sim/check/sim_check.h"
 #include "tests/support.h"
 
+namespace test_sim_examples {
+
 using namespace mmacheck;
 
 namespace {
@@ -62,3 +64,5 @@ TEST_CASE("every proved example simulates correctly and every refuted one does n
   CHECK(proved >= 20);
   CHECK(refuted >= 1);  // the seed as written
 }
+
+}  // namespace test_sim_examples

@@ -17,7 +17,7 @@
 #include "tests/support.h"
 #include "tests/test_sim_support.h"
 
-namespace mmacheck {
+namespace mmacheck::test_sim_reference {
 namespace {
 
 const MmaInst& inst(const char* ptx) { return *find_mma_inst(ptx); }
@@ -262,4 +262,4 @@ gemm(D, A, B, D)
   CHECK(outside >= 16 * 8 - 2);  // a K tile's 16 products rarely cancel within the bound
 }
 
-}  // namespace mmacheck
+}  // namespace mmacheck::test_sim_reference

@@ -14,6 +14,8 @@
 #include "core/wgmma/tcgen05_reader.h"
 #include "tests/support.h"
 
+namespace test_tcgen05_check {
+
 using namespace mmacheck;
 using mmacheck::test::read_file;
 using mmacheck::test::run_mmacheck;
@@ -248,3 +250,5 @@ TEST_CASE("tcgen05: bad input is a located error", "[tcgen05][cli]") {
     fs::remove(path);
   }
 }
+
+}  // namespace test_tcgen05_check

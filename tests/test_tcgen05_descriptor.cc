@@ -7,6 +7,8 @@
 #include "core/wgmma/tcgen05_descriptor.h"
 #include "core/wgmma/tcgen05_instr.h"
 
+namespace test_tcgen05_descriptor {
+
 using namespace mmacheck;
 
 namespace {
@@ -188,3 +190,5 @@ TEST_CASE("tcgen05 instruction: the forms Table 39 has", "[tcgen05][idesc]") {
   CHECK(instr(Tcgen05Kind::tf32, 1, 64, 8, "f32", "tf32", "tf32").k() == 8);
   CHECK(instr(Tcgen05Kind::i8, 1, 64, 8, "s32", "u8", "u8").k() == 32);
 }
+
+}  // namespace test_tcgen05_descriptor

@@ -20,6 +20,8 @@
 #include "core/wgmma/tirx_lowered_expr.h"
 #include "tests/support.h"
 
+namespace test_tcgen05_repeats {
+
 using namespace mmacheck;
 using mmacheck::test::read_file;
 using mmacheck::test::run_mmacheck;
@@ -268,3 +270,5 @@ TEST_CASE("tcgen05 repeats: the enable-input-D condition", "[tcgen05][repeats]")
   CHECK_THROWS_AS(condition("repeat_2 + 1", 0), Error);
   CHECK_THROWS_AS(condition("T.Or(x != 0, True)", 0), Error);
 }
+
+}  // namespace test_tcgen05_repeats

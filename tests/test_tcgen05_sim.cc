@@ -20,6 +20,8 @@
 #include "sim/wgmma/tcgen05_vectors.h"
 #include "tests/support.h"
 
+namespace test_tcgen05_sim {
+
 using namespace mmacheck;
 using namespace mmacheck::sim;
 
@@ -314,3 +316,5 @@ TEST_CASE("tcgen05-sim replays MMA-Sim's vectors and names a planted wrong word"
   CHECK(test::run_mmacheck({"tcgen05-sim", "/nonexistent.mmav"}).status == 2);
   CHECK(test::run_mmacheck({"tcgen05-sim", path, "--arch", "sm_90"}).status == 2);
 }
+
+}  // namespace test_tcgen05_sim

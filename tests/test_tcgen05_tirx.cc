@@ -20,6 +20,8 @@
 #include "core/wgmma/tcgen05_tmem.h"
 #include "tests/support.h"
 
+namespace test_tcgen05_tirx {
+
 using namespace mmacheck;
 
 TEST_CASE("tcgen05: TIRx's descriptors are ours", "[tcgen05][tirx]") {
@@ -83,3 +85,5 @@ TEST_CASE("tcgen05: TIRx's descriptors are ours", "[tcgen05][tirx]") {
   CHECK(smems == 20);
   CHECK(tmems == 12);  // letters D, F (M = 64), A (M = 256 pair), B (M = 128 pair), three N each
 }
+
+}  // namespace test_tcgen05_tirx

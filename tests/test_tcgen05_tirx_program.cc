@@ -14,6 +14,8 @@
 #include "core/wgmma/tcgen05_tirx.h"
 #include "tests/support.h"
 
+namespace test_tcgen05_tirx_program {
+
 using namespace mmacheck;
 using mmacheck::test::read_file;
 using mmacheck::test::run_mmacheck;
@@ -243,3 +245,5 @@ TEST_CASE("tcgen05 TIRx: what the dump reader does not read is a located error",
   CHECK(is_tcgen05_tirx(read_file(data("tcgen05_f16_mn_m64.lowered.py"))));
   CHECK_FALSE(is_tcgen05_tirx(read_file(data("tirx_bf16.lowered.py"))));
 }
+
+}  // namespace test_tcgen05_tirx_program

@@ -10,6 +10,8 @@
 #include "core/program/layout_parser.h"
 #include "core/wgmma/tcgen05_tmem.h"
 
+namespace test_tcgen05_tmem {
+
 using namespace mmacheck;
 
 namespace {
@@ -173,3 +175,5 @@ TEST_CASE("tcgen05 TMEM: what is not modelled is unchecked; other axes are refus
   CHECK_THROWS_WITH(tmem_case(1, 128, 8, "S[(128, 8) : (1@laneid, 1@TCol)]"), Catch::Contains("names laneid"));
   CHECK_THROWS_WITH(tmem_case(1, 128, 8, "S[(64, 8) : (1@TLane, 1@TCol)]"), Catch::Contains("D is 128 x 8"));
 }
+
+}  // namespace test_tcgen05_tmem

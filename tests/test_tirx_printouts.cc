@@ -20,6 +20,8 @@
 #include "tests/support.h"
 #include "tests/test_prove_support.h"
 
+namespace test_tirx_printouts {
+
 using namespace mmacheck;
 using namespace mmacheck::test;
 
@@ -103,3 +105,5 @@ TEST_CASE("each printout of TVM gets the verdict of the program it prints", "[ti
   CHECK(verdicts["refuted"] >= 5);
   CHECK(verdicts["dispatch_failed"] >= 3);
 }
+
+}  // namespace test_tirx_printouts

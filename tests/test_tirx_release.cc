@@ -19,6 +19,8 @@
 #include "tests/support.h"
 #include "tests/test_prove_support.h"
 
+namespace test_tirx_release {
+
 using namespace mmacheck;
 using namespace mmacheck::test;
 
@@ -488,3 +490,5 @@ TEST_CASE("a second apply over other images or another instruction is a located 
   CHECK(acc.release->statements[1].c == ReleaseMmaStatement::C::accumulate);
   CHECK(prove(acc, ProveOptions{}).verdict == Verdict::refuted);  // D = A·B + C + A·B
 }
+
+}  // namespace test_tirx_release

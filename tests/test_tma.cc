@@ -20,6 +20,8 @@
 #include "core/wgmma/wgmma_reader.h"
 #include "tests/support.h"
 
+namespace test_tma {
+
 namespace {
 
 using namespace mmacheck;
@@ -495,3 +497,5 @@ TEST_CASE("tma: the model writes what the device's copies wrote (h200_probe.txt 
   }
   CHECK(compared == static_cast<int>(std::size(planted)));
 }
+
+}  // namespace test_tma

@@ -9,6 +9,8 @@
 
 #include "tests/support.h"
 
+namespace test_tma_cli {
+
 namespace {
 
 using mmacheck::test::run_mmacheck;
@@ -56,3 +58,5 @@ TEST_CASE("tma: unchecked exits 1 unless --allow-unchecked; bad input exits 2 at
   CHECK(r.status == 2);
   CHECK(r.err.find(bad.string() + ":1:") != std::string::npos);
 }
+
+}  // namespace test_tma_cli

@@ -8,6 +8,8 @@
 #include "core/triton/triton_check.h"
 #include "tests/support.h"
 
+namespace test_triton_check {
+
 using namespace mmacheck;
 
 namespace {
@@ -126,3 +128,5 @@ TEST_CASE("Triton #3580: an s32 accumulator reused as an s8 A operand is refuted
   CHECK(rs[0].counterexample->ptx == std::array<std::int64_t, 2>{0, 2});
   CHECK(rs[1].result == FrameVerdict::proved);
 }
+
+}  // namespace test_triton_check

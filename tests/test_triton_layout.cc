@@ -7,6 +7,8 @@
 #include "core/triton/triton_dot.h"
 #include "core/triton/triton_layout.h"
 
+namespace test_triton_layout {
+
 using namespace mmacheck;
 
 namespace {
@@ -85,3 +87,5 @@ TEST_CASE("a layouts file names each entry's role, type and kWidth", "[triton]")
   CHECK_THROWS_AS(read_triton_file(R"({"operands": [{"operand": "a", "dtype": "q7", "k_width": 2}]})", "f"), Error);
   CHECK_THROWS_AS(read_triton_file("{\"operands\": [", "f"), Error);
 }
+
+}  // namespace test_triton_layout

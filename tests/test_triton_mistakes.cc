@@ -9,6 +9,8 @@
 #include "core/triton/triton_check.h"
 #include "tests/support.h"
 
+namespace test_triton_mistakes {
+
 using namespace mmacheck;
 
 namespace {
@@ -401,3 +403,5 @@ TEST_CASE("Triton's dtype names are read; types mma.sync cannot take are refused
   CHECK_THAT(error_of(std::string(operand).replace(operand.find("f32"), 3, "int4")),
              Catch::Contains("'int4' is no MMA v2 operand type"));
 }
+
+}  // namespace test_triton_mistakes

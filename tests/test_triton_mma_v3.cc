@@ -21,6 +21,8 @@
 #include "core/wgmma/wgmma_frame.h"
 #include "tests/support.h"
 
+namespace test_triton_mma_v3 {
+
 namespace {
 
 using namespace mmacheck;
@@ -174,3 +176,5 @@ TEST_CASE("triton MMA v3, issue 33: the tie to the wgmma's rows is what refutes,
     if (d.name == "warp") std::swap(d.bases.at(2), d.bases.at(3));
   CHECK(check_triton({four})[0].result == FrameVerdict::proved);
 }
+
+}  // namespace test_triton_mma_v3

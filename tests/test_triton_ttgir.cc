@@ -18,6 +18,8 @@
 #include "core/triton/triton_ttgir.h"
 #include "tests/support.h"
 
+namespace test_triton_ttgir {
+
 using namespace mmacheck;
 
 namespace {
@@ -330,3 +332,5 @@ TEST_CASE("mmacheck triton reads TTGIR files: exit 0 proved, 1 unchecked wgmma, 
   CHECK(bad.status == 2);
   CHECK(std::regex_search(bad.err, std::regex("mmacheck_planted_kwidth\\.ttgir:[0-9]+:[0-9]+: error: kWidth 1")));
 }
+
+}  // namespace test_triton_ttgir

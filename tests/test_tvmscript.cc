@@ -12,6 +12,8 @@
 #include "tests/support.h"
 #include "tests/test_prove_support.h"
 
+namespace test_tvmscript {
+
 using namespace mmacheck;
 using namespace mmacheck::test;
 
@@ -250,3 +252,5 @@ TEST_CASE("T.Buffer parameters, T.decl_buffer, T.thread_id and Tx.gemm under wit
   REQUIRE(report.notes.size() == 1);
   CHECK(report.notes.front().find("A (A), B (B)") != std::string::npos);
 }
+
+}  // namespace test_tvmscript

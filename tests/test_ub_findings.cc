@@ -7,7 +7,7 @@
 
 #include "tests/support.h"
 
-namespace mmacheck {
+namespace mmacheck::test_ub_findings {
 
 TEST_CASE("sim of the corrected seed with specials (cases 0..6) is free of undefined behaviour", "[hardening][ub]") {
   const test::RunResult r =
@@ -25,4 +25,4 @@ TEST_CASE("sim of beta1 on sm_80 (cases 0..7) is free of undefined behaviour", "
   CHECK(r.err.find("runtime error") == std::string::npos);
 }
 
-}  // namespace mmacheck
+}  // namespace mmacheck::test_ub_findings

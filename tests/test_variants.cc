@@ -14,6 +14,8 @@
 #include "sim/numerics/mma_model.h"
 #include "sim/vectors/vector_file.h"
 
+namespace test_variants {
+
 using namespace mmacheck;
 using namespace mmacheck::sim;
 
@@ -164,3 +166,5 @@ TEST_CASE("vector files: b1 words are one hex digit holding one bit", "[variants
     CHECK(std::string(e.what()).find("does not fit a b1 element") != std::string::npos);
   }
 }
+
+}  // namespace test_variants

@@ -9,7 +9,7 @@
 #include "tests/support.h"
 #include "tests/test_hardening_support.h"
 
-namespace mmacheck {
+namespace mmacheck::test_vector_errors {
 namespace {
 
 using Catch::Matchers::Contains;
@@ -68,9 +68,9 @@ TEST_CASE("a repeated case number in a .mmav file is an error", "[hardening][vec
             .cases.size() == 2);
 }
 
-}  // namespace mmacheck
+}  // namespace mmacheck::test_vector_errors
 
-namespace mmacheck {
+namespace mmacheck::test_vector_errors {
 
 TEST_CASE("an m8n8k4 f16 case holds its four stacked products, and sm_80 has no model of it", "[vectors]") {
   const auto words = [](int n, const char* w) {
@@ -94,4 +94,4 @@ TEST_CASE("an m8n8k4 f16 case holds its four stacked products, and sm_80 has no 
   CHECK_THAT(off.err, Contains("has no model on sm_80"));
 }
 
-}  // namespace mmacheck
+}  // namespace mmacheck::test_vector_errors

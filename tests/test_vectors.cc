@@ -13,6 +13,8 @@
 #include "sim/vectors/vector_file.h"
 #include "tests/support.h"
 
+namespace test_vectors {
+
 using namespace mmacheck;
 using namespace mmacheck::sim;
 
@@ -30,7 +32,7 @@ void check_file_passes(const std::string& path) {
   INFO(path);
   const VectorFile file = read_vector_file(path);
   const VectorReport report = run_vector_file(file, arch_params("sm_90"), 5);
-  for (const Mismatch& m : report.mismatches)
+  for (const sim::Mismatch& m : report.mismatches)
     UNSCOPED_INFO("case " << m.vcase->id << " D[" << m.row << "][" << m.col << "] expected " << std::hex << m.expected
                           << " got " << m.got);
   CHECK(report.failed == 0);
@@ -187,3 +189,5 @@ TEST_CASE("operand words parse as hex in either case, and every non-digit byte i
       CHECK(error_line(tf32 + "A" + words(127, "3f800000") + " " + word + "\n" + tf32_rest, "is not a hex word") == 3);
     }
 }
+
+}  // namespace test_vectors

@@ -15,7 +15,7 @@
 #include "sim/machine/warp_machine.h"
 #include "tests/test_sim_support.h"
 
-namespace mmacheck {
+namespace mmacheck::test_warp_machine {
 namespace {
 
 using Cell = std::pair<std::int64_t, std::int64_t>;
@@ -236,4 +236,4 @@ TEST_CASE("simulate() is the differential runner's hook", "[sim]") {
   }
 }
 
-}  // namespace mmacheck
+}  // namespace mmacheck::test_warp_machine

@@ -15,6 +15,8 @@
 #include "core/wgmma/wgmma_reader.h"
 #include "tests/support.h"
 
+namespace test_wgmma_check {
+
 namespace {
 
 using namespace mmacheck;
@@ -252,3 +254,5 @@ TEST_CASE("a base offset is unchecked, not proved", "[wgmma][check]") {
   c.descriptor.base_offset = 1;
   CHECK(check_wgmma(c).result == FrameVerdict::unchecked);
 }
+
+}  // namespace test_wgmma_check

@@ -9,6 +9,8 @@
 
 #include "tests/support.h"
 
+namespace test_wgmma_cli {
+
 namespace {
 
 using mmacheck::test::run_mmacheck;
@@ -107,3 +109,5 @@ TEST_CASE("wgmma bad input is FILE:LINE:COL and exit 2", "[wgmma][cli]") {
     CHECK(r.err.rfind(path + b.where, 0) == 0);
   }
 }
+
+}  // namespace test_wgmma_cli

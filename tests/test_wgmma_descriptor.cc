@@ -9,6 +9,8 @@
 #include "core/base/error.h"
 #include "core/wgmma/descriptor.h"
 
+namespace test_wgmma_descriptor {
+
 namespace {
 
 using mmacheck::Error;
@@ -119,3 +121,5 @@ TEST_CASE("the swizzle modes are Swizzle<B, 4, 3> on byte addresses", "[wgmma][d
   CHECK(mmacheck::find_swizzle_mode("interleave")->mode == SwizzleMode::none);
   CHECK(mmacheck::find_swizzle_mode("96B") == nullptr);
 }
+
+}  // namespace test_wgmma_descriptor

@@ -16,6 +16,8 @@
 #include "core/wgmma/wgmma_frame.h"
 #include "tests/support.h"
 
+namespace test_wgmma_dsl {
+
 namespace {
 
 using namespace mmacheck;
@@ -134,3 +136,5 @@ TEST_CASE("CuTe DSL's wgmma TV layouts are the wgmma frames", "[wgmma][dsl]") {
       }
   }
 }
+
+}  // namespace test_wgmma_dsl

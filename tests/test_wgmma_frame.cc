@@ -10,6 +10,8 @@
 #include "core/gemm/ptx_frame.h"
 #include "core/wgmma/wgmma_frame.h"
 
+namespace test_wgmma_frame {
+
 namespace {
 
 using namespace mmacheck;
@@ -105,3 +107,5 @@ TEST_CASE("each warp's share is the mma.sync fragment of its 16 rows", "[wgmma][
     }
   }
 }
+
+}  // namespace test_wgmma_frame

@@ -13,6 +13,8 @@
 
 #include "tests/support.h"
 
+namespace test_wgmma_h200 {
+
 using namespace mmacheck::test;
 
 TEST_CASE("the H200's wgmma results replay bit for bit through the simulator", "[wgmma][vectors]") {
@@ -36,3 +38,5 @@ TEST_CASE("the H200's wgmma results replay bit for bit through the simulator", "
   CHECK(w.status == 1);
   std::filesystem::remove(wrong);
 }
+
+}  // namespace test_wgmma_h200

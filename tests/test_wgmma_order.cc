@@ -8,6 +8,8 @@
 #include "core/wgmma/wgmma_order.h"
 #include "tests/support.h"
 
+namespace test_wgmma_order {
+
 using namespace mmacheck;
 using namespace mmacheck::test;
 
@@ -207,3 +209,5 @@ TEST_CASE("mmacheck wgmma on a .ptx file checks the order", "[wgmma][order][cli]
   CHECK(folder.status == 1);
   CHECK(folder.out.find("8 files: 7 refuted, 1 proved") != std::string::npos);
 }
+
+}  // namespace test_wgmma_order

@@ -22,6 +22,8 @@
 #include "sim/wgmma/wgmma_vectors.h"
 #include "tests/support.h"
 
+namespace test_wgmma_sim {
+
 using namespace mmacheck;
 using namespace mmacheck::sim;
 
@@ -316,3 +318,5 @@ TEST_CASE("a proved example operand, read through its own descriptor, gives the 
   }
   CHECK(runs == 10);  // every operand of the six proved examples
 }
+
+}  // namespace test_wgmma_sim

@@ -8,6 +8,8 @@
 
 #include "core/prove/z3_watchdog.h"
 
+namespace test_z3_watchdog {
+
 using namespace mmacheck::prove_detail;
 using Clock = std::chrono::steady_clock;
 
@@ -47,3 +49,5 @@ TEST_CASE("a watchdog gone before its deadline interrupts nothing", "[prove][z3]
   solver.add(x + 1 == 3);
   CHECK(solver.check() == z3::sat);
 }
+
+}  // namespace test_z3_watchdog
