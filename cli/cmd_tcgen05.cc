@@ -17,7 +17,6 @@
 // (.txt) run as `prove` runs them (cli/file_batch.h).
 #include <algorithm>
 #include <iostream>
-#include <sstream>
 
 #include "cli/command.h"
 #include "cli/family_checks.h"
@@ -25,6 +24,7 @@
 #include "cli/file_command.h"
 #include "cli/unchecked.h"
 #include "core/base/file_io.h"
+#include "core/base/hex.h"
 #include "core/base/json.h"
 #include "core/wgmma/tcgen05_check.h"
 #include "core/wgmma/tcgen05_reader.h"
@@ -33,12 +33,6 @@
 namespace mmacheck::cli {
 
 namespace {
-
-std::string hex(std::uint64_t v) {
-  std::ostringstream s;
-  s << "0x" << std::hex << v;
-  return s.str();
-}
 
 std::string padded(FrameVerdict v) {
   std::string s(verdict_name(v));

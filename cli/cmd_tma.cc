@@ -14,7 +14,6 @@
 #include <algorithm>
 #include <array>
 #include <iostream>
-#include <sstream>
 
 #include "cli/command.h"
 #include "cli/family_checks.h"
@@ -23,22 +22,13 @@
 #include "cli/unchecked.h"
 #include "cli/verdict_tally.h"
 #include "core/base/file_io.h"
+#include "core/base/hex.h"
 #include "core/base/json.h"
 #include "core/tma/tma_check.h"
 #include "core/tma/tma_reader.h"
 #include "core/tma/tma_report_json.h"
 
 namespace mmacheck::cli {
-
-namespace {
-
-std::string hex(std::uint64_t v) {
-  std::ostringstream s;
-  s << "0x" << std::hex << v;
-  return s.str();
-}
-
-}  // namespace
 
 FileOutcome check_tma_file(const std::string& path, bool json, bool allow, std::ostream& out) {
   const std::vector<TmaCase> cases = read_tma_file(read_text_file(path), path);

@@ -22,7 +22,6 @@
 #include <algorithm>
 #include <array>
 #include <iostream>
-#include <sstream>
 
 #include "cli/command.h"
 #include "cli/family_checks.h"
@@ -31,6 +30,7 @@
 #include "cli/unchecked.h"
 #include "cli/verdict_tally.h"
 #include "core/base/file_io.h"
+#include "core/base/hex.h"
 #include "core/base/json.h"
 #include "core/wgmma/wgmma_check.h"
 #include "core/wgmma/wgmma_order.h"
@@ -38,16 +38,6 @@
 #include "core/wgmma/wgmma_report_json.h"
 
 namespace mmacheck::cli {
-
-namespace {
-
-std::string hex(std::uint64_t v) {
-  std::ostringstream s;
-  s << "0x" << std::hex << v;
-  return s.str();
-}
-
-}  // namespace
 
 FileOutcome check_wgmma_order_file(const std::string& path, bool json, bool allow, std::ostream& out) {
   const WgmmaOrderReport r = check_wgmma_order(read_text_file(path), input_name(path));

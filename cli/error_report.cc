@@ -18,7 +18,7 @@ std::string excerpt_of_line(std::string_view line, int col) {
 }
 
 // Control bytes would drive the terminal: show them as the layout parser does.
-bool printable(std::string_view line) {
+bool is_plain_text(std::string_view line) {
   for (const char c : line)
     if ((static_cast<unsigned char>(c) < 0x20 && c != '\t') || c == 0x7f) return false;
   return true;
@@ -36,7 +36,7 @@ std::string source_excerpt(std::string_view text, const SourceLoc& loc) {
   }
   std::string_view line = text.substr(begin, text.find('\n', begin) - begin);
   if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
-  if (line.size() > 400 || !printable(line)) return "";
+  if (line.size() > 400 || !is_plain_text(line)) return "";
   return excerpt_of_line(line, loc.col);
 }
 

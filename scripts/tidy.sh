@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # clang-tidy (the checks in .clang-tidy) over the project's own .cc files as
 # build/ compiles them (build/compile_commands.json: run scripts/build.sh
-# first), one file per core in parallel; or over the .cc files named.  Prints
-# each finding once (a header's findings come from every file including it)
-# and exits 1 if there is any.  CI runs it; .clang-tidy says which checks.
+# first), or over the .cc files named: in batches of a folder's files
+# (scripts/tidy_batches.py: the system headers are walked once a batch, not
+# once a file), one batch per core in parallel.  Prints each finding once (a
+# header's findings come from every file including it) and exits 1 if there
+# is any.  CI runs it; .clang-tidy says which checks.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -29,6 +31,15 @@ else
     grep -v -e '^/' -e '^build' -e '^tests/main\.cc$' | grep -E "^($dirs)/" | sort -u)
 fi
 
+# The batches and their compile database (build/tidy/).
+units=("${files[@]}")
+unit_db=build
+if command -v python3 >/dev/null; then
+  batches=$(scripts/tidy_batches.py "$db" "${files[@]}")  # its failure stops the run (set -e)
+  mapfile -t units <<<"$batches"
+  unit_db=build/tidy
+fi
+
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 start=$SECONDS
@@ -49,16 +60,16 @@ if [ "$cache" != off ] && mkdir -p "$cache" 2>/dev/null && command -v python3 >/
       todo+=("$file")
       echo "$key" >"$out/$(echo "$file" | tr / _).key"
     fi
-  done < <(scripts/tidy_keys.py "$db" "${files[@]}")
+  done < <(scripts/tidy_keys.py "$unit_db/compile_commands.json" "${units[@]}")
 else
-  todo=("${files[@]}")
+  todo=("${units[@]}")
 fi
 # GCC's flags in the database: clang need not know all of them.  Headers
 # count when they are the project's (not CUDA's /usr/local/cuda/...).
 if ((${#todo[@]})); then
   printf '%s\0' "${todo[@]}" | xargs -0 -P "$(nproc)" -I{} sh -c \
-    'clang-tidy -p build --quiet "--header-filter=$3" --extra-arg=-Wno-unknown-warning-option "$1" \
-       >"$2/$(echo "$1" | tr / _).log" 2>&1 || true' _ {} "$out" "^$(pwd)/(core|sim|cuda|cli|tests|bench)/"
+    'clang-tidy -p "$4" --quiet "--header-filter=$3" --extra-arg=-Wno-unknown-warning-option "$1" \
+       >"$2/$(echo "$1" | tr / _).log" 2>&1 || true' _ {} "$out" "^$(pwd)/(core|sim|cuda|cli|tests|bench)/" "$unit_db"
 fi
 for k in "$out"/*.key; do
   [ -e "$k" ] || continue
@@ -68,10 +79,10 @@ done
 findings=$(cat "$out"/*.log | grep -E '^[^ ].*:[0-9]+:[0-9]+: (warning|error): ' | sed "s|^$(pwd)/||" | sort -u || true)
 elapsed=$((SECONDS - start))
 cached=""
-((hits)) && cached=", $hits of them cached"
+((hits)) && cached=", $hits of ${#units[@]} batches cached"
 if [ -n "$findings" ]; then
   echo "$findings"
-  echo "tidy: $(echo "$findings" | wc -l) findings in ${#files[@]} files (${elapsed} s$cached)" >&2
+  echo "tidy: $(echo "$findings" | wc -l) findings in ${#files[@]} files, ${#units[@]} batches (${elapsed} s$cached)" >&2
   exit 1
 fi
-echo "tidy: ${#files[@]} files clean (${elapsed} s$cached)"
+echo "tidy: ${#files[@]} files clean, ${#units[@]} batches (${elapsed} s$cached)"

@@ -75,4 +75,10 @@ inline int checked_int(std::int64_t v, std::string_view what) {
   return static_cast<int>(v);
 }
 
+// Python's (and TVM's) // and % for a positive divisor: the quotient rounds
+// toward minus infinity, the remainder takes the divisor's sign.
+//   floor_div(-1, 4) == -1;  floor_mod(-1, 4) == 3
+constexpr std::int64_t floor_div(std::int64_t a, std::int64_t b) { return a / b - (a % b != 0 && a < 0); }
+constexpr std::int64_t floor_mod(std::int64_t a, std::int64_t b) { return a - floor_div(a, b) * b; }
+
 }  // namespace mmacheck

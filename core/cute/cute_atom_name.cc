@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "core/cute/cute_gmma_name.h"
+#include "core/cute/cute_name_parts.h"
 
 namespace mmacheck {
 
@@ -17,7 +18,7 @@ struct TypeToken {
 };
 
 // Longest first, so that GC64 wins over C64 and BF16 over F16.
-constexpr TypeToken kTypes[] = {
+constexpr TypeToken kTypeTokens[] = {
     {"GC64", "f64", 64, true},   {"E4M3", "e4m3", 8, false}, {"E5M2", "e5m2", 8, false}, {"BF16", "bf16", 16, false},
     {"TF32", "tf32", 32, false}, {"C64", "f64", 64, true},   {"F16", "f16", 16, false},  {"F32", "f32", 32, false},
     {"F64", "f64", 64, false},   {"S32", "s32", 32, false},  {"S8", "s8", 8, false},     {"U8", "u8", 8, false},
@@ -36,67 +37,34 @@ constexpr Suffix kSuffixes[] = {
     {"ANDPOPC", "", ".and.popc"},
 };
 
-bool fail(std::string* problem, std::string why) {
-  if (problem) *problem = std::move(why);
-  return false;
-}
-
-// "16x8x32" -> 16, 8, 32
-bool read_shape(std::string_view s, int* mnk) {
-  int part = 0;
-  mnk[0] = mnk[1] = mnk[2] = 0;
-  for (char c : s) {
-    if (c == 'x') {
-      if (++part > 2) return false;
-    } else if (std::isdigit(static_cast<unsigned char>(c))) {
-      if (mnk[part] >= 100000) return false;  // no instruction is that large; the product would overflow
-      mnk[part] = mnk[part] * 10 + (c - '0');
-    } else {
-      return false;
-    }
-  }
-  return part == 2 && mnk[0] && mnk[1] && mnk[2];
-}
-
-std::vector<std::string_view> split(std::string_view s, char sep) {
-  std::vector<std::string_view> out;
-  std::size_t start = 0;
-  for (std::size_t i = 0; i <= s.size(); ++i)
-    if (i == s.size() || s[i] == sep) {
-      out.push_back(s.substr(start, i - start));
-      start = i + 1;
-    }
-  return out;
-}
-
 }  // namespace
 
 std::optional<CuteAtomName> decode_atom_name(std::string_view name, std::string* problem) {
   if (name.find('<') != std::string_view::npos) {
-    fail(problem, is_umma_name(name)
-                      ? "a templated atom: UMMA (tcgen05.mma) traits are templated on the element types and M, N, "
-                        "so the header fixes no layout; an atom list entry states one instantiation"
-                      : "a templated atom: its instruction depends on template arguments (sm_120 mma, UMMA)");
+    refuse(problem, is_umma_name(name)
+                        ? "a templated atom: UMMA (tcgen05.mma) traits are templated on the element types and M, N, "
+                          "so the header fixes no layout; an atom list entry states one instantiation"
+                        : "a templated atom: its instruction depends on template arguments (sm_120 mma, UMMA)");
     return std::nullopt;
   }
   if (is_gmma_name(name)) return decode_gmma_name(name, problem);
   if (is_umma_name(name)) return decode_umma_name(name, problem);
-  const std::vector<std::string_view> parts = split(name, '_');
+  const std::vector<std::string_view> parts = split_name(name, '_');
   if (parts.size() < 4 || parts.size() > 5 || parts[0].size() < 3 || parts[0].substr(0, 2) != "SM") {
-    fail(problem, "not an mma atom name of the form SM<arch>_<M>x<N>x<K>_<types>_<layout>");
+    refuse(problem, "not an mma atom name of the form SM<arch>_<M>x<N>x<K>_<types>_<layout>");
     return std::nullopt;
   }
   CuteAtomName out;
   for (char c : parts[0].substr(2)) {
     if (!std::isdigit(static_cast<unsigned char>(c))) {
-      fail(problem, "architecture '" + std::string(parts[0]) + "' is not SM<number>");
+      refuse(problem, "architecture '" + std::string(parts[0]) + "' is not SM<number>");
       return std::nullopt;
     }
     out.arch = out.arch * 10 + (c - '0');
   }
   int mnk[3];
-  if (!read_shape(parts[1], mnk)) {
-    fail(problem, "shape '" + std::string(parts[1]) + "' is not <M>x<N>x<K>");
+  if (!read_mnk(parts[1], mnk)) {
+    refuse(problem, "shape '" + std::string(parts[1]) + "' is not <M>x<N>x<K>");
     return std::nullopt;
   }
   out.m = mnk[0];
@@ -107,24 +75,24 @@ std::optional<CuteAtomName> decode_atom_name(std::string_view name, std::string*
   std::vector<const TypeToken*> types;
   for (std::string_view rest = parts[2]; !rest.empty();) {
     const TypeToken* hit = nullptr;
-    for (const TypeToken& t : kTypes)
+    for (const TypeToken& t : kTypeTokens)
       if (rest.substr(0, t.cute.size()) == t.cute) {
         hit = &t;
         break;
       }
     if (!hit) {
-      fail(problem, "unknown element type at '" + std::string(rest) + "' in '" + std::string(parts[2]) + "'");
+      refuse(problem, "unknown element type at '" + std::string(rest) + "' in '" + std::string(parts[2]) + "'");
       return std::nullopt;
     }
     types.push_back(hit);
     rest.remove_prefix(hit->cute.size());
   }
   if (types.size() != 4) {
-    fail(problem, "types '" + std::string(parts[2]) + "' are not four (D, A, B, C)");
+    refuse(problem, "types '" + std::string(parts[2]) + "' are not four (D, A, B, C)");
     return std::nullopt;
   }
   if (parts[3] != "TN") {
-    fail(problem, "layout " + std::string(parts[3]) + ": mma.sync of this kind is .row.col (TN) only");
+    refuse(problem, "layout " + std::string(parts[3]) + ": mma.sync of this kind is .row.col (TN) only");
     return std::nullopt;
   }
   const std::string_view suffix = parts.size() == 5 ? parts[4] : std::string_view{};
@@ -132,7 +100,7 @@ std::optional<CuteAtomName> decode_atom_name(std::string_view name, std::string*
   for (const Suffix& s : kSuffixes)
     if (s.cute == suffix) sfx = &s;
   if (!sfx) {
-    fail(problem, "unknown suffix _" + std::string(suffix));
+    refuse(problem, "unknown suffix _" + std::string(suffix));
     return std::nullopt;
   }
   out.ptx = "mma.sync.aligned." + out.shape + ".row.col" + std::string(sfx->before_types);

@@ -10,8 +10,6 @@ namespace mmacheck {
 
 namespace {
 
-constexpr int kWarp = 32;
-
 // The CuTe index space of an operand: (M, K), (N, K) or (M, N), and how a PTX
 // (row, col) of the frame reads in it.
 struct OperandSpace {
@@ -29,27 +27,22 @@ OperandSpace space_of(Operand op, const CuteAtomName& inst) {
   return {};
 }
 
-std::string member_name(Operand op) { return std::string(operand_name(op)) + "Layout"; }
-
-CuteOperandReport verdict(Operand op, FrameVerdict v, std::string message) {
-  return {op, v, std::nullopt, std::move(message)};
-}
-
 // The lanes ThrID gives, or why it is not one warp.
 std::optional<std::vector<int>> warp_lanes(const CuteLayout& thr, std::string* why) {
-  if (thr.size() != kWarp) {
+  if (thr.size() != kWarpLanes) {
     *why = "ThrID " + thr.str() + " has " + std::to_string(thr.size()) +
            " threads; mmacheck's frames are for mma.sync over the 32 lanes of one warp"
            " (sm_70's m8n8k4 runs per quad pair)";
     return std::nullopt;
   }
-  std::vector<int> lanes(kWarp);
-  std::vector<bool> seen(kWarp, false);
-  for (int t = 0; t < kWarp; ++t) {
+  std::vector<int> lanes(kWarpLanes);
+  std::vector<bool> seen(kWarpLanes, false);
+  for (int t = 0; t < kWarpLanes; ++t) {
     const std::int64_t lane = thr.at(t);
-    if (lane < 0 || lane >= kWarp || seen[lane]) {
+    if (lane < 0 || lane >= kWarpLanes || seen[lane]) {
       *why = "ThrID " + thr.str() + " is not a permutation of the 32 lanes: thread " + std::to_string(t) +
-             (lane < 0 || lane >= kWarp ? " is lane " + std::to_string(lane) : " shares lane " + std::to_string(lane));
+             (lane < 0 || lane >= kWarpLanes ? " is lane " + std::to_string(lane)
+                                             : " shares lane " + std::to_string(lane));
       return std::nullopt;
     }
     seen[lane] = true;
@@ -62,15 +55,16 @@ CuteOperandReport check_operand(Operand op, const CuteAtomTraits& atom, const Cu
                                 const std::vector<int>& lanes) {
   const CuteLayoutSource& src = op == Operand::A ? atom.a : op == Operand::B ? atom.b : atom.c;
   // The readers refuse an atom without its layouts: a located error, not a verdict.
-  if (!src.layout) return verdict(op, FrameVerdict::ill_formed, "the traits give no " + member_name(op));
+  if (!src.layout)
+    return CuteOperandReport::of(op, FrameVerdict::ill_formed, "the traits give no " + layout_member(op));
   const int bits = op == Operand::A ? inst.a_bits : op == Operand::B ? inst.b_bits : inst.c_bits;
   const Frame* frame = lookup_frame(inst.shape, op, bits);
   if (!frame)
-    return verdict(op, FrameVerdict::unchecked,
-                   "no PTX frame for " + inst.shape + " " + std::string(operand_name(op)) + " with " +
-                       std::to_string(bits) + "-bit elements in mmacheck's table");
+    return CuteOperandReport::of(op, FrameVerdict::unchecked,
+                                 "no PTX frame for " + inst.shape + " " + std::string(operand_name(op)) + " with " +
+                                     std::to_string(bits) + "-bit elements in mmacheck's table");
   const OperandSpace s = space_of(op, inst);
-  TvFrame f{"the PTX frame", "PTX", kWarp, frame->elems(), 1, s.axes, s.dims, nullptr};
+  TvFrame f{"the PTX frame", "PTX", kWarpLanes, frame->elems(), 1, s.axes, s.dims, nullptr};
   f.at = [&](int t, int v) {
     const TileCoord p = frame->at(lanes[static_cast<std::size_t>(t)], v);
     return s.swap_ptx ? std::array<std::int64_t, 2>{p.col, p.row} : std::array<std::int64_t, 2>{p.row, p.col};
@@ -111,7 +105,8 @@ CuteAtomReport check_cute_atom(const CuteAtomTraits& atom) {
   std::string why;
   const std::optional<CuteAtomName> inst = decode_atom_name(atom.name, &why);
   const auto all = [&](FrameVerdict v, const std::string& message) {
-    for (Operand op : {Operand::A, Operand::B, Operand::C}) report.operands.push_back(verdict(op, v, message));
+    for (Operand op : {Operand::A, Operand::B, Operand::C})
+      report.operands.push_back(CuteOperandReport::of(op, v, message));
   };
   if (inst && inst->family != CuteMmaFamily::mma_sync) return check_cute_warpgroup_atom(atom, *inst);
   if (!inst) {
@@ -133,16 +128,16 @@ CuteAtomReport check_cute_atom(const CuteAtomTraits& atom) {
     } else if (!lanes) {
       // 32 threads that are not the 32 lanes is a wrong ThrID; another count a
       // thread group mmacheck has no frames for.
-      all(atom.thr_id.layout->size() == kWarp ? FrameVerdict::refuted : FrameVerdict::unchecked, thr_why);
+      all(atom.thr_id.layout->size() == kWarpLanes ? FrameVerdict::refuted : FrameVerdict::unchecked, thr_why);
     } else {
       for (Operand op : {Operand::A, Operand::B, Operand::C}) {
         const std::string problem = metadata_problem(atom, *inst, op);
         const std::string frg = "FrgType" + std::string(operand_name(op));
-        if (!problem.empty()) report.operands.push_back(verdict(op, FrameVerdict::ill_formed, problem));
+        if (!problem.empty()) report.operands.push_back(CuteOperandReport::of(op, FrameVerdict::ill_formed, problem));
         else if (std::any_of(atom.frg_types.begin(), atom.frg_types.end(),
                              [&](const CuteFrgType& f) { return f.member == frg; }))
-          report.operands.push_back(
-              verdict(op, FrameVerdict::unchecked, frg + " is given: mmacheck does not model fragment types"));
+          report.operands.push_back(CuteOperandReport::of(op, FrameVerdict::unchecked,
+                                                          frg + " is given: mmacheck does not model fragment types"));
         else report.operands.push_back(check_operand(op, atom, *inst, *lanes));
       }
     }

@@ -26,9 +26,9 @@ struct DslType {
   std::string_view dsl;
   std::string_view token;
 };
-constexpr DslType kTypes[] = {{"Float16", "F16"}, {"BFloat16", "BF16"},     {"TFloat32", "TF32"},   {"Float32", "F32"},
-                              {"Float64", "F64"}, {"Float8E4M3FN", "E4M3"}, {"Float8E5M2", "E5M2"}, {"Int8", "S8"},
-                              {"Uint8", "U8"},    {"Int32", "S32"}};
+constexpr DslType kDslTypes[] = {
+    {"Float16", "F16"},       {"BFloat16", "BF16"},   {"TFloat32", "TF32"}, {"Float32", "F32"}, {"Float64", "F64"},
+    {"Float8E4M3FN", "E4M3"}, {"Float8E5M2", "E5M2"}, {"Int8", "S8"},       {"Uint8", "U8"},    {"Int32", "S32"}};
 
 constexpr std::string_view kAtom = "MMA Atom";
 constexpr std::string_view kTiled = "Tiled MMA";
@@ -81,9 +81,9 @@ struct Op {
   std::array<CuteValType, 4> types;
 };
 
-class Reader {
+class DslReader {
  public:
-  Reader(const std::string& text, const std::string& file, const Limits& limits)
+  DslReader(const std::string& text, const std::string& file, const Limits& limits)
       : lines_(split_lines(text)), file_(file), depth_(limits.get(Resource::depth)) {}
 
   std::vector<CuteAtomTraits> read() {
@@ -185,10 +185,10 @@ class Reader {
   }
 
   CuteValType type(const Field& f) const {
-    for (const DslType& t : kTypes)
+    for (const DslType& t : kDslTypes)
       if (t.dsl == f.value) return CuteValType{std::string(t.token), std::string(f.value), f.loc};
     std::string known;
-    for (const DslType& t : kTypes) known += (known.empty() ? "" : ", ") + std::string(t.dsl);
+    for (const DslType& t : kDslTypes) known += (known.empty() ? "" : ", ") + std::string(t.dsl);
     throw Error(f.loc, "unknown element type '" + shown(f.value) + "' (the DSL's: " + known + ")");
   }
 
@@ -298,7 +298,7 @@ bool is_cute_dsl_print(std::string_view text) {
 
 std::vector<CuteAtomTraits> read_cute_dsl_print(const std::string& text, const std::string& file,
                                                 const Limits& limits) {
-  return Reader(text, file, limits).read();
+  return DslReader(text, file, limits).read();
 }
 
 }  // namespace mmacheck

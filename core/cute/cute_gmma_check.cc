@@ -12,18 +12,8 @@ namespace {
 
 constexpr int kWarpgroup = 128;
 
-CuteOperandReport verdict(Operand op, FrameVerdict v, std::string message) {
-  return {op, v, std::nullopt, std::move(message)};
-}
-
 const CuteLayoutSource& source(const CuteAtomTraits& atom, Operand op) {
   return op == Operand::A ? atom.a : op == Operand::B ? atom.b : atom.c;
-}
-
-std::array<std::string_view, 2> axes_of(Operand op) {
-  return op == Operand::A   ? std::array<std::string_view, 2>{"m", "k"}
-         : op == Operand::B ? std::array<std::string_view, 2>{"n", "k"}
-                            : std::array<std::string_view, 2>{"m", "n"};
 }
 
 std::array<int, 2> dims_of(Operand op, const CuteAtomName& inst) {
@@ -59,7 +49,7 @@ std::optional<std::vector<int>> threads_of(const CuteLayout& thr, int count, std
 TvFrame split_frame(Operand op, const CuteAtomName& inst, int parts, int holders) {
   const std::array<int, 2> dims = dims_of(op, inst);
   const int rows = holders > 1 ? dims[0] : dims[0] / parts;
-  TvFrame f{"the tile order", "the tile order", parts, rows * dims[1], holders, axes_of(op), dims, nullptr};
+  TvFrame f{"the tile order", "the tile order", parts, rows * dims[1], holders, operand_axes(op), dims, nullptr};
   f.at = [rows, holders](int t, int v) {
     return std::array<std::int64_t, 2>{(holders > 1 ? 0 : std::int64_t{t} * rows) + v % rows, v / rows};
   };
@@ -72,7 +62,7 @@ TvFrame split_frame(Operand op, const CuteAtomName& inst, int parts, int holders
 // summary counts one reason).
 CuteOperandReport outside_trait(CuteOperandReport r, const std::string& why, int parts, Operand op) {
   if (r.result != FrameVerdict::proved) return r;
-  const std::array<std::string_view, 2> axes = axes_of(op);
+  const std::array<std::string_view, 2> axes = operand_axes(op);
   const std::string order = "(" + std::string(axes[0]) + ", " + std::string(axes[1]) + ") order";
   r.result = FrameVerdict::unchecked;
   r.message = why + " (checked: " +
@@ -112,7 +102,7 @@ CuteOperandReport check_gmma_operand(Operand op, const CuteAtomTraits& atom, con
                   "Layout and each thread must get all of it in order: " + r.message;
     return outside_trait(std::move(r),
                          "shared memory through a descriptor: which element wgmma reads for each (" +
-                             std::string(axes_of(op)[0]) +
+                             std::string(operand_axes(op)[0]) +
                              ", k) is the smem layout's and the descriptor's, not the trait's (`mmacheck wgmma` "
                              "checks those)",
                          kWarpgroup, op);
@@ -121,10 +111,11 @@ CuteOperandReport check_gmma_operand(Operand op, const CuteAtomTraits& atom, con
   const int bits = op == Operand::C ? inst.c_bits : inst.a_bits;
   const WgmmaFrame* frame = find_wgmma_frame(inst.frame_shape, fragment, bits);
   if (!frame)
-    return verdict(op, FrameVerdict::unchecked,
-                   "no wgmma frame for " + inst.frame_shape + " " + std::string(operand_name(op)) + " with " +
-                       std::to_string(bits) + "-bit elements in mmacheck's table");
-  TvFrame f{"the wgmma frame", "PTX", kWarpgroup, frame->elems(inst.n), 1, axes_of(op), dims_of(op, inst), nullptr};
+    return CuteOperandReport::of(op, FrameVerdict::unchecked,
+                                 "no wgmma frame for " + inst.frame_shape + " " + std::string(operand_name(op)) +
+                                     " with " + std::to_string(bits) + "-bit elements in mmacheck's table");
+  TvFrame f{"the wgmma frame", "PTX",  kWarpgroup, frame->elems(inst.n), 1, operand_axes(op),
+            dims_of(op, inst), nullptr};
   f.at = [frame, &threads](int t, int v) {
     const std::array<int, 2> p = frame->at(threads[static_cast<std::size_t>(t)], v);
     return std::array<std::int64_t, 2>{p[0], p[1]};
@@ -135,7 +126,7 @@ CuteOperandReport check_gmma_operand(Operand op, const CuteAtomTraits& atom, con
 
 CuteOperandReport check_umma_operand(Operand op, const CuteAtomTraits& atom, const CuteAtomName& inst) {
   CuteOperandReport r = compare_tv(op, *source(atom, op).layout, split_frame(op, inst, inst.cta_group, 1));
-  const std::string x(axes_of(op)[0]);
+  const std::string x(operand_axes(op)[0]);
   if (op == Operand::A && inst.a_source == "tensor memory")
     return outside_trait(std::move(r),
                          "A in tensor memory: which lane and column hold each (m, k) is the TMEM layout's, not "
@@ -151,8 +142,9 @@ CuteOperandReport check_umma_operand(Operand op, const CuteAtomTraits& atom, con
     const DataPathLayout* path = find_data_path(2, inst.m);
     for (int m = 0; path && m < inst.m; ++m)
       if (tmem_position(*path, inst.n, 0, 0, m, 0).cta != m / (inst.m / 2))
-        return verdict(op, FrameVerdict::unchecked,
-                       "mmacheck's data path for cta_group::2 M = " + std::to_string(inst.m) + " puts rows elsewhere");
+        return CuteOperandReport::of(op, FrameVerdict::unchecked,
+                                     "mmacheck's data path for cta_group::2 M = " + std::to_string(inst.m) +
+                                         " puts rows elsewhere");
     cta = "; each row's CTA is the one tcgen05's data path writes it in";
   }
   return outside_trait(std::move(r),
@@ -192,7 +184,8 @@ CuteAtomReport check_cute_warpgroup_atom(const CuteAtomTraits& atom, const CuteA
   report.loc = atom.loc;
   report.instruction = inst.ptx + " (A from " + inst.a_source + ")";
   const auto all = [&](FrameVerdict v, const std::string& message) {
-    for (Operand op : {Operand::A, Operand::B, Operand::C}) report.operands.push_back(verdict(op, v, message));
+    for (Operand op : {Operand::A, Operand::B, Operand::C})
+      report.operands.push_back(CuteOperandReport::of(op, v, message));
   };
   const bool umma = inst.family == CuteMmaFamily::umma;
   std::string why;
@@ -211,10 +204,10 @@ CuteAtomReport check_cute_warpgroup_atom(const CuteAtomTraits& atom, const CuteA
     for (Operand op : {Operand::A, Operand::B, Operand::C}) {
       std::string problem = umma ? "" : metadata_problem(atom, inst, op);
       if (problem.empty()) problem = frg_problem(atom, inst, op);
-      if (!problem.empty()) report.operands.push_back(verdict(op, FrameVerdict::ill_formed, problem));
+      if (!problem.empty()) report.operands.push_back(CuteOperandReport::of(op, FrameVerdict::ill_formed, problem));
       else if (!source(atom, op).present())
-        report.operands.push_back(
-            verdict(op, FrameVerdict::ill_formed, "the traits give no " + std::string(operand_name(op)) + "Layout"));
+        report.operands.push_back(CuteOperandReport::of(
+            op, FrameVerdict::ill_formed, "the traits give no " + std::string(operand_name(op)) + "Layout"));
       else
         report.operands.push_back(umma ? check_umma_operand(op, atom, inst)
                                        : check_gmma_operand(op, atom, inst, *threads));

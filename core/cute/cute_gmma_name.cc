@@ -1,7 +1,8 @@
 #include "core/cute/cute_gmma_name.h"
 
-#include <charconv>
 #include <vector>
+
+#include "core/cute/cute_name_parts.h"
 
 namespace mmacheck {
 
@@ -44,34 +45,6 @@ struct UmmaRow {
 };
 constexpr UmmaRow kUmma[] = {{"TF32", "tf32", 8}, {"F16BF16", "f16", 16}, {"S8", "i8", 32}, {"F8F6F4", "f8f6f4", 32}};
 
-bool fail(std::string* problem, std::string why) {
-  if (problem) *problem = std::move(why);
-  return false;
-}
-
-std::vector<std::string_view> split(std::string_view s) {
-  std::vector<std::string_view> out;
-  std::size_t start = 0;
-  for (std::size_t i = 0; i <= s.size(); ++i)
-    if (i == s.size() || s[i] == '_') {
-      out.push_back(s.substr(start, i - start));
-      start = i + 1;
-    }
-  return out;
-}
-
-// "64x128x16" -> 64, 128, 16
-bool read_shape(std::string_view s, int* mnk) {
-  for (int i = 0; i < 3; ++i) {
-    const std::size_t x = i < 2 ? s.find('x') : s.size();
-    if (x == std::string_view::npos) return false;
-    const auto [ptr, ec] = std::from_chars(s.data(), s.data() + x, mnk[i]);
-    if (ec != std::errc{} || ptr != s.data() + x || mnk[i] <= 0) return false;
-    s.remove_prefix(i < 2 ? x + 1 : x);
-  }
-  return true;
-}
-
 // "F32BF16BF16" -> F32, BF16, BF16
 std::vector<const ElemType*> read_types(std::string_view s) {
   std::vector<const ElemType*> out;
@@ -92,24 +65,24 @@ std::vector<const ElemType*> read_types(std::string_view s) {
 }  // namespace
 
 bool is_gmma_name(std::string_view name) {
-  const std::vector<std::string_view> parts = split(name);
+  const std::vector<std::string_view> parts = split_name(name);
   return parts.size() >= 4 && parts[0] == "SM90" && (parts[3] == "SS" || parts[3] == "RS");
 }
 
 bool is_umma_name(std::string_view name) { return name.substr(0, 10) == "SM100_MMA_"; }
 
 std::optional<CuteAtomName> decode_gmma_name(std::string_view name, std::string* problem) {
-  const std::vector<std::string_view> parts = split(name);
+  const std::vector<std::string_view> parts = split_name(name);
   if (!is_gmma_name(name)) {
-    fail(problem, "not a wgmma atom name of the form SM90_64x<N>x<K>_<D><A><B>_<SS|RS>[_TN][_SATURATE]");
+    refuse(problem, "not a wgmma atom name of the form SM90_64x<N>x<K>_<D><A><B>_<SS|RS>[_TN][_SATURATE]");
     return std::nullopt;
   }
   CuteAtomName out;
   out.family = CuteMmaFamily::wgmma;
   out.arch = 90;
   int mnk[3];
-  if (!read_shape(parts[1], mnk)) {
-    fail(problem, "shape '" + std::string(parts[1]) + "' is not <M>x<N>x<K>");
+  if (!read_mnk(parts[1], mnk)) {
+    refuse(problem, "shape '" + std::string(parts[1]) + "' is not <M>x<N>x<K>");
     return std::nullopt;
   }
   out.m = mnk[0];
@@ -120,37 +93,37 @@ std::optional<CuteAtomName> decode_gmma_name(std::string_view name, std::string*
     if (r.types == parts[2]) row = &r;
   if (!row) {
     const std::vector<const ElemType*> types = read_types(parts[2]);
-    fail(problem, types.size() == 4 ? "wgmma atom types '" + std::string(parts[2]) +
-                                          "' are four; a wgmma name gives three (D, A, B; C is D)"
-                                    : "wgmma types '" + std::string(parts[2]) + "' are no wgmma combination");
+    refuse(problem, types.size() == 4 ? "wgmma atom types '" + std::string(parts[2]) +
+                                            "' are four; a wgmma name gives three (D, A, B; C is D)"
+                                      : "wgmma types '" + std::string(parts[2]) + "' are no wgmma combination");
     return std::nullopt;
   }
   const bool tn = parts.size() > 4 && parts[4] == "TN";
   const std::size_t suffix_at = tn ? 5 : 4;
   const bool saturate = parts.size() > suffix_at && parts[suffix_at] == "SATURATE";
   if (parts.size() > suffix_at + (saturate ? 1 : 0)) {
-    fail(problem, "unknown suffix _" + std::string(parts[suffix_at]) + " of a wgmma atom");
+    refuse(problem, "unknown suffix _" + std::string(parts[suffix_at]) + " of a wgmma atom");
     return std::nullopt;
   }
   if (tn != row->tn) {
-    fail(problem, std::string(parts[2]) + (row->tn ? " wgmma is K-major only: its atom name ends in _TN"
-                                                   : " wgmma takes GMMA::Major parameters: its name has no _TN"));
+    refuse(problem, std::string(parts[2]) + (row->tn ? " wgmma is K-major only: its atom name ends in _TN"
+                                                     : " wgmma takes GMMA::Major parameters: its name has no _TN"));
     return std::nullopt;
   }
   if (saturate && !row->integer) {
-    fail(problem, "_SATURATE is for integer wgmma only");
+    refuse(problem, "_SATURATE is for integer wgmma only");
     return std::nullopt;
   }
   if (out.m != 64 || out.k != row->k) {
-    fail(problem, "wgmma " + std::string(parts[2]) + " is m64nNk" + std::to_string(row->k) + ", the name says " +
-                      std::string(parts[1]));
+    refuse(problem, "wgmma " + std::string(parts[2]) + " is m64nNk" + std::to_string(row->k) + ", the name says " +
+                        std::string(parts[1]));
     return std::nullopt;
   }
   const bool n_ok = out.n >= 8 && out.n <= 256 && out.n % 8 == 0 && (!row->integer || out.n <= 24 || out.n % 16 == 0);
   if (!n_ok) {
-    fail(problem, "N = " + std::to_string(out.n) + " is no wgmma shape" +
-                      (row->integer ? " (integer: 8, 16, 24 or a multiple of 16 up to 256)"
-                                    : " (a multiple of 8 from 8 to 256)"));
+    refuse(problem, "N = " + std::to_string(out.n) + " is no wgmma shape" +
+                        (row->integer ? " (integer: 8, 16, 24 or a multiple of 16 up to 256)"
+                                      : " (a multiple of 8 from 8 to 256)"));
     return std::nullopt;
   }
   const std::vector<const ElemType*> types = read_types(parts[2]);
@@ -169,10 +142,10 @@ std::optional<CuteAtomName> decode_gmma_name(std::string_view name, std::string*
 
 std::optional<CuteAtomName> decode_umma_name(std::string_view name, std::string* problem) {
   if (!is_umma_name(name)) {
-    fail(problem, "not a UMMA atom name of the form SM100_MMA_<KIND>[_2x1SM]_<SS|TS>");
+    refuse(problem, "not a UMMA atom name of the form SM100_MMA_<KIND>[_2x1SM]_<SS|TS>");
     return std::nullopt;
   }
-  std::vector<std::string_view> parts = split(name.substr(10));
+  std::vector<std::string_view> parts = split_name(name.substr(10));
   CuteAtomName out;
   out.family = CuteMmaFamily::umma;
   out.arch = 100;
@@ -182,9 +155,10 @@ std::optional<CuteAtomName> decode_umma_name(std::string_view name, std::string*
   for (const UmmaRow& r : kUmma)
     if (parts.size() == 2 && r.cute == parts[0]) row = &r;
   if (!row || (parts[1] != "SS" && parts[1] != "TS")) {
-    fail(problem, "UMMA atom " + std::string(name) +
-                      " is not in mmacheck's table (TF32, F16BF16, S8, F8F6F4; _SS or _TS; 1SM or 2x1SM; block-scaled, "
-                      "sparse and complex forms are not read)");
+    refuse(problem,
+           "UMMA atom " + std::string(name) +
+               " is not in mmacheck's table (TF32, F16BF16, S8, F8F6F4; _SS or _TS; 1SM or 2x1SM; block-scaled, "
+               "sparse and complex forms are not read)");
     return std::nullopt;
   }
   out.k = row->k;

@@ -12,8 +12,6 @@ namespace mmacheck {
 
 namespace {
 
-constexpr int kWarp = 32;
-
 struct Failure {
   std::string message;
   std::optional<CuteCounterexample> cex;
@@ -24,12 +22,6 @@ std::string point(std::string_view a, std::int64_t x, std::string_view b, std::i
   return "(" + std::string(a) + "=" + std::to_string(x) + ", " + std::string(b) + "=" + std::to_string(y) + ")";
 }
 
-std::array<std::string_view, 2> axes_of(Operand op) {
-  return op == Operand::A   ? std::array<std::string_view, 2>{"m", "k"}
-         : op == Operand::B ? std::array<std::string_view, 2>{"n", "k"}
-                            : std::array<std::string_view, 2>{"m", "n"};
-}
-
 }  // namespace
 
 namespace {
@@ -38,10 +30,10 @@ namespace {
 // AtomLayoutMNK) for an atom of 32 lanes.
 CuteLayout thread_layout(const CuteLayout& atom_layout) {
   const CuteLayout flat = atom_layout.flat();
-  std::vector<IntTuple> shape{IntTuple::of(kWarp)}, stride{IntTuple::of(1)};
+  std::vector<IntTuple> shape{IntTuple::of(kWarpLanes)}, stride{IntTuple::of(1)};
   for (std::size_t i = 0; i < 3; ++i) {
     shape.push_back(flat.shape.items[i]);
-    stride.push_back(IntTuple::of(kWarp * flat.stride.items[i].value));
+    stride.push_back(IntTuple::of(kWarpLanes * flat.stride.items[i].value));
   }
   return {IntTuple::tuple(std::move(shape)), IntTuple::tuple(std::move(stride))};
 }
@@ -56,7 +48,7 @@ std::string tiled_tables(const CuteAtomTraits& t, const CuteAtomName& inst, Tile
   if (!derive && !t.thr_vmnk.layout) return "no ThrLayoutVMNK";
   out.vmnk = derive ? thread_layout(*t.atom_layout) : *t.thr_vmnk.layout;
   const CuteLayout& vmnk = out.vmnk;
-  if (!vmnk.congruent() || vmnk.rank() != 4 || vmnk.mode(0).size() != kWarp)
+  if (!vmnk.congruent() || vmnk.rank() != 4 || vmnk.mode(0).size() != kWarpLanes)
     return "ThrLayoutVMNK " + vmnk.str() + " is not (32 lanes, warps M, N, K)";
   out.threads = vmnk.size();
   if (out.threads > 4096) return "more than 4096 threads";
@@ -110,7 +102,7 @@ std::string tiled_tables(const CuteAtomTraits& t, const CuteAtomName& inst, Tile
     const std::int64_t elems = o.frame->elems();
     if (derive) {
       const CuteLayout& atom = *src.layout;
-      if (!atom.congruent() || atom.rank() != 2 || atom.mode(0).size() != kWarp || atom.mode(1).size() != elems)
+      if (!atom.congruent() || atom.rank() != 2 || atom.mode(0).size() != kWarpLanes || atom.mode(1).size() != elems)
         return name + " " + atom.str() + " is not the atom's (32 threads, " + std::to_string(elems) + " values)";
       o.rest0 = out.tile[d0] / (atom_mnk[d0] * w[d0]);
       o.rest1 = out.tile[d1] / (atom_mnk[d1] * w[d1]);
@@ -121,11 +113,13 @@ std::string tiled_tables(const CuteAtomTraits& t, const CuteAtomName& inst, Tile
       const std::vector<std::int64_t> p0 = perm[d0].indices(), p1 = perm[d1].indices();
       for (std::int64_t th = 0; th < out.threads; ++th) {
         const std::int64_t c = coord_of[static_cast<std::size_t>(th)];
-        const std::int64_t lane = c % kWarp;
-        const std::int64_t wc[3] = {(c / kWarp) % w[0], (c / kWarp / w[0]) % w[1], c / kWarp / w[0] / w[1]};
+        const std::int64_t lane = c % kWarpLanes;
+        const std::int64_t wc[3] = {(c / kWarpLanes) % w[0], (c / kWarpLanes / w[0]) % w[1],
+                                    c / kWarpLanes / w[0] / w[1]};
         for (std::int64_t v = 0; v < values; ++v) {
           const std::int64_t e = v % elems, r0 = (v / elems) % o.rest0, r1 = v / elems / o.rest0;
-          const std::int64_t a = atom_index[static_cast<std::size_t>(lane + kWarp * e)];  // over the atom's (d0, d1)
+          const std::int64_t a =
+              atom_index[static_cast<std::size_t>(lane + kWarpLanes * e)];  // over the atom's (d0, d1)
           const std::int64_t i = a % atom_mnk[d0] + atom_mnk[d0] * (wc[d0] + w[d0] * r0);
           const std::int64_t j = a / atom_mnk[d0] + atom_mnk[d1] * (wc[d1] + w[d1] * r1);
           // An atom index outside its tile lands outside the permutation: flagged as outside the tile.
@@ -215,11 +209,11 @@ CuteAtomReport check_cute_tiled(const CuteAtomTraits& t, const Limits& limits) {
             ksum.resize(static_cast<std::size_t>(tk), 0);
             for (const TiledOperand* o : {&A, &B, &C}) {
               const std::int64_t rest = o == &A ? rm + rm_n * rk : o == &B ? rn + rn_n * rk : rm + rm_n * rn;
-              const auto [ax0, ax1] = axes_of(o->op);
+              const auto [ax0, ax1] = operand_axes(o->op);
               const std::int64_t extent = o == &B ? tn * tk : o == &A ? tm * tk : tm * tn;
-              for (int lane = 0; lane < kWarp; ++lane)
+              for (int lane = 0; lane < kWarpLanes; ++lane)
                 for (int e = 0; e < o->frame->elems(); ++e) {
-                  const std::int64_t th = thread_of[static_cast<std::size_t>(lane + kWarp * (wm + wm_n * wn))];
+                  const std::int64_t th = thread_of[static_cast<std::size_t>(lane + kWarpLanes * (wm + wm_n * wn))];
                   const std::int64_t value = e + o->frame->elems() * rest;
                   const std::int64_t idx = o->table[static_cast<std::size_t>(th + threads * value)];
                   CuteCounterexample cex;
@@ -227,7 +221,7 @@ CuteAtomReport check_cute_tiled(const CuteAtomTraits& t, const Limits& limits) {
                   cex.value = static_cast<int>(value);
                   cex.lane = lane;
                   cex.index = idx;
-                  cex.axes = axes_of(o->op);
+                  cex.axes = operand_axes(o->op);
                   cex.coordinate = {idx % o->dim0, idx / o->dim0};
                   if (idx < 0 || idx >= extent) {
                     cex.in_tile = false;

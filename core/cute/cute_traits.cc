@@ -164,7 +164,7 @@ std::int64_t evaluate(const std::vector<CppToken>& e, const SourceLoc& at) {
 
 std::string loc_text(const SourceLoc& loc) { return std::to_string(loc.line) + ":" + std::to_string(loc.col); }
 
-struct Reader {
+struct TraitsReader {
   CppCursor c;
   Aliases aliases;
   std::set<std::string, std::less<>> includes;  // file names of #include lines
@@ -629,13 +629,13 @@ bool alias_ahead(const CppCursor& c) {
 }  // namespace
 
 std::vector<CuteAtomTraits> read_cute_header(const std::string& text, const std::string& file, const Limits& limits) {
-  Reader r{CppCursor(tokenize_cpp(text, file), limits.get(Resource::depth)),
-           {},
-           {},
-           true,
-           limits.get(Resource::depth),
-           {},
-           {}};
+  TraitsReader r{CppCursor(tokenize_cpp(text, file), limits.get(Resource::depth)),
+                 {},
+                 {},
+                 true,
+                 limits.get(Resource::depth),
+                 {},
+                 {}};
   r.include(std::filesystem::path(file).filename().string(), true);
   std::vector<CuteAtomTraits> atoms;
   std::vector<CppToken> open;         // brackets outside atom bodies, innermost last
@@ -688,13 +688,13 @@ std::vector<CuteAtomTraits> read_cute_header(const std::string& text, const std:
 
 std::vector<CuteAtomTraits> read_cute_atom_list(const std::string& text, const std::string& file,
                                                 const Limits& limits) {
-  Reader r{CppCursor(tokenize_cpp(text, file), limits.get(Resource::depth)),
-           {},
-           {},
-           false,
-           limits.get(Resource::depth),
-           {},
-           {}};
+  TraitsReader r{CppCursor(tokenize_cpp(text, file), limits.get(Resource::depth)),
+                 {},
+                 {},
+                 false,
+                 limits.get(Resource::depth),
+                 {},
+                 {}};
   std::vector<CuteAtomTraits> atoms;
   std::unordered_map<std::string, std::size_t> plain;  // atom name -> index of its (untiled) entry
   while (!r.c.at_end()) {

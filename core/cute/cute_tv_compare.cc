@@ -13,8 +13,6 @@ std::string point(const std::array<std::string_view, 2>& axes, std::int64_t a, s
          ")";
 }
 
-std::string member_name(Operand op) { return std::string(operand_name(op)) + "Layout"; }
-
 std::string group_name(int threads) {
   return threads == 32 ? "the warp" : threads == 128 ? "the warpgroup" : "the instruction";
 }
@@ -127,10 +125,10 @@ bool modes_readable(const CuteLayout& tv) {
 CuteOperandReport compare_tv(Operand op, const CuteLayout& tv, const TvFrame& frame) {
   if (tv.rank() != 2)
     return {op, FrameVerdict::ill_formed, std::nullopt,
-            member_name(op) + " " + tv.str() + " has rank " + std::to_string(tv.rank()) +
+            layout_member(op) + " " + tv.str() + " has rank " + std::to_string(tv.rank()) +
                 "; a TV layout has two modes (thread, value)"};
   if (!tv.congruent()) {
-    std::string m = member_name(op) + ": shape " + tv.shape.str() + " and stride " + tv.stride.str() +
+    std::string m = layout_member(op) + ": shape " + tv.shape.str() + " and stride " + tv.stride.str() +
                     " are not congruent (CuTe requires it and the CuTe DSL's make_layout refuses such a"
                     " layout; layout.hpp's static_assert is commented out, so the header compiles)";
     if (modes_readable(tv)) {
@@ -154,5 +152,13 @@ std::string describe(const CuteCounterexample& cex) {
   if (cex.lane != cex.thread) text += " (lane " + std::to_string(cex.lane) + ")";
   return text;
 }
+
+std::array<std::string_view, 2> operand_axes(Operand op) {
+  return op == Operand::A   ? std::array<std::string_view, 2>{"m", "k"}
+         : op == Operand::B ? std::array<std::string_view, 2>{"n", "k"}
+                            : std::array<std::string_view, 2>{"m", "n"};
+}
+
+std::string layout_member(Operand op) { return std::string(operand_name(op)) + "Layout"; }
 
 }  // namespace mmacheck

@@ -52,7 +52,18 @@ struct CuteOperandReport {
   FrameVerdict result = FrameVerdict::unchecked;
   std::optional<CuteCounterexample> counterexample;
   std::string message;
+
+  // A verdict without a counterexample.
+  static CuteOperandReport of(Operand op, FrameVerdict v, std::string message) {
+    return {op, v, std::nullopt, std::move(message)};
+  }
 };
+
+// The axes of an operand's tile: ("m", "k"), ("n", "k") or ("m", "n").
+std::array<std::string_view, 2> operand_axes(Operand op);
+
+// The trait member that holds the operand's layout: "ALayout", ...
+std::string layout_member(Operand op);
 
 struct TvFrame {
   std::string_view what;        // "the PTX frame", in messages

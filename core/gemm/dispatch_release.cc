@@ -6,6 +6,7 @@
 #include <optional>
 #include <string>
 
+#include "core/gemm/dispatch_detail.h"
 #include "core/gemm/resources.h"
 #include "core/layout/shape_text.h"
 
@@ -13,9 +14,7 @@ namespace mmacheck {
 
 namespace {
 
-struct Declined {
-  std::string reason;
-};
+using dispatch_detail::Declined;
 
 // The PTX fragment coordinates the pattern states for lane and register
 // (rows, 32-bit word columns of the atom).

@@ -43,6 +43,8 @@
 
 namespace mmacheck {
 
+inline constexpr int kWarpLanes = 32;  // the threads of a warp
+
 enum class Operand : std::uint8_t { A, B, C };  // C: the accumulator, C and D alike
 std::string_view operand_name(Operand op);      // "A", "B", "C"
 

@@ -12,8 +12,6 @@ namespace {
 
 constexpr std::array<std::string_view, 5> kComposeMethods = {"canonicalize", "tile", "tile_to", "pack", "unpack"};
 
-[[noreturn]] void fail(const SourceLoc& loc, const std::string& message) { throw Error(loc, message); }
-
 bool has_keyword(const std::vector<Arg>& args, std::string_view keyword) {
   return std::any_of(args.begin(), args.end(), [&](const Arg& a) { return a.keyword && a.keyword->text == keyword; });
 }
@@ -32,7 +30,7 @@ std::vector<Arg> with_inner_default(std::vector<Arg> args, std::size_t params, b
 int small(const Value& v, std::string_view what) {
   const std::int64_t n = to_int(v, what);
   if (n < -64 || n > 64)
-    fail(v.loc, std::string(what) + " " + std::to_string(n) + " is out of range (at most 62 bits)");
+    throw Error(v.loc, std::string(what) + " " + std::to_string(n) + " is out of range (at most 62 bits)");
   return static_cast<int>(n);
 }
 
@@ -83,11 +81,12 @@ Value call_compose(const Callable& callee, const Token& name, const std::vector<
   }
   s.inner = truth(a[1]);
   if (a[0].get<ComposeLayout>())
-    fail(a[0].loc,
-         "expected a TileLayout as tile_layout, got a ComposeLayout (TVM composes one swizzle with a TileLayout)");
+    throw Error(
+        a[0].loc,
+        "expected a TileLayout as tile_layout, got a ComposeLayout (TVM composes one swizzle with a TileLayout)");
   // TVM takes a TileLayout only: S[...] alone is a spec, .group(...) a pair.
   const TileLayout* tile = a[0].get<TileLayout>();
-  if (!tile) fail(a[0].loc, "expected a TileLayout as tile_layout (TileLayout(S[...])), got " + kind_name(a[0]));
+  if (!tile) throw Error(a[0].loc, "expected a TileLayout as tile_layout (TileLayout(S[...])), got " + kind_name(a[0]));
   return Value{at_name(name, [&] { return ComposeLayout(s, *tile); }), loc};
 }
 
@@ -95,9 +94,9 @@ Value call_compose_method(const ComposeLayout& layout, const Value& self, const 
                           const std::vector<Arg>& args) {
   const std::string& m = name.text;
   if (std::find(kComposeMethods.begin(), kComposeMethods.end(), m) == kComposeMethods.end())
-    fail(name.loc, "a ComposeLayout has no method '" + m +
-                       "' (TVM's ComposeLayout has canonicalize, tile, tile_to, "
-                       "pack and unpack)");
+    throw Error(name.loc, "a ComposeLayout has no method '" + m +
+                              "' (TVM's ComposeLayout has canonicalize, tile, tile_to, "
+                              "pack and unpack)");
   if (m == "pack" || m == "unpack") {  // pack(num, axis="m"): the swizzle's per_element follows
     const bool with_axis = args.size() > 1;
     const std::vector<Value> a = with_axis ? bind_args(args, name, {"num", "axis"}) : bind_args(args, name, {"num"});

@@ -15,8 +15,6 @@ constexpr std::array<std::string_view, 10> kMethods = {"tile_to", "tile",       
                                                        "group",   "permute_dims", "permute_by_groups", "slice",
                                                        "pack",    "unpack"};
 
-[[noreturn]] void fail(const SourceLoc& loc, const std::string& message) { throw Error(loc, message); }
-
 std::int64_t elements(const Shape& shape) {
   std::int64_t n = 1;
   for (std::int64_t d : shape)
@@ -26,14 +24,14 @@ std::int64_t elements(const Shape& shape) {
 
 void check_same_rank(const Shape& a, const Value& av, const Shape& b, std::string_view what) {
   if (a.size() != b.size())
-    fail(av.loc, "shape " + list_text(a) + " has rank " + std::to_string(a.size()) + " but " + std::string(what) + " " +
-                     list_text(b) + " has rank " + std::to_string(b.size()));
+    throw Error(av.loc, "shape " + list_text(a) + " has rank " + std::to_string(a.size()) + " but " +
+                            std::string(what) + " " + list_text(b) + " has rank " + std::to_string(b.size()));
 }
 
 void check_covers(const TileLayout& layout, const Shape& shape, const Value& at) {
   if (elements(shape) != layout.size())
-    fail(at.loc, "shape " + list_text(shape) + " has " + std::to_string(elements(shape)) +
-                     " elements but the layout covers " + std::to_string(layout.size()));
+    throw Error(at.loc, "shape " + list_text(shape) + " has " + std::to_string(elements(shape)) +
+                            " elements but the layout covers " + std::to_string(layout.size()));
 }
 
 void check_permutation(const std::vector<int>& perm, int n, const Value& at, std::string_view of) {
@@ -46,7 +44,7 @@ void check_permutation(const std::vector<int>& perm, int n, const Value& at, std
     }
     seen[static_cast<std::size_t>(p)] = true;
   }
-  if (!ok) fail(at.loc, "expected a permutation of 0.." + std::to_string(n - 1) + " (" + std::string(of) + ")");
+  if (!ok) throw Error(at.loc, "expected a permutation of 0.." + std::to_string(n - 1) + " (" + std::string(of) + ")");
 }
 
 // TVM's separators: 0 = seps[0] <= ... <= seps.back() = number of shard iters.
@@ -55,8 +53,8 @@ void check_seps(const std::vector<int>& seps, const TileLayout& layout, const Va
   bool ok = !seps.empty() && seps.front() == 0 && seps.back() == n;  // [0]: no groups (an empty shard)
   for (std::size_t i = 1; ok && i < seps.size(); ++i) ok = seps[i - 1] <= seps[i];
   if (!ok)
-    fail(at.loc, "expected group separators 0 <= ... <= " + std::to_string(n) +
-                     " (as .group returns them), starting at 0 and ending at " + std::to_string(n));
+    throw Error(at.loc, "expected group separators 0 <= ... <= " + std::to_string(n) +
+                            " (as .group returns them), starting at 0 and ending at " + std::to_string(n));
 }
 
 // Runs one algebra operation; its failures are placed at the method's name.
@@ -96,19 +94,20 @@ std::vector<Value> bind_args(const std::vector<Arg>& args, const Token& callee,
     if (a.keyword) {
       i = static_cast<std::size_t>(std::find(names.begin(), names.end(), a.keyword->text) - names.begin());
       if (i == names.size())
-        fail(a.keyword->loc,
-             callee.text + "() has no parameter '" + a.keyword->text + "' (parameters: " + list() + ")");
+        throw Error(a.keyword->loc,
+                    callee.text + "() has no parameter '" + a.keyword->text + "' (parameters: " + list() + ")");
     } else if (++positional > names.size()) {
-      fail(a.value.loc, callee.text + "() takes " + std::to_string(names.size()) + " argument" +
-                            (names.size() == 1 ? "" : "s") + " (" + list() + "), got " + std::to_string(args.size()));
+      throw Error(a.value.loc, callee.text + "() takes " + std::to_string(names.size()) + " argument" +
+                                   (names.size() == 1 ? "" : "s") + " (" + list() + "), got " +
+                                   std::to_string(args.size()));
     }
     if (slots[i])
-      fail(a.keyword ? a.keyword->loc : a.value.loc, "argument '" + std::string(names[i]) + "' given twice");
+      throw Error(a.keyword ? a.keyword->loc : a.value.loc, "argument '" + std::string(names[i]) + "' given twice");
     slots[i] = a.value;
   }
   std::vector<Value> out;
   for (std::size_t i = 0; i < slots.size(); ++i) {
-    if (!slots[i]) fail(callee.loc, callee.text + "() is missing argument '" + std::string(names[i]) + "'");
+    if (!slots[i]) throw Error(callee.loc, callee.text + "() is missing argument '" + std::string(names[i]) + "'");
     out.push_back(*slots[i]);
   }
   return out;
@@ -126,7 +125,8 @@ Value call_method(const Value& self, const Token& name, const std::vector<Arg>& 
       return algebra(name, at, [&] { return grouped->permute_by_groups(perm); });
     }
     if (args.size() == 1 && !args.front().keyword)
-      fail(name.loc, "permute_by_groups(perm) needs a grouped layout: write .group(shape).permute_by_groups(perm)");
+      throw Error(name.loc,
+                  "permute_by_groups(perm) needs a grouped layout: write .group(shape).permute_by_groups(perm)");
     const TileLayout layout = to_layout(self);
     const std::vector<Value> a = bind_args(args, name, {"seps", "perm"});
     const std::vector<int> seps = to_int_list(a[0], "group separators ([0, 2, 5])");
@@ -149,13 +149,13 @@ Value call_method(const Value& self, const Token& name, const std::vector<Arg>& 
     check_covers(layout, tile, a[1]);
     for (std::size_t i = 0; i < to.size(); ++i)
       if (to[i] % tile[i] != 0)
-        fail(a[0].loc, "shape " + list_text(to) + " is not a multiple of " + list_text(tile) + " (dimension " +
-                           std::to_string(i) + ")");
+        throw Error(a[0].loc, "shape " + list_text(to) + " is not a multiple of " + list_text(tile) + " (dimension " +
+                                  std::to_string(i) + ")");
     return algebra(name, at, [&] { return layout.tile_to(to, tile); });
   }
   if (m == "tile") {
     const std::vector<Value> a = bind_args(args, name, {"outer", "outer_shape", "inner_shape"});
-    if (!is_layout_like(a[0])) fail(a[0].loc, "expected an outer layout, got " + kind_name(a[0]));
+    if (!is_layout_like(a[0])) throw Error(a[0].loc, "expected an outer layout, got " + kind_name(a[0]));
     const TileLayout outer = to_layout(a[0]);
     const Shape outer_shape = to_shape(a[1], "a shape");
     const Shape inner_shape = to_shape(a[2], "a shape");
@@ -188,16 +188,16 @@ Value call_method(const Value& self, const Token& name, const std::vector<Arg>& 
   const Shape shape = to_shape(a[0], "a shape ([16, 16])");
   const Region region = to_region(a[1], "a region ([(start, end), ...])");
   if (region.size() != shape.size())
-    fail(a[1].loc, "region has " + std::to_string(region.size()) + " ranges but shape " + list_text(shape) +
-                       " has rank " + std::to_string(shape.size()));
+    throw Error(a[1].loc, "region has " + std::to_string(region.size()) + " ranges but shape " + list_text(shape) +
+                              " has rank " + std::to_string(shape.size()));
   check_covers(layout, shape, a[0]);
   const std::vector<Value>& ranges = to_seq(a[1], "a region");
   for (std::size_t i = 0; i < region.size(); ++i) {
     const auto [begin, end] = region[i];
     if (begin < 0 || begin >= end || end > shape[i])
-      fail(ranges[i].loc, "range (" + std::to_string(begin) + ", " + std::to_string(end) +
-                              ") is not a non-empty part of 0.." + std::to_string(shape[i]) + " (dimension " +
-                              std::to_string(i) + ")");
+      throw Error(ranges[i].loc, "range (" + std::to_string(begin) + ", " + std::to_string(end) +
+                                     ") is not a non-empty part of 0.." + std::to_string(shape[i]) + " (dimension " +
+                                     std::to_string(i) + ")");
   }
   return algebra(name, at, [&] {
     std::optional<TileLayout> sliced = layout.slice(shape, region);

@@ -20,16 +20,14 @@ Overloaded(F...) -> Overloaded<F...>;
 // (products of extents, strides times spans) stays well inside int64.
 constexpr std::int64_t kMaxMagnitude = std::int64_t{1} << 62;
 
-[[noreturn]] void fail(const SourceLoc& loc, const std::string& message) { throw Error(loc, message); }
-
 [[noreturn]] void expected(const Value& v, std::string_view what) {
-  fail(v.loc, "expected " + std::string(what) + ", got " + kind_name(v));
+  throw Error(v.loc, "expected " + std::string(what) + ", got " + kind_name(v));
 }
 
 Axis to_axis(const Value& v) {
   if (const Axis* a = v.get<Axis>()) return *a;
   if (const Str* s = v.get<Str>()) {
-    if (s->text.empty()) fail(v.loc, "axis name must not be empty");
+    if (s->text.empty()) throw Error(v.loc, "axis name must not be empty");
     return Axis(s->text);
   }
   expected(v, "an axis (laneid, Axis.laneid or \"laneid\")");
@@ -41,12 +39,12 @@ Iter to_iter(std::int64_t extent, const Value& s) {
   if (s.get<Axis>() || s.get<Str>()) return Iter{extent, 1, to_axis(s)};
   if (const auto* seq = s.get<Seq>(); seq && !seq->list && seq->items.size() == 2)
     return Iter{extent, to_int(seq->items[0], "a stride"), to_axis(seq->items[1])};
-  if (s.get<Offset>()) fail(s.loc, "a stride is one value on one axis (n@axis), not a sum");
+  if (s.get<Offset>()) throw Error(s.loc, "a stride is one value on one axis (n@axis), not a sum");
   expected(s, "a stride (n, n@axis, \"axis\" or (n, \"axis\"))");
 }
 
 [[noreturn]] void too_large(const SourceLoc& loc) {
-  fail(loc, "layout too large (sizes and spans are limited to 2^62)");
+  throw Error(loc, "layout too large (sizes and spans are limited to 2^62)");
 }
 
 std::int64_t checked_mul(std::int64_t a, std::int64_t b, const SourceLoc& loc) {
@@ -150,7 +148,7 @@ Value call_callable(const Callable& callee, const Token& name, const std::vector
     const std::vector<Value> a = bind_args(args, name, {"extent", "stride", "axis"});
     const std::int64_t extent = to_int(a[0], "an extent");
     const std::int64_t stride = to_int(a[1], "a stride");
-    if (extent <= 0) fail(a[0].loc, "extent must be positive, got " + std::to_string(extent));
+    if (extent <= 0) throw Error(a[0].loc, "extent must be positive, got " + std::to_string(extent));
     if (extent > kMaxMagnitude || stride > kMaxMagnitude || stride < -kMaxMagnitude) too_large(a[0].loc);
     return Value{Iter{extent, stride, to_axis(a[2])}, loc};
   }
@@ -166,11 +164,11 @@ Value call_callable(const Callable& callee, const Token& name, const std::vector
     if (a.keyword) {
       i = static_cast<std::size_t>(std::find(params.begin(), params.end(), a.keyword->text) - params.begin());
       if (i == params.size())
-        fail(a.keyword->loc, "from_iters() has no parameter '" + a.keyword->text + "' (shard, replica, offset)");
+        throw Error(a.keyword->loc, "from_iters() has no parameter '" + a.keyword->text + "' (shard, replica, offset)");
     } else if (++positional > params.size()) {
-      fail(a.value.loc, "from_iters() takes 3 arguments (shard, replica, offset)");
+      throw Error(a.value.loc, "from_iters() takes 3 arguments (shard, replica, offset)");
     }
-    if (seen[i]) fail(a.value.loc, "argument '" + std::string(params[i]) + "' given twice");
+    if (seen[i]) throw Error(a.value.loc, "argument '" + std::string(params[i]) + "' given twice");
     seen[i] = true;
     slots[i] = a.value;
   }
@@ -200,11 +198,11 @@ const std::vector<Value>& to_seq(const Value& value, std::string_view what) {
 
 Shape to_shape(const Value& value, std::string_view what) {
   const std::vector<Value>& items = to_seq(value, what);
-  if (items.empty()) fail(value.loc, "expected " + std::string(what) + ", got an empty one");
+  if (items.empty()) throw Error(value.loc, "expected " + std::string(what) + ", got an empty one");
   Shape shape;
   for (const Value& item : items) {
     const std::int64_t d = to_int(item, "a shape dimension (an integer)");
-    if (d <= 0) fail(item.loc, "shape dimension must be positive, got " + std::to_string(d));
+    if (d <= 0) throw Error(item.loc, "shape dimension must be positive, got " + std::to_string(d));
     shape.push_back(d);
   }
   return shape;
@@ -214,7 +212,7 @@ std::vector<int> to_int_list(const Value& value, std::string_view what) {
   std::vector<int> out;
   for (const Value& item : to_seq(value, what)) {
     const std::int64_t n = to_int(item, "an integer");
-    if (n < INT_MIN || n > INT_MAX) fail(item.loc, "integer " + std::to_string(n) + " is out of range here");
+    if (n < INT_MIN || n > INT_MAX) throw Error(item.loc, "integer " + std::to_string(n) + " is out of range here");
     out.push_back(static_cast<int>(n));
   }
   return out;
@@ -225,7 +223,7 @@ Region to_region(const Value& value, std::string_view what) {
   for (const Value& item : to_seq(value, what)) {
     const std::vector<Value>& pair = to_seq(item, "a (start, end) pair");
     if (pair.size() != 2)
-      fail(item.loc, "expected a (start, end) pair, got " + std::to_string(pair.size()) + " values");
+      throw Error(item.loc, "expected a (start, end) pair, got " + std::to_string(pair.size()) + " values");
     region.emplace_back(to_int(pair[0], "a start (an integer)"), to_int(pair[1], "an end (an integer)"));
   }
   return region;
@@ -241,7 +239,7 @@ TileLayout to_layout(const Value& value) {
   const Spec* spec = value.get<Spec>();
   if (!spec) expected(value, "a layout");
   // A replica-only layout (TVM: one element, its owners the replicas).
-  if (!spec->shard && !spec->replica) fail(value.loc, "a layout needs a shard list S[...] or replicas R[...]");
+  if (!spec->shard && !spec->replica) throw Error(value.loc, "a layout needs a shard list S[...] or replicas R[...]");
   check_magnitudes(*spec, value.loc);
   try {
     return TileLayout(spec->shard.value_or(std::vector<Iter>{}), spec->replica.value_or(std::vector<Iter>{}),
@@ -254,11 +252,11 @@ TileLayout to_layout(const Value& value) {
 Value make_spec(const Builder& builder, const Value& extents, const Value* strides, const SourceLoc& loc) {
   const char* name = builder.replica ? "R" : "S";
   const std::vector<Value> ext_items = extents.get<Seq>() ? extents.get<Seq>()->items : std::vector{extents};
-  if (ext_items.empty()) fail(extents.loc, std::string(name) + "[...] needs at least one extent");
+  if (ext_items.empty()) throw Error(extents.loc, std::string(name) + "[...] needs at least one extent");
   std::vector<std::int64_t> ext;
   for (const Value& e : ext_items) {
     const std::int64_t n = to_int(e, "an extent (an integer)");
-    if (n <= 0) fail(e.loc, "extent must be positive, got " + std::to_string(n));
+    if (n <= 0) throw Error(e.loc, "extent must be positive, got " + std::to_string(n));
     ext.push_back(n);
   }
   std::vector<Iter> iters;
@@ -274,8 +272,9 @@ Value make_spec(const Builder& builder, const Value& extents, const Value* strid
   } else {
     const std::vector<Value> str_items = strides->get<Seq>() ? strides->get<Seq>()->items : std::vector{*strides};
     if (str_items.size() != ext.size())
-      fail(strides->loc, std::to_string(ext.size()) + (ext.size() == 1 ? " extent" : " extents") + " but " +
-                             std::to_string(str_items.size()) + (str_items.size() == 1 ? " stride" : " strides"));
+      throw Error(strides->loc, std::to_string(ext.size()) + (ext.size() == 1 ? " extent" : " extents") + " but " +
+                                    std::to_string(str_items.size()) +
+                                    (str_items.size() == 1 ? " stride" : " strides"));
     for (std::size_t i = 0; i < ext.size(); ++i) iters.push_back(to_iter(ext[i], str_items[i]));
   }
   Spec spec;
@@ -290,11 +289,12 @@ Value add(const Value& a, const Value& b, const Token& op) {
   const bool a_ok = is_layout_like(a) || is_offset_like(a);
   const bool b_ok = is_layout_like(b) || is_offset_like(b);
   if (!a_ok || !b_ok)
-    fail(op.loc, "cannot add " + kind_name(a) + " and " + kind_name(b) + " (a layout is S[...] + R[...] + offsets)");
+    throw Error(op.loc,
+                "cannot add " + kind_name(a) + " and " + kind_name(b) + " (a layout is S[...] + R[...] + offsets)");
   Spec left = to_spec(a);
   const Spec right = to_spec(b);
-  if (left.shard && right.shard) fail(b.loc, "second shard list S[...] (a layout has one)");
-  if (left.replica && right.replica) fail(b.loc, "second replica list R[...] (a layout has one)");
+  if (left.shard && right.shard) throw Error(b.loc, "second shard list S[...] (a layout has one)");
+  if (left.replica && right.replica) throw Error(b.loc, "second replica list R[...] (a layout has one)");
   if (right.shard) left.shard = right.shard;
   if (right.replica) left.replica = right.replica;
   left.offset = merge(std::move(left.offset), right.offset, op.loc);
@@ -307,7 +307,7 @@ Value arith(const Value& a, const Value& b, const Token& op) {
   if (!x || !y) {
     std::string message = "'" + op.text + "' needs integers, got " + kind_name(a) + " and " + kind_name(b);
     if (op.text == "-" && (is_layout_like(a) || is_offset_like(a))) message += " (layouts combine with '+' only)";
-    fail(op.loc, message);
+    throw Error(op.loc, message);
   }
   using K = IndexExpr::Kind;
   const K kind = op.text == "-" ? K::sub : op.text == "*" ? K::mul : op.text == "//" ? K::floordiv : K::floormod;
@@ -316,13 +316,13 @@ Value arith(const Value& a, const Value& b, const Token& op) {
 
 Value at_axis(const Value& a, const Value& b, const Token& op) {
   const auto* n = a.get<std::int64_t>();
-  if (!n) fail(op.loc, "'@' needs an integer on its left, got " + kind_name(a));
+  if (!n) throw Error(op.loc, "'@' needs an integer on its left, got " + kind_name(a));
   return Value{OnAxis{*n, to_axis(b)}, a.loc};
 }
 
 Value negate(const Value& a, const Token& op) {
   const auto* n = a.get<std::int64_t>();
-  if (!n) fail(op.loc, "unary '-' needs an integer, got " + kind_name(a));
+  if (!n) throw Error(op.loc, "unary '-' needs an integer, got " + kind_name(a));
   return Value{IndexExpr::apply(IndexExpr::Kind::sub, 0, *n, op.loc), op.loc};
 }
 

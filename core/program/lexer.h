@@ -40,6 +40,8 @@ struct Token {
   bool is_op(std::string_view op) const { return kind == TokenKind::op && text == op; }
   bool is_name(std::string_view name) const { return kind == TokenKind::identifier && text == name; }
   bool ends_statement() const { return kind == TokenKind::newline || kind == TokenKind::end; }
+  bool opens() const { return is_op("(") || is_op("[") || is_op("{"); }   // a bracket
+  bool closes() const { return is_op(")") || is_op("]") || is_op("}"); }  // its partner
 };
 
 // For messages: 'foo', '12', string 'abc', end of line, end of input.

@@ -152,9 +152,6 @@ bool is_comparison(const TokenCursor& in) {
   return t.is_name("in") || t.is_name("is") || (t.is_name("not") && in.peek(1).is_name("in"));
 }
 
-bool opens(const Token& t) { return t.is_op("(") || t.is_op("[") || t.is_op("{"); }
-bool closes(const Token& t) { return t.is_op(")") || t.is_op("]") || t.is_op("}"); }
-
 // Passes over what is left of the expression at the cursor up to a token
 // (at bracket depth 0) that ends it or is one of `stops`.
 void pass_over(TokenCursor& in, std::initializer_list<std::string_view> stops) {
@@ -163,14 +160,14 @@ void pass_over(TokenCursor& in, std::initializer_list<std::string_view> stops) {
     const Token& t = in.peek();
     if (t.kind == TokenKind::end) return;
     if (depth == 0) {
-      if (closes(t) || t.ends_statement() || t.is_op(",") || t.is_op(":") || t.is_op(";") || t.is_op("=") ||
+      if (t.closes() || t.ends_statement() || t.is_op(",") || t.is_op(":") || t.is_op(";") || t.is_op("=") ||
           t.is_name("for"))
         return;
       for (std::string_view s : stops)
         if (t.is_name(s)) return;
     }
-    if (opens(t)) ++depth;
-    if (closes(t)) --depth;
+    if (t.opens()) ++depth;
+    if (t.closes()) --depth;
     in.next();
   }
 }
@@ -233,7 +230,7 @@ class Evaluator {
   }
 
  private:
-  static bool ends_tuple(const Token& t) { return t.ends_statement() || closes(t) || t.is_op("=") || t.is_op(";"); }
+  static bool ends_tuple(const Token& t) { return t.ends_statement() || t.closes() || t.is_op("=") || t.is_op(";"); }
 
   Value or_test() {
     Value v = and_test();

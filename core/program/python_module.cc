@@ -20,9 +20,6 @@ constexpr std::size_t kMaxParameterSets = 10'000;  // one test's, its stacked pa
 
 std::string at_line(const SourceLoc& loc) { return " (line " + std::to_string(loc.line) + ")"; }
 
-bool opens(const Token& t) { return t.is_op("(") || t.is_op("[") || t.is_op("{"); }
-bool closes(const Token& t) { return t.is_op(")") || t.is_op("]") || t.is_op("}"); }
-
 // The simple statement or compound header at the cursor: its end (the
 // newline, ';' or, for a header, its ':').
 std::size_t statement_end(const TokenCursor& in, bool header) {
@@ -32,8 +29,8 @@ std::size_t statement_end(const TokenCursor& in, bool header) {
     const Token& t = in.peek(k);
     if (t.kind == TokenKind::end || (depth == 0 && (t.ends_statement() || t.is_op(";")))) break;
     if (header && depth == 0 && t.is_op(":") && in.peek(k + 1).ends_statement()) break;
-    if (opens(t)) ++depth;
-    if (closes(t) && depth > 0) --depth;
+    if (t.opens()) ++depth;
+    if (t.closes() && depth > 0) --depth;
     ++k;
   }
   return in.position() + k;
@@ -44,8 +41,8 @@ std::optional<std::size_t> assignment_at(const TokenCursor& in, std::size_t end,
   int depth = 0;
   for (std::size_t k = 0; in.position() + k < end; ++k) {
     const Token& t = in.peek(k);
-    if (opens(t)) ++depth;
-    if (closes(t)) --depth;
+    if (t.opens()) ++depth;
+    if (t.closes()) --depth;
     if (depth == 0 && t.kind == TokenKind::op &&
         (t.text == "=" || t.text == "+=" || t.text == "-=" || t.text == "*=" || t.text == "//=" || t.text == "%=")) {
       *op = t.text;
@@ -64,7 +61,7 @@ std::optional<std::vector<Token>> target_names(const TokenCursor& in, std::size_
   if (paren) ++k;
   while (in.position() + k < eq) {
     const Token& t = in.peek(k);
-    if (paren && in.position() + k + 1 == eq && closes(t)) break;
+    if (paren && in.position() + k + 1 == eq && t.closes()) break;
     if (t.kind != TokenKind::identifier) return std::nullopt;
     names.push_back(t);
     ++k;
@@ -317,8 +314,8 @@ class Run {
           int depth = 0;
           while (depth > 0 || !(in.peek().is_op(",") || in.peek().is_op("=") || in.peek().is_op(")"))) {
             if (in.peek().kind == TokenKind::end) in.fail(open, "the parameters are not closed");
-            if (opens(in.peek())) ++depth;
-            if (closes(in.peek())) --depth;
+            if (in.peek().opens()) ++depth;
+            if (in.peek().closes()) --depth;
             in.next();
           }
         }
@@ -331,8 +328,8 @@ class Run {
             int depth = 0;
             while (depth > 0 || !(in.peek().is_op(",") || in.peek().is_op(")"))) {
               if (in.peek().kind == TokenKind::end) in.fail(open, "the parameters are not closed");
-              if (opens(in.peek())) ++depth;
-              if (closes(in.peek())) --depth;
+              if (in.peek().opens()) ++depth;
+              if (in.peek().closes()) --depth;
               in.next();
             }
             p.default_value = Value{Opaque{"defaulted at line " + std::to_string(name.loc.line) +
@@ -496,8 +493,8 @@ class Run {
       TokenCursor c(in.tokens(), in.position() + 3);
       int depth = 0;
       do {
-        if (opens(c.peek())) ++depth;
-        if (closes(c.peek())) --depth;
+        if (c.peek().opens()) ++depth;
+        if (c.peek().closes()) --depth;
         c.next();
       } while (depth > 0 && c.position() < end);
       expects = "pytest.raises" + joined_tokens(in, in.position() + 3, c.position()) + at_line(kw.loc);

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <variant>
 
+#include "core/base/checked.h"
+
 namespace mmacheck::prove_detail {
 
 namespace {
@@ -10,10 +12,6 @@ namespace {
 bool inside(const OperandPlace& v, std::int64_t i, std::int64_t j) {
   return i >= 0 && i < v.rows() && j >= 0 && j < v.cols();
 }
-
-// Python's // and % for a positive divisor.
-std::int64_t floor_div(std::int64_t a, std::int64_t b) { return a / b - (a % b != 0 && a < 0); }
-std::int64_t floor_mod(std::int64_t a, std::int64_t b) { return a - floor_div(a, b) * b; }
 
 // Whether the mma (index into setup.mmas) in `warp` covers D[i][j].
 bool mma_covers(const ProofSetup& setup, int mma, int warp, std::int64_t i, std::int64_t j) {

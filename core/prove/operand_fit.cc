@@ -4,13 +4,12 @@
 #include <map>
 #include <tuple>
 
+#include "core/base/checked.h"
 #include "core/prove/diagnosis.h"
 
 namespace mmacheck::prove_detail {
 
 namespace {
-
-std::int64_t floor_div(std::int64_t a, std::int64_t b) { return a / b - (a % b != 0 && a < 0); }
 
 std::string el(const std::string& name, std::int64_t i, std::int64_t j) {
   return name + "[" + std::to_string(i) + "][" + std::to_string(j) + "]";

@@ -23,10 +23,10 @@ struct Run {
   bool operator==(const Run&) const = default;
 };
 
-enum class Kind : std::uint8_t { nothing, zero, input, sum };
+enum class ValueKind : std::uint8_t { nothing, zero, input, sum };
 
 struct Value {
-  Kind kind = Kind::nothing;
+  ValueKind kind = ValueKind::nothing;
   TensorId tensor = -1;       // input: the element's tensor; sum: the base's (-1: zero)
   std::int64_t flat = 0;      // input: the element; sum: the base element
   bool base_nothing = false;  // sum: accumulated onto a register nothing wrote
@@ -149,13 +149,13 @@ Progression progression(int n, At at) {
   if (n < 2) return p;
   const Value& first = at(0);
   const Value& second = at(1);
-  if (first.kind != Kind::input || second.kind != Kind::input || first.tensor != second.tensor) return p;
+  if (first.kind != ValueKind::input || second.kind != ValueKind::input || first.tensor != second.tensor) return p;
   p.t = first.tensor;
   p.f0 = first.flat;
   p.df = second.flat - first.flat;
   for (int k = 2; k < n; ++k) {
     const Value& v = at(k);
-    if (v.kind != Kind::input || v.tensor != p.t || v.flat != p.f0 + k * p.df) return p;
+    if (v.kind != ValueKind::input || v.tensor != p.t || v.flat != p.f0 + k * p.df) return p;
   }
   p.ok = true;
   return p;
@@ -235,7 +235,7 @@ class Executor {
     const auto id = static_cast<TensorId>(tensors_.size());
     t.cells.resize(static_cast<std::size_t>(t.size()));
     for (std::int64_t f = 0; f < t.size(); ++f) {
-      t.cells[f].kind = Kind::input;
+      t.cells[f].kind = ValueKind::input;
       t.cells[f].tensor = id;
       t.cells[f].flat = f;
     }
@@ -307,10 +307,10 @@ class Executor {
 
   std::string describe(const Value& v) const {
     switch (v.kind) {
-      case Kind::nothing: return "nothing";
-      case Kind::zero: return "zero";
-      case Kind::input: return tensors_[v.tensor].at(v.flat);
-      case Kind::sum: return "a sum of " + std::to_string(products(v)) + " products";
+      case ValueKind::nothing: return "nothing";
+      case ValueKind::zero: return "zero";
+      case ValueKind::input: return tensors_[v.tensor].at(v.flat);
+      case ValueKind::sum: return "a sum of " + std::to_string(products(v)) + " products";
     }
     return "?";
   }
@@ -581,7 +581,7 @@ class Executor {
           for (int lane = 0; lane < 32; ++lane)
             for (std::size_t i = 0; i < init->d_slots.size(); ++i) {
               Value v;
-              if (init->c_slots.empty()) v.kind = Kind::zero;
+              if (init->c_slots.empty()) v.kind = ValueKind::zero;
               else v = cell(rc, lane, init->c_slots[i]);
               cell(rd, lane, init->d_slots[i]) = std::move(v);
             }
@@ -621,16 +621,16 @@ class Executor {
             Value& c = cell(rd, lc, slot(mma.c, ec, fc));
             // Accumulating in place (C's register is D's): the sum moves on, no copy.
             const bool in_place = ld0 == lc && slot(mma.d, ed0, fd) == slot(mma.c, ec, fc);
-            const Kind c_kind = c.kind;
+            const ValueKind c_kind = c.kind;
             Value v;
-            if (c.kind == Kind::sum) v = in_place ? std::move(c) : c;
-            else if (c.kind == Kind::input) v.tensor = c.tensor, v.flat = c.flat;
-            else if (c.kind == Kind::nothing) v.base_nothing = true;
-            v.kind = Kind::sum;
+            if (c.kind == ValueKind::sum) v = in_place ? std::move(c) : c;
+            else if (c.kind == ValueKind::input) v.tensor = c.tensor, v.flat = c.flat;
+            else if (c.kind == ValueKind::nothing) v.base_nothing = true;
+            v.kind = ValueKind::sum;
             const std::pair<const Value*, int>* arow = &a_at[static_cast<std::size_t>(row) * fa.cols];
             const std::pair<const Value*, int>* bcol =
                 &b_at[static_cast<std::size_t>(row / rows_per * b_rows_per) * fb.cols + col];
-            if (v.base_nothing && v.flaw < 0 && c_kind == Kind::nothing) {
+            if (v.base_nothing && v.flaw < 0 && c_kind == ValueKind::nothing) {
               v.flaw = static_cast<std::int32_t>(flaws_.size());
               flaws_.push_back(what() + " accumulates onto " + nest.d.buffer + " slot " +
                                std::to_string(slot(mma.c, ec, fc)) + " of " + where(w * 32 + lc) + ", which holds " +
@@ -646,10 +646,10 @@ class Executor {
             for (int kk = 0; kk < kper; ++kk) {
               const Value& x = *arow[kk].first;
               const Value& y = *bcol[static_cast<std::size_t>(kk) * fb.cols].first;
-              if (x.kind == Kind::input && y.kind == Kind::input) {
+              if (x.kind == ValueKind::input && y.kind == ValueKind::input) {
                 append(v.runs, x.tensor, x.flat, y.tensor, y.flat);
               } else if (v.flaw < 0) {
-                const bool bad_a = x.kind != Kind::input;
+                const bool bad_a = x.kind != ValueKind::input;
                 const std::string& buf = bad_a ? nest.a.buffer : nest.b.buffer;
                 const Value& bad = bad_a ? x : y;
                 const Value* const first = bad_a ? &cell(ra, 0, 0) : &cell(rb, 0, 0);
@@ -659,7 +659,7 @@ class Executor {
                 v.flaw = static_cast<std::int32_t>(flaws_.size());
                 flaws_.push_back(what() + " multiplies " + (bad_a ? "A" : "B") + "'s register " + buf + " slot " +
                                  std::to_string(at % slots) + " of " + where(w * 32 + lane) + ", which holds " +
-                                 (bad.kind == Kind::nothing ? nothing_note(buf, step) : describe(bad)));
+                                 (bad.kind == ValueKind::nothing ? nothing_note(buf, step) : describe(bad)));
               }
             }
             out[static_cast<std::size_t>(row) * fc.cols + col] = std::move(v);
@@ -771,17 +771,18 @@ class Executor {
           refute(out.at(flat) + writer_text(out, flat) + ": " + why, "D", out.name,
                  std::max(0, static_cast<int>(w.thread)), w.slot);
         };
-        if (v.kind == Kind::input && v.tensor == output_)
+        if (v.kind == ValueKind::input && v.tensor == output_)
           return fail("never written: the program leaves the output's element as it was");
-        if (v.kind == Kind::nothing) {
+        if (v.kind == ValueKind::nothing) {
           const Writer& w = out.writers[flat];
           std::string after;
           for (std::size_t s = static_cast<std::size_t>(std::max(0, static_cast<int>(w.step))); s < steps_.size(); ++s)
             if (steps_[s].kind == ProgramStep::Kind::gemm) after = " (" + labels_[s] + " runs after it)";
           return fail("holds nothing: the store writes a register nothing wrote" + after);
         }
-        if (v.kind == Kind::zero) return fail("holds zero, not a sum of products");
-        if (v.kind == Kind::input) return fail("holds " + describe(v) + ", an input element, not a sum of products");
+        if (v.kind == ValueKind::zero) return fail("holds zero, not a sum of products");
+        if (v.kind == ValueKind::input)
+          return fail("holds " + describe(v) + ", an input element, not a sum of products");
         if (v.flaw >= 0) return fail(flaws_[v.flaw]);
         if (v.base_nothing) return fail("its sum starts from a register nothing wrote");
         // the base

@@ -9,9 +9,9 @@ namespace mmacheck {
 
 namespace {
 
-class Reader {
+class ScaleFileReader {
  public:
-  explicit Reader(std::string path) : path_(std::move(path)) {}
+  explicit ScaleFileReader(std::string path) : path_(std::move(path)) {}
 
   void line(std::string_view text, int number) {
     // An instr line's PTX name is one word (its dots and '::' are not
@@ -113,7 +113,7 @@ class Reader {
 }  // namespace
 
 std::vector<ScaleCase> read_scale_file(std::string_view text, const std::string& path) {
-  Reader reader(path);
+  ScaleFileReader reader(path);
   int number = 0;
   std::size_t pos = 0;
   while (pos < text.size()) {

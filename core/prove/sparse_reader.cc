@@ -30,9 +30,9 @@ std::vector<Word> split(std::string_view raw) {
   return words;
 }
 
-class Reader {
+class SparseFileReader {
  public:
-  Reader(const std::string& path) : path_(path) {}
+  SparseFileReader(const std::string& path) : path_(path) {}
   [[noreturn]] void fail(int line, int col, const std::string& message) const {
     throw Error(SourceLoc{path_, line, col}, message);
   }
@@ -106,7 +106,7 @@ class Reader {
 SparseCase read_sparse_file(std::string_view text, const std::string& path) {
   SparseCase c;
   c.name = path;
-  Reader rd(path);
+  SparseFileReader rd(path);
   bool have_selector = false, have_meta = false;
   int selector_line = 0, selector_col = 0;
   std::set<int> rows_given;

@@ -44,7 +44,7 @@ std::int64_t origin_bound(const ProofSetup& setup) {
 }
 
 // The symbolic point: warp, lane, D[i][j] with its slot s, and K index k.
-struct Point {
+struct SymPoint {
   z3::expr w, l, i, j, k, s;
 };
 
@@ -68,7 +68,8 @@ Formed formed_in(const std::vector<z3::expr>& forms, std::size_t lo, std::size_t
 
 // Some statement forms A[i][k]·B[k][j] not exactly once: none does, or
 // two do (flags rather than a sum: counting is hard for the SAT solver beneath).
-z3::expr product_fault(const ProofSetup& setup, const Point& p, const std::vector<SymOrigin>& origins, const Bv& bv) {
+z3::expr product_fault(const ProofSetup& setup, const SymPoint& p, const std::vector<SymOrigin>& origins,
+                       const Bv& bv) {
   const MmaInst& inst = setup.inst;
   std::vector<z3::expr> forms;
   for (const SymOrigin& o : origins)
@@ -102,7 +103,7 @@ z3::expr any_of(const std::vector<z3::expr>& terms, std::size_t lo, std::size_t 
 
 // Some init of s does not copy C[i][j] (beta = 1) or zero (beta = 0), or
 // an mma covering D[i][j] comes before every init of s, or an init after one.
-z3::expr init_fault(const ProofSetup& setup, const Point& p, const std::vector<SymOrigin>& origins, const Bv& bv) {
+z3::expr init_fault(const ProofSetup& setup, const SymPoint& p, const std::vector<SymOrigin>& origins, const Bv& bv) {
   const Storage& c = setup.storage(GemmOperand::C);
   const auto c_owners = operand_owners(c, setup.view(GemmOperand::C), p.i, p.j, bv);
   const z3::expr no = bv.ctx().bool_val(false);
@@ -166,7 +167,7 @@ Outcome accumulation_z3(const ProofSetup& setup, Z3Session& session) {
   // D has no replicas (the dispatch's no_replica): one owner, whose slot is s.
   const std::vector<z3::expr> owner = operand_owners(d, dv, i, j, bv).front();
   const int m_axis = d.axis_index(Axis::m());
-  const Point p{w, l, i, j, k, m_axis < 0 ? bv.num(0) : owner[m_axis]};
+  const SymPoint p{w, l, i, j, k, m_axis < 0 ? bv.num(0) : owner[m_axis]};
   std::vector<SymOrigin> origins;
   for (const MmaRef& ref : setup.mmas) origins.push_back(sym_origin(ref, w, bv));
   const z3::expr products = product_fault(setup, p, origins, bv);

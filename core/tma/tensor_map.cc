@@ -26,7 +26,6 @@ constexpr std::array<TmaType, 13> kTypes{{
     {"tfloat32_ftz", "", 4, true},
 }};
 
-constexpr int kMaxRank = 5;
 constexpr std::int64_t kMaxDim = std::int64_t{1} << 32;
 constexpr std::int64_t kStrideLimit = std::int64_t{1} << 40;
 constexpr std::int64_t kMaxBox = 256;
@@ -104,7 +103,7 @@ std::vector<std::string> TensorMap::problems() const {
   if (!dtype) add("tensorDataType: no data type");
   const int bytes = dtype ? dtype->bytes : 1;
   const int r = rank();
-  if (r < 1 || r > kMaxRank) add("tensorRank " + std::to_string(r) + " is not in 1..5");
+  if (r < 1 || r > kTensorMapMaxRank) add("tensorRank " + std::to_string(r) + " is not in 1..5");
   if (interleave != TmaInterleave::none && r < 3)
     add("tensorRank " + std::to_string(r) + ": with interleave the rank must be at least 3");
   const std::int64_t align = interleave == TmaInterleave::b32 ? 32 : 16;

@@ -44,6 +44,8 @@
 
 namespace mmacheck {
 
+inline constexpr int kTensorMapMaxRank = 5;  // tensorRank 1..5
+
 struct TmaType {
   std::string_view name;   // CU_TENSOR_MAP_DATA_TYPE_ lowercased: "float16", "bfloat16", "uint8", ...
   std::string_view alias;  // the PTX type name: "f16", "bf16", "u8", ... ("" when none)

@@ -1,18 +1,11 @@
 #include "core/tma/tma_check.h"
 
-#include <sstream>
-
+#include "core/base/hex.h"
 #include "core/layout/shape_text.h"
 
 namespace mmacheck {
 
 namespace {
-
-std::string hex(std::int64_t v) {
-  std::ostringstream s;
-  s << "0x" << std::hex << v;
-  return s.str();
-}
 
 std::string joined(const std::vector<std::string>& v, std::string_view sep) {
   std::string s;

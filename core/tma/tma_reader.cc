@@ -2,6 +2,7 @@
 
 #include <map>
 
+#include "core/tma/tensor_map.h"
 #include "core/wgmma/statement.h"
 #include "core/wgmma/wgmma_reader.h"
 
@@ -14,7 +15,7 @@ using descriptor_lines::Word;
 
 namespace {
 
-constexpr std::size_t kMaxRank = 5;
+constexpr auto kMaxRank = static_cast<std::size_t>(kTensorMapMaxRank);
 // Bounds that keep the model's sums in 64 bits; the driver's own limits are checked as its rules.
 constexpr std::int64_t kMaxValue = std::int64_t{1} << 48;
 

@@ -2,10 +2,10 @@
 
 #include <array>
 #include <cctype>
-#include <sstream>
 #include <string>
 
 #include "core/base/error.h"
+#include "core/base/hex.h"
 
 namespace mmacheck {
 
@@ -30,12 +30,6 @@ std::uint64_t encode_bytes(std::int64_t bytes, std::string_view field) {
     throw Error("descriptor " + std::string(field) + " must be a multiple of 16 in [0, 2^18), got " +
                 std::to_string(bytes));
   return static_cast<std::uint64_t>(bytes) >> 4;
-}
-
-std::string hex(std::int64_t v) {
-  std::ostringstream s;
-  s << "0x" << std::hex << v;
-  return s.str();
 }
 
 }  // namespace

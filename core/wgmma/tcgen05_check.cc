@@ -1,17 +1,12 @@
 #include "core/wgmma/tcgen05_check.h"
 
 #include <algorithm>
-#include <sstream>
+
+#include "core/base/hex.h"
 
 namespace mmacheck {
 
 namespace {
-
-std::string hex(std::uint64_t v) {
-  std::ostringstream s;
-  s << "0x" << std::hex << v;
-  return s.str();
-}
 
 std::string fix_text(char operand, Major given, const Tcgen05Fix& fix) {
   std::string fields;

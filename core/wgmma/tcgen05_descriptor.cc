@@ -2,9 +2,9 @@
 
 #include <array>
 #include <cctype>
-#include <sstream>
 
 #include "core/base/error.h"
+#include "core/base/hex.h"
 
 namespace mmacheck {
 
@@ -19,8 +19,9 @@ constexpr std::array<Tcgen05SwizzleRow, 5> kModes{{
     {Tcgen05Swizzle::b32, "32B", SwizzleMode::b32},
 }};
 
-constexpr int kStartBit = 0, kLboBit = 16, kSboBit = 32, kFixedBit = 46, kBaseBit = 49, kLboModeBit = 52, kModeBit = 61;
-constexpr std::uint64_t kField14 = 0x3FFF;
+constexpr int kTcgen05StartBit = 0, kTcgen05LboBit = 16, kTcgen05SboBit = 32, kTcgen05FixedBit = 46,
+              kTcgen05BaseBit = 49, kTcgen05LboModeBit = 52, kTcgen05ModeBit = 61;
+constexpr std::uint64_t kTcgen05Field14 = 0x3FFF;
 constexpr std::uint64_t kFixedValue = 1;  // bits 46-48 = 0b001
 
 // Reserved bits that must be zero, each range with the words that name it.
@@ -34,17 +35,11 @@ constexpr std::array<Reserved, 3> kReserved{{
     {53, 8, "bits 53-60 (fixed 0)"},
 }};
 
-std::uint64_t encode_bytes(std::int64_t bytes, std::string_view field) {
+std::uint64_t encode_tcgen05_bytes(std::int64_t bytes, std::string_view field) {
   if (bytes < 0 || bytes >= (std::int64_t{1} << 18) || bytes % 16 != 0)
     throw Error("tcgen05 descriptor " + std::string(field) + " must be a multiple of 16 in [0, 2^18), got " +
                 std::to_string(bytes));
   return static_cast<std::uint64_t>(bytes) >> 4;
-}
-
-std::string hex(std::uint64_t v) {
-  std::ostringstream s;
-  s << "0x" << std::hex << v;
-  return s.str();
 }
 
 std::string lower(std::string_view s) {
@@ -81,10 +76,11 @@ Tcgen05Swizzle tcgen05_swizzle_of(SwizzleMode mode) {
 std::uint64_t Tcgen05SmemDescriptor::encode() const {
   if (base_offset < 0 || base_offset > 7)
     throw Error("tcgen05 descriptor base_offset must be in 0..7, got " + std::to_string(base_offset));
-  return (encode_bytes(start, "start") << kStartBit) | (encode_bytes(lbo, "lbo") << kLboBit) |
-         (encode_bytes(sbo, "sbo") << kSboBit) | (kFixedValue << kFixedBit) |
-         (static_cast<std::uint64_t>(base_offset) << kBaseBit) |
-         (static_cast<std::uint64_t>(lbo_absolute) << kLboModeBit) | (static_cast<std::uint64_t>(swizzle) << kModeBit);
+  return (encode_tcgen05_bytes(start, "start") << kTcgen05StartBit) |
+         (encode_tcgen05_bytes(lbo, "lbo") << kTcgen05LboBit) | (encode_tcgen05_bytes(sbo, "sbo") << kTcgen05SboBit) |
+         (kFixedValue << kTcgen05FixedBit) | (static_cast<std::uint64_t>(base_offset) << kTcgen05BaseBit) |
+         (static_cast<std::uint64_t>(lbo_absolute) << kTcgen05LboModeBit) |
+         (static_cast<std::uint64_t>(swizzle) << kTcgen05ModeBit);
 }
 
 Tcgen05SmemDescriptor Tcgen05SmemDescriptor::decode(std::uint64_t bits) {
@@ -93,23 +89,23 @@ Tcgen05SmemDescriptor Tcgen05SmemDescriptor::decode(std::uint64_t bits) {
     if (v != 0)
       throw Error("tcgen05 descriptor " + hex(bits) + ": " + std::string(r.what) + " are " + hex(v) + ", not 0");
   }
-  const std::uint64_t fixed = (bits >> kFixedBit) & 7;
+  const std::uint64_t fixed = (bits >> kTcgen05FixedBit) & 7;
   if (fixed != kFixedValue)
     throw Error("tcgen05 descriptor " + hex(bits) + ": bits 46-48 are " + std::to_string(fixed) +
                 ", the fixed constant 0b001 is required (" +
                 (fixed == 0 ? "a Hopper wgmma descriptor has 0 there" : "CUTLASS's version_ = 1") + ")");
-  const auto code = static_cast<Tcgen05Swizzle>((bits >> kModeBit) & 7);
+  const auto code = static_cast<Tcgen05Swizzle>((bits >> kTcgen05ModeBit) & 7);
   const bool known = code == Tcgen05Swizzle::none || code == Tcgen05Swizzle::b128_base32b ||
                      code == Tcgen05Swizzle::b128 || code == Tcgen05Swizzle::b64 || code == Tcgen05Swizzle::b32;
   if (!known)
     throw Error("tcgen05 descriptor " + hex(bits) + ": swizzle code " + std::to_string(static_cast<int>(code)) +
                 " at bits 61-63 is no mode (0 none, 1 128B with 32B atomic, 2 128B, 4 64B, 6 32B)");
   Tcgen05SmemDescriptor d;
-  d.start = static_cast<std::int64_t>(((bits >> kStartBit) & kField14) << 4);
-  d.lbo = static_cast<std::int64_t>(((bits >> kLboBit) & kField14) << 4);
-  d.sbo = static_cast<std::int64_t>(((bits >> kSboBit) & kField14) << 4);
-  d.base_offset = static_cast<int>((bits >> kBaseBit) & 7);
-  d.lbo_absolute = ((bits >> kLboModeBit) & 1) != 0;
+  d.start = static_cast<std::int64_t>(((bits >> kTcgen05StartBit) & kTcgen05Field14) << 4);
+  d.lbo = static_cast<std::int64_t>(((bits >> kTcgen05LboBit) & kTcgen05Field14) << 4);
+  d.sbo = static_cast<std::int64_t>(((bits >> kTcgen05SboBit) & kTcgen05Field14) << 4);
+  d.base_offset = static_cast<int>((bits >> kTcgen05BaseBit) & 7);
+  d.lbo_absolute = ((bits >> kTcgen05LboModeBit) & 1) != 0;
   d.swizzle = code;
   return d;
 }

@@ -77,7 +77,7 @@ std::uint32_t read_idesc(const Line& line, const std::string& path) {
   return static_cast<std::uint32_t>(v);
 }
 
-Tcgen05SmemDescriptor read_descriptor(const Line& line, const std::string& path) {
+Tcgen05SmemDescriptor read_tcgen05_descriptor(const Line& line, const std::string& path) {
   if (line.words.size() == 2 && line.words[1].text.find('=') == std::string::npos) {
     const Statement st(line, path, 2);
     const std::int64_t raw = st.parse_integer(line.words[1]);
@@ -189,7 +189,7 @@ Tcgen05Case read_tcgen05_file(std::string_view text, const std::string& path) {
           throw Error(next >= lines.size() ? at : SourceLoc{path, lines[next].number, lines[next].words[0].col},
                       "expected a '" + std::string(expected[part]) +
                           "' line here (each operand is: operand, descriptor, smem)");
-        if (part == 0) op.descriptor = read_descriptor(lines[next], path);
+        if (part == 0) op.descriptor = read_tcgen05_descriptor(lines[next], path);
         else w.placed = read_smem_placement(lines[next], path, w.operand, w);
       }
       c.operands.push_back(std::move(op));

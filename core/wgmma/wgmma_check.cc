@@ -1,17 +1,12 @@
 #include "core/wgmma/wgmma_check.h"
 
 #include <algorithm>
-#include <sstream>
+
+#include "core/base/hex.h"
 
 namespace mmacheck {
 
 namespace {
-
-std::string hex(std::int64_t v) {
-  std::ostringstream s;
-  s << "0x" << std::hex << v;
-  return s.str();
-}
 
 // The fields of `fix` that differ from the case's descriptor and major-ness.
 std::vector<std::string> changed_fields(const WgmmaCase& c, const MatrixDescriptor& d, Major major) {

@@ -1,16 +1,8 @@
 #include "core/wgmma/wgmma_report_json.h"
 
-#include <sstream>
+#include "core/base/hex.h"
 
 namespace mmacheck {
-
-namespace {
-std::string hex(std::uint64_t v) {
-  std::ostringstream s;
-  s << "0x" << std::hex << v;
-  return s.str();
-}
-}  // namespace
 
 Json descriptor_json(const MatrixDescriptor& d) {
   return Json{{"bits", hex(d.encode())},

@@ -29,8 +29,6 @@
 
 namespace mmacheck::sim {
 
-inline constexpr int kWarpLanes = 32;
-
 class WarpRegs {
  public:
   explicit WarpRegs(const Frame& frame);  // every register zero

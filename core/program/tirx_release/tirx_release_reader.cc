@@ -50,8 +50,6 @@ std::vector<Token> fold_thread_calls(std::vector<Token> tokens) {
   return out;
 }
 
-bool is_t(const Token& t) { return t.is_name("T") || t.is_name("I"); }
-
 }  // namespace
 
 // A module (`@I.ir_module class`) is the released TIRx's when its functions
@@ -61,8 +59,8 @@ bool is_tirx_release(std::string_view text, const std::string& file) {
   bool module = false, prim_func = false;
   for (std::size_t i = 0; i + 3 < tokens.size(); ++i) {
     if (!(tokens[i].is_op("@") && tokens[i + 2].is_op("."))) continue;
-    if (is_t(tokens[i + 1]) && tokens[i + 3].is_name("function")) return true;
-    module = module || (is_t(tokens[i + 1]) && tokens[i + 3].is_name("ir_module"));
+    if (names_tirx(tokens[i + 1]) && tokens[i + 3].is_name("function")) return true;
+    module = module || (names_tirx(tokens[i + 1]) && tokens[i + 3].is_name("ir_module"));
     prim_func = prim_func || tokens[i + 3].is_name("prim_func");
   }
   return module && !prim_func;
@@ -108,9 +106,10 @@ void ReleaseReader::statement() {
   if (t.text == "pass") return void(in_.next());
   if (t.text == "with") return with_launch();
   if (t.text == "for") return for_loop();
-  if (is_t(t) && in_.peek(1).is_op(".") && in_.peek(2).is_name("cuda") && in_.peek(4).is_name("tile"))
+  if (names_tirx(t) && in_.peek(1).is_op(".") && in_.peek(2).is_name("cuda") && in_.peek(4).is_name("tile"))
     return tile_apply();
-  if (is_t(t) && in_.peek(1).is_op(".") && in_.peek(2).is_name("ptx") && in_.peek(4).is_name("mma")) return ptx_mma();
+  if (names_tirx(t) && in_.peek(1).is_op(".") && in_.peek(2).is_name("ptx") && in_.peek(4).is_name("mma"))
+    return ptx_mma();
   // Function attributes (global_symbol, target, backend_config) name the
   // kernel and its compiler; they compute nothing.
   if (auto inert = python::skip_inert_call(in_)) return skipped_.push_back(*inert);
@@ -123,7 +122,7 @@ void ReleaseReader::statement() {
 // @T.function[(...)] def ... | @T.ir_module / @I.ir_module class NAME: ...
 void ReleaseReader::decorator() {
   const Token& at = in_.next();
-  if (!(is_t(in_.peek()) && in_.peek(1).is_op(".")))
+  if (!(names_tirx(in_.peek()) && in_.peek(1).is_op(".")))
     in_.fail(in_.peek(),
              "unsupported decorator (mmacheck reads @T.function and @T.ir_module), got " + describe(in_.peek()));
   in_.next();

@@ -108,4 +108,8 @@ class ReleaseReader {
   python::ForeignStatements foreign_;
 };
 
+// `T` or `I`: the names a TIRx script gives the tirx module and its IR
+// builder (`import tvm.tirx as T`, `from tvm.script import ir as I`).
+inline bool names_tirx(const Token& t) { return t.is_name("T") || t.is_name("I"); }
+
 }  // namespace mmacheck

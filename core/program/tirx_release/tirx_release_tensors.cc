@@ -6,12 +6,6 @@
 
 namespace mmacheck {
 
-namespace {
-
-bool is_t(const Token& t) { return t.is_name("T") || t.is_name("I"); }
-
-}  // namespace
-
 // NAME = T.alloc_local(...) | T.alloc_tensor(...) | T.decl_tensor(...) | INDEX_EXPR
 // NAME: T.let[T.int32] = INDEX_EXPR                                     (TVM's print)
 // NAME = Axis.get("NAME")                                              (top level)
@@ -43,7 +37,7 @@ void ReleaseReader::assignment() {
     return;
   }
   if (!launched_) in_.fail(name, "statements before the device entry are not read");
-  if (is_t(rhs) && in_.peek(1).is_op(".") && in_.peek(3).is_op("(")) {
+  if (names_tirx(rhs) && in_.peek(1).is_op(".") && in_.peek(3).is_op("(")) {
     const Token& fn = in_.peek(2);
     if (fn.text == "alloc_local" || fn.text == "alloc_tensor" || fn.text == "decl_tensor") {
       declare(name);
