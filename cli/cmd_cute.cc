@@ -1,4 +1,6 @@
-// mmacheck cute FILE... [--json] [-j N] [--allow-unchecked] [--max-depth N ...]
+// The CuTe file check (cli/family_checks.h): what `mmacheck prove FILE`
+// runs on a file its row of cli/input_kinds.cc recognises (`mmacheck cute`
+// of earlier releases is an alias of prove for one release).
 //
 // FILE is a CUTLASS trait header (it mentions MMA_Traits) or an atom list
 // (core/cute/cute_traits.h).  Every atom is matched to the instruction
@@ -38,7 +40,7 @@ namespace po = boost::program_options;
 
 namespace {
 
-void text(std::ostream& os, const CuteAtomReport& r) {
+void print_atom(std::ostream& os, const CuteAtomReport& r) {
   std::string name = r.atom;
   name.resize(std::max<std::size_t>(name.size() + 1, 42), ' ');
   std::string verdict(verdict_name(r.result));
@@ -60,8 +62,9 @@ std::string unchecked_reason(const CuteAtomReport& r) {
 
 }  // namespace
 
-FileOutcome check_cute_file(const std::string& path, const Limits& limits, bool json, bool allow, std::ostream& out) {
-  const std::vector<CuteAtomTraits> atoms = read_cute_file(read_text_file(path), path, limits);
+FileOutcome check_cute_file(const std::string& path, const std::string& text, const Limits& limits, bool json,
+                            bool allow, std::ostream& out) {
+  const std::vector<CuteAtomTraits> atoms = read_cute_file(text, path, limits);
   if (atoms.empty()) throw Error(SourceLoc{path, 0, 0}, "no MMA atoms found");
 
   std::vector<CuteAtomReport> reports;
@@ -77,36 +80,13 @@ FileOutcome check_cute_file(const std::string& path, const Limits& limits, bool 
     outcome.json =
         Json{{"verdict", verdict_name(tally.worst)}, {"atoms", std::move(list)}, {"unchecked", tally.unchecked.json()}};
   } else {
-    for (const CuteAtomReport& r : reports) text(out, r);
+    for (const CuteAtomReport& r : reports) print_atom(out, r);
     out << reports.size() << " atoms: " << tally.count(FrameVerdict::proved) << " proved, "
         << tally.count(FrameVerdict::refuted) << " refuted, " << tally.count(FrameVerdict::ill_formed)
         << " ill_formed, " << tally.count(FrameVerdict::unchecked) << " unchecked" << std::endl
         << tally.unchecked.summary(allow) << std::flush;
   }
   return outcome;
-}
-
-int run_cute(const Args& args) {
-  po::options_description options("mmacheck cute");
-  // clang-format off
-  options.add_options()
-      ("file", po::value<std::vector<std::string>>(), "CUTLASS mma_traits_*.hpp headers, atom lists or folders; - is standard input")
-      ("json", po::bool_switch(), "print the JSON report (JSON Lines, one object per file, for several)")
-      ("jobs,j", po::value<int>()->default_value(1), "files checked at once (0: one per hardware thread)");
-  // clang-format on
-  options.add(unchecked_option());
-  options.add(limit_options());
-  po::positional_options_description positional;
-  positional.add("file", -1);
-  const po::variables_map vm = parse_options(args, options, positional);
-  if (!vm.count("file")) throw Error("cute: no FILE (a trait header or an atom list)");
-  const Limits limits = limits_from(vm);
-  const bool json = vm["json"].as<bool>();
-  const bool allow = vm["allow-unchecked"].as<bool>();
-  const BatchOptions batch{.jobs = checked_jobs(vm["jobs"].as<int>()), .json = json};
-  return run_batch(
-      expand_inputs(vm["file"].as<std::vector<std::string>>(), {}, {".hpp", ".h", ".txt"}), batch,
-      [&](const std::string& path, std::ostream& out) { return check_cute_file(path, limits, json, allow, out); });
 }
 
 }  // namespace mmacheck::cli

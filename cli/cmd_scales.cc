@@ -1,4 +1,6 @@
-// mmacheck scales FILE... [-j N] [--allow-unchecked]
+// The block-scale file check (cli/family_checks.h): what `mmacheck prove FILE`
+// runs on a file its row of cli/input_kinds.cc recognises (`mmacheck scales`
+// of earlier releases is an alias of prove for one release).
 //
 // FILE says how a program places sm_120 block-scaled mma.sync's scale
 // factors: the instruction, the selectors it passes and what each lane's
@@ -25,13 +27,14 @@ namespace mmacheck::cli {
 
 namespace po = boost::program_options;
 
-FileOutcome check_scale_file(const std::string& path, bool json, bool allow, std::ostream& text) {
-  const std::vector<ScaleCase> cases = read_scale_file(read_text_file(path), input_name(path));
+FileOutcome check_scale_file(const std::string& path, const std::string& text, bool json, bool allow,
+                             std::ostream& report) {
+  const std::vector<ScaleCase> cases = read_scale_file(text, input_name(path));
   std::array<int, 4> counts{};
   UncheckedTally unchecked;
   Json operands = Json::array();
   std::ostringstream discard;
-  std::ostream& out = json ? discard : text;
+  std::ostream& out = json ? discard : report;
   for (const ScaleCase& c : cases) {
     out << c.inst->ptx() << "\n";
     for (const Operand op : {Operand::A, Operand::B}) {
@@ -58,27 +61,6 @@ FileOutcome check_scale_file(const std::string& path, bool json, bool allow, std
   const std::string label = failed ? "refuted" : unchecked.count() ? "unchecked" : "proved";
   return {status(failed, unchecked, allow), label,
           json ? Json{{"verdict", label}, {"scales", std::move(operands)}} : Json(nullptr)};
-}
-
-int run_scales(const Args& args) {
-  po::options_description options("mmacheck scales");
-  // clang-format off
-  options.add_options()
-      ("file", po::value<std::vector<std::string>>(), "scale-placement files (core/prove/scale_reader.h) or folders of them; - is standard input")
-      ("jobs,j", po::value<int>()->default_value(1), "files checked at once (0: one per hardware thread)")
-      ("json", po::bool_switch(), "print the JSON report (JSON Lines, one object per file)");
-  // clang-format on
-  options.add(unchecked_option());
-  po::positional_options_description positional;
-  positional.add("file", -1);
-  const po::variables_map vm = parse_options(args, options, positional);
-  if (!vm.count("file")) throw Error("scales: no FILE (instr, select and place lines)");
-  const bool allow = vm["allow-unchecked"].as<bool>();
-  const bool json = vm["json"].as<bool>();
-  const BatchOptions batch{.jobs = checked_jobs(vm["jobs"].as<int>()), .json = json};
-  return run_batch(
-      expand_inputs(vm["file"].as<std::vector<std::string>>(), {}, {".txt"}), batch,
-      [&](const std::string& path, std::ostream& out) { return check_scale_file(path, json, allow, out); });
 }
 
 }  // namespace mmacheck::cli

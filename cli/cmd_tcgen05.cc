@@ -1,4 +1,6 @@
-// mmacheck tcgen05 FILE... [--json] [-j N] [--allow-unchecked]
+// The tcgen05 file check (cli/family_checks.h): what `mmacheck prove FILE`
+// runs on a file its row of cli/input_kinds.cc recognises (`mmacheck tcgen05`
+// of earlier releases is an alias of prove for one release).
 //
 // FILE describes one tcgen05.mma (sm_100a) as the program means it, the
 // instruction descriptor and shared-memory descriptors it passes, the buffers
@@ -21,7 +23,6 @@
 #include "cli/command.h"
 #include "cli/family_checks.h"
 #include "cli/file_batch.h"
-#include "cli/file_command.h"
 #include "cli/unchecked.h"
 #include "core/base/file_io.h"
 #include "core/base/hex.h"
@@ -108,8 +109,8 @@ Json report_json(const Tcgen05Report& r) {
 
 }  // namespace
 
-FileOutcome check_tcgen05_file(const std::string& path, bool json, bool allow, std::ostream& out) {
-  const std::string text = read_text_file(path);
+FileOutcome check_tcgen05_file(const std::string& path, const std::string& text, bool json, bool allow,
+                               std::ostream& out) {
   const Tcgen05Case c = is_tcgen05_tirx(text) ? read_tcgen05_tirx(text, path) : read_tcgen05_file(text, path);
   const Tcgen05Report r = check_tcgen05(c);
   UncheckedTally unchecked;
@@ -149,14 +150,6 @@ FileOutcome check_tcgen05_file(const std::string& path, bool json, bool allow, s
       << "  " << r.computation << "\n"
       << unchecked.summary(allow) << std::flush;
   return outcome;
-}
-
-int run_tcgen05(const Args& args) {
-  const FileCommand command{"tcgen05",
-                            "tcgen05.mma files (core/wgmma/tcgen05_reader.h) or folders of them; - is standard input",
-                            "no FILE (instr, idesc, operand, descriptor, smem, tmem lines)",
-                            {".txt"}};
-  return run_file_command(args, command, check_tcgen05_file);
 }
 
 }  // namespace mmacheck::cli

@@ -1,4 +1,6 @@
-// mmacheck tma FILE... [--json] [-j N] [--allow-unchecked]
+// The TMA file check (cli/family_checks.h): what `mmacheck prove FILE`
+// runs on a file its row of cli/input_kinds.cc recognises (`mmacheck tma`
+// of earlier releases is an alias of prove for one release).
 //
 // FILE lists TMA copies (a cuTensorMapEncodeTiled tensor map and the
 // copy's shared destination) and the wgmma operands that read what they
@@ -18,7 +20,6 @@
 #include "cli/command.h"
 #include "cli/family_checks.h"
 #include "cli/file_batch.h"
-#include "cli/file_command.h"
 #include "cli/unchecked.h"
 #include "cli/verdict_tally.h"
 #include "core/base/file_io.h"
@@ -30,8 +31,8 @@
 
 namespace mmacheck::cli {
 
-FileOutcome check_tma_file(const std::string& path, bool json, bool allow, std::ostream& out) {
-  const std::vector<TmaCase> cases = read_tma_file(read_text_file(path), path);
+FileOutcome check_tma_file(const std::string& path, const std::string& text, bool json, bool allow, std::ostream& out) {
+  const std::vector<TmaCase> cases = read_tma_file(text, path);
   std::vector<TmaReport> reports;
   for (const TmaCase& c : cases) reports.push_back(check_tma(c));
   VerdictTally tally;
@@ -64,15 +65,6 @@ FileOutcome check_tma_file(const std::string& path, bool json, bool allow, std::
       << std::endl
       << tally.unchecked.summary(allow) << std::flush;
   return outcome;
-}
-
-int run_tma(const Args& args) {
-  const FileCommand command{
-      "tma",
-      "TMA copy and wgmma operand files (core/tma/tma_reader.h) or folders of them; - is standard input",
-      "no FILE (tma, operand, descriptor and smem lines)",
-      {".txt"}};
-  return run_file_command(args, command, check_tma_file);
 }
 
 }  // namespace mmacheck::cli

@@ -1,4 +1,6 @@
-// mmacheck triton FILE... [--json] [-j N] [--allow-unchecked]
+// The Triton file check (cli/family_checks.h): what `mmacheck prove FILE`
+// runs on a file its row of cli/input_kinds.cc recognises (`mmacheck triton`
+// of earlier releases is an alias of prove for one release).
 //
 // FILE lists Triton linear layouts of NVIDIA MMA v2 accumulators and dot
 // operands (core/triton/triton_dot.h), or is TTGIR text whose tt.dot ops and
@@ -23,7 +25,6 @@
 #include "cli/command.h"
 #include "cli/family_checks.h"
 #include "cli/file_batch.h"
-#include "cli/file_command.h"
 #include "cli/unchecked.h"
 #include "cli/verdict_tally.h"
 #include "core/base/file_io.h"
@@ -40,8 +41,8 @@ namespace {
 
 }  // namespace
 
-FileOutcome check_triton_file(const std::string& path, bool json, bool allow, std::ostream& out) {
-  const std::string text = read_text_file(path);
+FileOutcome check_triton_file(const std::string& path, const std::string& text, bool json, bool allow,
+                              std::ostream& out) {
   std::vector<TritonReport> reports;
   if (is_ttgir_text(text)) {
     // TTGIR: the dots' encodings, converted by mmacheck (core/triton/triton_ttgir.h).
@@ -79,15 +80,6 @@ FileOutcome check_triton_file(const std::string& path, bool json, bool allow, st
       << tally.count(FrameVerdict::unchecked) << " unchecked" << std::endl
       << tally.unchecked.summary(allow) << std::flush;
   return outcome;
-}
-
-int run_triton(const Args& args) {
-  const FileCommand command{
-      "triton",
-      "JSON lists of linear layouts, TTGIR (.ttgir, .mlir: tt.dot ops, tensor<...> types), or folders of them; - is standard input",
-      "no FILE (a JSON list of linear layouts or TTGIR text)",
-      {".json", ".ttgir", ".mlir"}};
-  return run_file_command(args, command, check_triton_file);
 }
 
 }  // namespace mmacheck::cli

@@ -1,4 +1,6 @@
-// mmacheck wgmma FILE... [--json] [-j N] [--allow-unchecked]
+// The wgmma file check (cli/family_checks.h): what `mmacheck prove FILE`
+// runs on a file its row of cli/input_kinds.cc recognises (`mmacheck wgmma`
+// of earlier releases is an alias of prove for one release).
 //
 // FILE lists wgmma.mma_async operands in shared memory, each with its matrix
 // descriptor and the buffer it reads (core/wgmma/wgmma_reader.h).  Each is
@@ -26,7 +28,6 @@
 #include "cli/command.h"
 #include "cli/family_checks.h"
 #include "cli/file_batch.h"
-#include "cli/file_command.h"
 #include "cli/unchecked.h"
 #include "cli/verdict_tally.h"
 #include "core/base/file_io.h"
@@ -39,8 +40,9 @@
 
 namespace mmacheck::cli {
 
-FileOutcome check_wgmma_order_file(const std::string& path, bool json, bool allow, std::ostream& out) {
-  const WgmmaOrderReport r = check_wgmma_order(read_text_file(path), input_name(path));
+FileOutcome check_wgmma_order_file(const std::string& path, const std::string& text, bool json, bool allow,
+                                   std::ostream& out) {
+  const WgmmaOrderReport r = check_wgmma_order(text, input_name(path));
   UncheckedTally unchecked;
   if (r.result == FrameVerdict::unchecked) unchecked.add(r.message);
   const bool failed = r.result == FrameVerdict::refuted;
@@ -67,8 +69,9 @@ FileOutcome check_wgmma_order_file(const std::string& path, bool json, bool allo
   return outcome;
 }
 
-FileOutcome check_wgmma_file(const std::string& path, bool json, bool allow, std::ostream& out) {
-  const std::vector<WgmmaCase> cases = read_wgmma_file(read_text_file(path), path);
+FileOutcome check_wgmma_file(const std::string& path, const std::string& text, bool json, bool allow,
+                             std::ostream& out) {
+  const std::vector<WgmmaCase> cases = read_wgmma_file(text, path);
   std::vector<WgmmaReport> reports;
   for (const WgmmaCase& c : cases) reports.push_back(check_wgmma(c));
   VerdictTally tally;
@@ -100,19 +103,6 @@ FileOutcome check_wgmma_file(const std::string& path, bool json, bool allow, std
       << std::endl
       << tally.unchecked.summary(allow) << std::flush;
   return outcome;
-}
-
-int run_wgmma(const Args& args) {
-  const FileCommand command{
-      "wgmma",
-      "wgmma operand files (core/wgmma/wgmma_reader.h), kernels' PTX (.ptx: the fence, commit and "
-      "wait order) or folders of them; - is standard input",
-      "no FILE (operand, descriptor and smem lines)",
-      {".txt", ".ptx"}};
-  return run_file_command(args, command, [](const std::string& path, bool json, bool allow, std::ostream& out) {
-    const bool ptx = path.size() > 4 && path.compare(path.size() - 4, 4, ".ptx") == 0;
-    return ptx ? check_wgmma_order_file(path, json, allow, out) : check_wgmma_file(path, json, allow, out);
-  });
 }
 
 }  // namespace mmacheck::cli

@@ -5,8 +5,8 @@
 // element bit for bit against the simulator (sim/wgmma/wgmma_machine.h with
 // sim/numerics/wgmma_model.h's arithmetic).  Each run is one instruction
 // with one shared-memory layout of A and B:
-//   FILE...      the operands of wgmma example files (`mmacheck wgmma`'s
-//                input) that prove, each read through its own descriptor
+//   FILE...      the operands of wgmma example files (wgmma operand files
+//                as prove reads them) that prove, each read through its own descriptor
 //                from its own buffer layout, the other operand packed
 //                densely K-major beside it (A: N = 64; f32 or s32 D);
 //   --inst PTX   that instruction in every layout of wgmma_replay_layouts
@@ -20,21 +20,28 @@
 // Prints per run "PTX, LAYOUT: C cases match, F differ (E elements)" and the
 // first --show mismatches by case and element, then a summary line.
 // --capture DIR writes each run's cases with the device's D as wgmma vectors
-// (DIR/wgmma.RUN.mmav; `mmacheck wgmma-sim` replays them).  --print-kernel
-// prints the first run's CUDA source and exits (no GPU needed).
+// (DIR/wgmma.RUN.mmav; `mmacheck replay` replays them).  --print-kernel
+// prints the first run's CUDA source and exits (no GPU needed).  --json
+// prints one object instead of the text (docs/report.schema.json): {"file":
+// null, "verdict": "match" | "differ" | "no_gpu", "device", "cases" (all
+// runs'), "runs": [{"run", "cases", "differ", "elements", "mismatches":
+// [{"case", "distribution", "row", "col", "expected", "got"}]}]}.
 // Exit status: 0 all match, 1 a mismatch, 2 bad input, 3 no GPU.
 #include <algorithm>
 #include <filesystem>
-#include <optional>
 #include <iostream>
+#include <optional>
+#include <sstream>
 #include <string>
 #include <thread>
 #include <vector>
 
 #include "cli/command.h"
+#include "cli/json_shape.h"
 #include "cli/options.h"
 #include "core/base/error.h"
 #include "core/base/file_io.h"
+#include "core/base/json.h"
 #include "core/wgmma/wgmma_check.h"
 #include "core/wgmma/wgmma_reader.h"
 #include "cuda/gpu_session.h"
@@ -144,7 +151,8 @@ int run_wgmma_gpu(const Args& args) {
       ("seed", po::value<std::uint64_t>()->default_value(1), "random seed")
       ("inputs", po::value<std::string>()->default_value("all"), "input kinds: standard, edge or all")
       ("capture", po::value<std::string>(), "write each run's cases with the device's D into this folder")
-      ("print-kernel", po::bool_switch(), "print the first run's CUDA source and exit");
+      ("print-kernel", po::bool_switch(), "print the first run's CUDA source and exit")
+      ("json", po::bool_switch(), "print one JSON object: the device, each run's counts and mismatches");
   // clang-format on
   options.add(show_option("mismatching elements to print per run"));
   po::positional_options_description positional;
@@ -177,14 +185,18 @@ int run_wgmma_gpu(const Args& args) {
                                     .inputs = sim::input_set(vm["inputs"].as<std::string>()),
                                     .show = show};
   const std::string capture = vm.count("capture") ? vm["capture"].as<std::string>() : "";
+  const bool json = vm["json"].as<bool>();
+  std::ostringstream discard;
+  std::ostream& out = json ? discard : std::cout;
   std::string why;
   const std::optional<cuda::GpuSession> session = cuda::open_gpu_session(why);
   if (!session) {
     std::cerr << "wgmma-gpu: no GPU: " << why << "\n";
+    if (json) std::cout << json_line(file_json("", {{"verdict", "no_gpu"}, {"message", why}})) << "\n";
     return kNoGpu;
   }
-  std::cout << session->gpu.info().name << " (sm_" << session->gpu.info().sm << "), driver "
-            << session->gpu.driver().cuda_version() << ", NVRTC " << session->nvrtc.version() << "\n";
+  out << session->gpu.info().name << " (sm_" << session->gpu.info().sm << "), driver "
+      << session->gpu.driver().cuda_version() << ", NVRTC " << session->nvrtc.version() << "\n";
   if (!capture.empty()) std::filesystem::create_directories(capture);
   const sim::ArchParams& arith = sim::wgmma_arith("sm_90");
   std::vector<sim::WgmmaRun> plain;
@@ -192,16 +204,32 @@ int run_wgmma_gpu(const Args& args) {
   const std::vector<std::string> cubins = cuda::compile_wgmma_kernels(
       session->nvrtc, plain, static_cast<int>(std::max(1u, std::thread::hardware_concurrency())));
   int matched = 0, differ = 0;
-  std::int64_t outputs = 0, wrong = 0;
+  std::int64_t outputs = 0, wrong = 0, all_cases = 0;
+  Json run_reports = Json::array();
   for (std::size_t i = 0; i < runs.size(); ++i) {
     const NamedRun& r = runs[i];
     const cuda::WgmmaDiffReport rep = cuda::wgmma_differential(*session, r.run, arith, diff, cubins[i]);
-    std::cout << r.name << ": " << rep.cases - rep.failed_cases << " cases match, " << rep.failed_cases << " differ ("
-              << rep.mismatched_elements << " elements)\n";
-    for (const cuda::WgmmaDiffMismatch& m : rep.mismatches)
-      std::cout << "  case " << m.case_index << " (" << sim::distribution_name(m.dist) << ") D[" << m.row << "]["
-                << m.col << "]: simulator " << sim::element_text(r.run.inst.d, m.expected) << ", GPU "
-                << sim::element_text(r.run.inst.d, m.got) << "\n";
+    out << r.name << ": " << rep.cases - rep.failed_cases << " cases match, " << rep.failed_cases << " differ ("
+        << rep.mismatched_elements << " elements)\n";
+    Json mismatches = Json::array();
+    for (const cuda::WgmmaDiffMismatch& m : rep.mismatches) {
+      const std::string expected = sim::element_text(r.run.inst.d, m.expected);
+      const std::string got = sim::element_text(r.run.inst.d, m.got);
+      out << "  case " << m.case_index << " (" << sim::distribution_name(m.dist) << ") D[" << m.row << "][" << m.col
+          << "]: simulator " << expected << ", GPU " << got << "\n";
+      mismatches.push_back({{"case", m.case_index},
+                            {"distribution", sim::distribution_name(m.dist)},
+                            {"row", m.row},
+                            {"col", m.col},
+                            {"expected", expected},
+                            {"got", got}});
+    }
+    run_reports.push_back({{"run", r.name},
+                           {"cases", rep.cases},
+                           {"differ", rep.failed_cases},
+                           {"elements", rep.mismatched_elements},
+                           {"mismatches", std::move(mismatches)}});
+    all_cases += rep.cases;
     (rep.failed_cases ? differ : matched) += 1;
     outputs += rep.outputs;
     wrong += rep.mismatched_elements;
@@ -212,8 +240,18 @@ int run_wgmma_gpu(const Args& args) {
                                                     " (NVRTC " + session->nvrtc.version() + ")",
                                                 r.name, "made by: mmacheck wgmma-gpu --capture"}));
   }
-  std::cout << runs.size() << " runs: " << matched << " match, " << differ << " differ; " << outputs
-            << " outputs compared, " << wrong << " differ\n";
+  out << runs.size() << " runs: " << matched << " match, " << differ << " differ; " << outputs << " outputs compared, "
+      << wrong << " differ\n";
+  if (json)
+    std::cout << json_line(file_json("", {{"verdict", differ ? "differ" : "match"},
+                                          {"device",
+                                           {{"name", session->gpu.info().name},
+                                            {"sm", session->gpu.info().sm},
+                                            {"driver", session->gpu.driver().cuda_version()},
+                                            {"nvrtc", session->nvrtc.version()}}},
+                                          {"cases", all_cases},
+                                          {"runs", std::move(run_reports)}}))
+              << "\n";
   return differ ? kFails : kHolds;
 }
 

@@ -37,6 +37,10 @@ struct Command {
   // build without it (-DMMACHECK_CUDA=OFF, or no toolkit found) keeps the
   // row, so help lists the command, and run_command refuses to run it.
   Needs needs = Needs::cpu;
+  // A family command of earlier releases (wgmma, cute, mma, ...) kept for
+  // one release as an alias of a verb: `run` is the verb's, and run_command
+  // first tells standard error what to run instead ("prove FILE...").
+  std::string_view alias_of = {};
 };
 
 std::span<const Command> commands();
@@ -45,7 +49,9 @@ bool built_with_cuda();
 // Runs the command, or throws Error when it needs a layer this build left
 // out: "gpu: this mmacheck was built without CUDA (configure with
 // -DMMACHECK_CUDA=ON)", exit status 2.  `mmacheck NAME` and `help NAME` both
-// come here.
+// come here.  An alias prints "mmacheck: 'wgmma' is an alias kept for one
+// release: run 'mmacheck prove FILE...'" on standard error, then runs the
+// verb; its --help is two lines naming the verb.
 int run_command(const Command& command, const Args& args);
 const Command* find_command(std::string_view name);
 // The command whose name is nearest to `word` (edit distance at most 2 and
@@ -75,22 +81,12 @@ int run_prove(const Args& args);
 int run_layout(const Args& args);
 int run_emit(const Args& args);
 int run_sim(const Args& args);
-int run_mma(const Args& args);
 int run_gpu(const Args& args);
 int run_capture(const Args& args);
 int run_draw(const Args& args);
 int run_bench(const Args& args);
 int run_help(const Args& args);
-int run_cute(const Args& args);
-int run_triton(const Args& args);
-int run_wgmma(const Args& args);
-int run_tma(const Args& args);
-int run_wgmma_sim(const Args& args);
 int run_wgmma_gpu(const Args& args);
-int run_scales(const Args& args);
-int run_tcgen05(const Args& args);
-int run_tcgen05_sim(const Args& args);
-int run_sparse(const Args& args);
 int run_sparse_gpu(const Args& args);
 int run_replay(const Args& args);
 

@@ -1,6 +1,7 @@
 #include "cli/command.h"
 
 #include <algorithm>
+#include <iostream>
 #include <vector>
 
 #include "core/base/error.h"
@@ -23,6 +24,12 @@ constexpr int (*kRunWgmmaGpu)(const Args&) = nullptr;
 constexpr int (*kRunSparseGpu)(const Args&) = nullptr;
 #endif
 
+// `sparse FILE...` proved mma.sp metadata files, `sparse --vectors F...`
+// replayed vector files: the alias runs the verb for each.
+int run_sparse(const Args& args) {
+  return std::find(args.begin(), args.end(), "--vectors") != args.end() ? run_replay(args) : run_prove(args);
+}
+
 // Add a row when a command lands.  Operands and example are what help and
 // the README show; the options are the command's own description.
 constexpr Command kCommands[] = {
@@ -34,8 +41,6 @@ constexpr Command kCommands[] = {
     {"emit", "FILE", "the lowered mma nest as TIRx IR or CUDA source", "examples/m64.txt --cuda", run_emit},
     {"sim", "FILE...", "run the program on the warp machine vs direct evaluation and Eigen reference",
      "examples/seed_corrected.txt --cases 256", run_sim},
-    {"mma", "[--vectors] F...", "run single instructions from vector files; prints N passed, N failed",
-     "--vectors tests/data/m16n8k16.f32.f16.f16.f32.mmav", run_mma},
     {"replay", "FILE...", "replay vector files of any family (mma, mma.sp, wgmma, tcgen05) through its simulator",
      "tests/data/mmasim/wgmma.sm_90.mmav tests/data/m16n8k16.f32.f16.f16.f32.mmav", run_replay},
     {"bench", "", "bit-exact simulator throughput against Eigen float32", "--seconds 1 --threads 2", run_bench},
@@ -45,32 +50,31 @@ constexpr Command kCommands[] = {
      "--instr m16n8k16.f16 --cases 1024 -o new.mmav", kRunCapture, Needs::cuda},
     {"draw", "FILE -o OUT.svg", "SVG picture of the fragments, counterexamples highlighted",
      "examples/seed.txt -o seed.svg", run_draw},
-    {"cute", "FILE...",
-     "prove CuTe MMA atoms (trait headers, atom lists, DSL print output) against the PTX frames, wgmma's included",
-     "tests/data/cute/pr3140_before.txt --json", run_cute},
-    {"triton", "FILE...", "prove Triton MMA v2 layouts (linear layouts, TTGIR) against the PTX frames",
-     "tests/data/triton/mma_v2.json", run_triton},
-    {"wgmma", "FILE...", "prove wgmma shared-memory descriptors read each operand element where the buffer placed it",
-     "examples/wgmma/k_sw128_f16.txt --json", run_wgmma},
-    {"tma", "FILE...", "prove wgmma reads each operand element where a TMA tensor-map copy wrote it",
-     "examples/tma/k_sw128_f16.txt --json", run_tma},
-    {"wgmma-sim", "--vectors F...",
-     "replay wgmma vectors through shared memory, descriptors and the warpgroup's frames",
-     "--vectors tests/data/mmasim/wgmma.sm_90.mmav", run_wgmma_sim},
     {"wgmma-gpu", "[FILE...]", "run wgmma on the GPU, diff bit for bit vs the simulator, capture vectors (3: no GPU)",
      "--inst all --cases 64", kRunWgmmaGpu, Needs::cuda},
-    {"scales", "FILE...",
-     "prove sm_120 block-scaled mma's scale factors reach every block once from where it reads them",
-     "examples/scales/mxf4nvf4_4x.txt", run_scales},
-    {"tcgen05", "FILE...", "prove a tcgen05.mma's instruction and shared-memory descriptors and its TMEM layout of D",
-     "examples/tcgen05/f16_k_sw128.txt --json", run_tcgen05},
-    {"tcgen05-sim", "--vectors F...",
-     "replay tcgen05.mma vectors through shared-memory descriptors, TMEM and the sm_100 arithmetic",
-     "--vectors tests/data/mmasim/tcgen05.sm_100.mmav", run_tcgen05_sim},
-    {"sparse", "FILE...", "prove a kernel's mma.sp metadata layout and pattern (--vectors: replay mma.sp vectors)",
-     "examples/sparse/k32_selector1.txt", run_sparse},
     {"sparse-gpu", "", "run mma.sp on the GPU, diff vs each arithmetic hypothesis, capture vectors (3: no GPU)",
      "--inst sp.m16n8k32.f16 --cases 256", kRunSparseGpu, Needs::cuda},
+    // The family commands of earlier releases, aliases of the verbs for one release.
+    {"cute", "FILE...", "alias of prove (one release): CuTe trait headers, atom lists, DSL prints",
+     "tests/data/cute/pr3140_before.txt --json", run_prove, Needs::cpu, "prove FILE..."},
+    {"triton", "FILE...", "alias of prove (one release): Triton layouts (JSON, TTGIR)", "tests/data/triton/mma_v2.json",
+     run_prove, Needs::cpu, "prove FILE..."},
+    {"wgmma", "FILE...", "alias of prove (one release): wgmma operand files, kernels' PTX",
+     "examples/wgmma/k_sw128_f16.txt --json", run_prove, Needs::cpu, "prove FILE..."},
+    {"tma", "FILE...", "alias of prove (one release): TMA copy files", "examples/tma/k_sw128_f16.txt --json", run_prove,
+     Needs::cpu, "prove FILE..."},
+    {"scales", "FILE...", "alias of prove (one release): block-scaled mma files", "examples/scales/mxf4nvf4_4x.txt",
+     run_prove, Needs::cpu, "prove FILE..."},
+    {"tcgen05", "FILE...", "alias of prove (one release): tcgen05.mma files and TIRx tcgen05 dumps",
+     "examples/tcgen05/f16_k_sw128.txt --json", run_prove, Needs::cpu, "prove FILE..."},
+    {"sparse", "FILE...", "alias of prove (one release): mma.sp metadata files; with --vectors, of replay",
+     "examples/sparse/k32_selector1.txt", run_sparse, Needs::cpu, "prove FILE... (vector files: replay FILE...)"},
+    {"mma", "[--vectors] F...", "alias of replay (one release): mma.sync vector files",
+     "--vectors tests/data/m16n8k16.f32.f16.f16.f32.mmav", run_replay, Needs::cpu, "replay FILE..."},
+    {"wgmma-sim", "--vectors F...", "alias of replay (one release): wgmma vector files",
+     "--vectors tests/data/mmasim/wgmma.sm_90.mmav", run_replay, Needs::cpu, "replay FILE..."},
+    {"tcgen05-sim", "--vectors F...", "alias of replay (one release): tcgen05.mma vector files",
+     "--vectors tests/data/mmasim/tcgen05.sm_100.mmav", run_replay, Needs::cpu, "replay FILE..."},
 };
 }  // namespace
 
@@ -82,6 +86,18 @@ int run_command(const Command& command, const Args& args) {
   if (command.needs == Needs::cuda && !kWithCuda)
     throw Error(std::string(command.name) +
                 ": this mmacheck was built without CUDA (configure with -DMMACHECK_CUDA=ON)");
+  if (!command.alias_of.empty()) {
+    const bool help = std::find(args.begin(), args.end(), "--help") != args.end() ||
+                      std::find(args.begin(), args.end(), "-h") != args.end();
+    if (help) {
+      std::cout << "usage: " << usage_line(command) << "\n  " << command.summary << "\n\nits options are those of "
+                << "'mmacheck " << command.alias_of.substr(0, command.alias_of.find(' ')) << " --help'\n\nexample:\n  "
+                << "mmacheck " << command.name << " " << command.example << "\n";
+      throw HelpShown{};
+    }
+    std::cerr << "mmacheck: '" << command.name << "' is an alias kept for one release: run 'mmacheck "
+              << command.alias_of << "'\n";
+  }
   return command.run(args);
 }
 

@@ -1,12 +1,11 @@
 // The file checks of the instruction families, one per kind of input file:
-// what `mmacheck wgmma FILE` (tma, tcgen05, triton, cute, scales, sparse)
-// runs on one file, and what `mmacheck prove` runs on a file of that kind
-// (cli/input_kinds.h routes it).  Each reads the file, checks it, and
-// returns the file's outcome: exit status, the summary's label and, with
+// what `mmacheck prove` runs on a file of that kind (cli/input_kinds.h
+// routes it).  Each reads the file's text (read once by the caller: it may
+// be standard input), checks it, and returns the file's outcome: exit status, the summary's label and, with
 // `json`, the report object (the text report goes to `out` otherwise).
 // `allow` accepts unchecked items (cli/unchecked.h).  Bad input throws Error.
 //
-//     FileOutcome o = check_tma_file("examples/tma/bad_coverage.txt", false, false, std::cout);
+//     FileOutcome o = check_tma_file(path, read_text_file(path), false, false, std::cout);
 //     o.status == kFails
 #pragma once
 
@@ -18,15 +17,22 @@
 
 namespace mmacheck::cli {
 
-FileOutcome check_tma_file(const std::string& path, bool json, bool allow, std::ostream& out);
-FileOutcome check_wgmma_file(const std::string& path, bool json, bool allow, std::ostream& out);
+FileOutcome check_tma_file(const std::string& path, const std::string& text, bool json, bool allow, std::ostream& out);
+FileOutcome check_wgmma_file(const std::string& path, const std::string& text, bool json, bool allow,
+                             std::ostream& out);
 // A kernel's PTX: wgmma's fence, commit and wait order.
-FileOutcome check_wgmma_order_file(const std::string& path, bool json, bool allow, std::ostream& out);
-FileOutcome check_tcgen05_file(const std::string& path, bool json, bool allow, std::ostream& out);
-FileOutcome check_triton_file(const std::string& path, bool json, bool allow, std::ostream& out);
-FileOutcome check_cute_file(const std::string& path, const Limits& limits, bool json, bool allow, std::ostream& out);
+FileOutcome check_wgmma_order_file(const std::string& path, const std::string& text, bool json, bool allow,
+                                   std::ostream& out);
+FileOutcome check_tcgen05_file(const std::string& path, const std::string& text, bool json, bool allow,
+                               std::ostream& out);
+FileOutcome check_triton_file(const std::string& path, const std::string& text, bool json, bool allow,
+                              std::ostream& out);
+FileOutcome check_cute_file(const std::string& path, const std::string& text, const Limits& limits, bool json,
+                            bool allow, std::ostream& out);
 // No JSON report of its own: `json` gives {"verdict": label}.
-FileOutcome check_scale_file(const std::string& path, bool json, bool allow, std::ostream& out);
-FileOutcome check_sparse_file(const std::string& path, bool json, bool allow, std::ostream& out);
+FileOutcome check_scale_file(const std::string& path, const std::string& text, bool json, bool allow,
+                             std::ostream& out);
+FileOutcome check_sparse_file(const std::string& path, const std::string& text, bool json, bool allow,
+                              std::ostream& out);
 
 }  // namespace mmacheck::cli

@@ -65,8 +65,8 @@ bool glob_match(std::string_view pattern, std::string_view path);
 
 // The operands as inputs: files as given, folders expanded to their files
 // ending in one of `extensions` that `selection` takes (recursively, sorted,
-// hidden entries skipped; `prove` and `sim` take .txt and .py, `cute` .hpp,
-// .h and .txt, `triton` .json, .ttgir, .mlir).  A folder with no such file, a missing path
+// hidden entries skipped; `sim` takes .txt and .py, `prove` every kind the
+// front door reads: cli/cmd_prove.cc).  A folder with no such file, a missing path
 // and a second `-` are errors.
 std::vector<std::string> expand_inputs(const std::vector<std::string>& operands, const InputSelection& selection = {},
                                        const std::vector<std::string>& extensions = {".txt", ".py"});

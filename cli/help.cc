@@ -1,5 +1,6 @@
 #include "cli/help.h"
 
+#include <algorithm>
 #include <iostream>
 #include <set>
 #include <sstream>
@@ -18,12 +19,21 @@ void print_overview(std::ostream& os) {
      << "       mmacheck COMMAND --help             (that command's options, defaults, example)\n\n"
      << "commands:\n";
   for (const Command& c : commands()) {
+    if (!c.alias_of.empty()) continue;
     std::string line = "  " + usage_line(c);
     if (line.size() < 56) line.resize(56, ' ');
     else line += "\n" + std::string(56, ' ');
     os << line << "  " << c.summary << "\n";
   }
-  os << "\nFILE may be a folder (every .txt and .py in it) or - (standard input).\n"
+  os << "\nthe family commands of earlier releases, aliases kept for one release:\n";
+  for (const Command& c : commands())
+    if (!c.alias_of.empty()) {
+      std::string line = "  mmacheck " + std::string(c.name);
+      line.resize(std::max<std::size_t>(line.size(), 24), ' ');
+      os << line << "  -> mmacheck " << c.alias_of << "\n";
+    }
+  os << "\nFILE may be a folder (its .txt, .py, .ptx, .ttgir, .mlir, .json, .hpp and .mmav files) or -\n"
+     << "(standard input).\n"
      << "exit status: 0 holds, 1 does not hold, 2 bad input or usage, 3 no GPU\n";
   if (built_with_cuda()) return;
   std::string absent;

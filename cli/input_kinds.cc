@@ -82,27 +82,29 @@ bool cute_file(std::string_view, std::string_view text) {
 }
 
 // The family checks under one signature.
-template <FileOutcome (*Check)(const std::string&, bool, bool, std::ostream&)>
-FileOutcome plain(const std::string& path, const KindOptions& o, std::ostream& out) {
-  return Check(path, o.json, o.allow, out);
+template <FileOutcome (*Check)(const std::string&, const std::string&, bool, bool, std::ostream&)>
+FileOutcome plain(const std::string& path, const std::string& text, const KindOptions& o, std::ostream& out) {
+  return Check(path, text, o.json, o.allow, out);
 }
-FileOutcome cute(const std::string& path, const KindOptions& o, std::ostream& out) {
-  return check_cute_file(path, o.limits, o.json, o.allow, out);
+FileOutcome cute(const std::string& path, const std::string& text, const KindOptions& o, std::ostream& out) {
+  return check_cute_file(path, text, o.limits, o.json, o.allow, out);
 }
 
 // Vector files: the family's report, indented under the file's verdict line.
 bool vector_file(std::string_view, std::string_view text) { return vector_family(text).has_value(); }
-FileOutcome vectors(const std::string& path, const KindOptions& o, std::ostream& out) {
-  const VectorFamily family = *vector_family(read_text_file(path));
-  std::ostringstream text;
+FileOutcome vectors(const std::string& path, const std::string& text, const KindOptions& o, std::ostream& out) {
+  // replay_vectors reads its files by name.
+  if (path == "-") throw Error(SourceLoc{"-", 0, 0}, "vector files are replayed from files, not from standard input");
+  const VectorFamily family = *vector_family(text);
+  std::ostringstream report;
   ReplayOptions replay;
   replay.json = o.json;
-  const ReplayResult r = replay_vectors(family, {path}, replay, text);
+  const ReplayResult r = replay_vectors(family, {path}, replay, report);
   FileOutcome outcome{r.failed ? kFails : kHolds, r.failed ? "failed" : "passed", r.json};
   if (o.json) return outcome;
   out << outcome.label << "  " << path << "  " << family_name(family) << " vectors replayed on "
       << r.json["arch"].get<std::string>() << "\n";
-  std::istringstream lines(text.str());
+  std::istringstream lines(report.str());
   for (std::string line; std::getline(lines, line);) out << "  " << line << "\n";
   return outcome;
 }

@@ -12,7 +12,7 @@
 //
 //     const InputKind* k = recognise("examples/tma/bad_coverage.txt", text);
 //     k->name == "tma"
-//     k->check("examples/tma/bad_coverage.txt", {.json = false}, std::cout).status == kFails
+//     k->check("examples/tma/bad_coverage.txt", text, {.json = false}, std::cout).status == kFails
 #pragma once
 
 #include <ostream>
@@ -35,7 +35,9 @@ struct InputKind {
   std::string_view name;  // the family command that checks it alone: "tma"
   std::string_view what;  // "TMA copy and wgmma operand files", for --help and errors
   bool (*recognises)(std::string_view path, std::string_view text);
-  FileOutcome (*check)(const std::string& path, const KindOptions& options, std::ostream& out);
+  // The file's text is read once, by the caller (standard input can be read
+  // only once).
+  FileOutcome (*check)(const std::string& path, const std::string& text, const KindOptions& options, std::ostream& out);
 };
 
 // The rows, in the order they are tried.

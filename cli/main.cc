@@ -46,7 +46,8 @@ int dispatch(const Args& args) {
     std::string message = "unknown command '" + first + "'";
     if (const Command* near = nearest_command(first)) message += "; did you mean '" + std::string(near->name) + "'?";
     message += " (commands:";
-    for (const Command& c : commands()) message += " " + std::string(c.name);
+    for (const Command& c : commands())
+      if (c.alias_of.empty()) message += " " + std::string(c.name);
     throw Error(message + ")");
   }
   return run_prove(args);

@@ -182,7 +182,8 @@ TEST_CASE("prove over several files and folders: a report each, a summary, the w
 
   const RunResult empty = run_mmacheck({"prove", temp_dir("empty").string()});
   CHECK(empty.status == 2);
-  CHECK_THAT(empty.err, Catch::Contains("the folder holds no .txt, .py, .ptx, .ttgir or .mmav file"));
+  CHECK_THAT(empty.err,
+             Catch::Contains("the folder holds no .txt, .py, .ptx, .ttgir, .mlir, .json, .hpp or .mmav file"));
 }
 
 TEST_CASE("prove is the front door: each family's file gets its family's check, never no gemm", "[cli]") {
@@ -356,7 +357,7 @@ TEST_CASE("threads and show options mean the same in every command that has them
     CHECK(help.out.find("--threads arg (=0)") != std::string::npos);
     CHECK(help.out.find("(0: every hardware thread)") != std::string::npos);
   }
-  for (const char* command : {"sim", "gpu", "mma"}) {
+  for (const char* command : {"sim", "gpu", "replay"}) {
     INFO(command);
     if (!runs_here(command)) continue;
     CHECK(run_mmacheck({"help", command}).out.find("--show arg (=10)") != std::string::npos);
@@ -400,9 +401,69 @@ TEST_CASE("cute and triton take many files and folders as prove does", "[cli][cu
   CHECK(t.status == 1);
   CHECK(t.out.find("\n2 files: 1 proved, 1 unchecked\n") != std::string::npos);
   CHECK(run_mmacheck({"triton", dots, v2, "--allow-unchecked"}).status == 0);
-  const RunResult empty = run_mmacheck({"triton", (dir / "cute").string()});
+  fs::create_directories(dir / "notes");
+  std::ofstream(dir / "notes" / "notes.md") << "not an input\n";
+  const RunResult empty = run_mmacheck({"triton", (dir / "notes").string()});
   CHECK(empty.status == 2);
-  CHECK_THAT(empty.err, Catch::Contains("the folder holds no .json, .ttgir or .mlir file"));
+  CHECK_THAT(empty.err,
+             Catch::Contains("the folder holds no .txt, .py, .ptx, .ttgir, .mlir, .json, .hpp or .mmav file"));
+}
+
+TEST_CASE("the family commands are aliases of the verbs for one release, and say which", "[cli]") {
+  // Each names the verb on standard error and gives the verb's report, byte for byte.
+  const std::string wgmma = source_path("examples/wgmma/bad_major.txt");
+  const std::string vectors = source_path("tests/data/mmasim/wgmma.sm_90.mmav");
+  const std::string sparse = source_path("tests/data/mma_sp/h200.k16.mmav");
+  const std::vector<std::tuple<std::vector<std::string>, std::vector<std::string>, std::string>> pairs = {
+      {{"wgmma", wgmma, "--json"}, {"prove", wgmma, "--json"}, "run 'mmacheck prove FILE...'"},
+      {{"tma", source_path("examples/tma/k_sw128_f16.txt")},
+       {"prove", source_path("examples/tma/k_sw128_f16.txt")},
+       "run 'mmacheck prove FILE...'"},
+      {{"cute", source_path("tests/data/cute/pr3140_before.txt")},
+       {"prove", source_path("tests/data/cute/pr3140_before.txt")},
+       "run 'mmacheck prove FILE...'"},
+      {{"wgmma-sim", "--vectors", vectors}, {"replay", vectors}, "run 'mmacheck replay FILE...'"},
+      {{"mma", "--vectors", source_path("tests/data/m16n8k8.f32.f16.f16.f32.mmav")},
+       {"replay", source_path("tests/data/m16n8k8.f32.f16.f16.f32.mmav")},
+       "run 'mmacheck replay FILE...'"},
+      {{"sparse", "--vectors", sparse, "--arith", "all"}, {"replay", sparse, "--arith", "all"}, "vector files: replay"},
+      {{"sparse", source_path("examples/sparse/k32_selector1.txt")},
+       {"prove", source_path("examples/sparse/k32_selector1.txt")},
+       "run 'mmacheck prove FILE..."},
+  };
+  for (const auto& [alias, verb, note] : pairs) {
+    INFO(alias.front());
+    const RunResult a = run_mmacheck(alias), v = run_mmacheck(verb);
+    CHECK(a.status == v.status);
+    CHECK(a.out == v.out);
+    CHECK_THAT(a.err, Catch::StartsWith("mmacheck: '" + alias.front() + "' is an alias kept for one release: ") &&
+                          Catch::Contains(note));
+    CHECK(v.err.empty());
+  }
+  // help lists the verbs, then the aliases with their verbs.
+  const RunResult help = run_mmacheck({"help"});
+  const std::size_t aliases = help.out.find("aliases kept for one release:");
+  REQUIRE(aliases != std::string::npos);
+  CHECK(help.out.find("  mmacheck prove FILE...") < aliases);
+  CHECK(help.out.find("  mmacheck wgmma ", aliases) != std::string::npos);
+  CHECK(help.out.find("-> mmacheck replay FILE...", aliases) != std::string::npos);
+  // An alias's help names the verb whose options it takes.
+  const RunResult h = run_mmacheck({"tcgen05", "--help"});
+  CHECK(h.status == 0);
+  CHECK_THAT(h.out, Catch::Contains("its options are those of 'mmacheck prove --help'"));
+}
+
+TEST_CASE("prove reads a family's file from standard input once", "[cli]") {
+  // The front door recognises the text it read; the family's check gets that text.
+  const std::string binary = MMACHECK_BINARY;
+  const RunResult r =
+      run_program({"sh", "-c", "'" + binary + "' prove - < '" + source_path("examples/wgmma/bad_major.txt") + "'"});
+  CHECK(r.status == 1);
+  CHECK_THAT(r.out, Catch::Contains("refuted    B (line 4)"));
+  const RunResult v = run_program(
+      {"sh", "-c", "'" + binary + "' prove - < '" + source_path("tests/data/mmasim/wgmma.sm_90.mmav") + "'"});
+  CHECK(v.status == 2);
+  CHECK_THAT(v.err, Catch::Contains("vector files are replayed from files, not from standard input"));
 }
 
 }  // namespace test_cli_commands

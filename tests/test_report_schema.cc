@@ -83,8 +83,24 @@ TEST_CASE("every --json command prints objects of docs/report.schema.json", "[cl
   CHECK(conforming_lines({"prove", good, declined, "--json"}).size() == 2);
   CHECK(conforming_lines({"sim", good, "--json", "--cases", "2"})[0]["verdict"] == "passed");
   CHECK(conforming_lines({"sim", declined, "--json", "--cases", "2"})[0]["verdict"] == "dispatch_failed");
-  CHECK(
-      conforming_lines({"mma", source_path("tests/data/m16n8k8.f32.f16.f16.f32.mmav"), "--json"})[0]["file"].is_null());
+  CHECK(conforming_lines({"mma", source_path("tests/data/m16n8k8.f32.f16.f16.f32.mmav"), "--json"})[0]["verdict"] ==
+        "passed");
+  // emit: the text, or TVM's reasons.
+  const nlohmann::json emitted = conforming_lines({"emit", good, "--cuda", "--json"})[0];
+  CHECK(emitted["verdict"] == "emitted");
+  CHECK(emitted["emit"]["format"] == "cuda");
+  CHECK(emitted["emit"]["text"].get<std::string>().find("mma.sync") != std::string::npos);
+  CHECK(conforming_lines({"emit", good, "--json"})[0]["emit"]["format"] == "tirx");
+  CHECK(conforming_lines({"emit", declined, "--json"})[0]["verdict"] == "dispatch_failed");
+  // The GPU jobs of the families: one object, on a machine without a GPU too.
+  for (const std::vector<std::string>& gpu_job :
+       {std::vector<std::string>{"wgmma-gpu", "--inst", "wgmma.mma_async.sync.aligned.m64n8k16.f32.f16.f16", "--cases",
+                                 "2", "--json"},
+        std::vector<std::string>{"sparse-gpu", "--inst", "sp.m16n8k16.f16", "--selector", "0", "--cases", "2",
+                                 "--json"}}) {
+    const std::string verdict = conforming_lines(gpu_job)[0]["verdict"];
+    CHECK((verdict == "match" || verdict == "no_gpu" || (!mmacheck::test::runs_here("gpu") && verdict == "bad input")));
+  }
   CHECK(conforming_lines({"bench", "--seconds", "0.02", "--threads", "1", "--json"})[0]["verdict"] == "measured");
   const fs::path svg = fs::temp_directory_path() / "mmacheck_schema_seed.svg";
   CHECK(conforming_lines({"draw", seed, "-o", svg.string(), "--json"})[0]["verdict"] == "refuted");

@@ -95,7 +95,8 @@ TEST_CASE("wgmma bad input is FILE:LINE:COL and exit 2", "[wgmma][cli]") {
                ":3:20: error: the layout has 512 elements"},
            Bad{"thread axis", op + d + "smem base=0 layout=S[(64, 16) : (16, 1@laneid)]\n",
                ":3:20: error: a shared buffer's layout is on m alone"},
-           Bad{"empty", "# nothing\n", ": error: no operand"},
+           // No operand line: no family's file, and no gemm (the front door says so).
+           Bad{"empty", "# nothing\n", ":1:1: error: no reader recognises this file"},
            Bad{"major", "operand A dtype=f16 tile=64x16 major=M\n" + d + s, ":1:38: error: major= expects K or MN"},
            Bad{"far", op + d + "smem base=0 layout=S[(64, 16) : (1099511627776, 1)]\n",
                ":3:20: error: the layout puts element 16 at offset"},
@@ -103,7 +104,7 @@ TEST_CASE("wgmma bad input is FILE:LINE:COL and exit 2", "[wgmma][cli]") {
        }) {
     INFO(b.name);
     const std::string path = write_temp(std::string(b.name) + ".txt", b.text);
-    const auto r = run_mmacheck({"wgmma", path});
+    const auto r = run_mmacheck({"prove", path});
     INFO(r.err);
     CHECK(r.status == 2);
     CHECK(r.err.rfind(path + b.where, 0) == 0);
