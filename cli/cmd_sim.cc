@@ -12,7 +12,11 @@
 // Cases are checked T at a time (default: the hardware threads, shared
 // among the files of -j); the report is the same for any T.  A vector file
 // (cli/vector_replay.h) is replayed through its family's simulator instead,
-// with --arch when given, else the family's.
+// with --arch when given, else the family's; a family's file runs through
+// its row of cli/input_kinds.h (a wgmma operand file: random cases through
+// its buffer and descriptor against the operands packed densely,
+// sim/wgmma/wgmma_file_sim.h); a family with no arithmetic model to run
+// its file with is bad input saying so.
 //
 // Exit status: 0 every case passes; 1 some element fails or the dispatch
 // fails (its reasons printed); 2 bad input.
@@ -26,6 +30,7 @@
 #include "cli/vector_replay.h"
 #include "cli/options.h"
 #include "cli/file_batch.h"
+#include "cli/input_kinds.h"
 #include "cli/kernel_batch.h"
 #include "cli/progress.h"
 #include "core/gemm/dispatch.h"
@@ -171,7 +176,8 @@ KernelOutcome simulate_program(const Program& program, const std::function<std::
 // One file: its own program, or each kernel its tests build (cli/kernel_batch.h);
 // a vector file is replayed through its family's simulator (`mmacheck replay`).
 FileOutcome simulate_file(const std::string& path, const SimSettings& s, std::ostream& out) {
-  if (const std::optional<VectorFamily> family = vector_family(read_text_file(path))) {
+  const std::string text = read_text_file(path);  // once: it may be standard input
+  if (const std::optional<VectorFamily> family = vector_family(text)) {
     ReplayOptions o;
     o.arch = s.replay_arch;
     o.show = s.cases.show;
@@ -179,7 +185,21 @@ FileOutcome simulate_file(const std::string& path, const SimSettings& s, std::os
     const ReplayResult r = replay_vectors(*family, {path}, o, out);
     return {r.failed ? kFails : kHolds, r.failed ? "failed" : "passed", r.json};
   }
-  const ReadProgram read = read_program_file(path);
+  // A family's file: its row's simulation (cli/input_kinds.h).
+  if (const InputKind* kind = recognise(path, text)) {
+    if (!kind->simulate)
+      throw Error(SourceLoc{input_name(path), 0, 0}, "sim has no arithmetic model to run " + std::string(kind->what) +
+                                                         " with yet; 'mmacheck prove " + path + "' checks it");
+    KindOptions o;
+    o.json = s.json;
+    o.limits = s.limits;
+    o.cases = static_cast<int>(s.cases.cases);
+    o.seed = s.cases.seed;
+    o.inputs = std::string(sim::input_set_name(s.cases.inputs));
+    o.show = s.cases.show;
+    return kind->simulate(path, text, o, out);
+  }
+  const ReadProgram read = read_program(text, input_name(path));
   return check_kernels(read, s.json, out, [&](const Program& program, const KernelInstance* kernel, std::ostream& o) {
     return simulate_program(
         program, [&](bool failed) { return kernel ? kernel_notes(read, kernel, failed) : std::vector<std::string>{}; },
@@ -195,7 +215,8 @@ int run_sim(const Args& args) {
   options.add_options()
       ("file", po::value<std::vector<std::string>>(),
        "program files (layout files, TVMScript, the released TIRx), vector files (replayed through their family's "
-       "simulator) or folders; - is standard input")
+       "simulator), wgmma operand files (random cases through their buffer and descriptor) or folders (.txt, .py); "
+       "- is standard input")
       ("cases", po::value<int>()->default_value(64), "random cases")
       ("seed", po::value<std::uint64_t>()->default_value(1), "random seed")
       ("inputs", po::value<std::string>()->default_value("standard"),
@@ -229,11 +250,12 @@ int run_sim(const Args& args) {
                        .replay_arch =
                            vm["arch"].defaulted() ? std::nullopt : std::optional(vm["arch"].as<std::string>())};
   sim::check_case_options(settings.cases, "sim");
-  const BatchOptions batch{
-      .jobs = checked_jobs(vm["jobs"].as<int>()),
-      .json = settings.json,
-      .skip_no_gemm = skip_no_gemm(vm, operands),
-      .also_checks = [](std::string_view, std::string_view text) { return vector_family(text).has_value(); }};
+  const BatchOptions batch{.jobs = checked_jobs(vm["jobs"].as<int>()),
+                           .json = settings.json,
+                           .skip_no_gemm = skip_no_gemm(vm, operands),
+                           .also_checks = [](std::string_view path, std::string_view text) {
+                             return vector_family(text).has_value() || recognise(path, text) != nullptr;
+                           }};
   // Unless asked, the files of -j share the hardware threads.
   if (settings.cases.threads == 0)
     settings.cases.threads =

@@ -37,6 +37,9 @@
 #include "core/wgmma/wgmma_order.h"
 #include "core/wgmma/wgmma_reader.h"
 #include "core/wgmma/wgmma_report_json.h"
+#include "sim/numerics/element_value.h"
+#include "sim/numerics/wgmma_model.h"
+#include "sim/wgmma/wgmma_file_sim.h"
 
 namespace mmacheck::cli {
 
@@ -103,6 +106,53 @@ FileOutcome check_wgmma_file(const std::string& path, const std::string& text, b
       << std::endl
       << tally.unchecked.summary(allow) << std::flush;
   return outcome;
+}
+
+FileOutcome simulate_wgmma_file(const std::string& path, const std::string& text, const KindOptions& options,
+                                std::ostream& out) {
+  const sim::ArchParams& arith = sim::wgmma_arith("sm_90");
+  const sim::WgmmaSimOptions o{
+      .cases = options.cases, .seed = options.seed, .inputs = sim::input_set(options.inputs), .show = options.show};
+  int passed = 0, failed = 0;
+  std::int64_t cases = 0;
+  Json operands = Json::array();
+  for (const WgmmaCase& c : read_wgmma_file(text, path)) {
+    const sim::WgmmaOperandSim r = sim::simulate_wgmma_operand(c, arith, o);
+    const std::string verdict = r.failed_cases ? "failed" : "passed";
+    (r.failed_cases ? failed : passed) += 1;
+    cases += r.cases;
+    std::string padded = verdict;
+    padded.resize(11, ' ');
+    out << padded << c.name << "  " << r.run.inst.ptx() << ", " << sim::layout_name(r.run) << ": " << r.cases
+        << " cases, " << r.failed_cases << " differ (" << r.wrong_elements << " of " << r.outputs
+        << " D elements) from the operands packed densely\n";
+    Json mismatches = Json::array();
+    for (const sim::WgmmaSimMismatch& m : r.mismatches) {
+      const std::string expected = sim::element_text(r.run.inst.d, m.expected);
+      const std::string got = sim::element_text(r.run.inst.d, m.got);
+      out << "  case " << m.case_index << " (" << sim::distribution_name(m.dist) << ") D[" << m.row << "][" << m.col
+          << "]: " << got << " through the buffer and descriptor, " << expected << " packed densely\n";
+      mismatches.push_back({{"case", m.case_index},
+                            {"distribution", sim::distribution_name(m.dist)},
+                            {"row", m.row},
+                            {"col", m.col},
+                            {"expected", expected},
+                            {"got", got}});
+    }
+    operands.push_back({{"operand", c.name},
+                        {"instruction", r.run.inst.ptx()},
+                        {"layout", sim::layout_name(r.run)},
+                        {"verdict", verdict},
+                        {"cases", r.cases},
+                        {"failed_cases", r.failed_cases},
+                        {"wrong_elements", r.wrong_elements},
+                        {"mismatches", std::move(mismatches)}});
+  }
+  out << passed + failed << " operands: " << passed << " passed, " << failed << " failed" << std::endl;
+  const std::string label = failed ? "failed" : "passed";
+  return {failed ? kFails : kHolds, label,
+          options.json ? Json{{"verdict", label}, {"cases", cases}, {"wgmma_sim", std::move(operands)}}
+                       : Json(nullptr)};
 }
 
 }  // namespace mmacheck::cli

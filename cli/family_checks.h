@@ -13,11 +13,17 @@
 #include <string>
 
 #include "cli/file_batch.h"
+#include "cli/input_kinds.h"
 #include "core/base/limits.h"
 
 namespace mmacheck::cli {
 
 FileOutcome check_tma_file(const std::string& path, const std::string& text, bool json, bool allow, std::ostream& out);
+// sim on a wgmma operand file: random cases through the program's buffer
+// and descriptor against the densely packed instruction
+// (sim/wgmma/wgmma_file_sim.h).
+FileOutcome simulate_wgmma_file(const std::string& path, const std::string& text, const KindOptions& options,
+                                std::ostream& out);
 FileOutcome check_wgmma_file(const std::string& path, const std::string& text, bool json, bool allow,
                              std::ostream& out);
 // A kernel's PTX: wgmma's fence, commit and wait order.

@@ -15,6 +15,7 @@
 //     k->check("examples/tma/bad_coverage.txt", text, {.json = false}, std::cout).status == kFails
 #pragma once
 
+#include <cstdint>
 #include <ostream>
 #include <span>
 #include <string>
@@ -29,6 +30,11 @@ struct KindOptions {
   bool json = false;   // the report object instead of text
   bool allow = false;  // --allow-unchecked
   Limits limits{};
+  // sim's: random cases (distributions taking turns), mismatches shown.
+  int cases = 64;
+  std::uint64_t seed = 1;
+  std::string inputs = "standard";
+  int show = 10;
 };
 
 struct InputKind {
@@ -38,6 +44,10 @@ struct InputKind {
   // The file's text is read once, by the caller (standard input can be read
   // only once).
   FileOutcome (*check)(const std::string& path, const std::string& text, const KindOptions& options, std::ostream& out);
+  // What `mmacheck sim` runs on it, where the family has an arithmetic model
+  // to run it with; nullptr where it has none yet (sim says so, exit 2).
+  FileOutcome (*simulate)(const std::string& path, const std::string& text, const KindOptions& options,
+                          std::ostream& out) = nullptr;
 };
 
 // The rows, in the order they are tried.

@@ -119,6 +119,8 @@ TEST_CASE("every --json command prints objects of docs/report.schema.json", "[cl
         "refuted");
   CHECK(conforming_lines({"tcgen05", source_path("examples/tcgen05/f16_k_sw128.txt"), "--json"})[0]["verdict"] ==
         "proved");
+  CHECK(conforming_lines(
+            {"sim", source_path("examples/wgmma/bad_major.txt"), "--cases", "2", "--json"})[0]["verdict"] == "failed");
   // A TIRx dump's K loop and computation (tests/test_tcgen05_repeats.cc).
   const auto frozen = conforming_lines(
       {"tcgen05", source_path("tests/data/tirx/tcgen05_planted/tcgen05_a_frozen.lowered.py"), "--json"});
