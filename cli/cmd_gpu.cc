@@ -22,6 +22,7 @@
 #include <iostream>
 
 #include "cli/command.h"
+#include "cli/json_shape.h"
 #include "cli/options.h"
 #include "cli/file_batch.h"
 #include "cli/progress.h"
@@ -75,12 +76,8 @@ FileOutcome run_gpu_file(const std::string& path, const GpuSettings& s, cuda::La
   const cuda::DiffReport& report = r.diff;
   Json mismatches = Json::array();
   for (const cuda::DiffMismatch& m : report.mismatches) {
-    mismatches.push_back({{"case", m.case_index},
-                          {"distribution", sim::distribution_name(m.dist)},
-                          {"row", m.row},
-                          {"col", m.col},
-                          {"expected", sim::element_text(r.d_type, m.expected)},
-                          {"got", sim::element_text(r.d_type, m.got)}});
+    mismatches.push_back(mismatch_json(m.case_index, sim::distribution_name(m.dist), m.row, m.col,
+                                       sim::element_text(r.d_type, m.expected), sim::element_text(r.d_type, m.got)));
     out << "  case " << m.case_index << " (" << sim::distribution_name(m.dist) << ") " << r.d_buffer << "[" << m.row
         << "][" << m.col << "]: expected " << sim::element_text(r.d_type, m.expected) << ", got "
         << sim::element_text(r.d_type, m.got) << "\n";

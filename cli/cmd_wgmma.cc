@@ -27,6 +27,7 @@
 
 #include "cli/command.h"
 #include "cli/family_checks.h"
+#include "cli/json_shape.h"
 #include "cli/file_batch.h"
 #include "cli/unchecked.h"
 #include "cli/verdict_tally.h"
@@ -132,12 +133,7 @@ FileOutcome simulate_wgmma_file(const std::string& path, const std::string& text
       const std::string got = sim::element_text(r.run.inst.d, m.got);
       out << "  case " << m.case_index << " (" << sim::distribution_name(m.dist) << ") D[" << m.row << "][" << m.col
           << "]: " << got << " through the buffer and descriptor, " << expected << " packed densely\n";
-      mismatches.push_back({{"case", m.case_index},
-                            {"distribution", sim::distribution_name(m.dist)},
-                            {"row", m.row},
-                            {"col", m.col},
-                            {"expected", expected},
-                            {"got", got}});
+      mismatches.push_back(mismatch_json(m.case_index, sim::distribution_name(m.dist), m.row, m.col, expected, got));
     }
     operands.push_back({{"operand", c.name},
                         {"instruction", r.run.inst.ptx()},

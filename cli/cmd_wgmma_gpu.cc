@@ -217,12 +217,7 @@ int run_wgmma_gpu(const Args& args) {
       const std::string got = sim::element_text(r.run.inst.d, m.got);
       out << "  case " << m.case_index << " (" << sim::distribution_name(m.dist) << ") D[" << m.row << "][" << m.col
           << "]: simulator " << expected << ", GPU " << got << "\n";
-      mismatches.push_back({{"case", m.case_index},
-                            {"distribution", sim::distribution_name(m.dist)},
-                            {"row", m.row},
-                            {"col", m.col},
-                            {"expected", expected},
-                            {"got", got}});
+      mismatches.push_back(mismatch_json(m.case_index, sim::distribution_name(m.dist), m.row, m.col, expected, got));
     }
     run_reports.push_back({{"run", r.name},
                            {"cases", rep.cases},

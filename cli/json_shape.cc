@@ -19,4 +19,10 @@ Json bad_input_json(const std::string& file, const Error& e) {
   return file_json(file.empty() ? from_error : file, {{"verdict", "bad input"}, {"error", error}});
 }
 
+Json mismatch_json(std::int64_t case_index, std::string_view distribution, int row, int col,
+                   const std::string& expected, const std::string& got) {
+  return {{"case", case_index}, {"distribution", distribution}, {"row", row},
+          {"col", col},         {"expected", expected},         {"got", got}};
+}
+
 }  // namespace mmacheck::cli

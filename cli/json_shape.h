@@ -16,7 +16,9 @@
 //     == {"file": "a.txt", "verdict": "passed", "cases": 64, "notes": []}
 #pragma once
 
+#include <cstdint>
 #include <string>
+#include <string_view>
 
 #include "core/base/error.h"
 #include "core/base/json.h"
@@ -26,6 +28,12 @@ namespace mmacheck::cli {
 // `body` in the shape: `file` (empty: null) first, then `verdict`, the other
 // keys in their order, `notes` last ([] when `body` has none).
 Json file_json(const std::string& file, const Json& body);
+
+// One D element a run got wrong, in every job's report (gpu, wgmma-gpu, sim
+// of a wgmma file): {"case", "distribution", "row", "col", "expected", "got"},
+// the values as element_text prints them.
+Json mismatch_json(std::int64_t case_index, std::string_view distribution, int row, int col,
+                   const std::string& expected, const std::string& got);
 
 // The object of an input that is bad input: verdict "bad input", `error`
 // the location and message (the file from `e` where `file` is empty).

@@ -64,7 +64,8 @@ WgmmaOperandSim simulate_wgmma_operand(const WgmmaCase& c, const ArchParams& ari
     std::vector<std::byte> reference_image(static_cast<std::size_t>(dense.image_bytes), std::byte{0});
     stage_operand(dense, 'A', g.a.bits, reference_image);
     stage_operand(dense, 'B', g.b.bits, reference_image);
-    const std::vector<std::uint64_t> expected = accumulator_tile(inst, run_wgmma(dense, arith, reference_image, c_words));
+    const std::vector<std::uint64_t> expected =
+        accumulator_tile(inst, run_wgmma(dense, arith, reference_image, c_words));
     // The program's image: its operand where its buffer placed each element.
     std::vector<std::byte> image(static_cast<std::size_t>(size), std::byte{0});
     const std::vector<std::uint64_t>& tile = given == 'A' ? g.a.bits : g.b.bits;
@@ -81,8 +82,8 @@ WgmmaOperandSim simulate_wgmma_operand(const WgmmaCase& c, const ArchParams& ari
       if (got[e] == expected[e]) continue;
       ++wrong;
       if (static_cast<int>(out.mismatches.size()) < options.show)
-        out.mismatches.push_back({n, dist, static_cast<int>(e / inst.n), static_cast<int>(e % inst.n), expected[e],
-                                  got[e]});
+        out.mismatches.push_back(
+            {n, dist, static_cast<int>(e / inst.n), static_cast<int>(e % inst.n), expected[e], got[e]});
     }
     out.wrong_elements += wrong;
     out.failed_cases += wrong ? 1 : 0;

@@ -39,7 +39,7 @@ struct WgmmaSimOptions {
 struct WgmmaSimMismatch {
   int case_index = 0;
   Distribution dist{};
-  int row = 0, col = 0;    // of D
+  int row = 0, col = 0;        // of D
   std::uint64_t expected = 0;  // the reference's bits
   std::uint64_t got = 0;       // through the program's buffer and descriptor
 };
