@@ -13,6 +13,10 @@
 // where the time went.  Files run one after another: each uses every
 // thread and every chosen device.
 //
+// A wgmma operand file runs its proved operands on the device, diffed
+// against the simulator as `wgmma-gpu FILE` runs them (the front door's row,
+// cli/input_kinds.h); another family's file is bad input naming prove.
+//
 // Exit status: 0 every case matches; 1 a mismatch or a dispatch failure;
 // 2 bad input (also: no arithmetic model for the device's architecture);
 // 3 no GPU (no driver, no device, no NVRTC).  Everything that needs no GPU
@@ -25,8 +29,10 @@
 #include "cli/json_shape.h"
 #include "cli/options.h"
 #include "cli/file_batch.h"
+#include "cli/input_kinds.h"
 #include "cli/progress.h"
 #include "core/base/error.h"
+#include "core/base/file_io.h"
 #include "core/program/read/read_program.h"
 #include "cuda/device_selection.h"
 #include "cuda/gpu_check.h"
@@ -53,6 +59,23 @@ Json device_ordinals(const std::vector<cuda::GpuCheckDevice>& devices) {
 
 FileOutcome run_gpu_file(const std::string& path, const GpuSettings& s, cuda::LazyGpuSession& session,
                          std::ostream& out) {
+  // A family's file: its row's run on the device (cli/input_kinds.h).
+  if (path != "-") {
+    const std::string text = read_text_file(path);
+    if (const InputKind* kind = recognise(path, text)) {
+      if (!kind->gpu)
+        throw Error(SourceLoc{input_name(path), 0, 0}, "gpu has no run of " + std::string(kind->what) +
+                                                           " on the device yet; 'mmacheck prove " + path +
+                                                           "' checks it");
+      KindOptions o;
+      o.json = s.json;
+      o.cases = static_cast<int>(s.check.cases.cases);
+      o.seed = s.check.cases.seed;
+      o.inputs = std::string(sim::input_set_name(s.check.cases.inputs));
+      o.show = s.check.cases.show;
+      return kind->gpu(path, text, o, out);
+    }
+  }
   const Program program = load_program(path);
   Progress progress(s.progress ? s.check.cases.cases : 0, "cases simulated");
   cuda::GpuCheckOptions options = s.check;
@@ -129,7 +152,9 @@ int run_gpu(const Args& args) {
   po::options_description options("mmacheck gpu");
   // clang-format off
   options.add_options()
-      ("file", po::value<std::vector<std::string>>(), "layout files or folders; - is standard input")
+      ("file", po::value<std::vector<std::string>>(),
+       "program files, wgmma operand files (their proved operands, as wgmma-gpu runs them) or folders; - is "
+       "standard input (a program)")
       ("cases", po::value<int>()->default_value(64), "random cases (one CTA each)")
       ("seed", po::value<std::uint64_t>()->default_value(1), "random seed")
       ("inputs", po::value<std::string>()->default_value("standard"),

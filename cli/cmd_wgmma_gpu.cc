@@ -37,6 +37,7 @@
 #include <vector>
 
 #include "cli/command.h"
+#include "cli/family_checks.h"
 #include "cli/json_shape.h"
 #include "cli/options.h"
 #include "core/base/error.h"
@@ -66,9 +67,9 @@ DType accumulator_for(DType in) {
 }
 
 // The proved operands of a wgmma example file, each with a dense partner.
-std::vector<NamedRun> example_runs(const std::string& path) {
+std::vector<NamedRun> example_runs(const std::string& text, const std::string& path) {
   std::vector<NamedRun> runs;
-  for (const WgmmaCase& c : read_wgmma_file(read_text_file(path), path)) {
+  for (const WgmmaCase& c : read_wgmma_file(text, path)) {
     if (check_wgmma(c).result != FrameVerdict::proved) continue;
     const std::optional<DType> t = parse_dtype(c.operand.type->name);
     sim::WgmmaInst inst{.n = c.operand.operand == 'B' ? c.operand.rows : 64,
@@ -138,62 +139,15 @@ std::string file_tag(const NamedRun& r, std::size_t index) {
   return "wgmma." + tag + "." + std::to_string(index) + ".mmav";
 }
 
-}  // namespace
-
-int run_wgmma_gpu(const Args& args) {
-  po::options_description options("mmacheck wgmma-gpu");
-  // clang-format off
-  options.add_options()
-      ("files", po::value<std::vector<std::string>>()->multitoken(), "wgmma example files (mmacheck wgmma's input)")
-      ("inst", po::value<std::string>(), "a wgmma instruction (wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16) or all")
-      ("n", po::value<std::string>()->default_value(""), "with --inst all: the N to run, N,N,... or every (default 8,16,24,64,128,256; s32 8,16,24,32,64,256)")
-      ("cases", po::value<int>()->default_value(64), "random cases per run")
-      ("seed", po::value<std::uint64_t>()->default_value(1), "random seed")
-      ("inputs", po::value<std::string>()->default_value("all"), "input kinds: standard, edge or all")
-      ("capture", po::value<std::string>(), "write each run's cases with the device's D into this folder")
-      ("print-kernel", po::bool_switch(), "print the first run's CUDA source and exit")
-      ("json", po::bool_switch(), "print one JSON object: the device, each run's counts and mismatches");
-  // clang-format on
-  options.add(show_option("mismatching elements to print per run"));
-  po::positional_options_description positional;
-  positional.add("files", -1);
-  const po::variables_map vm = parse_options(args, options, positional);
-  const int show = vm["show"].as<int>();
-  const int cases = vm["cases"].as<int>();
-  if (show < 0) throw Error("wgmma-gpu: --show must be >= 0");
-  if (cases < 1 || cases > 65535) throw Error("wgmma-gpu: --cases must be in 1..65535");
-  std::vector<NamedRun> runs;
-  if (vm.count("files"))
-    for (const std::string& path : vm["files"].as<std::vector<std::string>>()) {
-      std::vector<NamedRun> more = example_runs(path);
-      runs.insert(runs.end(), more.begin(), more.end());
-    }
-  if (vm.count("inst")) {
-    std::vector<NamedRun> more = instruction_runs(vm["inst"].as<std::string>(), vm["n"].as<std::string>());
-    runs.insert(runs.end(), more.begin(), more.end());
-  }
-  if (runs.empty()) throw Error("wgmma-gpu: nothing to run (give example files with a proved operand, or --inst)");
-  // Everything that needs no GPU first: bad input exits 2 anywhere.
-  std::vector<cuda::WgmmaKernel> kernels;
-  for (const NamedRun& r : runs) kernels.push_back(cuda::wgmma_kernel(r.run));
-  if (vm["print-kernel"].as<bool>()) {
-    std::cout << kernels.front().source;
-    return kHolds;
-  }
-  const cuda::WgmmaDiffOptions diff{.cases = cases,
-                                    .seed = vm["seed"].as<std::uint64_t>(),
-                                    .inputs = sim::input_set(vm["inputs"].as<std::string>()),
-                                    .show = show};
-  const std::string capture = vm.count("capture") ? vm["capture"].as<std::string>() : "";
-  const bool json = vm["json"].as<bool>();
-  std::ostringstream discard;
-  std::ostream& out = json ? discard : std::cout;
+// Runs each on the device against the simulator; the outcome's JSON is the
+// report's body (verdict match, differ or no_gpu).
+FileOutcome run_on_device(std::string_view command, const std::vector<NamedRun>& runs,
+                          const cuda::WgmmaDiffOptions& diff, const std::string& capture, std::ostream& out) {
   std::string why;
   const std::optional<cuda::GpuSession> session = cuda::open_gpu_session(why);
   if (!session) {
-    std::cerr << "wgmma-gpu: no GPU: " << why << "\n";
-    if (json) std::cout << json_line(file_json("", {{"verdict", "no_gpu"}, {"message", why}})) << "\n";
-    return kNoGpu;
+    std::cerr << command << ": no GPU: " << why << "\n";
+    return {kNoGpu, "no GPU", {{"verdict", "no_gpu"}, {"message", why}}};
   }
   out << session->gpu.info().name << " (sm_" << session->gpu.info().sm << "), driver "
       << session->gpu.driver().cuda_version() << ", NVRTC " << session->nvrtc.version() << "\n";
@@ -237,17 +191,80 @@ int run_wgmma_gpu(const Args& args) {
   }
   out << runs.size() << " runs: " << matched << " match, " << differ << " differ; " << outputs << " outputs compared, "
       << wrong << " differ\n";
-  if (json)
-    std::cout << json_line(file_json("", {{"verdict", differ ? "differ" : "match"},
-                                          {"device",
-                                           {{"name", session->gpu.info().name},
-                                            {"sm", session->gpu.info().sm},
-                                            {"driver", session->gpu.driver().cuda_version()},
-                                            {"nvrtc", session->nvrtc.version()}}},
-                                          {"cases", all_cases},
-                                          {"runs", std::move(run_reports)}}))
-              << "\n";
-  return differ ? kFails : kHolds;
+  const std::string verdict = differ ? "differ" : "match";
+  return {differ ? kFails : kHolds, verdict,
+          Json{{"verdict", verdict},
+               {"device",
+                {{"name", session->gpu.info().name},
+                 {"sm", session->gpu.info().sm},
+                 {"driver", session->gpu.driver().cuda_version()},
+                 {"nvrtc", session->nvrtc.version()}}},
+               {"cases", all_cases},
+               {"runs", std::move(run_reports)}}};
+}
+
+}  // namespace
+
+int run_wgmma_gpu(const Args& args) {
+  po::options_description options("mmacheck wgmma-gpu");
+  // clang-format off
+  options.add_options()
+      ("files", po::value<std::vector<std::string>>()->multitoken(), "wgmma example files (mmacheck wgmma's input)")
+      ("inst", po::value<std::string>(), "a wgmma instruction (wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16) or all")
+      ("n", po::value<std::string>()->default_value(""), "with --inst all: the N to run, N,N,... or every (default 8,16,24,64,128,256; s32 8,16,24,32,64,256)")
+      ("cases", po::value<int>()->default_value(64), "random cases per run")
+      ("seed", po::value<std::uint64_t>()->default_value(1), "random seed")
+      ("inputs", po::value<std::string>()->default_value("all"), "input kinds: standard, edge or all")
+      ("capture", po::value<std::string>(), "write each run's cases with the device's D into this folder")
+      ("print-kernel", po::bool_switch(), "print the first run's CUDA source and exit")
+      ("json", po::bool_switch(), "print one JSON object: the device, each run's counts and mismatches");
+  // clang-format on
+  options.add(show_option("mismatching elements to print per run"));
+  po::positional_options_description positional;
+  positional.add("files", -1);
+  const po::variables_map vm = parse_options(args, options, positional);
+  const int show = vm["show"].as<int>();
+  const int cases = vm["cases"].as<int>();
+  if (show < 0) throw Error("wgmma-gpu: --show must be >= 0");
+  if (cases < 1 || cases > 65535) throw Error("wgmma-gpu: --cases must be in 1..65535");
+  std::vector<NamedRun> runs;
+  if (vm.count("files"))
+    for (const std::string& path : vm["files"].as<std::vector<std::string>>()) {
+      std::vector<NamedRun> more = example_runs(read_text_file(path), path);
+      runs.insert(runs.end(), more.begin(), more.end());
+    }
+  if (vm.count("inst")) {
+    std::vector<NamedRun> more = instruction_runs(vm["inst"].as<std::string>(), vm["n"].as<std::string>());
+    runs.insert(runs.end(), more.begin(), more.end());
+  }
+  if (runs.empty()) throw Error("wgmma-gpu: nothing to run (give example files with a proved operand, or --inst)");
+  // Everything that needs no GPU first: bad input exits 2 anywhere.
+  std::vector<cuda::WgmmaKernel> kernels;
+  for (const NamedRun& r : runs) kernels.push_back(cuda::wgmma_kernel(r.run));
+  if (vm["print-kernel"].as<bool>()) {
+    std::cout << kernels.front().source;
+    return kHolds;
+  }
+  const cuda::WgmmaDiffOptions diff{.cases = cases,
+                                    .seed = vm["seed"].as<std::uint64_t>(),
+                                    .inputs = sim::input_set(vm["inputs"].as<std::string>()),
+                                    .show = show};
+  const bool json = vm["json"].as<bool>();
+  std::ostringstream discard;
+  const FileOutcome o = run_on_device(
+      "wgmma-gpu", runs, diff, vm.count("capture") ? vm["capture"].as<std::string>() : "", json ? discard : std::cout);
+  if (json) std::cout << json_line(file_json("", o.json)) << "\n";
+  return o.status;
+}
+
+FileOutcome gpu_wgmma_file(const std::string& path, const std::string& text, const KindOptions& options,
+                           std::ostream& out) {
+  const std::vector<NamedRun> runs = example_runs(text, path);
+  if (runs.empty()) throw Error(SourceLoc{input_name(path), 0, 0}, "no operand of the file proves: nothing to run");
+  for (const NamedRun& r : runs) (void)cuda::wgmma_kernel(r.run);  // bad input first, on any machine
+  const cuda::WgmmaDiffOptions diff{
+      .cases = options.cases, .seed = options.seed, .inputs = sim::input_set(options.inputs), .show = options.show};
+  return run_on_device("gpu", runs, diff, "", out);
 }
 
 }  // namespace mmacheck::cli

@@ -24,6 +24,10 @@ FileOutcome check_tma_file(const std::string& path, const std::string& text, boo
 // (sim/wgmma/wgmma_file_sim.h).
 FileOutcome simulate_wgmma_file(const std::string& path, const std::string& text, const KindOptions& options,
                                 std::ostream& out);
+// gpu on a wgmma operand file (cuda layer builds only): its proved operands
+// on the device, diffed bit for bit against the simulator (cmd_wgmma_gpu.cc).
+FileOutcome gpu_wgmma_file(const std::string& path, const std::string& text, const KindOptions& options,
+                           std::ostream& out);
 FileOutcome check_wgmma_file(const std::string& path, const std::string& text, bool json, bool allow,
                              std::ostream& out);
 // A kernel's PTX: wgmma's fence, commit and wait order.

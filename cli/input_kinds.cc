@@ -109,6 +109,14 @@ FileOutcome vectors(const std::string& path, const std::string& text, const Kind
   return outcome;
 }
 
+// The device's runs: only in a build with the cuda layer (cmd_*_gpu.cc).
+#if MMACHECK_WITH_CUDA
+constexpr auto* kGpuWgmmaFile = gpu_wgmma_file;
+#else
+constexpr FileOutcome (*kGpuWgmmaFile)(const std::string&, const std::string&, const KindOptions&,
+                                       std::ostream&) = nullptr;
+#endif
+
 constexpr std::array kKinds{
     // First: a vector file's instr line may name any family's instruction.
     InputKind{"replay", "vector files (instr and case lines of mma, mma.sp, wgmma, tcgen05)", vector_file, vectors},
@@ -118,7 +126,7 @@ constexpr std::array kKinds{
     InputKind{"sparse", "mma.sp metadata files (instr mma.sp...)", sparse_file, plain<check_sparse_file>},
     InputKind{"scales", "block-scaled mma files (instr ...block_scale...)", scale_file, plain<check_scale_file>},
     InputKind{"wgmma", "wgmma operand files (operand, descriptor, smem lines)", wgmma_file, plain<check_wgmma_file>,
-              simulate_wgmma_file},
+              simulate_wgmma_file, kGpuWgmmaFile},
     InputKind{"wgmma", "kernels' PTX with wgmma (the fence, commit and wait order)", wgmma_ptx,
               plain<check_wgmma_order_file>},
     InputKind{"triton", "Triton layouts (JSON with \"operands\", TTGIR)", triton_file, plain<check_triton_file>},

@@ -48,6 +48,10 @@ struct InputKind {
   // to run it with; nullptr where it has none yet (sim says so, exit 2).
   FileOutcome (*simulate)(const std::string& path, const std::string& text, const KindOptions& options,
                           std::ostream& out) = nullptr;
+  // What `mmacheck gpu` runs on it (a build with the cuda layer), nullptr
+  // where the device has no run of the family's files yet.
+  FileOutcome (*gpu)(const std::string& path, const std::string& text, const KindOptions& options,
+                     std::ostream& out) = nullptr;
 };
 
 // The rows, in the order they are tried.

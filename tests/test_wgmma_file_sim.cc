@@ -82,6 +82,19 @@ TEST_CASE("sim on wgmma files through the command line: exit status, report, JSO
   CHECK(run_mmacheck({"sim", good, bad, "--cases", "2"}).status == 1);
 }
 
+TEST_CASE("gpu on a wgmma operand file runs its proved operands; another family's file is bad input", "[gpu][cli]") {
+  if (!mmacheck::test::runs_here("gpu")) return;  // a build without CUDA refuses gpu: test_cli_cuda_commands.cc
+  const auto r = run_mmacheck({"gpu", source_path("examples/wgmma/k_sw128_f16.txt"), "--cases", "2", "--json"});
+  INFO(r.out << r.err);
+  REQUIRE((r.status == 0 || r.status == 3));
+  const Json j = Json::parse(r.out);
+  CHECK(j["verdict"] == (r.status == 0 ? "match" : "no_gpu"));
+  if (r.status == 0) CHECK(j["runs"].size() == 3);
+  const auto other = run_mmacheck({"gpu", source_path("examples/tcgen05/f16_k_sw128.txt")});
+  CHECK(other.status == 2);
+  CHECK(other.err.find("gpu has no run of tcgen05.mma files") != std::string::npos);
+}
+
 TEST_CASE("sim on a family's file it has no model to run is bad input naming prove", "[sim][cli]") {
   const std::string tcgen05 = source_path("examples/tcgen05/f16_k_sw128.txt");
   const auto r = run_mmacheck({"sim", tcgen05});
