@@ -20,8 +20,8 @@
 
 #include "core/base/error.h"
 #include "core/prove/scale_reader.h"
-#include "core/wgmma/tcgen05_reader.h"
 #include "core/wgmma/wgmma_reader.h"
+#include "core/tcgen05/tcgen05_reader.h"
 
 using namespace mmacheck;
 

@@ -107,15 +107,23 @@ TEST_CASE("layer rules: each reader's room uses the shared reader parts and no o
   }
   // the shared part includes none of its rooms
   CHECK(check("core/program", "core/base;core/layout", folder_files("core/program"), dir).status == 0);
-  // the wings share the verdict (core/prove); CuTe's GMMA/UMMA atoms use the wgmma wing's frames, no other wing
-  CHECK(check("core/cute", "core/base;core/gemm;core/prove;core/wgmma", folder_files("core/cute"), dir).status == 0);
-  CHECK(check("core/cute", "core/base;core/gemm;core/prove", folder_files("core/cute"), dir).status != 0);
+  // the wings share the verdict (core/prove); CuTe's GMMA/UMMA atoms use the wgmma wing's frames and the tcgen05
+  // wing's TMEM, no other wing
+  CHECK(check("core/cute", "core/base;core/gemm;core/prove;core/wgmma;core/tcgen05", folder_files("core/cute"), dir)
+            .status == 0);
+  CHECK(check("core/cute", "core/base;core/gemm;core/prove;core/wgmma", folder_files("core/cute"), dir).status != 0);
+  CHECK(check("core/cute", "core/base;core/gemm;core/prove;core/tcgen05", folder_files("core/cute"), dir).status != 0);
   CHECK(check("core/triton", "core/base;core/program;core/gemm;core/prove", folder_files("core/triton"), dir).status ==
         0);
   // the wgmma wing: the verdict and the layout expressions, no other wing and not core/gemm
   CHECK(check("core/wgmma", "core/base;core/layout;core/program;core/prove", folder_files("core/wgmma"), dir).status ==
         0);
   CHECK(check("core/wgmma", "core/base;core/layout;core/prove", folder_files("core/wgmma"), dir).status != 0);
+  // Blackwell's tcgen05 wing stands on Hopper's (its canonical layouts and statement lines), never the reverse
+  const std::string tcgen05_uses = "core/base;core/layout;core/program;core/prove;core/wgmma";
+  CHECK(check("core/tcgen05", tcgen05_uses, folder_files("core/tcgen05"), dir).status == 0);
+  CHECK(check("core/tcgen05", "core/base;core/layout;core/program;core/prove", folder_files("core/tcgen05"), dir)
+            .status != 0);
   // the TMA wing stands on the wgmma wing (its descriptors and canonical layouts), no other
   CHECK(check("core/tma", "core/base;core/layout;core/prove;core/wgmma", folder_files("core/tma"), dir).status == 0);
   CHECK(check("core/tma", "core/base;core/layout;core/prove", folder_files("core/tma"), dir).status != 0);
@@ -166,7 +174,8 @@ TEST_CASE("layer rules: tests/ and bench/ use the library layers, not cli/, and 
   // what tests/CMakeLists.txt and bench/CMakeLists.txt allow: every library layer
   const std::string libraries =
       "core/base;core/layout;core/program;core/program/tvmscript;core/program/tirx_release;core/program/read;"
-      "core/gemm;core/prove;core/cute;core/triton;core/wgmma;core/tma;core/emit;sim/numerics;sim/machine;sim/vectors;sim/check;sim/wgmma;"
+      "core/gemm;core/prove;core/cute;core/triton;core/wgmma;core/tcgen05;core/tma;core/emit;sim/numerics;sim/machine;"
+      "sim/vectors;sim/check;sim/wgmma;sim/tcgen05;"
       "cuda";
   const std::vector<std::string> tests = folder_files("tests"), bench = folder_files("bench");
   REQUIRE(tests.size() > 50);

@@ -40,7 +40,7 @@ std::vector<WgmmaCase> read_wgmma_file(std::string_view text, const std::string&
 
 // The placed byte address of every element (i, k) of `op`'s tile, from one
 // `smem` line (the grammar above); records the placement, the buffer's base
-// and its swizzle in `c`.  tcgen05's reader (core/wgmma/tcgen05_reader.h)
+// and its swizzle in `c`.  tcgen05's reader (core/tcgen05/tcgen05_reader.h)
 // reads its smem lines with it too.
 std::vector<std::int64_t> read_smem_placement(const descriptor_lines::Line& line, const std::string& path,
                                               const WgmmaOperand& op, WgmmaCase& c);

@@ -10,12 +10,12 @@
 #include "core/prove/sparse_reader.h"
 #include "core/tma/tma_check.h"
 #include "core/tma/tma_reader.h"
-#include "core/wgmma/tcgen05_check.h"
-#include "core/wgmma/tcgen05_reader.h"
-#include "core/wgmma/tcgen05_tirx.h"
 #include "core/wgmma/wgmma_check.h"
 #include "core/wgmma/wgmma_order.h"
 #include "core/wgmma/wgmma_reader.h"
+#include "core/tcgen05/tcgen05_check.h"
+#include "core/tcgen05/tcgen05_reader.h"
+#include "core/tcgen05/tcgen05_tirx.h"
 #include "tests/fuzz/fuzz_support.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {

@@ -1,4 +1,4 @@
-#include "core/wgmma/tcgen05_reader.h"
+#include "core/tcgen05/tcgen05_reader.h"
 
 #include <limits>
 #include <variant>

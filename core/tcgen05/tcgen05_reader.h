@@ -14,7 +14,7 @@
 //     tmem D lane=0 column=0 layout=S[(128, 256) : (1@TLane, 1@TCol)]
 //
 //   instr       kind= tf32|f16|f8f6f4|i8; cta_group= 1|2 (default 1); m= n=;
-//               d= a= b= (the kind's formats, core/wgmma/tcgen05_instr.h);
+//               d= a= b= (the kind's formats, core/tcgen05/tcgen05_instr.h);
 //               a_major= b_major= K|MN (default K); negate_a= negate_b=
 //               saturate= 0|1 (default 0).  First, exactly once.
 //   idesc       the 32-bit instruction descriptor the program passes.  Once.
@@ -34,7 +34,7 @@
 #include <string>
 #include <string_view>
 
-#include "core/wgmma/tcgen05_check.h"
+#include "core/tcgen05/tcgen05_check.h"
 
 namespace mmacheck {
 
