@@ -19,7 +19,7 @@
 #include <string_view>
 
 #include "core/base/error.h"
-#include "core/prove/scale_reader.h"
+#include "core/scales/scale_reader.h"
 #include "core/wgmma/wgmma_reader.h"
 #include "core/tcgen05/tcgen05_reader.h"
 

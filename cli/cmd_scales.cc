@@ -2,8 +2,8 @@
 //
 // FILE says how a program places sm_120 block-scaled mma.sync's scale
 // factors: the instruction, the selectors it passes and what each lane's
-// scale word holds (core/prove/scale_reader.h).  Each operand's placement is
-// proved or refuted against the scale-factor frame (core/prove/scale_check.h):
+// scale word holds (core/scales/scale_reader.h).  Each operand's placement is
+// proved or refuted against the scale-factor frame (core/scales/scale_check.h):
 // one line per operand (verdict, A or B, the reason or the lane and byte
 // that disagree), then `N operands: P proved, R refuted, U unchecked`.  Exit
 // status 0 when every operand proves, 1 when one is refuted or unchecked
@@ -19,7 +19,7 @@
 #include "cli/file_batch.h"
 #include "cli/unchecked.h"
 #include "core/base/file_io.h"
-#include "core/prove/scale_reader.h"
+#include "core/scales/scale_reader.h"
 
 namespace mmacheck::cli {
 
@@ -64,7 +64,7 @@ int run_scales(const Args& args) {
   po::options_description options("mmacheck scales");
   // clang-format off
   options.add_options()
-      ("file", po::value<std::vector<std::string>>(), "scale-placement files (core/prove/scale_reader.h) or folders of them; - is standard input")
+      ("file", po::value<std::vector<std::string>>(), "scale-placement files (core/scales/scale_reader.h) or folders of them; - is standard input")
       ("jobs,j", po::value<int>()->default_value(1), "files checked at once (0: one per hardware thread)")
       ("json", po::bool_switch(), "print the JSON report (JSON Lines, one object per file)");
   // clang-format on

@@ -1,9 +1,9 @@
 // mmacheck sparse FILE... | --vectors F... [--arch sm_90] [--arith NAME]
 //
 // FILE says what a kernel assumes about one mma.sp instruction's metadata
-// (core/prove/sparse_reader.h): the selector, its metadata layout, and
+// (core/sparse/sparse_reader.h): the selector, its metadata layout, and
 // optionally the sparsity pattern.  It is checked point by point against the
-// ISA (core/prove/sparse_check.h): text output is the verdict, the
+// ISA (core/sparse/sparse_check.h): text output is the verdict, the
 // instruction, and the first failing point (lane, e bits, register, element)
 // or what was proved; refuted lists up to eight more points.  Exit 0 proved,
 // 1 refuted, 2 bad input.
@@ -23,7 +23,7 @@
 #include "cli/command.h"
 #include "core/base/error.h"
 #include "core/base/file_io.h"
-#include "core/prove/sparse_reader.h"
+#include "core/sparse/sparse_reader.h"
 #include "cli/vector_replay.h"
 #include "sim/numerics/mma_model.h"
 #include "sim/numerics/sparse_model.h"
@@ -54,7 +54,7 @@ int run_sparse(const Args& args) {
   po::options_description options("mmacheck sparse");
   // clang-format off
   options.add_options()
-      ("file", po::value<std::vector<std::string>>(), "mma.sp metadata files (core/prove/sparse_reader.h)")
+      ("file", po::value<std::vector<std::string>>(), "mma.sp metadata files (core/sparse/sparse_reader.h)")
       ("vectors", po::value<std::vector<std::string>>()->multitoken(), "mma.sp vector files to replay instead (sim/vectors/sparse_vectors.h)")
       ("arch", po::value<std::string>()->default_value("sm_90"), ("arithmetic model: " + sim::arch_names()).c_str())
       ("arith", po::value<std::string>()->default_value(std::string(sim::sparse_arith_name(sim::kDefaultSparseArith))),

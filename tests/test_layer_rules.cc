@@ -115,6 +115,12 @@ TEST_CASE("layer rules: each reader's room uses the shared reader parts and no o
   CHECK(check("core/cute", "core/base;core/gemm;core/prove;core/tcgen05", folder_files("core/cute"), dir).status != 0);
   CHECK(check("core/triton", "core/base;core/program;core/gemm;core/prove", folder_files("core/triton"), dir).status ==
         0);
+  // the mma.sp and block-scaled wings: the instruction table's models and the verdict, no other wing
+  CHECK(check("core/sparse", "core/base;core/gemm;core/prove", folder_files("core/sparse"), dir).status == 0);
+  CHECK(check("core/sparse", "core/base;core/gemm", folder_files("core/sparse"), dir).status != 0);
+  CHECK(check("core/scales", "core/base;core/program;core/gemm;core/prove", folder_files("core/scales"), dir).status ==
+        0);
+  CHECK(check("core/scales", "core/base;core/program;core/gemm", folder_files("core/scales"), dir).status != 0);
   // the wgmma wing: the verdict and the layout expressions, no other wing and not core/gemm
   CHECK(check("core/wgmma", "core/base;core/layout;core/program;core/prove", folder_files("core/wgmma"), dir).status ==
         0);
@@ -174,8 +180,8 @@ TEST_CASE("layer rules: tests/ and bench/ use the library layers, not cli/, and 
   // what tests/CMakeLists.txt and bench/CMakeLists.txt allow: every library layer
   const std::string libraries =
       "core/base;core/layout;core/program;core/program/tvmscript;core/program/tirx_release;core/program/read;"
-      "core/gemm;core/prove;core/cute;core/triton;core/wgmma;core/tcgen05;core/tma;core/emit;sim/numerics;sim/machine;"
-      "sim/vectors;sim/check;sim/wgmma;sim/tcgen05;"
+      "core/gemm;core/prove;core/sparse;core/scales;core/cute;core/triton;core/wgmma;core/tcgen05;core/tma;core/emit;"
+      "sim/numerics;sim/machine;sim/vectors;sim/check;sim/wgmma;sim/tcgen05;"
       "cuda";
   const std::vector<std::string> tests = folder_files("tests"), bench = folder_files("bench");
   REQUIRE(tests.size() > 50);

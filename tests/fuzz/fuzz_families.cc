@@ -4,10 +4,10 @@
 // copies, tcgen05 files and TIRx dumps, mma.sp metadata, block-scale
 // placements.  Each reader either reads the text or refuses it with a
 // located Error; the checks run on whatever was read.
-#include "core/prove/scale_check.h"
-#include "core/prove/scale_reader.h"
-#include "core/prove/sparse_check.h"
-#include "core/prove/sparse_reader.h"
+#include "core/scales/scale_check.h"
+#include "core/scales/scale_reader.h"
+#include "core/sparse/sparse_check.h"
+#include "core/sparse/sparse_reader.h"
 #include "core/tma/tma_check.h"
 #include "core/tma/tma_reader.h"
 #include "core/wgmma/wgmma_check.h"
