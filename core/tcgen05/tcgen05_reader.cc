@@ -4,8 +4,8 @@
 #include <variant>
 
 #include "core/program/layout_parser.h"
+#include "core/wgmma/operand_lines.h"
 #include "core/wgmma/statement.h"
-#include "core/wgmma/wgmma_reader.h"
 
 namespace mmacheck {
 

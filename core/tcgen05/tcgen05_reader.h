@@ -18,9 +18,9 @@
 //               a_major= b_major= K|MN (default K); negate_a= negate_b=
 //               saturate= 0|1 (default 0).  First, exactly once.
 //   idesc       the 32-bit instruction descriptor the program passes.  Once.
-//   operand A|B then its descriptor and smem lines, as `mmacheck wgmma` reads
-//               them (core/wgmma/wgmma_reader.h) — the descriptor in tcgen05's
-//               encoding, swizzle= none|128B|64B|32B|128B_base32B,
+//   operand A|B then its descriptor and smem lines as every descriptor file
+//               writes them (core/wgmma/operand_lines.h) — the descriptor
+//               in tcgen05's encoding, swizzle= none|128B|64B|32B|128B_base32B,
 //               lbo_mode= relative|absolute — for the CTA's tile: A is
 //               (M / cta_group) x K, B (N / cta_group) x K, in the instr's
 //               formats and major-ness.  Any number.
