@@ -19,9 +19,9 @@
 #include <string_view>
 
 #include "core/base/error.h"
-#include "core/prove/scale_reader.h"
-#include "core/wgmma/tcgen05_reader.h"
+#include "core/scales/scale_reader.h"
 #include "core/wgmma/wgmma_reader.h"
+#include "core/tcgen05/tcgen05_reader.h"
 
 using namespace mmacheck;
 

@@ -4,8 +4,8 @@
 //
 // FILE says how a program places sm_120 block-scaled mma.sync's scale
 // factors: the instruction, the selectors it passes and what each lane's
-// scale word holds (core/prove/scale_reader.h).  Each operand's placement is
-// proved or refuted against the scale-factor frame (core/prove/scale_check.h):
+// scale word holds (core/scales/scale_reader.h).  Each operand's placement is
+// proved or refuted against the scale-factor frame (core/scales/scale_check.h):
 // one line per operand (verdict, A or B, the reason or the lane and byte
 // that disagree), then `N operands: P proved, R refuted, U unchecked`.  Exit
 // status 0 when every operand proves, 1 when one is refuted or unchecked
@@ -21,7 +21,7 @@
 #include "cli/file_batch.h"
 #include "cli/unchecked.h"
 #include "core/base/file_io.h"
-#include "core/prove/scale_reader.h"
+#include "core/scales/scale_reader.h"
 
 namespace mmacheck::cli {
 

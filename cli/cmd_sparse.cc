@@ -3,9 +3,9 @@
 // of earlier releases is an alias of prove for one release).
 //
 // FILE says what a kernel assumes about one mma.sp instruction's metadata
-// (core/prove/sparse_reader.h): the selector, its metadata layout, and
+// (core/sparse/sparse_reader.h): the selector, its metadata layout, and
 // optionally the sparsity pattern.  It is checked point by point against the
-// ISA (core/prove/sparse_check.h): text output is the verdict, the
+// ISA (core/sparse/sparse_check.h): text output is the verdict, the
 // instruction, and the first failing point (lane, e bits, register, element)
 // or what was proved; refuted lists up to eight more points.  Exit 0 proved,
 // 1 refuted, 2 bad input.
@@ -19,7 +19,7 @@
 #include "cli/command.h"
 #include "core/base/error.h"
 #include "core/base/file_io.h"
-#include "core/prove/sparse_reader.h"
+#include "core/sparse/sparse_reader.h"
 #include "cli/vector_replay.h"
 #include "sim/numerics/mma_model.h"
 #include "sim/numerics/sparse_model.h"

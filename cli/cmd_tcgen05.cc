@@ -5,9 +5,9 @@
 // FILE describes one tcgen05.mma (sm_100a) as the program means it, the
 // instruction descriptor and shared-memory descriptors it passes, the buffers
 // they read and where it reads D in tensor memory
-// (core/wgmma/tcgen05_reader.h), or is a TIRx lowered dump of a
+// (core/tcgen05/tcgen05_reader.h), or is a TIRx lowered dump of a
 // tcgen05.mma program, recognised by its content (a kernel decorator and
-// tcgen05: core/wgmma/tcgen05_tirx.h).  Checked (core/wgmma/tcgen05_check.h): the
+// tcgen05: core/tcgen05/tcgen05_tirx.h).  Checked (core/tcgen05/tcgen05_check.h): the
 // instruction descriptor field by field, each operand element by element,
 // D's TMEM layout element by element.  Text output: the instruction, the
 // idesc verdict and each differing field, one block per operand (verdict,
@@ -27,9 +27,9 @@
 #include "core/base/file_io.h"
 #include "core/base/hex.h"
 #include "core/base/json.h"
-#include "core/wgmma/tcgen05_check.h"
-#include "core/wgmma/tcgen05_reader.h"
-#include "core/wgmma/tcgen05_tirx.h"
+#include "core/tcgen05/tcgen05_check.h"
+#include "core/tcgen05/tcgen05_reader.h"
+#include "core/tcgen05/tcgen05_tirx.h"
 
 namespace mmacheck::cli {
 

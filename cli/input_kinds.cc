@@ -9,7 +9,7 @@
 #include "cli/vector_replay.h"
 #include "core/base/file_io.h"
 #include "core/cute/cute_dsl_print.h"
-#include "core/wgmma/tcgen05_tirx.h"
+#include "core/tcgen05/tcgen05_tirx.h"
 
 namespace mmacheck::cli {
 

@@ -11,9 +11,9 @@
 #include "sim/numerics/sparse_model.h"
 #include "sim/vectors/sparse_vectors.h"
 #include "sim/vectors/vector_file.h"
-#include "sim/wgmma/tcgen05_arith.h"
-#include "sim/wgmma/tcgen05_vectors.h"
 #include "sim/wgmma/wgmma_vectors.h"
+#include "sim/tcgen05/tcgen05_arith.h"
+#include "sim/tcgen05/tcgen05_vectors.h"
 
 namespace mmacheck::cli {
 

@@ -5,7 +5,7 @@
 //   mma.sync, its block-scaled forms   the lane-accurate warp machine (sim/vectors/vector_file.h)
 //   mma.sp                             under a pruned-position hypothesis (sim/vectors/sparse_vectors.h)
 //   wgmma                              shared memory, descriptors, the warpgroup (sim/wgmma/wgmma_vectors.h)
-//   tcgen05                            descriptors, TMEM, sm_100's arithmetic (sim/wgmma/tcgen05_vectors.h)
+//   tcgen05                            descriptors, TMEM, sm_100's arithmetic (sim/tcgen05/tcgen05_vectors.h)
 //
 // `mmacheck replay`, the front door's vector row (cli/input_kinds.h) and the
 // family commands' --vectors (mma, sparse, wgmma-sim, tcgen05-sim) all

@@ -1,5 +1,5 @@
 // Proving where a program places sm_120 block-scaled mma's scale factors
-// (core/prove/scale_check.h, `mmacheck scales`): the examples prove, each
+// (core/scales/scale_check.h, `mmacheck scales`): the examples prove, each
 // planted mistake (wrong thread-id, wrong byte-id, A and B swapped) is
 // refuted at the lane and byte it gets wrong, and bad input is a located
 // error.
@@ -8,7 +8,7 @@
 #include <string>
 
 #include "core/base/error.h"
-#include "core/prove/scale_reader.h"
+#include "core/scales/scale_reader.h"
 #include "tests/support.h"
 
 namespace test_block_scaled_proof {

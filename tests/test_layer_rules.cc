@@ -1,12 +1,14 @@
 // The build's include rule (cmake/check_layer.cmake): a layer may include
 // only the layers it is allowed to use.  The real folders pass; a planted
 // include from a layer above, through a relative path or of a tests/ or
-// bench/ header, is refused with the file and the header named.
+// bench/ header, is refused with the file and the header named.  And no
+// file reader includes another: what readers share is a header of its own.
 #include <catch2/catch.hpp>
 
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <sstream>
 
 #include <unistd.h>
 
@@ -107,19 +109,52 @@ TEST_CASE("layer rules: each reader's room uses the shared reader parts and no o
   }
   // the shared part includes none of its rooms
   CHECK(check("core/program", "core/base;core/layout", folder_files("core/program"), dir).status == 0);
-  // the wings share the verdict (core/prove); CuTe's GMMA/UMMA atoms use the wgmma wing's frames, no other wing
-  CHECK(check("core/cute", "core/base;core/gemm;core/prove;core/wgmma", folder_files("core/cute"), dir).status == 0);
-  CHECK(check("core/cute", "core/base;core/gemm;core/prove", folder_files("core/cute"), dir).status != 0);
+  // the wings share the verdict (core/prove); CuTe's GMMA/UMMA atoms use the wgmma wing's frames and the tcgen05
+  // wing's TMEM, no other wing
+  CHECK(check("core/cute", "core/base;core/gemm;core/prove;core/wgmma;core/tcgen05", folder_files("core/cute"), dir)
+            .status == 0);
+  CHECK(check("core/cute", "core/base;core/gemm;core/prove;core/wgmma", folder_files("core/cute"), dir).status != 0);
+  CHECK(check("core/cute", "core/base;core/gemm;core/prove;core/tcgen05", folder_files("core/cute"), dir).status != 0);
   CHECK(check("core/triton", "core/base;core/program;core/gemm;core/prove", folder_files("core/triton"), dir).status ==
         0);
+  // the mma.sp and block-scaled wings: the instruction table's models and the verdict, no other wing
+  CHECK(check("core/sparse", "core/base;core/gemm;core/prove", folder_files("core/sparse"), dir).status == 0);
+  CHECK(check("core/sparse", "core/base;core/gemm", folder_files("core/sparse"), dir).status != 0);
+  CHECK(check("core/scales", "core/base;core/program;core/gemm;core/prove", folder_files("core/scales"), dir).status ==
+        0);
+  CHECK(check("core/scales", "core/base;core/program;core/gemm", folder_files("core/scales"), dir).status != 0);
   // the wgmma wing: the verdict and the layout expressions, no other wing and not core/gemm
   CHECK(check("core/wgmma", "core/base;core/layout;core/program;core/prove", folder_files("core/wgmma"), dir).status ==
         0);
   CHECK(check("core/wgmma", "core/base;core/layout;core/prove", folder_files("core/wgmma"), dir).status != 0);
-  // the TMA wing stands on the wgmma wing (its descriptors and canonical layouts), no other
+  // Blackwell's tcgen05 wing stands on Hopper's (its canonical layouts and statement lines), never the reverse
+  const std::string tcgen05_uses = "core/base;core/layout;core/program;core/prove;core/wgmma";
+  CHECK(check("core/tcgen05", tcgen05_uses, folder_files("core/tcgen05"), dir).status == 0);
+  CHECK(check("core/tcgen05", "core/base;core/layout;core/program;core/prove", folder_files("core/tcgen05"), dir)
+            .status != 0);
+  // the TMA wing stands on the wgmma wing (its descriptors, canonical layouts and operand lines), no other
   CHECK(check("core/tma", "core/base;core/layout;core/prove;core/wgmma", folder_files("core/tma"), dir).status == 0);
   CHECK(check("core/tma", "core/base;core/layout;core/prove", folder_files("core/tma"), dir).status != 0);
   fs::remove_all(dir);
+}
+
+TEST_CASE("layer rules: no reader includes another reader (what readers share is a header of its own)") {
+  // a reader is core/.../NAME_reader.{h,cc}; it may include its own header, no other NAME_reader.h
+  const fs::path root = fs::path(source_path("core")).parent_path();
+  int readers = 0;
+  for (const auto& e : fs::recursive_directory_iterator(root / "core")) {
+    const std::string stem = e.path().stem().string();
+    if (!e.is_regular_file() || !stem.ends_with("_reader")) continue;
+    ++readers;
+    const std::string own = (e.path().parent_path() / (stem + ".h")).lexically_relative(root).string();
+    std::istringstream lines(mmacheck::test::read_file(e.path().string()));
+    for (std::string line; std::getline(lines, line);) {
+      if (!line.starts_with("#include \"") || line.find("_reader.h\"") == std::string::npos) continue;
+      INFO(e.path().string() << ": " << line);
+      CHECK(line == "#include \"" + own + "\"");
+    }
+  }
+  CHECK(readers >= 10);  // wgmma, tcgen05, TMA, mma.sp, block scales, released TIRx: a header and a source each
 }
 
 TEST_CASE("layer rules: a relative include is resolved against the including file's folder") {
@@ -166,7 +201,8 @@ TEST_CASE("layer rules: tests/ and bench/ use the library layers, not cli/, and 
   // what tests/CMakeLists.txt and bench/CMakeLists.txt allow: every library layer
   const std::string libraries =
       "core/base;core/layout;core/program;core/program/tvmscript;core/program/tirx_release;core/program/read;"
-      "core/gemm;core/prove;core/cute;core/triton;core/wgmma;core/tma;core/emit;sim/numerics;sim/machine;sim/vectors;sim/check;sim/wgmma;"
+      "core/gemm;core/prove;core/sparse;core/scales;core/cute;core/triton;core/wgmma;core/tcgen05;core/tma;core/emit;"
+      "sim/numerics;sim/machine;sim/vectors;sim/check;sim/wgmma;sim/tcgen05;"
       "cuda";
   const std::vector<std::string> tests = folder_files("tests"), bench = folder_files("bench");
   REQUIRE(tests.size() > 50);

@@ -1,4 +1,4 @@
-// `mmacheck sparse` (core/prove/sparse_check.h, core/prove/sparse_reader.h):
+// `mmacheck sparse` (core/sparse/sparse_check.h, core/sparse/sparse_reader.h):
 // the ISA's own layout proves for every row and selector; each planted
 // mistake (wrong selector, a row's metadata in the wrong thread, a chunk's
 // indices not distinct or out of order, a chunk written twice) is refuted
@@ -9,7 +9,7 @@
 #include <cstdio>
 #include <filesystem>
 
-#include "core/prove/sparse_reader.h"
+#include "core/sparse/sparse_reader.h"
 #include "tests/support.h"
 
 namespace test_mma_sp_prove {

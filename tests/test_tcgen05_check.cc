@@ -1,4 +1,4 @@
-// `mmacheck tcgen05` and check_tcgen05 (core/wgmma/tcgen05_check.h): the
+// `mmacheck tcgen05` and check_tcgen05 (core/tcgen05/tcgen05_check.h): the
 // correct examples prove, each planted example is refuted naming its field
 // or element, every mistake class planted into every proved operand is
 // refuted with a fix that proves, and bad input is a located error (exit 2).
@@ -10,8 +10,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "core/wgmma/tcgen05_check.h"
-#include "core/wgmma/tcgen05_reader.h"
+#include "core/tcgen05/tcgen05_check.h"
+#include "core/tcgen05/tcgen05_reader.h"
 #include "tests/support.h"
 
 namespace test_tcgen05_check {

@@ -4,8 +4,8 @@
 #include <catch2/catch.hpp>
 
 #include "core/base/error.h"
-#include "core/wgmma/tcgen05_descriptor.h"
-#include "core/wgmma/tcgen05_instr.h"
+#include "core/tcgen05/tcgen05_descriptor.h"
+#include "core/tcgen05/tcgen05_instr.h"
 
 namespace test_tcgen05_descriptor {
 

@@ -15,9 +15,9 @@
 
 #include "core/base/error.h"
 #include "core/program/lexer.h"
-#include "core/wgmma/tcgen05_check.h"
-#include "core/wgmma/tcgen05_tirx.h"
-#include "core/wgmma/tirx_lowered_expr.h"
+#include "core/tcgen05/tcgen05_check.h"
+#include "core/tcgen05/tcgen05_tirx.h"
+#include "core/tcgen05/tirx_lowered_expr.h"
 #include "tests/support.h"
 
 namespace test_tcgen05_repeats {

@@ -1,4 +1,4 @@
-// The simulated tcgen05.mma (sim/wgmma/tcgen05_arith.h, tcgen05_machine.h,
+// The simulated tcgen05.mma (sim/tcgen05/tcgen05_arith.h, tcgen05_machine.h,
 // tcgen05_vectors.h): MMA-Sim 2.1.1's Blackwell TCGen05MMA answers on
 // edge-heavy inputs (tests/data/mmasim/tcgen05.sm_100.mmav, made by
 // scripts/mmasim/tcgen05_record.py) replayed bit for bit through shared-memory
@@ -16,8 +16,8 @@
 #include "core/gemm/mma_inst.h"
 #include "sim/numerics/mma_model.h"
 #include "sim/numerics/wgmma_model.h"
-#include "sim/wgmma/tcgen05_arith.h"
-#include "sim/wgmma/tcgen05_vectors.h"
+#include "sim/tcgen05/tcgen05_arith.h"
+#include "sim/tcgen05/tcgen05_vectors.h"
 #include "tests/support.h"
 
 namespace test_tcgen05_sim {

@@ -15,9 +15,9 @@
 #include <nlohmann/json.hpp>
 
 #include "core/program/layout_parser.h"
-#include "core/wgmma/tcgen05_descriptor.h"
-#include "core/wgmma/tcgen05_instr.h"
-#include "core/wgmma/tcgen05_tmem.h"
+#include "core/tcgen05/tcgen05_descriptor.h"
+#include "core/tcgen05/tcgen05_instr.h"
+#include "core/tcgen05/tcgen05_tmem.h"
 #include "tests/support.h"
 
 namespace test_tcgen05_tirx {

@@ -1,5 +1,5 @@
 // TIRx's tcgen05.mma programs as TVM 0.1.0a4 lowers them
-// (core/wgmma/tcgen05_tirx.h; tests/data/tirx/tcgen05_*, made by
+// (core/tcgen05/tcgen05_tirx.h; tests/data/tirx/tcgen05_*, made by
 // scripts/tirx-oracle/tcgen05_programs.py): the three real dumps prove with
 // the descriptors TIRx folded, each planted copy is refuted naming its field,
 // and what the reader does not read is a located error (exit 2).
@@ -10,8 +10,8 @@
 #include <fstream>
 
 #include "core/base/error.h"
-#include "core/wgmma/tcgen05_check.h"
-#include "core/wgmma/tcgen05_tirx.h"
+#include "core/tcgen05/tcgen05_check.h"
+#include "core/tcgen05/tcgen05_tirx.h"
 #include "tests/support.h"
 
 namespace test_tcgen05_tirx_program {

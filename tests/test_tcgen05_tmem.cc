@@ -1,4 +1,4 @@
-// Where tcgen05.mma writes D in TMEM (core/wgmma/tcgen05_tmem.h): each
+// Where tcgen05.mma writes D in TMEM (core/tcgen05/tcgen05_tmem.h): each
 // data-path layout fills distinct lanes and columns of its CTA, the points
 // CUTLASS's tmem_frg atoms state, and a program's layout of D proves or is
 // refuted naming the element for each planted mistake class.
@@ -8,7 +8,7 @@
 #include <tuple>
 
 #include "core/program/layout_parser.h"
-#include "core/wgmma/tcgen05_tmem.h"
+#include "core/tcgen05/tcgen05_tmem.h"
 
 namespace test_tcgen05_tmem {
 

@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <vector>
 
-#include "core/wgmma/tcgen05_tmem.h"
 #include "core/wgmma/wgmma_frame.h"
+#include "core/tcgen05/tcgen05_tmem.h"
 
 namespace mmacheck {
 

@@ -22,7 +22,7 @@
 // layouts.  A, B and C must split their first axis evenly over the CTAs, the
 // rest of the tile in (x, y) order ((1, (M, N)):(0, (1, M)) for one CTA); for
 // 2x1SM, the CTA that holds each row of C must be the one tcgen05's data path
-// (core/wgmma/tcgen05_tmem.h) writes it in.  Where in TMEM each element of D
+// (core/tcgen05/tcgen05_tmem.h) writes it in.  Where in TMEM each element of D
 // lies (lane, column) is FrgTypeC's (UMMA::tmem_frg), not the CLayout's, and
 // A and B sit in shared or tensor memory behind descriptors: every operand
 // that passes is `unchecked` with that reason; one that does not is refuted.

@@ -3,8 +3,8 @@
 #include <map>
 
 #include "core/tma/tensor_map.h"
+#include "core/wgmma/operand_lines.h"
 #include "core/wgmma/statement.h"
-#include "core/wgmma/wgmma_reader.h"
 
 namespace mmacheck {
 

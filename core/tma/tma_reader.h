@@ -17,7 +17,7 @@
 //              smem= the copy's dstMem; optional coords= (tensorCoords,
 //              default 0), element_strides= (default 1), interleave=
 //              none|16B|32B, oob=zero|nan, address= (globalAddress, default 0).
-//   operand, descriptor   as in `mmacheck wgmma` (core/wgmma/wgmma_reader.h).
+//   operand, descriptor   as in `mmacheck wgmma` (core/wgmma/operand_lines.h).
 //   smem       tma=NAME, a `tma` line above; optional at=R,C (the tile's
 //              first row and K column, default 0,0) and box=E,E,... (one
 //              expression per box dim: i or k, optionally /N and %N, or a

@@ -1,6 +1,7 @@
 // Statement lines — the line syntax the wgmma, tcgen05 and TMA inputs share
-// (core/wgmma/wgmma_reader.h, core/wgmma/tcgen05_reader.h,
-// core/tma/tma_reader.h), in their own namespace (the names are common
+// (core/wgmma/wgmma_reader.h, core/tcgen05/tcgen05_reader.h,
+// core/tma/tma_reader.h; the operand lines they share are
+// core/wgmma/operand_lines.h), in their own namespace (the names are common
 // ones): one statement a line,
 // `#` to the end of the line a comment, blank lines skipped; a line is words
 // separated by blanks, the first the statement's name, then KEY=VALUE

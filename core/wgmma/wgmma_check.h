@@ -5,7 +5,7 @@
 // A WgmmaCase is one operand (A or B, type, tile, major-ness), one
 // descriptor (core/wgmma/descriptor.h) and the program's placement: the
 // byte address at which the buffer holds each element (i, k) of the tile
-// (read from a layout expression by core/wgmma/wgmma_reader.h).  Every
+// (read from a layout expression by core/wgmma/operand_lines.h).  Every
 // element is compared (64 x 32 bytes at most per operand: enumeration is the
 // proof):
 //

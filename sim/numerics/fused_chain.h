@@ -2,7 +2,7 @@
 // a chain of fused blocks (sim/numerics/fused_dot.h): K split into blocks of
 // fused_block(a, arith) products, each block rounded onto the running
 // accumulator.  The whole-instruction models share it: wgmma
-// (sim/numerics/wgmma_model.h) and tcgen05.mma (sim/wgmma/tcgen05_arith.h).
+// (sim/numerics/wgmma_model.h) and tcgen05.mma (sim/tcgen05/tcgen05_arith.h).
 //
 // Tiles hold raw bit patterns, one per uint64_t, row-major: A is M x K, B is
 // K x N, C and D are M x N in D's type.  The shape is trusted (the callers

@@ -4,18 +4,18 @@
 // copies, tcgen05 files and TIRx dumps, mma.sp metadata, block-scale
 // placements.  Each reader either reads the text or refuses it with a
 // located Error; the checks run on whatever was read.
-#include "core/prove/scale_check.h"
-#include "core/prove/scale_reader.h"
-#include "core/prove/sparse_check.h"
-#include "core/prove/sparse_reader.h"
+#include "core/scales/scale_check.h"
+#include "core/scales/scale_reader.h"
+#include "core/sparse/sparse_check.h"
+#include "core/sparse/sparse_reader.h"
 #include "core/tma/tma_check.h"
 #include "core/tma/tma_reader.h"
-#include "core/wgmma/tcgen05_check.h"
-#include "core/wgmma/tcgen05_reader.h"
-#include "core/wgmma/tcgen05_tirx.h"
 #include "core/wgmma/wgmma_check.h"
 #include "core/wgmma/wgmma_order.h"
 #include "core/wgmma/wgmma_reader.h"
+#include "core/tcgen05/tcgen05_check.h"
+#include "core/tcgen05/tcgen05_reader.h"
+#include "core/tcgen05/tcgen05_tirx.h"
 #include "tests/fuzz/fuzz_support.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {

@@ -1,7 +1,7 @@
 // evaluate_lowered() — the integer expressions of a TIRx lowered dump (TVM
 // 0.1.0a4's printed module after TileDispatch), evaluated with the values of
 // its loop variables.  What TIRx's tcgen05.mma pattern passes is written in
-// them (core/wgmma/tcgen05_tirx.h):
+// them (core/tcgen05/tcgen05_tirx.h):
 //
 //     T.uint64(65536) | T.uint64(1073758272) << T.uint64(32)
 //         | T.Cast("uint64", (T.cuda.cvta_generic_to_shared(T.address_of(sa[0, repeat_2, 0, 0]))

@@ -1,3 +1,7 @@
+// Layer core/scales: the block-scaled mma wing, its reader and check side by
+// side.  Uses core up to core/prove (the scale frames, core/gemm/
+// scale_frame.h; index expressions; Z3; the verdict).
+//
 // check_scales() — does a program hand sm_120's block-scaled mma.sync its
 // scale factors where the instruction reads them (core/gemm/scale_frame.h)?
 //

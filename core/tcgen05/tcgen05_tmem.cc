@@ -1,4 +1,4 @@
-#include "core/wgmma/tcgen05_tmem.h"
+#include "core/tcgen05/tcgen05_tmem.h"
 
 #include <array>
 #include <vector>

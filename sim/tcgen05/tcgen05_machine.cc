@@ -1,9 +1,9 @@
-#include "sim/wgmma/tcgen05_machine.h"
+#include "sim/tcgen05/tcgen05_machine.h"
 
 #include "core/base/error.h"
-#include "core/wgmma/tcgen05_tmem.h"
-#include "sim/wgmma/tcgen05_arith.h"
+#include "core/tcgen05/tcgen05_tmem.h"
 #include "sim/wgmma/wgmma_machine.h"
+#include "sim/tcgen05/tcgen05_arith.h"
 
 namespace mmacheck::sim {
 

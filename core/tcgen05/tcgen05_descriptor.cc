@@ -1,4 +1,4 @@
-#include "core/wgmma/tcgen05_descriptor.h"
+#include "core/tcgen05/tcgen05_descriptor.h"
 
 #include <array>
 #include <cctype>

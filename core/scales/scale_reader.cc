@@ -1,4 +1,4 @@
-#include "core/prove/scale_reader.h"
+#include "core/scales/scale_reader.h"
 
 #include <algorithm>
 #include <map>

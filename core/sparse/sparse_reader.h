@@ -30,7 +30,7 @@
 #include <string>
 #include <string_view>
 
-#include "core/prove/sparse_check.h"
+#include "core/sparse/sparse_check.h"
 
 namespace mmacheck {
 

@@ -1,8 +1,12 @@
-// One whole tcgen05.mma (cta_group::1), as the tensor core runs it: A and B
-// read from shared memory through tcgen05 shared-memory descriptors
-// (core/wgmma/tcgen05_descriptor.h), C read from and D written to tensor
-// memory through the data-path layout (core/wgmma/tcgen05_tmem.h), the
-// arithmetic of an architecture's tcgen05 row (sim/wgmma/tcgen05_arith.h).
+// Layer sim/tcgen05: one whole tcgen05.mma, as the tensor core runs it.  Uses
+// core (up to core/tcgen05), sim/numerics and sim/wgmma (its operand staging
+// and reads, the vector words).
+//
+// One tcgen05.mma (cta_group::1): A and B read from shared memory through
+// tcgen05 shared-memory descriptors (core/tcgen05/tcgen05_descriptor.h), C
+// read from and D written to tensor memory through the data-path layout
+// (core/tcgen05/tcgen05_tmem.h), the arithmetic of an architecture's tcgen05
+// row (sim/tcgen05/tcgen05_arith.h).
 //
 // Shared memory is a byte image (address 0 = byte 0, the descriptors' start
 // addresses absolute in it, little-endian elements); operand element (i, k)
@@ -30,8 +34,8 @@
 #include <vector>
 
 #include "core/wgmma/canonical_layout.h"
-#include "core/wgmma/tcgen05_descriptor.h"
-#include "core/wgmma/tcgen05_instr.h"
+#include "core/tcgen05/tcgen05_descriptor.h"
+#include "core/tcgen05/tcgen05_instr.h"
 #include "sim/numerics/mma_model.h"
 
 namespace mmacheck::sim {

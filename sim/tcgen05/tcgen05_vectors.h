@@ -1,7 +1,7 @@
 // tcgen05 test vectors: the .mmav text format (sim/vectors/vector_file.h) with
-// tcgen05.mma instructions (tcgen05_name, sim/wgmma/tcgen05_arith.h), and
+// tcgen05.mma instructions (tcgen05_name, sim/tcgen05/tcgen05_arith.h), and
 // their replay through the whole-tcgen05.mma simulator
-// (sim/wgmma/tcgen05_machine.h).
+// (sim/tcgen05/tcgen05_machine.h).
 //
 //     instr tcgen05.mma.cta_group::1.kind::f16.m128n16k16.f32.f16.f16
 //     case 0 uniform
@@ -24,7 +24,7 @@
 #include <string_view>
 #include <vector>
 
-#include "sim/wgmma/tcgen05_machine.h"
+#include "sim/tcgen05/tcgen05_machine.h"
 
 namespace mmacheck::sim {
 

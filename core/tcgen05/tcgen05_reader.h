@@ -14,13 +14,13 @@
 //     tmem D lane=0 column=0 layout=S[(128, 256) : (1@TLane, 1@TCol)]
 //
 //   instr       kind= tf32|f16|f8f6f4|i8; cta_group= 1|2 (default 1); m= n=;
-//               d= a= b= (the kind's formats, core/wgmma/tcgen05_instr.h);
+//               d= a= b= (the kind's formats, core/tcgen05/tcgen05_instr.h);
 //               a_major= b_major= K|MN (default K); negate_a= negate_b=
 //               saturate= 0|1 (default 0).  First, exactly once.
 //   idesc       the 32-bit instruction descriptor the program passes.  Once.
-//   operand A|B then its descriptor and smem lines, as `mmacheck wgmma` reads
-//               them (core/wgmma/wgmma_reader.h) — the descriptor in tcgen05's
-//               encoding, swizzle= none|128B|64B|32B|128B_base32B,
+//   operand A|B then its descriptor and smem lines as every descriptor file
+//               writes them (core/wgmma/operand_lines.h) — the descriptor
+//               in tcgen05's encoding, swizzle= none|128B|64B|32B|128B_base32B,
 //               lbo_mode= relative|absolute — for the CTA's tile: A is
 //               (M / cta_group) x K, B (N / cta_group) x K, in the instr's
 //               formats and major-ness.  Any number.
@@ -34,7 +34,7 @@
 #include <string>
 #include <string_view>
 
-#include "core/wgmma/tcgen05_check.h"
+#include "core/tcgen05/tcgen05_check.h"
 
 namespace mmacheck {
 

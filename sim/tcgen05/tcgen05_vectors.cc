@@ -1,4 +1,4 @@
-#include "sim/wgmma/tcgen05_vectors.h"
+#include "sim/tcgen05/tcgen05_vectors.h"
 
 #include <algorithm>
 #include <charconv>
@@ -7,8 +7,8 @@
 
 #include "core/base/error.h"
 #include "core/base/file_io.h"
-#include "sim/wgmma/tcgen05_arith.h"
 #include "sim/wgmma/vector_words.h"
+#include "sim/tcgen05/tcgen05_arith.h"
 
 namespace mmacheck::sim {
 

@@ -1,10 +1,14 @@
+// Layer core/tcgen05: Blackwell's tcgen05.mma wing.  Uses core up to
+// core/prove and the wgmma wing (its canonical layouts, the statement and
+// operand lines of its files), which knows nothing of it.
+//
 // check_tcgen05() — is one tcgen05.mma (sm_100a) set up right?  A
 // Tcgen05Case is what the program means (the instruction: kind, CTA group,
-// M x N x K, formats, major-ness; core/wgmma/tcgen05_instr.h), what it passes
+// M x N x K, formats, major-ness; core/tcgen05/tcgen05_instr.h), what it passes
 // (the 32-bit instruction descriptor; each shared-memory operand's 64-bit
-// descriptor, core/wgmma/tcgen05_descriptor.h, with the buffer it reads) and,
+// descriptor, core/tcgen05/tcgen05_descriptor.h, with the buffer it reads) and,
 // optionally, where it then reads D in tensor memory
-// (core/wgmma/tcgen05_tmem.h).  Three checks, each exhaustive:
+// (core/tcgen05/tcgen05_tmem.h).  Three checks, each exhaustive:
 //
 //   idesc     every field of the instruction descriptor is the instruction's
 //             (refuted: each field that differs, with both values' meanings);
@@ -40,10 +44,10 @@
 
 #include "core/base/error.h"
 #include "core/prove/frame_verdict.h"
-#include "core/wgmma/tcgen05_descriptor.h"
-#include "core/wgmma/tcgen05_instr.h"
-#include "core/wgmma/tcgen05_tmem.h"
 #include "core/wgmma/wgmma_check.h"
+#include "core/tcgen05/tcgen05_descriptor.h"
+#include "core/tcgen05/tcgen05_instr.h"
+#include "core/tcgen05/tcgen05_tmem.h"
 
 namespace mmacheck {
 

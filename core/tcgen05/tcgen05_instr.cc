@@ -1,4 +1,4 @@
-#include "core/wgmma/tcgen05_instr.h"
+#include "core/tcgen05/tcgen05_instr.h"
 
 #include <array>
 

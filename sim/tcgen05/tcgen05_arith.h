@@ -32,7 +32,7 @@
 #include <string_view>
 
 #include "core/program/dtype.h"
-#include "core/wgmma/tcgen05_instr.h"
+#include "core/tcgen05/tcgen05_instr.h"
 #include "sim/numerics/mma_model.h"
 
 namespace mmacheck::sim {

@@ -1,4 +1,4 @@
-#include "core/prove/sparse_reader.h"
+#include "core/sparse/sparse_reader.h"
 
 #include <charconv>
 #include <set>

@@ -1,5 +1,5 @@
 // read_scale_file() — the input of `mmacheck scales`: how a program places
-// sm_120 block-scaled mma.sync's scale factors (core/prove/scale_check.h).
+// sm_120 block-scaled mma.sync's scale factors (core/scales/scale_check.h).
 // One statement a line, `#` to the end of a line a comment, blank lines
 // ignored:
 //
@@ -30,7 +30,7 @@
 #include <string_view>
 #include <vector>
 
-#include "core/prove/scale_check.h"
+#include "core/scales/scale_check.h"
 
 namespace mmacheck {
 

@@ -1,4 +1,4 @@
-#include "core/wgmma/tcgen05_tirx.h"
+#include "core/tcgen05/tcgen05_tirx.h"
 
 #include <algorithm>
 #include <array>
@@ -12,7 +12,7 @@
 #include "core/layout/shape_text.h"
 #include "core/program/layout_parser.h"
 #include "core/program/lexer.h"
-#include "core/wgmma/tirx_lowered_expr.h"
+#include "core/tcgen05/tirx_lowered_expr.h"
 
 namespace mmacheck {
 

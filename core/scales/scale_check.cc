@@ -1,4 +1,4 @@
-#include "core/prove/scale_check.h"
+#include "core/scales/scale_check.h"
 
 #include <algorithm>
 #include <chrono>

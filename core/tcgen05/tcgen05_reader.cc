@@ -1,11 +1,11 @@
-#include "core/wgmma/tcgen05_reader.h"
+#include "core/tcgen05/tcgen05_reader.h"
 
 #include <limits>
 #include <variant>
 
 #include "core/program/layout_parser.h"
+#include "core/wgmma/operand_lines.h"
 #include "core/wgmma/statement.h"
-#include "core/wgmma/wgmma_reader.h"
 
 namespace mmacheck {
 

@@ -1,7 +1,11 @@
+// Layer core/sparse: the mma.sp wing, its reader and check side by side.
+// Uses core up to core/prove (the instruction table's metadata model,
+// core/gemm/sparse_metadata.h; the verdict).
+//
 // check_sparse() — does a kernel's metadata for mma.sp (core/gemm/
 // sparse_inst.h) say what the instruction reads from it?
 //
-// A SparseCase is what `mmacheck sparse FILE` reads (core/prove/
+// A SparseCase is what `mmacheck sparse FILE` reads (core/sparse/
 // sparse_reader.h): the instruction, the sparsity selector the kernel passes
 // as f, the kernel's metadata layout (which lanes of a quad write e, and
 // which A row and chunk nibble j of lane (g, t) describes, as linear forms in

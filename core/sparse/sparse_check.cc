@@ -1,4 +1,4 @@
-#include "core/prove/sparse_check.h"
+#include "core/sparse/sparse_check.h"
 
 #include <algorithm>
 #include <map>

@@ -1,4 +1,4 @@
-#include "core/wgmma/tirx_lowered_expr.h"
+#include "core/tcgen05/tirx_lowered_expr.h"
 
 namespace mmacheck {
 

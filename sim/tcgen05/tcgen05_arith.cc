@@ -1,4 +1,4 @@
-#include "sim/wgmma/tcgen05_arith.h"
+#include "sim/tcgen05/tcgen05_arith.h"
 
 #include <array>
 #include <charconv>

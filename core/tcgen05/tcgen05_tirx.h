@@ -1,5 +1,5 @@
 // read_tcgen05_tirx() — a TIRx lowered dump's tcgen05.mma as a Tcgen05Case
-// (core/wgmma/tcgen05_check.h): what TVM 0.1.0a4 (apache-tvm-tirx) printed
+// (core/tcgen05/tcgen05_check.h): what TVM 0.1.0a4 (apache-tvm-tirx) printed
 // after TileDispatch for a `T.cuda.tile.apply("tcgen05.mma...", D, A, B,
 // instruction_shape=...)` (scripts/tirx-oracle/tcgen05_programs.py makes
 // them).  The file is the printed module:
@@ -26,7 +26,7 @@
 //                other major-ness.
 //   idesc        the call's 4th argument, evaluated.
 //   operands     A and B: each descriptor argument evaluated at the loop
-//                values (core/wgmma/tirx_lowered_expr.h) and decoded; the
+//                values (core/tcgen05/tirx_lowered_expr.h) and decoded; the
 //                tile is the buffer's atom (last two extents) of the K block
 //                the K loop needs in that repeat, each element's byte
 //                address the buffer's layout gives it, the buffer at shared
@@ -58,7 +58,7 @@
 #include <string>
 #include <string_view>
 
-#include "core/wgmma/tcgen05_check.h"
+#include "core/tcgen05/tcgen05_check.h"
 
 namespace mmacheck {
 
