@@ -31,6 +31,7 @@
 #include <sstream>
 
 #include "cli/command.h"
+#include "cli/json_shape.h"
 #include "cli/error_report.h"
 #include "core/base/error.h"
 #include "core/base/json.h"
@@ -124,6 +125,13 @@ void print_text(std::ostream& os, const LayoutValue& value, const std::set<Axis>
 
 // ---- JSON ------------------------------------------------------------------
 
+// The report's one shape (cli/json_shape.h): no file, verdict "evaluated".
+Json evaluated(const Json& body) {
+  Json out = {{"verdict", "evaluated"}};
+  for (const auto& [key, value] : body.items()) out[key] = value;
+  return file_json("", out);
+}
+
 Json iters_json(const std::vector<Iter>& iters) {
   Json out = Json::array();
   for (const Iter& it : iters) out.push_back(Json::array({it.extent, it.stride, it.axis.name()}));
@@ -155,7 +163,7 @@ std::string to_json(const LayoutValue& value, const std::set<Axis>& axes, const 
       elements.push_back({{"coord", e.coord}, {"owners", std::move(owners)}});
     }
   }
-  return json_line(out);
+  return json_line(evaluated(out));
 }
 
 // ---- by lane ---------------------------------------------------------------
@@ -254,7 +262,7 @@ int print_compose(const ComposeLayout& layout, const std::optional<Shape>& shape
       for (const ElementOwners& e : map)
         elements.push_back({{"coord", e.coord}, {"offset", e.owners.front().at(Axis::m())}});
     }
-    std::cout << json_line(out) << "\n";
+    std::cout << json_line(evaluated(out)) << "\n";
     return kHolds;
   }
   std::cout << "layout  " << layout.str() << "\nswizzle per_element " << s.base << ", swizzle_len " << s.bits
@@ -297,7 +305,7 @@ int by_lane_file(const std::string& path, std::optional<int> lane, bool json) {
     print_lane_table(std::cout, t);
     first = false;
   }
-  if (json) std::cout << json_line(Json{{"file", path}, {"buffers", std::move(out)}}) << "\n";
+  if (json) std::cout << json_line(file_json(path, {{"verdict", "evaluated"}, {"buffers", std::move(out)}})) << "\n";
   return kHolds;
 }
 
@@ -350,7 +358,7 @@ int run_layout(const Args& args) {
       throw Error("layout: lane " + std::to_string(*lane) + " holds no element of the layout over " +
                   list_text(*shape));
     if (vm["json"].as<bool>())
-      std::cout << json_line(Json{{"layout", layout.str()}, {"shape", *shape}, {"by_lane", lane_table_json(t)}})
+      std::cout << json_line(evaluated({{"layout", layout.str()}, {"shape", *shape}, {"by_lane", lane_table_json(t)}}))
                 << "\n";
     else {
       std::cout << "layout  " << layout.str() << "\nshape   " << list_text(*shape)

@@ -34,9 +34,10 @@ TEST_CASE("layout --json reports the iters exactly as the expression evaluates",
   CHECK(r.err.empty());
   REQUIRE(count(r.out, "\n") == 1);
   const Json j = Json::parse(r.out);
-  CHECK(j.dump() == R"({"layout":"S[(2, 8, 2, 4, 2) : (2, 4@laneid, 4, 1@laneid, 1)]",)"
+  CHECK(j.dump() == R"({"file":null,"verdict":"evaluated",)"
+                    R"("layout":"S[(2, 8, 2, 4, 2) : (2, 4@laneid, 4, 1@laneid, 1)]",)"
                     R"("shard":[[2,2,"m"],[8,4,"laneid"],[2,4,"m"],[4,1,"laneid"],[2,1,"m"]],)"
-                    R"("replica":[],"offset":{},"span":{"laneid":32,"m":8}})");
+                    R"("replica":[],"offset":{},"span":{"laneid":32,"m":8},"notes":[]})");
 }
 
 TEST_CASE("layout --shape --json lists every coordinate with its owners", "[cli]") {

@@ -85,6 +85,18 @@ TEST_CASE("every --json command prints objects of docs/report.schema.json", "[cl
   CHECK(conforming_lines({"sim", declined, "--json", "--cases", "2"})[0]["verdict"] == "dispatch_failed");
   CHECK(conforming_lines({"mma", source_path("tests/data/m16n8k8.f32.f16.f16.f32.mmav"), "--json"})[0]["verdict"] ==
         "passed");
+  // layout: an expression evaluated (its map, a ComposeLayout's offsets, a file's lanes).
+  CHECK(conforming_lines({"layout", "S[(2, 8, 4, 2) : (2, 4@laneid, 1@laneid, 1)]", "--shape", "16,8",
+                          "--json"})[0]["verdict"] == "evaluated");
+  CHECK(conforming_lines({"layout", "ComposeLayout(3, 3, 3, TileLayout(S[8 : 1]))", "--shape", "8",
+                          "--json"})[0]["verdict"] == "evaluated");
+  CHECK(conforming_lines({"layout", seed, "--by-lane", "--json"})[0]["buffers"].size() > 0);
+  // capture: one object, no GPU here or none in the build.
+  const fs::path captured = fs::temp_directory_path() / "mmacheck_schema_capture.mmav";
+  const std::string capture = conforming_lines(
+      {"capture", "--instr", "m16n8k16.f16", "--cases", "2", "-o", captured.string(), "--json"})[0]["verdict"];
+  CHECK(
+      (capture == "captured" || capture == "no_gpu" || (!mmacheck::test::runs_here("gpu") && capture == "bad input")));
   // emit: the text, or TVM's reasons.
   const nlohmann::json emitted = conforming_lines({"emit", good, "--cuda", "--json"})[0];
   CHECK(emitted["verdict"] == "emitted");
