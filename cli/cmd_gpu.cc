@@ -1,5 +1,7 @@
 // mmacheck gpu FILE... [--cases N] [--seed S] [--inputs standard|edge|all] [--inst-set tvm|extended] [--show N]
 //                      [--devices all|0,1,..] [--threads T] [--batch B]
+// mmacheck gpu --inst wgmma|PTX|mma.sp|TAG... [--n N,..|every] [--selector F|all] [--unordered] [--capture PATH]
+// mmacheck gpu FILE|--inst ... --print-kernel
 //
 // Dispatches the file's gemm, generates a CUDA kernel from its nest (staging
 // from the file's stage/store statements or the buffers' layouts), compiles
@@ -13,22 +15,29 @@
 // where the time went.  Files run one after another: each uses every
 // thread and every chosen device.
 //
-// A wgmma operand file runs its proved operands on the device, diffed
-// against the simulator as `wgmma-gpu FILE` runs them (the front door's row,
-// cli/input_kinds.h); another family's file is bad input naming prove.
+// A wgmma operand file runs its proved operands on the device (the front
+// door's row, cli/input_kinds.h; cli/gpu_wgmma.cc); another family's file is
+// bad input naming prove.  --inst runs single instructions of the wgmma and
+// mma.sp families, one report per family after the files' (cli/gpu_runs.h);
+// the family commands wgmma-gpu and sparse-gpu of earlier releases are
+// aliases of these runs (cli/commands.cc).
 //
 // Exit status: 0 every case matches; 1 a mismatch or a dispatch failure;
 // 2 bad input (also: no arithmetic model for the device's architecture);
 // 3 no GPU (no driver, no device, no NVRTC).  Everything that needs no GPU
 // (parse, dispatch, staging, kernel generation) is checked first, so bad
 // input exits 2 on any machine.
+#include <algorithm>
 #include <cstdio>
 #include <iostream>
+#include <sstream>
 
 #include "cli/command.h"
 #include "cli/json_shape.h"
 #include "cli/options.h"
 #include "cli/file_batch.h"
+#include "cli/family_checks.h"
+#include "cli/gpu_runs.h"
 #include "cli/input_kinds.h"
 #include "cli/progress.h"
 #include "core/base/error.h"
@@ -148,14 +157,53 @@ FileOutcome run_gpu_file(const std::string& path, const GpuSettings& s, cuda::La
 
 }  // namespace
 
+namespace {
+
+enum class InstFamily { wgmma, sparse };
+
+// The family of an --inst name by its spelling; whether the family models
+// the name is its run's question.
+InstFamily inst_family(const std::string& name) {
+  if (name.starts_with("wgmma")) return InstFamily::wgmma;
+  if (name.starts_with("mma.sp") || name.starts_with("sp.")) return InstFamily::sparse;
+  throw Error("gpu: --inst '" + printable(name) +
+              "' is no wgmma or mma.sp instruction (gpu --inst runs wgmma, wgmma.mma_async..., mma.sp, sp.TAG or "
+              "mma.sp...; an mma.sync instruction runs from a program file, or alone with 'capture --instr')");
+}
+
+// --print-kernel: the first wgmma run's source, from the wgmma files given
+// and the wgmma names.
+int print_wgmma_kernel(const std::vector<std::string>& inputs, const std::vector<std::string>& names,
+                       const std::string& n) {
+  std::vector<std::pair<std::string, std::string>> files;
+  for (const std::string& path : inputs) {
+    std::string text = read_text_file(path);
+    const InputKind* kind = recognise(path, text);
+    if (!kind || kind->gpu != gpu_wgmma_file)
+      throw Error(SourceLoc{input_name(path), 0, 0},
+                  "--print-kernel prints wgmma kernels; for a program's kernel run 'mmacheck emit " + path +
+                      " --cuda'");
+    files.emplace_back(path, std::move(text));
+  }
+  std::vector<std::string> wgmma_names;
+  for (const std::string& name : names)
+    if (inst_family(name) == InstFamily::wgmma) wgmma_names.push_back(name);
+  std::cout << wgmma_kernel_source(files, wgmma_names, n);
+  return kHolds;
+}
+
+}  // namespace
+
 int run_gpu(const Args& args) {
   po::options_description options("mmacheck gpu");
   // clang-format off
   options.add_options()
       ("file", po::value<std::vector<std::string>>(),
-       "program files, wgmma operand files (their proved operands, as wgmma-gpu runs them) or folders; - is "
-       "standard input (a program)")
-      ("cases", po::value<int>()->default_value(64), "random cases (one CTA each)")
+       "program files, wgmma operand files (their proved operands) or folders; - is standard input (a program)")
+      ("inst", po::value<std::vector<std::string>>(),
+       "also run single instructions (repeatable): wgmma (every type row), a wgmma.mma_async PTX name (every "
+       "layout), mma.sp (every row and selector) or an mma.sp tag (sp.m16n8k32.f16) or PTX name")
+      ("cases", po::value<int>()->default_value(64), "random cases (a program: one CTA each; an instruction: per run)")
       ("seed", po::value<std::uint64_t>()->default_value(1), "random seed")
       ("inputs", po::value<std::string>()->default_value("standard"),
        "random input kinds: standard (the shared vectors' eight), edge (threshold, zeroterm, underflow, ties, "
@@ -164,7 +212,15 @@ int run_gpu(const Args& args) {
       ("devices", po::value<std::string>()->default_value("0"),
        "GPUs to spread the cases over: all, or ordinals such as 0,1")
       ("batch", po::value<std::int64_t>()->default_value(0), "cases per launch (0: as many as fit 32 MB)")
-      ("json", po::bool_switch(), "print a JSON object (JSON Lines, one per file, for several)");
+      ("n", po::value<std::string>()->default_value(""),
+       "with --inst wgmma: the N to run, N,N,... or every (default 8,16,24,64,128,256; s32 8,16,24,32,64,256)")
+      ("selector", po::value<std::string>()->default_value("all"), "with mma.sp: the sparsity selector, or all")
+      ("unordered", po::bool_switch(), "with mma.sp: spell it mma.sp (default mma.sp::ordered_metadata)")
+      ("capture", po::value<std::string>(),
+       "with --inst: write the cases with the device's D as vector files (replay replays them): wgmma, one per run "
+       "into this folder; mma.sp, this one file")
+      ("print-kernel", po::bool_switch(), "print the first wgmma run's CUDA source and exit (no GPU needed)")
+      ("json", po::bool_switch(), "print a JSON object (JSON Lines, one per file and instruction family)");
   // clang-format on
   options.add(threads_option("simulator threads"));
   options.add(show_option("mismatching elements to print per file"));
@@ -172,8 +228,13 @@ int run_gpu(const Args& args) {
   po::positional_options_description positional;
   positional.add("file", -1);
   const po::variables_map vm = parse_options(args, options, positional);
-  if (!vm.count("file")) throw Error("gpu: no layout file (usage: " + usage_line("gpu") + ")");
-  const std::vector<std::string> inputs = expand_inputs(vm["file"].as<std::vector<std::string>>());
+  const std::vector<std::string> names =
+      vm.count("inst") ? vm["inst"].as<std::vector<std::string>>() : std::vector<std::string>{};
+  if (!vm.count("file") && names.empty()) throw Error("gpu: no file and no --inst (usage: " + usage_line("gpu") + ")");
+  const std::vector<std::string> inputs =
+      vm.count("file") ? expand_inputs(vm["file"].as<std::vector<std::string>>(), {}, folder_extensions(Job::gpu))
+                       : std::vector<std::string>{};
+  if (vm["print-kernel"].as<bool>()) return print_wgmma_kernel(inputs, names, vm["n"].as<std::string>());
   const GpuSettings settings{.check = {.cases = {.cases = vm["cases"].as<int>(),
                                                  .seed = vm["seed"].as<std::uint64_t>(),
                                                  .inputs = sim::input_set(vm["inputs"].as<std::string>()),
@@ -187,11 +248,38 @@ int run_gpu(const Args& args) {
                              .progress = inputs.size() == 1};
   sim::check_case_options(settings.check.cases, "gpu");
   if (settings.check.batch < 0) throw Error("gpu: --batch must be >= 0");
-  cuda::LazyGpuSession session;
-  // One file at a time: the files share the device and its NVRTC.
-  return run_batch(inputs, {.jobs = 1, .json = settings.json}, [&](const std::string& path, std::ostream& out) {
-    return run_gpu_file(path, settings, session, out);
-  });
+  // The instructions by family, each family one report; checked before any
+  // file runs, so bad usage exits 2 first.
+  std::vector<std::string> by_family[2];
+  for (const std::string& name : names) by_family[static_cast<int>(inst_family(name))].push_back(name);
+  const InstRunOptions inst_options{.cases = vm["cases"].as<int>(),
+                                    .seed = settings.check.cases.seed,
+                                    .inputs = vm["inputs"].as<std::string>(),
+                                    .show = settings.check.cases.show,
+                                    .n = vm["n"].as<std::string>(),
+                                    .selector = vm["selector"].as<std::string>(),
+                                    .unordered = vm["unordered"].as<bool>(),
+                                    .capture = vm.count("capture") ? vm["capture"].as<std::string>() : ""};
+  if (!inst_options.capture.empty() && (names.empty() || (!by_family[0].empty() && !by_family[1].empty())))
+    throw Error("gpu: --capture takes the vectors of one family's --inst runs (wgmma: a folder; mma.sp: a file)");
+  int status = kHolds;
+  if (!inputs.empty()) {
+    cuda::LazyGpuSession session;
+    // One file at a time: the files share the device and its NVRTC.
+    status = run_batch(inputs, {.jobs = 1, .json = settings.json}, [&](const std::string& path, std::ostream& out) {
+      return run_gpu_file(path, settings, session, out);
+    });
+  }
+  constexpr FileOutcome (*kRuns[])(const std::vector<std::string>&, const InstRunOptions&,
+                                   std::ostream&) = {gpu_wgmma_instructions, gpu_sparse_instructions};
+  for (int family = 0; family < 2; ++family) {
+    if (by_family[family].empty()) continue;
+    std::ostringstream discard;
+    const FileOutcome o = kRuns[family](by_family[family], inst_options, settings.json ? discard : std::cout);
+    if (settings.json) std::cout << json_line(file_json("", o.json)) << "\n";
+    status = std::max(status, o.status);
+  }
+  return status;
 }
 
 }  // namespace mmacheck::cli

@@ -29,11 +29,6 @@ namespace po = boost::program_options;
 
 namespace {
 
-// What a folder contributes: every kind of file a reader of the front door
-// (cli/input_kinds.h) or the program readers take.  C and C++ headers only
-// as .hpp (CuTe's): a folder's .h files are rarely trait headers.
-const std::vector<std::string> kProveExtensions{".txt", ".py", ".ptx", ".ttgir", ".mlir", ".json", ".hpp", ".mmav"};
-
 void print_banks(std::ostream& os, const std::vector<BankCount>& banks) {
   if (banks.empty()) return;
   os << "bank conflicts (32 banks of 4 bytes; wavefronts per statement):\n";
@@ -220,7 +215,7 @@ int run_prove(const Args& args) {
       .skip_no_gemm = skip_no_gemm(vm, operands),
       .also_checks = [](std::string_view path, std::string_view text) { return recognise(path, text) != nullptr; }};
   const KindOptions kind_options{.json = as_json, .allow = vm["allow-unchecked"].as<bool>(), .limits = opts.limits};
-  return run_batch(expand_inputs(operands, input_selection(vm), kProveExtensions), batch,
+  return run_batch(expand_inputs(operands, input_selection(vm), folder_extensions(Job::prove)), batch,
                    [&](const std::string& path, std::ostream& out) {
                      const std::string text = read_text_file(path);  // once: it may be standard input
                      if (const InputKind* kind = recognise(path, text))

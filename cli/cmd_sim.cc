@@ -174,17 +174,10 @@ KernelOutcome simulate_program(const Program& program, const std::function<std::
 }
 
 // One file: its own program, or each kernel its tests build (cli/kernel_batch.h);
-// a vector file is replayed through its family's simulator (`mmacheck replay`).
+// a family's file its row's simulation (a vector file is replayed through its
+// family's simulator, as `mmacheck replay` does).
 FileOutcome simulate_file(const std::string& path, const SimSettings& s, std::ostream& out) {
   const std::string text = read_text_file(path);  // once: it may be standard input
-  if (const std::optional<VectorFamily> family = vector_family(text)) {
-    ReplayOptions o;
-    o.arch = s.replay_arch;
-    o.show = s.cases.show;
-    o.json = s.json;
-    const ReplayResult r = replay_vectors(*family, {path}, o, out);
-    return {r.failed ? kFails : kHolds, r.failed ? "failed" : "passed", r.json};
-  }
   // A family's file: its row's simulation (cli/input_kinds.h).
   if (const InputKind* kind = recognise(path, text)) {
     if (!kind->simulate)
@@ -193,6 +186,7 @@ FileOutcome simulate_file(const std::string& path, const SimSettings& s, std::os
     KindOptions o;
     o.json = s.json;
     o.limits = s.limits;
+    o.arch = s.replay_arch;
     o.cases = static_cast<int>(s.cases.cases);
     o.seed = s.cases.seed;
     o.inputs = std::string(sim::input_set_name(s.cases.inputs));
@@ -236,7 +230,7 @@ int run_sim(const Args& args) {
   const po::variables_map vm = parse_options(args, options, positional);
   if (!vm.count("file")) throw Error("sim: no layout file (usage: " + usage_line("sim") + ")");
   const std::vector<std::string> operands = vm["file"].as<std::vector<std::string>>();
-  const std::vector<std::string> inputs = expand_inputs(operands, input_selection(vm));
+  const std::vector<std::string> inputs = expand_inputs(operands, input_selection(vm), folder_extensions(Job::sim));
   SimSettings settings{.cases = {.cases = vm["cases"].as<int>(),
                                  .seed = vm["seed"].as<std::uint64_t>(),
                                  .inputs = sim::input_set(vm["inputs"].as<std::string>()),
@@ -250,12 +244,11 @@ int run_sim(const Args& args) {
                        .replay_arch =
                            vm["arch"].defaulted() ? std::nullopt : std::optional(vm["arch"].as<std::string>())};
   sim::check_case_options(settings.cases, "sim");
-  const BatchOptions batch{.jobs = checked_jobs(vm["jobs"].as<int>()),
-                           .json = settings.json,
-                           .skip_no_gemm = skip_no_gemm(vm, operands),
-                           .also_checks = [](std::string_view path, std::string_view text) {
-                             return vector_family(text).has_value() || recognise(path, text) != nullptr;
-                           }};
+  const BatchOptions batch{
+      .jobs = checked_jobs(vm["jobs"].as<int>()),
+      .json = settings.json,
+      .skip_no_gemm = skip_no_gemm(vm, operands),
+      .also_checks = [](std::string_view path, std::string_view text) { return recognise(path, text) != nullptr; }};
   // Unless asked, the files of -j share the hardware threads.
   if (settings.cases.threads == 0)
     settings.cases.threads =

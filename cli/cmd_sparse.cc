@@ -22,7 +22,9 @@
 #include "core/sparse/sparse_reader.h"
 #include "cli/vector_replay.h"
 #include "sim/numerics/mma_model.h"
+#include "sim/numerics/element_value.h"
 #include "sim/numerics/sparse_model.h"
+#include "sim/sparse/sparse_file_sim.h"
 
 namespace mmacheck::cli {
 
@@ -42,6 +44,41 @@ FileOutcome check_sparse_file(const std::string& path, const std::string& text, 
   out << verdict_name(r.result) << "  " << path << "  " << r.instruction << "\n"
       << "  " << (r.check.empty() ? "" : "[" + r.check + "] ") << r.message << "\n";
   for (const std::string& a : r.also) out << "  also: " << a << "\n";
+  return outcome;
+}
+
+FileOutcome simulate_sparse_file(const std::string& path, const std::string& text, const KindOptions& options,
+                                 std::ostream& out) {
+  const SparseCase c = read_sparse_file(text, input_name(path));
+  const std::string arch = options.arch.value_or("sm_90");
+  const sim::SparseFileSim r = sim::simulate_sparse_file(
+      c, sim::arch_params(arch),
+      {.cases = options.cases, .seed = options.seed, .inputs = sim::input_set(options.inputs), .show = options.show});
+  const std::string label = r.failed_cases ? "failed" : "passed";
+  out << label << "  " << path << "  " << c.inst->ptx(c.ordered) << " selector " << c.selector << " on " << arch
+      << "'s arithmetic (" << sim::sparse_arith_name(sim::kDefaultSparseArith) << "): " << r.cases << " cases, "
+      << r.failed_cases << " differ (" << r.wrong_elements << " of " << r.outputs
+      << " D elements) from the metadata where the ISA reads it\n";
+  if (!r.undefined.empty()) out << "  " << r.undefined << "\n";
+  Json mismatches = Json::array();
+  for (const sim::TileMismatch& m : r.mismatches) {
+    const std::string expected = sim::element_text(c.inst->d, m.expected);
+    const std::string got = sim::element_text(c.inst->d, m.got);
+    out << "  case " << m.case_index << " (" << sim::distribution_name(m.dist) << ") D[" << m.row << "][" << m.col
+        << "]: " << got << " through the kernel's metadata, " << expected << " as the ISA places it\n";
+    mismatches.push_back(mismatch_json(m.case_index, sim::distribution_name(m.dist), m.row, m.col, expected, got));
+  }
+  FileOutcome outcome{r.failed_cases ? kFails : kHolds, label, nullptr};
+  if (options.json) {
+    Json sim{{"instruction", c.inst->ptx(c.ordered)},
+             {"selector", c.selector},
+             {"arch", arch},
+             {"failed_cases", r.failed_cases},
+             {"wrong_elements", r.wrong_elements},
+             {"mismatches", std::move(mismatches)}};
+    if (!r.undefined.empty()) sim["undefined"] = r.undefined;
+    outcome.json = Json{{"verdict", label}, {"cases", r.cases}, {"sparse_sim", std::move(sim)}};
+  }
   return outcome;
 }
 

@@ -23,6 +23,7 @@
 #include "cli/command.h"
 #include "cli/family_checks.h"
 #include "cli/file_batch.h"
+#include "cli/json_shape.h"
 #include "cli/unchecked.h"
 #include "core/base/file_io.h"
 #include "core/base/hex.h"
@@ -30,6 +31,9 @@
 #include "core/tcgen05/tcgen05_check.h"
 #include "core/tcgen05/tcgen05_reader.h"
 #include "core/tcgen05/tcgen05_tirx.h"
+#include "sim/numerics/element_value.h"
+#include "sim/tcgen05/tcgen05_arith.h"
+#include "sim/tcgen05/tcgen05_file_sim.h"
 
 namespace mmacheck::cli {
 
@@ -149,6 +153,60 @@ FileOutcome check_tcgen05_file(const std::string& path, const std::string& text,
       << (r.k_loop_messages.empty() ? "" : ", K loop " + std::string(verdict_name(r.k_loop_result))) << std::endl
       << "  " << r.computation << "\n"
       << unchecked.summary(allow) << std::flush;
+  return outcome;
+}
+
+FileOutcome simulate_tcgen05_file(const std::string& path, const std::string& text, const KindOptions& options,
+                                  std::ostream& out) {
+  const Tcgen05Case c = is_tcgen05_tirx(text) ? read_tcgen05_tirx(text, path) : read_tcgen05_file(text, path);
+  const sim::Tcgen05FileSim r = sim::simulate_tcgen05_file(
+      c, sim::tcgen05_arith("sm_100"),
+      {.cases = options.cases, .seed = options.seed, .inputs = sim::input_set(options.inputs), .show = options.show});
+  const DType d = sim::tcgen05_dtype(c.instr.d->name);
+  const std::string label = r.failed() ? "failed" : r.unchecked_any() ? "unchecked" : "passed";
+  out << r.instr.str() << " on sm_100's arithmetic\n";
+  if (!r.problem.empty()) out << "failed     " << r.problem << "\n";
+  if (!r.unchecked.empty()) out << "unchecked  " << r.unchecked << "\n";
+  std::int64_t cases = 0;
+  Json operands = Json::array();
+  for (const sim::Tcgen05OperandSim& o : r.operands) {
+    const std::string verdict = !o.unchecked.empty() ? "unchecked" : o.failed_cases ? "failed" : "passed";
+    std::string padded = verdict;
+    padded.resize(11, ' ');
+    out << padded << o.name;
+    if (!o.unchecked.empty()) {
+      out << "\n  " << o.unchecked << "\n";
+    } else {
+      out << "  " << o.layout << ": " << o.cases << " cases, " << o.failed_cases << " differ (" << o.wrong_elements
+          << " of " << o.outputs << " D elements) from the program's instruction packed densely\n";
+    }
+    Json mismatches = Json::array();
+    for (const sim::TileMismatch& m : o.mismatches) {
+      const std::string expected = sim::element_text(d, m.expected);
+      const std::string got = sim::element_text(d, m.got);
+      out << "  case " << m.case_index << " (" << sim::distribution_name(m.dist) << ") D[" << m.row << "][" << m.col
+          << "]: " << got << " through the program's descriptors and TMEM layout, " << expected << " packed densely\n";
+      mismatches.push_back(mismatch_json(m.case_index, sim::distribution_name(m.dist), m.row, m.col, expected, got));
+    }
+    cases += o.cases;
+    Json item{{"operand", o.name},
+              {"instruction", r.instr.str()},
+              {"verdict", verdict},
+              {"cases", o.cases},
+              {"failed_cases", o.failed_cases},
+              {"wrong_elements", o.wrong_elements},
+              {"mismatches", std::move(mismatches)}};
+    if (!o.unchecked.empty()) item["reason"] = o.unchecked;
+    else item["layout"] = o.layout;
+    operands.push_back(std::move(item));
+  }
+  out << label << ": " << r.operands.size() << (r.operands.size() == 1 ? " run" : " runs") << std::endl;
+  FileOutcome outcome{label == "passed" ? kHolds : kFails, label, nullptr};
+  if (options.json) {
+    outcome.json = Json{{"verdict", label}, {"cases", cases}, {"tcgen05_sim", std::move(operands)}};
+    if (!r.problem.empty()) outcome.json["problem"] = r.problem;
+    if (!r.unchecked.empty()) outcome.json["reason"] = r.unchecked;
+  }
   return outcome;
 }
 

@@ -112,7 +112,7 @@ FileOutcome check_wgmma_file(const std::string& path, const std::string& text, b
 FileOutcome simulate_wgmma_file(const std::string& path, const std::string& text, const KindOptions& options,
                                 std::ostream& out) {
   const sim::ArchParams& arith = sim::wgmma_arith("sm_90");
-  const sim::WgmmaSimOptions o{
+  const sim::FileSimOptions o{
       .cases = options.cases, .seed = options.seed, .inputs = sim::input_set(options.inputs), .show = options.show};
   int passed = 0, failed = 0;
   std::int64_t cases = 0;
@@ -128,7 +128,7 @@ FileOutcome simulate_wgmma_file(const std::string& path, const std::string& text
         << " cases, " << r.failed_cases << " differ (" << r.wrong_elements << " of " << r.outputs
         << " D elements) from the operands packed densely\n";
     Json mismatches = Json::array();
-    for (const sim::WgmmaSimMismatch& m : r.mismatches) {
+    for (const sim::TileMismatch& m : r.mismatches) {
       const std::string expected = sim::element_text(r.run.inst.d, m.expected);
       const std::string got = sim::element_text(r.run.inst.d, m.got);
       out << "  case " << m.case_index << " (" << sim::distribution_name(m.dist) << ") D[" << m.row << "][" << m.col

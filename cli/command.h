@@ -41,6 +41,9 @@ struct Command {
   // one release as an alias of a verb: `run` is the verb's, and run_command
   // first tells standard error what to run instead ("prove FILE...").
   std::string_view alias_of = {};
+  // What the command reads, for its --help: nothing listed, or the kinds
+  // of the front door's table that have the job (cli/input_kinds.h).
+  enum class Reads { unlisted, prove, sim, gpu } reads = Reads::unlisted;
 };
 
 std::span<const Command> commands();
@@ -86,8 +89,6 @@ int run_capture(const Args& args);
 int run_draw(const Args& args);
 int run_bench(const Args& args);
 int run_help(const Args& args);
-int run_wgmma_gpu(const Args& args);
-int run_sparse_gpu(const Args& args);
 int run_replay(const Args& args);
 
 }  // namespace mmacheck::cli

@@ -13,6 +13,28 @@ namespace {
 // (cli/CMakeLists.txt leaves them out) nor their functions.
 constexpr bool kWithCuda = MMACHECK_WITH_CUDA;
 #if MMACHECK_WITH_CUDA
+// wgmma-gpu and sparse-gpu in gpu's words: `--inst all` becomes the family's
+// name, and the old command's defaults hold where the user gave none.
+bool given(const Args& args, std::string_view option) {
+  return std::any_of(args.begin(), args.end(), [&](const std::string& a) {
+    return a == option || (a.starts_with(option) && a.size() > option.size() && a[option.size()] == '=');
+  });
+}
+Args in_gpu_words(const Args& args, const std::string& family, const Args& defaults) {
+  Args out;
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    if (args[i] == "--inst=all") out.push_back("--inst=" + family);
+    else if (args[i] == "all" && i > 0 && args[i - 1] == "--inst") out.push_back(family);
+    else out.push_back(args[i]);
+  }
+  for (std::size_t i = 0; i + 1 < defaults.size(); i += 2)
+    if (!given(args, defaults[i])) out.insert(out.end(), {defaults[i], defaults[i + 1]});
+  return out;
+}
+int run_wgmma_gpu(const Args& args) { return run_gpu(in_gpu_words(args, "wgmma", {"--inputs", "all"})); }
+int run_sparse_gpu(const Args& args) {
+  return run_gpu(in_gpu_words(args, "mma.sp", {"--inst", "mma.sp", "--cases", "512"}));
+}
 constexpr auto* kRunGpu = run_gpu;
 constexpr auto* kRunCapture = run_capture;
 constexpr auto* kRunWgmmaGpu = run_wgmma_gpu;
@@ -34,26 +56,40 @@ int run_sparse(const Args& args) {
 // the README show; the options are the command's own description.
 constexpr Command kCommands[] = {
     {"help", "[COMMAND]", "the commands, or one command's usage, options and example", "prove", run_help},
-    {"prove", "FILE...", "dispatch, prove the nest computes the gemm, or give a counterexample",
-     "examples/seed.txt --json", run_prove},
+    {"prove",
+     "FILE...",
+     "dispatch, prove the nest computes the gemm, or give a counterexample",
+     "examples/seed.txt --json",
+     run_prove,
+     Needs::cpu,
+     {},
+     Command::Reads::prove},
     {"layout", "EXPR", "evaluate a layout expression: iters, spans, element -> owners map",
      "'S[(2, 8, 4, 2) : (2, 4@laneid, 1@laneid, 1)]' --shape 16,8", run_layout},
     {"emit", "FILE", "the lowered mma nest as TIRx IR or CUDA source", "examples/m64.txt --cuda", run_emit},
-    {"sim", "FILE...", "run the program on the warp machine vs direct evaluation and Eigen reference",
-     "examples/seed_corrected.txt --cases 256", run_sim},
+    {"sim",
+     "FILE...",
+     "run the program on the warp machine vs direct evaluation and Eigen reference",
+     "examples/seed_corrected.txt --cases 256",
+     run_sim,
+     Needs::cpu,
+     {},
+     Command::Reads::sim},
     {"replay", "FILE...", "replay vector files of any family (mma, mma.sp, wgmma, tcgen05) through its simulator",
      "tests/data/mmasim/wgmma.sm_90.mmav tests/data/m16n8k16.f32.f16.f16.f32.mmav", run_replay},
     {"bench", "", "bit-exact simulator throughput against Eigen float32", "--seconds 1 --threads 2", run_bench},
-    {"gpu", "FILE...", "run the nest on the GPU, diff bit for bit vs the simulator (3: no GPU)",
-     "examples/m64.txt --cases 4096", kRunGpu, Needs::cuda},
+    {"gpu",
+     "FILE... | --inst NAME...",
+     "run the nest, a wgmma file or single instructions on the GPU, diff bit for bit vs the simulator (3: no GPU)",
+     "examples/m64.txt --cases 4096",
+     kRunGpu,
+     Needs::cuda,
+     {},
+     Command::Reads::gpu},
     {"capture", "--instr PTX|TAG|all -o OUT.mmav", "record single-instruction test vectors on the GPU (3: no GPU)",
      "--instr m16n8k16.f16 --cases 1024 -o new.mmav", kRunCapture, Needs::cuda},
     {"draw", "FILE -o OUT.svg", "SVG picture of the fragments, counterexamples highlighted",
      "examples/seed.txt -o seed.svg", run_draw},
-    {"wgmma-gpu", "[FILE...]", "run wgmma on the GPU, diff bit for bit vs the simulator, capture vectors (3: no GPU)",
-     "--inst all --cases 64", kRunWgmmaGpu, Needs::cuda},
-    {"sparse-gpu", "", "run mma.sp on the GPU, diff vs each arithmetic hypothesis, capture vectors (3: no GPU)",
-     "--inst sp.m16n8k32.f16 --cases 256", kRunSparseGpu, Needs::cuda},
     // The family commands of earlier releases, aliases of the verbs for one release.
     {"cute", "FILE...", "alias of prove (one release): CuTe trait headers, atom lists, DSL prints",
      "tests/data/cute/pr3140_before.txt --json", run_prove, Needs::cpu, "prove FILE..."},
@@ -75,6 +111,10 @@ constexpr Command kCommands[] = {
      "--vectors tests/data/mmasim/wgmma.sm_90.mmav", run_replay, Needs::cpu, "replay FILE..."},
     {"tcgen05-sim", "--vectors F...", "alias of replay (one release): tcgen05.mma vector files",
      "--vectors tests/data/mmasim/tcgen05.sm_100.mmav", run_replay, Needs::cpu, "replay FILE..."},
+    {"wgmma-gpu", "[FILE...]", "alias of gpu (one release): wgmma operand files, --inst PTX|all on the GPU",
+     "--inst all --cases 64", kRunWgmmaGpu, Needs::cuda, "gpu FILE... or gpu --inst wgmma|PTX"},
+    {"sparse-gpu", "", "alias of gpu (one release): mma.sp instructions on the GPU, each arithmetic hypothesis",
+     "--inst sp.m16n8k32.f16 --cases 256", kRunSparseGpu, Needs::cuda, "gpu --inst mma.sp|TAG"},
 };
 }  // namespace
 

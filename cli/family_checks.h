@@ -25,7 +25,7 @@ FileOutcome check_tma_file(const std::string& path, const std::string& text, boo
 FileOutcome simulate_wgmma_file(const std::string& path, const std::string& text, const KindOptions& options,
                                 std::ostream& out);
 // gpu on a wgmma operand file (cuda layer builds only): its proved operands
-// on the device, diffed bit for bit against the simulator (cmd_wgmma_gpu.cc).
+// on the device, diffed bit for bit against the simulator (cli/gpu_wgmma.cc).
 FileOutcome gpu_wgmma_file(const std::string& path, const std::string& text, const KindOptions& options,
                            std::ostream& out);
 FileOutcome check_wgmma_file(const std::string& path, const std::string& text, bool json, bool allow,
@@ -33,6 +33,12 @@ FileOutcome check_wgmma_file(const std::string& path, const std::string& text, b
 // A kernel's PTX: wgmma's fence, commit and wait order.
 FileOutcome check_wgmma_order_file(const std::string& path, const std::string& text, bool json, bool allow,
                                    std::ostream& out);
+// sim on a tcgen05.mma file: random cases through the idesc's instruction,
+// the program's buffers and descriptors and its TMEM layout of D
+// (sim/tcgen05/tcgen05_file_sim.h); "unchecked" where the simulator has no
+// model (cta_group::2, kind::i8, a TIRx dump's K loop).
+FileOutcome simulate_tcgen05_file(const std::string& path, const std::string& text, const KindOptions& options,
+                                  std::ostream& out);
 FileOutcome check_tcgen05_file(const std::string& path, const std::string& text, bool json, bool allow,
                                std::ostream& out);
 FileOutcome check_triton_file(const std::string& path, const std::string& text, bool json, bool allow,
@@ -42,6 +48,11 @@ FileOutcome check_cute_file(const std::string& path, const std::string& text, co
 // No JSON report of its own: `json` gives {"verdict": label}.
 FileOutcome check_scale_file(const std::string& path, const std::string& text, bool json, bool allow,
                              std::ostream& out);
+// sim on an mma.sp metadata file: random cases through the kernel's e
+// registers as the instruction reads them (sim/sparse/sparse_file_sim.h),
+// sim's --arch (default sm_90).
+FileOutcome simulate_sparse_file(const std::string& path, const std::string& text, const KindOptions& options,
+                                 std::ostream& out);
 FileOutcome check_sparse_file(const std::string& path, const std::string& text, bool json, bool allow,
                               std::ostream& out);
 

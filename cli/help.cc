@@ -5,6 +5,7 @@
 #include <set>
 #include <sstream>
 
+#include "cli/input_kinds.h"
 #include "core/base/error.h"
 #include "mmacheck_version.h"
 
@@ -50,8 +51,13 @@ void print_command_help(std::ostream& os, const Command& command, const po::opti
   po::options_description shown("options", 100, 50);
   for (const auto& option : options.options())
     if (!operands.count(option->long_name())) shown.add(option);
-  os << "usage: " << usage_line(command) << "\n  " << command.summary << "\n\n"
-     << shown << "\nexample:\n  mmacheck " << command.name << " " << command.example << "\n";
+  os << "usage: " << usage_line(command) << "\n  " << command.summary << "\n\n" << shown << "\n";
+  if (command.reads != Command::Reads::unlisted)
+    os << reads_text(command.reads == Command::Reads::prove ? Job::prove
+                     : command.reads == Command::Reads::sim ? Job::sim
+                                                            : Job::gpu)
+       << "\n";
+  os << "example:\n  mmacheck " << command.name << " " << command.example << "\n";
 }
 
 namespace {

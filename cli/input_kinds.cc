@@ -109,6 +109,17 @@ FileOutcome vectors(const std::string& path, const std::string& text, const Kind
   return outcome;
 }
 
+// sim on a vector file: the replay's own report, as `replay` prints it.
+FileOutcome replay(const std::string& path, const std::string& text, const KindOptions& o, std::ostream& out) {
+  if (path == "-") throw Error(SourceLoc{"-", 0, 0}, "vector files are replayed from files, not from standard input");
+  ReplayOptions r;
+  r.arch = o.arch;
+  r.show = o.show;
+  r.json = o.json;
+  const ReplayResult result = replay_vectors(*vector_family(text), {path}, r, out);
+  return {result.failed ? kFails : kHolds, result.failed ? "failed" : "passed", result.json};
+}
+
 // The device's runs: only in a build with the cuda layer (cmd_*_gpu.cc).
 #if MMACHECK_WITH_CUDA
 constexpr auto* kGpuWgmmaFile = gpu_wgmma_file;
@@ -119,11 +130,13 @@ constexpr FileOutcome (*kGpuWgmmaFile)(const std::string&, const std::string&, c
 
 constexpr std::array kKinds{
     // First: a vector file's instr line may name any family's instruction.
-    InputKind{"replay", "vector files (instr and case lines of mma, mma.sp, wgmma, tcgen05)", vector_file, vectors},
+    InputKind{"replay", "vector files (instr and case lines of mma, mma.sp, wgmma, tcgen05)", vector_file, vectors,
+              replay},
     InputKind{"tma", "TMA copy files (tma, operand, descriptor, smem lines)", tma_file, plain<check_tma_file>},
     InputKind{"tcgen05", "tcgen05.mma files (instr kind=, idesc, tmem lines) and TIRx tcgen05 dumps", tcgen05_file,
-              plain<check_tcgen05_file>},
-    InputKind{"sparse", "mma.sp metadata files (instr mma.sp...)", sparse_file, plain<check_sparse_file>},
+              plain<check_tcgen05_file>, simulate_tcgen05_file},
+    InputKind{"sparse", "mma.sp metadata files (instr mma.sp...)", sparse_file, plain<check_sparse_file>,
+              simulate_sparse_file},
     InputKind{"scales", "block-scaled mma files (instr ...block_scale...)", scale_file, plain<check_scale_file>},
     InputKind{"wgmma", "wgmma operand files (operand, descriptor, smem lines)", wgmma_file, plain<check_wgmma_file>,
               simulate_wgmma_file, kGpuWgmmaFile},
@@ -136,6 +149,37 @@ constexpr std::array kKinds{
 }  // namespace
 
 std::span<const InputKind> input_kinds() { return kKinds; }
+
+bool supports(const InputKind& kind, Job job) {
+  switch (job) {
+    case Job::prove: return kind.check != nullptr;
+    case Job::sim: return kind.simulate != nullptr;
+    case Job::gpu: return kind.gpu != nullptr;
+  }
+  return false;
+}
+
+// prove: every kind of file a reader of the door or the program readers
+// take.  C and C++ headers only as .hpp (CuTe's): a folder's .h files are
+// rarely trait headers.
+const std::vector<std::string>& folder_extensions(Job job) {
+  static const std::vector<std::string> prove{".txt", ".py", ".ptx", ".ttgir", ".mlir", ".json", ".hpp", ".mmav"};
+  static const std::vector<std::string> sim{".txt", ".py", ".mmav"};
+  static const std::vector<std::string> gpu{".txt", ".py"};
+  return job == Job::prove ? prove : job == Job::sim ? sim : gpu;
+}
+
+std::string reads_text(Job job) {
+  std::string out =
+      "reads (each file's kind by its content):\n  gemm programs: layout files (.txt), TVMScript and the released "
+      "TIRx's programs, prints and dumps (.py)\n";
+  for (const InputKind& k : kKinds)
+    if (supports(k, job)) out += "  " + std::string(k.what) + "\n";
+  out += "a folder gives its";
+  const std::vector<std::string>& ext = folder_extensions(job);
+  for (std::size_t i = 0; i < ext.size(); ++i) out += (i == 0 ? " " : i + 1 == ext.size() ? " and " : ", ") + ext[i];
+  return out + " files; - is standard input\n";
+}
 
 std::string kind_names() {
   std::string out;

@@ -16,10 +16,12 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <ostream>
 #include <span>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "cli/file_batch.h"
 #include "core/base/limits.h"
@@ -35,6 +37,7 @@ struct KindOptions {
   std::uint64_t seed = 1;
   std::string inputs = "standard";
   int show = 10;
+  std::optional<std::string> arch = std::nullopt;  // sim's --arch for vector files (else their family's)
 };
 
 struct InputKind {
@@ -53,6 +56,20 @@ struct InputKind {
   FileOutcome (*gpu)(const std::string& path, const std::string& text, const KindOptions& options,
                      std::ostream& out) = nullptr;
 };
+
+// The jobs that read files of every kind through the door, each a column
+// of the table (prove: check; sim: simulate; gpu: gpu).
+enum class Job { prove, sim, gpu };
+// Whether `kind` has `job`'s column (a build without the cuda layer has no
+// gpu column).
+bool supports(const InputKind& kind, Job job);
+// The files a folder operand gives `job` (cli/file_batch.h's expand_inputs):
+// prove takes every extension the door reads, sim the programs and vector
+// files, gpu the programs and wgmma files.
+const std::vector<std::string>& folder_extensions(Job job);
+// "reads: ..." for `mmacheck JOB --help`: the gemm programs and each kind
+// with the job's column, and what a folder gives.
+std::string reads_text(Job job);
 
 // The rows, in the order they are tried.
 std::span<const InputKind> input_kinds();

@@ -29,7 +29,7 @@ namespace mmacheck::cli {
 // keys in their order, `notes` last ([] when `body` has none).
 Json file_json(const std::string& file, const Json& body);
 
-// One D element a run got wrong, in every job's report (gpu, wgmma-gpu, sim
+// One D element a run got wrong, in every job's report (gpu, sim
 // of a wgmma file): {"case", "distribution", "row", "col", "expected", "got"},
 // the values as element_text prints them.
 Json mismatch_json(std::int64_t case_index, std::string_view distribution, int row, int col,

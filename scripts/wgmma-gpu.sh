@@ -7,7 +7,7 @@
 # Writes into OUT_DIR (created), each step's exit status and last line in
 # summary.txt (printed at the end):
 #   env.txt               GPU, driver, mmacheck version
-#   examples/NAME.txt     `mmacheck wgmma-gpu` on every example of examples/wgmma/ that
+#   examples/NAME.txt     `mmacheck gpu` on every example of examples/wgmma/ that
 #                         `mmacheck wgmma` proves (each operand through its own descriptor
 #                         and buffer layout), 256 cases
 #   every_n.txt           every type row at every N (8..256), 32 cases, layouts in turn
@@ -62,19 +62,19 @@ step() {  # step NAME LOG SECONDS COMMAND...
 
 for f in "$B"/src/examples/wgmma/*.txt; do
   name=$(basename "$f" .txt)
-  if "$M" wgmma "$f" >/dev/null 2>&1; then
-    step "examples/$name" "$OUT/examples/$name.txt" 300 "$M" wgmma-gpu "$f" --cases 256 --show 20
+  if "$M" prove "$f" >/dev/null 2>&1; then
+    step "examples/$name" "$OUT/examples/$name.txt" 300 "$M" gpu "$f" --inputs all --cases 256 --show 20
   fi
 done
-step every_n "$OUT/every_n.txt" 1200 "$M" wgmma-gpu --inst all --n every --cases 32 --show 20
+step every_n "$OUT/every_n.txt" 1200 "$M" gpu --inst wgmma --inputs all --n every --cases 32 --show 20
 W=wgmma.mma_async.sync.aligned
 for row in m64n64k16.f32.f16.f16 m64n64k16.f16.f16.f16 m64n64k16.f32.bf16.bf16 m64n64k8.f32.tf32.tf32 \
   m64n64k32.f32.e4m3.e4m3 m64n64k32.f32.e5m2.e4m3 m64n64k32.f16.e4m3.e5m2 m64n64k32.f16.e5m2.e5m2 \
   m64n32k32.s32.s8.s8 m64n32k32.s32.u8.s8; do
-  step "layouts_$row" "$OUT/layouts_$row.txt" 300 "$M" wgmma-gpu --inst "$W.$row" --cases 256 --show 20
+  step "layouts_$row" "$OUT/layouts_$row.txt" 300 "$M" gpu --inst "$W.$row" --inputs all --cases 256 --show 20
 done
-step capture "$OUT/capture/capture.txt" 600 "$M" wgmma-gpu --inst all --n 8,24 --cases 32 --show 20 \
+step capture "$OUT/capture/capture.txt" 600 "$M" gpu --inst wgmma --inputs all --n 8,24 --cases 32 --show 20 \
   --capture "$OUT/capture"
-step replay "$OUT/capture/replay.txt" 600 sh -c "\"$M\" wgmma-sim --show 50 \"$OUT\"/capture/*.mmav"
+step replay "$OUT/capture/replay.txt" 600 sh -c "\"$M\" replay --show 50 \"$OUT\"/capture/*.mmav"
 step tests "$OUT/tests.txt" 900 "$B/bin/mmacheck_tests" "[wgmma]"
 cat "$OUT/summary.txt"

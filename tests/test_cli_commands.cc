@@ -447,6 +447,8 @@ TEST_CASE("the family commands are aliases of the verbs for one release, and say
   CHECK(help.out.find("  mmacheck prove FILE...") < aliases);
   CHECK(help.out.find("  mmacheck wgmma ", aliases) != std::string::npos);
   CHECK(help.out.find("-> mmacheck replay FILE...", aliases) != std::string::npos);
+  CHECK(help.out.find("  mmacheck sparse-gpu     -> mmacheck gpu --inst mma.sp|TAG", aliases) != std::string::npos);
+  CHECK(help.out.find("  mmacheck wgmma-gpu", aliases) != std::string::npos);
   // An alias's help names the verb whose options it takes.
   const RunResult h = run_mmacheck({"tcgen05", "--help"});
   CHECK(h.status == 0);

@@ -110,20 +110,51 @@ TEST_CASE("the wgmma differential matches the simulator on an sm_90 device", "[c
   }
 }
 
-TEST_CASE("wgmma-gpu: kernels and bad input before the GPU, exit 3 without one", "[cuda][wgmma][cli]") {
-  const test::RunResult k =
-      test::run_mmacheck({"wgmma-gpu", test::source_path("examples/wgmma/k_sw128_f16.txt"), "--print-kernel"});
+TEST_CASE("gpu --inst wgmma: kernels and bad input before the GPU, exit 3 without one", "[cuda][wgmma][cli]") {
+  const std::string file = test::source_path("examples/wgmma/k_sw128_f16.txt");
+  const test::RunResult k = test::run_mmacheck({"gpu", file, "--print-kernel"});
   CHECK(k.status == 0);
   CHECK(k.out.find("wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16") != std::string::npos);
-  CHECK(test::run_mmacheck({"wgmma-gpu", "--inst", "wgmma.mma_async.sync.aligned.m64n12k16.f32.f16.f16"}).status == 2);
+  CHECK(k.out.find("extern __shared__") != std::string::npos);
+  // The alias runs the verb: the same kernel, and a note naming the verb.
+  const test::RunResult alias = test::run_mmacheck({"wgmma-gpu", file, "--print-kernel"});
+  CHECK(alias.status == 0);
+  CHECK(alias.out == k.out);
+  CHECK(alias.err.find("run 'mmacheck gpu FILE... or gpu --inst wgmma|PTX'") != std::string::npos);
+  // --inst names a kernel without a file; the family's `wgmma` the first type row.
+  const test::RunResult inst =
+      test::run_mmacheck({"gpu", "--inst", "wgmma.mma_async.sync.aligned.m64n8k16.f32.bf16.bf16", "--print-kernel"});
+  CHECK(inst.status == 0);
+  CHECK(inst.out.find("m64n8k16.f32.bf16.bf16") != std::string::npos);
+  CHECK(test::run_mmacheck({"gpu", "--inst", "wgmma", "--print-kernel"}).out ==
+        test::run_mmacheck({"wgmma-gpu", "--inst", "all", "--print-kernel"}).out);
+  // A program file has no wgmma kernel: emit --cuda is named.
+  const test::RunResult program = test::run_mmacheck({"gpu", test::source_path("examples/m64.txt"), "--print-kernel"});
+  CHECK(program.status == 2);
+  CHECK(program.err.find("mmacheck emit") != std::string::npos);
+  for (const std::vector<std::string>& bad : {
+           std::vector<std::string>{"gpu", "--inst", "wgmma.mma_async.sync.aligned.m64n12k16.f32.f16.f16"},
+           std::vector<std::string>{"wgmma-gpu", "--inst", "wgmma.mma_async.sync.aligned.m64n12k16.f32.f16.f16"},
+           std::vector<std::string>{"gpu", "--inst", "wgmma", "--n", "8,x"},
+           std::vector<std::string>{"gpu", "--inst", "mma.sync.aligned.m16n8k16"},  // no family of gpu --inst
+           std::vector<std::string>{"gpu", "--inst", "wgmma", "--inst", "mma.sp", "--capture", "somewhere"},
+           std::vector<std::string>{"gpu"},
+       }) {
+    INFO(bad.front() + " ... " + bad.back());
+    CHECK(test::run_mmacheck(bad).status == 2);
+  }
   // Only refuted operands: nothing to run.
-  const test::RunResult none = test::run_mmacheck({"wgmma-gpu", test::source_path("examples/wgmma/bad_swizzle.txt")});
+  const test::RunResult none = test::run_mmacheck({"gpu", test::source_path("examples/wgmma/bad_swizzle.txt")});
   CHECK(none.status == 2);
   CHECK(none.err.find("nothing to run") != std::string::npos);
   if (!probe_device()) {
-    const test::RunResult r = test::run_mmacheck({"wgmma-gpu", "--inst", "all", "--cases", "2"});
-    CHECK(r.status == 3);
-    CHECK(r.err.find("no GPU") != std::string::npos);
+    for (const std::vector<std::string>& run :
+         {std::vector<std::string>{"gpu", "--inst", "wgmma", "--cases", "2"},
+          std::vector<std::string>{"wgmma-gpu", "--inst", "all", "--cases", "2"}}) {
+      const test::RunResult r = test::run_mmacheck(run);
+      CHECK(r.status == 3);
+      CHECK(r.err.find("no GPU") != std::string::npos);
+    }
   }
 }
 

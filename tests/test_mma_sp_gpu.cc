@@ -73,12 +73,23 @@ TEST_CASE("mma.sp on the device: the default hypothesis matches, captures replay
   }
 }
 
-TEST_CASE("sparse-gpu: bad input exits 2, no GPU exits 3", "[cuda][mma-sp][cli]") {
-  CHECK(test::run_mmacheck({"sparse-gpu", "--inst", "sp.m16n8k8.f16"}).status == 2);
-  CHECK(test::run_mmacheck({"sparse-gpu", "--cases", "0"}).status == 2);
+TEST_CASE("gpu --inst mma.sp: bad input exits 2, no GPU exits 3; sparse-gpu is its alias", "[cuda][mma-sp][cli]") {
+  for (const std::vector<std::string>& bad : {
+           std::vector<std::string>{"gpu", "--inst", "sp.m16n8k8.f16"},
+           std::vector<std::string>{"sparse-gpu", "--inst", "sp.m16n8k8.f16"},
+           std::vector<std::string>{"gpu", "--inst", "mma.sp", "--cases", "0"},
+           std::vector<std::string>{"sparse-gpu", "--cases", "0"},
+           std::vector<std::string>{"gpu", "--inst", "mma.sp", "--selector", "x"},
+       }) {
+    INFO(bad[0] + " " + bad[1] + " " + bad.back());
+    CHECK(test::run_mmacheck(bad).status == 2);
+  }
   std::string why;
   if (probe_device(&why)) return test::skip("a device is present");
-  CHECK(test::run_mmacheck({"sparse-gpu", "--cases", "4"}).status == 3);
+  CHECK(test::run_mmacheck({"gpu", "--inst", "sp.m16n8k16.f16", "--cases", "4"}).status == 3);
+  const test::RunResult alias = test::run_mmacheck({"sparse-gpu", "--cases", "4"});
+  CHECK(alias.status == 3);
+  CHECK(alias.err.find("is an alias kept for one release: run 'mmacheck gpu --inst mma.sp|TAG'") != std::string::npos);
 }
 
 }  // namespace test_mma_sp_gpu

@@ -106,7 +106,10 @@ TEST_CASE("every --json command prints objects of docs/report.schema.json", "[cl
   CHECK(conforming_lines({"emit", declined, "--json"})[0]["verdict"] == "dispatch_failed");
   // The GPU jobs of the families: one object, on a machine without a GPU too.
   for (const std::vector<std::string>& gpu_job :
-       {std::vector<std::string>{"wgmma-gpu", "--inst", "wgmma.mma_async.sync.aligned.m64n8k16.f32.f16.f16", "--cases",
+       {std::vector<std::string>{"gpu", "--inst", "wgmma.mma_async.sync.aligned.m64n8k16.f32.f16.f16", "--cases", "2",
+                                 "--json"},
+        std::vector<std::string>{"gpu", "--inst", "sp.m16n8k16.f16", "--selector", "0", "--cases", "2", "--json"},
+        std::vector<std::string>{"wgmma-gpu", "--inst", "wgmma.mma_async.sync.aligned.m64n8k16.f32.f16.f16", "--cases",
                                  "2", "--json"},
         std::vector<std::string>{"sparse-gpu", "--inst", "sp.m16n8k16.f16", "--selector", "0", "--cases", "2",
                                  "--json"}}) {
@@ -133,6 +136,13 @@ TEST_CASE("every --json command prints objects of docs/report.schema.json", "[cl
         "proved");
   CHECK(conforming_lines(
             {"sim", source_path("examples/wgmma/bad_major.txt"), "--cases", "2", "--json"})[0]["verdict"] == "failed");
+  CHECK(conforming_lines({"sim", source_path("examples/tcgen05/bad_swizzle.txt"), "--cases", "2",
+                          "--json"})[0]["verdict"] == "failed");
+  CHECK(conforming_lines({"sim", source_path("examples/tcgen05/bad_idesc_m.txt"), "--json"})[0]["verdict"] == "failed");
+  CHECK(conforming_lines({"sim", source_path("examples/tcgen05/f8_pair_m256.txt"), "--json"})[0]["verdict"] ==
+        "unchecked");
+  CHECK(conforming_lines({"sim", source_path("examples/sparse/k32_selector1.txt"), "--cases", "2",
+                          "--json"})[0]["verdict"] == "passed");
   // A TIRx dump's K loop and computation (tests/test_tcgen05_repeats.cc).
   const auto frozen = conforming_lines(
       {"tcgen05", source_path("tests/data/tirx/tcgen05_planted/tcgen05_a_frozen.lowered.py"), "--json"});

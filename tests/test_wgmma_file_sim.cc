@@ -96,11 +96,11 @@ TEST_CASE("gpu on a wgmma operand file runs its proved operands; another family'
 }
 
 TEST_CASE("sim on a family's file it has no model to run is bad input naming prove", "[sim][cli]") {
-  const std::string tcgen05 = source_path("examples/tcgen05/f16_k_sw128.txt");
-  const auto r = run_mmacheck({"sim", tcgen05});
+  const std::string tma = source_path("examples/tma/k_sw128_f16.txt");
+  const auto r = run_mmacheck({"sim", tma});
   CHECK(r.status == 2);
-  CHECK(r.err.find("sim has no arithmetic model to run tcgen05.mma files") != std::string::npos);
-  CHECK(r.err.find("'mmacheck prove " + tcgen05 + "' checks it") != std::string::npos);
+  CHECK(r.err.find("sim has no arithmetic model to run TMA copy files") != std::string::npos);
+  CHECK(r.err.find("'mmacheck prove " + tma + "' checks it") != std::string::npos);
 }
 
 }  // namespace test_wgmma_file_sim

@@ -178,6 +178,33 @@ std::uint32_t Tcgen05Instr::idesc() const {
 
 std::span<const IdescField> idesc_fields() { return kFields; }
 
+std::optional<Tcgen05Instr> instr_of_idesc(Tcgen05Kind kind, int cta_group, std::uint32_t bits) {
+  const auto field = [&](std::string_view name) {
+    for (const IdescField& f : kFields)
+      if (f.name == name) return f.get(bits);
+    return 0u;
+  };
+  Tcgen05Instr in;
+  in.kind = kind;
+  in.cta_group = cta_group;
+  in.m = static_cast<int>(field("M >> 4")) << 4;
+  in.n = static_cast<int>(field("N >> 3")) << 3;
+  for (const Tcgen05DFormat& d : kDFormats)
+    if (d.kind == kind && static_cast<std::uint32_t>(d.code) == field("dtype")) in.d = &d;
+  for (const Tcgen05Format& t : kFormats) {
+    if (t.kind != kind) continue;
+    if (static_cast<std::uint32_t>(t.code) == field("atype")) in.a = &t;
+    if (static_cast<std::uint32_t>(t.code) == field("btype")) in.b = &t;
+  }
+  in.a_major = field("transpose A") ? Major::mn : Major::k;
+  in.b_major = field("transpose B") ? Major::mn : Major::k;
+  in.negate_a = field("negate A") != 0;
+  in.negate_b = field("negate B") != 0;
+  in.saturate = field("saturate") != 0;
+  if (!in.d || !in.a || !in.b || !in.problem().empty() || in.idesc() != bits) return std::nullopt;
+  return in;
+}
+
 std::vector<IdescDifference> idesc_differences(const Tcgen05Instr& instr, std::uint32_t got) {
   const std::uint32_t want = instr.idesc();
   std::vector<IdescDifference> out;

@@ -29,6 +29,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -89,6 +90,14 @@ struct IdescField {
   std::uint32_t get(std::uint32_t bits) const { return (bits >> low) & ((1u << width) - 1); }
 };
 std::span<const IdescField> idesc_fields();
+
+// The instruction a descriptor describes for a kind and CTA group (which
+// the PTX spelling, not the descriptor, carries): what the tensor core runs
+// when a program passes `bits`.  nullopt when a field names no format of
+// the kind, the shape is no tcgen05.mma's, or a field the instruction does
+// not state is set (sparsity, max shift, reserved bits).
+//     instr_of_idesc(Tcgen05Kind::f16, 1, 0x08400490)->n == 256
+std::optional<Tcgen05Instr> instr_of_idesc(Tcgen05Kind kind, int cta_group, std::uint32_t bits);
 
 // A field where the descriptor differs from the instruction's: both values
 // and what each means ("dtype (bits 4-5) is 0 (f16) but the instruction's D

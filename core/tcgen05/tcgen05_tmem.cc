@@ -87,6 +87,16 @@ std::vector<TmemPosition> tmem_placement(const TileLayout& layout, int m, int n)
   return out;
 }
 
+std::vector<TmemPosition> tmem_words(const TmemCase& c) {
+  std::vector<TmemPosition> placed = c.placed;
+  if (c.d_bits == 16)
+    for (TmemPosition& p : placed) {
+      p.high = static_cast<int>(((p.column % 2) + 2) % 2);
+      p.column = (p.column - p.high) / 2;
+    }
+  return placed;
+}
+
 TmemReport check_tmem(const TmemCase& c) {
   TmemReport r;
   r.name = c.name;
@@ -102,14 +112,8 @@ TmemReport check_tmem(const TmemCase& c) {
     r.message = "a " + std::to_string(c.d_bits) + "-bit D's place in TMEM's 32-bit columns is not modelled";
     return r;
   }
-  // A 16-bit D's TCol counts 16-bit halves (TIRx's units); the instruction
-  // writes each element into the low half of its column.
-  std::vector<TmemPosition> placed = c.placed;
-  if (c.d_bits == 16)
-    for (TmemPosition& p : placed) {
-      p.high = static_cast<int>(((p.column % 2) + 2) % 2);
-      p.column = (p.column - p.high) / 2;
-    }
+  // The instruction writes a 16-bit element into the low half of its column.
+  const std::vector<TmemPosition> placed = tmem_words(c);
   if (const std::string why = tmem_address_problem(*path, c.n, c.base_lane, c.base_col); !why.empty()) {
     r.result = FrameVerdict::refuted;
     r.message = why;

@@ -89,6 +89,11 @@ struct TmemCase {
   std::string placement;             // the layout's text
 };
 
+// The case's placed positions as TMEM words: a 16-bit D's TCol counts
+// 16-bit halves (TIRx's units), so TCol t is column t / 2, its high half
+// when t is odd.
+std::vector<TmemPosition> tmem_words(const TmemCase& c);
+
 struct TmemMismatch {
   int row = 0, col = 0;
   TmemPosition written, placed;

@@ -6,7 +6,7 @@
 #
 # Writes eight files under $OUT:
 #   summary.txt     each step's exit status, seconds and last line; env (GPU, driver, version)
-#   diff.txt        `mmacheck sparse-gpu --inst all --selector all --cases 1024`: per row and
+#   diff.txt        `mmacheck gpu --inst mma.sp --selector all --cases 1024`: per row and
 #                   selector, the cases and outputs where the GPU's D differs from each
 #                   arithmetic hypothesis (zeros, kept, kept-packed)
 #   k16.mmav        captured vectors, every m16n8k16 row and selector, 64 cases each
@@ -62,14 +62,14 @@ step() {  # step NAME LOG SECONDS COMMAND...
   echo "$? $name $(($(date +%s) - t0))s: $(grep -v "^ *$" "$log" | tail -n 1)" >>"$OUT/summary.txt"
 }
 
-step diff "$OUT/diff.txt" 300 "$M" sparse-gpu --inst all --selector all --cases 1024 --seed 1
+step diff "$OUT/diff.txt" 300 "$M" gpu --inst mma.sp --selector all --cases 1024 --seed 1
 # The captures' own logs go to summary.txt only (eight files at most).
 cap() {  # cap NAME TAGS...
   name=$1
   shift
   : >"$OUT/$name.log"
   for tag in "$@"; do
-    "$M" sparse-gpu --inst "$tag" --cases 64 --seed 7 --capture "$OUT/$name.$tag.part" >>"$OUT/$name.log" 2>&1
+    "$M" gpu --inst "$tag" --cases 64 --seed 7 --capture "$OUT/$name.$tag.part" >>"$OUT/$name.log" 2>&1
   done
   cat "$OUT"/"$name".*.part >"$OUT/$name.mmav" 2>/dev/null
   rm -f "$OUT"/"$name".*.part

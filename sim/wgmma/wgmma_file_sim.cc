@@ -36,7 +36,7 @@ void put(std::vector<std::byte>& image, std::int64_t address, std::uint64_t bits
 
 }  // namespace
 
-WgmmaOperandSim simulate_wgmma_operand(const WgmmaCase& c, const ArchParams& arith, const WgmmaSimOptions& options) {
+WgmmaOperandSim simulate_wgmma_operand(const WgmmaCase& c, const ArchParams& arith, const FileSimOptions& options) {
   const WgmmaInst inst = wgmma_inst_of(c);
   const int bytes = c.operand.type->bytes;
   const char given = c.operand.operand;
@@ -54,7 +54,6 @@ WgmmaOperandSim simulate_wgmma_operand(const WgmmaCase& c, const ArchParams& ari
     }
   size = (size + 15) / 16 * 16;
   const WgmmaRun dense = dense_wgmma_run(inst, Major::k, SwizzleMode::b128, Major::k, SwizzleMode::b128);
-  out.cases = options.cases;
   for (int n = 0; n < options.cases; ++n) {
     const Distribution dist = case_distribution(n, options.inputs);
     const int k = inst.k();
@@ -76,17 +75,7 @@ WgmmaOperandSim simulate_wgmma_operand(const WgmmaCase& c, const ArchParams& ari
     WgmmaRun sized = out.run;
     sized.image_bytes = size;
     const std::vector<std::uint64_t> got = accumulator_tile(inst, run_wgmma(sized, arith, image, c_words));
-    int wrong = 0;
-    for (std::size_t e = 0; e < got.size(); ++e) {
-      ++out.outputs;
-      if (got[e] == expected[e]) continue;
-      ++wrong;
-      if (static_cast<int>(out.mismatches.size()) < options.show)
-        out.mismatches.push_back(
-            {n, dist, static_cast<int>(e / inst.n), static_cast<int>(e % inst.n), expected[e], got[e]});
-    }
-    out.wrong_elements += wrong;
-    out.failed_cases += wrong ? 1 : 0;
+    out.add_case(n, dist, inst.n, expected, got, options.show);
   }
   return out;
 }

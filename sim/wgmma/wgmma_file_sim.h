@@ -18,43 +18,21 @@
 //     r.failed_cases == 0  // the descriptor reads the buffer right
 #pragma once
 
-#include <cstdint>
-#include <string>
-#include <vector>
-
 #include "core/wgmma/wgmma_check.h"
 #include "sim/numerics/mma_model.h"
-#include "sim/numerics/random_inputs.h"
+#include "sim/numerics/tile_diff.h"
 #include "sim/wgmma/wgmma_machine.h"
 
 namespace mmacheck::sim {
 
-struct WgmmaSimOptions {
-  int cases = 64;
-  std::uint64_t seed = 1;
-  InputSet inputs = InputSet::standard;  // the distributions the cases take turns over
-  int show = 10;                         // mismatches kept
-};
-
-struct WgmmaSimMismatch {
-  int case_index = 0;
-  Distribution dist{};
-  int row = 0, col = 0;        // of D
-  std::uint64_t expected = 0;  // the reference's bits
-  std::uint64_t got = 0;       // through the program's buffer and descriptor
-};
-
-struct WgmmaOperandSim {
+struct WgmmaOperandSim : TileDiff {
   WgmmaRun run;  // the instruction and layouts simulated
-  std::int64_t cases = 0, failed_cases = 0;
-  std::int64_t outputs = 0, wrong_elements = 0;
-  std::vector<WgmmaSimMismatch> mismatches;  // the first options.show
 };
 
 // The instruction of the operand's case: A with N = 64, B with N its rows;
 // D f32 (s32 for integer inputs).
 WgmmaInst wgmma_inst_of(const WgmmaCase& c);
 
-WgmmaOperandSim simulate_wgmma_operand(const WgmmaCase& c, const ArchParams& arith, const WgmmaSimOptions& options);
+WgmmaOperandSim simulate_wgmma_operand(const WgmmaCase& c, const ArchParams& arith, const FileSimOptions& options);
 
 }  // namespace mmacheck::sim

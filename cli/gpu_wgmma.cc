@@ -1,32 +1,29 @@
-// mmacheck wgmma-gpu [FILE...] [--inst PTX|all] [--n N,...|every] [--cases N] [--seed S] [--inputs all|standard|edge]
-//                    [--show N] [--capture DIR] [--print-kernel]
-//
-// Runs wgmma.mma_async on the GPU (sm_90a: H100, H200) and diffs every D
-// element bit for bit against the simulator (sim/wgmma/wgmma_machine.h with
-// sim/numerics/wgmma_model.h's arithmetic).  Each run is one instruction
-// with one shared-memory layout of A and B:
-//   FILE...      the operands of wgmma example files (wgmma operand files
-//                as prove reads them) that prove, each read through its own descriptor
-//                from its own buffer layout, the other operand packed
-//                densely K-major beside it (A: N = 64; f32 or s32 D);
-//   --inst PTX   that instruction in every layout of wgmma_replay_layouts
-//                (K-major in each swizzle mode; MN-major for f16/bf16);
-//   --inst all   every type row (sim/numerics/wgmma_model.h) at N = 8, 16,
-//                24, 64, 128, 256 (s32: 8, 16, 24, 32, 64, 256), or the --n
-//                list (N,N,... or every: each N the row has), the layouts in turn.
+// The device's wgmma runs (sm_90a: H100, H200): `gpu FILE` on a wgmma
+// operand file, `gpu --inst wgmma...` (cli/gpu_runs.h).  Each run is one
+// instruction with one shared-memory layout of A and B, every D element
+// diffed bit for bit against the simulator (sim/wgmma/wgmma_machine.h with
+// sim/numerics/wgmma_model.h's arithmetic):
+//   FILE           the operands of a wgmma operand file that prove, each read
+//                  through its own descriptor from its own buffer layout, the
+//                  other operand packed densely K-major beside it (A: N = 64;
+//                  f32 or s32 D);
+//   --inst PTX     that instruction in every layout of wgmma_replay_layouts
+//                  (K-major in each swizzle mode; MN-major for f16/bf16);
+//   --inst wgmma   every type row (sim/numerics/wgmma_model.h) at N = 8, 16,
+//                  24, 64, 128, 256 (s32: 8, 16, 24, 32, 64, 256), or the --n
+//                  list (N,N,... or every: each N the row has), the layouts in turn.
 // The kernels are compiled first, on every hardware thread at once.  The
-// kernel (cuda/wgmma_kernel.h) stages the case's shared-memory image,
-// fences, issues wgmma with the descriptors, commits, waits and stores D.
-// Prints per run "PTX, LAYOUT: C cases match, F differ (E elements)" and the
-// first --show mismatches by case and element, then a summary line.
-// --capture DIR writes each run's cases with the device's D as wgmma vectors
-// (DIR/wgmma.RUN.mmav; `mmacheck replay` replays them).  --print-kernel
-// prints the first run's CUDA source and exits (no GPU needed).  --json
-// prints one object instead of the text (docs/report.schema.json): {"file":
-// null, "verdict": "match" | "differ" | "no_gpu", "device", "cases" (all
-// runs'), "runs": [{"run", "cases", "differ", "elements", "mismatches":
-// [{"case", "distribution", "row", "col", "expected", "got"}]}]}.
-// Exit status: 0 all match, 1 a mismatch, 2 bad input, 3 no GPU.
+// kernel (cuda/wgmma_kernel.h) stages the case's shared-memory image in
+// dynamic shared memory (up to the device's 227 KB), fences, issues wgmma
+// with the descriptors, commits, waits and stores D.  Prints per run "PTX,
+// LAYOUT: C cases match, F differ (E elements)" and the first --show
+// mismatches by case and element, then a summary line.  --capture DIR
+// writes each run's cases with the device's D as wgmma vectors
+// (DIR/wgmma.RUN.mmav; `mmacheck replay` replays them).  The report's JSON
+// (docs/report.schema.json): {"file", "verdict": "match" | "differ" |
+// "no_gpu", "device", "cases" (all runs'), "runs": [{"run", "cases",
+// "differ", "elements", "mismatches": [{"case", "distribution", "row",
+// "col", "expected", "got"}]}]}.
 #include <algorithm>
 #include <filesystem>
 #include <iostream>
@@ -38,6 +35,7 @@
 
 #include "cli/command.h"
 #include "cli/family_checks.h"
+#include "cli/gpu_runs.h"
 #include "cli/json_shape.h"
 #include "cli/options.h"
 #include "core/base/error.h"
@@ -100,7 +98,7 @@ std::vector<int> n_list(const std::string& text, DType d) {
     const std::size_t comma = std::min(text.find(',', pos), text.size());
     const std::string item = text.substr(pos, comma - pos);
     if (item.empty() || item.find_first_not_of("0123456789") != std::string::npos || item.size() > 3)
-      throw Error("wgmma-gpu: --n takes N,N,... or every, got '" + text + "'");
+      throw Error("gpu: --n takes N,N,... or every, got '" + text + "'");
     ns.push_back(std::stoi(item));
     pos = comma + 1;
   }
@@ -113,9 +111,9 @@ std::vector<NamedRun> instruction_runs(const std::string& which, const std::stri
     const sim::WgmmaRun run = sim::dense_wgmma_run(inst, l.a_major, l.a_mode, l.b_major, l.b_mode);
     runs.push_back({inst.ptx() + ", " + sim::layout_name(run), run});
   };
-  if (which != "all") {
+  if (which != "wgmma") {
     const std::optional<sim::WgmmaInst> inst = sim::parse_wgmma_inst(which);
-    if (!inst) throw Error("wgmma-gpu: '" + which + "' is no wgmma instruction mmacheck models");
+    if (!inst) throw Error("gpu: '" + printable(which) + "' is no wgmma instruction mmacheck models");
     for (const sim::WgmmaLayoutChoice& l : sim::wgmma_replay_layouts(*inst)) add(*inst, l);
     return runs;
   }
@@ -125,7 +123,7 @@ std::vector<NamedRun> instruction_runs(const std::string& which, const std::stri
       const sim::WgmmaInst inst{.n = n, .d = t.d, .a = t.a, .b = t.b, .satfinite = false};
       if (!inst.problem().empty()) {
         if (n_text == "every") continue;  // s32's N above 32 step 16
-        throw Error("wgmma-gpu: " + inst.ptx() + ": " + inst.problem());
+        throw Error("gpu: " + inst.ptx() + ": " + inst.problem());
       }
       const std::vector<sim::WgmmaLayoutChoice> layouts = sim::wgmma_replay_layouts(inst);
       add(inst, layouts[static_cast<std::size_t>(turn++) % layouts.size()]);
@@ -141,12 +139,12 @@ std::string file_tag(const NamedRun& r, std::size_t index) {
 
 // Runs each on the device against the simulator; the outcome's JSON is the
 // report's body (verdict match, differ or no_gpu).
-FileOutcome run_on_device(std::string_view command, const std::vector<NamedRun>& runs,
-                          const cuda::WgmmaDiffOptions& diff, const std::string& capture, std::ostream& out) {
+FileOutcome run_on_device(const std::vector<NamedRun>& runs, const cuda::WgmmaDiffOptions& diff,
+                          const std::string& capture, std::ostream& out) {
   std::string why;
   const std::optional<cuda::GpuSession> session = cuda::open_gpu_session(why);
   if (!session) {
-    std::cerr << command << ": no GPU: " << why << "\n";
+    std::cerr << "gpu: no GPU: " << why << "\n";
     return {kNoGpu, "no GPU", {{"verdict", "no_gpu"}, {"message", why}}};
   }
   out << session->gpu.info().name << " (sm_" << session->gpu.info().sm << "), driver "
@@ -187,7 +185,7 @@ FileOutcome run_on_device(std::string_view command, const std::vector<NamedRun>&
           (std::filesystem::path(capture) / file_tag(r, i)).string(),
           sim::wgmma_vectors_text(rep.vectors, {"mmacheck wgmma vectors, D captured on " + session->gpu.info().name +
                                                     " (NVRTC " + session->nvrtc.version() + ")",
-                                                r.name, "made by: mmacheck wgmma-gpu --capture"}));
+                                                r.name, "made by: mmacheck gpu --inst wgmma... --capture"}));
   }
   out << runs.size() << " runs: " << matched << " match, " << differ << " differ; " << outputs << " outputs compared, "
       << wrong << " differ\n";
@@ -203,58 +201,38 @@ FileOutcome run_on_device(std::string_view command, const std::vector<NamedRun>&
                {"runs", std::move(run_reports)}}};
 }
 
-}  // namespace
-
-int run_wgmma_gpu(const Args& args) {
-  po::options_description options("mmacheck wgmma-gpu");
-  // clang-format off
-  options.add_options()
-      ("files", po::value<std::vector<std::string>>()->multitoken(), "wgmma example files (mmacheck wgmma's input)")
-      ("inst", po::value<std::string>(), "a wgmma instruction (wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16) or all")
-      ("n", po::value<std::string>()->default_value(""), "with --inst all: the N to run, N,N,... or every (default 8,16,24,64,128,256; s32 8,16,24,32,64,256)")
-      ("cases", po::value<int>()->default_value(64), "random cases per run")
-      ("seed", po::value<std::uint64_t>()->default_value(1), "random seed")
-      ("inputs", po::value<std::string>()->default_value("all"), "input kinds: standard, edge or all")
-      ("capture", po::value<std::string>(), "write each run's cases with the device's D into this folder")
-      ("print-kernel", po::bool_switch(), "print the first run's CUDA source and exit")
-      ("json", po::bool_switch(), "print one JSON object: the device, each run's counts and mismatches");
-  // clang-format on
-  options.add(show_option("mismatching elements to print per run"));
-  po::positional_options_description positional;
-  positional.add("files", -1);
-  const po::variables_map vm = parse_options(args, options, positional);
-  const int show = vm["show"].as<int>();
-  const int cases = vm["cases"].as<int>();
-  if (show < 0) throw Error("wgmma-gpu: --show must be >= 0");
-  if (cases < 1 || cases > 65535) throw Error("wgmma-gpu: --cases must be in 1..65535");
+std::vector<NamedRun> named_runs(const std::vector<std::pair<std::string, std::string>>& files,
+                                 const std::vector<std::string>& names, const std::string& n) {
   std::vector<NamedRun> runs;
-  if (vm.count("files"))
-    for (const std::string& path : vm["files"].as<std::vector<std::string>>()) {
-      std::vector<NamedRun> more = example_runs(read_text_file(path), path);
-      runs.insert(runs.end(), more.begin(), more.end());
-    }
-  if (vm.count("inst")) {
-    std::vector<NamedRun> more = instruction_runs(vm["inst"].as<std::string>(), vm["n"].as<std::string>());
+  for (const auto& [path, text] : files) {
+    std::vector<NamedRun> more = example_runs(text, path);
     runs.insert(runs.end(), more.begin(), more.end());
   }
-  if (runs.empty()) throw Error("wgmma-gpu: nothing to run (give example files with a proved operand, or --inst)");
-  // Everything that needs no GPU first: bad input exits 2 anywhere.
-  std::vector<cuda::WgmmaKernel> kernels;
-  for (const NamedRun& r : runs) kernels.push_back(cuda::wgmma_kernel(r.run));
-  if (vm["print-kernel"].as<bool>()) {
-    std::cout << kernels.front().source;
-    return kHolds;
+  for (const std::string& name : names) {
+    std::vector<NamedRun> more = instruction_runs(name, n);
+    runs.insert(runs.end(), more.begin(), more.end());
   }
-  const cuda::WgmmaDiffOptions diff{.cases = cases,
-                                    .seed = vm["seed"].as<std::uint64_t>(),
-                                    .inputs = sim::input_set(vm["inputs"].as<std::string>()),
-                                    .show = show};
-  const bool json = vm["json"].as<bool>();
-  std::ostringstream discard;
-  const FileOutcome o = run_on_device(
-      "wgmma-gpu", runs, diff, vm.count("capture") ? vm["capture"].as<std::string>() : "", json ? discard : std::cout);
-  if (json) std::cout << json_line(file_json("", o.json)) << "\n";
-  return o.status;
+  return runs;
+}
+
+}  // namespace
+
+std::string wgmma_kernel_source(const std::vector<std::pair<std::string, std::string>>& wgmma_files,
+                                const std::vector<std::string>& names, const std::string& n) {
+  const std::vector<NamedRun> runs = named_runs(wgmma_files, names, n);
+  if (runs.empty())
+    throw Error("gpu --print-kernel: no wgmma run (give a wgmma file with a proved operand, or --inst wgmma...)");
+  return cuda::wgmma_kernel(runs.front().run).source;
+}
+
+FileOutcome gpu_wgmma_instructions(const std::vector<std::string>& names, const InstRunOptions& options,
+                                   std::ostream& out) {
+  const std::vector<NamedRun> runs = named_runs({}, names, options.n);
+  // Everything that needs no GPU first: bad input exits 2 anywhere.
+  for (const NamedRun& r : runs) (void)cuda::wgmma_kernel(r.run);
+  const cuda::WgmmaDiffOptions diff{
+      .cases = options.cases, .seed = options.seed, .inputs = sim::input_set(options.inputs), .show = options.show};
+  return run_on_device(runs, diff, options.capture, out);
 }
 
 FileOutcome gpu_wgmma_file(const std::string& path, const std::string& text, const KindOptions& options,
@@ -264,7 +242,7 @@ FileOutcome gpu_wgmma_file(const std::string& path, const std::string& text, con
   for (const NamedRun& r : runs) (void)cuda::wgmma_kernel(r.run);  // bad input first, on any machine
   const cuda::WgmmaDiffOptions diff{
       .cases = options.cases, .seed = options.seed, .inputs = sim::input_set(options.inputs), .show = options.show};
-  return run_on_device("gpu", runs, diff, "", out);
+  return run_on_device(runs, diff, "", out);
 }
 
 }  // namespace mmacheck::cli
