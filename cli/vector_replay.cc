@@ -138,25 +138,22 @@ ReplayResult replay_sparse(const std::vector<std::string>& files, const std::str
 }
 
 // wgmma and tcgen05: one case list over the files, one report.
-template <class Case, class Report>
+template <class Inst>
 ReplayResult replay_cases(VectorFamily family, const std::vector<std::string>& files, const std::string& arch_name,
                           const sim::ArchParams& arith, const ReplayOptions& o, std::ostream& out,
-                          std::vector<Case> (*read)(const std::string&),
-                          Report (*replay)(const std::vector<Case>&, const sim::ArchParams&, int),
-                          DType (*d_of)(const std::string&)) {
-  std::vector<Case> cases;
+                          const sim::VectorFamily<Inst>& rules,
+                          sim::InstrVectorReport (*replay)(const std::vector<sim::InstrVectorCase<Inst>>&,
+                                                           const sim::ArchParams&, int)) {
+  std::vector<sim::InstrVectorCase<Inst>> cases;
   for (const std::string& path : files) {
-    std::vector<Case> more = read(path);
+    std::vector<sim::InstrVectorCase<Inst>> more = sim::parse_instr_vectors(read_text_file(path), path, rules);
     cases.insert(cases.end(), more.begin(), more.end());
   }
-  const Report r = replay(cases, arith, o.show);
+  const sim::InstrVectorReport r = replay(cases, arith, o.show);
   Json mismatches = Json::array();
-  for (const auto& m : r.mismatches) {
-    const std::string& name = [&]() -> const std::string& {
-      if constexpr (requires { m.ptx; }) return m.ptx;  // wgmma's mismatches name the PTX
-      else return m.name;
-    }();
-    const DType d = d_of(name);
+  for (const sim::InstrVectorMismatch& m : r.mismatches) {
+    const std::string& name = m.instr;
+    const DType d = rules.operands(*rules.parse(name)).d;
     mismatches.push_back({{"case", m.case_id},
                           {"instruction", name},
                           {"row", m.row},
@@ -216,14 +213,11 @@ ReplayResult replay_vectors(VectorFamily family, const std::vector<std::string>&
     case VectorFamily::mma: return replay_mma(files, arch, o, text);
     case VectorFamily::sparse: return replay_sparse(files, arch, o, text);
     case VectorFamily::wgmma:
-      return replay_cases<sim::WgmmaVectorCase, sim::WgmmaVectorReport>(
-          family, files, arch, sim::wgmma_arith(arch), o, text, sim::read_wgmma_vectors, sim::replay_wgmma_vectors,
-          [](const std::string& name) { return sim::parse_wgmma_inst(name)->d; });
+      return replay_cases(family, files, arch, sim::wgmma_arith(arch), o, text, sim::wgmma_vector_family(),
+                          sim::replay_wgmma_vectors);
     case VectorFamily::tcgen05:
-      return replay_cases<sim::Tcgen05VectorCase, sim::Tcgen05VectorReport>(
-          family, files, arch, sim::tcgen05_arith(arch), o, text, sim::read_tcgen05_vectors,
-          sim::replay_tcgen05_vectors,
-          [](const std::string& name) { return sim::tcgen05_dtype(sim::parse_tcgen05_name(name)->d->name); });
+      return replay_cases(family, files, arch, sim::tcgen05_arith(arch), o, text, sim::tcgen05_vector_family(),
+                          sim::replay_tcgen05_vectors);
   }
   throw Error("unknown vector family");
 }

@@ -63,9 +63,9 @@ MmaSyncOf mma_sync_of(const Tcgen05Instr& t) {
 
 // D of the case computed as 16 x 8 mma.sync tiles; the outputs that differ from the recorded D.
 int mma_sync_differences(const Tcgen05VectorCase& c, const MmaSyncOf& sync) {
-  const int n = c.instr.n, k = c.instr.k();
+  const int n = c.inst.n, k = c.inst.k();
   int differ = 0;
-  for (int i0 = 0; i0 < c.instr.m; i0 += 16)
+  for (int i0 = 0; i0 < c.inst.m; i0 += 16)
     for (int j0 = 0; j0 < n; j0 += 8) {
       std::vector<std::uint64_t> a(16 * k), b(k * 8), cc(16 * 8), d(16 * 8);
       for (int i = 0; i < 16; ++i)
@@ -93,9 +93,9 @@ void write_file(const std::string& path, const std::string& text) {
 TEST_CASE("the tcgen05 arithmetic agrees with MMA-Sim's Blackwell TCGen05MMA on every recorded case",
           "[tcgen05-sim][mmasim]") {
   const std::vector<Tcgen05VectorCase>& cases = mmasim_cases();
-  const Tcgen05VectorReport r = replay_tcgen05_vectors(cases, tcgen05_arith("sm_100"), 5);
-  for (const Tcgen05VectorMismatch& m : r.mismatches)
-    UNSCOPED_INFO("case " << m.case_id << " " << m.name << " D[" << m.row << "][" << m.col << "] MMA-Sim " << std::hex
+  const InstrVectorReport r = replay_tcgen05_vectors(cases, tcgen05_arith("sm_100"), 5);
+  for (const InstrVectorMismatch& m : r.mismatches)
+    UNSCOPED_INFO("case " << m.case_id << " " << m.instr << " D[" << m.row << "][" << m.col << "] MMA-Sim " << std::hex
                           << m.expected << ", mmacheck " << m.got);
   CHECK(r.failed == 0);
   CHECK(r.passed == static_cast<int>(cases.size()));
@@ -103,9 +103,9 @@ TEST_CASE("the tcgen05 arithmetic agrees with MMA-Sim's Blackwell TCGen05MMA on 
   std::set<std::string> rows, kinds;
   std::set<int> ms;
   for (const Tcgen05VectorCase& c : cases) {
-    rows.insert(types_of(c.instr));
+    rows.insert(types_of(c.inst));
     kinds.insert(c.kind);
-    ms.insert(c.instr.m);
+    ms.insert(c.inst.m);
   }
   std::set<std::string> want{"f16.f32.f16.f16", "f16.f16.f16.f16", "f16.f32.bf16.bf16", "tf32.f32.tf32.tf32"};
   for (const char* a : {"e4m3", "e5m2", "e3m2", "e2m3", "e2m1"})
@@ -121,8 +121,8 @@ TEST_CASE("tcgen05 outputs equal sm_100's mma.sync (f16, bf16, tf32) and sm_120'
           "[tcgen05-sim][mmasim]") {
   int cases = 0;
   for (const Tcgen05VectorCase& c : mmasim_cases()) {
-    const MmaSyncOf sync = mma_sync_of(c.instr);
-    INFO(tcgen05_name(c.instr) << " case " << c.id);
+    const MmaSyncOf sync = mma_sync_of(c.inst);
+    INFO(tcgen05_name(c.inst) << " case " << c.id);
     REQUIRE(sync.inst);
     REQUIRE(has_model(*sync.inst, *sync.arch));
     CHECK(mma_sync_differences(c, sync) == 0);
@@ -303,8 +303,8 @@ TEST_CASE("tcgen05-sim replays MMA-Sim's vectors and names a planted wrong word"
   write_file(planted, tcgen05_vectors_text(cases, {}));
   const test::RunResult bad = test::run_mmacheck({"tcgen05-sim", planted});
   CHECK(bad.status == 1);
-  const int n = cases[1].instr.n;
-  CHECK(bad.out.find("case " + std::to_string(cases[1].id) + " " + tcgen05_name(cases[1].instr) + " D[" +
+  const int n = cases[1].inst.n;
+  CHECK(bad.out.find("case " + std::to_string(cases[1].id) + " " + tcgen05_name(cases[1].inst) + " D[" +
                      std::to_string(77 / n) + "][" + std::to_string(77 % n) + "]") != std::string::npos);
   CHECK(bad.out.find("1 passed, 1 failed") != std::string::npos);
   write_file(planted, "instr tcgen05.mma.cta_group::1.kind::f16.m64n8k16.f32.f16.f16\ncase x\n");

@@ -71,9 +71,9 @@ int mma_sync_differences(const WgmmaVectorCase& c, const MmaInst& inst) {
 
 TEST_CASE("the wgmma arithmetic agrees with MMA-Sim's Hopper WGMMA on every recorded case", "[wgmma][mmasim]") {
   const std::vector<WgmmaVectorCase>& cases = mmasim_cases();
-  const WgmmaVectorReport r = replay_wgmma_vectors(cases, wgmma_arith("sm_90"), 5);
-  for (const WgmmaVectorMismatch& m : r.mismatches)
-    UNSCOPED_INFO("case " << m.case_id << " " << m.ptx << " D[" << m.row << "][" << m.col << "] MMA-Sim " << std::hex
+  const InstrVectorReport r = replay_wgmma_vectors(cases, wgmma_arith("sm_90"), 5);
+  for (const InstrVectorMismatch& m : r.mismatches)
+    UNSCOPED_INFO("case " << m.case_id << " " << m.instr << " D[" << m.row << "][" << m.col << "] MMA-Sim " << std::hex
                           << m.expected << ", mmacheck " << m.got);
   CHECK(r.failed == 0);
   CHECK(r.passed == static_cast<int>(cases.size()));
@@ -225,7 +225,7 @@ TEST_CASE("accumulator words follow the frame: every element once, f16 two to a 
 
 TEST_CASE("wgmma vector files: bad input is named at its line", "[wgmma]") {
   CHECK_THROWS_WITH(parse_wgmma_vectors("instr wgmma.mma_async.sync.aligned.m64n8k16.f32.f16.bf16\n", "x.mmav"),
-                    Catch::Contains("x.mmav:1:1") && Catch::Contains("no wgmma instruction"));
+                    Catch::Contains("x.mmav:1:7") && Catch::Contains("no wgmma instruction"));
   CHECK_THROWS_WITH(
       parse_wgmma_vectors("instr wgmma.mma_async.sync.aligned.m64n8k16.f32.f16.f16\ncase 0\nA 0001\n", "x.mmav"),
       Catch::Contains("x.mmav:3:1") && Catch::Contains("expected 1024"));
@@ -238,7 +238,7 @@ TEST_CASE("wgmma vector files: bad input is named at its line", "[wgmma]") {
   CHECK_THROWS_WITH(parse_wgmma_vectors("", "x.mmav"),
                     Catch::Contains("x.mmav:1:1") && Catch::Contains("no test cases"));
   CHECK_THROWS_WITH(parse_wgmma_vectors("instr wgmma.mma_async.sync.aligned.m64n8k16.f32.f16.f16\ncase -3\n", "x.mmav"),
-                    Catch::Contains("x.mmav:2:1") && Catch::Contains("case number '-3' is not a non-negative integer"));
+                    Catch::Contains("x.mmav:2:6") && Catch::Contains("case number '-3' is not a non-negative integer"));
   const std::size_t first = text.find("\ncase ") + 1, second = text.find("\ncase ", first) + 1;
   std::string repeated = text;
   repeated.replace(second, repeated.find('\n', second) - second, text.substr(first, text.find('\n', first) - first));

@@ -14,7 +14,7 @@
 // read of C shows), C stored through the data-path layout, D loaded back.
 // Malformed input throws Error at FILE:LINE:COL.
 //
-//     Tcgen05VectorReport r = replay_tcgen05_vectors(read_tcgen05_vectors("tests/data/mmasim/tcgen05.sm_100.mmav"),
+//     InstrVectorReport r = replay_tcgen05_vectors(read_tcgen05_vectors("tests/data/mmasim/tcgen05.sm_100.mmav"),
 //                                                    tcgen05_arith("sm_100"), 5);
 //     r.failed == 0
 #pragma once
@@ -25,16 +25,14 @@
 #include <vector>
 
 #include "sim/tcgen05/tcgen05_machine.h"
+#include "sim/wgmma/instr_vectors.h"
 
 namespace mmacheck::sim {
 
-struct Tcgen05VectorCase {
-  Tcgen05Instr instr;  // K-major A and B (the replay picks the major-ness)
-  int id = 0;
-  std::string kind;
-  int line = 0;
-  std::vector<std::uint64_t> a, b, c, d;
-};
+// K-major A and B (the replay picks the major-ness).
+using Tcgen05VectorCase = InstrVectorCase<Tcgen05Instr>;
+// tcgen05's names (tcgen05_name) and operands in the common format.
+const VectorFamily<Tcgen05Instr>& tcgen05_vector_family();
 
 std::vector<Tcgen05VectorCase> parse_tcgen05_vectors(std::string_view text, const std::string& name);
 std::vector<Tcgen05VectorCase> read_tcgen05_vectors(const std::string& path);
@@ -54,22 +52,7 @@ std::vector<Tcgen05LayoutChoice> tcgen05_replay_layouts(const Tcgen05Instr& inst
 // The run of `instr` in one layout choice.
 Tcgen05Run tcgen05_replay_run(const Tcgen05Instr& instr, const Tcgen05LayoutChoice& l);
 
-struct Tcgen05VectorMismatch {
-  int case_id = 0;
-  std::string name;  // tcgen05_name
-  int row = 0, col = 0;
-  std::uint64_t expected = 0, got = 0;
-};
-
-struct Tcgen05VectorReport {
-  int passed = 0;
-  int failed = 0;
-  std::int64_t outputs = 0;  // D elements compared
-  std::int64_t mismatched_outputs = 0;
-  std::vector<Tcgen05VectorMismatch> mismatches;  // the first `show`
-};
-
-Tcgen05VectorReport replay_tcgen05_vectors(const std::vector<Tcgen05VectorCase>& cases, const ArchParams& arith,
-                                           int show);
+InstrVectorReport replay_tcgen05_vectors(const std::vector<Tcgen05VectorCase>& cases, const ArchParams& arith,
+                                         int show);
 
 }  // namespace mmacheck::sim

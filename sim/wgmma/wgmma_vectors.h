@@ -12,7 +12,7 @@
 // accumulator registers, D gathered back.  Malformed input throws Error at
 // FILE:LINE[:COL].
 //
-//     WgmmaVectorReport r = replay_wgmma_vectors(read_wgmma_vectors("tests/data/mmasim/wgmma.sm_90.mmav"),
+//     InstrVectorReport r = replay_wgmma_vectors(read_wgmma_vectors("tests/data/mmasim/wgmma.sm_90.mmav"),
 //                                                wgmma_arith("sm_90"), 5);
 //     r.failed == 0
 #pragma once
@@ -22,17 +22,14 @@
 #include <string_view>
 #include <vector>
 
+#include "sim/wgmma/instr_vectors.h"
 #include "sim/wgmma/wgmma_machine.h"
 
 namespace mmacheck::sim {
 
-struct WgmmaVectorCase {
-  WgmmaInst inst;
-  int id = 0;
-  std::string kind;
-  int line = 0;
-  std::vector<std::uint64_t> a, b, c, d;
-};
+using WgmmaVectorCase = InstrVectorCase<WgmmaInst>;
+// wgmma's names (WgmmaInst::ptx) and operands in the common format.
+const VectorFamily<WgmmaInst>& wgmma_vector_family();
 
 std::vector<WgmmaVectorCase> parse_wgmma_vectors(std::string_view text, const std::string& name);
 std::vector<WgmmaVectorCase> read_wgmma_vectors(const std::string& path);
@@ -48,21 +45,6 @@ struct WgmmaLayoutChoice {
 // K-major A and B in each mode, then MN-major ones (f16, bf16 only).
 std::vector<WgmmaLayoutChoice> wgmma_replay_layouts(const WgmmaInst& inst);
 
-struct WgmmaVectorMismatch {
-  int case_id = 0;
-  std::string ptx;
-  int row = 0, col = 0;
-  std::uint64_t expected = 0, got = 0;
-};
-
-struct WgmmaVectorReport {
-  int passed = 0;
-  int failed = 0;
-  std::int64_t outputs = 0;  // D elements compared
-  std::int64_t mismatched_outputs = 0;
-  std::vector<WgmmaVectorMismatch> mismatches;  // the first `show`
-};
-
-WgmmaVectorReport replay_wgmma_vectors(const std::vector<WgmmaVectorCase>& cases, const ArchParams& arith, int show);
+InstrVectorReport replay_wgmma_vectors(const std::vector<WgmmaVectorCase>& cases, const ArchParams& arith, int show);
 
 }  // namespace mmacheck::sim
