@@ -208,6 +208,17 @@ TEST_CASE("prove is the front door: each family's file gets its family's check, 
       {"tests/data/wgmma/order/ok.ptx", "p.ptx", 0},
       {"examples/seed.txt", "q.txt", 1},
       {"examples/seed_corrected.txt", "r.txt", 0},
+      {"examples/seed.py", "s.py", 1},  // TVMScript
+      {"examples/seed_corrected.py", "t.py", 0},
+      {"examples/tirx_refuse_lane.py", "u.py", 1},  // the released TIRx: a program
+      {"examples/tirx_bf16.py", "v.py", 0},
+      {"examples/tirx_lowered_seed.py", "w.py", 1},  // TVM's lowered dump
+      {"examples/tirx_lowered_seed_corrected.py", "x.py", 0},
+      {"tests/data/tirx/printouts/c_tensor.script.py", "y.py", 0},  // TVM's print
+      {"tests/data/tirx/tcgen05_bad_major.lowered.py", "z.py", 1},   // a tcgen05 dump
+      {"tests/data/tirx/tcgen05_f16_k_sw128.lowered.py", "za.py", 0},
+      {"tests/data/m16n8k8.f32.f16.f16.f32.mmav", "zb.txt", 0},  // a vector file (its planted twin below)
+      {"tests/data/mmasim/tcgen05.sm_100.mmav", "zc.mmav", 0},
   };
   const fs::path dir = temp_dir("front_door"), good = temp_dir("front_door_good");
   for (const auto& [from, name, status] : files) {
@@ -218,18 +229,28 @@ TEST_CASE("prove is the front door: each family's file gets its family's check, 
     CHECK(one.status == status);
     CHECK(one.out.find("no gemm") == std::string::npos);
   }
+  // A vector file whose recorded D is one bit off: replayed, it fails.
+  std::string vectors = read_file(source_path("tests/data/m16n8k8.f32.f16.f16.f32.mmav"));
+  const std::size_t d = vectors.find("\nD 3db0fa08");
+  REQUIRE(d != std::string::npos);
+  vectors.replace(d, 11, "\nD 3db0fa09");
+  std::ofstream(dir / "zd.mmav") << vectors;
+  const RunResult planted = run_mmacheck({(dir / "zd.mmav").string()});
+  CHECK(planted.status == 1);
+  CHECK(planted.out.find("failed  ") == 0);
   const RunResult all = run_mmacheck({"prove", dir.string()});
   CHECK(all.status == 1);
   CHECK(all.out.find("no gemm") == std::string::npos);
-  CHECK(all.out.find("\n18 files: ") != std::string::npos);
+  CHECK(all.out.find("\n" + std::to_string(files.size() + 1) + " files: ") != std::string::npos);
   const RunResult ok = run_mmacheck({"prove", good.string(), "-j", "2"});
   INFO(ok.out << ok.err);
   CHECK(ok.status == 0);
-  CHECK(ok.out.find("\n9 files: ") != std::string::npos);
+  const auto good_files = std::count_if(files.begin(), files.end(), [](const auto& f) { return std::get<2>(f) == 0; });
+  CHECK(ok.out.find("\n" + std::to_string(good_files) + " files: ") != std::string::npos);
   // --json: one object per file, each with its verdict.
   const RunResult json = run_mmacheck({"prove", dir.string(), "--json"});
   const std::vector<Json> objects = json_lines(json.out);
-  CHECK(objects.size() == files.size());
+  CHECK(objects.size() == files.size() + 1);
   for (const Json& o : objects) CHECK(o.contains("verdict"));
 }
 
