@@ -28,6 +28,12 @@ FileOutcome simulate_wgmma_file(const std::string& path, const std::string& text
 // on the device, diffed bit for bit against the simulator (cli/gpu_wgmma.cc).
 FileOutcome gpu_wgmma_file(const std::string& path, const std::string& text, const KindOptions& options,
                            std::ostream& out);
+// gpu on an mma.sp metadata file (cuda layer builds only): random cases with
+// the kernel's e registers run on the device, diffed against the simulator
+// through the same registers and against the metadata where the ISA reads
+// it (cli/gpu_sparse.cc).
+FileOutcome gpu_sparse_file(const std::string& path, const std::string& text, const KindOptions& options,
+                            std::ostream& out);
 FileOutcome check_wgmma_file(const std::string& path, const std::string& text, bool json, bool allow,
                              std::ostream& out);
 // A kernel's PTX: wgmma's fence, commit and wait order.

@@ -123,9 +123,11 @@ FileOutcome replay(const std::string& path, const std::string& text, const KindO
 // The device's runs: only in a build with the cuda layer (cmd_*_gpu.cc).
 #if MMACHECK_WITH_CUDA
 constexpr auto* kGpuWgmmaFile = gpu_wgmma_file;
+constexpr auto* kGpuSparseFile = gpu_sparse_file;
 #else
-constexpr FileOutcome (*kGpuWgmmaFile)(const std::string&, const std::string&, const KindOptions&,
-                                       std::ostream&) = nullptr;
+using KindRun = FileOutcome (*)(const std::string&, const std::string&, const KindOptions&, std::ostream&);
+constexpr KindRun kGpuWgmmaFile = nullptr;
+constexpr KindRun kGpuSparseFile = nullptr;
 #endif
 
 constexpr std::array kKinds{
@@ -136,7 +138,7 @@ constexpr std::array kKinds{
     InputKind{"tcgen05", "tcgen05.mma files (instr kind=, idesc, tmem lines) and TIRx tcgen05 dumps", tcgen05_file,
               plain<check_tcgen05_file>, simulate_tcgen05_file},
     InputKind{"sparse", "mma.sp metadata files (instr mma.sp...)", sparse_file, plain<check_sparse_file>,
-              simulate_sparse_file},
+              simulate_sparse_file, kGpuSparseFile},
     InputKind{"scales", "block-scaled mma files (instr ...block_scale...)", scale_file, plain<check_scale_file>},
     InputKind{"wgmma", "wgmma operand files (operand, descriptor, smem lines)", wgmma_file, plain<check_wgmma_file>,
               simulate_wgmma_file, kGpuWgmmaFile},

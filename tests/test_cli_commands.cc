@@ -215,7 +215,7 @@ TEST_CASE("prove is the front door: each family's file gets its family's check, 
       {"examples/tirx_lowered_seed.py", "w.py", 1},  // TVM's lowered dump
       {"examples/tirx_lowered_seed_corrected.py", "x.py", 0},
       {"tests/data/tirx/printouts/c_tensor.script.py", "y.py", 0},  // TVM's print
-      {"tests/data/tirx/tcgen05_bad_major.lowered.py", "z.py", 1},   // a tcgen05 dump
+      {"tests/data/tirx/tcgen05_bad_major.lowered.py", "z.py", 1},  // a tcgen05 dump
       {"tests/data/tirx/tcgen05_f16_k_sw128.lowered.py", "za.py", 0},
       {"tests/data/m16n8k8.f32.f16.f16.f32.mmav", "zb.txt", 0},  // a vector file (its planted twin below)
       {"tests/data/mmasim/tcgen05.sm_100.mmav", "zc.mmav", 0},

@@ -6,9 +6,12 @@
 // without a GPU and 2 on bad input.
 #include <catch2/catch.hpp>
 
+#include <filesystem>
 #include <optional>
 
 #include "core/base/error.h"
+#include "core/base/file_io.h"
+#include "core/base/json.h"
 #include "cuda/device.h"
 #include "cuda/gpu_session.h"
 #include "cuda/nvrtc.h"
@@ -90,6 +93,33 @@ TEST_CASE("gpu --inst mma.sp: bad input exits 2, no GPU exits 3; sparse-gpu is i
   const test::RunResult alias = test::run_mmacheck({"sparse-gpu", "--cases", "4"});
   CHECK(alias.status == 3);
   CHECK(alias.err.find("is an alias kept for one release: run 'mmacheck gpu --inst mma.sp|TAG'") != std::string::npos);
+}
+
+TEST_CASE("gpu on an mma.sp metadata file: the kernel's e registers on the device", "[cuda][mma-sp][cli]") {
+  const std::string good = test::source_path("examples/sparse/k32_selector1.txt");
+  const std::string wrong = test::source_path("examples/sparse/reject_k32_s8_16bit_meta.txt");
+  // Metadata whose read is undefined behaviour is not run: bad input naming prove.
+  std::string text = read_text_file(good);
+  text.replace(text.find("chunk=4*t-8"), 11, "chunk=4*t-7");
+  const std::string hole = (std::filesystem::temp_directory_path() / "mmacheck_sparse_hole.txt").string();
+  write_file_atomic(hole, text);
+  const test::RunResult ub = test::run_mmacheck({"gpu", hole, "--cases", "4"});
+  CHECK(ub.status == 2);
+  CHECK(ub.err.find("no valid index pair") != std::string::npos);
+  CHECK(ub.err.find("'mmacheck prove " + hole + "' refutes the metadata") != std::string::npos);
+  std::string why;
+  if (!probe_device(&why)) {
+    CHECK(test::run_mmacheck({"gpu", good, "--cases", "4"}).status == 3);
+    return test::skip("no CUDA device (" + why + ")");
+  }
+  // The device computes what the simulator says through the same e; the
+  // wrong layout's D differs from the metadata where the ISA reads it.
+  const Json ok = Json::parse(test::run_mmacheck({"gpu", good, "--cases", "64", "--json"}).out);
+  CHECK(ok["verdict"] == "match");
+  CHECK(ok["runs"][0]["program_differs"] == 0);
+  const Json bad = Json::parse(test::run_mmacheck({"gpu", wrong, "--cases", "64", "--json"}).out);
+  CHECK(bad["verdict"] == "match");
+  CHECK(bad["runs"][0]["program_differs"].get<int>() > 0);
 }
 
 }  // namespace test_mma_sp_gpu

@@ -109,6 +109,7 @@ TEST_CASE("every --json command prints objects of docs/report.schema.json", "[cl
        {std::vector<std::string>{"gpu", "--inst", "wgmma.mma_async.sync.aligned.m64n8k16.f32.f16.f16", "--cases", "2",
                                  "--json"},
         std::vector<std::string>{"gpu", "--inst", "sp.m16n8k16.f16", "--selector", "0", "--cases", "2", "--json"},
+        std::vector<std::string>{"gpu", source_path("examples/sparse/k16_pattern.txt"), "--cases", "2", "--json"},
         std::vector<std::string>{"wgmma-gpu", "--inst", "wgmma.mma_async.sync.aligned.m64n8k16.f32.f16.f16", "--cases",
                                  "2", "--json"},
         std::vector<std::string>{"sparse-gpu", "--inst", "sp.m16n8k16.f16", "--selector", "0", "--cases", "2",

@@ -6,11 +6,7 @@
 
 namespace mmacheck::sim {
 
-namespace {
-
-// The kernel's e registers: each holder's nibble j from the grid entry its
-// layout names.
-std::vector<std::uint32_t> kernel_registers(const SparseCase& c, const MetaGrid& grid) {
+std::vector<std::uint32_t> kernel_meta_registers(const SparseCase& c, const MetaGrid& grid) {
   const SparseMmaInst& inst = *c.inst;
   std::vector<std::uint32_t> e(32, 0);
   for (int lane = 0; lane < 32; ++lane) {
@@ -26,8 +22,8 @@ std::vector<std::uint32_t> kernel_registers(const SparseCase& c, const MetaGrid&
   return e;
 }
 
-// "" when every nibble is a valid index pair, else the first that is not.
-std::string first_undefined(const SparseMmaInst& inst, bool ordered, const MetaGrid& grid, const std::string& who) {
+std::string first_undefined_nibble(const SparseMmaInst& inst, bool ordered, const MetaGrid& grid,
+                                   const std::string& who) {
   for (std::size_t i = 0; i < grid.size(); ++i) {
     if (meta_valid(inst, grid[i], ordered)) continue;
     std::string bits = "0b";
@@ -38,8 +34,6 @@ std::string first_undefined(const SparseMmaInst& inst, bool ordered, const MetaG
   }
   return "";
 }
-
-}  // namespace
 
 SparseFileSim simulate_sparse_file(const SparseCase& c, const ArchParams& arch, const FileSimOptions& options) {
   const SparseMmaInst& inst = *c.inst;
@@ -52,10 +46,10 @@ SparseFileSim simulate_sparse_file(const SparseCase& c, const ArchParams& arch, 
     if (c.pattern) in.meta = *c.pattern;
     const std::vector<std::uint64_t> c_tile = in.c;
     std::vector<std::uint64_t> expected(c_tile.size()), got(c_tile.size());
-    out.undefined = first_undefined(inst, c.ordered, in.meta, "the file's kept pattern gives");
+    out.undefined = first_undefined_nibble(inst, c.ordered, in.meta, "the file's kept pattern gives");
     if (out.undefined.empty()) sparse_mma_tile(inst, arch, kDefaultSparseArith, in.a, in.meta, in.b, c_tile, expected);
-    const MetaGrid read = meta_grid(inst, c.selector, kernel_registers(c, in.meta));
-    if (out.undefined.empty()) out.undefined = first_undefined(inst, c.ordered, read, "the instruction reads");
+    const MetaGrid read = meta_grid(inst, c.selector, kernel_meta_registers(c, in.meta));
+    if (out.undefined.empty()) out.undefined = first_undefined_nibble(inst, c.ordered, read, "the instruction reads");
     if (!out.undefined.empty()) {
       out.undefined = "case " + std::to_string(index) + ": " + out.undefined;
       out.add_case(index, dist, inst.n, expected, got, 0, std::vector<std::uint8_t>(got.size(), 1));  // no D to show

@@ -24,7 +24,9 @@
 //     r.failed_cases == 0  // the metadata reaches the instruction intact
 #pragma once
 
+#include <cstdint>
 #include <string>
+#include <vector>
 
 #include "core/sparse/sparse_check.h"
 #include "sim/numerics/mma_model.h"
@@ -35,6 +37,14 @@ namespace mmacheck::sim {
 struct SparseFileSim : TileDiff {
   std::string undefined;  // the first undefined nibble read ("case 3: the instruction reads A row 9 chunk 5 ...")
 };
+
+// The kernel's 32 e registers for a metadata grid, as its layout writes
+// them (a holder's nibble outside A holds 0; other lanes hold 0).
+std::vector<std::uint32_t> kernel_meta_registers(const SparseCase& c, const MetaGrid& grid);
+// "" when every nibble of `grid` is a valid index pair, else "A row R chunk
+// C holds 0b0101, no valid index pair (undefined behaviour)" after `who`.
+std::string first_undefined_nibble(const SparseMmaInst& inst, bool ordered, const MetaGrid& grid,
+                                   const std::string& who);
 
 SparseFileSim simulate_sparse_file(const SparseCase& c, const ArchParams& arch, const FileSimOptions& options);
 
