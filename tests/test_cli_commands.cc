@@ -254,6 +254,31 @@ TEST_CASE("prove is the front door: each family's file gets its family's check, 
   for (const Json& o : objects) CHECK(o.contains("verdict"));
 }
 
+TEST_CASE("a CuTe include folder: trait headers checked, other headers and CMakeLists.txt no gemm", "[cli][cute]") {
+  // gemm named in a comment is no gemm; a call of it is one, whatever its spacing.
+  const fs::path dir = temp_dir("cute_include");
+  fs::create_directories(dir / "cute" / "atom");
+  std::ofstream(dir / "cute" / "CMakeLists.txt") << "cmake_minimum_required(VERSION 3.19)\n# the gemm examples\n"
+                                                    "add_library(cute INTERFACE)\n";
+  std::ofstream(dir / "cute" / "atom" / "copy_traits.hpp")
+      << "#pragma once\n// Helpers for the gemm kernels.\nnamespace cute {\n"
+         "template <class T> struct copy_traits { using type = T; };\n}\n";
+  fs::copy_file(source_path("tests/data/cute/pr3140_after.txt"), dir / "cute" / "atom" / "mma_traits_sm80.hpp");
+  const RunResult r = run_mmacheck({"prove", dir.string()});
+  INFO(r.out << r.err);
+  CHECK(r.status == 0);
+  CHECK(r.out.find("3 files: 2 no gemm, 1 proved") != std::string::npos);
+  // A layout file's gemm call is read, with a space before the bracket too.
+  std::string seed = read_file(source_path("examples/seed.txt"));
+  const std::size_t call = seed.find("gemm(");
+  REQUIRE(call != std::string::npos);
+  seed.replace(call, 5, "gemm (");
+  std::ofstream(dir / "spaced.txt") << seed;
+  const RunResult spaced = run_mmacheck({"prove", dir.string()});
+  CHECK(spaced.status == 1);
+  CHECK(spaced.out.find("4 files: 2 no gemm, 1 proved, 1 refuted") != std::string::npos);
+}
+
 TEST_CASE("JSON over several files is JSON Lines, one object per file, file first", "[cli]") {
   const fs::path dir = temp_dir("jsonl");
   copy_example("seed_corrected.txt", dir / "a.txt");

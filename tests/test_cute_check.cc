@@ -128,6 +128,50 @@ TEST_CASE("wrong sizes, indices outside the tile and ThrID are reported", "[cute
   CHECK(operand(big[0], Operand::A).message.find("10000000000 threads") != std::string::npos);
 }
 
+// CUTLASS 3.0 to 3.3 spelled the members ElementDVal..ElementCVal and
+// ElementAFrg..ElementCFrg (3.4 renamed them ValTypeD.., FrgTypeA..): a
+// header in the old spelling reads as the new one does.
+std::string old_spelling(std::string text) {
+  const std::pair<std::string, std::string> renames[] = {{"ValTypeD", "ElementDVal"}, {"ValTypeA", "ElementAVal"},
+                                                         {"ValTypeB", "ElementBVal"}, {"ValTypeC", "ElementCVal"},
+                                                         {"FrgTypeA", "ElementAFrg"}, {"FrgTypeB", "ElementBFrg"},
+                                                         {"FrgTypeC", "ElementCFrg"}};
+  for (const auto& [now, then] : renames)
+    for (std::size_t at = text.find(now); at != std::string::npos; at = text.find(now, at + then.size()))
+      text.replace(at, now.size(), then);
+  return text;
+}
+
+TEST_CASE("trait headers of CUTLASS 3.0-3.3 (ElementDVal, ElementAFrg) read as 3.4's", "[cute]") {
+  for (const char* rel : {"tests/data/cute/mma_traits_mini.hpp", "tests/data/cute/gmma_traits_mini.hpp",
+                          "tests/data/cute/gmma_traits_planted.hpp"}) {
+    INFO(rel);
+    const std::string path = test::source_path(rel);
+    const std::string now = test::read_file(path), then = old_spelling(now);
+    REQUIRE(then != now);
+    REQUIRE(then.find("ElementDVal") != std::string::npos);
+    const std::vector<CuteAtomTraits> a = read_cute_file(now, path), b = read_cute_file(then, path);
+    REQUIRE(a.size() == b.size());
+    for (std::size_t i = 0; i < a.size(); ++i) {
+      const CuteAtomReport ra = check_cute_atom(a[i]), rb = check_cute_atom(b[i]);
+      CHECK(ra.atom == rb.atom);
+      CHECK(ra.result == rb.result);
+      CHECK(ra.instruction == rb.instruction);
+      for (std::size_t k = 0; k < 4; ++k) {
+        REQUIRE(a[i].val_types[k].has_value() == b[i].val_types[k].has_value());
+        if (a[i].val_types[k]) CHECK(a[i].val_types[k]->token == b[i].val_types[k]->token);
+      }
+      CHECK(a[i].frg_types.size() == b[i].frg_types.size());
+    }
+  }
+  // One member in both spellings is given twice.
+  CHECK_THROWS_WITH(read_cute_file("template <> struct MMA_Traits<SM80_16x8x8_F16F16F16F16_TN> {\n"
+                                   "  using ValTypeD = half_t;\n  using ElementDVal = half_t;\n};\n",
+                                   "t.hpp"),
+                    Catch::Contains("t.hpp:3:") && Catch::Contains("'ElementDVal' given twice") &&
+                        Catch::Contains("(as ValTypeD)"));
+}
+
 TEST_CASE("the mini header: congruence, unknown instructions, inheritance", "[cute]") {
   const std::vector<CuteAtomReport> r = check_file("tests/data/cute/mma_traits_mini.hpp");
   REQUIRE(r.size() == 7);

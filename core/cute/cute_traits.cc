@@ -69,7 +69,26 @@ constexpr ValTypeName kValTypes[] = {
 // The members of an MMA_Traits body mmacheck reads.
 constexpr std::string_view kMembers[] = {"ValTypeD", "ValTypeA", "ValTypeB", "ValTypeC", "Shape_MNK", "ThrID",
                                          "ALayout",  "BLayout",  "CLayout",  "FrgTypeA", "FrgTypeB",  "FrgTypeC"};
-constexpr std::string_view kMemberList = "ValTypeD/A/B/C, Shape_MNK, ThrID, ALayout, BLayout, CLayout, FrgTypeA/B/C";
+constexpr std::string_view kMemberList =
+    "ValTypeD/A/B/C, Shape_MNK, ThrID, ALayout, BLayout, CLayout, FrgTypeA/B/C; before CUTLASS 3.4 ElementD/A/B/CVal, "
+    "ElementA/B/CFrg";
+
+// The members' names before CUTLASS 3.4 (`using ElementDVal = float;`,
+// ElementAFrg for FrgTypeA), read as the names that replaced them.
+struct OldMemberName {
+  std::string_view old_name, name;
+};
+constexpr OldMemberName kOldMemberNames[] = {
+    {"ElementDVal", "ValTypeD"}, {"ElementAVal", "ValTypeA"}, {"ElementBVal", "ValTypeB"}, {"ElementCVal", "ValTypeC"},
+    {"ElementAFrg", "FrgTypeA"}, {"ElementBFrg", "FrgTypeB"}, {"ElementCFrg", "FrgTypeC"},
+};
+
+// A member's name as mmacheck reads it: the old spelling's replacement.
+std::string_view member_name(std::string_view written) {
+  for (const OldMemberName& o : kOldMemberNames)
+    if (o.old_name == written) return o.name;
+  return written;
+}
 
 bool known_member(std::string_view name) {
   for (std::string_view m : kMembers)
@@ -434,11 +453,14 @@ struct TraitsReader {
     return v;
   }
 
-  void assign(CuteAtomTraits& atom, const CppToken& key, bool statement, std::set<std::string, std::less<>>& seen) {
+  void assign(CuteAtomTraits& atom, const CppToken& written, bool statement, std::set<std::string, std::less<>>& seen) {
+    CppToken key = written;
+    if (header) key.text = std::string(member_name(written.text));
     const std::string canonical =
         key.text == "A" || key.text == "B" || key.text == "C" ? key.text + "Layout" : key.text;
     if (!seen.insert(canonical).second)
-      throw Error(key.loc, std::string(header ? "member '" : "key '") + key.text + "' given twice for " + atom.name);
+      throw Error(key.loc, std::string(header ? "member '" : "key '") + written.text + "' given twice for " +
+                               atom.name + (written.text != key.text ? " (as " + key.text + ")" : ""));
     const int vt = val_type_index(key.text);
     if (vt >= 0) atom.val_types[static_cast<std::size_t>(vt)] = val_type(statement);
     else if (key.text == "ALayout" || (!header && key.text == "A")) atom.a = member(statement);

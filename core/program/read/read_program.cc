@@ -4,6 +4,9 @@
 // Triton yield no Program: their commands read them, core/cute and core/triton.)
 #include "core/program/read/read_program.h"
 
+#include <algorithm>
+#include <cctype>
+
 #include "core/base/file_io.h"
 #include "core/program/tirx_release/tirx_release.h"
 #include "core/program/tvmscript/tvmscript.h"
@@ -55,8 +58,24 @@ Program load_program(const std::string& path) {
 }
 
 bool mentions_gemm(std::string_view text) {
-  for (std::string_view word : {"gemm", "prim_func", "T.function", "tile.apply", "ptx.mma"})
-    if (text.find(word) != std::string_view::npos) return true;
+  const auto ident = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
+  for (std::size_t at = 0; at < text.size();) {
+    const std::size_t nl = std::min(text.find('\n', at), text.size());
+    std::string_view line = text.substr(at, nl - at);
+    at = nl + 1;
+    // Comments are not code: `# gemm examples` in a CMakeLists.txt, `// the
+    // gemm kernels` in a C++ header.
+    line = line.substr(0, std::min(line.find('#'), line.find("//")));
+    for (std::string_view word : {"prim_func", "T.function", "tile.apply", "ptx.mma"})
+      if (line.find(word) != std::string_view::npos) return true;
+    // `gemm` called: `gemm(D, A, B, C)`, `T.gemm (...)`.
+    for (std::size_t g = line.find("gemm"); g != std::string_view::npos; g = line.find("gemm", g + 1)) {
+      if (g > 0 && ident(line[g - 1])) continue;
+      std::size_t after = g + 4;
+      while (after < line.size() && (line[after] == ' ' || line[after] == '\t')) ++after;
+      if (after < line.size() && line[after] == '(') return true;
+    }
+  }
   return false;
 }
 

@@ -31,10 +31,12 @@ struct ReadProgram {
 ReadProgram read_program(std::string_view text, const std::string& file);
 ReadProgram read_program_file(const std::string& path);
 
-// Does `text` name a gemm at all — `gemm`, `prim_func`, `T.function`,
-// `tile.apply` or `ptx.mma` anywhere in it?  A file that names none has no
-// kernel for mmacheck (a README, a helper module) and is reported "no gemm"
-// under --skip-no-gemm; one that names one is read, and its errors are errors.
+// Does `text` name a gemm at all — call `gemm(` (`T.gemm (`), or name
+// `prim_func`, `T.function`, `tile.apply` or `ptx.mma`, outside `#` and `//`
+// comments?  A file that names none has no kernel for mmacheck (a README, a
+// helper module, a CMakeLists.txt, a C++ header that only mentions gemm in
+// a comment) and is reported "no gemm" under --skip-no-gemm; one that names
+// one is read, and its errors are errors.
 bool mentions_gemm(std::string_view text);
 
 }  // namespace mmacheck
