@@ -24,6 +24,7 @@
 #include <algorithm>
 #include <map>
 #include <tuple>
+#include <set>
 #include <sstream>
 
 #include "core/base/error.h"
@@ -223,6 +224,40 @@ TEST_CASE("mmacheck's layout algebra agrees with TVM 0.1.0a4 on every recorded c
   for (const char* d :
        {"cuda_offset_fusion", "nonpositive_extent", "tile_to_not_multiple", "repeated_permutation", "replica_order"})
     CHECK(differences[d] > 0);
+}
+
+TEST_CASE("TVM's printed layouts with integer expressions read as TVM holds them", "[layout][tvm]") {
+  // tests/data/tvm/printed_exprs.jsonl (scripts/tvm-oracle/printed.py): int64
+  // values print as T.int64(N), unfolded ones as T.Mul, T.Add, T.Sub,
+  // T.FloorDiv, T.FloorMod, T.Cast, nested ones with infix operators.
+  std::istringstream lines(read_file(source_path("tests/data/tvm/printed_exprs.jsonl")));
+  std::string line;
+  std::getline(lines, line);
+  CHECK(parse_json(line, "printed_exprs.jsonl")["tvm"] == "apache-tvm-tirx 0.1.0a4");
+  int cases = 0;
+  std::set<std::string> spelled;
+  while (std::getline(lines, line)) {
+    const Json c = parse_json(line, "printed_exprs.jsonl");
+    const std::string printed = c["printed"];
+    INFO(printed);
+    for (const char* op : {"T.int64(", "T.Mul(", "T.Add(", "T.Sub(", "T.FloorDiv(", "T.FloorMod(", "T.Cast("})
+      if (printed.find(op) != std::string::npos) spelled.insert(op);
+    const TileLayout l = layout_of(parse_layout(printed, "<printed>"));
+    CHECK(iters_str(l.shard()) == iters_str(iters(c["shard"])));
+    ++cases;
+  }
+  CHECK(cases >= 12);
+  CHECK(spelled.size() == 7);
+  // What TVM would refuse or what no int64 holds is a located error.
+  CHECK_THROWS_WITH(parse_layout("T.TileLayout.from_iters(shard=[T.Iter(4, T.int32(3000000000), \"m\")])", "x"),
+                    Catch::Contains("x:1:42") && Catch::Contains("does not fit int32"));
+  CHECK_THROWS_WITH(parse_layout("T.TileLayout.from_iters(shard=[T.Iter(4, T.FloorMod(4, 0), \"m\")])", "x"),
+                    Catch::Contains("division by zero"));
+  CHECK_THROWS_WITH(
+      parse_layout("T.TileLayout.from_iters(shard=[T.Iter(4, T.Mul(T.int64(4611686018427387904), 4), \"m\")])", "x"),
+      Catch::Contains("overflows int64"));
+  CHECK_THROWS_WITH(parse_layout("T.TileLayout.from_iters(shard=[T.Iter(4, T.Cast(\"float32\", 4), \"m\")])", "x"),
+                    Catch::Contains("takes \"int64\" or \"int32\""));
 }
 
 }  // namespace test_layout_tvm_oracle

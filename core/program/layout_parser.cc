@@ -214,8 +214,10 @@ class Parser {
       if (name.text == "Iter") return Value{Callable{Callable::Kind::iter}, target.loc};
       if (name.text == "ComposeLayout") return Value{Callable{Callable::Kind::compose}, target.loc};
       if (name.text == "SwizzleLayout") return Value{Callable{Callable::Kind::swizzle}, target.loc};
+      if (is_prim_op(name.text)) return Value{Callable{Callable::Kind::prim, name.text}, target.loc};
       in_.fail(name, "unknown name '" + name.text +
-                         "' after 'T.' (known: S, R, TileLayout, Iter, Axis, ComposeLayout, SwizzleLayout)");
+                         "' after 'T.' (known: S, R, TileLayout, Iter, Axis, ComposeLayout, SwizzleLayout; TVM's "
+                         "int64, int32, Cast, Add, Sub, Mul, FloorDiv, FloorMod)");
     }
     if (target.get<Wrapper>()) {
       if (name.text != "from_iters") in_.fail(name, "unknown name 'TileLayout." + name.text + "' (known: from_iters)");
@@ -237,6 +239,7 @@ class Parser {
                                   : c->kind == Callable::Kind::from_iters ? "from_iters"
                                   : c->kind == Callable::Kind::compose    ? "ComposeLayout"
                                   : c->kind == Callable::Kind::swizzle    ? "SwizzleLayout"
+                                  : c->kind == Callable::Kind::prim       ? "T." + std::string(c->prim)
                                                                           : "get";
       const Token name{TokenKind::identifier, spelled, 0, 0, callee.loc};
       return call_callable(*c, name, arguments(open, spelled + "("), callee.loc);

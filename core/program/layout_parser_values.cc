@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <climits>
 
+#include "core/base/checked.h"
 #include "core/program/index_expr.h"
 
 namespace mmacheck::layout_expr {
@@ -119,6 +120,7 @@ std::string kind_name(const Value& value) {
                             case Callable::Kind::axis_get: return "'Axis.get'";
                             case Callable::Kind::compose: return "'ComposeLayout'";
                             case Callable::Kind::swizzle: return "'SwizzleLayout'";
+                            case Callable::Kind::prim: return "'T." + std::string(c.prim) + "'";
                           }
                           return "a callable";
                         },
@@ -136,8 +138,86 @@ std::int64_t to_int(const Value& value, std::string_view what) {
 
 Axis axis_of(const Value& value) { return to_axis(value); }
 
+namespace {
+
+// TVM's printed integer expressions, each evaluated at once: a layout's
+// values are constants.  int32 values must fit it, as TVM requires.
+struct PrimOp {
+  std::string_view name;
+  std::string_view first, second;  // the parameters' names; second empty for one
+  std::int64_t (*eval)(const std::vector<Value>& args, const SourceLoc& loc);
+};
+
+std::int64_t int32_checked(std::int64_t v, const SourceLoc& loc) {
+  if (v < INT32_MIN || v > INT32_MAX) throw Error(loc, std::to_string(v) + " does not fit int32");
+  return v;
+}
+std::int64_t arg(const std::vector<Value>& a, std::size_t i) { return to_int(a[i], "an integer"); }
+std::int64_t binary(const std::vector<Value>& a, const SourceLoc& loc,
+                    bool (*op)(std::int64_t, std::int64_t, std::int64_t*)) {
+  std::int64_t r = 0;
+  if (op(arg(a, 0), arg(a, 1), &r)) throw Error(loc, "the expression overflows int64");
+  return r;
+}
+std::int64_t divisor(const std::vector<Value>& a, const SourceLoc& loc) {
+  if (arg(a, 1) == 0) throw Error(a[1].loc, "division by zero");
+  if (arg(a, 0) == INT64_MIN && arg(a, 1) == -1) throw Error(loc, "the expression overflows int64");
+  return arg(a, 1);
+}
+
+const std::vector<PrimOp>& prim_ops() {
+  static const std::vector<PrimOp> ops = {
+      {"int64", "value", "", [](const std::vector<Value>& a, const SourceLoc&) { return arg(a, 0); }},
+      {"int32", "value", "",
+       [](const std::vector<Value>& a, const SourceLoc& l) { return int32_checked(arg(a, 0), l); }},
+      {"Cast", "dtype", "value",
+       [](const std::vector<Value>& a, const SourceLoc& l) {
+         const Str* dtype = a[0].get<Str>();
+         if (!dtype || (dtype->text != "int64" && dtype->text != "int32"))
+           throw Error(a[0].loc, "T.Cast of a layout value takes \"int64\" or \"int32\"");
+         return dtype->text == "int32" ? int32_checked(arg(a, 1), l) : arg(a, 1);
+       }},
+      {"Add", "a", "b",
+       [](const std::vector<Value>& a, const SourceLoc& l) {
+         return binary(a, l,
+                       [](std::int64_t x, std::int64_t y, std::int64_t* r) { return __builtin_add_overflow(x, y, r); });
+       }},
+      {"Sub", "a", "b",
+       [](const std::vector<Value>& a, const SourceLoc& l) {
+         return binary(a, l,
+                       [](std::int64_t x, std::int64_t y, std::int64_t* r) { return __builtin_sub_overflow(x, y, r); });
+       }},
+      {"Mul", "a", "b",
+       [](const std::vector<Value>& a, const SourceLoc& l) {
+         return binary(a, l,
+                       [](std::int64_t x, std::int64_t y, std::int64_t* r) { return __builtin_mul_overflow(x, y, r); });
+       }},
+      {"FloorDiv", "a", "b",
+       [](const std::vector<Value>& a, const SourceLoc& l) { return floor_div(arg(a, 0), divisor(a, l)); }},
+      {"FloorMod", "a", "b",
+       [](const std::vector<Value>& a, const SourceLoc& l) { return floor_mod(arg(a, 0), divisor(a, l)); }},
+  };
+  return ops;
+}
+
+const PrimOp* find_prim_op(std::string_view name) {
+  for (const PrimOp& op : prim_ops())
+    if (op.name == name) return &op;
+  return nullptr;
+}
+
+}  // namespace
+
+bool is_prim_op(std::string_view name) { return find_prim_op(name) != nullptr; }
+
 Value call_callable(const Callable& callee, const Token& name, const std::vector<Arg>& args, const SourceLoc& loc) {
   using K = Callable::Kind;
+  if (callee.kind == K::prim) {
+    const PrimOp& op = *find_prim_op(callee.prim);
+    const std::vector<Value> bound =
+        op.second.empty() ? bind_args(args, name, {op.first}) : bind_args(args, name, {op.first, op.second});
+    return Value{op.eval(bound, loc), loc};
+  }
   if (callee.kind == K::compose || callee.kind == K::swizzle) return call_compose(callee, name, args, loc);
   if (callee.kind == K::axis_get) {
     const std::vector<Value> a = bind_args(args, name, {"name"});

@@ -54,9 +54,15 @@ struct Namespace {  // T / Tx (builders) or Axis (axes)
 // tile_layout[, swizzle_inner]) with SWIZZLE a SwizzleLayout(per_element=,
 // swizzle_len=, atom_len=[, swizzle_inner=]) (the earlier TIRx spelling the
 // layout files take).
+// TVM's integer expressions, as it prints a layout's int64 values:
+// T.int64(5), T.Cast("int64", 3), T.Mul(T.int64(2), T.int64(3)) (a row of
+// prim_ops() each; `prim` names it).
 struct Callable {
-  enum class Kind { iter, from_iters, axis_get, compose, swizzle } kind;
+  enum class Kind { iter, from_iters, axis_get, compose, swizzle, prim } kind;
+  std::string_view prim = {};
 };
+// Whether `name` (after `T.`) is one of TVM's integer expressions mmacheck evaluates.
+bool is_prim_op(std::string_view name);
 
 struct Value;
 struct Seq {
