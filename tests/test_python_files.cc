@@ -158,7 +158,9 @@ TEST_CASE("what could change the kernel is refused where it stands", "[python][t
   // A def that rebinds a layout's name: the kernel's use of it is an error, not the old layout.
   CHECK(error_of(head + "def A_IMG():\n    pass\n" + func).find("'A_IMG' is a name bound by a skipped def") !=
         std::string::npos);
-  CHECK(error_of(head + "A_IMG = [1, 2]\n" + func).find("'A_IMG' is a name bound by a skipped def or data") !=
+  // Data rebinding it is evaluated (module-level Python), and a second binding is refused where it stands.
+  CHECK(error_of(head + "A_IMG = [1, 2]\n" + func).find("'A_IMG' is already defined at line") != std::string::npos);
+  CHECK(error_of(head + "A_IMG = {1: 2}\n" + func).find("'A_IMG' is a name bound by a skipped def or data") !=
         std::string::npos);
   // Run as a script, the __main__ block comes first: nothing after it is read.
   CHECK(error_of(head + "if __name__ == \"__main__\":\n    pass\n" + func)

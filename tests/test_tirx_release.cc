@@ -209,6 +209,39 @@ TEST_CASE("the seed's register order is refuted in the released TIRx, which TVM 
   }
 }
 
+TEST_CASE("module-level Python of a released program: unpacked constants, their lists, list/tuple/len/range",
+          "[tirx][prove]") {
+  // TVM 0.1.0a4 accepts all three (scripts/tirx-oracle/gen.py).
+  CHECK(prove_both(load_program(source_path("examples/tirx_module_python.py"))).verdict == Verdict::proved);
+  CHECK(prove_both(load_program(source_path("tests/data/tirx/module_python/ok_constants_in_index.py"))).verdict ==
+        Verdict::proved);
+  const ProofReport bad =
+      prove_both(load_program(source_path("tests/data/tirx/module_python/bad_constants_in_index.py")));
+  CHECK(bad.verdict == Verdict::refuted);
+  REQUIRE_FALSE(bad.counterexamples.empty());
+  CHECK(bad.counterexamples[0].check.name() == "stage a");
+  // What does not evaluate is an error at its token; data is passed over;
+  // a constant bound twice is refused as every binding is.
+  const std::string program = read_file(source_path("examples/tirx_module_python.py"));
+  const auto with = [&](const std::string& from, const std::string& to) {
+    std::string text = program;
+    const std::size_t at = text.find(from);
+    REQUIRE(at != std::string::npos);
+    return text.replace(at, from.size(), to);
+  };
+  CHECK_THROWS_WITH(parse_program(with("MT, NT, KT = 16, 8, 16", "MT, NT, KT = 16, 8"), "m.py"),
+                    Catch::Contains("m.py:") && Catch::Contains("2 values"));
+  CHECK_THROWS_WITH(parse_program(with("TILE = [MT, KT]", "TILE = [MT, KT]\nTILE = [KT, MT]"), "m.py"),
+                    Catch::Contains("'TILE' is already defined"));
+  CHECK_THROWS_WITH(parse_program(with("WORDS = len(range(0, KT, 2))", "WORDS = len(range(0, KT, 0))"), "m.py"),
+                    Catch::Contains("range() step must not be zero"));
+  CHECK_THROWS_WITH(parse_program(with("WORDS = len(range(0, KT, 2))", "WORDS = len(range(10 ** 9))"), "m.py"),
+                    Catch::Contains("range() of more than 65536"));
+  CHECK(prove_both(
+            parse_program(with("MT, NT, KT = 16, 8, 16", "MT, NT, KT = 16, 8, 16\nCONFIG = {\"warps\": 1}"), "m.py"))
+            .verdict == Verdict::proved);
+}
+
 TEST_CASE("a dump with one register argument of one T.ptx.mma changed is refuted at the statement, lane and element",
           "[tirx][prove]") {
   const std::string dump = read_file(dump_path("tirx_seed_corrected"));

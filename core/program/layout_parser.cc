@@ -167,6 +167,8 @@ class Parser {
     if (t.text == "True" || t.text == "False")
       return Value{std::int64_t{t.text == "True"}, t.loc};  // Python's bools are ints
     if (is_known_axis(t.text)) return Value{Axis(t.text), t.loc};
+    if (const std::string_view builtin = python_builtin(t.text); !builtin.empty() && in_.peek().is_op("("))
+      return Value{Callable{Callable::Kind::builtin, builtin}, t.loc};
     in_.fail(t, "unknown name '" + t.text + "' (" + known_layouts(names_) + ")");
   }
 
@@ -214,7 +216,8 @@ class Parser {
       if (name.text == "Iter") return Value{Callable{Callable::Kind::iter}, target.loc};
       if (name.text == "ComposeLayout") return Value{Callable{Callable::Kind::compose}, target.loc};
       if (name.text == "SwizzleLayout") return Value{Callable{Callable::Kind::swizzle}, target.loc};
-      if (is_prim_op(name.text)) return Value{Callable{Callable::Kind::prim, name.text}, target.loc};
+      if (const std::string_view op = prim_op(name.text); !op.empty())
+        return Value{Callable{Callable::Kind::prim, op}, target.loc};
       in_.fail(name, "unknown name '" + name.text +
                          "' after 'T.' (known: S, R, TileLayout, Iter, Axis, ComposeLayout, SwizzleLayout; TVM's "
                          "int64, int32, Cast, Add, Sub, Mul, FloorDiv, FloorMod)");
@@ -240,6 +243,7 @@ class Parser {
                                   : c->kind == Callable::Kind::compose    ? "ComposeLayout"
                                   : c->kind == Callable::Kind::swizzle    ? "SwizzleLayout"
                                   : c->kind == Callable::Kind::prim       ? "T." + std::string(c->prim)
+                                  : c->kind == Callable::Kind::builtin    ? std::string(c->prim)
                                                                           : "get";
       const Token name{TokenKind::identifier, spelled, 0, 0, callee.loc};
       return call_callable(*c, name, arguments(open, spelled + "("), callee.loc);

@@ -121,6 +121,7 @@ std::string kind_name(const Value& value) {
                             case Callable::Kind::compose: return "'ComposeLayout'";
                             case Callable::Kind::swizzle: return "'SwizzleLayout'";
                             case Callable::Kind::prim: return "'T." + std::string(c.prim) + "'";
+                            case Callable::Kind::builtin: return "'" + std::string(c.prim) + "'";
                           }
                           return "a callable";
                         },
@@ -206,12 +207,86 @@ const PrimOp* find_prim_op(std::string_view name) {
   return nullptr;
 }
 
+// Python's builtins on integers and tuples, as module-level layout code uses
+// them (`list(seps)`, `len(shape)`, `range(4)`); range is bounded, so that
+// no file can make the reader hold more than kMaxRange integers.
+constexpr std::int64_t kMaxRange = std::int64_t{1} << 16;
+
+struct Builtin {
+  std::string_view name;
+  Value (*call)(const std::vector<Value>& args, const SourceLoc& loc);
+};
+
+const std::vector<Value>& one_sequence(const std::vector<Value>& args, const SourceLoc& loc, std::string_view name) {
+  if (args.size() != 1) throw Error(loc, std::string(name) + "() takes one argument here");
+  return to_seq(args[0], "a tuple or list");
+}
+
+const std::vector<Builtin>& builtins() {
+  static const std::vector<Builtin> table = {
+      {"list",
+       [](const std::vector<Value>& a, const SourceLoc& l) {
+         if (a.empty()) return Value{Seq{{}, true}, l};
+         return Value{Seq{one_sequence(a, l, "list"), true}, l};
+       }},
+      {"tuple",
+       [](const std::vector<Value>& a, const SourceLoc& l) {
+         if (a.empty()) return Value{Seq{{}, false}, l};
+         return Value{Seq{one_sequence(a, l, "tuple"), false}, l};
+       }},
+      {"len",
+       [](const std::vector<Value>& a, const SourceLoc& l) {
+         return Value{static_cast<std::int64_t>(one_sequence(a, l, "len").size()), l};
+       }},
+      {"int",
+       [](const std::vector<Value>& a, const SourceLoc& l) {
+         if (a.size() != 1) throw Error(l, "int() takes one integer here");
+         return Value{to_int(a[0], "an integer"), l};
+       }},
+      {"range",
+       [](const std::vector<Value>& a, const SourceLoc& l) {
+         if (a.empty() || a.size() > 3) throw Error(l, "range() takes 1 to 3 integers");
+         const std::int64_t start = a.size() == 1 ? 0 : to_int(a[0], "an integer");
+         const std::int64_t stop = to_int(a[a.size() == 1 ? 0 : 1], "an integer");
+         const std::int64_t step = a.size() == 3 ? to_int(a[2], "an integer") : 1;
+         if (step == 0) throw Error(a[2].loc, "range() step must not be zero");
+         Seq seq{{}, false};
+         for (std::int64_t v = start; step > 0 ? v < stop : v > stop; v += step) {
+           if (static_cast<std::int64_t>(seq.items.size()) == kMaxRange)
+             throw Error(l, "range() of more than " + std::to_string(kMaxRange) + " integers");
+           seq.items.push_back(Value{v, l});
+           if ((step > 0 && v > INT64_MAX - step) || (step < 0 && v < INT64_MIN - step)) break;
+         }
+         return Value{std::move(seq), l};
+       }},
+  };
+  return table;
+}
+
 }  // namespace
 
-bool is_prim_op(std::string_view name) { return find_prim_op(name) != nullptr; }
+std::string_view prim_op(std::string_view name) {
+  const PrimOp* op = find_prim_op(name);
+  return op ? op->name : std::string_view{};
+}
+
+std::string_view python_builtin(std::string_view name) {
+  for (const Builtin& b : builtins())
+    if (b.name == name) return b.name;
+  return {};
+}
 
 Value call_callable(const Callable& callee, const Token& name, const std::vector<Arg>& args, const SourceLoc& loc) {
   using K = Callable::Kind;
+  if (callee.kind == K::builtin) {
+    std::vector<Value> values;
+    for (const Arg& a : args) {
+      if (a.keyword) throw Error(a.keyword->loc, std::string(callee.prim) + "() takes no keyword arguments here");
+      values.push_back(a.value);
+    }
+    for (const Builtin& b : builtins())
+      if (b.name == callee.prim) return b.call(values, loc);
+  }
   if (callee.kind == K::prim) {
     const PrimOp& op = *find_prim_op(callee.prim);
     const std::vector<Value> bound =

@@ -58,11 +58,15 @@ struct Namespace {  // T / Tx (builders) or Axis (axes)
 // T.int64(5), T.Cast("int64", 3), T.Mul(T.int64(2), T.int64(3)) (a row of
 // prim_ops() each; `prim` names it).
 struct Callable {
-  enum class Kind { iter, from_iters, axis_get, compose, swizzle, prim } kind;
-  std::string_view prim = {};
+  enum class Kind { iter, from_iters, axis_get, compose, swizzle, prim, builtin } kind;
+  std::string_view prim = {};  // prim: the T. name; builtin: the Python builtin's
 };
-// Whether `name` (after `T.`) is one of TVM's integer expressions mmacheck evaluates.
-bool is_prim_op(std::string_view name);
+// The table's own spelling of `name` when it (after `T.`) is one of TVM's
+// integer expressions mmacheck evaluates, else "".
+std::string_view prim_op(std::string_view name);
+// The same for the Python builtins a layout's module code uses on integers
+// and their tuples: list, tuple, len, int, range.
+std::string_view python_builtin(std::string_view name);
 
 struct Value;
 struct Seq {

@@ -42,6 +42,75 @@ void check_known(const Value& v) {
   if (const Opaque* o = v.get<Opaque>()) throw Error(v.loc, "the value of a name " + o->why + " is not known");
 }
 
+// Python's builtins on integers and sequences, as module-level layout code
+// uses them (`list(seps)`, `len(shape)`, `range(4)`); range is bounded, so
+// that no file makes the evaluator hold more than kMaxRange values.
+constexpr std::int64_t kMaxRange = std::int64_t{1} << 16;
+
+struct Builtin {
+  std::string_view name;
+  Value (*call)(const std::vector<CallArg>& args, const Token& at);
+};
+
+const Items& sequence_arg(const std::vector<CallArg>& args, const Token& at) {
+  if (args.size() != 1 || args[0].keyword) throw Error(at.loc, at.text + "() takes one positional argument here");
+  check_known(args[0].value);
+  const Items* items = args[0].value.items();
+  if (!items) throw Error(args[0].value.loc, at.text + "() of " + kind_name(args[0].value) + " is not evaluated");
+  return *items;
+}
+
+std::int64_t integer_arg(const CallArg& a) {
+  check_known(a.value);
+  if (a.keyword) throw Error(a.value.loc, "no keyword arguments here");
+  if (!is_integral(a.value)) throw Error(a.value.loc, "expected an integer, got " + kind_name(a.value));
+  return as_int(a.value);
+}
+
+constexpr Builtin kBuiltins[] = {
+    {"list",
+     [](const std::vector<CallArg>& a, const Token& at) {
+       return a.empty() ? make_items({}, true, at.loc) : make_items(sequence_arg(a, at), true, at.loc);
+     }},
+    {"tuple",
+     [](const std::vector<CallArg>& a, const Token& at) {
+       return a.empty() ? make_items({}, false, at.loc) : make_items(sequence_arg(a, at), false, at.loc);
+     }},
+    {"len",
+     [](const std::vector<CallArg>& a, const Token& at) {
+       if (a.size() == 1 && !a[0].keyword)
+         if (const std::string* s = a[0].value.get<std::string>())
+           return Value{static_cast<std::int64_t>(s->size()), false, at.loc};
+       return Value{static_cast<std::int64_t>(sequence_arg(a, at).size()), false, at.loc};
+     }},
+    {"int",
+     [](const std::vector<CallArg>& a, const Token& at) {
+       if (a.size() != 1 || a[0].keyword) throw Error(at.loc, "int() takes one positional argument here");
+       check_known(a[0].value);
+       if (const double* d = a[0].value.get<double>()) {
+         if (!(*d > -9.2e18 && *d < 9.2e18)) throw Error(a[0].value.loc, "int() of a float outside int64");
+         return Value{static_cast<std::int64_t>(*d), false, at.loc};  // truncates toward zero, as Python
+       }
+       return Value{integer_arg(a[0]), false, at.loc};
+     }},
+    {"range",
+     [](const std::vector<CallArg>& a, const Token& at) {
+       if (a.empty() || a.size() > 3) throw Error(at.loc, "range() takes 1 to 3 integers");
+       const std::int64_t start = a.size() == 1 ? 0 : integer_arg(a[0]);
+       const std::int64_t stop = integer_arg(a[a.size() == 1 ? 0 : 1]);
+       const std::int64_t step = a.size() == 3 ? integer_arg(a[2]) : 1;
+       if (step == 0) throw Error(a[2].value.loc, "range() step must not be zero");
+       Items out;
+       for (std::int64_t v = start; step > 0 ? v < stop : v > stop; v += step) {
+         if (static_cast<std::int64_t>(out.size()) == kMaxRange)
+           throw Error(at.loc, "range() of more than " + std::to_string(kMaxRange) + " integers");
+         out.push_back(Value{v, false, at.loc});
+         if ((step > 0 && v > INT64_MAX - step) || (step < 0 && v < INT64_MIN - step)) break;
+       }
+       return make_items(std::move(out), false, at.loc);
+     }},
+};
+
 Value arithmetic(const Value& a, const Value& b, const Token& op) {
   check_known(a);
   check_known(b);
@@ -391,6 +460,13 @@ class Evaluator {
   Value atom() {
     const Token& t = in_.peek();
     if (at_layout()) return Value{parse_layout(in_, layout_names(scope_)), false, t.loc};
+    // A builtin the file does not shadow, called.
+    if (t.kind == TokenKind::identifier && in_.peek(1).is_op("(") && !scope_.find(t.text))
+      for (const Builtin& b : kBuiltins)
+        if (b.name == t.text) {
+          in_.next();
+          return b.call(args(), t);
+        }
     in_.next();
     switch (t.kind) {
       case TokenKind::integer: return Value{t.int_value, false, t.loc};

@@ -14,6 +14,9 @@
 #include "core/program/python_block.h"
 #include "core/program/tirx_release/tirx_release_reader.h"
 
+#include <algorithm>
+#include <climits>
+
 namespace mmacheck {
 
 namespace {
@@ -98,6 +101,9 @@ void ReleaseReader::suite(const Token& header) {
 
 void ReleaseReader::statement() {
   const Token& t = in_.peek();
+  if (!in_function_ && t.kind == TokenKind::identifier && (in_.peek(1).is_op(",") || in_.peek(1).is_op("=")) &&
+      !(in_.peek(2).is_name("Axis") && in_.peek(3).is_op(".") && in_.peek(4).is_name("get")))
+    return module_assignment();
   if (!in_function_ && foreign_.skip(in_, [this](const std::string& name) { forget(name); })) return;
   if (t.is_op("@")) return decorator();
   if (t.kind == TokenKind::string) return void(in_.next());  // a docstring
@@ -113,7 +119,6 @@ void ReleaseReader::statement() {
   // Function attributes (global_symbol, target, backend_config) name the
   // kernel and its compiler; they compute nothing.
   if (auto inert = python::skip_inert_call(in_)) return skipped_.push_back(*inert);
-  if (in_.peek(1).is_op(",") && !in_function_) return tuple_binding();
   if (in_.peek(1).is_op("[")) return transfer();
   if (in_.peek(1).is_op("=") || in_.peek(1).is_op(":")) return assignment();
   in_.fail(t, "'" + t.text + "' is not a statement mmacheck reads in released TIRx (docs/tirx-release.md lists them)");
@@ -357,23 +362,48 @@ void ReleaseReader::forget(const std::string& name) {
   index_names_.erase(name);
   defined_at_.erase(name);
   layout_names_.others.insert_or_assign(name, "name bound by a skipped def or data statement");
+  module_.bind(name, python::Value{python::Opaque{"bound by a skipped def or data statement"}, false, {}});
 }
 
-// grouped, seps = L.group(shape): TVM's group returns the layout and its
-// separators (for permute_by_groups).
-void ReleaseReader::tuple_binding() {
-  const Token& grouped = in_.expect_name("a name");
-  in_.expect(",", "between the names");
-  const Token& seps = in_.expect_name("a name");
-  in_.expect("=", "after the names (grouped, seps = L.group(shape))");
-  const Token& at = in_.peek();
-  LayoutValue value = parse_layout(in_, layout_names_);
-  const auto* g = std::get_if<GroupedLayout>(&value);
-  if (!g) in_.fail(at, "a tuple assignment at the top level takes a group: grouped, seps = L.group(shape)");
-  declare(grouped);
-  declare(seps);
-  layout_names_.lists.emplace(seps.text, g->seps());
-  layout_names_.layouts.emplace(grouped.text, std::move(value));
+// A top-level assignment, evaluated as Python (python_module.h): its names
+// become the layouts, integers and integer tuples the kernel's layout and
+// index expressions use.
+void ReleaseReader::module_assignment() {
+  std::vector<Token> targets;
+  for (std::size_t k = 0; !in_.peek(k).is_op("=") && !in_.peek(k).ends_statement(); ++k)
+    if (in_.peek(k).kind == TokenKind::identifier) targets.push_back(in_.peek(k));
+  const std::size_t at = in_.position();
+  std::vector<std::pair<std::string, python::Value>> bound;
+  try {
+    bound = module_.assign(in_);
+  } catch (const Error&) {
+    // Data mmacheck need not evaluate (a dict, a table of strings) is passed
+    // over as the other readers pass it; anything else is the error it is.
+    in_.seek(at);
+    if (foreign_.skip(in_, [this](const std::string& name) { forget(name); })) return;
+    throw;
+  }
+  for (const auto& [name, value] : bound) {
+    const auto target = std::find_if(targets.begin(), targets.end(), [&](const Token& t) { return t.text == name; });
+    declare(target != targets.end() ? *target : Token{TokenKind::identifier, name, 0, 0, value.loc});
+    if (const LayoutValue* layout = value.get<LayoutValue>()) {
+      layout_names_.layouts.emplace(name, *layout);
+    } else if (value.get<std::int64_t>() || value.get<bool>()) {
+      const std::int64_t v = value.get<bool>() ? std::int64_t{*value.get<bool>()} : *value.get<std::int64_t>();
+      layout_names_.integers.emplace(name, v);
+      index_names_.insert_or_assign(name, IndexExpr::literal(v, value.loc));
+    } else if (const python::Items* items = value.items();
+               items && std::all_of(items->begin(), items->end(), [](const python::Value& i) {
+                 const std::int64_t* n = i.get<std::int64_t>();
+                 return n && *n >= INT_MIN && *n <= INT_MAX;
+               })) {
+      std::vector<int> ints;
+      for (const python::Value& i : *items) ints.push_back(static_cast<int>(*i.get<std::int64_t>()));
+      layout_names_.lists.emplace(name, std::move(ints));
+    } else {
+      layout_names_.others.emplace(name, python::kind_name(value));
+    }
+  }
 }
 
 // An argument value mmacheck does not need (attrs={...}), or a whole
@@ -392,10 +422,16 @@ void ReleaseReader::skip_balanced() {
 
 std::int64_t ReleaseReader::small_int(std::string_view what) {
   const Token& t = in_.peek();
-  if (t.kind != TokenKind::integer) in_.fail(t, "expected " + std::string(what) + " (an integer), got " + describe(t));
-  if (t.int_value > kMaxDim)
+  std::int64_t v = t.int_value;
+  if (const auto it = layout_names_.integers.find(t.text);
+      t.kind == TokenKind::identifier && it != layout_names_.integers.end())
+    v = it->second;  // a module constant
+  else if (t.kind != TokenKind::integer)
+    in_.fail(t, "expected " + std::string(what) + " (an integer), got " + describe(t));
+  if (v > kMaxDim)
     in_.fail(t, std::string(what) + " " + t.text + " is too large (at most " + std::to_string(kMaxDim) + ")");
-  return in_.next().int_value;
+  in_.next();
+  return v;
 }
 
 void ReleaseReader::declare(const Token& name) {

@@ -22,6 +22,7 @@
 #include "core/program/layout_parser.h"
 #include "core/program/lexer.h"
 #include "core/program/python_block.h"
+#include "core/program/python_module.h"
 #include "core/program/program.h"
 #include "core/program/tirx_release/release_kernel.h"
 #include "core/program/tirx_release/tirx_release.h"
@@ -71,7 +72,7 @@ class ReleaseReader {
   void for_loop();
   void assignment();
   void transfer();
-  void tuple_binding();  // grouped, seps = L.group(shape), at the top level
+  void module_assignment();  // NAME = ..., a, b = ... at the top level (core/program/python_module.h)
   void forget(const std::string& name);
   void skip_balanced();  // an argument value mmacheck does not need, up to ',' or ')'
   std::int64_t small_int(std::string_view what);
@@ -106,6 +107,10 @@ class ReleaseReader {
   bool seen_function_ = false;
   std::vector<std::string> skipped_;  // T.func_attr, T.evaluate(0)
   python::ForeignStatements foreign_;
+  // The module's Python values (constants, their tuples, layouts), as the
+  // top level binds them: `MT, NT, KT = 2, 1, 2`, `shape = [16 * MT, 8]`,
+  // `grouped, seps = L.group(shape)`, `list(seps)`.
+  python::Module module_{TokenCursor::Tokens{}};
 };
 
 // `T` or `I`: the names a TIRx script gives the tirx module and its IR

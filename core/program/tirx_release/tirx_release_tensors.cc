@@ -32,9 +32,7 @@ void ReleaseReader::assignment() {
                  "'" + name.text + " = Axis.get(\"" + axis.text + "\")': mmacheck reads an axis bound to its own name");
       return;
     }
-    declare(name);
-    layout_names_.layouts.emplace(name.text, parse_layout(in_, layout_names_));
-    return;
+    in_.fail(name, "a top-level annotated assignment is not read (write " + name.text + " = ...)");
   }
   if (!launched_) in_.fail(name, "statements before the device entry are not read");
   if (names_tirx(rhs) && in_.peek(1).is_op(".") && in_.peek(3).is_op("(")) {
@@ -104,7 +102,8 @@ void ReleaseReader::assignment() {
 
 // 16 | (16, 8) | [16, 8] | (8,)
 Shape ReleaseReader::shape_value() {
-  if (in_.peek().kind == TokenKind::integer) return Shape{small_int("a dimension")};
+  if (in_.peek().kind == TokenKind::integer || layout_names_.integers.contains(in_.peek().text))
+    return Shape{small_int("a dimension")};
   const Token& open = in_.peek();
   if (!open.is_op("(") && !open.is_op("[")) in_.fail(open, "expected a shape ((16, 8)), got " + describe(open));
   in_.next();
