@@ -86,7 +86,8 @@ def prove_all(obj, layouts=None, **options) -> dict:
 
 def prove_triton(entries) -> list:
     """Check Triton layouts together (one dot: its A, B and accumulator share a group):
-    entries from mmacheck.triton.operand(layout, ...); a Report per layout."""
+    entries from mmacheck.triton.operand(layout, ...); a Report per layout, named by its name=
+    or else by its group and role ("dot a"). Two entries given one name= are an Error."""
     return [Report(r, name=r["name"]) for r in triton.check(list(entries))]
 
 

@@ -11,6 +11,8 @@ The two Gluon encodings are turned into linear layouts by Triton itself
 (Gluon's to_linear_layout, on the CPU), never by mmacheck.  What a layout
 does not say is asked for: the element type (dtype=), and for a plain linear
 layout its role (operand="acc" | "a" | "b", k_width=, warps_per_cta=).
+An entry without name= is named by check() from its group and role
+("dot a"), since the layout's class names every dot operand alike.
 
 The bases travel to the library as numbers in the wing's own input document
 (the `mmacheck triton` JSON, Gluon's fields), read by the same strict reader
@@ -71,7 +73,8 @@ def _fields(layout):
 def operand(layout, *, dtype, shape=None, operand=None, k_width=None, warps_per_cta=None, name=None, group=None):
     """One entry of the wing's document for a live layout (see the module's doc)."""
     kind = type(layout).__name__
-    entry = {"name": name or kind, "dtype": dtype}
+    entry = {} if name is None else {"name": name}
+    entry["dtype"] = dtype
     if kind in ("NVMMADistributedLayout", "DotOperandLayout"):
         mma = layout if kind == "NVMMADistributedLayout" else layout.parent
         if type(mma).__name__ != "NVMMADistributedLayout" or list(mma.version)[0] != 2:
@@ -97,7 +100,32 @@ def operand(layout, *, dtype, shape=None, operand=None, k_width=None, warps_per_
     return entry
 
 
+def _named(entries):
+    """The entries, each with a name: its own name=, or "GROUP ROLE" ("dot b"), with " #2", " #3" ...
+    after a name already taken, so that several dots of one list need no names."""
+    explicit = {}
+    for i, entry in enumerate(entries):
+        if "name" in entry:
+            if entry["name"] in explicit:
+                raise _error(f"operands[{explicit[entry['name']]}] and operands[{i}] are both named "
+                             f"'{entry['name']}': give each its own name=, or none for one from its group and role")
+            explicit[entry["name"]] = i
+    taken = set(explicit)
+    out = []
+    for entry in entries:
+        if "name" not in entry:
+            base = " ".join(str(part) for part in (entry.get("group"), entry.get("operand")) if part is not None)
+            name, n = base, 1
+            while name in taken:
+                n += 1
+                name = f"{base} #{n}"
+            entry = {"name": name, **entry}
+            taken.add(name)
+        out.append(entry)
+    return out
+
+
 def check(entries):
     """The wing's reports (the dicts of `mmacheck triton --json`) for document entries."""
-    document = json.dumps({"operands": entries}, indent=1)
+    document = json.dumps({"operands": _named(entries)}, indent=1)
     return json.loads(_mmacheck.triton_check(document, "<triton layouts>"))

@@ -65,3 +65,29 @@ def test_compiles_the_corrected_one():
     result.assert_outcomes(passed=1, failed=1)
     out = result.stdout.str()
     assert "test_compiles_the_erratum" in out and "stage a" in out
+
+
+def test_the_hooks_are_the_names_apache_tvm_tirx_gives_its_compile_function():
+    import tvm_tirx
+    import tvm_tirx.tirx
+    from tvm_tirx.tirx import _compile
+
+    from mmacheck.pytest_plugin import _compile_entry_points
+
+    assert _compile_entry_points() == [(tvm_tirx.tirx, "compile"), (_compile, "compile")]
+    assert not hasattr(tvm_tirx, "compile")  # docs/python.md says so
+
+
+def test_a_kernel_compiled_through_the_ffi_global_is_proved_after_it(project):
+    project.makepyfile(test_f=HEAD + """
+import tvm_ffi
+
+def test_compiles_the_erratum():
+    try:
+        tvm_ffi.get_global_func("tirx.compile")(example("tirx_seed")["main"], "cuda")
+    except Exception:
+        pass
+""")
+    result = project.runpytest("--mmacheck", "-p", "no:cacheprovider")
+    result.assert_outcomes(failed=1)
+    assert "stage a" in result.stdout.str()
