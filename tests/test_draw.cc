@@ -250,4 +250,33 @@ TEST_CASE("draw's legend says what red and green mean for a store check", "[draw
   CHECK(count(svg, "class='found'") == 64);
 }
 
+TEST_CASE("a replicated layout draws narrow cells: the first owner and the count, every owner in the tooltip",
+          "[draw]") {
+  const std::string text = test::read_file(test::source_path("examples/reject_replica.txt"));
+  const auto width = [](const std::string& svg) {
+    const std::size_t at = svg.find("width='");
+    return std::stoi(svg.substr(at + 7));
+  };
+  const auto cell_width = [](const std::string& svg) {
+    const std::size_t cell = svg.find("class='cell'");
+    const std::size_t w = svg.rfind("width='", cell);
+    return std::stoi(svg.substr(w + 7));
+  };
+  std::string widths;
+  int narrowest = 0;
+  for (const char* replicas : {"R[2 : 1 @ warpid]", "R[4 : 1 @ warpid]"}) {
+    std::string t = text;
+    t.replace(t.find("R[2 : 1 @ warpid]"), 17, replicas);
+    const Program program = parse_program(t, "r.txt");
+    const std::string svg = draw_svg(program, prove(program, {}));
+    const std::string n = std::string(replicas).substr(2, 1);
+    CHECK(svg.find(">W0.T0:0 \u00d7" + n + "</text>") != std::string::npos);
+    // The tooltip keeps every owner.
+    CHECK(svg.find(n == "4" ? "W0.T0:0|W1.T0:0|W2.T0:0|W3.T0:0" : "W0.T0:0|W1.T0:0") != std::string::npos);
+    if (narrowest == 0) narrowest = cell_width(svg);
+    CHECK(cell_width(svg) == narrowest);  // four warps' cells are as wide as two's
+    CHECK(width(svg) < 2500);
+  }
+}
+
 }  // namespace test_draw

@@ -76,7 +76,7 @@ struct Panel {
   std::int64_t r0 = 0, r1 = 0, c0 = 0, c1 = 0;  // logical range drawn
   std::map<Cell, int> found, wanted;            // cell -> badge number (0: none)
   std::vector<std::vector<Owner>> owners;       // per drawn cell, row-major
-  std::vector<std::string> labels;
+  std::vector<std::string> labels;              // every owner (owner_label), as the tooltip and the findings read them
   std::string title, subtitle;
   bool lanes_wrong = false, doubled = false;  // a declined file's findings: mark every such cell
   int gx = 0, gy = 0;                         // grid origin
@@ -84,6 +84,7 @@ struct Panel {
   std::int64_t rows() const { return r1 - r0; }
   std::int64_t cols() const { return c1 - c0; }
   bool drawn(const Cell& c) const { return c.first >= r0 && c.first < r1 && c.second >= c0 && c.second < c1; }
+  std::vector<std::string> shown = {};  // what each cell says: a replicated element's first owner and "\u00d7N"
 };
 
 std::string region_text(const OperandRef& ref) {
@@ -153,7 +154,7 @@ void draw_panel(std::ostream& svg, const Panel& p, int cw, const DrawOptions& op
       if (p.wanted.count({r, c})) tip += "; green: belongs where something else is";
       svg << "<g><title>" << escape(tip) << "</title><rect x='" << x << "' y='" << y << "' width='" << cw
           << "' height='" << kCellHeight << "' fill='" << lane_fill(p.owners[at]) << "' class='cell'/>"
-          << "<text x='" << x + cw / 2 << "' y='" << y + 13 << "' text-anchor='middle'>" << escape(p.labels[at])
+          << "<text x='" << x + cw / 2 << "' y='" << y + 13 << "' text-anchor='middle'>" << escape(p.shown[at])
           << "</text></g>\n";
       if (options.lane && !p.owners[at].empty() && lane_of(p.owners[at].front()) == *options.lane)
         svg << "<rect x='" << x + 1 << "' y='" << y + 1 << "' width='" << cw - 2 << "' height='" << kCellHeight - 2
@@ -267,7 +268,8 @@ std::string draw_svg(const Program& program, const ProofReport& report, const Dr
   }
   legend.push_back(
       "cells: T5:3 = lane 5 (laneid), register slot 3 (m); W1.T5:3 = warp 1, lane 5; tint = lane; "
-      "thick lines = mma tiles; black frame = the gemm's operand");
+      "thick lines = mma tiles; black frame = the gemm's operand; W0.T5:3 \u00d74 = held by 4 owners (replicas), "
+      "the first shown, every one in the cell's tooltip");
   if (kinds.count("stage"))
     legend.push_back(
         "stage checks: red = the element the staging loads into a slot, green = the element the layout puts in that slot");
@@ -300,7 +302,12 @@ std::string draw_svg(const Program& program, const ProofReport& report, const Dr
         const Shape b = p.place.to_buffer(r, c);
         p.owners.push_back(p.buffer->layout.apply(b, p.buffer->shape));
         p.labels.push_back(owner_label(p.owners.back()));
-        cw = std::max(cw, text_width(p.labels.back(), kCharCell) + 4);
+        // A replicated element names its first owner and the count, so that a
+        // layout over four warps draws cells as narrow as one warp's.
+        const std::size_t n = p.owners.back().size();
+        const std::vector<Owner> first(p.owners.back().begin(), p.owners.back().begin() + 1);
+        p.shown.push_back(n > 1 ? owner_label(first) + " \u00d7" + std::to_string(n) : p.labels.back());
+        cw = std::max(cw, text_width(p.shown.back(), kCharCell) + 4);
       }
   }
   // Every element at a lane the warp does not have, every element sharing

@@ -6,8 +6,10 @@
 // D.  Each operand is drawn in the gemm's orientation (a transposed or
 // region operand says so in its title), one cell per element, all cells
 // one size.  A cell shows the element's owners (core/layout/owner_label.h:
-// `T5:3` = lane 5, register slot 3; `W1.T5:3` = warp 1), is tinted by lane
-// and carries a `<title>` tooltip; instruction tiles are ruled.
+// `T5:3` = lane 5, register slot 3; `W1.T5:3` = warp 1; a replicated
+// element its first owner and the count, `W0.T5:3 ×4`, so that a layout
+// over four warps draws no wider than one), is tinted by lane and carries a
+// `<title>` tooltip naming every owner; instruction tiles are ruled.
 //
 // Marked cells, for every mismatch of every refuted check (not only the
 // first) and for a declined file's diagnosis (its first instruction):
