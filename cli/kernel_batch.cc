@@ -40,9 +40,21 @@ FileOutcome check_kernels(const ReadProgram& read, bool json, std::ostream& text
   FileOutcome outcome{kHolds, "", Json::array()};
   std::map<std::string, int> counts;
   int shown = 0;
+  std::map<std::size_t, KernelOutcome> checked;  // instance index -> its outcome, for the instances that share it
   const auto one = [&](const Program& program, const KernelInstance* kernel) {
     if (!json) text << (shown++ ? "\n" : "") << "-- " << (kernel ? kernel->name : "the file's own kernel") << " --\n";
-    KernelOutcome k = check(program, kernel, text);
+    const std::size_t index = kernel ? static_cast<std::size_t>(kernel - read.instances.data()) : 0;
+    KernelOutcome k;
+    if (kernel && kernel->same_as) {
+      // The same kernel, token for token: its report is the earlier one's.
+      const KernelInstance& earlier = read.instances[*kernel->same_as];
+      k = checked.at(*kernel->same_as);
+      if (!json) text << k.label << ": the same kernel as " << earlier.name << " (checked once)\n";
+      k.json["same_as"] = earlier.name;
+    } else {
+      k = check(program, kernel, text);
+      if (kernel) checked.emplace(index, k);
+    }
     const bool expected = kernel && kernel->expects;
     const bool holds = expected ? k.dispatch_failed : k.holds;
     if (!holds) outcome.status = kFails;

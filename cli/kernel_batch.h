@@ -5,7 +5,9 @@
 // per kernel, with `kernel` (pytest's id), and for a kernel its test builds
 // under pytest.raises, `expects_failure` and `as_expected`.  A kernel the
 // test expects to fail holds when TVM's dispatch fails on it (that is the
-// failure the test expects) and fails otherwise.
+// failure the test expects) and fails otherwise.  A kernel built again from
+// the same closure (KernelInstance::same_as) is checked once: the others say
+// "LABEL: the same kernel as NAME (checked once)", JSON `same_as`.
 //
 //     return check_kernels(read, json, out, [&](const Program& p, const KernelInstance* k, std::ostream& o) {
 //       ... return KernelOutcome{...};

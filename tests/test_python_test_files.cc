@@ -258,6 +258,37 @@ TEST_CASE("prove checks a test file's kernels, one report each, and holds the te
   std::filesystem::remove(path);
 }
 
+TEST_CASE("a kernel built again from the same closure is checked once; one that differs is checked",
+          "[python][testfiles][cli]") {
+  // 2,000 parameter sets the kernel does not use (issue 34: 10,000 took 137 s).
+  const std::string path = std::filesystem::temp_directory_path() / "mmacheck_test_seeds.py";
+  {
+    std::ofstream(path) << module_text()
+                        << "\n\n@pytest.mark.parametrize(\"seed\", range(2000))\n"
+                           "def test_seeds(seed):\n    np.random.seed(seed)\n    lower(make_gemm(1, 1, 1, 16))\n"
+                           "\n\n@pytest.mark.parametrize(\"tm\", [4, 2])\n"
+                           "def test_tm(tm):\n    lower(make_gemm(tm, 3, 1, 16))\n";
+  }
+  const RunResult r = run_mmacheck({"prove", path});
+  CHECK(r.status == 0);
+  CHECK(r.out.find("2032 kernels: 2 dispatch_failed as expected, 2030 proved") != std::string::npos);
+  // test_lowers built the seeds' kernel first: each seed shares its report.
+  CHECK(r.out.find("-- test_seeds[0] --\nproved: the same kernel as test_lowers[1-1-1-16] (checked once)") !=
+        std::string::npos);
+  CHECK(r.out.find("-- test_seeds[1999] --\nproved: the same kernel as test_lowers[1-1-1-16] (checked once)") !=
+        std::string::npos);
+  // Kernels no other test builds are checked in full.
+  CHECK(r.out.find("-- test_tm[4] --\nproved: the same kernel") == std::string::npos);
+  CHECK(r.out.find("-- test_tm[2] --\nproved: the same kernel") == std::string::npos);
+  CHECK(r.out.find("-- test_tm[4] --\n") != std::string::npos);
+  const RunResult j = run_mmacheck({"prove", "--json", path});
+  int same = 0;
+  std::istringstream in(j.out);
+  for (std::string line; std::getline(in, line);) same += parse_json(line, "stdout").contains("same_as");
+  CHECK(same >= 1999);
+  std::filesystem::remove(path);
+}
+
 TEST_CASE("sim simulates each kernel a test file's tests build", "[python][testfiles][cli]") {
   const RunResult r = run_mmacheck({"sim", "--cases", "8", source_path(kModule)});
   CHECK(r.status == 0);

@@ -252,6 +252,10 @@ struct KernelInstance {
   SourceLoc built_at;                  // the factory call (or the kernel's def) in the test
   std::optional<std::string> expects;  // `pytest.raises(RuntimeError, match="dispatch failed") (line 412)`
   std::vector<std::string> skipped;    // what its reader passed over (T.func_attr)
+  // The earlier instance of the file (an index into the same list) whose
+  // kernel is this one token for token, layout for layout: one Program, whose
+  // report this instance shares (core/program/tvmscript/kernel_instance.h).
+  std::optional<std::size_t> same_as = std::nullopt;
 };
 
 }  // namespace mmacheck

@@ -1,5 +1,9 @@
 #include "core/program/tvmscript/kernel_instance.h"
 
+#include <bit>
+#include <cstdint>
+#include <functional>
+
 #include <limits>
 #include <set>
 
@@ -157,6 +161,39 @@ ClosedKernel close_kernel(const python::KernelSite& site) {
   out.tokens = folded(std::move(tokens));
   out.tokens.push_back(Token{TokenKind::end, "", 0, 0, site.tokens->back().loc});
   return out;
+}
+
+std::size_t kernel_hash(const ClosedKernel& kernel) {
+  std::size_t h = kernel.layouts.size();
+  const auto mix = [&](std::size_t v) { h ^= v + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2); };
+  for (const Token& t : kernel.tokens) {
+    mix(std::hash<std::string>{}(t.text));
+    mix(static_cast<std::size_t>(t.loc.line) * 4099 + static_cast<std::size_t>(t.loc.col));
+  }
+  return h;
+}
+
+bool same_kernel(const ClosedKernel& a, const ClosedKernel& b) {
+  const auto same_token = [](const Token& x, const Token& y) {
+    return x.kind == y.kind && x.text == y.text && x.int_value == y.int_value &&
+           std::bit_cast<std::uint64_t>(x.float_value) == std::bit_cast<std::uint64_t>(y.float_value) &&
+           x.loc.file == y.loc.file && x.loc.line == y.loc.line && x.loc.col == y.loc.col;
+  };
+  const auto same_layout = [](const LayoutValue& x, const LayoutValue& y) {
+    if (x.index() != y.index()) return false;
+    if (const auto* g = std::get_if<GroupedLayout>(&x))
+      return g->layout() == std::get<GroupedLayout>(y).layout() && g->seps() == std::get<GroupedLayout>(y).seps();
+    return std::get<TileLayout>(x) == std::get<TileLayout>(y);
+  };
+  if (a.tokens.size() != b.tokens.size() || a.layouts.size() != b.layouts.size()) return false;
+  for (std::size_t i = 0; i < a.tokens.size(); ++i)
+    if (!same_token(a.tokens[i], b.tokens[i])) return false;
+  for (std::size_t i = 0; i < a.layouts.size(); ++i) {
+    const LayoutValue* x = a.layouts[i].second.get<LayoutValue>();
+    const LayoutValue* y = b.layouts[i].second.get<LayoutValue>();
+    if (a.layouts[i].first != b.layouts[i].first || !x || !y || !same_layout(*x, *y)) return false;
+  }
+  return true;
 }
 
 }  // namespace mmacheck

@@ -28,4 +28,12 @@ struct ClosedKernel {
 
 ClosedKernel close_kernel(const python::KernelSite& site);
 
+// Whether two closed kernels are one input to the kernel reader: the same
+// tokens (kind, spelling, place) and the same layouts under the same names.
+// The reader reads nothing else, so such kernels read to one Program: a test
+// parametrized over values the kernel does not use builds it again and again.
+bool same_kernel(const ClosedKernel& a, const ClosedKernel& b);
+// A hash of the tokens' spellings and places, equal for the same kernel.
+std::size_t kernel_hash(const ClosedKernel& kernel);
+
 }  // namespace mmacheck

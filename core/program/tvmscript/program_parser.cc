@@ -3,6 +3,7 @@
 // expressions to index_expr; the calls buffer(...) and gemm(...) are in
 // program_calls.cc.
 #include <algorithm>
+#include <unordered_map>
 
 #include "core/program/layout_parser.h"
 #include "core/program/lexer.h"
@@ -68,11 +69,32 @@ Program parse_tvmscript(std::string_view text, const std::string& file, std::vec
                 "here would be checked (mmacheck checks the kernels a file's tests build, docs/tvmscript.md, "
                 "\"Test files\")");
   if (!instances) return program;
+  // Kernels built again from the same closure are read once: found by a
+  // hash of the closed kernel, confirmed token for token.
+  std::vector<ClosedKernel> closed_kernels;                   // the distinct ones
+  std::vector<std::size_t> first_instance;                    // where each was read, in *instances
+  std::unordered_multimap<std::size_t, std::size_t> by_hash;  // hash -> index into closed_kernels
   for (const python::Instance& built : built_kernels) {
-    const ClosedKernel closed = close_kernel(*built.kernel);
-    ProgramParser kernel(closed.tokens, file, closed.layouts);
-    KernelInstance instance{built.name, kernel.run(), built.built_at, built.expects, kernel.skipped()};
-    instances->push_back(std::move(instance));
+    ClosedKernel closed = close_kernel(*built.kernel);
+    const std::size_t hash = kernel_hash(closed);
+    std::optional<std::size_t> same;
+    for (auto [it, end] = by_hash.equal_range(hash); it != end && !same; ++it)
+      if (same_kernel(closed_kernels[it->second], closed)) same = it->second;
+    if (same) {
+      KernelInstance again = (*instances)[first_instance[*same]];
+      again.name = built.name;
+      again.built_at = built.built_at;
+      again.expects = built.expects;
+      again.same_as = first_instance[*same];
+      instances->push_back(std::move(again));
+    } else {
+      ProgramParser kernel(closed.tokens, file, closed.layouts);
+      KernelInstance instance{built.name, kernel.run(), built.built_at, built.expects, kernel.skipped()};
+      instances->push_back(std::move(instance));
+      by_hash.emplace(hash, closed_kernels.size());
+      closed_kernels.push_back(std::move(closed));
+      first_instance.push_back(instances->size() - 1);
+    }
   }
   if (skipped) skipped->insert(skipped->end(), notes.begin(), notes.end());
   return program;
