@@ -242,6 +242,31 @@ TEST_CASE("module-level Python of a released program: unpacked constants, their 
             .verdict == Verdict::proved);
 }
 
+TEST_CASE("several kernels in one file or @I.ir_module are each read and checked on their own", "[tirx][prove]") {
+  // TVM 0.1.0a4 builds and lowers both (the files' headers say how).
+  for (const char* rel : {"tests/data/tirx/two_kernels/two_functions.py", "tests/data/tirx/two_kernels/module_two.py",
+                          "tests/data/tirx/two_kernels/module_two.lowered.py"}) {
+    INFO(rel);
+    const ReadProgram read = read_program_file(source_path(rel));
+    CHECK_FALSE(read.program.release.has_value());
+    REQUIRE(read.instances.size() == 2);
+    CHECK(read.instances[0].name == "main");
+    CHECK(read.instances[1].name == "main_bad");
+    CHECK(prove_both(read.instances[0].program).verdict == Verdict::proved);
+    CHECK(prove_both(read.instances[1].program).verdict == Verdict::refuted);
+    // One kernel of the file is no program to simulate alone: the commands that take one say so.
+    CHECK_THROWS_WITH(load_program(source_path(rel)), Catch::Contains("the file builds 2 kernels (main, main_bad)"));
+  }
+  const RunResult r = run_mmacheck({"prove", source_path("tests/data/tirx/two_kernels/module_two.py")});
+  CHECK(r.status == 1);
+  CHECK(r.out.find("-- main_bad --") != std::string::npos);
+  CHECK(r.out.find("2 kernels: 1 proved, 1 refuted") != std::string::npos);
+  // The module's names are the same in each; a function's own names are its own.
+  const std::string two = read_file(source_path("tests/data/tirx/two_kernels/two_functions.py"));
+  CHECK_THROWS_WITH(parse_program(two + "\n\n@T.function\ndef main():\n    pass\n", "t.py"),
+                    Catch::Contains("a second @T.function 'main'"));
+}
+
 TEST_CASE("a dump with one register argument of one T.ptx.mma changed is refuted at the statement, lane and element",
           "[tirx][prove]") {
   const std::string dump = read_file(dump_path("tirx_seed_corrected"));

@@ -15,14 +15,26 @@ namespace mmacheck {
 
 namespace {
 
+// A released TIRx file: its one kernel the program, several each an instance.
+void read_tirx_release(std::string_view text, const std::string& file, ReadProgram& out) {
+  std::vector<ReleaseFunction> functions = parse_tirx_release_functions(text, file, &out.skipped);
+  if (functions.size() == 1) {
+    out.program = std::move(functions.front().program);
+    return;
+  }
+  out.program.file = file;
+  for (ReleaseFunction& f : functions)
+    out.instances.push_back(KernelInstance{f.name, std::move(f.program), f.loc, std::nullopt, out.skipped});
+}
+
 struct Reader {
   // Does this reader claim the file?  Sees the name and the content.
   bool (*claims)(std::string_view text, const std::string& file);
-  Program (*read)(std::string_view text, const std::string& file, std::vector<std::string>* skipped);
+  void (*read)(std::string_view text, const std::string& file, ReadProgram& out);
 };
 
 constexpr Reader kReaders[] = {
-    {is_tirx_release, parse_tirx_release},  // @T.function, @T.ir_module: docs/tirx-release.md
+    {is_tirx_release, read_tirx_release},  // @T.function, @T.ir_module: docs/tirx-release.md
 };
 
 }  // namespace
@@ -31,7 +43,7 @@ ReadProgram read_program(std::string_view text, const std::string& file) {
   ReadProgram out;
   for (const Reader& r : kReaders)
     if (r.claims(text, file)) {
-      out.program = r.read(text, file, &out.skipped);
+      r.read(text, file, out);
       return out;
     }
   // What no row claims: the layout file and TVMScript (docs/tvmscript.md).
@@ -49,10 +61,10 @@ Program load_program(const std::string& path) {
     std::string names;
     for (std::size_t i = 0; i < read.instances.size() && i < 3; ++i) names += (i ? ", " : "") + read.instances[i].name;
     if (read.instances.size() > 3) names += ", ...";
-    throw Error(SourceLoc{input_name(path)}, "the file's tests build " + std::to_string(read.instances.size()) +
-                                                 " kernels (" + names +
-                                                 ") and it has none at the top level: `mmacheck prove` checks "
-                                                 "each (docs/tvmscript.md, \"Test files\")");
+    throw Error(SourceLoc{input_name(path)}, "the file builds " + std::to_string(read.instances.size()) + " kernels (" +
+                                                 names +
+                                                 ") and none is the file's own: `mmacheck prove` checks "
+                                                 "each (docs/tvmscript.md, \"Test files\"; docs/tirx-release.md)");
   }
   return std::move(read.program);
 }

@@ -20,4 +20,16 @@ bool is_tirx_release(std::string_view text, const std::string& file);
 // bearing on the gemm ("T.func_attr (line 9)", "def helper (line 12)").
 Program parse_tirx_release(std::string_view text, const std::string& file, std::vector<std::string>* skipped = nullptr);
 
+// Every @T.function of the file (an @I.ir_module's, or several at the top
+// level), in order, each read on its own over the module's names as they
+// stand at its def: a file of two kernels is two programs.
+// parse_tirx_release() is the one of a file that holds one.
+struct ReleaseFunction {
+  std::string name;  // the def's name: "main"
+  SourceLoc loc;     // the def
+  Program program;
+};
+std::vector<ReleaseFunction> parse_tirx_release_functions(std::string_view text, const std::string& file,
+                                                          std::vector<std::string>* skipped = nullptr);
+
 }  // namespace mmacheck

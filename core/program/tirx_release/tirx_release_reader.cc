@@ -69,11 +69,21 @@ bool is_tirx_release(std::string_view text, const std::string& file) {
   return module && !prim_func;
 }
 
-Program parse_tirx_release(std::string_view text, const std::string& file, std::vector<std::string>* skipped) {
+std::vector<ReleaseFunction> parse_tirx_release_functions(std::string_view text, const std::string& file,
+                                                          std::vector<std::string>* skipped) {
   ReleaseReader reader(text, file);
-  Program program = reader.run();
+  std::vector<ReleaseFunction> functions = reader.run();
   if (skipped) *skipped = reader.skipped();
-  return program;
+  return functions;
+}
+
+Program parse_tirx_release(std::string_view text, const std::string& file, std::vector<std::string>* skipped) {
+  std::vector<ReleaseFunction> functions = parse_tirx_release_functions(text, file, skipped);
+  if (functions.size() > 1)
+    throw Error(functions[1].loc, "the file holds " + std::to_string(functions.size()) + " kernels (" +
+                                      functions[0].name + ", " + functions[1].name +
+                                      (functions.size() > 2 ? ", ..." : "") + "): read_program reads each");
+  return std::move(functions.front().program);
 }
 
 std::vector<std::string> ReleaseReader::skipped() const {
@@ -89,10 +99,10 @@ ReleaseReader::ReleaseReader(std::string_view text, const std::string& file)
   index_names_.emplace("T.cuda.lane_id()", IndexExpr::variable(IndexExpr::Kind::lane));
 }
 
-Program ReleaseReader::run() {
+std::vector<ReleaseFunction> ReleaseReader::run() {
   python::block(in_, 0, nullptr, [this] { statement(); });
-  if (!seen_function_) in_.fail(in_.peek(), "no @T.function in the file");
-  return finish();
+  if (functions_.empty()) in_.fail(in_.peek(), "no @T.function in the file");
+  return std::move(functions_);
 }
 
 void ReleaseReader::suite(const Token& header) {
@@ -152,9 +162,15 @@ void ReleaseReader::decorator() {
 
 void ReleaseReader::function_def() {
   const Token& def = in_.next();
-  if (seen_function_) in_.fail(def, "mmacheck reads one @T.function per file");
-  seen_function_ = true;
   const Token& name = in_.expect_name("the function's name");
+  for (const ReleaseFunction& f : functions_)
+    if (f.name == name.text)
+      in_.fail(name,
+               "a second @T.function '" + name.text + "' (the first is at line " + std::to_string(f.loc.line) + ")");
+  // What the function binds is its own: the module's names come back after it.
+  const LayoutNames module_layouts = layout_names_;
+  const IndexNames module_indices = index_names_;
+  const std::map<std::string, int, std::less<>> module_defined = defined_at_;
   const Token& open = in_.expect("(", "after the function's name");
   while (!in_.peek().is_op(")")) {
     const Token& param = in_.expect_name("a parameter");
@@ -175,6 +191,17 @@ void ReleaseReader::function_def() {
   in_function_ = true;
   suite(def);
   in_function_ = false;
+  functions_.push_back(ReleaseFunction{name.text, name.loc, finish()});
+  layout_names_ = module_layouts;
+  index_names_ = module_indices;
+  defined_at_ = module_defined;
+  allocs_.clear();
+  views_.clear();
+  globals_.clear();
+  loops_.clear();
+  transfers_.clear();
+  mma_.reset();
+  launched_ = false;
 }
 
 // with T.device_entry(launch=T.cuda.LaunchConfig(grid=[..], block=[32])):

@@ -32,7 +32,7 @@ namespace mmacheck {
 class ReleaseReader {
  public:
   ReleaseReader(std::string_view text, const std::string& file);
-  Program run();
+  std::vector<ReleaseFunction> run();
   // What was passed over (parse_tirx_release's `skipped`): the file's foreign
   // statements, then T.func_attr and T.evaluate(0) in the kernel.
   std::vector<std::string> skipped() const;
@@ -104,8 +104,8 @@ class ReleaseReader {
   std::optional<ReleaseMma> mma_;
   bool in_function_ = false;
   bool launched_ = false;
-  bool seen_function_ = false;
-  std::vector<std::string> skipped_;  // T.func_attr, T.evaluate(0)
+  std::vector<ReleaseFunction> functions_;  // read so far
+  std::vector<std::string> skipped_;        // T.func_attr, T.evaluate(0)
   python::ForeignStatements foreign_;
   // The module's Python values (constants, their tuples, layouts), as the
   // top level binds them: `MT, NT, KT = 2, 1, 2`, `shape = [16 * MT, 8]`,
