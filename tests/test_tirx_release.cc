@@ -242,6 +242,21 @@ TEST_CASE("module-level Python of a released program: unpacked constants, their 
             .verdict == Verdict::proved);
 }
 
+TEST_CASE("a block of fewer than 32 threads is dispatch_failed in TVM's words, not bad input", "[tirx][prove]") {
+  // scripts/tirx-oracle/gen.py on examples/tirx_bf16.py with block=[16]:
+  // "instruction requires all 32 lanes of a warp to be active".
+  std::string text = read_file(source_path("examples/tirx_bf16.py"));
+  text.replace(text.find("block=[32]"), 10, "block=[16]");
+  const ProofReport r = prove_both(parse_program(text, "b16.py"));
+  CHECK(r.verdict == Verdict::dispatch_failed);
+  REQUIRE_FALSE(r.reasons.empty());
+  CHECK_THAT(r.reasons.front(), Catch::Contains("instruction requires all 32 lanes of a warp to be active"));
+  // Several warps are read by nothing yet: a located error, never a verdict.
+  std::string wide = read_file(source_path("examples/tirx_bf16.py"));
+  wide.replace(wide.find("block=[32]"), 10, "block=[48]");
+  CHECK_THROWS_WITH(parse_program(wide, "b48.py"), Catch::Contains("one-warp kernels"));
+}
+
 TEST_CASE("several kernels in one file or @I.ir_module are each read and checked on their own", "[tirx][prove]") {
   // TVM 0.1.0a4 builds and lowers both (the files' headers say how).
   for (const char* rel : {"tests/data/tirx/two_kernels/two_functions.py", "tests/data/tirx/two_kernels/module_two.py",

@@ -181,6 +181,9 @@ Plan dispatch_release(const Program& program, const Limits& limits) {
   Plan plan;
   const MmaInst* inst = find_mma_inst(op);
   try {
+    // TVM's words for a block of fewer than 32 threads.
+    if (program.scope.lane_lo != 0 || program.scope.lane_hi != 31)
+      throw Declined{"instruction requires all 32 lanes of a warp to be active"};
     if ((!k16 && !k8) || !(ends(".f32.f16.f16.f32") || ends(".f32.bf16.bf16.f32")) || !inst)
       throw Declined{"mma pattern requires m16n8k8/k16 with f16/bf16 inputs and f32 accumulation"};
     const int k = k16 ? 16 : 8;

@@ -170,6 +170,7 @@ Program release_program(const ReleaseKernel& kernel) {
   call.loc = mma.loc;
   program.gemm = call;
   program.scope.loc = mma.loc;
+  program.scope.lane_hi = kernel.threads - 1;
 
   for (const ReleaseTransfer& t : kernel.transfers) {
     const auto v = kernel.views.find(t.view);

@@ -64,6 +64,9 @@ struct ReleaseKernel {
   std::map<std::string, ReleaseView, std::less<>> views;
   std::map<std::string, ReleaseGlobal, std::less<>> globals;
   std::vector<ReleaseTransfer> transfers;
+  // The block's threads (block=[N]): 32, or fewer, which TVM's pattern
+  // refuses (its lanes are the program's scope; dispatch declines it).
+  int threads = 32;
 };
 
 // Another T.cuda.tile.apply of the kernel whose mma so far is `mma`

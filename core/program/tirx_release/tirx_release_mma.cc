@@ -330,7 +330,7 @@ void ReleaseReader::ptx_mma() {
 
 Program ReleaseReader::finish() {
   if (!mma_) in_.fail(in_.peek(), "the kernel has no mma (T.cuda.tile.apply or T.ptx.mma)");
-  ReleaseKernel kernel{file_, *mma_, {}, views_, globals_, transfers_};
+  ReleaseKernel kernel{file_, *mma_, {}, views_, globals_, transfers_, block_threads_};
   for (const auto& [name, value] : layout_names_.layouts) kernel.layouts.emplace(name, layout_of(value));
   return release_program(kernel);
 }

@@ -104,6 +104,7 @@ class ReleaseReader {
   std::optional<ReleaseMma> mma_;
   bool in_function_ = false;
   bool launched_ = false;
+  int block_threads_ = 32;                  // block=[N] of the device entry
   std::vector<ReleaseFunction> functions_;  // read so far
   std::vector<std::string> skipped_;        // T.func_attr, T.evaluate(0)
   python::ForeignStatements foreign_;
