@@ -242,7 +242,7 @@ TEST_CASE("module-level Python of a released program: unpacked constants, their 
             .verdict == Verdict::proved);
 }
 
-TEST_CASE("a block of fewer than 32 threads is dispatch_failed in TVM's words, not bad input", "[tirx][prove]") {
+TEST_CASE("what TVM's pattern refuses is dispatch_failed in TVM's words, not bad input", "[tirx][prove]") {
   // scripts/tirx-oracle/gen.py on examples/tirx_bf16.py with block=[16]:
   // "instruction requires all 32 lanes of a warp to be active".
   std::string text = read_file(source_path("examples/tirx_bf16.py"));
@@ -251,6 +251,15 @@ TEST_CASE("a block of fewer than 32 threads is dispatch_failed in TVM's words, n
   CHECK(r.verdict == Verdict::dispatch_failed);
   REQUIRE_FALSE(r.reasons.empty());
   CHECK_THAT(r.reasons.front(), Catch::Contains("instruction requires all 32 lanes of a warp to be active"));
+  // A in shared memory: "A: expected storage scope ('local',), got shared" (gen.py, the same way).
+  std::string shared = read_file(source_path("examples/tirx_bf16.py"));
+  const std::string alloc = "a = T.alloc_local((1, 1, 16, 8), \"uint32\", layout=A_IMG)";
+  shared.replace(shared.find(alloc), alloc.size(),
+                 "a = T.alloc_tensor(ty_args=[T.Tensor((1, 1, 16, 8), T.uint32, scope=\"shared\", layout=A_IMG)])");
+  const ProofReport s = prove_both(parse_program(shared, "ashared.py"));
+  CHECK(s.verdict == Verdict::dispatch_failed);
+  REQUIRE_FALSE(s.reasons.empty());
+  CHECK_THAT(s.reasons.front(), Catch::Contains("A: expected storage scope ('local',), got shared"));
   // Several warps are read by nothing yet: a located error, never a verdict.
   std::string wide = read_file(source_path("examples/tirx_bf16.py"));
   wide.replace(wide.find("block=[32]"), 10, "block=[48]");
