@@ -260,6 +260,20 @@ TEST_CASE("what TVM's pattern refuses is dispatch_failed in TVM's words, not bad
   CHECK(s.verdict == Verdict::dispatch_failed);
   REQUIRE_FALSE(s.reasons.empty());
   CHECK_THAT(s.reasons.front(), Catch::Contains("A: expected storage scope ('local',), got shared"));
+  // Another instruction (gen.py: tf32 and s8 refused "mma pattern requires m16n8k8/k16 with f16/bf16 inputs
+  // and f32 accumulation"), whatever its staging views say.
+  for (const char* opcode :
+       {"mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32", "mma.sync.aligned.m16n8k32.row.col.s32.s8.s8.s32",
+        "mma.sync.aligned.m16n8k32.row.col.f32.e4m3.e4m3.f32"}) {
+    INFO(opcode);
+    std::string other = read_file(source_path("examples/tirx_bf16.py"));
+    const std::string bf16 = "mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32";
+    other.replace(other.rfind(bf16), bf16.size(), opcode);  // the call, not the header comment
+    const ProofReport o = prove_both(parse_program(other, "other.py"));
+    CHECK(o.verdict == Verdict::dispatch_failed);
+    REQUIRE_FALSE(o.reasons.empty());
+    CHECK_THAT(o.reasons.front(), Catch::Contains("mma pattern requires m16n8k8/k16 with f16/bf16 inputs"));
+  }
   // Several warps are read by nothing yet: a located error, never a verdict.
   std::string wide = read_file(source_path("examples/tirx_bf16.py"));
   wide.replace(wide.find("block=[32]"), 10, "block=[48]");

@@ -174,17 +174,14 @@ Plan dispatch_release(const Program& program, const Limits& limits) {
   check_resources(program, limits);
   const ReleaseMma& mma = *program.release;
   const std::string& op = mma.opcode;
-  const auto ends = [&](std::string_view suffix) {
-    return op.size() >= suffix.size() && op.compare(op.size() - suffix.size(), suffix.size(), suffix) == 0;
-  };
-  const bool k16 = op.rfind("mma.sync.aligned.m16n8k16.", 0) == 0, k8 = op.rfind("mma.sync.aligned.m16n8k8.", 0) == 0;
+  const bool k16 = op.rfind("mma.sync.aligned.m16n8k16.", 0) == 0;
   Plan plan;
   const MmaInst* inst = find_mma_inst(op);
   try {
     // TVM's words for a block of fewer than 32 threads.
     if (program.scope.lane_lo != 0 || program.scope.lane_hi != 31)
       throw Declined{"instruction requires all 32 lanes of a warp to be active"};
-    if ((!k16 && !k8) || !(ends(".f32.f16.f16.f32") || ends(".f32.bf16.bf16.f32")) || !inst)
+    if (!release_pattern_opcode(op) || !inst)
       throw Declined{"mma pattern requires m16n8k8/k16 with f16/bf16 inputs and f32 accumulation"};
     const int k = k16 ? 16 : 8;
     if (mma.d.shape.size() < 4 || mma.a.shape.size() != mma.d.shape.size())

@@ -31,6 +31,7 @@
 
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "core/base/error.h"
@@ -86,5 +87,11 @@ struct ReleaseMma {
   std::vector<LoweredMma> calls;                // lowered only
   std::vector<ReleaseMmaStatement> statements;  // at least one, in written order
 };
+
+// Whether TVM's mma pattern lowers this opcode at all: m16n8k8 or m16n8k16
+// with f16 or bf16 inputs and f32 accumulation.  dispatch_release declines
+// every other ("mma pattern requires ..."), so a reader need not read what
+// such a kernel stages.
+bool release_pattern_opcode(std::string_view opcode);
 
 }  // namespace mmacheck
