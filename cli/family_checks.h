@@ -51,6 +51,11 @@ FileOutcome check_triton_file(const std::string& path, const std::string& text, 
                               std::ostream& out);
 FileOutcome check_cute_file(const std::string& path, const std::string& text, const Limits& limits, bool json,
                             bool allow, std::ostream& out);
+// sim on a block-scaled mma file: random cases through the program's scale
+// words as the instruction reads them (sim/scales/scale_file_sim.h), sim's
+// --arch (default sm_120).
+FileOutcome simulate_scale_file(const std::string& path, const std::string& text, const KindOptions& options,
+                                std::ostream& out);
 // No JSON report of its own: `json` gives {"verdict": label}.
 FileOutcome check_scale_file(const std::string& path, const std::string& text, bool json, bool allow,
                              std::ostream& out);

@@ -17,9 +17,12 @@
 #include "core/base/json.h"
 #include "core/sparse/sparse_check.h"
 #include "core/sparse/sparse_reader.h"
+#include "core/scales/scale_check.h"
+#include "core/scales/scale_reader.h"
 #include "core/tcgen05/tcgen05_check.h"
 #include "core/tcgen05/tcgen05_reader.h"
 #include "sim/numerics/mma_model.h"
+#include "sim/scales/scale_file_sim.h"
 #include "sim/sparse/sparse_file_sim.h"
 #include "sim/tcgen05/tcgen05_arith.h"
 #include "sim/tcgen05/tcgen05_file_sim.h"
@@ -198,6 +201,50 @@ TEST_CASE("mma.sp file sim through the command line: exit status and JSON", "[mm
   CHECK(bad["verdict"] == "failed");
   CHECK(bad["sparse_sim"]["failed_cases"].get<int>() > 0);
   CHECK(bad["sparse_sim"]["arch"] == "sm_90");
+}
+
+TEST_CASE("block-scaled files: sim's verdict is prove's; an operand without a place line is unchecked",
+          "[scales][sim]") {
+  const std::vector<std::string> files = examples("examples/scales");
+  REQUIRE(files.size() >= 5);
+  int passed = 0, failed = 0;
+  for (const std::string& path : files) {
+    INFO(path);
+    for (const ScaleCase& c : read_scale_file(read_text_file(path), path)) {
+      const bool proved = check_scales(*c.inst, *c.a).result == FrameVerdict::proved &&
+                          check_scales(*c.inst, *c.b).result == FrameVerdict::proved;
+      const sim::ScaleCaseSim r = sim::simulate_scale_case(c, sim::arch_params("sm_120"), {.cases = 6, .seed = 9});
+      CHECK(r.unchecked.empty());
+      CHECK(r.outputs == 6LL * c.inst->m * c.inst->n);
+      if (proved) {
+        ++passed;
+        CHECK(r.failed_cases == 0);
+      } else {
+        ++failed;
+        CHECK(r.failed_cases > 0);
+      }
+    }
+  }
+  CHECK(passed >= 2);
+  CHECK(failed >= 3);
+  const std::string base = read_text_file(source_path("examples/scales/mxf8f6f4_1x.txt"));
+  const auto run = [&](const std::string& from, const std::string& to) {
+    std::string text = base;
+    const std::size_t at = text.find(from);
+    REQUIRE(at != std::string::npos);
+    text.replace(at, from.size(), to);
+    return sim::simulate_scale_case(read_scale_file(text, "s.txt").at(0), sim::arch_params("sm_120"), {.cases = 6});
+  };
+  // The same row, written another way: harmless.  B's place line gone: unchecked, no case run.
+  CHECK(run("row=lane // 4 + 8 * (lane % 2)", "row=(lane >> 2) + 8 * (lane & 1)").failed_cases == 0);
+  const sim::ScaleCaseSim none = run("place b", "# place b");
+  CHECK_THAT(none.unchecked, Catch::Contains("no place line for B"));
+  CHECK(none.cases == 0);
+  const auto cli = run_mmacheck({"sim", source_path("examples/scales/swapped.txt"), "--cases", "4", "--json"});
+  CHECK(cli.status == 1);
+  const Json j = Json::parse(cli.out);
+  CHECK(j["verdict"] == "failed");
+  CHECK(j["scales_sim"][0]["failed_cases"].get<int>() == 4);
 }
 
 }  // namespace test_family_file_sim
