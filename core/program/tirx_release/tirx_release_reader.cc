@@ -414,7 +414,9 @@ void ReleaseReader::module_assignment() {
     if (foreign_.skip(in_, [this](const std::string& name) { forget(name); })) return;
     throw;
   }
-  for (const auto& [name, value] : bound) {
+  for (const auto& binding : bound) {
+    const std::string& name = binding.first;  // named, not a structured binding: the lambda below captures it
+    const python::Value& value = binding.second;
     const auto target = std::find_if(targets.begin(), targets.end(), [&](const Token& t) { return t.text == name; });
     declare(target != targets.end() ? *target : Token{TokenKind::identifier, name, 0, 0, value.loc});
     if (const LayoutValue* layout = value.get<LayoutValue>()) {
