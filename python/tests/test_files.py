@@ -62,5 +62,5 @@ def test_a_test_files_kernels_are_proved_one_by_one(repo):
     assert verdicts == ["dispatch_failed", "proved"]
     assert [n for n, r in reports.items() if r.verdict == "dispatch_failed"] == [
         "test_rejects_scale[alpha2]", "test_rejects_scale[beta_half]"]
-    with pytest.raises(mmacheck.Error, match="tests build 30 kernels"):
+    with pytest.raises(mmacheck.Error, match="the file builds 30 kernels"):
         mmacheck.prove(repo / "tests" / "data" / "tvm" / "test_files" / "test_gemm_factories.py")
