@@ -7,6 +7,7 @@
 #include <string>
 
 #include "core/gemm/dispatch_detail.h"
+#include "core/gemm/geometry.h"
 #include "core/gemm/resources.h"
 #include "core/layout/shape_text.h"
 
@@ -245,9 +246,12 @@ Plan dispatch_release(const Program& program, const Limits& limits) {
     plan.tiles_m = static_cast<int>(repeat[0]);
     plan.tiles_n = static_cast<int>(repeat[1]);
     plan.tiles_k = static_cast<int>(repeat[2]);
-    plan.m = 16 * repeat[0];
-    plan.n = 8 * repeat[1];
-    plan.k = k * repeat[2];
+    // The gemm's extents: one warp's tiles, or the CTA's when its warps
+    // split the gemm (release_program's CTA-wide buffers).
+    const GemmGeometry g = gemm_geometry(program);
+    plan.m = g.m;
+    plan.n = g.n;
+    plan.k = g.k;
     plan.nest = release_nest(program, *inst, mmas, inputs, statements);
     plan.d = flat_view(plan.nest.d);
     plan.a = flat_view(plan.nest.a);

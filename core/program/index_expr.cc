@@ -117,6 +117,14 @@ std::int64_t IndexExpr::apply(Kind op, std::int64_t a, std::int64_t b, const Sou
   }
 }
 
+IndexExpr IndexExpr::substitute(Kind var, const IndexExpr& value) const {
+  const Node& n = *node_;
+  if (n.kind == var) return value;
+  if (n.rhs) return binary(n.kind, n.lhs->substitute(var, value), n.rhs->substitute(var, value), n.loc);
+  if (n.lhs) return unary(n.kind, n.lhs->substitute(var, value), n.loc);
+  return *this;
+}
+
 std::int64_t IndexExpr::eval(const IndexEnv& env) const {
   const Node& n = *node_;
   switch (n.kind) {

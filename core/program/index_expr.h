@@ -54,6 +54,11 @@ class IndexExpr {
   std::int64_t eval(const IndexEnv& env) const;
   // Fully parenthesised only where needed, Python operator spelling.
   std::string str() const;
+  // The expression with every occurrence of variable `var` replaced by
+  // `value` (a warp shuffle reads another lane's value: lane := 0).
+  //
+  //     parse_index_expr("tid // 32", ..).substitute(Kind::tid, 32 * warp).str() == "32 * warp // 32"
+  IndexExpr substitute(Kind var, const IndexExpr& value) const;
 
   // One binary operator (add, sub, mul, floordiv, floormod) on integers, with
   // the semantics above; errors are placed at `loc`.  Also used to fold

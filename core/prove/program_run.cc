@@ -244,6 +244,13 @@ class Executor {
     return id;
   }
 
+  // A tensor's shape as the program declares it; `fallback` (the moving
+  // buffer's) for a tensor only its statements name (layout files).
+  Shape declared_shape(const std::string& tensor, const Shape& fallback) const {
+    const BufferDecl* t = program_.find_buffer(tensor);
+    return t ? t->shape : fallback;
+  }
+
   int slots_of(const std::string& buffer) const {
     const Nest& n = plan_.nest;
     int slots = 0;
@@ -369,7 +376,7 @@ class Executor {
   void stage(int step, const StageStmt& st) {
     const BufferDecl& buf = program_.buffer(st.buffer, st.loc);
     Regs& r = regs(st.buffer);
-    const TensorId g = tensor(st.source, buf.shape);
+    const TensorId g = tensor(st.source, declared_shape(st.source, buf.shape));
     const Shape shape = tensors_[g].shape;
     const auto pairs = slots_of(step, st.slots, r, st.buffer);
     if (!pairs) return;
@@ -399,7 +406,7 @@ class Executor {
   void store(int step, const StoreStmt& st) {
     const BufferDecl& buf = program_.buffer(st.buffer, st.loc);
     Regs& r = regs(st.buffer);
-    const TensorId g = tensor(st.target, buf.shape);
+    const TensorId g = tensor(st.target, declared_shape(st.target, buf.shape));
     const Shape shape = tensors_[g].shape;
     if (st.buffer == plan_.nest.d.buffer) stored_d_ = true;
     const auto pairs = slots_of(step, st.slots, r, st.buffer);

@@ -7,6 +7,7 @@
 #include <optional>
 #include <tuple>
 
+#include "core/layout/shape_text.h"
 #include "core/prove/diagnosis.h"
 #include "core/gemm/resources.h"
 #include "core/prove/engines.h"
@@ -56,6 +57,19 @@ std::vector<std::string> staging_notes(const Program& program) {
     if (s.slots) part("stage", s.buffer, *s.slots, s.loc);
   for (const StoreStmt& s : program.stores)
     if (s.slots) part("store", s.buffer, *s.slots, s.loc);
+  // A statement between a buffer and a tensor of another shape.
+  const auto other_shape = [&](const std::string& what, const std::string& buffer, const std::string& tensor,
+                               const SourceLoc& at) {
+    if (shaped_alike(program, buffer, tensor)) return;
+    notes.push_back(what + " (line " + std::to_string(at.line) + ") moves " + tensor + ", a " +
+                    coord_text(program.buffer(tensor, at).shape) + " tensor, and " + buffer + ", a " +
+                    coord_text(program.buffer(buffer, at).shape) +
+                    " buffer: it has no staging check of its own; the program as executed decides it (check program)");
+  };
+  for (const StageStmt& s : program.stages)
+    other_shape("stage " + s.buffer + " = " + s.source, s.buffer, s.source, s.loc);
+  for (const StoreStmt& s : program.stores)
+    other_shape("store " + s.buffer + " -> " + s.target, s.buffer, s.target, s.loc);
   return notes;
 }
 

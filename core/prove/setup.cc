@@ -41,8 +41,14 @@ void require_frame_registers(const MmaStmt& mma, int stmt, const MmaInst& inst, 
 
 }  // namespace
 
+bool shaped_alike(const Program& program, const std::string& buffer, const std::string& tensor) {
+  const BufferDecl* t = program.find_buffer(tensor);
+  const BufferDecl* b = program.find_buffer(buffer);
+  return !t || !b || t->shape == b->shape;
+}
+
 void validate_staging(const Program& program) {
-  const auto check = [&](const std::string& buf, const std::string& matrix, const SourceLoc& loc, const char* what) {
+  const auto check = [&](const std::string& buf, const SourceLoc& loc, const char* what) {
     const BufferDecl& buffer = program.buffer(buf, loc);
     if (buffer.scope != MemScope::local)
       throw Error(loc, std::string(what) + " " + buf + ": '" + buf + "' is a " +
@@ -51,12 +57,9 @@ void validate_staging(const Program& program) {
     if (buffer.shape.size() != 2)
       throw Error(loc, std::string(what) + " " + buf + ": [ROW, COL] needs a 2-D buffer, '" + buf + "' has shape " +
                            coord_text(buffer.shape));
-    if (const BufferDecl* m = program.find_buffer(matrix); m && m->shape != buffer.shape)
-      throw Error(loc, std::string(what) + " " + buf + ": '" + matrix + "' has shape " + coord_text(m->shape) +
-                           " but '" + buf + "' has shape " + coord_text(buffer.shape));
   };
-  for (const StageStmt& s : program.stages) check(s.buffer, s.source, s.loc, "stage");
-  for (const StoreStmt& s : program.stores) check(s.buffer, s.target, s.loc, "store");
+  for (const StageStmt& s : program.stages) check(s.buffer, s.loc, "stage");
+  for (const StoreStmt& s : program.stores) check(s.buffer, s.loc, "store");
 }
 
 ProofSetup::ProofSetup(const Program& program, const Plan& plan, OriginRule rule)
@@ -80,9 +83,11 @@ ProofSetup::ProofSetup(const Program& program, const Plan& plan, OriginRule rule
   // its own (the check compares a statement with the whole layout): the
   // program run decides it, with the statements around it (prove.cc notes it).
   for (const StageStmt& s : program.stages)
-    if (!s.slots) staging.push_back({false, s.buffer, s.source, s.row, s.col, s.loc});
+    if (!s.slots && shaped_alike(program, s.buffer, s.source))
+      staging.push_back({false, s.buffer, s.source, s.row, s.col, s.loc});
   for (const StoreStmt& s : program.stores)
-    if (!s.slots) staging.push_back({true, s.buffer, s.target, s.row, s.col, s.loc});
+    if (!s.slots && shaped_alike(program, s.buffer, s.target))
+      staging.push_back({true, s.buffer, s.target, s.row, s.col, s.loc});
   for (const StagingRef& s : staging) tabulate(program.buffer(s.buffer, s.loc));
 
   // Origins: where lane 0's first D, A and B elements of the statement live.

@@ -158,7 +158,14 @@ class ProofSetup {
 };
 
 // Stage/store statements are bad input when their buffer is not a 2-D
-// register buffer or their matrix is declared with another shape.
+// register buffer.
 void validate_staging(const Program& program);
+
+// Whether a statement moving `buffer` from or to `tensor` moves them element
+// for element: the same shape (or either undeclared).  A statement that does
+// not (B staged from A's tensor, of A's shape) is the program's mistake, not
+// bad input: it has no staging check of its own and the program run refutes
+// it ("the B operand of the gemm comes from A, a (16, 16) tensor, ...").
+bool shaped_alike(const Program& program, const std::string& buffer, const std::string& tensor);
 
 }  // namespace mmacheck::prove_detail

@@ -6,8 +6,10 @@ which builds the same Program as the text reader builds from the file
 (core/program/tirx_release/release_kernel.h, docs/tirx-release.md):
 
     the parameters             T.Tensor globals (the staging's matrices)
-    T.device_entry             one warp: block (32, 1, 1)
-    lane = T.cuda.lane_id()    the lane; T.cuda.thread_idx("x") is the thread
+    T.device_entry             a block of one warp or of whole warps, each running the mma
+                               on its own images (block (64, 1, 1), (32, 2, 1), ...)
+    lane = T.cuda.lane_id()    the lane; T.cuda.warp_id() the warp; T.cuda.thread_idx("x"),
+                               ("y"), ("z") the block's thread coordinates
     x = <integer expression>   a let, substituted where it is used
     T.alloc_tensor / alloc_local   a register image (shape, dtype, layout)
     T.decl_tensor(x.data, ...)     a register view of an image
@@ -145,6 +147,7 @@ class _Walker:
         self.steps = 0  # statements visited, in order
         self.mma = []  # each T.cuda.tile.apply, in order
         self.launched = False
+        self.block = (32, 1, 1)
         self.loop = None  # (Var, extent) of the enclosing loop
 
     def run(self):
@@ -169,6 +172,7 @@ class _Walker:
             "views": {name: v for name, v in self.views.values()},
             "globals": globals_,
             "transfers": self.transfers,
+            "threads": self.block[0] * self.block[1] * self.block[2],
         }
 
     def define(self, var, node):
@@ -200,8 +204,10 @@ class _Walker:
         if len(args) != 6:
             _fail(node, "expected six launch extents (grid x, y, z, block x, y, z)")
         block = args[3:]
-        if block[0] != 32 or block[0] * block[1] * block[2] != 32:
-            _fail(node, f"mmacheck reads one-warp kernels of the mma pattern: block=[32], got {block[0] * block[1] * block[2]} threads")
+        threads = block[0] * block[1] * block[2]
+        if threads < 32 or threads > 1024 or threads % 32 != 0:
+            _fail(node, f"mmacheck reads blocks of whole warps (32 to 1024 threads), got {threads} threads")
+        self.block = block
         self.launched = True
         self.stmt(node.body)
 
@@ -226,8 +232,8 @@ class _Walker:
                 self.views[var] = (var.name, {"alloc": self.images[data.args[0]]["name"], "dtype": t["dtype"],
                                               "shape": t["shape"], "layout": t["layout"], "loc": _loc(node)})
                 return
-            if op == "tirx.cuda.lane_id":
-                self.lets[var] = "lane"
+            if op in ("tirx.cuda.lane_id", "tirx.cuda.warp_id"):
+                self.lets[var] = "lane" if op == "tirx.cuda.lane_id" else "warp"
                 return
         self.lets[var] = self.expr(value, node)
 
@@ -327,7 +333,7 @@ class _Walker:
                 _fail(node, f"{role}: mmacheck reads the mma on whole images, got a region of '{var.name}'")
         return image
 
-    # expressions: int | "lane" | "tid" | "s" | (op, lhs, rhs)
+    # expressions: int | "lane" | "tid" | "warp" | "s" | (op, lhs, rhs)
     def expr(self, e, node):
         kind = type(e).__name__
         if kind == "IntImm":
@@ -342,11 +348,13 @@ class _Walker:
             return (_BINARY[kind], self.expr(e.a, node), self.expr(e.b, node))
         if kind == "Call" and getattr(e.op, "name", "") == "tirx.cuda.thread_idx":
             axis = e.args[0]
-            if type(axis).__name__ != "StringImm" or str(axis.value) != "x":
-                _fail(node, f"mmacheck reads T.cuda.thread_idx(\"x\"), got {e}")
-            return "tid"
-        if kind == "Call" and getattr(e.op, "name", "") == "tirx.cuda.lane_id":
-            return "lane"
+            if type(axis).__name__ != "StringImm" or str(axis.value) not in ("x", "y", "z"):
+                _fail(node, f"mmacheck reads T.cuda.thread_idx(\"x\"), (\"y\") and (\"z\"), got {e}")
+            # CUDA's linear thread id is x + bx * (y + by * z).
+            bx, by = self.block[0], self.block[1]
+            return {"x": ("%", "tid", bx), "y": ("%", ("//", "tid", bx), by), "z": ("//", "tid", bx * by)}[str(axis.value)]
+        if kind == "Call" and getattr(e.op, "name", "") in ("tirx.cuda.lane_id", "tirx.cuda.warp_id"):
+            return "lane" if e.op.name == "tirx.cuda.lane_id" else "warp"
         _fail(node, f"the index expression {e} is not read (integers, the lane, +, -, *, //, %)")
 
 

@@ -189,6 +189,13 @@ ReleaseKernel kernel_from_values(nb::handle kernel) {
     k.globals.emplace(n, ReleaseGlobal{shape_of(field(global, "shape", at), at + ".shape"), text(global, "dtype", at),
                                        loc_of(global, at)});
   }
+  if (nb::isinstance<nb::dict>(kernel) && nb::cast<nb::dict>(kernel).contains("threads")) {
+    const auto threads = as<std::int64_t>(field(kernel, "threads", "kernel"), "kernel.threads", "an int");
+    if (threads < 1 || threads > 1024 || (threads > 32 && threads % 32 != 0))
+      throw Error(SourceLoc{}, "kernel.threads: a block of 1..32 threads or of whole warps (at most 1024), got " +
+                                   std::to_string(threads));
+    k.threads = static_cast<int>(threads);
+  }
   std::size_t i = 0;
   for (nb::handle t : list_at(kernel, "transfers", "kernel")) {
     const std::string at = "transfers[" + std::to_string(i++) + "]";

@@ -5,7 +5,8 @@
 // is parsed: every layout, expression and location arrives as a value.
 //
 //   kernel  {"file": str, "mma": MMA | [MMA] (each apply, as written), "layouts": {name: LAYOUT},
-//            "views": {name: VIEW}, "globals": {name: GLOBAL}, "transfers": [TRANSFER]}
+//            "views": {name: VIEW}, "globals": {name: GLOBAL}, "transfers": [TRANSFER],
+//            "threads": int (optional, default 32: the block's threads; whole warps above 32)}
 //   MMA     {"opcode": str, "loc": LOC, "d": IMAGE, "a": IMAGE, "b": IMAGE, "c": IMAGE | None}
 //   IMAGE   {"name", "shape": [int], "dtype": str, "scope": "local"|..., "layout": LAYOUT, "loc"}
 //   LAYOUT  {"shard": [(extent, stride, axis)], "replica": [(extent, stride, axis)], "offset": {axis: int}}

@@ -9,7 +9,7 @@ pytest.importorskip("tvm_tirx")
 
 import mmacheck  # noqa: E402
 import refused_kernels  # noqa: E402
-from conftest import example  # noqa: E402
+from conftest import REPO, example  # noqa: E402
 
 SEED_MMA = "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32"
 
@@ -83,8 +83,23 @@ def test_sim_runs_the_live_kernel_on_the_warp_machine():
 
 
 def test_what_the_walker_does_not_read_is_an_error_at_the_line():
-    with pytest.raises(mmacheck.Error, match=r"refused_kernels\.py:\d+:\d+: error: mmacheck reads one-warp kernels"):
-        mmacheck.prove(refused_kernels.two_warps())
+    with pytest.raises(mmacheck.Error, match=r"refused_kernels\.py:\d+:\d+: error: mmacheck reads blocks of whole warps"):
+        mmacheck.prove(refused_kernels.half_warp_block())
+
+
+def test_a_live_kernel_of_two_warps_is_the_ctas_gemm(tmp_path):
+    good = mmacheck.prove(example("tirx_two_warps")["main"])
+    assert good.verdict == "proved"
+    assert "D's 256 elements" in [c for c in good.checks if c["name"] == "program"][0]["note"]
+    # The same kernel with the warp offset left out of A's staging.
+    source = (REPO / "examples" / "tirx_two_warps.py").read_text()
+    path = tmp_path / "two_warps_no_offset.py"
+    path.write_text(source.replace("A[16 * warp + lane // 4", "A[lane // 4"))
+    import runpy
+
+    report = mmacheck.prove(runpy.run_path(str(path))["main"])
+    assert report.verdict == "refuted"
+    assert any("warp 1" in c["message"] for c in report.counterexamples)
 
 
 def test_a_lowered_module_is_refused_not_misread():

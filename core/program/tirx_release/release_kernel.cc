@@ -5,6 +5,7 @@
 #include <array>
 #include <tuple>
 
+#include "core/base/checked.h"
 #include "core/layout/shape_text.h"
 
 namespace mmacheck {
@@ -45,6 +46,131 @@ std::int64_t elements(const Shape& shape) {
 
 ReleaseMmaStatement first_statement(const ReleaseMma& mma) {
   return ReleaseMmaStatement{mma.loc, mma.c ? ReleaseMmaStatement::C::image : ReleaseMmaStatement::C::zero};
+}
+
+// The warps of a CTA split the gemm into their own tiles: warp w's image of
+// an operand holds tile at[w] = (p_w, q_w) of the tensor its statements move.
+// The operand's CTA-wide logical buffer has the tensor's shape; its layout is
+// the warp's tile layout tiled by the warp grid: tile row p at stride a over
+// warpid, tile column q at stride b, and the warp digits neither names
+// replicas (every warp of an M split holds the same B).  nullopt when no such
+// grid gives every warp its tile: then the operand keeps its warp-sized
+// buffer, and the program run judges the kernel as it executes.
+//
+//     two warps, A (32, 16), warp tiles (16, 16) at rows 0 and 16:
+//     outer S[(2, 1) : (1@warpid, 1)], tiled over A_IMG's tile
+std::optional<TileLayout> warp_grid(const TileLayout& tile, const Shape& tile_shape, const Shape& tensor,
+                                    const std::vector<std::pair<std::int64_t, std::int64_t>>& at) {
+  const auto warps = static_cast<std::int64_t>(at.size());
+  if (tensor.size() != 2 || tile_shape.size() != 2 || tensor[0] % tile_shape[0] || tensor[1] % tile_shape[1])
+    return std::nullopt;
+  const std::int64_t gr = tensor[0] / tile_shape[0], gc = tensor[1] / tile_shape[1];
+  const auto fits = [&](std::int64_t stride, std::int64_t extent, bool row) {
+    if (extent == 1 ? stride != 1 : extent * stride > warps) return false;
+    for (std::int64_t w = 0; w < warps; ++w)
+      if ((row ? at[w].first : at[w].second) != (w / stride) % extent) return false;
+    return true;
+  };
+  for (std::int64_t a = 1; a <= warps; ++a)
+    for (std::int64_t b = 1; b <= warps; ++b) {
+      if (!fits(a, gr, true) || !fits(b, gc, false)) continue;
+      // The warp digits in stride order; the gaps between them are replicas.
+      std::vector<Iter> digits, replica;
+      if (gr > 1) digits.push_back(Iter{gr, a, Axis::warpid()});
+      if (gc > 1) digits.push_back(Iter{gc, b, Axis::warpid()});
+      std::sort(digits.begin(), digits.end(), [](const Iter& x, const Iter& y) { return x.stride < y.stride; });
+      std::int64_t covered = 1;
+      bool ok = true;
+      for (const Iter& d : digits) {
+        if (d.stride < covered || d.stride % covered) ok = false;
+        else if (d.stride > covered) replica.push_back(Iter{d.stride / covered, covered, Axis::warpid()});
+        covered = d.stride * d.extent;
+      }
+      if (!ok || warps % covered) continue;
+      if (warps > covered) replica.push_back(Iter{warps / covered, covered, Axis::warpid()});
+      const TileLayout outer({Iter{gr, a, Axis::warpid()}, Iter{gc, b, Axis::warpid()}}, replica);
+      try {
+        return tile.tile(outer, {gr, gc}, tile_shape);
+      } catch (const Error&) {
+        return std::nullopt;
+      }
+    }
+  return std::nullopt;
+}
+
+// Several warps: each operand's logical buffer becomes the CTA's, the tensor
+// its statements move, where the warps' tiles grid it (warp_grid).  Warp w's
+// tile is where its lane 0 moves its first register.  An operand whose warps
+// do not grid its tensor (every warp staging A's first rows) is given the
+// tiles the others imply (D's tile (m, n) of a warp: A's (m, 0), B's (n, 0)),
+// so that its staging check names the statement that strays; one that fits
+// neither keeps its warp-sized buffer.  Where the CTA's extents then disagree
+// every operand keeps its warp-sized buffer, and the program run refutes the
+// kernel as it executes.
+void spread_over_warps(Program& program, int warps) {
+  using Tiles = std::vector<std::pair<std::int64_t, std::int64_t>>;
+  struct Operand {
+    BufferDecl* buf = nullptr;
+    const BufferDecl* tensor = nullptr;
+    Tiles at;  // each warp's tile, as its statements move it
+    bool fits = false;
+  };
+  Program cta = program;
+  const GemmCall& call = *cta.gemm;
+  enum Role { d, a, b, c };
+  std::array<Operand, 4> ops;
+  const std::array<std::string, 4> names{call.d.buffer, call.a.buffer, call.b.buffer, call.c.buffer};
+  for (std::size_t r = 0; r < ops.size(); ++r) {
+    Operand& op = ops[r];
+    const auto it = std::find_if(cta.buffers.begin(), cta.buffers.end(),
+                                 [&](const BufferDecl& buf) { return buf.name == names[r]; });
+    if (it == cta.buffers.end() || it->scope != MemScope::local || it->shape.size() != 2) return;
+    op.buf = &*it;
+    std::vector<std::tuple<std::string, IndexExpr, IndexExpr, std::int64_t>> moves;  // tensor, row, col, first s
+    for (const StageStmt& st : program.stages)
+      if (st.buffer == op.buf->name) moves.emplace_back(st.source, st.row, st.col, st.slots ? st.slots->first : 0);
+    for (const StoreStmt& st : program.stores)
+      if (st.buffer == op.buf->name) moves.emplace_back(st.target, st.row, st.col, st.slots ? st.slots->first : 0);
+    if (moves.empty()) return;
+    op.tensor = program.find_buffer(std::get<0>(moves.front()));
+    if (!op.tensor || std::any_of(moves.begin(), moves.end(), [&](const auto& m) {
+          const BufferDecl* t = program.find_buffer(std::get<0>(m));
+          return !t || t->shape != op.tensor->shape;
+        }))
+      return;
+    const auto& [name, row, col, first] = moves.front();
+    for (int w = 0; w < warps; ++w) {
+      const IndexEnv env{0, w, 32 * std::int64_t{w}, first};
+      op.at.emplace_back(floor_div(row.eval(env), op.buf->shape[0]), floor_div(col.eval(env), op.buf->shape[1]));
+    }
+    op.fits = warp_grid(op.buf->layout, op.buf->shape, op.tensor->shape, op.at).has_value();
+  }
+  // Each warp's (m, n) tile: D's, else A's rows and B's rows.
+  Tiles mn;
+  for (int w = 0; w < warps; ++w) {
+    if (ops[d].fits) mn.push_back(ops[d].at[w]);
+    else if (ops[a].fits && ops[b].fits) mn.emplace_back(ops[a].at[w].first, ops[b].at[w].first);
+    else return;
+  }
+  for (std::size_t r = 0; r < ops.size(); ++r) {
+    Operand& op = ops[r];
+    if (r == c && names[c] == names[d]) continue;  // C is D's own registers
+    if (!op.fits)
+      for (int w = 0; w < warps; ++w)
+        op.at[w] = r == a   ? std::pair{mn[w].first, std::int64_t{0}}
+                   : r == b ? std::pair{mn[w].second, std::int64_t{0}}
+                            : mn[w];
+    std::optional<TileLayout> grid = warp_grid(op.buf->layout, op.buf->shape, op.tensor->shape, op.at);
+    if (!grid) continue;  // B staged from A's tensor: the run says so, if the extents still agree
+    std::erase_if(cta.layouts, [&](const LayoutBinding& l) { return l.layout == op.buf->layout; });
+    op.buf->layout = std::move(*grid);
+    op.buf->shape = op.tensor->shape;
+  }
+  // The operands' CTA extents agree: D (M, N), A (M, K), B (N, K), C (M, N).
+  const Shape& ds = ops[d].buf->shape;
+  const Shape& as = ops[a].buf->shape;
+  const Shape& bs = ops[b].buf->shape;
+  if (as[0] == ds[0] && bs[0] == ds[1] && as[1] == bs[1] && ops[c].buf->shape == ds) program = std::move(cta);
 }
 
 }  // namespace
@@ -169,7 +295,12 @@ Program release_program(const ReleaseKernel& kernel) {
   call.loc = mma.loc;
   program.gemm = call;
   program.scope.loc = mma.loc;
-  program.scope.lane_hi = kernel.threads - 1;
+  if (kernel.threads > 32) {  // whole warps, each running the pattern on its own images
+    program.scope.kind = ExecScope::Kind::cta;
+    program.scope.threads = kernel.threads;
+  } else {
+    program.scope.lane_hi = kernel.threads - 1;
+  }
 
   // A kernel TVM's pattern does not lower: its staging is never run (the
   // dispatch declines it in TVM's words), so the views need not fit its types.
@@ -194,6 +325,7 @@ Program release_program(const ReleaseKernel& kernel) {
     if (t.store) program.stores.push_back(StoreStmt{view.alloc, t.global, t.row, t.col, t.loc, t.slots});
     else program.stages.push_back(StageStmt{view.alloc, t.global, t.row, t.col, t.loc, t.slots});
   }
+  if (kernel.threads > 32) spread_over_warps(program, kernel.threads / 32);
   return program;
 }
 

@@ -64,8 +64,10 @@ struct ReleaseKernel {
   std::map<std::string, ReleaseView, std::less<>> views;
   std::map<std::string, ReleaseGlobal, std::less<>> globals;
   std::vector<ReleaseTransfer> transfers;
-  // The block's threads (block=[N]): 32, or fewer, which TVM's pattern
-  // refuses (its lanes are the program's scope; dispatch declines it).
+  // The block's threads (block=[N]): 32; fewer, which TVM's pattern refuses
+  // (its lanes are the program's scope; dispatch declines it); or whole
+  // warps (a CTA scope), each warp running the mma on its own register images
+  // and staging the slice its warp id picks.
   int threads = 32;
 };
 

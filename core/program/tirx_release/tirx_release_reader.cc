@@ -23,8 +23,8 @@ namespace {
 
 constexpr std::int64_t kMaxDim = 1 << 20;
 
-// T.cuda.thread_idx("x") and T.cuda.lane_id() become one identifier each, so
-// that index expressions can name them.
+// T.cuda.thread_idx("x"), T.cuda.lane_id() and T.cuda.warp_id() become one
+// identifier each, so that index expressions can name them.
 std::vector<Token> fold_thread_calls(std::vector<Token> tokens) {
   std::vector<Token> out;
   out.reserve(tokens.size());
@@ -39,10 +39,10 @@ std::vector<Token> fold_thread_calls(std::vector<Token> tokens) {
         i += 7;
         continue;
       }
-      if (at(4).is_name("lane_id") && at(5).is_op("(") && at(6).is_op(")")) {
+      if ((at(4).is_name("lane_id") || at(4).is_name("warp_id")) && at(5).is_op("(") && at(6).is_op(")")) {
         Token t = at(0);
         t.kind = TokenKind::identifier;
-        t.text = "T.cuda.lane_id()";
+        t.text = "T.cuda." + at(4).text + "()";
         out.push_back(t);
         i += 6;
         continue;
@@ -94,9 +94,22 @@ std::vector<std::string> ReleaseReader::skipped() const {
 
 ReleaseReader::ReleaseReader(std::string_view text, const std::string& file)
     : in_(fold_thread_calls(tokenize(text, file))), file_(file) {
-  const IndexExpr tid = IndexExpr::variable(IndexExpr::Kind::tid);
-  index_names_.emplace("T.cuda.thread_idx(\"x\")", tid);
+  bind_threads(Shape{32, 1, 1});
   index_names_.emplace("T.cuda.lane_id()", IndexExpr::variable(IndexExpr::Kind::lane));
+  index_names_.emplace("T.cuda.warp_id()", IndexExpr::variable(IndexExpr::Kind::warp));
+}
+
+// threadIdx over the block's linear thread id (x fastest), as CUDA numbers
+// threads and TVM's warp and lane ids read them: tid = x + bx * (y + by * z).
+void ReleaseReader::bind_threads(const Shape& block) {
+  using K = IndexExpr::Kind;
+  const IndexExpr tid = IndexExpr::variable(K::tid);
+  const auto lit = [](std::int64_t v) { return IndexExpr::literal(v); };
+  const std::int64_t bx = block[0], by = block.size() > 1 ? block[1] : 1;
+  const IndexExpr y = IndexExpr::binary(K::floordiv, tid, lit(bx));
+  index_names_.insert_or_assign("T.cuda.thread_idx(\"x\")", IndexExpr::binary(K::floormod, tid, lit(bx)));
+  index_names_.insert_or_assign("T.cuda.thread_idx(\"y\")", IndexExpr::binary(K::floormod, y, lit(by)));
+  index_names_.insert_or_assign("T.cuda.thread_idx(\"z\")", IndexExpr::binary(K::floordiv, tid, lit(bx * by)));
 }
 
 std::vector<ReleaseFunction> ReleaseReader::run() {
@@ -203,6 +216,7 @@ void ReleaseReader::function_def() {
   mma_.reset();
   launched_ = false;
   block_threads_ = 32;
+  bind_threads(Shape{32, 1, 1});
 }
 
 // with T.device_entry(launch=T.cuda.LaunchConfig(grid=[..], block=[32])):
@@ -254,13 +268,18 @@ void ReleaseReader::with_launch() {
   }
   in_.expect_close(")", "T." + fn.text + "(", open);
   if (!block) in_.fail(fn, "the device entry has no block size (launch=T.cuda.LaunchConfig(grid=[1], block=[32]))");
+  if (block->size() > 3) in_.fail(fn, "a block has at most three dimensions (x, y, z)");
   std::int64_t threads = 1;
   for (std::int64_t d : *block) threads *= d;
   // Fewer than 32 threads is a warp TVM's pattern refuses (dispatch says
-  // so); more is several warps, which mmacheck does not read yet.
-  if (threads > 32 || block->front() != threads)
-    in_.fail(fn, "mmacheck reads one-warp kernels of the mma pattern: block=[32], got " + std::to_string(threads) +
-                     " threads");
+  // so); more is whole warps, each running the pattern on its own images.
+  if (threads < 1 || threads > 1024)
+    in_.fail(fn, "a block of " + std::to_string(threads) + " threads: CUDA allows at most 1024");
+  if (threads > 32 && threads % 32 != 0)
+    in_.fail(fn, "a block of " + std::to_string(threads) +
+                     " threads is not whole warps (TVM: Warp indices require a block size divisible by 32)");
+  block->resize(3, 1);
+  bind_threads(*block);
   block_threads_ = static_cast<int>(threads);
   launched_ = true;
   suite(with);

@@ -82,6 +82,8 @@ class ReleaseReader {
   TileLayout tensor_type(Shape& shape, std::pair<std::string, int>& dtype, std::optional<MemScope>& scope);
   void declare(const Token& name);
   IndexNames names_for_loops() const;
+  void bind_threads(const Shape& block);
+  IndexExpr warp_shuffle();
 
   // tirx_release_mma.cc
   void tile_apply();

@@ -97,7 +97,43 @@ void ReleaseReader::assignment() {
     }
   }
   declare(name);
+  if (names_tirx(rhs) && in_.peek(1).is_op(".") && in_.peek(2).is_name("gpu_warp_shuffle"))
+    return void(index_names_.emplace(name.text, warp_shuffle()));
   index_names_.emplace(name.text, parse_index_expr(in_, names_for_loops()));
+}
+
+// T.gpu_warp_shuffle(T.uint32(4294967295), EXPR, SRC, 32, 32) (TVM's print of
+// T.cuda.warp_id(): tid // 32 broadcast from lane 0): every lane of the warp
+// gets EXPR as lane SRC of its warp computes it.
+IndexExpr ReleaseReader::warp_shuffle() {
+  using K = IndexExpr::Kind;
+  for (int i = 0; i < 3; ++i) in_.next();  // T . gpu_warp_shuffle
+  const Token& open = in_.expect("(", "after T.gpu_warp_shuffle");
+  const Token& mask = in_.peek();
+  const bool full = mask.is_name("T") && in_.peek(1).is_op(".") && in_.peek(2).is_name("uint32") &&
+                    in_.peek(3).is_op("(") && in_.peek(4).kind == TokenKind::integer &&
+                    in_.peek(4).int_value == 0xffffffff && in_.peek(5).is_op(")");
+  if (!full)
+    in_.fail(mask, "a warp shuffle over part of the warp is not read (mmacheck reads the mask T.uint32(4294967295))");
+  for (int i = 0; i < 6; ++i) in_.next();
+  in_.expect(",", "after the shuffle's mask");
+  const IndexExpr value = parse_index_expr(in_, names_for_loops());
+  in_.expect(",", "after the shuffled value");
+  const Token& src = in_.peek();
+  const std::int64_t lane = small_int("the source lane");
+  if (lane > 31) in_.fail(src, "source lane " + std::to_string(lane) + " is outside the warp (0..31)");
+  for (const char* what : {"the shuffle's width", "the warp size"}) {
+    in_.expect(",", std::string("before ") + what);
+    const Token& w = in_.peek();
+    if (small_int(what) != 32) in_.fail(w, std::string(what) + " must be 32 (a whole warp), got " + w.text);
+  }
+  in_.expect_close(")", "T.gpu_warp_shuffle(", open);
+  const IndexExpr l = IndexExpr::literal(lane, src.loc);
+  const IndexExpr tid =
+      IndexExpr::binary(K::add, IndexExpr::binary(K::mul, IndexExpr::literal(32), IndexExpr::variable(K::warp)), l);
+  if (value.eval(IndexEnv{0, 0, 0, 1}) != value.eval(IndexEnv{0, 0, 0, 0}))
+    in_.fail(src, "a shuffled value that depends on a loop variable is not read");
+  return value.substitute(K::lane, l).substitute(K::tid, tid);
 }
 
 // 16 | (16, 8) | [16, 8] | (8,)

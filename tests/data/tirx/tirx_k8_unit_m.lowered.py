@@ -1,4 +1,4 @@
-# /work/venv-tvm/bin/python scripts/tirx-oracle/gen.py examples/tirx_bf16.py examples/tirx_c_tensor.py examples/tirx_k8.py examples/tirx_k8_unit_m.py examples/tirx_refuse_f16acc.py examples/tirx_refuse_lane.py examples/tirx_refuse_no_m.py examples/tirx_seed.py examples/tirx_seed_corrected.py examples/tirx_tiled_2x2x2.py --out tests/data/tirx
+# /work/venv-tvm/bin/python scripts/tirx-oracle/gen.py examples/tirx_bf16.py examples/tirx_c_tensor.py examples/tirx_k8.py examples/tirx_k8_unit_m.py examples/tirx_refuse_f16acc.py examples/tirx_refuse_lane.py examples/tirx_refuse_no_m.py examples/tirx_seed.py examples/tirx_seed_corrected.py examples/tirx_tiled_2x2x2.py examples/tirx_two_warps.py --out tests/data/tirx
 from __future__ import annotations
 
 # from tvm_tirx.script import tirx as T
