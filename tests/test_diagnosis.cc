@@ -206,6 +206,25 @@ TEST_CASE("the issue's decline: a lane stride typo in k8's B", "[diagnosis]") {
   CHECK(d.fix_proves);
 }
 
+TEST_CASE("a lane stride of 10^18: the fix search stays in int64 and bounded, and still finds the typo",
+          "[diagnosis][hardening]") {
+  // fuzz_program's finding: room() multiplied spans past int64, and with the
+  // product saturated the search tabulated candidates of astronomical spans.
+  std::string text = read_file(source_path("examples/reject_beta.txt"));
+  text = replace_once(text, "(4, 2, 8) : (1 @ laneid, 1, 4 @ laneid)",
+                      "(4, 2, 8) : (1000000000000000000 @ laneid, 1, 4 @ laneid)");
+  const Program p = program_from(text);
+  const ProofReport r = prove(p, {});
+  REQUIRE(r.verdict == Verdict::dispatch_failed);
+  bool lane_range = false, typo = false;
+  for (const Diagnosis& d : r.diagnosis) {
+    lane_range = lane_range || (d.operand == "B" && d.property == DiagnosisProperty::lane_range);
+    typo = typo || (d.fix && d.fix->find("(2, 1 @ laneid, 1, 4 @ laneid)") != std::string::npos);
+  }
+  CHECK(lane_range);
+  CHECK(typo);
+}
+
 TEST_CASE("the issue's decline: D's two register strides swapped", "[diagnosis]") {
   const Program p =
       program_from(replace_once(kSeedCorrected, "D_FRAG = TileLayout(S[(2, 8, 4, 2) : (2, 4 @ laneid, 1 @ laneid, 1)])",

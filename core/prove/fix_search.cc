@@ -2,6 +2,7 @@
 #include "core/prove/fix_search.h"
 
 #include <algorithm>
+#include <limits>
 #include <set>
 
 #include "core/gemm/dispatch.h"
@@ -122,13 +123,20 @@ std::vector<Candidate> candidates(const TileLayout& layout, const BufferDecl& bu
 }
 
 // The (thread, slot) points a layout's spans allow: at least its size when
-// it is injective, exactly its size when it is also tight.
+// it is injective, exactly its size when it is also tight.  Saturates at
+// INT64_MAX (a stride of 10^18 is a mistake the search may be asked to fix).
 std::int64_t room(const TileLayout& layout) {
   std::int64_t r = 1;
+  // layout.span throws where one axis's span alone overflows.
   for (const Axis& a : {Axis::laneid(), Axis::warpid(), Axis::tx(), Axis::m()})
-    r *= std::max<std::int64_t>(1, layout.span(a));
+    if (__builtin_mul_overflow(r, std::max<std::int64_t>(1, layout.span(a)), &r))
+      return std::numeric_limits<std::int64_t>::max();
   return r;
 }
+
+// How much looser than tight a candidate fix may be, per element it places:
+// a register layout's padding (a replica, an unused slot) is a small factor.
+constexpr std::int64_t kRoomPerElement = 64;
 
 // The name the file bound the buffer's layout to, if any.
 std::string binding_name(const Program& program, const BufferDecl& buffer) {
@@ -176,6 +184,7 @@ std::optional<Fix> search_fix(const Program& program, const std::string& buffer,
                               const std::function<bool(const Program&)>& fits,
                               const std::function<std::string(int)>& role) {
   if (fix_search_capped(program, buffer, limits)) return std::nullopt;
+  const std::int64_t cap = limits.get(Resource::fix_elements);
   const BufferDecl& decl = program.buffer(buffer, {});
   const std::string name = binding_name(program, decl);
   std::optional<Fix> fallback;
@@ -183,10 +192,19 @@ std::optional<Fix> search_fix(const Program& program, const std::string& buffer,
     if (c.layout == decl.layout || c.layout.size() != decl.layout.size()) continue;
     // Cheap necessary conditions before evaluating the candidate: a warp's
     // lanes, and room for every element on the axes it uses.
-    // A fix is never looser than the mistake: no more room than it had.
-    if (c.layout.span(Axis::laneid()) > 32) continue;
-    const std::int64_t r = room(c.layout);
-    if (r < c.layout.size() || r > std::max(room(decl.layout), decl.layout.size())) continue;
+    // A fix is never looser than the mistake: no more room than it had; and
+    // it is checked by tabulating it, so its room is bounded as its size is
+    // (--max-fix-elements), whatever room the mistake had.
+    const auto tight_enough = [&] {
+      if (c.layout.span(Axis::laneid()) > 32) return false;
+      const std::int64_t r = room(c.layout);
+      return r >= c.layout.size() && r <= std::max(room(decl.layout), decl.layout.size()) && r / kRoomPerElement <= cap;
+    };
+    try {
+      if (!tight_enough()) continue;
+    } catch (const Error&) {  // a span past int64: no fix
+      continue;
+    }
     const Program p = with_layout(program, buffer, c.layout);
     bool ok = false;
     try {
