@@ -6,6 +6,7 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <map>
 #include <filesystem>
 #include <regex>
 #include <sstream>
@@ -638,6 +639,60 @@ TEST_CASE("several warps per CTA, each running the pattern on its own images: th
   CHECK_THAT(cx("bad_store_before_mma.py"), Catch::Contains("holds nothing"));
   CHECK_THAT(cx("bad_overlap.lowered.py"), Catch::Contains("D[8][0]"));
   CHECK_THAT(cx("bad_k_block.py"), Catch::Contains("warp 1"));
+}
+
+}  // namespace test_tirx_release
+
+namespace test_tirx_release {
+
+TEST_CASE("released-TIRx kernels built by factories, at the top level and in parametrized tests, each checked",
+          "[tirx][prove]") {
+  // TVM 0.1.0a4 builds and lowers main and main_bad (tests/data/tirx/factories/oracle.jsonl).
+  const ReadProgram read = read_program_file(source_path("tests/data/tirx/factories/test_factory.py"));
+  CHECK_FALSE(read.program.release.has_value());
+  std::vector<std::string> names;
+  std::map<std::string, Verdict> verdicts;
+  for (const KernelInstance& k : read.instances) {
+    names.push_back(k.name);
+    const Program& p = k.same_as ? read.instances[*k.same_as].program : k.program;
+    verdicts[k.name] = prove(p, ProveOptions{}).verdict;
+  }
+  CHECK(names == std::vector<std::string>{"main", "main_bad", "test_gemm[float16-8]", "test_gemm[float16-4]",
+                                          "test_gemm[bfloat16-8]", "test_gemm[bfloat16-4]"});
+  for (const std::string ok : {"main", "test_gemm[float16-8]", "test_gemm[bfloat16-8]"}) {
+    INFO(ok);
+    CHECK(verdicts[ok] == Verdict::proved);
+  }
+  for (const std::string bad : {"main_bad", "test_gemm[float16-4]", "test_gemm[bfloat16-4]"}) {
+    INFO(bad);
+    CHECK(verdicts[bad] == Verdict::refuted);
+  }
+  // The test's float16 builds are the top level's, read once.
+  CHECK(read.instances[2].same_as == std::optional<std::size_t>{0});
+  CHECK(read.instances[3].same_as == std::optional<std::size_t>{1});
+  CHECK(read.instances[4].program.release->opcode == "mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32");
+  // TVM's dumps of the two top-level builds.
+  CHECK(prove(program_from(read_file(source_path("tests/data/tirx/factories/test_factory.lowered.py"))), {}).verdict ==
+        Verdict::proved);
+  CHECK(prove(program_from(read_file(source_path("tests/data/tirx/factories/test_factory.main_bad.lowered.py"))), {})
+            .verdict == Verdict::refuted);
+
+  const std::string text = read_file(source_path("tests/data/tirx/factories/test_factory.py"));
+  // A factory no one calls would leave its kernel unchecked: an error at the kernel.
+  const std::string uncalled = text.substr(0, text.find("main = make_kernel(8)")) + "\ndef helper():\n    return 1\n";
+  try {
+    (void)read_program(uncalled, "uncalled.py");
+    FAIL("no error");
+  } catch (const Error& e) {
+    CHECK(e.loc().line > 0);
+    CHECK_THAT(std::string(e.what()), Catch::Contains("built only when its factory is called"));
+  }
+  // TVMScript captures at decoration: a closure value rebound after the
+  // kernel's def does not change the kernel (Python's late binding would, but
+  // the parser has read the kernel by then).
+  std::string rebound = replace_once(text, "    return main\n", "    row_half = 8\n    return main\n");
+  const ReadProgram late = read_program(rebound, "late.py");
+  CHECK(prove(late.instances[1].program, ProveOptions{}).verdict == Verdict::refuted);
 }
 
 }  // namespace test_tirx_release

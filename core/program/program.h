@@ -254,7 +254,7 @@ struct KernelInstance {
   std::vector<std::string> skipped;    // what its reader passed over (T.func_attr)
   // The earlier instance of the file (an index into the same list) whose
   // kernel is this one token for token, layout for layout: one Program, whose
-  // report this instance shares (core/program/tvmscript/kernel_instance.h).
+  // report this instance shares (core/program/kernel_instance.h).
   std::optional<std::size_t> same_as = std::nullopt;
 };
 

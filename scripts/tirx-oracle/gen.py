@@ -82,10 +82,12 @@ def cuda_source(exe):
     return None
 
 
-def record(path, out, command):
-    name = os.path.basename(path)[: -len(".py")]
+def record(path, out, command, kernel="main"):
+    """One module-level kernel of the file: `main` is recorded under the file's
+    name, another kernel as FILE.KERNEL (a factory's several builds)."""
+    name = os.path.basename(path)[: -len(".py")] + ("" if kernel == "main" else "." + kernel)
     entry = {"name": name, "source": path, "command": command}
-    func = runpy.run_path(path)["main"]
+    func = runpy.run_path(path)[kernel]
     mod = tvm.IRModule.from_expr(func)
     target = tvm.target.Target(TARGET)
     try:
@@ -116,12 +118,15 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("examples", nargs="+")
     ap.add_argument("--out", default="tests/data/tirx")
+    ap.add_argument("--kernel", action="append", help="a module-level kernel to record (repeatable; default main)")
     args = ap.parse_args()
+    kernels = args.kernel or ["main"]
     # examples/tirx_lowered_*.py are TVM's own dumps (copies of the records), not programs.
     args.examples = [p for p in args.examples if "lowered" not in os.path.basename(p)]
     os.makedirs(args.out, exist_ok=True)
-    command = "/work/venv-tvm/bin/python scripts/tirx-oracle/gen.py " + " ".join(args.examples) + " --out " + args.out
-    entries = [record(p, args.out, command) for p in args.examples]
+    command = ("/work/venv-tvm/bin/python scripts/tirx-oracle/gen.py " + " ".join(args.examples) + " --out " + args.out
+               + "".join(" --kernel " + k for k in args.kernel or []))
+    entries = [record(p, args.out, command, k) for p in args.examples for k in kernels]
     with open(os.path.join(args.out, "oracle.jsonl"), "w") as f:
         f.write(json.dumps({"command": command, "tvm": "apache-tvm-tirx 0.1.0a4", "target": TARGET}) + "\n")
         for e in entries:

@@ -16,15 +16,23 @@ namespace mmacheck {
 namespace {
 
 // A released TIRx file: its one kernel the program, several each an instance.
+// Several, or kernels its factories build: each an instance, the file's
+// own kernels first.
 void read_tirx_release(std::string_view text, const std::string& file, ReadProgram& out) {
-  std::vector<ReleaseFunction> functions = parse_tirx_release_functions(text, file, &out.skipped);
-  if (functions.size() == 1) {
+  std::vector<KernelInstance> built;
+  std::vector<ReleaseFunction> functions = parse_tirx_release_functions(text, file, &out.skipped, &built);
+  if (functions.size() == 1 && built.empty()) {
     out.program = std::move(functions.front().program);
     return;
   }
   out.program.file = file;
   for (ReleaseFunction& f : functions)
     out.instances.push_back(KernelInstance{f.name, std::move(f.program), f.loc, std::nullopt, out.skipped});
+  const std::size_t offset = out.instances.size();
+  for (KernelInstance& k : built) {
+    if (k.same_as) *k.same_as += offset;
+    out.instances.push_back(std::move(k));
+  }
 }
 
 struct Reader {

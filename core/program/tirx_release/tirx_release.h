@@ -29,7 +29,12 @@ struct ReleaseFunction {
   SourceLoc loc;     // the def
   Program program;
 };
+// `built`, when given, gets the kernels the file builds through factories
+// (`main = make_kernel(16)` at the top level, or tests calling a factory:
+// docs/tirx-release.md, "Factories and tests"), each read on its own with its
+// closure's values; without it such a file is an Error.
 std::vector<ReleaseFunction> parse_tirx_release_functions(std::string_view text, const std::string& file,
-                                                          std::vector<std::string>* skipped = nullptr);
+                                                          std::vector<std::string>* skipped = nullptr,
+                                                          std::vector<KernelInstance>* built = nullptr);
 
 }  // namespace mmacheck

@@ -12,6 +12,7 @@
 #include <algorithm>
 
 #include "core/program/python_block.h"
+#include "core/program/kernel_instance.h"
 #include "core/program/tirx_release/tirx_release_reader.h"
 
 #include <algorithm>
@@ -70,15 +71,21 @@ bool is_tirx_release(std::string_view text, const std::string& file) {
 }
 
 std::vector<ReleaseFunction> parse_tirx_release_functions(std::string_view text, const std::string& file,
-                                                          std::vector<std::string>* skipped) {
+                                                          std::vector<std::string>* skipped,
+                                                          std::vector<KernelInstance>* built) {
   ReleaseReader reader(text, file);
   std::vector<ReleaseFunction> functions = reader.run();
+  std::vector<KernelInstance> kernels = reader.built();
   if (skipped) *skipped = reader.skipped();
+  if (built) *built = std::move(kernels);
+  else if (!kernels.empty())
+    throw Error(kernels.front().built_at, "the file builds kernels through factories: read_program reads each");
   return functions;
 }
 
 Program parse_tirx_release(std::string_view text, const std::string& file, std::vector<std::string>* skipped) {
   std::vector<ReleaseFunction> functions = parse_tirx_release_functions(text, file, skipped);
+  if (functions.empty()) throw Error(SourceLoc{file}, "no @T.function in the file");
   if (functions.size() > 1)
     throw Error(functions[1].loc, "the file holds " + std::to_string(functions.size()) + " kernels (" +
                                       functions[0].name + ", " + functions[1].name +
@@ -93,7 +100,16 @@ std::vector<std::string> ReleaseReader::skipped() const {
 }
 
 ReleaseReader::ReleaseReader(std::string_view text, const std::string& file)
-    : in_(fold_thread_calls(tokenize(text, file))), file_(file) {
+    : ReleaseReader(tokenize(text, file), file, {}) {}
+
+ReleaseReader::ReleaseReader(std::vector<Token> tokens, const std::string& file,
+                             const std::vector<std::pair<std::string, python::Value>>& layouts)
+    : in_(fold_thread_calls(std::move(tokens))), file_(file), module_(in_.tokens()) {
+  for (const auto& [name, value] : layouts)
+    if (const LayoutValue* layout = value.get<LayoutValue>()) {
+      layout_names_.layouts.insert_or_assign(name, *layout);
+      module_.bind(name, value);
+    }
   bind_threads(Shape{32, 1, 1});
   index_names_.emplace("T.cuda.lane_id()", IndexExpr::variable(IndexExpr::Kind::lane));
   index_names_.emplace("T.cuda.warp_id()", IndexExpr::variable(IndexExpr::Kind::warp));
@@ -114,8 +130,48 @@ void ReleaseReader::bind_threads(const Shape& block) {
 
 std::vector<ReleaseFunction> ReleaseReader::run() {
   python::block(in_, 0, nullptr, [this] { statement(); });
-  if (functions_.empty()) in_.fail(in_.peek(), "no @T.function in the file");
+  functions_read_ = functions_.size();
   return std::move(functions_);
+}
+
+std::vector<KernelInstance> ReleaseReader::built() {
+  std::vector<std::string> notes;
+  std::optional<SourceLoc> uncalled;
+  std::vector<python::Instance> kernels = built_at_top_;
+  for (python::Instance& i : module_.instances(notes, &uncalled)) kernels.push_back(std::move(i));
+  skipped_.insert(skipped_.end(), notes.begin(), notes.end());
+  if (kernels.empty() && functions_read_ == 0) {
+    if (uncalled)
+      throw Error(*uncalled,
+                  "this kernel is built only when its factory is called, and neither the file nor its tests call "
+                  "it: nothing here would be checked (docs/tirx-release.md, \"Factories and tests\")");
+    in_.fail(in_.peek(), "no @T.function in the file");
+  }
+  return read_instances(kernels, [&](const ClosedKernel& closed) {
+    ReleaseReader kernel(closed.tokens, file_, closed.layouts);
+    std::vector<ReleaseFunction> functions = kernel.run();
+    if (functions.size() != 1)
+      throw Error(closed.tokens.front().loc,
+                  "a factory's kernel is one @T.function, got " + std::to_string(functions.size()));
+    return ReadKernel{std::move(functions.front().program), kernel.skipped()};
+  });
+}
+
+// A top-level def that is no kernel: a factory building one from its
+// arguments, a test calling factories, or a helper (core/program/python_module.h).
+bool ReleaseReader::module_def() {
+  std::size_t k = 0;  // the def's name, behind its decorators
+  while (in_.peek(k).is_op("@")) {
+    while (!in_.peek(k).ends_statement()) ++k;
+    while (in_.peek(k).kind == TokenKind::newline) ++k;
+  }
+  const Token name = in_.peek(k).is_name("def") ? in_.peek(k + 1) : Token{};
+  const int line = in_.peek(k).loc.line;
+  module_.refuse_kernel_class(in_);
+  if (!module_.define(in_)) return false;
+  forget(name.text);
+  foreign_.note("def " + name.text + " (line " + std::to_string(line) + ")");
+  return true;
 }
 
 void ReleaseReader::suite(const Token& header) {
@@ -127,7 +183,8 @@ void ReleaseReader::statement() {
   if (!in_function_ && t.kind == TokenKind::identifier && (in_.peek(1).is_op(",") || in_.peek(1).is_op("=")) &&
       !(in_.peek(2).is_name("Axis") && in_.peek(3).is_op(".") && in_.peek(4).is_name("get")))
     return module_assignment();
-  if (!in_function_ && foreign_.skip(in_, [this](const std::string& name) { forget(name); })) return;
+  if (!in_function_ && module_def()) return;
+  if (!in_function_ && foreign_.skip(in_, [this](const std::string& name) { skip_binding(name); })) return;
   if (t.is_op("@")) return decorator();
   if (t.kind == TokenKind::string) return void(in_.next());  // a docstring
   if (t.kind != TokenKind::identifier) in_.fail(t, "expected a statement, got " + describe(t));
@@ -404,7 +461,7 @@ IndexNames ReleaseReader::names_for_loops() const {
   return names;
 }
 
-// A name a skipped def or data statement binds (python::ForeignStatements):
+// A name a def or a skipped data statement binds (python::ForeignStatements):
 // what the reader held under it is gone, as in Python.
 void ReleaseReader::forget(const std::string& name) {
   layout_names_.layouts.erase(name);
@@ -412,6 +469,12 @@ void ReleaseReader::forget(const std::string& name) {
   index_names_.erase(name);
   defined_at_.erase(name);
   layout_names_.others.insert_or_assign(name, "name bound by a skipped def or data statement");
+}
+
+// A name a statement the reader passes over binds: unknown to the Python
+// evaluation too.
+void ReleaseReader::skip_binding(const std::string& name) {
+  forget(name);
   module_.bind(name, python::Value{python::Opaque{"bound by a skipped def or data statement"}, false, {}});
 }
 
@@ -430,14 +493,20 @@ void ReleaseReader::module_assignment() {
     // Data mmacheck need not evaluate (a dict, a table of strings) is passed
     // over as the other readers pass it; anything else is the error it is.
     in_.seek(at);
-    if (foreign_.skip(in_, [this](const std::string& name) { forget(name); })) return;
+    if (foreign_.skip(in_, [this](const std::string& name) { skip_binding(name); })) return;
     throw;
   }
   for (const auto& binding : bound) {
     const std::string& name = binding.first;  // named, not a structured binding: the lambda below captures it
     const python::Value& value = binding.second;
     const auto target = std::find_if(targets.begin(), targets.end(), [&](const Token& t) { return t.text == name; });
-    declare(target != targets.end() ? *target : Token{TokenKind::identifier, name, 0, 0, value.loc});
+    const Token at = target != targets.end() ? *target : Token{TokenKind::identifier, name, 0, 0, value.loc};
+    if (const auto* kernel = value.get<std::shared_ptr<const python::KernelSite>>()) {
+      built_at_top_.push_back(python::Instance{name, *kernel, at.loc, std::nullopt});
+      forget(name);
+      continue;
+    }
+    declare(at);
     if (const LayoutValue* layout = value.get<LayoutValue>()) {
       layout_names_.layouts.emplace(name, *layout);
     } else if (value.get<std::int64_t>() || value.get<bool>()) {

@@ -32,7 +32,15 @@ namespace mmacheck {
 class ReleaseReader {
  public:
   ReleaseReader(std::string_view text, const std::string& file);
+  // A kernel a factory or a test built (core/program/kernel_instance.h): its
+  // tokens with the closure's constants in place, and the layouts it names.
+  ReleaseReader(std::vector<Token> tokens, const std::string& file,
+                const std::vector<std::pair<std::string, python::Value>>& layouts);
   std::vector<ReleaseFunction> run();
+  // The kernels the file's top level and tests build through factories
+  // (`main = make_kernel(16)`, a test calling make_kernel), in order, each
+  // read on its own; run() first.
+  std::vector<KernelInstance> built();
   // What was passed over (parse_tirx_release's `skipped`): the file's foreign
   // statements, then T.func_attr and T.evaluate(0) in the kernel.
   std::vector<std::string> skipped() const;
@@ -73,7 +81,9 @@ class ReleaseReader {
   void assignment();
   void transfer();
   void module_assignment();  // NAME = ..., a, b = ... at the top level (core/program/python_module.h)
+  bool module_def();         // a top-level def: a factory, a test or a helper (core/program/python_module.h)
   void forget(const std::string& name);
+  void skip_binding(const std::string& name);
   void skip_balanced();  // an argument value mmacheck does not need, up to ',' or ')'
   std::int64_t small_int(std::string_view what);
   Shape shape_value();
@@ -108,12 +118,15 @@ class ReleaseReader {
   bool launched_ = false;
   int block_threads_ = 32;                  // block=[N] of the device entry
   std::vector<ReleaseFunction> functions_;  // read so far
+  std::size_t functions_read_ = 0;          // by run(), which hands them over
   std::vector<std::string> skipped_;        // T.func_attr, T.evaluate(0)
   python::ForeignStatements foreign_;
   // The module's Python values (constants, their tuples, layouts), as the
   // top level binds them: `MT, NT, KT = 2, 1, 2`, `shape = [16 * MT, 8]`,
   // `grouped, seps = L.group(shape)`, `list(seps)`.
-  python::Module module_{TokenCursor::Tokens{}};
+  python::Module module_;
+  // Kernels the top level binds by calling a factory (`main = make_kernel()`).
+  std::vector<python::Instance> built_at_top_;
 };
 
 // `T` or `I`: the names a TIRx script gives the tirx module and its IR

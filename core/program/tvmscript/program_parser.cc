@@ -9,7 +9,7 @@
 #include "core/program/lexer.h"
 #include "core/program/program.h"
 #include "core/program/python_block.h"
-#include "core/program/tvmscript/kernel_instance.h"
+#include "core/program/kernel_instance.h"
 #include "core/program/tvmscript/program_parser.h"
 #include "core/program/tvmscript/tvmscript.h"
 
@@ -69,33 +69,11 @@ Program parse_tvmscript(std::string_view text, const std::string& file, std::vec
                 "here would be checked (mmacheck checks the kernels a file's tests build, docs/tvmscript.md, "
                 "\"Test files\")");
   if (!instances) return program;
-  // Kernels built again from the same closure are read once: found by a
-  // hash of the closed kernel, confirmed token for token.
-  std::vector<ClosedKernel> closed_kernels;                   // the distinct ones
-  std::vector<std::size_t> first_instance;                    // where each was read, in *instances
-  std::unordered_multimap<std::size_t, std::size_t> by_hash;  // hash -> index into closed_kernels
-  for (const python::Instance& built : built_kernels) {
-    ClosedKernel closed = close_kernel(*built.kernel);
-    const std::size_t hash = kernel_hash(closed);
-    std::optional<std::size_t> same;
-    for (auto [it, end] = by_hash.equal_range(hash); it != end && !same; ++it)
-      if (same_kernel(closed_kernels[it->second], closed)) same = it->second;
-    if (same) {
-      KernelInstance again = (*instances)[first_instance[*same]];
-      again.name = built.name;
-      again.built_at = built.built_at;
-      again.expects = built.expects;
-      again.same_as = first_instance[*same];
-      instances->push_back(std::move(again));
-    } else {
-      ProgramParser kernel(closed.tokens, file, closed.layouts);
-      KernelInstance instance{built.name, kernel.run(), built.built_at, built.expects, kernel.skipped()};
-      instances->push_back(std::move(instance));
-      by_hash.emplace(hash, closed_kernels.size());
-      closed_kernels.push_back(std::move(closed));
-      first_instance.push_back(instances->size() - 1);
-    }
-  }
+  *instances = read_instances(built_kernels, [&](const ClosedKernel& closed) {
+    ProgramParser kernel(closed.tokens, file, closed.layouts);
+    Program p = kernel.run();
+    return ReadKernel{std::move(p), kernel.skipped()};
+  });
   if (skipped) skipped->insert(skipped->end(), notes.begin(), notes.end());
   return program;
 }

@@ -15,7 +15,11 @@
 #include <utility>
 #include <vector>
 
+#include <functional>
+
 #include "core/program/lexer.h"
+#include "core/program/program.h"
+#include "core/program/python_module.h"
 #include "core/program/python_value.h"
 
 namespace mmacheck {
@@ -35,5 +39,18 @@ ClosedKernel close_kernel(const python::KernelSite& site);
 bool same_kernel(const ClosedKernel& a, const ClosedKernel& b);
 // A hash of the tokens' spellings and places, equal for the same kernel.
 std::size_t kernel_hash(const ClosedKernel& kernel);
+
+// What a reader makes of one closed kernel: its Program and what it passed over.
+struct ReadKernel {
+  Program program;
+  std::vector<std::string> skipped;
+};
+
+// The kernels a file's tests build (python::Module::instances), each closed
+// and read by `read` once: a kernel built again from the same closure is the
+// first one's Program, its report shared (KernelInstance::same_as).  Both
+// readers of test files (TVMScript, the released TIRx) read them so.
+std::vector<KernelInstance> read_instances(const std::vector<python::Instance>& built,
+                                           const std::function<ReadKernel(const ClosedKernel&)>& read);
 
 }  // namespace mmacheck

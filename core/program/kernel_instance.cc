@@ -1,4 +1,6 @@
-#include "core/program/tvmscript/kernel_instance.h"
+#include "core/program/kernel_instance.h"
+
+#include <unordered_map>
 
 #include <bit>
 #include <cstdint>
@@ -194,6 +196,38 @@ bool same_kernel(const ClosedKernel& a, const ClosedKernel& b) {
     if (a.layouts[i].first != b.layouts[i].first || !x || !y || !same_layout(*x, *y)) return false;
   }
   return true;
+}
+
+std::vector<KernelInstance> read_instances(const std::vector<python::Instance>& built,
+                                           const std::function<ReadKernel(const ClosedKernel&)>& read) {
+  // Found by a hash of the closed kernel, confirmed token for token.
+  std::vector<KernelInstance> instances;
+  std::vector<ClosedKernel> closed_kernels;                   // the distinct ones
+  std::vector<std::size_t> first_instance;                    // where each was read, in instances
+  std::unordered_multimap<std::size_t, std::size_t> by_hash;  // hash -> index into closed_kernels
+  for (const python::Instance& b : built) {
+    ClosedKernel closed = close_kernel(*b.kernel);
+    const std::size_t hash = kernel_hash(closed);
+    std::optional<std::size_t> same;
+    for (auto [it, end] = by_hash.equal_range(hash); it != end && !same; ++it)
+      if (same_kernel(closed_kernels[it->second], closed)) same = it->second;
+    if (same) {
+      KernelInstance again = instances[first_instance[*same]];
+      again.name = b.name;
+      again.built_at = b.built_at;
+      again.expects = b.expects;
+      again.same_as = first_instance[*same];
+      instances.push_back(std::move(again));
+      continue;
+    }
+    ReadKernel kernel = read(closed);
+    instances.push_back(
+        KernelInstance{b.name, std::move(kernel.program), b.built_at, b.expects, std::move(kernel.skipped)});
+    by_hash.emplace(hash, closed_kernels.size());
+    closed_kernels.push_back(std::move(closed));
+    first_instance.push_back(instances.size() - 1);
+  }
+  return instances;
 }
 
 }  // namespace mmacheck
