@@ -30,12 +30,14 @@
 #include <algorithm>
 #include <cstdio>
 #include <iostream>
+#include <optional>
 #include <sstream>
 
 #include "cli/command.h"
 #include "cli/json_shape.h"
 #include "cli/options.h"
 #include "cli/file_batch.h"
+#include "cli/kernel_batch.h"
 #include "cli/family_checks.h"
 #include "cli/gpu_runs.h"
 #include "cli/input_kinds.h"
@@ -66,6 +68,9 @@ Json device_ordinals(const std::vector<cuda::GpuCheckDevice>& devices) {
   return out;
 }
 
+FileOutcome run_gpu_program(const Program& program, const GpuSettings& s, cuda::LazyGpuSession& session,
+                            std::ostream& out);
+
 FileOutcome run_gpu_file(const std::string& path, const GpuSettings& s, cuda::LazyGpuSession& session,
                          std::ostream& out) {
   // A family's file: its row's run on the device (cli/input_kinds.h).
@@ -85,7 +90,22 @@ FileOutcome run_gpu_file(const std::string& path, const GpuSettings& s, cuda::La
       return kind->gpu(path, text, o, out);
     }
   }
-  const Program program = load_program(path);
+  // A file of several kernels (a test file's builds, factories): each runs.
+  const ReadProgram read = read_program_file(path);
+  if (read.instances.empty()) return run_gpu_program(read.program, s, session, out);
+  std::optional<Json> no_gpu;  // the first kernel's answer, said once
+  FileOutcome each = check_kernels(read, s.json, out, [&](const Program& p, const KernelInstance*, std::ostream& o) {
+    if (no_gpu) return KernelOutcome{false, "no GPU", false, *no_gpu};
+    FileOutcome r = run_gpu_program(p, s, session, o);
+    if (r.status == kNoGpu) no_gpu = r.json;
+    return KernelOutcome{r.status == kHolds, r.label, r.label == "dispatch_failed", std::move(r.json)};
+  });
+  if (no_gpu) return {kNoGpu, "no GPU", std::move(each.json)};
+  return each;
+}
+
+FileOutcome run_gpu_program(const Program& program, const GpuSettings& s, cuda::LazyGpuSession& session,
+                            std::ostream& out) {
   Progress progress(s.progress ? s.check.cases.cases : 0, "cases simulated");
   cuda::GpuCheckOptions options = s.check;
   options.cases.progress = [&](std::int64_t done) { progress.update(done); };

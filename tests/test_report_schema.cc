@@ -117,6 +117,15 @@ TEST_CASE("every --json command prints objects of docs/report.schema.json", "[cl
     const std::string verdict = conforming_lines(gpu_job)[0]["verdict"];
     CHECK((verdict == "match" || verdict == "no_gpu" || (!mmacheck::test::runs_here("gpu") && verdict == "bad input")));
   }
+  // A file of several kernels (a factory's builds): one object per kernel.
+  const auto kernels =
+      conforming_lines({"gpu", source_path("tests/data/tirx/factories/test_factory.py"), "--cases", "2", "--json"});
+  REQUIRE(kernels.size() == 6);
+  for (const auto& k : kernels) {
+    const std::string verdict = k["verdict"];
+    CHECK((verdict == "match" || verdict == "differ" || verdict == "no_gpu" ||
+           (!mmacheck::test::runs_here("gpu") && verdict == "bad input")));
+  }
   CHECK(conforming_lines({"bench", "--seconds", "0.02", "--threads", "1", "--json"})[0]["verdict"] == "measured");
   const fs::path svg = fs::temp_directory_path() / "mmacheck_schema_seed.svg";
   CHECK(conforming_lines({"draw", seed, "-o", svg.string(), "--json"})[0]["verdict"] == "refuted");
