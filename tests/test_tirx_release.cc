@@ -696,3 +696,59 @@ TEST_CASE("released-TIRx kernels built by factories, at the top level and in par
 }
 
 }  // namespace test_tirx_release
+
+namespace test_tirx_release {
+
+TEST_CASE("T.macro and T.inline staging helpers are read where they are called, hygienic as TVM's", "[tirx][prove]") {
+  // tests/data/tirx/macros: TVM 0.1.0a4 accepts and lowers the ok_* and bad_*
+  // files (oracle.jsonl); refused_* is TVM's NameError.
+  const std::string dir = source_path("tests/data/tirx/macros");
+  int proved = 0, refuted = 0;
+  for (const auto& entry : std::filesystem::directory_iterator(dir)) {
+    const std::string name = entry.path().filename().string();
+    if (entry.path().extension() != ".py" || name.rfind("refused_", 0) == 0) continue;
+    INFO(name);
+    const std::string text = read_file(entry.path().string());
+    const bool ok = name.rfind("ok_", 0) == 0;
+    CHECK(prove(program_from(text), ProveOptions{}).verdict == (ok ? Verdict::proved : Verdict::refuted));
+    CHECK(sim_decision(text) == (ok ? "holds" : "fails"));
+    (ok ? proved : refuted) += 1;
+  }
+  CHECK(proved == 4);
+  CHECK(refuted == 6);
+  // A statement a macro adds runs where the call stands, and is named there.
+  const std::string first = read_file(dir + "/bad_store_macro_first.py");
+  const ProofReport r = prove(program_from(first), ProveOptions{});
+  REQUIRE_FALSE(r.counterexamples.empty());
+  CHECK_THAT(r.counterexamples.front().message, Catch::Contains("holds nothing"));
+  const std::string before = first.substr(0, first.find("        store_d(D, d_r, lane)"));
+  const auto call_line = std::count(before.begin(), before.end(), '\n') + 1;
+  CHECK_THAT(r.counterexamples.front().message, Catch::Contains("(line " + std::to_string(call_line) + ")"));
+  try {
+    (void)program_from(read_file(dir + "/refused_macro_kernel_name.py"));
+    FAIL("no error");
+  } catch (const Error& e) {
+    CHECK(e.loc().line == 20);
+    CHECK(e.loc().col == 18);
+    CHECK_THAT(std::string(e.what()), Catch::Contains("'A' is not defined where macro 'stage_a' is"));
+  }
+  // Bad calls are located errors.
+  const std::string ok = read_file(dir + "/ok_macro_staging.py");
+  const std::pair<std::string, std::string> cases[] = {
+      {"stage_a(a_h, A)", "needs its argument 'lane'"},
+      {"stage_a(a_h, A, lane, lane)", "takes 3 arguments"},
+      {"stage_a(a_h, A, ln=lane)", "has no parameter 'ln'"},
+      {"stage_a(a_h, A, lane, a_h=a_h)", "given twice"},
+  };
+  for (const auto& [call, message] : cases) {
+    INFO(call);
+    CHECK_THROWS_WITH(program_from(replace_once(ok, "        stage_a(a_h, A, lane)\n", "        " + call + "\n")),
+                      Catch::Contains(message));
+  }
+  // A macro calling itself ends at a depth, located.
+  const std::string looping = replace_once(ok, "    for s in T.unroll(8):\n        a_h[s]",
+                                           "    stage_a(a_h, A, lane)\n    for s in T.unroll(8):\n        a_h[s]");
+  CHECK_THROWS_WITH(program_from(looping), Catch::Contains("macros nested more than 16 deep"));
+}
+
+}  // namespace test_tirx_release

@@ -183,7 +183,10 @@ void ReleaseReader::statement() {
   if (!in_function_ && t.kind == TokenKind::identifier && (in_.peek(1).is_op(",") || in_.peek(1).is_op("=")) &&
       !(in_.peek(2).is_name("Axis") && in_.peek(3).is_op(".") && in_.peek(4).is_name("get")))
     return module_assignment();
+  if (!in_function_ && macro_def()) return;
   if (!in_function_ && module_def()) return;
+  if (in_function_ && t.kind == TokenKind::identifier && in_.peek(1).is_op("(") && macros_.contains(t.text))
+    return macro_call();
   if (!in_function_ && foreign_.skip(in_, [this](const std::string& name) { skip_binding(name); })) return;
   if (t.is_op("@")) return decorator();
   if (t.kind == TokenKind::string) return void(in_.next());  // a docstring

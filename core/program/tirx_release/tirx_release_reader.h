@@ -82,6 +82,12 @@ class ReleaseReader {
   void transfer();
   void module_assignment();  // NAME = ..., a, b = ... at the top level (core/program/python_module.h)
   bool module_def();         // a top-level def: a factory, a test or a helper (core/program/python_module.h)
+
+  // tirx_release_macro.cc
+  bool macro_def();  // @T.macro / @T.inline def at the top level
+  void macro_call();
+  struct Macro;
+  void require_hygiene(const Macro& macro, const std::string& name) const;
   void forget(const std::string& name);
   void skip_binding(const std::string& name);
   void skip_balanced();  // an argument value mmacheck does not need, up to ',' or ')'
@@ -125,6 +131,16 @@ class ReleaseReader {
   // top level binds them: `MT, NT, KT = 2, 1, 2`, `shape = [16 * MT, 8]`,
   // `grouped, seps = L.group(shape)`, `list(seps)`.
   python::Module module_;
+  // @T.macro / @T.inline helpers: their parameters and body (tokens of the file).
+  struct Macro {
+    std::vector<std::string> params;
+    TokenCursor::Tokens tokens;
+    std::size_t body_begin = 0, body_end = 0;
+    int column = 0;  // the body's
+    SourceLoc loc;
+  };
+  std::map<std::string, Macro, std::less<>> macros_;
+  int macro_depth_ = 0;
   // Kernels the top level binds by calling a factory (`main = make_kernel()`).
   std::vector<python::Instance> built_at_top_;
 };
