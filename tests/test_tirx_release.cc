@@ -752,3 +752,38 @@ TEST_CASE("T.macro and T.inline staging helpers are read where they are called, 
 }
 
 }  // namespace test_tirx_release
+
+namespace test_tirx_release {
+
+TEST_CASE("D's registers set to zero before an accumulating apply: D = A·B, the order and the slots as executed",
+          "[tirx][prove]") {
+  // tests/data/tirx/zero_fill: TVM 0.1.0a4 accepts and lowers every one (oracle.jsonl).
+  const std::string dir = source_path("tests/data/tirx/zero_fill");
+  int proved = 0, refuted = 0;
+  for (const auto& entry : std::filesystem::directory_iterator(dir)) {
+    const std::string name = entry.path().filename().string();
+    if (entry.path().extension() != ".py") continue;
+    INFO(name);
+    const std::string text = read_file(entry.path().string());
+    const bool ok = name.rfind("ok_", 0) == 0;
+    CHECK(prove(program_from(text), ProveOptions{}).verdict == (ok ? Verdict::proved : Verdict::refuted));
+    CHECK(sim_decision(text) == (ok ? "holds" : "fails"));
+    (ok ? proved : refuted) += 1;
+  }
+  CHECK(proved == 2);
+  CHECK(refuted == 6);
+  const std::string ok = read_file(dir + "/ok_zero_then_accumulate.py");
+  const auto message = [&](const std::string& file) {  // the program run's
+    const ProofReport r = prove(program_from(read_file(dir + "/" + file)), ProveOptions{});
+    for (const Counterexample& c : r.counterexamples)
+      if (c.check.kind == CheckKind::program) return c.message;
+    return std::string();
+  };
+  CHECK_THAT(message("bad_zero_half.py"), Catch::Contains("nothing wrote"));
+  CHECK_THAT(message("bad_zero_after_mma.py"), Catch::Contains("zero"));
+  // A nonzero constant is not read: a located error.
+  CHECK_THROWS_WITH(program_from(replace_once(ok, "d_r[s] = T.float32(0)", "d_r[s] = T.float32(1.5)")),
+                    Catch::Contains("a register set to the constant 1.5"));
+}
+
+}  // namespace test_tirx_release

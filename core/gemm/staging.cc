@@ -45,6 +45,7 @@ Moved moved(const Program& program, const Order& order, const std::string& buffe
     const ProgramStep& step = steps[i];
     if (step.kind == ProgramStep::Kind::stage && program.stages[step.index].buffer == buffer) {
       m.staged = true;
+      if (program.stages[step.index].zero) continue;  // registers start at zero; the steps run it (runs_in_order)
       if (i < first) m.stages.push_back(&program.stages[step.index]);
       else if (!m.restage) m.restage = &program.stages[step.index];
     }
@@ -90,10 +91,11 @@ SlotTable load_table(const Program& program, const Order& order, const OperandRe
 
 // A statement between two mma statements: the tables feed one gemm, so the
 // program runs statement by statement instead (Staging::steps).
-bool runs_in_order(const Order& order) {
+bool runs_in_order(const Program& program, const Order& order) {
   for (std::size_t i = order.first + 1; i < order.last; ++i)
     if (order.steps[i].kind != ProgramStep::Kind::gemm) return true;
-  return false;
+  // Registers set to zero: only the statements one by one say when.
+  return std::any_of(program.stages.begin(), program.stages.end(), [](const StageStmt& s) { return s.zero; });
 }
 
 std::vector<StagingStep> in_order_steps(const Program& program, const Nest& nest, const Order& order, int threads) {
@@ -114,7 +116,7 @@ std::vector<StagingStep> in_order_steps(const Program& program, const Nest& nest
   for (const ProgramStep& step : order.steps) {
     if (step.kind == ProgramStep::Kind::stage) {
       const StageStmt& s = program.stages[step.index];
-      if (const auto r = registers(s.buffer)) own.emplace(*r, s.source);
+      if (const auto r = registers(s.buffer); r && !s.zero) own.emplace(*r, s.source);
     }
     if (step.kind == ProgramStep::Kind::store) output.insert(program.stores[step.index].target);
   }
@@ -143,6 +145,14 @@ std::vector<StagingStep> in_order_steps(const Program& program, const Nest& nest
         st.kind = StagingStep::Kind::load;
         st.into = *into;
         const BufferDecl& buffer = program.buffer(s.buffer, s.loc);
+        if (s.zero) {
+          st.from = LoadSource::zero;
+          StageStmt first = s;  // every slot it moves reads element 0 of a zero matrix
+          first.row = first.col = IndexExpr::literal(0);
+          st.table = slots_from_statements(buffer, slot_statements(std::vector<const StageStmt*>{&first}), slots(*into),
+                                           threads, SlotUse::load);
+          break;
+        }
         std::optional<Registers> read;  // the operand whose tensor it reads
         if (output.contains(s.source)) st.from = LoadSource::output;
         else
@@ -197,7 +207,7 @@ Staging build_staging(const Program& program, const Nest& nest) {
   // runs its parts back to back there, which is its order only when nothing
   // stands between them; otherwise the statements run one by one (steps).
   const Order order(program);
-  const bool in_order = runs_in_order(order);
+  const bool in_order = runs_in_order(program, order);
   const GemmCall& call = *program.gemm;
   const auto distinct = [&](const OperandRef& x, const OperandRef& y, const char* xs, const char* ys) {
     if (x.buffer == y.buffer)

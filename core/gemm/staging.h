@@ -36,7 +36,8 @@ namespace mmacheck {
 // Which tensor a load reads, as its statement names it: its own operand's,
 // or the tensor another operand is staged from (B staged from A's tensor),
 // or the output D is stored to (C staged from D, before D holds anything).
-enum class LoadSource { own, a, b, c, output };
+// zero: the statement sets the registers to 0 (`d_r[s] = T.float32(0)`).
+enum class LoadSource { own, a, b, c, output, zero };
 
 // One statement of a program that runs in its written order
 // (Staging::steps): a stage loading registers from a tensor, one mma

@@ -103,7 +103,7 @@ std::string step_label(const Program& program, const ProgramStep& step) {
   switch (step.kind) {
     case ProgramStep::Kind::stage: {
       const StageStmt& s = program.stages[step.index];
-      return "stage " + s.buffer + (s.slots ? "[" + s.slots->str() + "]" : "") + " = " + s.source + at;
+      return "stage " + s.buffer + (s.slots ? "[" + s.slots->str() + "]" : "") + " = " + (s.zero ? "0" : s.source) + at;
     }
     case ProgramStep::Kind::store: {
       const StoreStmt& s = program.stores[step.index];

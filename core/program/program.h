@@ -118,13 +118,15 @@ struct SlotLoop {
 
 // `stage BUF[s] = SRC[ROW, COL]`: slot s of every lane of BUF is loaded with
 // element (ROW, COL) of the global matrix SRC (only the slots of `slots`
-// when present).
+// when present).  With `zero`, the slots are set to 0 instead (the released
+// TIRx's `d_r[s] = T.float32(0)`); `source` is empty and ROW, COL unused.
 struct StageStmt {
   std::string buffer;
   std::string source;
   IndexExpr row, col;
   SourceLoc loc;
   std::optional<SlotLoop> slots{};
+  bool zero = false;
 };
 
 // `store BUF[s] -> DST[ROW, COL]`: slot s of every lane of BUF is written to

@@ -376,6 +376,15 @@ class Executor {
   void stage(int step, const StageStmt& st) {
     const BufferDecl& buf = program_.buffer(st.buffer, st.loc);
     Regs& r = regs(st.buffer);
+    if (st.zero) {
+      const auto pairs = slots_of(step, st.slots, r, st.buffer);
+      if (!pairs) return;
+      Value zero;
+      zero.kind = ValueKind::zero;
+      for (int t = 0; t < threads_; ++t)
+        for (const auto& [s, slot] : *pairs) r.cells[static_cast<std::size_t>(t) * r.slots + slot] = zero;
+      return;
+    }
     const TensorId g = tensor(st.source, declared_shape(st.source, buf.shape));
     const Shape shape = tensors_[g].shape;
     const auto pairs = slots_of(step, st.slots, r, st.buffer);

@@ -254,6 +254,14 @@ class _Walker:
             _fail(node, "a register transfer sits in exactly one loop over the view's registers "
                         "(for s in T.unroll(n): a_h[s] = A[...])")
         dest, value = node.dest, node.value
+        if dest in self.views and type(value).__name__ in ("FloatImm", "IntImm"):  # d_r[s] = T.float32(0)
+            if float(value.value) != 0:
+                _fail(node, f"a register set to the constant {value.value} is not read (mmacheck reads registers set "
+                            "to zero, and loaded from tensors)")
+            self.slot(dest, node.indices, node)
+            self.transfers.append({"store": False, "view": self.views[dest][0], "global": "", "row": 0, "col": 0,
+                                   "zero": True, "loc": self.step_loc(node)})
+            return
         if dest in self.views:
             if type(value).__name__ != "TensorLoad" or value.source not in self.globals:
                 _fail(node, f"a register view is loaded from a tensor parameter (a_h[s] = A[row, col]), got {value}")

@@ -204,6 +204,8 @@ ReleaseKernel kernel_from_values(nb::handle kernel) {
                                           text(t, "global", at),
                                           index_from_value(field(t, "row", at), at + ".row", loc),
                                           index_from_value(field(t, "col", at), at + ".col", loc), loc});
+    if (nb::isinstance<nb::dict>(t) && nb::cast<nb::dict>(t).contains("zero"))
+      k.transfers.back().zero = as<bool>(field(t, "zero", at), at + ".zero", "a bool");
   }
   return k;
 }

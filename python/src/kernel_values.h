@@ -12,7 +12,8 @@
 //   LAYOUT  {"shard": [(extent, stride, axis)], "replica": [(extent, stride, axis)], "offset": {axis: int}}
 //   VIEW    {"alloc": str, "dtype": str, "shape": [int], "layout": LAYOUT, "loc"}
 //   GLOBAL  {"shape": [int], "dtype": str, "loc"}
-//   TRANSFER {"store": bool, "view": str, "global": str, "row": EXPR, "col": EXPR, "loc"}
+//   TRANSFER {"store": bool, "view": str, "global": str, "row": EXPR, "col": EXPR, "loc",
+//             "zero": bool (optional: the view's registers set to 0, global "")}
 //   EXPR    int | "lane" | "tid" | "warp" | "s" | (op, EXPR, EXPR) with op + - * // % | ("neg", EXPR)
 //   LOC     (file, line, col) | None
 //

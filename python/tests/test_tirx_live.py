@@ -131,3 +131,13 @@ def test_live_compositions_run_in_their_order(name):
     assert report.verdict == ("proved" if name.startswith("ok_") else "refuted"), str(report)
     run = [c for c in report.checks if c["name"] == "program"]
     assert run and run[0]["result"] == report.verdict
+
+
+def test_registers_set_to_zero_then_accumulated():
+    import runpy
+
+    folder = REPO / "tests" / "data" / "tirx" / "zero_fill"
+    good = mmacheck.prove(runpy.run_path(str(folder / "ok_zero_then_accumulate.py"))["main"])
+    assert good.verdict == "proved"
+    bad = mmacheck.prove(runpy.run_path(str(folder / "bad_zero_after_mma.py"))["main"])
+    assert bad.verdict == "refuted"

@@ -285,7 +285,8 @@ std::vector<std::uint64_t> WarpMachine::run_in_order(const GemmInputs& inputs) {
                              : step.from == LoadSource::c   ? &inputs.c
                              : step.from == LoadSource::own ? own
                                                             : nullptr;
-        if (read) load_at(into, step.table, read->bits, read->rows, read->cols);
+        if (step.from == LoadSource::zero) load_at(into, step.table, std::vector<std::uint64_t>(1, 0), 1, 1);
+        else if (read) load_at(into, step.table, read->bits, read->rows, read->cols);
         else load_at(into, step.table, output, staging_->d.rows, staging_->d.cols);
         break;
       }

@@ -128,7 +128,8 @@ void spread_over_warps(Program& program, int warps) {
     op.buf = &*it;
     std::vector<std::tuple<std::string, IndexExpr, IndexExpr, std::int64_t>> moves;  // tensor, row, col, first s
     for (const StageStmt& st : program.stages)
-      if (st.buffer == op.buf->name) moves.emplace_back(st.source, st.row, st.col, st.slots ? st.slots->first : 0);
+      if (st.buffer == op.buf->name && !st.zero)
+        moves.emplace_back(st.source, st.row, st.col, st.slots ? st.slots->first : 0);
     for (const StoreStmt& st : program.stores)
       if (st.buffer == op.buf->name) moves.emplace_back(st.target, st.row, st.col, st.slots ? st.slots->first : 0);
     if (moves.empty()) return;
@@ -309,7 +310,7 @@ Program release_program(const ReleaseKernel& kernel) {
     const auto v = kernel.views.find(t.view);
     if (v == kernel.views.end())
       throw Error(t.loc, "'" + t.view + "' is not a register view (T.decl_tensor) of this kernel");
-    if (!kernel.globals.contains(t.global))
+    if (!t.zero && !kernel.globals.contains(t.global))
       throw Error(t.loc, "'" + t.global + "' is not a tensor parameter of the function");
     const ReleaseView& view = v->second;
     const BufferDecl* buf = program.find_buffer(view.alloc);
@@ -323,8 +324,17 @@ Program release_program(const ReleaseKernel& kernel) {
                                 view.dtype + "; its staging moves the " + std::to_string(buf->layout.span(Axis::m())) +
                                 " " + std::string(want) + " elements of each lane");
     if (t.store) program.stores.push_back(StoreStmt{view.alloc, t.global, t.row, t.col, t.loc, t.slots});
-    else program.stages.push_back(StageStmt{view.alloc, t.global, t.row, t.col, t.loc, t.slots});
+    else program.stages.push_back(StageStmt{view.alloc, t.global, t.row, t.col, t.loc, t.slots, t.zero});
   }
+  // The first apply accumulating onto D's own registers, which the kernel
+  // only ever sets to zero (`d_r[s] = T.float32(0)`): its gemm is D = A·B.
+  // (Registers it never sets, or sets from a tensor, are C: the run judges.)
+  if (mma.c && mma.c->buffer == mma.d.buffer &&
+      std::any_of(program.stages.begin(), program.stages.end(),
+                  [&](const StageStmt& s) { return s.buffer == mma.d.buffer; }) &&
+      std::none_of(program.stages.begin(), program.stages.end(),
+                   [&](const StageStmt& s) { return s.buffer == mma.d.buffer && !s.zero; }))
+    program.gemm->beta = 0.0;
   if (kernel.threads > 32) spread_over_warps(program, kernel.threads / 32);
   return program;
 }

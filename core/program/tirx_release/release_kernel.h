@@ -46,13 +46,15 @@ struct ReleaseGlobal {
 };
 
 // `view[s] = G[ROW, COL]` (store: `G[ROW, COL] = view[s]`) inside one loop
-// over s; ROW and COL over lane, tid and s.
+// over s; ROW and COL over lane, tid and s.  `zero`: `view[s] = T.float32(0)`,
+// no tensor (global empty).
 struct ReleaseTransfer {
   bool store = false;
   std::string view, global;
   IndexExpr row, col;
   SourceLoc loc;
   std::optional<SlotLoop> slots{};  // absent: every register of the view, in order
+  bool zero = false;
 };
 
 struct ReleaseKernel {

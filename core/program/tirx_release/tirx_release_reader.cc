@@ -433,6 +433,15 @@ void ReleaseReader::transfer() {
   if (views_.contains(first.text)) {
     std::optional<SlotLoop> slots = slot(first);
     in_.expect("=", "after the register");
+    if (std::optional<double> value = constant_value()) {  // d_r[s] = T.float32(0)
+      if (*value != 0)
+        in_.fail(first, "a register set to the constant " + std::to_string(*value) +
+                            " is not read (mmacheck reads registers set to zero, and loaded from tensors)");
+      Transfer zero{false, first.text, "", IndexExpr::literal(0), IndexExpr::literal(0), first.loc, std::move(slots)};
+      zero.zero = true;
+      transfers_.push_back(std::move(zero));
+      return;
+    }
     const Token& global = in_.expect_name("a tensor parameter");
     auto [row, col] = element(global);
     transfers_.push_back(Transfer{false, first.text, global.text, row, col, first.loc, std::move(slots)});
@@ -443,6 +452,34 @@ void ReleaseReader::transfer() {
   const Token& view = in_.expect_name("a register view");
   std::optional<SlotLoop> slots = slot(view);
   transfers_.push_back(Transfer{true, view.text, first.text, row, col, first.loc, std::move(slots)});
+}
+
+// A constant at the cursor, consumed: T.float32(0), T.float16(0.0), 0.0, -1;
+// nullopt, consuming nothing, at anything else.
+std::optional<double> ReleaseReader::constant_value() {
+  const auto number = [&](std::size_t k) -> std::optional<double> {
+    const bool neg = in_.peek(k).is_op("-");
+    const Token& t = in_.peek(k + (neg ? 1 : 0));
+    if (t.kind != TokenKind::integer && t.kind != TokenKind::floating) return std::nullopt;
+    const double v = t.kind == TokenKind::integer ? static_cast<double>(t.int_value) : t.float_value;
+    return neg ? -v : v;
+  };
+  const auto skip = [&](std::size_t n) {
+    for (std::size_t i = 0; i < n; ++i) in_.next();
+  };
+  if (names_tirx(in_.peek()) && in_.peek(1).is_op(".") && release_dtype_bits(in_.peek(2).text) &&
+      in_.peek(3).is_op("(")) {
+    const std::optional<double> v = number(4);
+    const std::size_t len = in_.peek(4).is_op("-") ? 7 : 6;  // T . f32 ( [-] N )
+    if (!v || !in_.peek(len - 1).is_op(")")) return std::nullopt;
+    skip(len);
+    return v;
+  }
+  if (const std::optional<double> v = number(0); v && in_.peek(in_.peek().is_op("-") ? 2 : 1).ends_statement()) {
+    skip(in_.peek().is_op("-") ? 2 : 1);
+    return v;
+  }
+  return std::nullopt;
 }
 
 IndexNames ReleaseReader::names_for_loops() const {

@@ -98,6 +98,7 @@ class ReleaseReader {
   TileLayout tensor_type(Shape& shape, std::pair<std::string, int>& dtype, std::optional<MemScope>& scope);
   void declare(const Token& name);
   IndexNames names_for_loops() const;
+  std::optional<double> constant_value();
   void bind_threads(const Shape& block);
   IndexExpr warp_shuffle();
 
