@@ -104,11 +104,14 @@ TEST_CASE("ldmatrix kernels: TVM's decision, ok_* proved, bad_* refuted, program
       REQUIRE(plan.reasons.size() == 1);
       CHECK_THAT(plan.reasons[0], Catch::StartsWith("declined — " + tvm));
       CHECK(sim_decision(text_of(name + ".py")) == "dispatch_failed");
+      // mod.script()'s print of it, the same.
+      const Plan printed = dispatch(load_program(source_path(kDir + "/" + name + ".script.py")));
+      CHECK(printed.reasons == plan.reasons);
       continue;
     }
     ++accepted;
     CHECK(plan.nest.mma_count() == e["mma_count"].get<int>());
-    for (const std::string& file : {name + ".py", name + ".lowered.py"}) {
+    for (const std::string& file : {name + ".py", name + ".script.py", name + ".lowered.py"}) {
       INFO(file);
       const std::string text = text_of(file);
       const std::string p = prove_decision(text);
@@ -120,15 +123,15 @@ TEST_CASE("ldmatrix kernels: TVM's decision, ok_* proved, bad_* refuted, program
       refuted += p == "fails";
     }
   }
-  CHECK(accepted == 10);
+  CHECK(accepted == 12);
   CHECK(refused == 7);
-  CHECK(proved == 4);    // 2 kernels and their dumps
-  CHECK(refuted == 14);  // 7 planted mistakes and their dumps
+  CHECK(proved == 9);    // 3 kernels, their prints and dumps
+  CHECK(refuted == 24);  // 8 planted mistakes, their prints and dumps
 }
 
 TEST_CASE("ldmatrix kernels: each planted mistake is refuted at the statement that makes it",
           "[tirx][ldmatrix][prove]") {
-  for (const std::string suffix : {".py", ".lowered.py"}) {
+  for (const std::string suffix : {".py", ".script.py", ".lowered.py"}) {
     INFO(suffix);
     // The copy stores A transposed: the ldmatrix delivers A[1][0] where A's image places a[0][1].
     CHECK_THAT(refutations("bad_copy_transposed" + suffix),
@@ -145,6 +148,9 @@ TEST_CASE("ldmatrix kernels: each planted mistake is refuted at the statement th
                Catch::Contains("fill A_s = A (line ") && Catch::Contains("runs after ldmatrix.x4 a[0]"));
     CHECK_THAT(refutations("bad_no_sync" + suffix),
                Catch::Contains("no barrier after it) runs after ldmatrix.x4 a[0]"));
+    // Two threads write A_s's row 0 different elements of A: it holds nothing known.
+    CHECK_THAT(refutations("bad_race" + suffix),
+               Catch::Contains("ldmatrix a: lane 0, slot 0: ldmatrix.x4 a[0]") && Catch::Contains("delivers nothing"));
   }
   // A view of four registers over B's two: the x4 writes past B's registers, an error at the apply.
   try {
@@ -157,10 +163,14 @@ TEST_CASE("ldmatrix kernels: each planted mistake is refuted at the statement th
 }
 
 TEST_CASE("a dump's T.ptx.ldmatrix and copy loops read as the program's apply and copies", "[tirx][ldmatrix]") {
-  for (const std::string name : {"ok_ldmatrix", "ok_ldmatrix_trans", "bad_row_address"}) {
+  for (const std::string name : {"ok_ldmatrix", "ok_ldmatrix_trans", "bad_row_address", "bad_race"}) {
     INFO(name);
     const Program source = load_program(source_path(kDir + "/" + name + ".py"));
     const Program lowered = load_program(source_path(kDir + "/" + name + ".lowered.py"));
+    const Program printed = load_program(source_path(kDir + "/" + name + ".script.py"));
+    REQUIRE(printed.copies.size() == 2);
+    CHECK(printed.copies[0].lane_elements == source.copies[0].lane_elements);
+    CHECK(printed.release->matrix_copies.size() == 2);
     REQUIRE(source.copies.size() == 2);
     REQUIRE(lowered.copies.size() == 2);
     for (std::size_t i = 0; i < 2; ++i) {
