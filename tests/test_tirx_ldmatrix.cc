@@ -123,10 +123,10 @@ TEST_CASE("ldmatrix kernels: TVM's decision, ok_* proved, bad_* refuted, program
       refuted += p == "fails";
     }
   }
-  CHECK(accepted == 12);
+  CHECK(accepted == 14);
   CHECK(refused == 7);
-  CHECK(proved == 9);    // 3 kernels, their prints and dumps
-  CHECK(refuted == 24);  // 8 planted mistakes, their prints and dumps
+  CHECK(proved == 12);   // 4 kernels, their prints and dumps
+  CHECK(refuted == 27);  // 9 planted mistakes, their prints and dumps
 }
 
 TEST_CASE("ldmatrix kernels: each planted mistake is refuted at the statement that makes it",
@@ -151,6 +151,9 @@ TEST_CASE("ldmatrix kernels: each planted mistake is refuted at the statement th
     // Two threads write A_s's row 0 different elements of A: it holds nothing known.
     CHECK_THAT(refutations("bad_race" + suffix),
                Catch::Contains("ldmatrix a: lane 0, slot 0: ldmatrix.x4 a[0]") && Catch::Contains("delivers nothing"));
+    // Two K tiles, the second ldmatrix of A reading the first tile again: A's words 4.. hold K tile 0.
+    CHECK_THAT(refutations("bad_k_tile_twice" + suffix),
+               Catch::Contains("ldmatrix a: lane 0, slot 8: ldmatrix.x4 a[8]") && Catch::Contains("delivers A[0][0]"));
   }
   // A view of four registers over B's two: the x4 writes past B's registers, an error at the apply.
   try {

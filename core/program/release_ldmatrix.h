@@ -37,7 +37,9 @@ struct ReleaseMatrixOperand {
   int bits = 32;      // of one element of the view
   MemScope scope;
   TileLayout layout{std::vector<Iter>{}};
-  std::int64_t align = 64;  // bytes: T.Tensor's data_alignment (TVM's default 64)
+  // No alignment: T.Tensor's align= is not read (a located error), so every
+  // view has TVM's default data_alignment, 64 bytes, which passes the
+  // pattern's "requires a known 16-byte-aligned base".
   std::vector<std::int64_t> begin;
   Shape extent;  // the region's, per dimension of the view
   SourceLoc loc;
@@ -57,7 +59,7 @@ struct ReleaseMatrixCopy {
 std::optional<std::pair<int, bool>> ldmatrix_opcode(std::string_view opcode);
 
 // What the pattern refuses, in its order and words ("src: atom address must
-// be 16-byte aligned: matrix 0, row 1 starts at word 2"), or nullopt when it
+// be 16-byte aligned: row (2, 0, 0) of 'A_w' starts at word 2 (byte 8)"), or nullopt when it
 // lowers the apply.  Where TVM appends its analyzer's "cannot prove ...",
 // mmacheck names the word and the lane.
 std::optional<std::string> ldmatrix_refusal(const ReleaseMatrixCopy& copy);

@@ -207,7 +207,6 @@ void shared_staging(const ReleaseKernel& kernel, Program& program) {
                              "): mmacheck reads an ldmatrix between tensors of one 16-bit type");
     program.copies.push_back(c);
   }
-  program.release->matrix_copies = kernel.matrix_copies;
 }
 
 }  // namespace
@@ -339,6 +338,8 @@ Program release_program(const ReleaseKernel& kernel) {
     program.scope.lane_hi = kernel.threads - 1;
   }
 
+  // The ldmatrix applies the dispatch checks, in order with the mma's own checks.
+  program.release->matrix_copies = kernel.matrix_copies;
   // A kernel TVM's pattern does not lower: its staging is never run (the
   // dispatch declines it in TVM's words), so the views need not fit its types.
   if (!release_pattern_opcode(mma.opcode)) return program;

@@ -145,13 +145,12 @@ ReleaseMatrixOperand ReleaseReader::matrix_operand(std::string_view role) {
                               v->second.bits,
                               img.scope,
                               TileLayout(std::vector<Iter>{Iter{v->second.size, 1, Axis::m()}}),
-                              64,
                               {},
                               {},
                               name.loc};
   } else if (const auto a = allocs_.find(name.text); a != allocs_.end()) {
-    op = ReleaseMatrixOperand{
-        name.text, name.text, a->second.shape, a->second.bits, a->second.scope, a->second.layout, 64, {}, {}, name.loc};
+    op = ReleaseMatrixOperand{name.text, name.text, a->second.shape, a->second.bits, a->second.scope, a->second.layout,
+                              {},        {},        name.loc};
   } else if (const auto s = shared_.find(name.text); s != shared_.end()) {
     op = ReleaseMatrixOperand{name.text,
                               name.text,
@@ -159,7 +158,6 @@ ReleaseMatrixOperand ReleaseReader::matrix_operand(std::string_view role) {
                               release_dtype_bits(s->second.dtype).value_or(0),
                               MemScope::shared,
                               TileLayout::row_major(s->second.shape),
-                              64,
                               {},
                               {},
                               name.loc};

@@ -99,8 +99,7 @@ void ReleaseReader::assignment() {
       if (fn.text == "decl_tensor" && (!flat || shared_.contains(data))) {
         // A view the ldmatrix pattern reads: 32-bit words of a shared tensor or of a register image.
         matrix_views_.emplace(
-            name.text,
-            ReleaseMatrixOperand{name.text, data, shape, dtype.second, *scope, layout, 64, {}, {}, name.loc});
+            name.text, ReleaseMatrixOperand{name.text, data, shape, dtype.second, *scope, layout, {}, {}, name.loc});
         layout_names_.others.emplace(name.text, "view");
       } else if (fn.text == "decl_tensor") {
         views_.emplace(name.text, View{data, dtype.first, dtype.second, layout.size(), name.loc});
