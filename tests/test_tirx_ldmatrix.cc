@@ -214,6 +214,8 @@ TEST_CASE("ldmatrix kernels mmacheck does not read are located errors naming wha
   CHECK_THAT(error("A_s = T.alloc_shared((16, 16), \"float16\")", "A_s = T.alloc_shared((16, 16), \"float16\", 16)"),
              Catch::Contains("mmacheck reads row-major shared tensors"));
   CHECK_THAT(error("block=[32]", "block=[64]"), Catch::Contains("a block of one warp"));
+  CHECK_THAT(error("B_ROWS = TileLayout(S[(2, 8, 4) : (4, 8, 1)])", "B_ROWS = TileLayout(S[(8, 4) : (8, 1)])"),
+             Catch::Contains("'B_w': its layout has 32 elements but its shape (2, 8, 4) has 64"));
   // A second copy into A_s after its barrier, and a barrier inside a loop.
   CHECK_THAT(error("        T.cuda.cta_sync()\n",
                    "        T.cuda.cta_sync()\n        for i in T.serial(8):\n"

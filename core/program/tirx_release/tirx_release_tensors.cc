@@ -1,6 +1,7 @@
 // ReleaseReader, the tensors: tensor types (T.Tensor(shape, dtype, scope=,
 // layout=)), register images (T.alloc_local, T.alloc_tensor), register
 // views (T.decl_tensor), integer lets and the top-level layout bindings.
+#include "core/layout/shape_text.h"
 #include "core/program/python_values.h"
 #include "core/program/tirx_release/tirx_release_reader.h"
 
@@ -98,6 +99,11 @@ void ReleaseReader::assignment() {
       const bool flat = shape.size() == 1 && layout == TileLayout(std::vector<Iter>{Iter{shape[0], 1, Axis::m()}});
       if (fn.text == "decl_tensor" && (!flat || shared_.contains(data))) {
         // A view the ldmatrix pattern reads: 32-bit words of a shared tensor or of a register image.
+        std::int64_t elements = 1;
+        for (const std::int64_t d : shape) elements *= d;
+        if (layout.size() != elements)
+          in_.fail(name, "'" + name.text + "': its layout has " + std::to_string(layout.size()) +
+                             " elements but its shape " + tuple_text(shape) + " has " + std::to_string(elements));
         matrix_views_.emplace(
             name.text, ReleaseMatrixOperand{name.text, data, shape, dtype.second, *scope, layout, {}, {}, name.loc});
         layout_names_.others.emplace(name.text, "view");
