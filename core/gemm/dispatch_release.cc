@@ -182,6 +182,14 @@ Plan dispatch_release(const Program& program, const Limits& limits) {
     // TVM's words for a block of fewer than 32 threads.
     if (program.scope.lane_lo != 0 || program.scope.lane_hi != 31)
       throw Declined{"instruction requires all 32 lanes of a warp to be active"};
+    // The ldmatrix applies run through their pattern where they stand:
+    // those before the mma first, as TileDispatch meets them.
+    const auto matrix_patterns = [&](bool before) {
+      for (const ReleaseMatrixCopy& copy : mma.matrix_copies)
+        if ((std::pair{copy.loc.line, copy.loc.col} < std::pair{mma.loc.line, mma.loc.col}) == before)
+          if (std::optional<std::string> refusal = ldmatrix_refusal(copy)) throw Declined{std::move(*refusal)};
+    };
+    matrix_patterns(true);
     if (!release_pattern_opcode(op) || !inst)
       throw Declined{"mma pattern requires m16n8k8/k16 with f16/bf16 inputs and f32 accumulation"};
     const int k = k16 ? 16 : 8;
@@ -206,6 +214,7 @@ Plan dispatch_release(const Program& program, const Limits& limits) {
       Pattern::bits32(*c);
       pattern.owners(*c);
     }
+    matrix_patterns(false);
 
     std::vector<MmaStmt> mmas;
     std::vector<std::vector<LoweredInput>> inputs;

@@ -1,6 +1,7 @@
 #include "core/gemm/shared_staging.h"
 
 #include <algorithm>
+#include <tuple>
 
 #include "core/base/error.h"
 #include "core/gemm/copy_dispatch.h"
@@ -23,7 +24,9 @@ SharedAccess make_access(const SharedCopyStmt& stmt, const SharedLayout& reader,
   a.lane_offset.assign(32, -1);
   for (int l = 0; l < lanes; ++l) {
     const IndexEnv env{l, 0, l, slot};
-    const std::int64_t r = stmt.row.eval(env), c = stmt.col.eval(env);
+    const bool listed = static_cast<std::size_t>(l) < stmt.lane_elements.size();
+    const std::int64_t r = listed ? stmt.lane_elements[l].first : stmt.row.eval(env);
+    const std::int64_t c = listed ? stmt.lane_elements[l].second : stmt.col.eval(env);
     a.lane_row[l] = r;
     a.lane_col[l] = c;
     if (reader.inside(r, c)) a.lane_offset[l] = reader.offset[reader.flat(r, c)];
@@ -97,7 +100,8 @@ std::optional<SharedStage> shared_stage(const Program& program, const BufferDecl
                                      shared.name + " = " + reg.name + "_g`)");
   std::int64_t rows = shared.shape[0], cols = shared.shape[1];
   if (fill->transposed) std::swap(rows, cols);
-  if (reg.shape[0] != rows || reg.shape[1] != cols)
+  // A fill by elements (fill->sources) names each element it moves; S need not have the operand's shape.
+  if (fill->sources.empty() && (reg.shape[0] != rows || reg.shape[1] != cols))
     throw Error(fill->loc, std::string(store ? "drain " : "fill ") + shared.name + (store ? " -> " : " = ") +
                                fill->matrix + (fill->transposed ? ".T" : "") + " gives a " + dims(rows, cols) +
                                " matrix but '" + reg.name + "' is " + dims(reg.shape[0], reg.shape[1]));
@@ -116,8 +120,17 @@ std::optional<SharedStage> shared_stage(const Program& program, const BufferDecl
   for (std::int64_t f = 0; f < st.writer.rows * st.writer.cols; ++f) {
     const std::int64_t o = st.writer.offset[f];
     if (o < 0 || o >= st.writer.alloc || st.matrix_at[o] >= 0) continue;  // the prover's "swizzle" check
-    const std::int64_t r = f / st.writer.cols, c = f % st.writer.cols;
-    st.matrix_at[o] = static_cast<std::int32_t>(fill->transposed ? c * st.reg_cols + r : r * st.reg_cols + c);
+    std::int64_t r = f / st.writer.cols, c = f % st.writer.cols;
+    if (fill->transposed) std::swap(r, c);
+    if (!fill->sources.empty()) {
+      // G's element, placed in the operand's coordinates (a load from another
+      // operand's tensor reads it at the same [row, col]); none outside them.
+      std::tie(r, c) = static_cast<std::size_t>(f) < fill->sources.size()
+                           ? fill->sources[f]
+                           : std::pair<std::int64_t, std::int64_t>{-1, -1};
+      if (r < 0 || r >= st.reg_rows || c < 0 || c >= st.reg_cols) continue;
+    }
+    st.matrix_at[o] = static_cast<std::int32_t>(r * st.reg_cols + c);
   }
   const int width = st.reader.width;
   for (const SharedCopyStmt* c : copies) {

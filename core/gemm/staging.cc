@@ -76,11 +76,30 @@ SlotTable unmoved(const BufferDecl& buffer, int slots, int threads) {
   return t;
 }
 
+// Whether a shared-memory path delivers before the gemm: its fill runs
+// before its first copy into the registers, which runs before the (first)
+// gemm.  A written-order program may say otherwise (an ldmatrix before the
+// copy that fills its shared tensor, or before the barrier that shows it).
+bool delivers_in_time(const Program& program, const Order& order, const SharedStage& stage) {
+  std::size_t fill = order.steps.size(), copy = order.steps.size();
+  for (std::size_t i = 0; i < order.steps.size(); ++i) {
+    const ProgramStep& s = order.steps[i];
+    if (s.kind == ProgramStep::Kind::fill && &program.fills[s.index] == stage.fill) fill = std::min(fill, i);
+    if ((s.kind == ProgramStep::Kind::copy && program.copies[s.index].reg == stage.reg &&
+         !program.copies[s.index].store()) ||
+        (s.kind == ProgramStep::Kind::tile_copy && program.tile_copies[s.index].reg == stage.reg &&
+         !program.tile_copies[s.index].store))
+      copy = std::min(copy, i);
+  }
+  return fill < copy && copy < order.first;
+}
+
 SlotTable load_table(const Program& program, const Order& order, const OperandRef& ref, int slots, int threads,
                      std::optional<SharedStage>& shared) {
   const BufferDecl& buffer = program.buffer(ref.buffer, ref.loc);
   if ((shared = shared_stage(program, buffer, slots, false))) {
     check_runnable(*shared);
+    if (!delivers_in_time(program, order, *shared)) return unmoved(buffer, slots, threads);
     return shared_slot_table(*shared, buffer, slots);
   }
   const Moved m = moved(program, order, buffer.name);
@@ -265,6 +284,15 @@ Staging build_staging(const Program& program, const Nest& nest) {
   st.a = load_table(program, order, call.a, nest.a.slots, st.threads, st.shared_a);
   st.b = load_table(program, order, call.b, nest.b.slots, st.threads, st.shared_b);
   st.c = load_table(program, order, call.c, st.c_in_d ? nest.d.slots : nest.c.slots, st.threads, st.shared_c);
+  // B filled into shared memory from the tensor A is staged from (or filled from) reads A's inputs.
+  if (st.shared_b && !in_order) {
+    const auto source = [](const SharedStage& s) { return s.fill->matrix + (s.fill->transposed ? ".T" : ""); };
+    const Moved ma = moved(program, order, call.a.buffer);
+    const std::string a_source = st.shared_a          ? source(*st.shared_a)
+                                 : !ma.stages.empty() ? ma.stages.front()->source
+                                                      : std::string();
+    if (source(*st.shared_b) == a_source) st.b_from = LoadSource::a;
+  }
   const BufferDecl& d = program.buffer(call.d.buffer, call.d.loc);
   if ((st.shared_d = shared_stage(program, d, nest.d.slots, true))) {
     check_runnable(*st.shared_d);

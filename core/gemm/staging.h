@@ -21,7 +21,8 @@
 // whose statements all run on the wrong side of the gemm is never loaded
 // (stored), so its registers (the output) stay zero — its shared-memory
 // statements (fill + ldmatrix/ld.shared, stmatrix/st.shared + drain) when it
-// has those, else its layout.  Thread
+// has those (a path whose fill runs after its first copy, or whose copy runs
+// after the gemm, loads nothing), else its layout.  Thread
 // count: the scope's (32 for a warp).
 #pragma once
 

@@ -72,7 +72,8 @@ std::vector<ProgramStep> program_order(const Program& program) {
   const auto shared = [&](bool out) {
     if (!out)
       for (std::size_t i = 0; i < program.fills.size(); ++i)
-        if (!program.fills[i].drain) steps.push_back({Kind::fill, i, program.fills[i].loc});
+        if (!program.fills[i].drain)
+          steps.push_back({Kind::fill, i, program.fills[i].visible.value_or(program.fills[i].loc)});
     for (std::size_t i = 0; i < program.copies.size(); ++i)
       if (program.copies[i].store() == out) steps.push_back({Kind::copy, i, program.copies[i].loc});
     for (std::size_t i = 0; i < program.tile_copies.size(); ++i)
@@ -111,7 +112,13 @@ std::string step_label(const Program& program, const ProgramStep& step) {
     }
     case ProgramStep::Kind::fill: {
       const SharedFillStmt& f = program.fills[step.index];
-      return (f.drain ? "drain " + f.shared + " -> " + f.matrix : "fill " + f.shared + " = " + f.matrix) + at;
+      const std::string what =
+          f.drain ? "drain " + f.shared + " -> " + f.matrix : "fill " + f.shared + " = " + f.matrix;
+      if (!f.visible) return what + at;
+      // A copy loop of the released TIRx: where it stands, and where the other threads see it.
+      return what + " (line " + std::to_string(f.loc.line) +
+             (f.synced ? ", seen after the barrier at line " + std::to_string(f.visible->line) + ")"
+                       : ", no barrier after it)");
     }
     case ProgramStep::Kind::copy: return program.copies[step.index].label() + at;
     case ProgramStep::Kind::tile_copy: return program.tile_copies[step.index].label() + at;

@@ -149,12 +149,22 @@ std::vector<std::pair<std::int64_t, std::int64_t>> moved_slots(const std::option
 // swizzle (S's own unless given).  `drain S -> G` is the reader that copies
 // S out to G the same way.  The writer is cooperative and unordered (a TMA,
 // cp.async or st.shared loop); only where it puts elements matters.
+//
+// The released TIRx writes the fill as a copy loop over the block's threads
+// (`A_s[ROW, COL] = A[ROW2, COL2]`): `sources` then gives, per element of S
+// (row-major), the element of G it receives ({-1, -1}: none), and the copy
+// is seen by the other threads only after the barrier that follows it
+// (`visible`; program_order runs the fill there); a copy no barrier follows
+// (`synced` false) is seen by no statement: it runs after all of them.
 struct SharedFillStmt {
   bool drain = false;
   std::string shared, matrix;
   bool transposed = false;
   std::optional<Swizzle> swizzle;  // the writer's (drain: reader's) own
   SourceLoc loc;
+  std::vector<std::pair<std::int64_t, std::int64_t>> sources{};
+  std::optional<SourceLoc> visible{};
+  bool synced = true;
 };
 
 // Staging between a shared buffer and a register buffer R:
@@ -172,6 +182,10 @@ struct SharedCopyStmt {
   int first_slot = 0;
   IndexExpr row = IndexExpr::literal(0), col = IndexExpr::literal(0);
   SourceLoc loc;
+  // Per address lane, the element (row, col) of S its row address names,
+  // where the reader computed it through a view's layout (the released
+  // TIRx's ldmatrix pattern); empty: ROW and COL give it.
+  std::vector<std::pair<std::int64_t, std::int64_t>> lane_elements{};
   bool store() const { return op == SharedOp::stmatrix || op == SharedOp::st_shared; }
   bool matrix() const { return op == SharedOp::ldmatrix || op == SharedOp::stmatrix; }
   // "ldmatrix.x4 A[0]", "ld.shared A[s]"

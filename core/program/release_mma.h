@@ -37,6 +37,7 @@
 #include "core/base/error.h"
 #include "core/layout/tile_layout.h"
 #include "core/program/dtype.h"
+#include "core/program/release_ldmatrix.h"
 
 namespace mmacheck {
 
@@ -86,6 +87,10 @@ struct ReleaseMma {
   std::optional<ReleaseImage> c;                // absent: C is the scalar zero
   std::vector<LoweredMma> calls;                // lowered only
   std::vector<ReleaseMmaStatement> statements;  // at least one, in written order
+  // The kernel's ldmatrix applies, for the dispatch to run the pattern's
+  // checks on (a dump's T.ptx.ldmatrix calls are not re-checked); what each
+  // moves is a SharedCopyStmt of the Program.
+  std::vector<ReleaseMatrixCopy> matrix_copies;
 };
 
 // Whether TVM's mma pattern lowers this opcode at all: m16n8k8 or m16n8k16

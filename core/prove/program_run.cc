@@ -219,6 +219,8 @@ class Executor {
   std::string covered_;
   std::int64_t mmas_ = 0;
   bool stored_d_ = false;
+  // Per register buffer whose shared-memory path ran before its fill: why it holds nothing.
+  std::map<std::string, std::string, std::less<>> late_fill_;
 
   void on_time() const {
     if (std::chrono::steady_clock::now() >= deadline_) throw OutOfTime{};
@@ -309,6 +311,8 @@ class Executor {
           (s.kind == ProgramStep::Kind::tile_copy && program_.tile_copies[s.index].reg == buffer))
         return "nothing wrote it (" + labels_[i] + " runs after " + labels_[step] + ")";
     }
+    if (const auto late = late_fill_.find(buffer); late != late_fill_.end())
+      return "nothing wrote it (" + late->second + ")";
     return "nothing wrote it";
   }
 
@@ -486,14 +490,19 @@ class Executor {
       const std::optional<SharedStage> path = shared_stage(program_, buf, o->slots, false);
       if (!path || !path->fill) continue;
       const std::string src = path->fill->matrix + (path->fill->transposed ? ".T" : "");
-      const int filled = step_of(ProgramStep::Kind::fill, path->fill);
-      if (filled > step) {  // the shared buffer holds nothing yet
-        SlotTable none = shared_slot_table(*path, buf, o->slots);
-        std::fill(none.index.begin(), none.index.end(), -1);
-        load_table(step, none, tensor(src, buf.shape));
-        continue;
+      SlotTable table = shared_slot_table(*path, buf, o->slots);
+      // The table indexes the operand's shape; a declared tensor of another
+      // shape (B filled from A's tensor) is read at the same [row, col].
+      const TensorId g = tensor(src, declared_shape(src, buf.shape));
+      if (const Shape& ts = tensors_[g].shape; ts != buf.shape)
+        for (std::int32_t& e : table.index)
+          if (e >= 0) e = static_cast<std::int32_t>((e / table.cols) * ts.back() + e % table.cols);
+      // The shared buffer holds nothing yet: its fill runs later (or no barrier makes it visible).
+      if (const int filled = step_of(ProgramStep::Kind::fill, path->fill); filled > step) {
+        std::fill(table.index.begin(), table.index.end(), -1);
+        late_fill_[o->buffer] = labels_[filled] + " runs after " + labels_[step];
       }
-      load_table(step, shared_slot_table(*path, buf, o->slots), tensor(src, buf.shape));
+      load_table(step, table, g);
     }
     if (s.kind == ProgramStep::Kind::fill && program_.fills[s.index].drain) {
       const BufferDecl& d = program_.buffer(n.d.buffer, s.loc);

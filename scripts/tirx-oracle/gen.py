@@ -10,7 +10,9 @@ that and the dumps.  Runs outside the build (CI installs no TVM):
 
     /work/venv-tvm/bin/python scripts/tirx-oracle/gen.py examples/tirx_*.py --out tests/data/tirx
 
-(examples/tirx_lowered_*.py, copies of the dumps, are skipped.)
+(examples/tirx_lowered_*.py, copies of the dumps, are skipped.)  With --prints
+it also writes NAME.script.py, the module bound to the target as mod.script()
+prints it (tests/data/tirx/ldmatrix).
 """
 
 import argparse
@@ -24,6 +26,7 @@ import sys
 import tvm_tirx as tvm
 import tvm_tirx.backend.cuda  # noqa: F401  (registers the CUDA thread axes and patterns)
 from tvm_tirx.tirx import _compile
+from tvm_tirx.tirx.compilation_pipeline import _bind_target
 
 TARGET = {"kind": "cuda", "arch": "sm_90"}
 
@@ -82,7 +85,7 @@ def cuda_source(exe):
     return None
 
 
-def record(path, out, command, kernel="main"):
+def record(path, out, command, kernel="main", prints=False):
     """One module-level kernel of the file: `main` is recorded under the file's
     name, another kernel as FILE.KERNEL (a factory's several builds)."""
     name = os.path.basename(path)[: -len(".py")] + ("" if kernel == "main" else "." + kernel)
@@ -90,6 +93,10 @@ def record(path, out, command, kernel="main"):
     func = runpy.run_path(path)[kernel]
     mod = tvm.IRModule.from_expr(func)
     target = tvm.target.Target(TARGET)
+    if prints:  # the module as users print it: bound to the target (TVM's _bind_target), mod.script()
+        text = _bind_target(tvm.IRModule({"main": func}), target).script()
+        with open(os.path.join(out, name + ".script.py"), "w") as f:
+            f.write("# " + command + "\n" + text + ("\n" if not text.endswith("\n") else ""))
     try:
         with target:
             lowered = tvm.tirx.transform.TileDispatch()(mod)
@@ -119,14 +126,16 @@ def main():
     ap.add_argument("examples", nargs="+")
     ap.add_argument("--out", default="tests/data/tirx")
     ap.add_argument("--kernel", action="append", help="a module-level kernel to record (repeatable; default main)")
+    ap.add_argument("--prints", action="store_true", help="also write NAME.script.py, the module as mod.script() prints it")
     args = ap.parse_args()
     kernels = args.kernel or ["main"]
-    # examples/tirx_lowered_*.py are TVM's own dumps (copies of the records), not programs.
-    args.examples = [p for p in args.examples if "lowered" not in os.path.basename(p)]
+    # examples/tirx_lowered_*.py are TVM's own dumps (copies of the records), not programs; nor are the prints.
+    args.examples = [p for p in args.examples if "lowered" not in os.path.basename(p) and not p.endswith(".script.py")]
     os.makedirs(args.out, exist_ok=True)
     command = ("/work/venv-tvm/bin/python scripts/tirx-oracle/gen.py " + " ".join(args.examples) + " --out " + args.out
                + "".join(" --kernel " + k for k in args.kernel or []))
-    entries = [record(p, args.out, command, k) for p in args.examples for k in kernels]
+    command += " --prints" if args.prints else ""
+    entries = [record(p, args.out, command, k, args.prints) for p in args.examples for k in kernels]
     with open(os.path.join(args.out, "oracle.jsonl"), "w") as f:
         f.write(json.dumps({"command": command, "tvm": "apache-tvm-tirx 0.1.0a4", "target": TARGET}) + "\n")
         for e in entries:

@@ -174,6 +174,42 @@ void spread_over_warps(Program& program, int warps) {
   if (as[0] == ds[0] && bs[0] == ds[1] && as[1] == bs[1] && ops[c].buf->shape == ds) program = std::move(cta);
 }
 
+// The shared tensors, their fills and the ldmatrix copies into the images'
+// registers; each names what it moves by the types the staging needs: a
+// fill's tensor has the shared tensor's type, an ldmatrix's registers are a
+// register image of 16-bit elements of that type.
+void shared_staging(const ReleaseKernel& kernel, Program& program) {
+  for (const auto& [name, s] : kernel.shared) {
+    const std::optional<DType> t = parse_dtype(s.dtype);
+    if (!t || s.shape.size() != 2)
+      throw Error(s.loc, "'" + name + "': mmacheck reads shared tensors of two dimensions and a scalar type, got " +
+                             tuple_text(s.shape) + " " + s.dtype);
+    BufferDecl buf{name, s.shape, *t, MemScope::shared, TileLayout::row_major(s.shape), s.loc, std::nullopt};
+    buf.align = 64;  // TVM's default data_alignment, which its CUDA declares (alignas(64))
+    program.buffers.push_back(std::move(buf));
+  }
+  for (const SharedFillStmt& f : kernel.fills) {
+    const BufferDecl& s = program.buffer(f.shared, f.loc);
+    const BufferDecl& g = program.buffer(f.matrix, f.loc);
+    if (g.dtype != s.dtype)
+      throw Error(f.loc, "the copy into '" + s.name + "' (" + std::string(dtype_info(s.dtype).tvm) + ") reads '" +
+                             g.name + "' (" + std::string(dtype_info(g.dtype).tvm) +
+                             "): mmacheck reads copies that keep the type");
+    program.fills.push_back(f);
+  }
+  for (const SharedCopyStmt& c : kernel.copies) {
+    const BufferDecl& s = program.buffer(c.shared, c.loc);
+    const BufferDecl* reg = program.find_buffer(c.reg);
+    if (!reg || reg->scope != MemScope::local || c.reg == program.gemm->d.buffer || (program.gemm->c.buffer == c.reg))
+      throw Error(c.loc, c.label() + ": '" + c.reg + "' is not the A or B image of the mma");
+    if (reg->dtype != s.dtype)
+      throw Error(c.loc, c.label() + " reads '" + s.name + "' (" + std::string(dtype_info(s.dtype).tvm) + ") into '" +
+                             reg->name + "' (" + std::string(dtype_info(reg->dtype).tvm) +
+                             "): mmacheck reads an ldmatrix between tensors of one 16-bit type");
+    program.copies.push_back(c);
+  }
+}
+
 }  // namespace
 
 std::optional<int> release_dtype_bits(std::string_view tvm_name) {
@@ -303,6 +339,8 @@ Program release_program(const ReleaseKernel& kernel) {
     program.scope.lane_hi = kernel.threads - 1;
   }
 
+  // The ldmatrix applies the dispatch checks, in order with the mma's own checks.
+  program.release->matrix_copies = kernel.matrix_copies;
   // A kernel TVM's pattern does not lower: its staging is never run (the
   // dispatch declines it in TVM's words), so the views need not fit its types.
   if (!release_pattern_opcode(mma.opcode)) return program;
@@ -335,6 +373,7 @@ Program release_program(const ReleaseKernel& kernel) {
       std::none_of(program.stages.begin(), program.stages.end(),
                    [&](const StageStmt& s) { return s.buffer == mma.d.buffer && !s.zero; }))
     program.gemm->beta = 0.0;
+  shared_staging(kernel, program);
   if (kernel.threads > 32) spread_over_warps(program, kernel.threads / 32);
   return program;
 }

@@ -57,6 +57,14 @@ struct ReleaseTransfer {
   bool zero = false;
 };
 
+// A shared tensor `A_s = T.alloc_shared((16, 16), "float16")` (TVM's print:
+// T.alloc_tensor(ty_args=[T.Tensor(..., scope="shared")])), row-major.
+struct ReleaseShared {
+  Shape shape;
+  std::string dtype;  // TVM's name
+  SourceLoc loc;
+};
+
 struct ReleaseKernel {
   std::string file;
   ReleaseMma mma;
@@ -66,6 +74,14 @@ struct ReleaseKernel {
   std::map<std::string, ReleaseView, std::less<>> views;
   std::map<std::string, ReleaseGlobal, std::less<>> globals;
   std::vector<ReleaseTransfer> transfers;
+  // Staging through shared memory (docs/tirx-release.md, "ldmatrix"): the
+  // shared tensors, the copy loops that fill them (one fill each, seen after
+  // the barrier that follows it), the ldmatrix instructions reading them
+  // into the images' registers, and the applies the dispatch checks.
+  std::map<std::string, ReleaseShared, std::less<>> shared;
+  std::vector<SharedFillStmt> fills;
+  std::vector<SharedCopyStmt> copies;
+  std::vector<ReleaseMatrixCopy> matrix_copies;
   // The block's threads (block=[N]): 32; fewer, which TVM's pattern refuses
   // (its lanes are the program's scope; dispatch declines it); or whole
   // warps (a CTA scope), each warp running the mma on its own register images

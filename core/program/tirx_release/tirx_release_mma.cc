@@ -73,8 +73,12 @@ void ReleaseReader::tile_apply() {
   if (op.kind != TokenKind::string)
     in_.fail(op, "T.cuda.tile.apply's first argument is the opcode string, got " + describe(op));
   in_.next();
+  if (op.text.starts_with("ldmatrix.")) return matrix_apply(start, open, op);
   if (op.text.rfind("mma.sync.", 0) != 0)
-    in_.fail(op, "mmacheck reads the mma pattern (\"mma.sync.aligned....\"), got \"" + op.text + "\"");
+    in_.fail(op,
+             "mmacheck reads the mma pattern (\"mma.sync.aligned....\") and the ldmatrix pattern "
+             "(\"ldmatrix.sync.aligned.m8n8....\"), got \"" +
+                 op.text + "\"");
   ReleaseMma mma;
   mma.opcode = op.text;
   mma.loc = start.loc;
@@ -330,7 +334,8 @@ void ReleaseReader::ptx_mma() {
 
 Program ReleaseReader::finish() {
   if (!mma_) in_.fail(in_.peek(), "the kernel has no mma (T.cuda.tile.apply or T.ptx.mma)");
-  ReleaseKernel kernel{file_, *mma_, {}, views_, globals_, transfers_, block_threads_};
+  ReleaseKernel kernel{file_,   *mma_,  {},      views_,         globals_,      transfers_,
+                       shared_, fills_, copies_, matrix_copies_, block_threads_};
   for (const auto& [name, value] : layout_names_.layouts) kernel.layouts.emplace(name, layout_of(value));
   return release_program(kernel);
 }

@@ -180,6 +180,7 @@ void ReleaseReader::suite(const Token& header) {
 
 void ReleaseReader::statement() {
   const Token& t = in_.peek();
+  last_loc_ = t.loc;
   if (!in_function_ && t.kind == TokenKind::identifier && (in_.peek(1).is_op(",") || in_.peek(1).is_op("=")) &&
       !(in_.peek(2).is_name("Axis") && in_.peek(3).is_op(".") && in_.peek(4).is_name("get")))
     return module_assignment();
@@ -199,9 +200,15 @@ void ReleaseReader::statement() {
     return tile_apply();
   if (names_tirx(t) && in_.peek(1).is_op(".") && in_.peek(2).is_name("ptx") && in_.peek(4).is_name("mma"))
     return ptx_mma();
+  if (names_tirx(t) && in_.peek(1).is_op(".") && in_.peek(2).is_name("ptx") && in_.peek(4).is_name("ldmatrix"))
+    return ptx_ldmatrix();
+  if (names_tirx(t) && in_.peek(1).is_op(".") && in_.peek(2).is_name("cuda") &&
+      (in_.peek(4).is_name("cta_sync") || in_.peek(4).is_name("warp_sync")))
+    return barrier();
   // Function attributes (global_symbol, target, backend_config) name the
   // kernel and its compiler; they compute nothing.
   if (auto inert = python::skip_inert_call(in_)) return skipped_.push_back(*inert);
+  if (in_.peek(1).is_op("[") && shared_.contains(t.text)) return shared_copy();
   if (in_.peek(1).is_op("[")) return transfer();
   if (in_.peek(1).is_op("=") || in_.peek(1).is_op(":")) return assignment();
   in_.fail(t, "'" + t.text + "' is not a statement mmacheck reads in released TIRx (docs/tirx-release.md lists them)");
@@ -264,6 +271,8 @@ void ReleaseReader::function_def() {
   in_function_ = true;
   suite(def);
   in_function_ = false;
+  // A copy into shared memory no barrier follows is seen by no statement: after them all.
+  flush_copies(SourceLoc{last_loc_.file, last_loc_.line + 1, 1}, false);
   functions_.push_back(ReleaseFunction{name.text, name.loc, finish()});
   layout_names_ = module_layouts;
   index_names_ = module_indices;
@@ -273,6 +282,11 @@ void ReleaseReader::function_def() {
   globals_.clear();
   loops_.clear();
   transfers_.clear();
+  shared_.clear();
+  matrix_views_.clear();
+  fills_.clear();
+  copies_.clear();
+  matrix_copies_.clear();
   mma_.reset();
   launched_ = false;
   block_threads_ = 32;
@@ -398,6 +412,10 @@ void ReleaseReader::transfer() {
   const IndexNames names = names_for_loops();
   const auto slot = [&](const Token& view_name) -> std::optional<SlotLoop> {
     const auto it = views_.find(view_name.text);
+    if (matrix_views_.contains(view_name.text))
+      in_.fail(view_name, "'" + view_name.text +
+                              "' is a view for the ldmatrix pattern; a staging loop moves a register view of one "
+                              "dimension with the default layout (S[n : 1])");
     if (it == views_.end()) in_.fail(view_name, "'" + view_name.text + "' is not a register view (T.decl_tensor)");
     const Token& open = in_.expect("[", "after the view");
     const Token& index_at = in_.peek();

@@ -102,6 +102,20 @@ class ReleaseReader {
   void bind_threads(const Shape& block);
   IndexExpr warp_shuffle();
 
+  // tirx_release_shared.cc
+  void shared_copy();                                   // S[ROW, COL] = G[ROW2, COL2] in loops over the block
+  void barrier();                                       // T.cuda.cta_sync() / T.cuda.warp_sync()
+  void flush_copies(const SourceLoc& at, bool synced);  // the copies so far become fills
+  void matrix_apply(const Token& start, const Token& open, const Token& opcode);
+  void ptx_ldmatrix();
+  ReleaseMatrixOperand matrix_operand(std::string_view role);
+  // The ldmatrix statement of an instruction: `words` its registers' words of
+  // the image `image`, `lane_words` the words of `view`'s storage its address
+  // lanes name.
+  void add_ldmatrix(const SourceLoc& loc, int num, bool trans, const std::string& image,
+                    const std::vector<std::int64_t>& words, const ReleaseMatrixOperand& view,
+                    const std::vector<std::int64_t>& lane_words);
+
   // tirx_release_mma.cc
   void tile_apply();
   void ptx_mma();
@@ -120,6 +134,24 @@ class ReleaseReader {
   std::map<std::string, int, std::less<>> defined_at_;
   std::vector<Loop> loops_;
   std::vector<Transfer> transfers_;
+  // Shared memory (tirx_release_shared.cc): the tensors, the 32-bit views of
+  // tensors and images the ldmatrix pattern reads, the copies into shared
+  // memory no barrier has shown yet (per shared tensor: its global and, per
+  // element, the global element it receives), the fills, ldmatrix statements
+  // and applies so far.
+  struct PendingCopy {
+    std::string global;
+    SourceLoc loc;
+    std::vector<std::pair<std::int64_t, std::int64_t>> sources;
+    std::vector<int> writer;  // per element, the thread that wrote it last (-1: none)
+  };
+  std::map<std::string, ReleaseShared, std::less<>> shared_;
+  std::map<std::string, ReleaseMatrixOperand, std::less<>> matrix_views_;
+  std::map<std::string, PendingCopy, std::less<>> pending_;
+  std::vector<SharedFillStmt> fills_;
+  std::vector<SharedCopyStmt> copies_;
+  std::vector<ReleaseMatrixCopy> matrix_copies_;
+  SourceLoc last_loc_;  // the latest statement's, for a copy no barrier shows
   std::optional<ReleaseMma> mma_;
   bool in_function_ = false;
   bool launched_ = false;

@@ -1,6 +1,7 @@
 // ReleaseReader, the tensors: tensor types (T.Tensor(shape, dtype, scope=,
 // layout=)), register images (T.alloc_local, T.alloc_tensor), register
 // views (T.decl_tensor), integer lets and the top-level layout bindings.
+#include "core/layout/shape_text.h"
 #include "core/program/python_values.h"
 #include "core/program/tirx_release/tirx_release_reader.h"
 
@@ -37,7 +38,8 @@ void ReleaseReader::assignment() {
   if (!launched_) in_.fail(name, "statements before the device entry are not read");
   if (names_tirx(rhs) && in_.peek(1).is_op(".") && in_.peek(3).is_op("(")) {
     const Token& fn = in_.peek(2);
-    if (fn.text == "alloc_local" || fn.text == "alloc_tensor" || fn.text == "decl_tensor") {
+    if (fn.text == "alloc_local" || fn.text == "alloc_shared" || fn.text == "alloc_tensor" ||
+        fn.text == "decl_tensor") {
       declare(name);
       in_.next();
       in_.next();
@@ -53,12 +55,23 @@ void ReleaseReader::assignment() {
         in_.expect(".", "after '" + src.text + "' (X.data)");
         if (!in_.peek().is_name("data")) in_.fail(in_.peek(), "a view takes X.data, got " + describe(in_.peek()));
         in_.next();
-        if (!allocs_.contains(src.text))
-          in_.fail(src, "'" + src.text + "' is not an allocation (T.alloc_local) of this kernel");
+        // A view of a view's data (TVM's print: tile_dst over a_ld.data) views the same allocation.
         data = src.text;
+        if (const auto v = views_.find(data); v != views_.end()) data = v->second.alloc;
+        if (const auto v = matrix_views_.find(data); v != matrix_views_.end()) data = v->second.alloc;
+        if (!allocs_.contains(data) && !shared_.contains(data))
+          in_.fail(src, "'" + src.text + "' is not an allocation (T.alloc_local, T.alloc_shared) of this kernel");
         in_.expect(",", "after X.data");
       }
-      if (fn.text == "alloc_local") {
+      if (fn.text == "alloc_shared") {
+        shape = shape_value();
+        in_.expect(",", "after the shape");
+        dtype = dtype_value();
+        scope = MemScope::shared;
+        layout = TileLayout::row_major(shape);
+        if (in_.accept(",") && !in_.peek().is_op(")"))
+          in_.fail(in_.peek(), "T.alloc_shared takes a shape and a dtype; mmacheck reads row-major shared tensors");
+      } else if (fn.text == "alloc_local") {
         shape = shape_value();
         in_.expect(",", "after the shape");
         dtype = dtype_value();
@@ -83,10 +96,24 @@ void ReleaseReader::assignment() {
       }
       in_.expect_close(")", fn.text + "(", open);
       if (!scope) scope = MemScope::global;
-      if (fn.text == "decl_tensor") {
-        check_release_view(name.text, shape, layout, name.loc);
+      const bool flat = shape.size() == 1 && layout == TileLayout(std::vector<Iter>{Iter{shape[0], 1, Axis::m()}});
+      if (fn.text == "decl_tensor" && (!flat || shared_.contains(data))) {
+        // A view the ldmatrix pattern reads: 32-bit words of a shared tensor or of a register image.
+        std::int64_t elements = 1;
+        for (const std::int64_t d : shape) elements *= d;
+        if (layout.size() != elements)
+          in_.fail(name, "'" + name.text + "': its layout has " + std::to_string(layout.size()) +
+                             " elements but its shape " + tuple_text(shape) + " has " + std::to_string(elements));
+        matrix_views_.emplace(
+            name.text, ReleaseMatrixOperand{name.text, data, shape, dtype.second, *scope, layout, {}, {}, name.loc});
+        layout_names_.others.emplace(name.text, "view");
+      } else if (fn.text == "decl_tensor") {
         views_.emplace(name.text, View{data, dtype.first, dtype.second, layout.size(), name.loc});
         layout_names_.others.emplace(name.text, "view");
+      } else if (*scope == MemScope::shared && layout == TileLayout::row_major(shape)) {
+        // A shared tensor with a layout stays an image: the mma pattern refuses it in TVM's words.
+        shared_.emplace(name.text, ReleaseShared{shape, dtype.first, name.loc});
+        layout_names_.others.emplace(name.text, "shared tensor");
       } else {
         const ReleaseImage image{name.text, shape, dtype.first, dtype.second, *scope, layout, name.loc};
         check_release_image(image);

@@ -1,0 +1,44 @@
+# Two K tiles (A 16 x 32, B 8 x 32): A by two ldmatrix.x4 on regions of one
+# view (a_ld[0:4] and a_ld[4:8], words 0..3 and 4..7 of A's image), B's two
+# K tiles by one ldmatrix.x4; the mma pattern runs K = 2.
+# Expected verdict: proved
+from tvm_tirx.script import tirx as T
+import tvm_tirx.backend.cuda  # noqa: F401
+from tvm_tirx.tirx.layout import S, Axis, TileLayout
+
+laneid = Axis.get("laneid")
+
+A_IMG = TileLayout(S[(2, 2, 8, 2, 4) : (4, 1, 4 @ laneid, 2, 1 @ laneid)])
+B_IMG = TileLayout(S[(2, 8, 2, 4) : (2, 4 @ laneid, 1, 1 @ laneid)])
+D_IMG = TileLayout(S[(2, 8, 4, 2) : (2, 4 @ laneid, 1 @ laneid, 1)])
+LD_REGS8 = TileLayout(S[(8, 8, 4) : (1, 4 @ laneid, 1 @ laneid)])
+LD_REGS4 = TileLayout(S[(4, 8, 4) : (1, 4 @ laneid, 1 @ laneid)])
+A_ROWS = TileLayout(S[(2, 2, 2, 8, 4) : (8, 4, 128, 16, 1)])
+B_ROWS = TileLayout(S[(4, 8, 4) : (4, 16, 1)])
+
+
+@T.function
+def main(A: T.Tensor((16, 32), "float16"), B: T.Tensor((8, 32), "float16"), D: T.Tensor((16, 8), "float32")):
+    with T.device_entry(launch=T.cuda.LaunchConfig(grid=[1], block=[32])):
+        lane = T.cuda.lane_id()
+        A_s = T.alloc_shared((16, 32), "float16")
+        B_s = T.alloc_shared((8, 32), "float16")
+        a = T.alloc_local((1, 2, 16, 8), "uint32", layout=A_IMG)
+        b = T.alloc_local((1, 2, 8, 8), "uint32", layout=B_IMG)
+        d = T.alloc_local((1, 1, 16, 8), "float32", layout=D_IMG)
+        A_w = T.decl_tensor(A_s.data, ty_args=[T.Tensor((8, 8, 4), "uint32", scope="shared", layout=A_ROWS)])
+        B_w = T.decl_tensor(B_s.data, ty_args=[T.Tensor((4, 8, 4), "uint32", scope="shared", layout=B_ROWS)])
+        a_ld = T.decl_tensor(a.data, ty_args=[T.Tensor((8, 8, 4), "uint32", scope="local", layout=LD_REGS8)])
+        b_ld = T.decl_tensor(b.data, ty_args=[T.Tensor((4, 8, 4), "uint32", scope="local", layout=LD_REGS4)])
+        d_r = T.decl_tensor(d.data, ty_args=[T.Tensor((4,), "float32", scope="local", layout=TileLayout(S[4:1]))])
+        for i in T.serial(16):
+            A_s[i, lane] = A[i, lane]
+        for i in T.serial(8):
+            B_s[i, lane] = B[i, lane]
+        T.cuda.cta_sync()
+        T.cuda.tile.apply("ldmatrix.sync.aligned.m8n8.x4.shared.b16", a_ld[0:4, :, :], A_w[0:4, :, :], scope="warp")
+        T.cuda.tile.apply("ldmatrix.sync.aligned.m8n8.x4.shared.b16", a_ld[4:8, :, :], A_w[4:8, :, :], scope="warp")
+        T.cuda.tile.apply("ldmatrix.sync.aligned.m8n8.x4.shared.b16", b_ld[:, :, :], B_w[:, :, :], scope="warp")
+        T.cuda.tile.apply("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32", d[:, :, :, :], a[:, :, :, :], b[:, :, :, :], T.float32(0), scope="warp")
+        for s in T.unroll(4):
+            D[lane // 4 + 8 * (s // 2), 2 * (lane % 4) + s % 2] = d_r[s]
