@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <set>
 
+#include "core/base/checked.h"
 #include "core/gemm/dispatch.h"
 #include "core/prove/diagnosis.h"
 #include "core/prove/prove.h"
@@ -122,11 +123,12 @@ std::vector<Candidate> candidates(const TileLayout& layout, const BufferDecl& bu
 }
 
 // The (thread, slot) points a layout's spans allow: at least its size when
-// it is injective, exactly its size when it is also tight.
+// it is injective, exactly its size when it is also tight.  INT64_MAX when
+// the product leaves int64 (spans reach 2^63 - 1).
 std::int64_t room(const TileLayout& layout) {
   std::int64_t r = 1;
   for (const Axis& a : {Axis::laneid(), Axis::warpid(), Axis::tx(), Axis::m()})
-    r *= std::max<std::int64_t>(1, layout.span(a));
+    r = try_mul(r, std::max<std::int64_t>(1, layout.span(a))).value_or(INT64_MAX);
   return r;
 }
 
@@ -184,8 +186,14 @@ std::optional<Fix> search_fix(const Program& program, const std::string& buffer,
     // Cheap necessary conditions before evaluating the candidate: a warp's
     // lanes, and room for every element on the axes it uses.
     // A fix is never looser than the mistake: no more room than it had.
-    if (c.layout.span(Axis::laneid()) > 32) continue;
-    const std::int64_t r = room(c.layout);
+    // A candidate whose span leaves int64 is no fix (the buffer's own spans fit: check_resources).
+    std::int64_t r = 0;
+    try {
+      if (c.layout.span(Axis::laneid()) > 32) continue;
+      r = room(c.layout);
+    } catch (const Error&) {
+      continue;
+    }
     if (r < c.layout.size() || r > std::max(room(decl.layout), decl.layout.size())) continue;
     const Program p = with_layout(program, buffer, c.layout);
     bool ok = false;

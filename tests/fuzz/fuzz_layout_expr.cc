@@ -3,6 +3,7 @@
 // element: the algebra's own invariants must hold or throw Error.
 #include <algorithm>
 
+#include "core/base/checked.h"
 #include "core/layout/tile_layout.h"
 #include "core/program/layout_parser.h"
 #include "tests/fuzz/fuzz_support.h"
@@ -20,7 +21,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     // replicas with --max-replicas first): the harness bounds the product, as
     // R[(4, 992)] + S[(4, 992)] made 16 M owners and a 13 s "hang".
     std::int64_t replicas = 1;
-    for (const Iter& r : layout.replica()) replicas = std::min<std::int64_t>(replicas * r.extent, 1 << 20);
+    // (Replica extents reach 2^63 - 1: the product is checked.)
+    for (const Iter& r : layout.replica())
+      replicas = std::min<std::int64_t>(try_mul(replicas, r.extent).value_or(1 << 20), 1 << 20);
     if (n * replicas > (1 << 16)) return;
     const Shape shape{n};
     for (std::int64_t i = 0; i < n; ++i) {
