@@ -319,6 +319,21 @@ TEST_CASE("prove, draw and sim refuse an overflowing layout at its buffer, at on
       CHECK_THAT(r.err, Catch::StartsWith(path + where) && Catch::Contains("overflows int64"));
     }
   }
+  // A shared buffer's span (64) fits, its offsets reach 2^63 - 64.
+  std::string smem = read_file(source_path("examples/smem_copy.txt"));
+  const std::string b_s = "B_s = buffer((16, 8), \"float16\", \"shared\", S[(16, 8) : (8, 1)]";
+  const std::size_t b_at = smem.find(b_s);
+  REQUIRE(b_at != std::string::npos);
+  smem.replace(b_at, b_s.size(),
+               "B_s = buffer((16, 8), \"float16\", \"shared\", S[(2, 64) : (-9223372036854775680, 1)] + "
+               "9223372036854775680");
+  std::ofstream(path) << smem;
+  for (const char* command : {"prove", "sim"}) {
+    const RunResult r = run_mmacheck({command, path});
+    CHECK(r.status == 2);
+    CHECK_THAT(r.err, Catch::Contains("error: shared buffer 'B_s' places an element at offset 9223372036854775743, "
+                                      "past any CTA's shared memory"));
+  }
   std::remove(path.c_str());
 }
 
