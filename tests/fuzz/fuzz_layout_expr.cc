@@ -1,6 +1,7 @@
 // libFuzzer harness: one layout expression (`mmacheck layout EXPR`).
-// A parsed layout is printed, measured and, when small, applied to every
-// element: the algebra's own invariants must hold or throw Error.
+// A parsed layout is printed, measured (spans, the range of its owners on m)
+// and, when small, applied to every element: the algebra's own invariants
+// must hold or throw Error.
 #include <algorithm>
 
 #include "core/base/checked.h"
@@ -15,6 +16,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     (void)layout.str();
     (void)layout.span();
     (void)layout.span(Axis::m());
+    (void)layout.owner_range(Axis::m());
     const std::int64_t n = layout.size();
     if (n > 4096) return;
     // apply() expands every replica for every element (the commands bound the
