@@ -96,7 +96,7 @@ void print_grid(std::ostream& os, const std::vector<ElementOwners>& map, const S
   }
 }
 
-void print_text(std::ostream& os, const LayoutValue& value, const std::set<Axis>& axes,
+void print_text(std::ostream& os, const LayoutValue& value, const std::map<Axis, std::int64_t>& spans,
                 const std::optional<Shape>& shape, const std::vector<ElementOwners>& map) {
   const TileLayout& layout = layout_of(value);
   os << "layout  " << layout.str() << "\n";
@@ -106,12 +106,12 @@ void print_text(std::ostream& os, const LayoutValue& value, const std::set<Axis>
     os << "\n";
   }
   os << "span   ";
-  for (const Axis& a : axes) os << (a == *axes.begin() ? " " : ", ") << a.name() << " " << layout.span(a);
+  for (const auto& [a, span] : spans) os << (a == spans.begin()->first ? " " : ", ") << a.name() << " " << span;
   os << "\n";
   if (!shape) return;
   std::string legend;
   bool named = false;  // an axis shown as name=value
-  for (const Axis& a : axes) {
+  for (const auto& [a, span] : spans) {
     if (a.is_thread() && thread_axis_prefix(a).size() == 1) legend += thread_axis_prefix(a) + " = " + a.name() + "; ";
     else if (a == Axis::m()) legend += "after ':' the register slot (m); ";
     else named = true;
@@ -144,15 +144,15 @@ Json owner_json(const Owner& owner) {
   return out;
 }
 
-std::string to_json(const LayoutValue& value, const std::set<Axis>& axes, const std::optional<Shape>& shape,
-                    const std::vector<ElementOwners>& map) {
+std::string to_json(const LayoutValue& value, const std::map<Axis, std::int64_t>& spans,
+                    const std::optional<Shape>& shape, const std::vector<ElementOwners>& map) {
   const TileLayout& layout = layout_of(value);
   Json out = {
       {"layout", layout.str()}, {"shard", iters_json(layout.shard())}, {"replica", iters_json(layout.replica())}};
   out["offset"] = Json::object();
   for (const auto& [axis, off] : layout.offset()) out["offset"][axis.name()] = off;
   out["span"] = Json::object();
-  for (const Axis& a : axes) out["span"][a.name()] = layout.span(a);
+  for (const auto& [a, span] : spans) out["span"][a.name()] = span;
   if (const auto* g = std::get_if<GroupedLayout>(&value)) out["seps"] = g->seps();
   if (shape) {
     out["shape"] = *shape;
@@ -228,7 +228,7 @@ Json lane_table_json(const LaneTable& t) {
 
 // A swizzled layout: its text, the swizzle, size and span (before the
 // swizzle, as TVM's span), and with --shape each element's swizzled offset.
-int print_compose(const ComposeLayout& layout, const std::optional<Shape>& shape, bool json) {
+int print_compose(const ComposeLayout& layout, std::int64_t span, const std::optional<Shape>& shape, bool json) {
   std::vector<ElementOwners> map;
   if (shape) {
     std::int64_t count = 1;
@@ -255,7 +255,7 @@ int print_compose(const ComposeLayout& layout, const std::optional<Shape>& shape
                  {{"per_element", s.base}, {"swizzle_len", s.bits}, {"atom_len", s.shift}, {"swizzle_inner", s.inner}}},
                 {"tile_layout", layout.tile().str()},
                 {"size", layout.size()},
-                {"span", layout.span()}};
+                {"span", span}};
     if (shape) {
       out["shape"] = *shape;
       Json& elements = out["map"] = Json::array();
@@ -268,7 +268,7 @@ int print_compose(const ComposeLayout& layout, const std::optional<Shape>& shape
   std::cout << "layout  " << layout.str() << "\nswizzle per_element " << s.base << ", swizzle_len " << s.bits
             << ", atom_len " << s.shift
             << (s.inner ? " (the high bits XOR-ed into the low ones)" : " (swizzle_inner=False)") << "\nsize    "
-            << layout.size() << "\nspan    " << layout.span() << " (of the offsets before the swizzle)\n";
+            << layout.size() << "\nspan    " << span << " (of the offsets before the swizzle)\n";
   if (!shape) return kHolds;
   std::cout << "shape   " << list_text(*shape) << "  (cells: the swizzled offset on m)\n\n";
   if (shape->size() == 2) {
@@ -288,8 +288,12 @@ int by_lane_file(const std::string& path, std::optional<int> lane, bool json) {
   for (const BufferDecl& b : program.buffers) {
     if (!b.layout.has_thread_axis()) continue;
     const std::set<Axis> axes = named_axes(b.layout);
-    tables.emplace_back(&b,
-                        lane_table(owner_map(b.layout, b.shape, "buffer '" + b.name + "'", kMaxOwners), axes, lane));
+    try {
+      tables.emplace_back(&b,
+                          lane_table(owner_map(b.layout, b.shape, "buffer '" + b.name + "'", kMaxOwners), axes, lane));
+    } catch (const Error& e) {  // an owner past int64, or too many
+      throw e.located(b.loc);
+    }
   }
   if (lane && std::all_of(tables.begin(), tables.end(), [](const auto& bt) { return bt.second.rows.empty(); }))
     throw Error(SourceLoc{path, 0, 0}, "lane " + std::to_string(*lane) + " holds no element of any register buffer");
@@ -334,16 +338,36 @@ int run_layout(const Args& args) {
   const std::optional<Shape> shape =
       vm.count("shape") ? std::optional(parse_shape_option(vm["shape"].as<std::string>())) : std::nullopt;
 
+  // The spans print with the layout, and with --shape every owner, so a span
+  // or a coordinate past int64 is an error in the expression (placed at its
+  // start, 1:1), as the evaluation's own errors are.
   std::optional<AnyLayout> any;
+  std::map<Axis, std::int64_t> spans;
+  std::int64_t compose_span = 0;
+  const auto spans_of = [&](const TileLayout& layout) {
+    for (const Axis& a : named_axes(layout)) {
+      spans.emplace(a, layout.span(a));
+      if (shape) (void)layout.owner_range(a);
+    }
+  };
   try {
     any = parse_any_layout(expr, "<expr>");
+    try {
+      if (const auto* compose = std::get_if<ComposeLayout>(&*any)) {
+        compose_span = compose->span();
+        if (shape) (void)compose->tile().owner_range(Axis::m());
+      } else if (const auto* grouped = std::get_if<GroupedLayout>(&*any)) spans_of(grouped->layout());
+      else spans_of(std::get<TileLayout>(*any));
+    } catch (const Error& e) {
+      throw e.located(SourceLoc{"<expr>", 1, 1});
+    }
   } catch (const Error& e) {
     report_error(std::cerr, std::cout, e, vm["json"].as<bool>(), expr);
     return kBadInput;
   }
   if (const auto* compose = std::get_if<ComposeLayout>(&*any)) {
     if (by_lane) throw Error("layout: --by-lane needs a register layout; a ComposeLayout is a shared-memory layout");
-    return print_compose(*compose, shape, vm["json"].as<bool>());
+    return print_compose(*compose, compose_span, shape, vm["json"].as<bool>());
   }
   const LayoutValue value = std::holds_alternative<TileLayout>(*any) ? LayoutValue(std::get<TileLayout>(*any))
                                                                      : LayoutValue(std::get<GroupedLayout>(*any));
@@ -367,8 +391,8 @@ int run_layout(const Args& args) {
     }
     return kHolds;
   }
-  if (vm["json"].as<bool>()) std::cout << to_json(value, axes, shape, map) << "\n";
-  else print_text(std::cout, value, axes, shape, map);
+  if (vm["json"].as<bool>()) std::cout << to_json(value, spans, shape, map) << "\n";
+  else print_text(std::cout, value, spans, shape, map);
   return kHolds;
 }
 

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "core/base/checked.h"
+
 namespace mmacheck {
 
 std::string SharedLayout::element_name(std::int64_t f) const {
@@ -39,6 +41,11 @@ SharedLayout shared_layout(const BufferDecl& buffer, const std::optional<Swizzle
     highest = std::max(highest, o);
   }
   if (lowest < 0) fail("places an element at offset " + std::to_string(lowest) + ", before its allocation");
+  // Offsets reach 2^63 - 1; no CTA's shared memory holds one past its size
+  // (the swizzled extent and the byte count below then stay in int64).
+  if (highest >= kMaxSharedBytes)
+    fail("places an element at offset " + std::to_string(highest) + ", past any CTA's shared memory (" +
+         std::to_string(kMaxSharedBytes) + " bytes)");
   // The allocation: declared (alloc=), or the extent of the swizzled image —
   // a swizzle may send an element past the highest unswizzled offset (a
   // 16 x 16 slice of 64-wide f16 rows under Swizzle(3, 3, 3) puts row 15's
@@ -53,8 +60,10 @@ SharedLayout shared_layout(const BufferDecl& buffer, const std::optional<Swizzle
     extent = std::max(extent, own.apply(s.unswizzled[f]));
   }
   s.alloc = buffer.alloc.value_or(extent + 1);
-  if (s.alloc * s.width > kMaxSharedBytes)
-    fail("needs " + std::to_string(s.alloc * s.width) + " bytes; a CTA has at most " + std::to_string(kMaxSharedBytes));
+  const std::optional<std::int64_t> bytes = try_mul(s.alloc, s.width);  // a swizzle's extent reaches 2^62
+  if (!bytes || *bytes > kMaxSharedBytes)
+    fail("needs " + (bytes ? std::to_string(*bytes) : "more than 9223372036854775807") + " bytes; a CTA has at most " +
+         std::to_string(kMaxSharedBytes));
   s.element_at.assign(s.alloc, -1);
   for (std::int64_t f = 0; f < n; ++f) {
     const std::int64_t o = s.offset[f];

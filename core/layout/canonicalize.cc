@@ -5,6 +5,7 @@
 #include <string_view>
 #include <tuple>
 
+#include "core/base/checked.h"
 #include "core/layout/detail.h"
 #include "core/layout/tile_layout.h"
 
@@ -36,7 +37,10 @@ constexpr Fuser kFusers[] = {
 std::optional<Iter> fuse_to_scope(const Iter& it, L sub, L sup) {
   for (const Fuser& f : kFusers)
     if (f.axis == it.axis.name() && f.sub == sub && f.sup == sup)
-      return Iter{it.extent, layout_detail::mul(it.stride, f.factor, "canonicalize"), Axis(f.to)};
+      return Iter{
+          it.extent,
+          layout_detail::mul(it.stride, f.factor, "canonicalize: " + it.axis.name() + " -> " + std::string(f.to)),
+          Axis(f.to)};
   return std::nullopt;
 }
 
@@ -78,8 +82,10 @@ TileLayout fuse_contiguous_shard_iters(const TileLayout& layout) {
   for (std::size_t cur = 0; cur < in.size();) {
     std::int64_t extent = in[cur].extent;
     std::size_t next = cur + 1;
+    // A product past int64 is not the int64 stride it is compared with:
+    // such iters stay apart, as in TVM.
     while (next < in.size() && in[next].axis == in[cur].axis &&
-           layout_detail::mul(in[next].extent, in[next].stride, "canonicalize") == in[next - 1].stride) {
+           try_mul(in[next].extent, in[next].stride) == in[next - 1].stride) {
       extent *= in[next].extent;  // a sub-product of the shard size
       ++next;
     }

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "core/base/checked.h"
+
 namespace mmacheck {
 
 LaneTable lane_table(const std::vector<ElementOwners>& map, const std::set<Axis>& axes, std::optional<int> lane) {
@@ -15,7 +17,8 @@ LaneTable lane_table(const std::vector<ElementOwners>& map, const std::set<Axis>
       std::vector<std::int64_t> thread, memory;
       for (const Axis& a : t.thread_axes) thread.push_back(owner_coord(o, a));
       for (const Axis& a : t.memory_axes) memory.push_back(owner_coord(o, a));
-      if (lane && owner_coord(o, Axis::laneid()) + owner_coord(o, Axis::tx()) % 32 != *lane) continue;
+      // A sum past int64 is no lane (0..31) either.
+      if (lane && try_add(owner_coord(o, Axis::laneid()), owner_coord(o, Axis::tx()) % 32) != *lane) continue;
       t.rows[thread][memory].push_back(e.coord);
     }
   return t;

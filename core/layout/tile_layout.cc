@@ -19,37 +19,50 @@ void check_extents(const std::vector<Iter>& iters) {
                   it.axis.name() + ")");
 }
 
+// One owner's coordinates, each an exact sum until narrowed.
+using ExactOwner = std::map<Axis, layout_detail::ExactSum>;
+
 // Every axis the layout names, at 0: the skeleton of an owner.
-Owner zero_owner(const TileLayout& layout) {
-  Owner owner;
+ExactOwner zero_owner(const TileLayout& layout) {
+  ExactOwner owner;
   for (const Iter& it : layout.shard()) owner.emplace(it.axis, 0);
   for (const Iter& it : layout.replica()) owner.emplace(it.axis, 0);
   for (const auto& [axis, value] : layout.offset()) owner.emplace(axis, 0);
   return owner;
 }
 
-// The replica iters' contributions, row-major, last iter fastest.  Every
-// element gets each of them, so their number is bounded before anything is
+// D(index) + O, exact.
+ExactOwner shard_owner(const TileLayout& layout, std::int64_t index) {
+  ExactOwner owner = zero_owner(layout);
+  for (auto it = layout.shard().rbegin(); it != layout.shard().rend(); ++it) {
+    owner[it->axis].add(index % it->extent, it->stride);
+    index /= it->extent;
+  }
+  for (const auto& [axis, value] : layout.offset()) owner[axis].add(value);
+  return owner;
+}
+
+Owner narrowed(const ExactOwner& exact, const TileLayout& layout, std::int64_t index) {
+  Owner owner;
+  for (const auto& [axis, sum] : exact) {
+    const std::optional<std::int64_t> v = sum.narrow();
+    if (!v)
+      sum.fail("apply: coordinate " + axis.name() + " of flat index " + std::to_string(index) + " of layout " +
+               layout.str());
+    owner.emplace_hint(owner.end(), axis, *v);
+  }
+  return owner;
+}
+
+// The number of replica owners of every element, bounded before anything is
 // allocated (the commands' --max-replicas is lower; this guards the algebra).
-std::vector<Owner> replica_shifts(const std::vector<Iter>& replica) {
+std::int64_t replica_count(const std::vector<Iter>& replica) {
   constexpr std::int64_t kMaxReplicaOwners = std::int64_t{1} << 16;  // each owner is a map: 2^16 stay in megabytes
   std::int64_t count = 1;
   for (const Iter& it : replica)
     if (__builtin_mul_overflow(count, it.extent, &count) || count > kMaxReplicaOwners)
       throw Error("apply: the replicas give every element more than " + std::to_string(kMaxReplicaOwners) + " owners");
-  std::vector<Owner> shifts{Owner{}};
-  for (const Iter& it : replica) {
-    std::vector<Owner> next;
-    next.reserve(shifts.size() * static_cast<std::size_t>(it.extent));
-    for (const Owner& shift : shifts)
-      for (std::int64_t c = 0; c < it.extent; ++c) {
-        Owner o = shift;
-        o[it.axis] = layout_detail::add(o[it.axis], layout_detail::mul(c, it.stride, "apply"), "apply");
-        next.push_back(std::move(o));
-      }
-    shifts = std::move(next);
-  }
-  return shifts;
+  return count;
 }
 
 }  // namespace
@@ -59,7 +72,7 @@ TileLayout::TileLayout(std::vector<Iter> shard, std::vector<Iter> replica, Offse
   check_extents(shard_);
   check_extents(replica_);
   std::int64_t n = 1;
-  for (const Iter& it : shard_) n = layout_detail::mul(n, it.extent, "TileLayout size");
+  for (const Iter& it : shard_) n = layout_detail::mul(n, it.extent, "layout size (the product of the shard extents)");
 }
 
 TileLayout TileLayout::row_major(const Shape& shape) {
@@ -90,14 +103,30 @@ std::int64_t TileLayout::span(std::optional<Axis> axis) const {
                   "' is not registered, so its span over the memory axes is undefined (TVM: no thread classification)");
     return a.is_memory();
   };
-  const char* what = "layout span";
-  std::int64_t span = 1;
+  layout_detail::ExactSum span(1);
   for (const auto* iters : {&shard_, &replica_})
     for (const Iter& it : *iters)
-      if (counts(it.axis)) span = layout_detail::add(span, layout_detail::mul(it.extent - 1, it.stride, what), what);
+      if (counts(it.axis)) span.add(it.extent - 1, it.stride);
   for (const auto& [a, value] : offset_)
-    if (counts(a)) span = layout_detail::add(span, value, what);
-  return span;
+    if (counts(a)) span.add(value);
+  if (const std::optional<std::int64_t> v = span.narrow()) return *v;
+  span.fail("the span of layout " + str() + (axis ? " on axis " + axis->name() : " over its memory axes"));
+}
+
+std::pair<std::int64_t, std::int64_t> TileLayout::owner_range(const Axis& axis) const {
+  layout_detail::ExactSum low, high;
+  for (const auto* iters : {&shard_, &replica_})
+    for (const Iter& it : *iters)
+      if (it.axis == axis) (it.stride < 0 ? low : high).add(it.extent - 1, it.stride);
+  if (const auto it = offset_.find(axis); it != offset_.end()) {
+    low.add(it->second);
+    high.add(it->second);
+  }
+  const auto fitting = [&](const layout_detail::ExactSum& sum, const char* which) {
+    if (const std::optional<std::int64_t> v = sum.narrow()) return *v;
+    sum.fail(std::string("the ") + which + " coordinate on axis " + axis.name() + " of layout " + str());
+  };
+  return {fitting(low, "least"), fitting(high, "greatest")};
 }
 
 Shape TileLayout::shard_shape() const {
@@ -110,14 +139,7 @@ Owner TileLayout::apply_flat(std::int64_t index) const {
   if (index < 0 || index >= size())
     throw Error("apply: flat index " + std::to_string(index) + " out of range of layout " + str() + " of size " +
                 std::to_string(size()));
-  Owner owner = zero_owner(*this);
-  for (auto it = shard_.rbegin(); it != shard_.rend(); ++it) {
-    const std::int64_t c = index % it->extent;
-    index /= it->extent;
-    owner[it->axis] = layout_detail::add(owner[it->axis], layout_detail::mul(c, it->stride, "apply"), "apply");
-  }
-  for (const auto& [axis, value] : offset_) owner[axis] = layout_detail::add(owner[axis], value, "apply");
-  return owner;
+  return narrowed(shard_owner(*this, index), *this, index);
 }
 
 std::vector<Owner> TileLayout::apply(std::span<const std::int64_t> coord, std::span<const std::int64_t> shape) const {
@@ -136,12 +158,19 @@ std::vector<Owner> TileLayout::apply(std::span<const std::int64_t> coord, std::s
   if (elements != size())
     throw Error("apply: shape " + list_text(shape) + " has " + std::to_string(elements) + " elements but layout " +
                 str() + " has size " + std::to_string(size()));
-  const Owner base = apply_flat(flat);
+  const ExactOwner base = shard_owner(*this, flat);
+  const std::int64_t replicas = replica_count(replica_);
   std::vector<Owner> owners;
-  for (const Owner& shift : replica_shifts(replica_)) {
-    Owner o = base;
-    for (const auto& [axis, value] : shift) o[axis] = layout_detail::add(o[axis], value, "apply");
-    owners.push_back(std::move(o));
+  owners.reserve(static_cast<std::size_t>(replicas));
+  // Replica r's digits, row-major (last replica iter fastest).
+  for (std::int64_t r = 0; r < replicas; ++r) {
+    ExactOwner o = base;
+    std::int64_t rest = r;
+    for (auto it = replica_.rbegin(); it != replica_.rend(); ++it) {
+      o[it->axis].add(rest % it->extent, it->stride);
+      rest /= it->extent;
+    }
+    owners.push_back(narrowed(o, *this, flat));
   }
   return owners;
 }

@@ -27,6 +27,13 @@
 // only where TVM's does.  Operations that cannot be carried out throw Error
 // (without a source location; the caller adds it) naming the operation and
 // its operands, e.g. "layout S[16 : 1] can not be grouped by shape [3, 5]".
+//
+// Extents, strides and offsets are any int64 (as TVM holds them, up to
+// 2^63 - 1).  A value an operation computes that leaves int64 (a product,
+// a span, an owner's coordinate) is an Error naming it, where TVM's folding
+// leaves the unfolded expression: S[(2, 2) : (2^63 - 1, 1)].span() throws
+// "the span of layout ... is 9223372036854775809, which overflows int64".
+// Sums are exact: terms of opposite signs cancel before the result is checked.
 #pragma once
 
 #include <cstdint>
@@ -87,14 +94,18 @@ class TileLayout {
   std::int64_t size(std::optional<Axis> axis = std::nullopt) const;
   // 1 + sum (e-1)*s over shard and replica iters on `axis`, plus its offset;
   // with no axis, over all memory axes (then an unregistered axis throws, as
-  // in TVM).  S[(8, 6) : (8, 1)].span() == 62.
+  // in TVM).  S[(8, 6) : (8, 1)].span() == 62.  Throws when it leaves int64.
   std::int64_t span(std::optional<Axis> axis = std::nullopt) const;
+  // The least and the greatest coordinate on `axis` of any owner (over every
+  // element and replica); throws when one leaves int64, as apply() would
+  // there.  S[(2, 2) : (4, -1)] + 3 has (2, 7) on m.
+  std::pair<std::int64_t, std::int64_t> owner_range(const Axis& axis) const;
   Shape shard_shape() const;
 
   // The owners of the element at `coord` of a tensor of `shape` (replicas
   // expanded row-major, last replica iter fastest; one owner without
   // replicas).  Throws when the shape's element count is not the layout's
-  // size or coord is out of range.
+  // size or coord is out of range, or an owner's coordinate leaves int64.
   std::vector<Owner> apply(std::span<const std::int64_t> coord, std::span<const std::int64_t> shape) const;
   // D(index) + O for flat index `index` (no replicas); throws unless
   // 0 <= index < size().

@@ -5,6 +5,7 @@
 #include <map>
 
 #include "core/base/error.h"
+#include "core/layout/detail.h"
 
 namespace mmacheck {
 
@@ -37,11 +38,14 @@ std::optional<unsigned> bv_width(std::int64_t bound) {
 std::int64_t layout_bound(const TileLayout& layout, const Shape& shape) {
   std::int64_t bound = layout.size();
   for (std::int64_t e : shape) bound = std::max(bound, e);
-  std::int64_t sum = 0;
-  for (const Iter& it : layout.shard()) sum += (it.extent - 1) * (it.stride < 0 ? -it.stride : it.stride);
-  for (const Iter& it : layout.replica()) sum += (it.extent - 1) * (it.stride < 0 ? -it.stride : it.stride);
-  for (const auto& [axis, value] : layout.offset()) sum += value < 0 ? -value : value;
-  return std::max(bound, sum);
+  // The magnitudes' sum, exact (|(e - 1) * s| is (e - 1) * s with the
+  // factor's sign flipped, e - 1 >= 0); past int64 it is INT64_MAX, which
+  // bv_width refuses.
+  layout_detail::ExactSum sum;
+  for (const auto* iters : {&layout.shard(), &layout.replica()})
+    for (const Iter& it : *iters) sum.add(it.stride < 0 ? 1 - it.extent : it.extent - 1, it.stride);
+  for (const auto& [axis, value] : layout.offset()) sum.add(value < 0 ? -1 : 1, value);
+  return std::max(bound, sum.saturated());
 }
 
 namespace {
@@ -92,7 +96,7 @@ std::vector<std::vector<z3::expr>> apply_symbolic(const TileLayout& layout, cons
     for (const auto& s : shifts)
       for (std::int64_t r = 0; r < it.extent; ++r) {
         auto t = s;
-        t[it.axis] += r * it.stride;
+        t[it.axis] = layout_detail::add(t[it.axis], layout_detail::mul(r, it.stride, "apply"), "apply");
         next.push_back(std::move(t));
       }
     shifts = std::move(next);
@@ -103,8 +107,9 @@ std::vector<std::vector<z3::expr>> apply_symbolic(const TileLayout& layout, cons
     std::vector<z3::expr> owner;
     for (const Axis& a : axes) {
       std::int64_t constant = 0;
-      if (const auto it = layout.offset().find(a); it != layout.offset().end()) constant += it->second;
-      if (const auto it = shift.find(a); it != shift.end()) constant += it->second;
+      if (const auto it = layout.offset().find(a); it != layout.offset().end()) constant = it->second;
+      if (const auto it = shift.find(a); it != shift.end())
+        constant = layout_detail::add(constant, it->second, "apply");
       const auto sum = sums.find(a);
       if (sum == sums.end()) owner.push_back(bv.num(constant));
       else owner.push_back(constant == 0 ? sum->second : sum->second + bv.num(constant));

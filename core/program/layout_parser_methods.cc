@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <array>
 
+#include "core/base/checked.h"
 #include "core/layout/shape_text.h"
 #include "core/program/layout_parser_values.h"
 
@@ -15,13 +16,6 @@ constexpr std::array<std::string_view, 10> kMethods = {"tile_to", "tile",       
                                                        "group",   "permute_dims", "permute_by_groups", "slice",
                                                        "pack",    "unpack"};
 
-std::int64_t elements(const Shape& shape) {
-  std::int64_t n = 1;
-  for (std::int64_t d : shape)
-    if (__builtin_mul_overflow(n, d, &n)) return -1;
-  return n;
-}
-
 void check_same_rank(const Shape& a, const Value& av, const Shape& b, std::string_view what) {
   if (a.size() != b.size())
     throw Error(av.loc, "shape " + list_text(a) + " has rank " + std::to_string(a.size()) + " but " +
@@ -29,8 +23,10 @@ void check_same_rank(const Shape& a, const Value& av, const Shape& b, std::strin
 }
 
 void check_covers(const TileLayout& layout, const Shape& shape, const Value& at) {
-  if (elements(shape) != layout.size())
-    throw Error(at.loc, "shape " + list_text(shape) + " has " + std::to_string(elements(shape)) +
+  const std::optional<std::int64_t> elements = try_product(shape);
+  if (elements != layout.size())
+    throw Error(at.loc, "shape " + list_text(shape) + " has " +
+                            (elements ? std::to_string(*elements) : "more than 9223372036854775807") +
                             " elements but the layout covers " + std::to_string(layout.size()));
 }
 

@@ -17,10 +17,6 @@ struct Overloaded : F... {
 template <class... F>
 Overloaded(F...) -> Overloaded<F...>;
 
-// Sizes and spans beyond this are refused, so that the algebra's arithmetic
-// (products of extents, strides times spans) stays well inside int64.
-constexpr std::int64_t kMaxMagnitude = std::int64_t{1} << 62;
-
 [[noreturn]] void expected(const Value& v, std::string_view what) {
   throw Error(v.loc, "expected " + std::string(what) + ", got " + kind_name(v));
 }
@@ -44,32 +40,13 @@ Iter to_iter(std::int64_t extent, const Value& s) {
   expected(s, "a stride (n, n@axis, \"axis\" or (n, \"axis\"))");
 }
 
-[[noreturn]] void too_large(const SourceLoc& loc) {
-  throw Error(loc, "layout too large (sizes and spans are limited to 2^62)");
-}
-
-std::int64_t checked_mul(std::int64_t a, std::int64_t b, const SourceLoc& loc) {
+// TVM's default strides are Python integers, which it refuses past int64
+// (S[(2, 2^62, 2)]: "Expected `ir.PrimExpr` but got `ffi.BigInt`").
+std::int64_t stride_mul(std::int64_t a, std::int64_t b, const SourceLoc& loc) {
   std::int64_t r = 0;
-  if (__builtin_mul_overflow(a, b, &r) || r > kMaxMagnitude || r < -kMaxMagnitude) too_large(loc);
+  if (__builtin_mul_overflow(a, b, &r))
+    throw Error(loc, "the row-major stride " + std::to_string(a) + " * " + std::to_string(b) + " overflows int64");
   return r;
-}
-
-// Sizes, and per axis the reach of the iters plus the offset, within 2^62.
-void check_magnitudes(const Spec& spec, const SourceLoc& loc) {
-  const auto grow = [&](std::int64_t& total, std::int64_t term) {
-    if (term > kMaxMagnitude || term < -kMaxMagnitude) too_large(loc);
-    if ((term < 0 ? -term : term) > kMaxMagnitude - total) too_large(loc);
-    total += term < 0 ? -term : term;
-  };
-  std::map<Axis, std::int64_t> reach;
-  for (const std::optional<std::vector<Iter>>* iters : {&spec.shard, &spec.replica}) {
-    std::int64_t size = 1;
-    for (const Iter& it : iters->value_or(std::vector<Iter>{})) {
-      size = checked_mul(size, it.extent, loc);
-      grow(reach[it.axis], checked_mul(it.extent - 1, it.stride, loc));
-    }
-  }
-  for (const auto& [axis, off] : spec.offset) grow(reach[axis], off);
 }
 
 bool is_offset_like(const Value& v) { return v.get<std::int64_t>() || v.get<OnAxis>() || v.get<Offset>(); }
@@ -304,7 +281,6 @@ Value call_callable(const Callable& callee, const Token& name, const std::vector
     const std::int64_t extent = to_int(a[0], "an extent");
     const std::int64_t stride = to_int(a[1], "a stride");
     if (extent <= 0) throw Error(a[0].loc, "extent must be positive, got " + std::to_string(extent));
-    if (extent > kMaxMagnitude || stride > kMaxMagnitude || stride < -kMaxMagnitude) too_large(a[0].loc);
     return Value{Iter{extent, stride, to_axis(a[2])}, loc};
   }
   // from_iters(shard=(), replica=(), offset=None)
@@ -395,7 +371,6 @@ TileLayout to_layout(const Value& value) {
   if (!spec) expected(value, "a layout");
   // A replica-only layout (TVM: one element, its owners the replicas).
   if (!spec->shard && !spec->replica) throw Error(value.loc, "a layout needs a shard list S[...] or replicas R[...]");
-  check_magnitudes(*spec, value.loc);
   try {
     return TileLayout(spec->shard.value_or(std::vector<Iter>{}), spec->replica.value_or(std::vector<Iter>{}),
                       spec->offset);
@@ -421,7 +396,7 @@ Value make_spec(const Builder& builder, const Value& extents, const Value* strid
     std::int64_t stride = 1;
     for (std::size_t i = ext.size(); i-- > 0;) {
       s[i] = stride;
-      if (i > 0) stride = checked_mul(stride, ext[i], ext_items[i].loc);
+      if (i > 0) stride = stride_mul(stride, ext[i], ext_items[i].loc);
     }
     for (std::size_t i = 0; i < ext.size(); ++i) iters.push_back(Iter{ext[i], s[i], Axis::m()});
   } else {

@@ -104,7 +104,8 @@ std::vector<int> to_int_list(const Value& value, std::string_view what);
 Region to_region(const Value& value, std::string_view what);
 bool is_layout_like(const Value& value);
 // A Spec, TileLayout or GroupedLayout as a TileLayout.  A spec needs a
-// shard list and must stay within int64 ("layout too large").
+// shard list whose size fits int64 (extents, strides and offsets are any
+// int64, as in TVM).
 TileLayout to_layout(const Value& value);
 
 // `builder[extents : strides]` (strides null: row-major defaults).

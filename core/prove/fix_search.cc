@@ -2,9 +2,9 @@
 #include "core/prove/fix_search.h"
 
 #include <algorithm>
-#include <limits>
 #include <set>
 
+#include "core/base/checked.h"
 #include "core/gemm/dispatch.h"
 #include "core/prove/diagnosis.h"
 #include "core/prove/prove.h"
@@ -127,10 +127,9 @@ std::vector<Candidate> candidates(const TileLayout& layout, const BufferDecl& bu
 // INT64_MAX (a stride of 10^18 is a mistake the search may be asked to fix).
 std::int64_t room(const TileLayout& layout) {
   std::int64_t r = 1;
-  // layout.span throws where one axis's span alone overflows.
+  // layout.span throws where one axis's span alone leaves int64.
   for (const Axis& a : {Axis::laneid(), Axis::warpid(), Axis::tx(), Axis::m()})
-    if (__builtin_mul_overflow(r, std::max<std::int64_t>(1, layout.span(a)), &r))
-      return std::numeric_limits<std::int64_t>::max();
+    r = try_mul(r, std::max<std::int64_t>(1, layout.span(a))).value_or(INT64_MAX);
   return r;
 }
 

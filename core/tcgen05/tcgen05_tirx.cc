@@ -9,6 +9,7 @@
 #include <optional>
 #include <variant>
 
+#include "core/base/checked.h"
 #include "core/layout/shape_text.h"
 #include "core/program/layout_parser.h"
 #include "core/program/lexer.h"
@@ -481,7 +482,14 @@ class DumpReader {
         throw Error(name.loc, "an element of " + x.name + " takes " + std::to_string(x.shape.size()) + " indices");
       const std::optional<std::int64_t> f = x.flat(index);
       if (!f) throw Error(name.loc, "the element is outside " + x.name + "'s shape");
-      return static_cast<std::int64_t>(bytes_of(x, in)) * x.offset(*f);
+      // A layout's offsets are any int64, so the element's owner and its byte
+      // address may leave int64: an error at the name.
+      try {
+        return checked_mul(static_cast<std::int64_t>(bytes_of(x, in)), x.offset(*f),
+                           "the byte address of " + x.name + "'s element");
+      } catch (const Error& e) {
+        throw e.located(name.loc);
+      }
     };
 
     // Every combination of the loop values, in execution order (the last
@@ -653,7 +661,8 @@ class DumpReader {
         for (int k = 0; k < op.k; ++k) {
           index[r] = i;
           index[r + 1] = k;
-          placed.push_back(bytes * x.offset(*x.flat(index)));
+          placed.push_back(
+              checked_mul(bytes, x.offset(*x.flat(index)), "the byte address of " + x.name + "'s element"));
         }
     } catch (const Error& e) {
       throw e.located(x.loc);

@@ -346,7 +346,12 @@ void ProgramParser::view_binding(const Token& name) {
   if (buf.scope != MemScope::local)
     in_.fail(buf_name, "'" + buf.name + "' is a " + std::string(mem_scope_name(buf.scope)) +
                            " buffer; .local() views a register (local) buffer");
-  const std::int64_t span = buf.layout.storage().span();
+  std::int64_t span = 0;
+  try {
+    span = buf.layout.storage().span();
+  } catch (const Error& e) {  // past int64
+    throw e.located(buf_name.loc);
+  }
   Shape shape;
   const Token& open = in_.expect("(", "after .local");
   while (!in_.peek().is_op(")")) {
