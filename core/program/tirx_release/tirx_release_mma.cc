@@ -101,8 +101,20 @@ void ReleaseReader::tile_apply() {
     if (v.scalar != 0)
       in_.fail(c, "mmacheck models C as a register image or the scalar 0, got " + std::to_string(v.scalar));
   }
-  if (tuple) {
-    in_.expect_close(")", "(", *topen);
+  apply_tail(tuple ? topen : nullptr, open, start, "mma");
+  if (mma_) return append_apply(*mma_, mma);
+  mma_ = std::move(mma);
+}
+
+// The end of a T.cuda.tile.apply after its operands: `)` closing the operand
+// tuple and the (empty) parameter tuple of TVM's print (`tuple_open`, when
+// the operands are a tuple), then `scope="warp"` (or TVM's
+// `scope=T.ThreadScope("cuda.warp")`), and the call's `)`.  The pattern runs
+// at warp scope alone: anything else is an error naming `pattern`.
+void ReleaseReader::apply_tail(const Token* tuple_open, const Token& open, const Token& start,
+                               std::string_view pattern) {
+  if (tuple_open) {
+    in_.expect_close(")", "(", *tuple_open);
     in_.expect(",", "after the operands");
     const Token& p = in_.expect("(", "the (empty) parameter tuple");
     in_.expect_close(")", "(", p);
@@ -123,12 +135,10 @@ void ReleaseReader::tile_apply() {
       in_.next();
       in_.expect(")", "after the scope name");
     }
-    if (!warp) in_.fail(s, "mmacheck reads the mma pattern at scope=\"warp\"");
+    if (!warp) in_.fail(s, "mmacheck reads the " + std::string(pattern) + " pattern at scope=\"warp\"");
   }
   in_.expect_close(")", "T.cuda.tile.apply(", open);
-  if (!warp) in_.fail(start, "T.cuda.tile.apply needs scope=\"warp\" for the mma pattern");
-  if (mma_) return append_apply(*mma_, mma);
-  mma_ = std::move(mma);
+  if (!warp) in_.fail(start, "T.cuda.tile.apply needs scope=\"warp\" for the " + std::string(pattern) + " pattern");
 }
 
 // A register element view[i], a scalar (T.float32(0.0), 0.0) or a string.

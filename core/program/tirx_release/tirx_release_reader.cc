@@ -441,12 +441,7 @@ void ReleaseReader::transfer() {
   const auto element = [&](const Token& global) {
     if (!globals_.contains(global.text))
       in_.fail(global, "'" + global.text + "' is not a tensor parameter of the function");
-    const Token& open = in_.expect("[", "after the tensor");
-    IndexExpr row = parse_index_expr(in_, names);
-    in_.expect(",", "between the row and the column");
-    IndexExpr col = parse_index_expr(in_, names);
-    in_.expect_close("]", "[", open);
-    return std::pair{row, col};
+    return element_index(names);
   };
   if (views_.contains(first.text)) {
     std::optional<SlotLoop> slots = slot(first);
@@ -470,6 +465,16 @@ void ReleaseReader::transfer() {
   const Token& view = in_.expect_name("a register view");
   std::optional<SlotLoop> slots = slot(view);
   transfers_.push_back(Transfer{true, view.text, first.text, row, col, first.loc, std::move(slots)});
+}
+
+// [ROW, COL] after a tensor's name: the element's index expressions.
+std::pair<IndexExpr, IndexExpr> ReleaseReader::element_index(const IndexNames& names) {
+  const Token& open = in_.expect("[", "after the tensor");
+  IndexExpr row = parse_index_expr(in_, names);
+  in_.expect(",", "between the row and the column");
+  IndexExpr col = parse_index_expr(in_, names);
+  in_.expect_close("]", "[", open);
+  return {std::move(row), std::move(col)};
 }
 
 // A constant at the cursor, consumed: T.float32(0), T.float16(0.0), 0.0, -1;

@@ -99,6 +99,7 @@ class ReleaseReader {
   void declare(const Token& name);
   IndexNames names_for_loops() const;
   std::optional<double> constant_value();
+  std::pair<IndexExpr, IndexExpr> element_index(const IndexNames& names);
   void bind_threads(const Shape& block);
   IndexExpr warp_shuffle();
 
@@ -118,6 +119,7 @@ class ReleaseReader {
 
   // tirx_release_mma.cc
   void tile_apply();
+  void apply_tail(const Token* tuple_open, const Token& open, const Token& start, std::string_view pattern);
   void ptx_mma();
   ReleaseImage image_operand(std::string_view role);
   Value value_arg(const IndexNames& names);

@@ -36,12 +36,7 @@ void ReleaseReader::shared_copy() {
   const IndexNames names = names_for_loops();
   const auto element = [&](const Token& name, const Shape& shape) {
     if (shape.size() != 2) in_.fail(name, "mmacheck reads copies between tensors of two dimensions");
-    const Token& open = in_.expect("[", "after the tensor");
-    IndexExpr row = parse_index_expr(in_, names);
-    in_.expect(",", "between the row and the column");
-    IndexExpr col = parse_index_expr(in_, names);
-    in_.expect_close("]", "[", open);
-    return std::pair{row, col};
+    return element_index(names);
   };
   const auto [row, col] = element(first, sh.shape);
   in_.expect("=", "after the shared element");
@@ -216,32 +211,7 @@ void ReleaseReader::matrix_apply(const Token& start, const Token& open, const To
   copy.dst = matrix_operand("dst");
   in_.expect(",", "after dst");
   copy.src = matrix_operand("src");
-  if (tuple) {
-    in_.expect_close(")", "(", *topen);
-    in_.expect(",", "after the operands");
-    const Token& p = in_.expect("(", "the (empty) parameter tuple");
-    in_.expect_close(")", "(", p);
-  }
-  bool warp = false;
-  while (in_.accept(",")) {
-    if (in_.peek().is_op(")")) break;
-    const Token& key = in_.expect_name("scope=");
-    if (key.text != "scope") in_.fail(key, "T.cuda.tile.apply keyword '" + key.text + "' is not read (scope)");
-    in_.expect("=", "after 'scope'");
-    const Token& s = in_.peek();
-    if (s.kind == TokenKind::string) {
-      warp = s.text == "warp";
-      in_.next();
-    } else if (names_tirx(s) && in_.peek(1).is_op(".") && in_.peek(2).is_name("ThreadScope")) {
-      for (int i = 0; i < 4; ++i) in_.next();
-      warp = in_.peek().kind == TokenKind::string && in_.peek().text == "cuda.warp";
-      in_.next();
-      in_.expect(")", "after the scope name");
-    }
-    if (!warp) in_.fail(s, "mmacheck reads the ldmatrix pattern at scope=\"warp\"");
-  }
-  in_.expect_close(")", "T.cuda.tile.apply(", open);
-  if (!warp) in_.fail(start, "T.cuda.tile.apply needs scope=\"warp\" for the ldmatrix pattern");
+  apply_tail(tuple ? topen : nullptr, open, start, "ldmatrix");
   matrix_copies_.push_back(copy);
   // An apply the pattern refuses is declined by the dispatch in TVM's words; it moves nothing.
   if (ldmatrix_refusal(copy)) return;
