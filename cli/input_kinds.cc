@@ -9,6 +9,7 @@
 #include "cli/vector_replay.h"
 #include "core/base/file_io.h"
 #include "core/cute/cute_dsl_print.h"
+#include "core/ptx/ptx_reader.h"
 #include "core/tcgen05/tcgen05_tirx.h"
 
 namespace mmacheck::cli {
@@ -66,6 +67,7 @@ bool wgmma_ptx(std::string_view path, std::string_view text) {
   return (ends_with(path, ".ptx") || text.find(".entry") != std::string_view::npos) &&
          text.find("wgmma.") != std::string_view::npos;
 }
+bool ptx_kernel(std::string_view, std::string_view text) { return ptx::looks_like_ptx(text); }
 bool triton_file(std::string_view, std::string_view text) {
   // TTGIR or its signatures: Triton's GPU dialects name themselves.
   for (const std::string_view dialect : {"#ttg.", "#triton_gpu.", "ttng.warp_group_dot"})
@@ -124,10 +126,12 @@ FileOutcome replay(const std::string& path, const std::string& text, const KindO
 #if MMACHECK_WITH_CUDA
 constexpr auto* kGpuWgmmaFile = gpu_wgmma_file;
 constexpr auto* kGpuSparseFile = gpu_sparse_file;
+constexpr auto* kGpuPtxFile = gpu_ptx_file;
 #else
 using KindRun = FileOutcome (*)(const std::string&, const std::string&, const KindOptions&, std::ostream&);
 constexpr KindRun kGpuWgmmaFile = nullptr;
 constexpr KindRun kGpuSparseFile = nullptr;
+constexpr KindRun kGpuPtxFile = nullptr;
 #endif
 
 constexpr std::array kKinds{
@@ -145,6 +149,8 @@ constexpr std::array kKinds{
               simulate_wgmma_file, kGpuWgmmaFile},
     InputKind{"wgmma", "kernels' PTX with wgmma (the fence, commit and wait order)", wgmma_ptx,
               plain<check_wgmma_order_file>},
+    InputKind{"ptx", "kernels' PTX with a launch file (NAME.launch.json beside NAME.ptx)", ptx_kernel,
+              plain<check_ptx_file>, simulate_ptx_file, kGpuPtxFile},
     InputKind{"triton", "Triton layouts (JSON with \"operands\", TTGIR)", triton_file, plain<check_triton_file>},
     InputKind{"cute", "CuTe headers, atom lists and DSL prints", cute_file, cute},
 };
@@ -167,8 +173,8 @@ bool supports(const InputKind& kind, Job job) {
 // rarely trait headers.
 const std::vector<std::string>& folder_extensions(Job job) {
   static const std::vector<std::string> prove{".txt", ".py", ".ptx", ".ttgir", ".mlir", ".json", ".hpp", ".mmav"};
-  static const std::vector<std::string> sim{".txt", ".py", ".mmav"};
-  static const std::vector<std::string> gpu{".txt", ".py"};
+  static const std::vector<std::string> sim{".txt", ".py", ".mmav", ".ptx"};
+  static const std::vector<std::string> gpu{".txt", ".py", ".ptx"};
   return job == Job::prove ? prove : job == Job::sim ? sim : gpu;
 }
 

@@ -12,7 +12,7 @@ include(CMakePackageConfigHelpers)
 set(MMACHECK_CORE_LAYERS mmacheck_base mmacheck_layout mmacheck_program mmacheck_tvmscript
                          mmacheck_tirx_release mmacheck_read mmacheck_gemm mmacheck_prove mmacheck_sparse
                          mmacheck_scales mmacheck_cute mmacheck_triton mmacheck_wgmma mmacheck_tcgen05
-                         mmacheck_tma mmacheck_emit)
+                         mmacheck_tma mmacheck_ptx mmacheck_emit)
 set_target_properties(mmacheck_core PROPERTIES EXPORT_NAME core)
 install(TARGETS mmacheck ${MMACHECK_CORE_LAYERS} mmacheck_core mmacheck_warnings mmacheck_arch
         EXPORT mmacheckTargets

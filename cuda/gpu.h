@@ -10,7 +10,9 @@
 //     // out[3]: d's bytes after the kernel
 #pragma once
 
+#include <array>
 #include <cstddef>
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <vector>
@@ -26,6 +28,22 @@ struct LaunchShape {
   unsigned grid = 1;          // blocks (x)
   unsigned block = 32;        // threads per block (x)
   unsigned dynamic_smem = 0;  // bytes of dynamic shared memory per block (above 48 KB: opted in at launch)
+};
+
+// One argument of a kernel: a buffer (copied in, a pointer passed, copied
+// back) or a value of 1 to 8 bytes passed as it is.
+struct KernelArg {
+  bool is_buffer = true;
+  Bytes bytes;              // a buffer's contents
+  std::uint64_t value = 0;  // a value's bits (little-endian, `value_bytes` of them)
+  int value_bytes = 0;
+};
+
+// A launch in three dimensions.
+struct LaunchDims {
+  std::array<unsigned, 3> grid{1, 1, 1};
+  std::array<unsigned, 3> block{32, 1, 1};
+  unsigned dynamic_smem = 0;
 };
 
 class Gpu {
@@ -46,6 +64,11 @@ class Gpu {
   // in the kernel surfaces here).
   std::vector<Bytes> run(const std::string& image, const std::string& entry, LaunchShape shape,
                          std::vector<Bytes> buffers) const;
+  // The same with values among the arguments and a 3-D launch; `image` may
+  // be PTX text (the driver compiles it).  Returns each argument's bytes
+  // after the kernel (a value's: empty).
+  std::vector<Bytes> run(const std::string& image, const std::string& entry, const LaunchDims& shape,
+                         std::vector<KernelArg> args) const;
 
  private:
   struct Context;

@@ -201,8 +201,8 @@ TEST_CASE("layer rules: tests/ and bench/ use the library layers, not cli/, and 
   // what tests/CMakeLists.txt and bench/CMakeLists.txt allow: every library layer
   const std::string libraries =
       "core/base;core/layout;core/program;core/program/tvmscript;core/program/tirx_release;core/program/read;"
-      "core/gemm;core/prove;core/sparse;core/scales;core/cute;core/triton;core/wgmma;core/tcgen05;core/tma;core/emit;"
-      "sim/numerics;sim/machine;sim/vectors;sim/check;sim/wgmma;sim/tcgen05;sim/sparse;sim/scales;"
+      "core/gemm;core/prove;core/sparse;core/scales;core/cute;core/triton;core/wgmma;core/tcgen05;core/tma;core/ptx;core/emit;"
+      "sim/numerics;sim/machine;sim/vectors;sim/check;sim/wgmma;sim/tcgen05;sim/sparse;sim/scales;sim/ptx;"
       "cuda";
   const std::vector<std::string> tests = folder_files("tests"), bench = folder_files("bench");
   REQUIRE(tests.size() > 50);

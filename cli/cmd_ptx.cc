@@ -1,0 +1,131 @@
+// The PTX kernel check (cli/family_checks.h): what `mmacheck prove FILE.ptx`
+// runs on a PTX module without wgmma (cli/input_kinds.cc's `ptx` row):
+// the kernel run on the CPU for the launch in FILE.launch.json beside it
+// (core/ptx/ptx_launch.h), and D checked element by element against
+// Σ_k A[i][k]·B[k][j] (core/ptx/ptx_check.h).  Text: the verdict and its
+// reason, at the PTX line with the CTA and thread for a refutation; --json
+// {"file", "verdict", "ptx": {kernel, grid, block, m, n, k, steps, message,
+// line, column, cta, thread}, "unchecked"}.  Exit status 0 proved, 1 refuted
+// or unchecked (--allow-unchecked), 2 bad input (the PTX, the launch file,
+// or an instruction the machine does not model, at its line).
+//
+// `mmacheck sim FILE.ptx` runs --cases cases of the launch with numbers
+// (sim/ptx/ptx_sim.h: sim's inputs and seed, --arch's arithmetic, default
+// sm_90) and checks each D against an f64 reference within its rounding
+// bound; the machine's refutations fail it as they fail prove.
+#include <filesystem>
+#include <sstream>
+
+#include "cli/command.h"
+#include "cli/family_checks.h"
+#include "cli/unchecked.h"
+#include "core/base/file_io.h"
+#include "core/base/json.h"
+#include "core/ptx/ptx_check.h"
+#include "core/ptx/ptx_reader.h"
+#include "sim/ptx/ptx_sim.h"
+
+namespace mmacheck::cli {
+
+namespace {
+
+std::string dims_text(const std::array<int, 3>& d) {
+  return "[" + std::to_string(d[0]) + ", " + std::to_string(d[1]) + ", " + std::to_string(d[2]) + "]";
+}
+
+}  // namespace
+
+namespace {
+
+ptx::PtxLaunch read_launch_beside(const std::string& path) {
+  if (path == "-")
+    throw Error(SourceLoc{"<stdin>", 0, 0},
+                "a PTX kernel is read from a file, with its launch in NAME.launch.json beside it");
+  const std::string launch_path = ptx::launch_path_for(path);
+  if (!std::filesystem::is_regular_file(launch_path))
+    throw Error(SourceLoc{path, 1, 1},
+                "no launch file '" + launch_path +
+                    "' beside the kernel: it gives the grid, the block and a tensor or value for each "
+                    "parameter (docs/ptx.md)");
+  return ptx::read_launch(read_text_file(launch_path), launch_path);
+}
+
+}  // namespace
+
+FileOutcome check_ptx_file(const std::string& path, const std::string& text, bool json, bool allow, std::ostream& out) {
+  const ptx::PtxModule module = ptx::read_ptx(text, input_name(path));
+  const ptx::PtxReport r = ptx::check_ptx_launch(module, read_launch_beside(path), {});
+  UncheckedTally unchecked;
+  if (r.verdict == FrameVerdict::unchecked) unchecked.add(r.message);
+  const bool failed = r.verdict == FrameVerdict::refuted;
+  FileOutcome outcome{status(failed, unchecked, allow), std::string(verdict_name(r.verdict)), nullptr};
+  if (json) {
+    Json report{{"kernel", r.kernel}, {"grid", r.shape.grid}, {"block", r.shape.block}, {"m", r.m}, {"n", r.n},
+                {"k", r.k},           {"steps", r.steps},     {"message", r.message}};
+    if (r.finding) {
+      report["line"] = r.finding->loc.line;
+      report["column"] = r.finding->loc.col;
+      report["cta"] = r.finding->cta;
+      report["thread"] = r.finding->thread;
+    }
+    outcome.json =
+        Json{{"verdict", verdict_name(r.verdict)}, {"ptx", std::move(report)}, {"unchecked", unchecked.json()}};
+    return outcome;
+  }
+  out << verdict_name(r.verdict) << ": " << r.kernel << ", grid " << dims_text(r.shape.grid) << " x block "
+      << dims_text(r.shape.block) << ", D " << r.m << " x " << r.n << ", K " << r.k << "\n";
+  if (r.finding)
+    out << "  " << r.finding->loc.str() << ": CTA " << dims_text(r.finding->cta) << ", thread " << r.finding->thread
+        << " (warp " << r.finding->thread / 32 << ", lane " << r.finding->thread % 32 << "): " << r.message << "\n";
+  else out << "  " << r.message << "\n";
+  out << unchecked.summary(allow) << std::flush;
+  return outcome;
+}
+
+FileOutcome simulate_ptx_file(const std::string& path, const std::string& text, const KindOptions& options,
+                              std::ostream& out) {
+  const ptx::PtxModule module = ptx::read_ptx(text, input_name(path));
+  ptx::PtxLaunch launch = read_launch_beside(path);
+  const ptx::PtxKernel& kernel = ptx::bind_launch(launch, module);
+  const sim::ArchParams& arch = sim::arch_params(options.arch.value_or("sm_90"));
+  const sim::InputSet inputs = sim::input_set(options.inputs);
+  int failed = 0;
+  std::int64_t outside = 0;
+  double worst = 0;
+  std::optional<ptx::Finding> finding;
+  std::string reason;
+  for (int i = 0; i < options.cases && !finding; ++i) {
+    const sim::PtxCase c = sim::simulate_ptx_case(kernel, launch, arch, options.seed, i, inputs);
+    if (c.refutation || c.unfollowed) {
+      finding = c.refutation ? c.refutation : c.unfollowed;
+      reason = c.refutation ? "refuted" : "unchecked";
+      ++failed;
+      break;
+    }
+    if (c.outside_bound > 0) ++failed;
+    outside += c.outside_bound;
+    worst = std::max(worst, c.max_error);
+  }
+  const bool ok = failed == 0;
+  FileOutcome outcome{ok ? kHolds : kFails, ok ? "passed" : "failed", nullptr};
+  if (options.json) {
+    Json j{{"kernel", kernel.name},  {"arch", std::string(arch.name)},    {"cases", options.cases},
+           {"failed_cases", failed}, {"elements_outside_bound", outside}, {"worst_error_over_bound", worst}};
+    if (finding)
+      j["finding"] = {{"line", finding->loc.line}, {"column", finding->loc.col},  {"cta", finding->cta},
+                      {"thread", finding->thread}, {"message", finding->message}, {"verdict", reason}};
+    outcome.json = Json{{"verdict", outcome.label}, {"ptx_sim", std::move(j)}};
+    return outcome;
+  }
+  out << outcome.label << ": " << kernel.name << " on " << arch.name << ", " << options.cases << " cases (seed "
+      << options.seed << ", " << options.inputs << " inputs)\n";
+  if (finding)
+    out << "  " << finding->loc.str() << ": CTA " << dims_text(finding->cta) << ", thread " << finding->thread << ": "
+        << reason << ": " << finding->message << "\n";
+  else
+    out << "  " << failed << " cases with D outside the f64 reference's rounding bound (" << outside
+        << " elements); the largest error is " << worst << " of the bound\n";
+  return outcome;
+}
+
+}  // namespace mmacheck::cli

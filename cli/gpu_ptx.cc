@@ -1,0 +1,118 @@
+// `mmacheck gpu FILE.ptx` (cli/input_kinds.cc's ptx row, cuda layer builds
+// only): the launch of FILE.launch.json run --cases times on the device,
+// the PTX loaded as it is through the driver (cuModuleLoadData compiles it
+// for the device), each case's inputs the ones `sim FILE.ptx` draws
+// (sim/ptx/ptx_sim.h), and D diffed bit for bit against the CPU machine's D
+// on sim's --arch (default sm_90).  Text: "match" or "differ" with the first
+// differing elements (row, column, CPU bits, device bits); --json {"verdict":
+// "match" | "differ" | "no_gpu", "device", "cases", "mismatched_elements",
+// "mismatches": [{case, row, col, expected, got}]}.  Exit 0 match, 1 differ,
+// 3 no GPU.  A case the CPU machine refutes is not run on the device (a
+// race or an access out of bounds may fault it): the file fails with the
+// refutation, as sim does.
+#include <iostream>
+
+#include "cli/command.h"
+#include "cli/family_checks.h"
+#include "core/base/error.h"
+#include "core/base/file_io.h"
+#include "core/base/hex.h"
+#include "core/base/json.h"
+#include "core/ptx/ptx_launch.h"
+#include "core/ptx/ptx_reader.h"
+#include "cuda/gpu_session.h"
+#include "sim/ptx/ptx_sim.h"
+
+namespace mmacheck::cli {
+
+FileOutcome gpu_ptx_file(const std::string& path, const std::string& text, const KindOptions& options,
+                         std::ostream& out) {
+  const ptx::PtxModule module = ptx::read_ptx(text, input_name(path));
+  if (path == "-")
+    throw Error(SourceLoc{"<stdin>", 0, 0}, "a PTX kernel is read from a file, with NAME.launch.json beside it");
+  ptx::PtxLaunch launch = ptx::read_launch(read_text_file(ptx::launch_path_for(path)), ptx::launch_path_for(path));
+  const ptx::PtxKernel& kernel = ptx::bind_launch(launch, module);
+  const sim::ArchParams& arch = sim::arch_params(options.arch.value_or("sm_90"));
+  const sim::InputSet inputs = sim::input_set(options.inputs);
+  std::string why;
+  std::optional<cuda::GpuSession> session = cuda::open_gpu_session(why);
+  if (!session) {
+    std::cerr << "gpu: no GPU: " << why << "\n";
+    return {kNoGpu, "no GPU", {{"verdict", "no_gpu"}, {"message", why}}};
+  }
+  const ptx::TensorArg& D = launch.tensors[static_cast<std::size_t>(launch.d)];
+  const int eb = D.element_bytes();
+  std::int64_t mismatched = 0;
+  Json mismatches = Json::array();
+  int failed_cases = 0;
+  for (int i = 0; i < options.cases; ++i) {
+    const sim::PtxCase c = sim::simulate_ptx_case(kernel, launch, arch, options.seed, i, inputs);
+    if (c.refutation || c.unfollowed) {
+      const ptx::Finding& f = c.refutation ? *c.refutation : *c.unfollowed;
+      throw Error(f.loc, std::string(c.refutation ? "refuted" : "unchecked") +
+                             " on the CPU, so not run on the device: " + f.message);
+    }
+    std::vector<cuda::KernelArg> args;
+    for (std::size_t p = 0; p < launch.params.size(); ++p) {
+      const ptx::ParamBinding& b = launch.params[p];
+      const ptx::Symbol& s = kernel.symbols[static_cast<std::size_t>(kernel.params[p])];
+      if (b.tensor >= 0) {
+        const auto& bytes = c.tensors[static_cast<std::size_t>(b.tensor)];
+        cuda::Bytes buffer(bytes.size());
+        for (std::size_t k = 0; k < bytes.size(); ++k) buffer[k] = static_cast<std::byte>(bytes[k]);
+        args.push_back({true, std::move(buffer), 0, 0});
+      } else {
+        args.push_back({false, {}, b.bits, s.bytes});
+      }
+    }
+    int d_param = -1;
+    for (std::size_t p = 0; p < launch.params.size(); ++p)
+      if (launch.params[p].tensor == launch.d) d_param = static_cast<int>(p);
+    const std::vector<cuda::Bytes> after = session->gpu.run(
+        text, kernel.name,
+        cuda::LaunchDims{{static_cast<unsigned>(launch.shape.grid[0]), static_cast<unsigned>(launch.shape.grid[1]),
+                          static_cast<unsigned>(launch.shape.grid[2])},
+                         {static_cast<unsigned>(launch.shape.block[0]), static_cast<unsigned>(launch.shape.block[1]),
+                          static_cast<unsigned>(launch.shape.block[2])},
+                         static_cast<unsigned>(launch.shape.dynamic_shared)},
+        std::move(args));
+    const cuda::Bytes& got = after[static_cast<std::size_t>(d_param)];
+    bool case_failed = false;
+    for (std::int64_t r = 0; r < D.shape[0]; ++r)
+      for (std::int64_t col = 0; col < D.shape[1]; ++col) {
+        const std::int64_t off = (r * D.strides[0] + col * D.strides[1]) * eb;
+        std::uint64_t want = 0, have = 0;
+        for (int b = 0; b < eb; ++b) {
+          want |= std::uint64_t{c.d[static_cast<std::size_t>(off + b)]} << (8 * b);
+          have |= std::uint64_t{std::to_integer<std::uint8_t>(got[static_cast<std::size_t>(off + b)])} << (8 * b);
+        }
+        if (want == have) continue;
+        case_failed = true;
+        if (mismatches.size() < static_cast<std::size_t>(options.show))
+          mismatches.push_back({{"case", i}, {"row", r}, {"col", col}, {"expected", hex(want)}, {"got", hex(have)}});
+        ++mismatched;
+      }
+    failed_cases += case_failed ? 1 : 0;
+  }
+  const bool match = failed_cases == 0;
+  FileOutcome outcome{match ? kHolds : kFails, match ? "match" : "differ", nullptr};
+  if (options.json) {
+    outcome.json = Json{{"verdict", outcome.label},
+                        {"device", session->gpu.info().name},
+                        {"kernel", kernel.name},
+                        {"cases", options.cases},
+                        {"failed_cases", failed_cases},
+                        {"mismatched_elements", mismatched},
+                        {"mismatches", std::move(mismatches)}};
+    return outcome;
+  }
+  out << outcome.label << ": " << kernel.name << ", " << options.cases << " cases on " << session->gpu.info().name
+      << " against the CPU machine on " << arch.name << ": " << failed_cases << " cases differ (" << mismatched
+      << " elements of D)\n";
+  for (const Json& m : mismatches)
+    out << "  case " << m["case"] << " D[" << m["row"] << "][" << m["col"] << "]: CPU "
+        << m["expected"].get<std::string>() << ", device " << m["got"].get<std::string>() << "\n";
+  return outcome;
+}
+
+}  // namespace mmacheck::cli

@@ -1,0 +1,581 @@
+#include "core/ptx/cta_machine.h"
+
+#include <algorithm>
+#include <numeric>
+#include <string>
+
+#include "core/base/hex.h"
+#include "core/ptx/machine_context.h"
+
+namespace mmacheck::ptx {
+
+std::int64_t TensorArg::storage_elements() const {
+  std::int64_t n = 1;
+  for (std::size_t i = 0; i < shape.size(); ++i) {
+    if (shape[i] == 0) return 0;
+    n += (shape[i] - 1) * strides[i];
+  }
+  return n;
+}
+
+namespace {
+
+// Regions sit 2^40 bytes apart from 2^40: far from 0, from each other and
+// from the shared window, so a stray address lands in none of them.
+constexpr std::uint64_t kGlobalBase = std::uint64_t{1} << 40;
+constexpr std::uint32_t kManyReaders = 0xFFFFFFFF;
+
+std::string element_name(const TensorArg& t, std::int64_t storage) {
+  // Strides in decreasing order give the multi-index of a storage offset.
+  std::vector<std::size_t> order(t.shape.size());
+  std::iota(order.begin(), order.end(), 0);
+  std::stable_sort(order.begin(), order.end(),
+                   [&](std::size_t a, std::size_t b) { return t.strides[a] > t.strides[b]; });
+  std::vector<std::int64_t> index(t.shape.size(), 0);
+  std::int64_t rest = storage;
+  for (const std::size_t d : order) {
+    if (t.strides[d] <= 0) continue;
+    index[d] = std::min(rest / t.strides[d], t.shape[d] - 1);
+    rest -= index[d] * t.strides[d];
+  }
+  std::string out = t.name;
+  if (rest != 0) return out + " at element offset " + std::to_string(storage) + " (padding)";
+  for (const std::int64_t i : index) out += "[" + std::to_string(i) + "]";
+  return out;
+}
+
+std::string byte_range_name(const GlobalMemory::Region& r, std::uint64_t address) {
+  const std::int64_t offset = static_cast<std::int64_t>(address - r.base);
+  return element_name(r.tensor, offset / r.tensor.element_bytes());
+}
+
+}  // namespace
+
+std::uint64_t GlobalMemory::add(TensorArg tensor) {
+  const std::uint64_t base = kGlobalBase * (regions_.size() + 1);
+  const std::int64_t bytes = tensor.storage_elements() * tensor.element_bytes();
+  Region r;
+  r.tensor = std::move(tensor);
+  r.base = base;
+  r.bytes.assign(static_cast<std::size_t>(bytes), 0);
+  r.tags.assign(static_cast<std::size_t>(bytes), make_tag(kUnwritten, 0));
+  r.writer.assign(static_cast<std::size_t>(bytes), 0);
+  r.where.assign(static_cast<std::size_t>(bytes), -1);
+  regions_.push_back(std::move(r));
+  return base;
+}
+
+GlobalMemory::Region* GlobalMemory::find(std::uint64_t address, std::int64_t bytes) {
+  for (Region& r : regions_)
+    if (address >= r.base && address - r.base + static_cast<std::uint64_t>(bytes) <= r.bytes.size()) return &r;
+  return nullptr;
+}
+
+// ---- ThreadContext ---------------------------------------------------------
+
+void ThreadContext::fault(const Instruction& inst, const std::string& message) const {
+  throw PtxFault{Finding{inst.loc, cta_.id, thread_, message}};
+}
+
+void ThreadContext::unfollowed(const Instruction& inst, const std::string& message) const {
+  throw PtxUnfollowed{Finding{inst.loc, cta_.id, thread_, message}};
+}
+
+Value ThreadContext::get(const Operand& op, int bits) const {
+  Value v;
+  switch (op.kind) {
+    case Operand::Kind::reg:
+      if (op.reg >= 0) v = t_.regs[static_cast<std::size_t>(op.reg)];
+      break;
+    case Operand::Kind::imm: v.bits = static_cast<std::uint64_t>(op.imm); break;
+    case Operand::Kind::symbol: {
+      const Symbol& s = m_.kernel.symbols[static_cast<std::size_t>(op.symbol)];
+      if (s.space != Space::shared) throw Error(op.loc, "the address of parameter '" + s.name + "' is not modelled");
+      v.bits = static_cast<std::uint64_t>(m_.symbol_offsets[static_cast<std::size_t>(op.symbol)]);
+      break;
+    }
+    case Operand::Kind::special: {
+      const auto& b = m_.shape.block;
+      const auto& g = m_.shape.grid;
+      const int x = thread_ % b[0], y = (thread_ / b[0]) % b[1], z = thread_ / (b[0] * b[1]);
+      const int lane = thread_ % 32;
+      std::uint64_t r = 0;
+      switch (op.special) {
+        case Special::tid_x: r = static_cast<std::uint64_t>(x); break;
+        case Special::tid_y: r = static_cast<std::uint64_t>(y); break;
+        case Special::tid_z: r = static_cast<std::uint64_t>(z); break;
+        case Special::ntid_x: r = static_cast<std::uint64_t>(b[0]); break;
+        case Special::ntid_y: r = static_cast<std::uint64_t>(b[1]); break;
+        case Special::ntid_z: r = static_cast<std::uint64_t>(b[2]); break;
+        case Special::ctaid_x: r = static_cast<std::uint64_t>(cta_.id[0]); break;
+        case Special::ctaid_y: r = static_cast<std::uint64_t>(cta_.id[1]); break;
+        case Special::ctaid_z: r = static_cast<std::uint64_t>(cta_.id[2]); break;
+        case Special::nctaid_x: r = static_cast<std::uint64_t>(g[0]); break;
+        case Special::nctaid_y: r = static_cast<std::uint64_t>(g[1]); break;
+        case Special::nctaid_z: r = static_cast<std::uint64_t>(g[2]); break;
+        case Special::laneid: r = static_cast<std::uint64_t>(lane); break;
+        case Special::warpid: r = static_cast<std::uint64_t>(thread_ / 32); break;
+        case Special::nwarpid: r = static_cast<std::uint64_t>((m_.threads_per_cta + 31) / 32); break;
+        case Special::lanemask_lt: r = (std::uint64_t{1} << lane) - 1; break;
+        case Special::lanemask_le: r = (std::uint64_t{2} << lane) - 1; break;
+        case Special::lanemask_eq: r = std::uint64_t{1} << lane; break;
+        case Special::lanemask_ge: r = ~((std::uint64_t{1} << lane) - 1) & 0xFFFFFFFF; break;
+        case Special::lanemask_gt: r = ~((std::uint64_t{2} << lane) - 1) & 0xFFFFFFFF; break;
+      }
+      v.bits = r;
+      break;
+    }
+    default: throw Error(op.loc, "internal: operand is not a value");
+  }
+  if (bits < 64) {
+    v.bits &= (std::uint64_t{1} << bits) - 1;
+    for (int i = (bits + 7) / 8; i < 8; ++i) v.tags[static_cast<std::size_t>(i)] = 0;
+  }
+  return v;
+}
+
+void ThreadContext::set_reg(int index, Value v) {
+  if (index < 0) return;
+  const int bits = reg_bits(index);
+  if (bits < 64) {
+    v.bits &= (std::uint64_t{1} << bits) - 1;
+    for (int i = (bits + 7) / 8; i < 8; ++i) v.tags[static_cast<std::size_t>(i)] = 0;
+  }
+  t_.regs[static_cast<std::size_t>(index)] = v;
+}
+
+void ThreadContext::set(const Operand& op, const Value& v) {
+  if (op.kind != Operand::Kind::reg) throw Error(op.loc, "internal: destination is not a register");
+  set_reg(op.reg, v);
+}
+
+void ThreadContext::derive(const Instruction& inst, Value& result, int bytes,
+                           std::initializer_list<const Value*> inputs) const {
+  bool tagged = false, unwritten = false;
+  for (const Value* in : inputs)
+    for (const Tag t : in->tags) {
+      tagged = tagged || t != 0;
+      unwritten = unwritten || (t != 0 && tag_id(t) == kUnwritten);
+    }
+  result.tags = {};
+  if (!tagged) return;
+  const std::uint64_t id = unwritten ? kUnwritten : m_.provenance.opaque(t_.pc);
+  for (int i = 0; i < bytes && i < 8; ++i) result.tags[static_cast<std::size_t>(i)] = make_tag(id, unwritten ? 0 : i);
+  (void)inst;
+}
+
+void ThreadContext::require_plain(const Instruction& inst, const Value& v, int bytes, const char* what) const {
+  for (int i = 0; i < bytes && i < 8; ++i) {
+    const Tag t = v.tags[static_cast<std::size_t>(i)];
+    if (t == 0) continue;
+    if (tag_id(t) == kUnwritten) fault(inst, std::string(what) + " reads a register never written");
+    unfollowed(inst, std::string(what) + " depends on tensor data, which the run does not follow");
+  }
+}
+
+std::uint64_t ThreadContext::address(const Instruction& inst, const Operand& op) const {
+  std::uint64_t base = 0;
+  if (op.reg >= 0) {
+    const Value v = t_.regs[static_cast<std::size_t>(op.reg)];
+    require_plain(inst, v, 8, "the address");
+    base = v.bits;
+  } else if (op.symbol >= 0) {
+    const Symbol& s = m_.kernel.symbols[static_cast<std::size_t>(op.symbol)];
+    if (s.space == Space::shared)
+      base = static_cast<std::uint64_t>(m_.symbol_offsets[static_cast<std::size_t>(op.symbol)]);
+  }
+  return base + static_cast<std::uint64_t>(op.imm);
+}
+
+std::uint8_t* ThreadContext::shared_at(const Instruction& inst, std::uint64_t offset, int bytes) {
+  if (offset > cta_.shared.size() || cta_.shared.size() - offset < static_cast<std::uint64_t>(bytes))
+    fault(inst, "accesses " + std::to_string(bytes) + " bytes of shared memory at offset " + std::to_string(offset) +
+                    ", outside the CTA's " + std::to_string(cta_.shared.size()) + " bytes");
+  return cta_.shared.data() + offset;
+}
+
+void ThreadContext::shared_read(const Instruction& inst, std::uint64_t offset, int bytes) {
+  const std::uint32_t me = static_cast<std::uint32_t>(thread_) + 1;
+  const std::size_t warp = static_cast<std::size_t>(thread_ / 32);
+  for (std::uint64_t b = offset; b < offset + static_cast<std::uint64_t>(bytes); ++b) {
+    if (cta_.pending[b] != 0)
+      fault(inst, "reads shared byte " + std::to_string(b) + ", which the cp.async at line " +
+                      std::to_string(m_.kernel.code[static_cast<std::size_t>(cta_.pending_inst[b])].loc.line) +
+                      " is still writing (no cp.async.wait_group completes it before this read)");
+    const std::uint32_t w = cta_.writer[b];
+    if (w != 0 && w != me && cta_.write_epoch[b] == cta_.epoch &&
+        !((w - 1) / 32 == warp && cta_.write_warp_epoch[b] != cta_.warp_epoch[warp]))
+      fault(inst, "reads shared byte " + std::to_string(b) + ", written by thread " + std::to_string(w - 1) +
+                      " with no barrier between the write and this read");
+    if (cta_.reader[b] == 0 || cta_.read_epoch[b] != cta_.epoch) {
+      cta_.reader[b] = me;
+    } else if (cta_.reader[b] != me) {
+      cta_.reader[b] = kManyReaders;
+    }
+    cta_.read_epoch[b] = cta_.epoch;
+    cta_.read_warp_epoch[b] = cta_.warp_epoch[warp];
+  }
+}
+
+void ThreadContext::shared_write(const Instruction& inst, std::uint64_t offset, int bytes) {
+  const std::uint32_t me = static_cast<std::uint32_t>(thread_) + 1;
+  const std::size_t warp = static_cast<std::size_t>(thread_ / 32);
+  for (std::uint64_t b = offset; b < offset + static_cast<std::uint64_t>(bytes); ++b) {
+    if (cta_.pending[b] != 0)
+      fault(inst, "writes shared byte " + std::to_string(b) + ", which the cp.async at line " +
+                      std::to_string(m_.kernel.code[static_cast<std::size_t>(cta_.pending_inst[b])].loc.line) +
+                      " is still writing");
+    const std::uint32_t w = cta_.writer[b];
+    if (w != 0 && w != me && cta_.write_epoch[b] == cta_.epoch &&
+        !((w - 1) / 32 == warp && cta_.write_warp_epoch[b] != cta_.warp_epoch[warp]))
+      fault(inst, "writes shared byte " + std::to_string(b) + ", which thread " + std::to_string(w - 1) +
+                      " also writes with no barrier between");
+    const std::uint32_t r = cta_.reader[b];
+    if (r != 0 && r != me && cta_.read_epoch[b] == cta_.epoch &&
+        !(r != kManyReaders && (r - 1) / 32 == warp && cta_.read_warp_epoch[b] != cta_.warp_epoch[warp]))
+      fault(inst,
+            "overwrites shared byte " + std::to_string(b) + ", which " +
+                (r == kManyReaders ? std::string("other threads read") : "thread " + std::to_string(r - 1) + " reads") +
+                " with no barrier between the read and this write");
+    cta_.writer[b] = me;
+    cta_.write_epoch[b] = cta_.epoch;
+    cta_.write_warp_epoch[b] = cta_.warp_epoch[warp];
+    cta_.reader[b] = 0;
+  }
+}
+
+Value ThreadContext::load(const Instruction& inst, Space space, std::uint64_t address, int bytes) {
+  if (space == Space::generic) {
+    if (address >= kSharedWindow && address - kSharedWindow <= cta_.shared.size()) {
+      space = Space::shared;
+      address -= kSharedWindow;
+    } else {
+      space = Space::global;
+    }
+  }
+  Value v;
+  if (space == Space::shared) {
+    const std::uint8_t* p = shared_at(inst, address, bytes);
+    shared_read(inst, address, bytes);
+    for (int i = 0; i < bytes; ++i) {
+      v.bits |= std::uint64_t{p[i]} << (8 * i);
+      v.tags[static_cast<std::size_t>(i)] = cta_.shared_tags[address + static_cast<std::uint64_t>(i)];
+    }
+    return v;
+  }
+  if (space != Space::global)
+    fault(inst, "loads from ." + std::string(space_name(space)) + " space, which is not modelled");
+  GlobalMemory::Region* r = m_.global.find(address, bytes);
+  if (r == nullptr)
+    fault(inst,
+          "reads " + std::to_string(bytes) + " bytes at 0x" + hex(address) + ", outside every tensor of the launch");
+  const std::uint64_t off = address - r->base;
+  for (int i = 0; i < bytes; ++i) {
+    v.bits |= std::uint64_t{r->bytes[off + static_cast<std::uint64_t>(i)]} << (8 * i);
+    v.tags[static_cast<std::size_t>(i)] = r->tags[off + static_cast<std::uint64_t>(i)];
+  }
+  return v;
+}
+
+void ThreadContext::store(const Instruction& inst, Space space, std::uint64_t address, int bytes, const Value& v) {
+  if (space == Space::generic) {
+    if (address >= kSharedWindow && address - kSharedWindow <= cta_.shared.size()) {
+      space = Space::shared;
+      address -= kSharedWindow;
+    } else {
+      space = Space::global;
+    }
+  }
+  if (space == Space::shared) {
+    std::uint8_t* p = shared_at(inst, address, bytes);
+    shared_write(inst, address, bytes);
+    for (int i = 0; i < bytes; ++i) {
+      p[i] = static_cast<std::uint8_t>(v.bits >> (8 * i));
+      cta_.shared_tags[address + static_cast<std::uint64_t>(i)] = v.tags[static_cast<std::size_t>(i)];
+    }
+    return;
+  }
+  if (space != Space::global)
+    fault(inst, "stores to ." + std::string(space_name(space)) + " space, which is not modelled");
+  GlobalMemory::Region* r = m_.global.find(address, bytes);
+  if (r == nullptr)
+    fault(inst,
+          "writes " + std::to_string(bytes) + " bytes at 0x" + hex(address) + ", outside every tensor of the launch");
+  const std::uint64_t off = address - r->base;
+  const std::uint32_t me =
+      static_cast<std::uint32_t>(cta_.linear * static_cast<std::int64_t>(m_.threads_per_cta) + thread_) + 1;
+  for (int i = 0; i < bytes; ++i) {
+    const std::uint64_t b = off + static_cast<std::uint64_t>(i);
+    if (r->writer[b] != 0 && r->writer[b] != me) {
+      const std::uint32_t other = r->writer[b] - 1;
+      fault(inst, "writes " + byte_range_name(*r, r->base + b) + ", which thread " +
+                      std::to_string(other % static_cast<std::uint32_t>(m_.threads_per_cta)) + " of CTA " +
+                      std::to_string(other / static_cast<std::uint32_t>(m_.threads_per_cta)) +
+                      " (linear) also writes at line " +
+                      std::to_string(m_.kernel.code[static_cast<std::size_t>(r->where[b])].loc.line));
+    }
+    r->writer[b] = me;
+    r->where[b] = t_.pc;
+    r->bytes[b] = static_cast<std::uint8_t>(v.bits >> (8 * i));
+    r->tags[b] = v.tags[static_cast<std::size_t>(i)];
+  }
+}
+
+void ThreadContext::cp_async(const Instruction& inst, std::uint64_t dst, std::uint64_t src, int bytes, int src_bytes) {
+  shared_at(inst, dst, bytes);
+  PendingCopy c{dst, std::vector<std::uint8_t>(static_cast<std::size_t>(bytes), 0),
+                std::vector<Tag>(static_cast<std::size_t>(bytes), 0), t_.pc};
+  if (src_bytes > 0) {
+    GlobalMemory::Region* r = m_.global.find(src, src_bytes);
+    if (r == nullptr)
+      fault(inst, "copies " + std::to_string(src_bytes) + " bytes from 0x" + hex(src) +
+                      ", outside every tensor of the launch");
+    const std::uint64_t off = src - r->base;
+    for (int i = 0; i < src_bytes; ++i) {
+      c.bytes[static_cast<std::size_t>(i)] = r->bytes[off + static_cast<std::uint64_t>(i)];
+      c.tags[static_cast<std::size_t>(i)] = r->tags[off + static_cast<std::uint64_t>(i)];
+    }
+  }
+  for (int i = 0; i < bytes; ++i) {
+    const std::uint64_t b = dst + static_cast<std::uint64_t>(i);
+    if (cta_.pending[b] != 0)
+      fault(inst, "copies into shared byte " + std::to_string(b) + ", which the cp.async at line " +
+                      std::to_string(m_.kernel.code[static_cast<std::size_t>(cta_.pending_inst[b])].loc.line) +
+                      " is still writing");
+    ++cta_.pending[b];
+    cta_.pending_inst[b] = t_.pc;
+  }
+  t_.open_group.push_back(std::move(c));
+}
+
+void ThreadContext::cp_async_commit() {
+  t_.groups.push_back(std::move(t_.open_group));
+  t_.open_group.clear();
+}
+
+void ThreadContext::cp_async_wait(const Instruction& inst, std::int64_t newest_pending) {
+  if (newest_pending < 0) {  // wait_all: commits what is open, then waits for everything
+    cp_async_commit();
+    newest_pending = 0;
+  }
+  while (static_cast<std::int64_t>(t_.groups.size()) > newest_pending) {
+    for (const PendingCopy& c : t_.groups.front()) {
+      const int n = static_cast<int>(c.bytes.size());
+      for (int i = 0; i < n; ++i) --cta_.pending[c.dst + static_cast<std::uint64_t>(i)];
+      const int saved = t_.pc;
+      t_.pc = c.inst;
+      shared_write(inst, c.dst, n);
+      t_.pc = saved;
+      for (int i = 0; i < n; ++i) {
+        cta_.shared[c.dst + static_cast<std::uint64_t>(i)] = c.bytes[static_cast<std::size_t>(i)];
+        cta_.shared_tags[c.dst + static_cast<std::uint64_t>(i)] = c.tags[static_cast<std::size_t>(i)];
+      }
+    }
+    t_.groups.erase(t_.groups.begin());
+  }
+}
+
+// ---- the scheduler ---------------------------------------------------------
+
+namespace {
+
+using Status = ThreadState::Status;
+
+class CtaRun {
+ public:
+  CtaRun(Machine& m, CtaState& cta) : m_(m), cta_(cta), code_(m.kernel.code) {}
+
+  void run() {
+    const int n = m_.threads_per_cta;
+    const int warps = (n + 31) / 32;
+    for (;;) {
+      bool progress = false;
+      for (int w = 0; w < warps; ++w) {
+        const int first = w * 32;
+        const int lanes = std::min(32, n - first);
+        for (int l = 0; l < lanes; ++l) progress = run_thread(first + l) || progress;
+        progress = warp_collective(first, lanes) || progress;
+      }
+      progress = barrier() || progress;
+      bool all_exited = true;
+      for (const ThreadState& t : cta_.threads) all_exited = all_exited && t.status == Status::exited;
+      if (all_exited) return;
+      if (!progress) deadlock();
+    }
+  }
+
+ private:
+  bool run_thread(int thread) {
+    ThreadState& t = cta_.threads[static_cast<std::size_t>(thread)];
+    bool stepped = false;
+    while (t.status == Status::running) {
+      if (t.pc < 0 || static_cast<std::size_t>(t.pc) >= code_.size()) {
+        t.status = Status::exited;
+        break;
+      }
+      const Instruction& inst = code_[static_cast<std::size_t>(t.pc)];
+      if (++m_.steps > m_.options.max_steps)
+        throw Error(inst.loc,
+                    "the run executed more than " + std::to_string(m_.options.max_steps) +
+                        " thread-instructions (--max-steps): a loop that does not end, or a launch too large");
+      stepped = true;
+      if (inst.guard >= 0) {
+        const Value p = t.regs[static_cast<std::size_t>(inst.guard)];
+        ThreadContext ctx(m_, cta_, thread);
+        ctx.require_plain(inst, p, 1, "the guard predicate");
+        if (((p.bits & 1) != 0) == inst.guard_negated) {
+          ++t.pc;
+          continue;
+        }
+      }
+      if (inst.collective == Collective::warp) {
+        t.status = Status::at_collective;
+        break;
+      }
+      if (inst.collective == Collective::cta) {
+        t.status = Status::at_barrier;
+        break;
+      }
+      ThreadContext ctx(m_, cta_, thread);
+      ctx.next_pc = t.pc + 1;
+      inst.thread(inst, ctx);
+      if (ctx.exited) t.status = Status::exited;
+      else t.pc = ctx.next_pc;
+    }
+    return stepped;
+  }
+
+  bool warp_collective(int first, int lanes) {
+    int waiting = -1;
+    for (int l = 0; l < lanes; ++l)
+      if (cta_.threads[static_cast<std::size_t>(first + l)].status == Status::at_collective) waiting = first + l;
+    if (waiting < 0) return false;
+    const int pc = cta_.threads[static_cast<std::size_t>(waiting)].pc;
+    const Instruction& inst = code_[static_cast<std::size_t>(pc)];
+    for (int l = 0; l < lanes; ++l) {
+      const ThreadState& t = cta_.threads[static_cast<std::size_t>(first + l)];
+      if (t.status == Status::running) return false;  // not yet: it has to arrive first
+      if (t.status == Status::exited)
+        ThreadContext(m_, cta_, waiting)
+            .fault(inst, "'" + inst.opcode + "' is executed by a warp whose thread " + std::to_string(first + l) +
+                             " has exited (the instruction needs every lane)");
+      if (t.status == Status::at_barrier)
+        ThreadContext(m_, cta_, waiting)
+            .fault(inst, "lanes of warp " + std::to_string(first / 32) + " diverge: thread " + std::to_string(waiting) +
+                             " waits at '" + inst.opcode + "', thread " + std::to_string(first + l) +
+                             " at the barrier at line " +
+                             std::to_string(code_[static_cast<std::size_t>(t.pc)].loc.line));
+      if (t.pc != pc)
+        ThreadContext(m_, cta_, waiting)
+            .fault(inst, "lanes of warp " + std::to_string(first / 32) + " diverge at an aligned instruction: thread " +
+                             std::to_string(waiting) + " waits here, thread " + std::to_string(first + l) +
+                             " at line " + std::to_string(code_[static_cast<std::size_t>(t.pc)].loc.line));
+    }
+    if (lanes < 32)
+      ThreadContext(m_, cta_, waiting)
+          .fault(inst, "'" + inst.opcode + "' in a warp of " + std::to_string(lanes) +
+                           " threads (the block is not whole warps)");
+    for (int l = 0; l < lanes; ++l) cta_.threads[static_cast<std::size_t>(first + l)].pc = pc;
+    WarpContext w(m_, cta_, first, lanes);
+    inst.warp(inst, w);
+    for (int l = 0; l < lanes; ++l) {
+      ThreadState& t = cta_.threads[static_cast<std::size_t>(first + l)];
+      t.pc = pc + 1;
+      t.status = Status::running;
+    }
+    return true;
+  }
+
+  bool barrier() {
+    int waiting = 0, live = 0;
+    for (const ThreadState& t : cta_.threads) {
+      if (t.status == Status::exited) continue;
+      ++live;
+      if (t.status == Status::at_barrier) ++waiting;
+    }
+    if (live == 0 || waiting != live) return false;
+    ++cta_.epoch;
+    for (ThreadState& t : cta_.threads)
+      if (t.status == Status::at_barrier) {
+        ++t.pc;
+        t.status = Status::running;
+      }
+    return true;
+  }
+
+  [[noreturn]] void deadlock() {
+    std::string where;
+    int first = -1;
+    for (std::size_t i = 0; i < cta_.threads.size(); ++i) {
+      const ThreadState& t = cta_.threads[i];
+      if (t.status == Status::exited) continue;
+      if (first < 0) first = static_cast<int>(i);
+      if (where.size() < 200)
+        where += (where.empty() ? "" : ", ") + std::string("thread ") + std::to_string(i) + " at line " +
+                 std::to_string(code_[static_cast<std::size_t>(t.pc)].loc.line);
+    }
+    const Instruction& inst = code_[static_cast<std::size_t>(cta_.threads[static_cast<std::size_t>(first)].pc)];
+    ThreadContext(m_, cta_, first)
+        .fault(inst, "the CTA's threads wait forever (" + where + "): a barrier some threads never reach");
+  }
+
+  Machine& m_;
+  CtaState& cta_;
+  const std::vector<Instruction>& code_;
+};
+
+}  // namespace
+
+RunResult run_grid(const PtxKernel& kernel, const GridShape& shape, std::span<const std::uint64_t> params,
+                   GlobalMemory& memory, Provenance& provenance, const RunOptions& options) {
+  Machine m{
+      kernel, shape, params, memory, provenance, options, {}, 0, shape.block[0] * shape.block[1] * shape.block[2]};
+  std::int64_t shared_bytes = kernel.static_shared;
+  m.symbol_offsets.assign(kernel.symbols.size(), 0);
+  for (std::size_t i = 0; i < kernel.symbols.size(); ++i) {
+    const Symbol& s = kernel.symbols[i];
+    if (s.space != Space::shared) continue;
+    if (s.external) {
+      const std::int64_t align = -s.offset;
+      m.symbol_offsets[i] = (kernel.static_shared + align - 1) / align * align;
+      shared_bytes = std::max(shared_bytes, m.symbol_offsets[i] + shape.dynamic_shared);
+    } else {
+      m.symbol_offsets[i] = s.offset;
+    }
+  }
+  RunResult result;
+  std::int64_t linear = 0;
+  try {
+    for (int z = 0; z < shape.grid[2]; ++z)
+      for (int y = 0; y < shape.grid[1]; ++y)
+        for (int x = 0; x < shape.grid[0]; ++x, ++linear) {
+          CtaState cta;
+          cta.id = {x, y, z};
+          cta.linear = linear;
+          const auto bytes = static_cast<std::size_t>(shared_bytes);
+          cta.shared.assign(bytes, 0);
+          cta.shared_tags.assign(bytes, make_tag(kUnwritten, 0));
+          for (auto* v : {&cta.writer, &cta.write_epoch, &cta.write_warp_epoch, &cta.reader, &cta.read_epoch,
+                          &cta.read_warp_epoch})
+            v->assign(bytes, 0);
+          cta.pending.assign(bytes, 0);
+          cta.pending_inst.assign(bytes, -1);
+          cta.warp_epoch.assign(static_cast<std::size_t>((m.threads_per_cta + 31) / 32), 1);
+          ThreadState fresh;
+          fresh.regs.resize(kernel.reg_bits.size());
+          for (std::size_t r = 0; r < kernel.reg_bits.size(); ++r)
+            for (int b = 0; b < (kernel.reg_bits[r] + 7) / 8; ++b)
+              fresh.regs[r].tags[static_cast<std::size_t>(b)] = make_tag(kUnwritten, 0);
+          cta.threads.assign(static_cast<std::size_t>(m.threads_per_cta), fresh);
+          CtaRun(m, cta).run();
+        }
+  } catch (const PtxFault& f) {
+    result.refutation = f.finding;
+  } catch (const PtxUnfollowed& f) {
+    result.unfollowed = f.finding;
+  }
+  result.steps = m.steps;
+  return result;
+}
+
+}  // namespace mmacheck::ptx

@@ -1,0 +1,120 @@
+// run_grid() — a PTX kernel executed thread by thread over a grid, on the
+// CPU: every CTA in turn, every thread of it with its own registers and
+// program counter, warps meeting at their collective instructions
+// (mma.sync, ldmatrix, shfl.sync) and CTAs at their barriers.  Values carry
+// their bits and their provenance (core/ptx/provenance.h), so one run is both
+// the simulation (the bits of D) and the proof's evidence (D's tags).
+//
+// Scheduling: each thread runs until it reaches a warp-collective
+// instruction, a barrier, or its end; a warp's collective runs when all its
+// live lanes wait at that one instruction; a barrier opens when every live
+// thread of the CTA waits at it.  Divergent lanes at a `.aligned`
+// instruction, a collective some lanes have left, and threads waiting
+// forever are refutations, as are:
+//   - two threads writing one byte (shared memory between barriers, global
+//     memory ever), or one thread reading or overwriting a shared byte
+//     another wrote or read with no barrier between;
+//   - a register read as an address, a guard or an mma operand before any
+//     write;
+//   - a shared read of bytes a cp.async is still writing (before the
+//     cp.async.wait_group that completes it);
+//   - an access outside every tensor of the launch, or outside the CTA's
+//     shared memory; an address computed from data.
+// Each names the instruction's line, the CTA and the thread.  What the run
+// cannot follow (a branch or an address computed from tensor data) ends it
+// as `unfollowed`; more steps than the bound is an Error.
+//
+//     GlobalMemory mem;  ... mem.add(...) per tensor argument ...
+//     const RunResult r = run_grid(kernel, {{2, 4, 1}, {32, 1, 1}, 0}, params, mem, prov, {});
+//     r.refutation == std::nullopt
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "core/base/error.h"
+#include "core/gemm/mma_inst.h"
+#include "core/ptx/provenance.h"
+#include "core/ptx/ptx_module.h"
+
+namespace mmacheck::ptx {
+
+// A refutation the run found, where it found it.
+struct Finding {
+  SourceLoc loc;
+  std::array<int, 3> cta{};
+  int thread = 0;
+  std::string message;
+};
+
+// A tensor argument of the launch: its elements' bytes, shape and strides
+// in elements (row-major when the launch gives none).
+struct TensorArg {
+  std::string name;
+  DType dtype = DType::f32;
+  std::vector<std::int64_t> shape;
+  std::vector<std::int64_t> strides;
+  // Elements the storage spans: 1 + Σ (shape_i - 1)·stride_i.
+  std::int64_t storage_elements() const;
+  int element_bytes() const { return std::max(1, dtype_bits(dtype) / 8); }
+};
+
+// The device's global memory as the run sees it: one region per tensor
+// argument, each at its own base address.  Bytes carry tags; the regions
+// the kernel writes keep who wrote each byte, to find two writers.
+class GlobalMemory {
+ public:
+  struct Region {
+    TensorArg tensor;
+    std::uint64_t base = 0;
+    std::vector<std::uint8_t> bytes;
+    std::vector<Tag> tags;
+    std::vector<std::uint32_t> writer;  // 1 + global thread id of the last write, 0: none
+    std::vector<std::int32_t> where;    // the instruction of the last write
+  };
+  // Places `tensor` (zero bytes, every byte tagged `unwritten`); returns its
+  // base address.
+  std::uint64_t add(TensorArg tensor);
+  Region* find(std::uint64_t address, std::int64_t bytes);
+  std::vector<Region>& regions() { return regions_; }
+  const std::vector<Region>& regions() const { return regions_; }
+
+ private:
+  std::vector<Region> regions_;
+};
+
+// The arithmetic of one mma.sync on its logical tiles (row-major words),
+// sim's bit-exact model; a run without one leaves D's bits zero (the
+// provenance alone decides a proof).
+using MmaArithmetic =
+    std::function<void(const MmaInst& inst, std::span<const std::uint64_t> a, std::span<const std::uint64_t> b,
+                       std::span<const std::uint64_t> c, std::span<std::uint64_t> d)>;
+
+struct GridShape {
+  std::array<int, 3> grid{1, 1, 1};
+  std::array<int, 3> block{32, 1, 1};
+  std::int64_t dynamic_shared = 0;
+};
+
+struct RunOptions {
+  std::uint64_t max_steps = std::uint64_t{1} << 32;  // thread-instructions in all
+  MmaArithmetic arithmetic;
+};
+
+struct RunResult {
+  std::optional<Finding> refutation;
+  std::optional<Finding> unfollowed;  // what the run could not follow (a verdict of unchecked)
+  std::uint64_t steps = 0;            // thread-instructions executed
+};
+
+// `params`: each parameter's bits, in the kernel's order (a tensor's: its
+// base address).  Throws Error for what it cannot run (the step bound).
+RunResult run_grid(const PtxKernel& kernel, const GridShape& shape, std::span<const std::uint64_t> params,
+                   GlobalMemory& memory, Provenance& provenance, const RunOptions& options);
+
+}  // namespace mmacheck::ptx

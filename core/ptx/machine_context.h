@@ -1,0 +1,159 @@
+// ThreadContext, WarpContext — what the opcode table's semantics see of the
+// CTA machine (core/ptx/cta_machine.h): one thread's registers, memory
+// through the launch's spaces, and for warp-collective instructions the 32
+// lanes at once.  The machine owns the state; a context is a view of it for
+// one instruction.
+//
+// Reading an operand gives a Value (bits and one provenance tag per byte,
+// core/ptx/provenance.h); writing one keeps the register's declared width.
+// Arithmetic results take their tags from derived(): none when the inputs
+// have none, `unwritten` when one was never written, else opaque, naming
+// the instruction.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <initializer_list>
+#include <string>
+#include <vector>
+
+#include "core/ptx/cta_machine.h"
+#include "core/ptx/provenance.h"
+#include "core/ptx/ptx_module.h"
+
+namespace mmacheck::ptx {
+
+// Thrown inside the run and caught by run_grid: a refutation, or what the
+// run cannot follow (the verdict is then unchecked, with the reason).
+struct PtxFault {
+  Finding finding;
+};
+struct PtxUnfollowed {
+  Finding finding;
+};
+
+struct PendingCopy {
+  std::uint64_t dst;  // shared offset
+  std::vector<std::uint8_t> bytes;
+  std::vector<Tag> tags;
+  int inst;
+};
+
+struct ThreadState {
+  enum class Status : std::uint8_t { running, at_collective, at_barrier, exited };
+  std::vector<Value> regs;
+  int pc = 0;
+  Status status = Status::running;
+  std::vector<std::vector<PendingCopy>> groups;  // committed cp.async groups, oldest first
+  std::vector<PendingCopy> open_group;           // issued since the last commit
+};
+
+struct CtaState {
+  std::array<int, 3> id{};
+  std::int64_t linear = 0;
+  std::vector<std::uint8_t> shared;
+  std::vector<Tag> shared_tags;
+  // Per shared byte: the last writer and reader (1 + thread, 0: none) and
+  // the barrier epochs of those accesses (the CTA's, and the warp's for
+  // bar.warp.sync), and the cp.asyncs writing it.
+  std::vector<std::uint32_t> writer, write_epoch, write_warp_epoch;
+  std::vector<std::uint32_t> reader, read_epoch, read_warp_epoch;
+  std::vector<std::uint16_t> pending;
+  std::vector<std::int32_t> pending_inst;
+  std::uint32_t epoch = 1;
+  std::vector<std::uint32_t> warp_epoch;
+  std::vector<ThreadState> threads;
+};
+
+struct Machine {
+  const PtxKernel& kernel;
+  const GridShape& shape;
+  std::span<const std::uint64_t> params;
+  GlobalMemory& global;
+  Provenance& provenance;
+  const RunOptions& options;
+  std::vector<std::int64_t> symbol_offsets;  // shared symbols: their offset in the window
+  std::uint64_t steps = 0;
+  int threads_per_cta = 0;
+};
+
+// Generic addresses of the shared window: [kSharedWindow, + shared bytes).
+inline constexpr std::uint64_t kSharedWindow = std::uint64_t{1} << 48;
+
+class ThreadContext {
+ public:
+  ThreadContext(Machine& m, CtaState& cta, int thread)
+      : m_(m), cta_(cta), t_(cta.threads[static_cast<std::size_t>(thread)]), thread_(thread) {}
+
+  int thread() const { return thread_; }
+  int lane() const { return thread_ % 32; }
+  int pc() const { return t_.pc; }
+  Machine& machine() { return m_; }
+  Provenance& provenance() { return m_.provenance; }
+  Origin origin() const { return {t_.pc, cta_.linear, thread_}; }
+
+  // The operand's value, `bits` wide (registers, immediates, special
+  // registers, a symbol's address).
+  Value get(const Operand& op, int bits) const;
+  Value reg(int index) const { return t_.regs[static_cast<std::size_t>(index)]; }
+  void set_reg(int index, Value v);
+  void set(const Operand& op, const Value& v);
+  int reg_bits(int index) const { return m_.kernel.reg_bits[static_cast<std::size_t>(index)]; }
+
+  // An address operand's address; a base computed from data is a fault.
+  std::uint64_t address(const Instruction& inst, const Operand& op) const;
+  Value load(const Instruction& inst, Space space, std::uint64_t address, int bytes);
+  void store(const Instruction& inst, Space space, std::uint64_t address, int bytes, const Value& v);
+
+  // Tags for an arithmetic result of `bytes` bytes from `inputs`.
+  void derive(const Instruction& inst, Value& result, int bytes, std::initializer_list<const Value*> inputs) const;
+  // The value must not depend on data (a branch condition, a shift count).
+  void require_plain(const Instruction& inst, const Value& v, int bytes, const char* what) const;
+
+  void jump(int target) { next_pc = target; }
+  void exit() { exited = true; }
+
+  // cp.async: read now, written at the wait that completes its group.
+  void cp_async(const Instruction& inst, std::uint64_t dst, std::uint64_t src, int bytes, int src_bytes);
+  void cp_async_commit();
+  void cp_async_wait(const Instruction& inst, std::int64_t newest_pending);
+
+  [[noreturn]] void fault(const Instruction& inst, const std::string& message) const;
+  [[noreturn]] void unfollowed(const Instruction& inst, const std::string& message) const;
+
+  int next_pc = 0;
+  bool exited = false;
+
+ private:
+  std::uint8_t* shared_at(const Instruction& inst, std::uint64_t offset, int bytes);
+  void shared_read(const Instruction& inst, std::uint64_t offset, int bytes);
+  void shared_write(const Instruction& inst, std::uint64_t offset, int bytes);
+
+  Machine& m_;
+  CtaState& cta_;
+  ThreadState& t_;
+  int thread_;
+};
+
+class WarpContext {
+ public:
+  WarpContext(Machine& m, CtaState& cta, int first_thread, int lanes)
+      : m_(m), cta_(cta), first_(first_thread), lanes_(lanes) {}
+  int lanes() const { return lanes_; }
+  ThreadContext lane(int l) { return {m_, cta_, first_ + l}; }
+  Provenance& provenance() { return m_.provenance; }
+  const RunOptions& options() const { return m_.options; }
+  [[noreturn]] void fault(const Instruction& inst, int lane, const std::string& message) {
+    this->lane(lane).fault(inst, message);
+  }
+  // bar.warp.sync: a new epoch of the warp's shared-memory accesses.
+  void sync() { ++cta_.warp_epoch[static_cast<std::size_t>(first_ / 32)]; }
+
+ private:
+  Machine& m_;
+  CtaState& cta_;
+  int first_;
+  int lanes_;
+};
+
+}  // namespace mmacheck::ptx

@@ -1,0 +1,74 @@
+#include "core/ptx/provenance.h"
+
+#include <algorithm>
+
+#include "core/base/error.h"
+
+namespace mmacheck::ptx {
+
+std::uint64_t Provenance::add_input(int tensor, std::int64_t elements, int element_bytes) {
+  if (!entries_.empty()) throw Error("internal: an input added after the run began");
+  const std::uint64_t base = next_input_;
+  inputs_.push_back({base, elements, tensor, element_bytes});
+  next_input_ += static_cast<std::uint64_t>(elements);
+  return base;
+}
+
+std::optional<Provenance::Input> Provenance::input(std::uint64_t id) const {
+  if (id < opaque_end_ || id >= next_input_) return std::nullopt;
+  const auto it = std::upper_bound(inputs_.begin(), inputs_.end(), id,
+                                   [](std::uint64_t v, const InputRange& r) { return v < r.base; });
+  if (it == inputs_.begin()) return std::nullopt;
+  const InputRange& r = *(it - 1);
+  if (id - r.base >= static_cast<std::uint64_t>(r.count)) return std::nullopt;
+  return Input{r.tensor, static_cast<std::int64_t>(id - r.base)};
+}
+
+std::uint64_t Provenance::add_sum(std::uint64_t parent, std::span<const Product> products, int width, Origin origin) {
+  if (products_.size() + products.size() > max_products_)
+    throw Error("the provenance run holds more than " + std::to_string(max_products_) +
+                " products (--max-products): use a smaller launch");
+  const Entry e{Entry::Kind::sum, parent, products_.size(), static_cast<std::uint32_t>(products.size()), width, origin};
+  products_.insert(products_.end(), products.begin(), products.end());
+  entries_.push_back(e);
+  return next_input_ + entries_.size() - 1;
+}
+
+std::uint64_t Provenance::add_convert(std::uint64_t source, int width, Origin origin) {
+  entries_.push_back({Entry::Kind::convert, source, 0, 0, width, origin});
+  return next_input_ + entries_.size() - 1;
+}
+
+const Provenance::Entry* Provenance::entry(std::uint64_t id) const {
+  if (id < next_input_ || id - next_input_ >= entries_.size()) return nullptr;
+  return &entries_[id - next_input_];
+}
+
+int Provenance::width(std::uint64_t id) const {
+  if (const Entry* e = entry(id)) return e->width;
+  if (id < opaque_end_ || id >= next_input_) return 0;
+  const auto it = std::upper_bound(inputs_.begin(), inputs_.end(), id,
+                                   [](std::uint64_t v, const InputRange& r) { return v < r.base; });
+  return it == inputs_.begin() ? 0 : (it - 1)->element_bytes;
+}
+
+ElementRef element_ref(const Provenance& p, const Value& v, int byte, int bytes) {
+  bool any = false;
+  for (int i = 0; i < bytes; ++i) any = any || v.tags[static_cast<std::size_t>(byte + i)] != 0;
+  if (!any) {
+    const std::uint64_t mask = bytes >= 8 ? ~std::uint64_t{0} : (std::uint64_t{1} << (8 * bytes)) - 1;
+    return {((v.bits >> (8 * byte)) & mask) == 0 ? ElementRef::Kind::zero : ElementRef::Kind::constant, 0};
+  }
+  const Tag first = v.tags[static_cast<std::size_t>(byte)];
+  for (int i = 0; i < bytes; ++i)
+    if (tag_id(v.tags[static_cast<std::size_t>(byte + i)]) == kUnwritten) return {ElementRef::Kind::unwritten, 0};
+  for (int i = 0; i < bytes; ++i) {
+    const Tag t = v.tags[static_cast<std::size_t>(byte + i)];
+    if (tag_id(t) != tag_id(first) || tag_byte(t) != i) return {ElementRef::Kind::pieces, tag_id(first)};
+  }
+  if (p.opaque_inst(tag_id(first)) < 0 && p.width(tag_id(first)) != bytes)
+    return {ElementRef::Kind::pieces, tag_id(first)};
+  return {ElementRef::Kind::value, tag_id(first)};
+}
+
+}  // namespace mmacheck::ptx

@@ -1,0 +1,125 @@
+// Provenance — where the CTA machine's values come from, carried beside
+// their bits: every byte of a register or of memory has a Tag naming the
+// value it is a byte of.  Copies (mov, ld, st, cp.async, ldmatrix, shuffles,
+// byte permutes and whole-byte shifts and masks) move tags with the bytes;
+// mma.sync reads its operands' elements through them and makes a sum; other
+// arithmetic on tagged bytes makes an opaque value naming its instruction.
+// The check of a launch (core/ptx/ptx_check.h) reads D's tags at the end.
+//
+// A tag is (id << 8) | byte: byte b of value `id`.  Ids:
+//
+//   0             no provenance: a constant, an index, an address
+//   1             never written (a register or shared byte before any write)
+//   2 .. 2+n      opaque: computed from tagged values by instruction i - 2
+//   inputs        one id per element of each input tensor (A, B, C)
+//   dynamic       sums (an mma's result: a parent plus its products) and
+//                 conversions of a value to a narrower float (cvt)
+//
+//     Provenance p(kernel.code.size());
+//     const std::uint64_t a0 = p.add_input(0, 16 * 16);   // A's elements
+//     p.input(a0 + 17) == Provenance::Input{0, 17};
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <vector>
+
+namespace mmacheck::ptx {
+
+using Tag = std::uint64_t;
+constexpr Tag make_tag(std::uint64_t id, int byte) { return (id << 8) | static_cast<std::uint64_t>(byte); }
+constexpr std::uint64_t tag_id(Tag t) { return t >> 8; }
+constexpr int tag_byte(Tag t) { return static_cast<int>(t & 0xFF); }
+constexpr std::uint64_t kUnwritten = 1;
+
+// A register's or a loaded value: up to 64 bits and one tag per byte.
+struct Value {
+  std::uint64_t bits = 0;
+  std::array<Tag, 8> tags{};
+  bool tagged(int bytes) const {
+    for (int i = 0; i < bytes; ++i)
+      if (tags[static_cast<std::size_t>(i)] != 0) return true;
+    return false;
+  }
+};
+
+// Where the machine made a value: instruction index, CTA (linear), thread.
+struct Origin {
+  int inst = -1;
+  std::int64_t cta = 0;
+  int thread = 0;
+};
+
+// One product of an mma: the ids of its A and its B element.
+struct Product {
+  std::uint64_t a;
+  std::uint64_t b;
+};
+
+class Provenance {
+ public:
+  // `instructions`: the kernel's, one opaque id each.
+  explicit Provenance(std::size_t instructions) : opaque_end_(2 + instructions), next_input_(opaque_end_) {}
+
+  // Ids for `elements` elements of input tensor `tensor` (consecutive from
+  // the returned base); before any dynamic id.
+  std::uint64_t add_input(int tensor, std::int64_t elements, int element_bytes);
+
+  struct Input {
+    int tensor;
+    std::int64_t element;  // storage index (offset / element size)
+    bool operator==(const Input&) const = default;
+  };
+  std::optional<Input> input(std::uint64_t id) const;
+  std::uint64_t opaque(int inst) const { return 2 + static_cast<std::uint64_t>(inst); }
+  // The instruction an opaque id names, or -1.
+  int opaque_inst(std::uint64_t id) const { return id >= 2 && id < opaque_end_ ? static_cast<int>(id - 2) : -1; }
+
+  struct Entry {
+    enum class Kind : std::uint8_t { sum, convert } kind;
+    std::uint64_t parent;  // sum: the accumulator's id before (0: zero); convert: the source
+    std::uint64_t begin;   // sum: its products in products()
+    std::uint32_t count;
+    int width;  // bytes
+    Origin origin;
+  };
+  // A new sum: `parent` plus `products`.  Throws Error past `max_products`
+  // products in all (the run's memory bound).
+  std::uint64_t add_sum(std::uint64_t parent, std::span<const Product> products, int width, Origin origin);
+  std::uint64_t add_convert(std::uint64_t source, int width, Origin origin);
+  // The bytes of the value `id` names (an input element's, a sum's, a
+  // conversion's); 0 for the others.
+  int width(std::uint64_t id) const;
+  const Entry* entry(std::uint64_t id) const;
+  std::span<const Product> products(const Entry& e) const { return {products_.data() + e.begin, e.count}; }
+
+  void set_max_products(std::uint64_t n) { max_products_ = n; }
+
+ private:
+  std::uint64_t opaque_end_;
+  std::uint64_t next_input_;
+  struct InputRange {
+    std::uint64_t base;
+    std::int64_t count;
+    int tensor;
+    int element_bytes;
+  };
+  std::vector<InputRange> inputs_;
+  std::vector<Entry> entries_;
+  std::vector<Product> products_;
+  std::uint64_t max_products_ = std::uint64_t{1} << 26;
+};
+
+// The value `bytes` bytes at `byte` of `v` hold, read through its tags:
+// zero (untagged zero bits), a constant (untagged, nonzero), the id of one
+// whole value (the bytes 0..n-1 of one id, in order, and the value `bytes`
+// wide), never written, or pieces of values.
+struct ElementRef {
+  enum class Kind : std::uint8_t { zero, constant, value, unwritten, pieces } kind;
+  std::uint64_t id = 0;
+};
+ElementRef element_ref(const Provenance& p, const Value& v, int byte, int bytes);
+
+}  // namespace mmacheck::ptx

@@ -1,0 +1,246 @@
+#include "core/ptx/ptx_check.h"
+
+#include <algorithm>
+#include <string>
+#include <vector>
+
+namespace mmacheck::ptx {
+
+namespace {
+
+// The (row, col) of a 2-D tensor's storage element, or nullopt (padding).
+std::optional<std::pair<std::int64_t, std::int64_t>> index_of(const TensorArg& t, std::int64_t storage) {
+  const std::int64_t s0 = t.strides[0], s1 = t.strides[1];
+  // Try the larger stride first: row-major and column-major alike.
+  const bool rows_outer = s0 >= s1;
+  const std::int64_t outer = rows_outer ? s0 : s1, inner = rows_outer ? s1 : s0;
+  const std::int64_t outer_n = rows_outer ? t.shape[0] : t.shape[1], inner_n = rows_outer ? t.shape[1] : t.shape[0];
+  if (outer <= 0) return std::nullopt;
+  const std::int64_t o = std::min(storage / outer, outer_n - 1);
+  const std::int64_t rest = storage - o * outer;
+  std::int64_t in = 0;
+  if (inner > 0) {
+    if (rest % inner != 0) return std::nullopt;
+    in = rest / inner;
+  } else if (rest != 0) {
+    return std::nullopt;
+  }
+  if (in >= inner_n || in < 0) return std::nullopt;
+  return rows_outer ? std::pair{o, in} : std::pair{in, o};
+}
+
+class DCheck {
+ public:
+  DCheck(const PtxKernel& k, const PtxLaunch& l, const Provenance& p) : k_(k), l_(l), p_(p) {}
+
+  // What value `id` is, in words: "A[3][4]", "a value computed at line 57", ...
+  std::string describe(std::uint64_t id) const {
+    if (id == kUnwritten) return "a value never written";
+    if (const int inst = p_.opaque_inst(id); inst >= 0)
+      return "a value computed by '" + k_.code[static_cast<std::size_t>(inst)].opcode + "' at line " +
+             std::to_string(k_.code[static_cast<std::size_t>(inst)].loc.line);
+    if (const auto in = p_.input(id)) {
+      const TensorArg& t = l_.tensors[static_cast<std::size_t>(in->tensor)];
+      if (const auto ij = index_of(t, in->element))
+        return t.name + "[" + std::to_string(ij->first) + "][" + std::to_string(ij->second) + "]";
+      return t.name + " at element offset " + std::to_string(in->element);
+    }
+    if (const Provenance::Entry* e = p_.entry(id))
+      return std::string(e->kind == Provenance::Entry::Kind::sum ? "a sum" : "a conversion") + " made at line " +
+             std::to_string(k_.code[static_cast<std::size_t>(e->origin.inst)].loc.line);
+    return "value " + std::to_string(id);
+  }
+
+  Finding at_origin(const Origin& o, std::string message) const {
+    Finding f;
+    f.loc = k_.code[static_cast<std::size_t>(o.inst)].loc;
+    const auto& g = l_.shape.grid;
+    f.cta = {static_cast<int>(o.cta % g[0]), static_cast<int>((o.cta / g[0]) % g[1]),
+             static_cast<int>(o.cta / (std::int64_t{g[0]} * g[1]))};
+    f.thread = o.thread;
+    f.message = std::move(message);
+    return f;
+  }
+
+  // The first element of D that does not hold its sum, or nullopt.
+  std::optional<Finding> run(const GlobalMemory& memory) {
+    const TensorArg& D = l_.tensors[static_cast<std::size_t>(l_.d)];
+    const GlobalMemory::Region& r = memory.regions()[static_cast<std::size_t>(l_.d)];
+    const std::int64_t K = l_.tensors[static_cast<std::size_t>(l_.a)].shape[1];
+    const int bytes = D.element_bytes();
+    std::vector<int> seen(static_cast<std::size_t>(K));
+    for (std::int64_t i = 0; i < D.shape[0]; ++i)
+      for (std::int64_t j = 0; j < D.shape[1]; ++j) {
+        const std::int64_t off = (i * D.strides[0] + j * D.strides[1]) * bytes;
+        Value v;
+        for (int b = 0; b < bytes && b < 8; ++b) {
+          v.bits |= std::uint64_t{r.bytes[static_cast<std::size_t>(off + b)]} << (8 * b);
+          v.tags[static_cast<std::size_t>(b)] = r.tags[static_cast<std::size_t>(off + b)];
+        }
+        const std::string name = D.name + "[" + std::to_string(i) + "][" + std::to_string(j) + "]";
+        const std::int32_t where = r.where[static_cast<std::size_t>(off)];
+        const auto at_store = [&](std::string message) {
+          Finding f;
+          if (where >= 0) {
+            f.loc = k_.code[static_cast<std::size_t>(where)].loc;
+            const std::uint32_t w = r.writer[static_cast<std::size_t>(off)] - 1;
+            const auto threads = static_cast<std::uint32_t>(l_.shape.block[0] * l_.shape.block[1] * l_.shape.block[2]);
+            f.thread = static_cast<int>(w % threads);
+            const std::int64_t cta = w / threads;
+            const auto& g = l_.shape.grid;
+            f.cta = {static_cast<int>(cta % g[0]), static_cast<int>((cta / g[0]) % g[1]),
+                     static_cast<int>(cta / (std::int64_t{g[0]} * g[1]))};
+          } else {
+            f.loc = k_.loc;
+          }
+          f.message = std::move(message);
+          return f;
+        };
+        const ElementRef e = element_ref(p_, v, 0, bytes);
+        switch (e.kind) {
+          case ElementRef::Kind::unwritten: return at_store(name + " is never written");
+          case ElementRef::Kind::zero:
+          case ElementRef::Kind::constant:
+            if (K == 0) continue;
+            return at_store(name + " holds a constant, not its sum over k (written at line " +
+                            std::to_string(where >= 0 ? k_.code[static_cast<std::size_t>(where)].loc.line : 0) + ")");
+          case ElementRef::Kind::pieces:
+            return at_store(name + " holds pieces of different values (bytes of " + describe(e.id) + " and others)");
+          case ElementRef::Kind::value: break;
+        }
+        std::uint64_t id = e.id;
+        if (const Provenance::Entry* c = p_.entry(id); c != nullptr && c->kind == Provenance::Entry::Kind::convert)
+          id = c->parent;
+        std::fill(seen.begin(), seen.end(), 0);
+        int c_terms = 0;
+        std::vector<Origin> first_origin(static_cast<std::size_t>(K));
+        while (id != 0) {
+          const Provenance::Entry* s = p_.entry(id);
+          if (s == nullptr || s->kind != Provenance::Entry::Kind::sum) {
+            if (l_.c >= 0) {
+              if (const auto in = p_.input(id); in && in->tensor == l_.c) {
+                const auto ij = index_of(l_.tensors[static_cast<std::size_t>(l_.c)], in->element);
+                if (ij && ij->first == i && ij->second == j && c_terms == 0) {
+                  ++c_terms;
+                  break;
+                }
+              }
+            }
+            return at_store(name + " holds " + describe(id) + (p_.entry(e.id) != nullptr ? " within its sum" : "") +
+                            ", not " + (K > 0 ? "a sum of products of A and B" : "its C"));
+          }
+          for (const Product& pr : p_.products(*s)) {
+            const auto a = p_.input(pr.a);
+            const auto b = p_.input(pr.b);
+            const auto ai = a && a->tensor == l_.a ? index_of(l_.tensors[static_cast<std::size_t>(l_.a)], a->element)
+                                                   : std::nullopt;
+            const auto bi = b && b->tensor == l_.b ? index_of(l_.tensors[static_cast<std::size_t>(l_.b)], b->element)
+                                                   : std::nullopt;
+            if (!ai || !bi)
+              return at_origin(s->origin, name + " includes the product of " + describe(pr.a) + " and " +
+                                              describe(pr.b) + ", not of an element of A and one of B");
+            const auto [a_row, a_k] = *ai;
+            const auto [b_k, b_col] = *bi;
+            if (a_row != i || b_col != j || a_k != b_k)
+              return at_origin(s->origin, name + " includes " + describe(pr.a) + "·" + describe(pr.b) +
+                                              ", which is not A[" + std::to_string(i) + "][k]·B[k][" +
+                                              std::to_string(j) + "]");
+            const auto kk = static_cast<std::size_t>(a_k);
+            if (seen[kk]++ != 0)
+              return at_origin(s->origin,
+                               name + " adds A[" + std::to_string(i) + "][" + std::to_string(kk) + "]·B[" +
+                                   std::to_string(kk) + "][" + std::to_string(j) + "] twice (also at line " +
+                                   std::to_string(k_.code[static_cast<std::size_t>(first_origin[kk].inst)].loc.line) +
+                                   ")");
+            first_origin[kk] = s->origin;
+          }
+          id = s->parent;
+        }
+        for (std::int64_t kk = 0; kk < K; ++kk)
+          if (seen[static_cast<std::size_t>(kk)] == 0) {
+            std::int64_t end = kk;
+            while (end + 1 < K && seen[static_cast<std::size_t>(end + 1)] == 0) ++end;
+            return at_store(name + " lacks the product" +
+                            (end > kk ? "s of k = " + std::to_string(kk) + ".." + std::to_string(end)
+                                      : " of k = " + std::to_string(kk)) +
+                            " (of its " + std::to_string(K) + ")");
+          }
+        if (l_.c >= 0 && c_terms == 0)
+          return at_store(name + " lacks C[" + std::to_string(i) + "][" + std::to_string(j) + "]");
+      }
+    return std::nullopt;
+  }
+
+ private:
+  const PtxKernel& k_;
+  const PtxLaunch& l_;
+  const Provenance& p_;
+};
+
+}  // namespace
+
+PlacedLaunch place_launch(const PtxLaunch& launch, GlobalMemory& memory, Provenance& provenance,
+                          const TensorFill& fill) {
+  PlacedLaunch placed;
+  placed.input_base.assign(launch.tensors.size(), 0);
+  std::vector<std::uint64_t> bases;
+  for (std::size_t t = 0; t < launch.tensors.size(); ++t) {
+    const TensorArg& arg = launch.tensors[t];
+    bases.push_back(memory.add(arg));
+    GlobalMemory::Region& r = memory.regions().back();
+    if (static_cast<int>(t) == launch.d) continue;
+    const int eb = arg.element_bytes();
+    const std::int64_t n = arg.storage_elements();
+    const std::uint64_t base = provenance.add_input(static_cast<int>(t), n, eb);
+    placed.input_base[t] = base;
+    for (std::int64_t e = 0; e < n; ++e)
+      for (int b = 0; b < eb; ++b)
+        r.tags[static_cast<std::size_t>(e * eb + b)] = make_tag(base + static_cast<std::uint64_t>(e), b);
+    if (fill) fill(static_cast<int>(t), arg, r.bytes);
+  }
+  for (const ParamBinding& b : launch.params)
+    placed.params.push_back(b.tensor >= 0 ? bases[static_cast<std::size_t>(b.tensor)] : b.bits);
+  return placed;
+}
+
+PtxReport check_ptx_launch(const PtxModule& module, PtxLaunch launch, RunOptions options) {
+  const PtxKernel& kernel = bind_launch(launch, module);
+  PtxReport report;
+  report.kernel = kernel.name;
+  report.shape = launch.shape;
+  report.m = launch.tensors[static_cast<std::size_t>(launch.d)].shape[0];
+  report.n = launch.tensors[static_cast<std::size_t>(launch.d)].shape[1];
+  report.k = launch.tensors[static_cast<std::size_t>(launch.a)].shape[1];
+  GlobalMemory memory;
+  Provenance provenance(kernel.code.size());
+  const PlacedLaunch placed = place_launch(launch, memory, provenance, {});
+  const RunResult run = run_grid(kernel, launch.shape, placed.params, memory, provenance, options);
+  report.steps = run.steps;
+  if (run.refutation) {
+    report.verdict = FrameVerdict::refuted;
+    report.finding = run.refutation;
+    report.message = run.refutation->message;
+    return report;
+  }
+  if (run.unfollowed) {
+    report.verdict = FrameVerdict::unchecked;
+    report.finding = run.unfollowed;
+    report.message = run.unfollowed->message;
+    return report;
+  }
+  DCheck check(kernel, launch, provenance);
+  if (auto f = check.run(memory)) {
+    report.verdict = FrameVerdict::refuted;
+    report.message = f->message;
+    report.finding = std::move(f);
+    return report;
+  }
+  report.verdict = FrameVerdict::proved;
+  const std::string c = launch.c >= 0 ? " + C[i][j]" : "";
+  report.message = "every element of D (" + std::to_string(report.m) + " x " + std::to_string(report.n) +
+                   ") holds the sum over k < " + std::to_string(report.k) + " of A[i][k]·B[k][j]" + c +
+                   ", each product once (this launch's problem size and grid only)";
+  return report;
+}
+
+}  // namespace mmacheck::ptx

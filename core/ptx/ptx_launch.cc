@@ -1,0 +1,264 @@
+#include "core/ptx/ptx_launch.h"
+
+#include <bit>
+#include <limits>
+#include <set>
+
+#include "core/base/json_source.h"
+#include "core/program/dtype.h"
+
+namespace mmacheck::ptx {
+
+namespace {
+
+constexpr std::int64_t kMaxElements = std::int64_t{1} << 31;  // per tensor: 2^31 elements
+
+class LaunchReader {
+ public:
+  LaunchReader(std::string_view text, const std::string& file) : src_(text, file) {}
+
+  PtxLaunch read() {
+    const Json& v = src_.value();
+    if (!v.is_object()) throw Error(src_.at(""), "a launch file is a JSON object");
+    PtxLaunch l;
+    l.file = src_.file();
+    for (const auto& [key, value] : v.items()) {
+      const std::string at = JsonSource::child("", key);
+      if (key == "kernel") {
+        if (!value.is_string()) throw Error(src_.at(at), "\"kernel\" is a name");
+        l.kernel = value.get<std::string>();
+      } else if (key == "grid") {
+        l.shape.grid = dims(value, at, 1 << 20);
+      } else if (key == "block") {
+        l.shape.block = dims(value, at, 1024);
+        l.block_given = true;
+      } else if (key == "dynamic_shared") {
+        l.shape.dynamic_shared = integer(value, at, 0, 1 << 30);
+      } else if (key == "params" || key == "gemm") {
+        continue;
+      } else {
+        throw Error(src_.at(at),
+                    "unknown key \"" + printable(key) + "\" (kernel, grid, block, dynamic_shared, params, gemm)");
+      }
+    }
+    if (!v.contains("params")) throw Error(src_.at(""), "a launch file needs \"params\"");
+    params(l, v["params"], "/params");
+    gemm(l, v.contains("gemm") ? &v["gemm"] : nullptr);
+    std::int64_t threads = 1;
+    for (const int b : l.shape.block) threads *= b;
+    if (threads > 1024) throw Error(src_.at("/block"), "a block of more than 1024 threads");
+    return l;
+  }
+
+ private:
+  std::int64_t integer(const Json& v, const std::string& at, std::int64_t lo, std::int64_t hi) {
+    if (!v.is_number_integer()) throw Error(src_.at(at), "expected an integer");
+    const std::int64_t n = v.is_number_unsigned() && v.get<std::uint64_t>() > static_cast<std::uint64_t>(hi)
+                               ? hi + 1
+                               : v.get<std::int64_t>();
+    if (n < lo || n > hi)
+      throw Error(src_.at(at), "expected an integer in " + std::to_string(lo) + ".." + std::to_string(hi));
+    return n;
+  }
+
+  std::array<int, 3> dims(const Json& v, const std::string& at, std::int64_t max) {
+    std::array<int, 3> out{1, 1, 1};
+    if (v.is_number_integer()) {
+      out[0] = static_cast<int>(integer(v, at, 1, max));
+      return out;
+    }
+    if (!v.is_array() || v.empty() || v.size() > 3) throw Error(src_.at(at), "expected 1 to 3 positive integers");
+    for (std::size_t i = 0; i < v.size(); ++i)
+      out[i] = static_cast<int>(integer(v[i], JsonSource::child(at, i), 1, max));
+    return out;
+  }
+
+  void params(PtxLaunch& l, const Json& v, const std::string& at) {
+    if (!v.is_array()) throw Error(src_.at(at), "\"params\" is a list, one entry per .param");
+    std::set<std::string> names;
+    for (std::size_t i = 0; i < v.size(); ++i) {
+      const std::string p = JsonSource::child(at, i);
+      const Json& e = v[i];
+      if (!e.is_object()) throw Error(src_.at(p), "a parameter is {\"tensor\": ...} or {\"value\": ...}");
+      ParamBinding b;
+      b.loc = src_.at(p);
+      if (e.contains("tensor")) {
+        for (const auto& [key, _] : e.items())
+          if (key != "tensor" && key != "dtype" && key != "shape" && key != "strides")
+            throw Error(src_.at(JsonSource::child(p, key)),
+                        "unknown key \"" + printable(key) + "\" of a tensor (tensor, dtype, shape, strides)");
+        TensorArg t;
+        if (!e["tensor"].is_string() || e["tensor"].get<std::string>().empty())
+          throw Error(src_.at(p + "/tensor"), "a tensor's name is a string");
+        t.name = e["tensor"].get<std::string>();
+        if (!names.insert(t.name).second)
+          throw Error(src_.at(p + "/tensor"), "tensor \"" + printable(t.name) + "\" given twice");
+        if (!e.contains("dtype") || !e["dtype"].is_string()) throw Error(src_.at(p), "a tensor needs a \"dtype\"");
+        const auto dt = parse_dtype(e["dtype"].get<std::string>());
+        if (!dt || dtype_bits(*dt) < 8)
+          throw Error(src_.at(p + "/dtype"),
+                      "unknown or sub-byte dtype \"" + printable(e["dtype"].get<std::string>()) + "\"");
+        t.dtype = *dt;
+        if (!e.contains("shape") || !e["shape"].is_array() || e["shape"].empty() || e["shape"].size() > 4)
+          throw Error(src_.at(p), "a tensor needs a \"shape\" of 1 to 4 extents");
+        std::int64_t elems = 1;
+        for (std::size_t d = 0; d < e["shape"].size(); ++d) {
+          t.shape.push_back(integer(e["shape"][d], JsonSource::child(p + "/shape", d), 1, kMaxElements));
+          elems *= t.shape.back();
+          if (elems > kMaxElements) throw Error(src_.at(p + "/shape"), "a tensor of more than 2^31 elements");
+        }
+        if (e.contains("strides")) {
+          const Json& s = e["strides"];
+          if (!s.is_array() || s.size() != t.shape.size())
+            throw Error(src_.at(p + "/strides"), "one stride per extent");
+          for (std::size_t d = 0; d < s.size(); ++d)
+            t.strides.push_back(integer(s[d], JsonSource::child(p + "/strides", d), 0, kMaxElements));
+        } else {
+          t.strides.assign(t.shape.size(), 1);
+          for (std::size_t d = t.shape.size() - 1; d > 0; --d) t.strides[d - 1] = t.strides[d] * t.shape[d];
+        }
+        if (t.storage_elements() > kMaxElements) throw Error(src_.at(p), "a tensor spanning more than 2^31 elements");
+        b.tensor = static_cast<int>(l.tensors.size());
+        l.tensors.push_back(std::move(t));
+        l.tensor_locs.push_back(src_.at(p));
+      } else if (e.contains("value")) {
+        if (e.size() != 1) throw Error(src_.at(p), "a value parameter is {\"value\": N}");
+        const Json& n = e["value"];
+        if (n.is_number_integer()) {
+          b.bits = n.is_number_unsigned() ? n.get<std::uint64_t>() : static_cast<std::uint64_t>(n.get<std::int64_t>());
+        } else if (n.is_number_float()) {
+          b.bits = std::bit_cast<std::uint64_t>(n.get<double>());
+          b.tensor = -2;  // a float, typed at binding
+        } else {
+          throw Error(src_.at(p + "/value"), "a value is a number");
+        }
+      } else {
+        throw Error(src_.at(p), "a parameter is {\"tensor\": ...} or {\"value\": ...}");
+      }
+      l.params.push_back(b);
+    }
+  }
+
+  int find_tensor(const PtxLaunch& l, const Json& v, const std::string& at) {
+    if (!v.is_string()) throw Error(src_.at(at), "a tensor's name");
+    for (std::size_t i = 0; i < l.tensors.size(); ++i)
+      if (l.tensors[i].name == v.get<std::string>()) return static_cast<int>(i);
+    throw Error(src_.at(at), "no tensor parameter named \"" + printable(v.get<std::string>()) + "\"");
+  }
+
+  void gemm(PtxLaunch& l, const Json* g) {
+    const auto by_name = [&](std::string_view n) {
+      for (std::size_t i = 0; i < l.tensors.size(); ++i)
+        if (l.tensors[i].name == n) return static_cast<int>(i);
+      return -1;
+    };
+    if (g == nullptr) {
+      l.d = by_name("D");
+      l.a = by_name("A");
+      l.b = by_name("B");
+      l.c = by_name("C");
+      if (l.d < 0 || l.a < 0 || l.b < 0)
+        throw Error(src_.at(""),
+                    "no \"gemm\": name the tensors D, A and B, or give {\"gemm\": {\"D\": .., \"A\": .., \"B\": ..}}");
+    } else {
+      if (!g->is_object()) throw Error(src_.at("/gemm"), "\"gemm\" is {\"D\": .., \"A\": .., \"B\": .., \"C\": ..}");
+      for (const auto& [key, value] : g->items()) {
+        const std::string at = JsonSource::child("/gemm", key);
+        if (key == "D") l.d = find_tensor(l, value, at);
+        else if (key == "A") l.a = find_tensor(l, value, at);
+        else if (key == "B") l.b = find_tensor(l, value, at);
+        else if (key == "C") l.c = find_tensor(l, value, at);
+        else throw Error(src_.at(at), "unknown key \"" + printable(key) + "\" of \"gemm\" (D, A, B, C)");
+      }
+      if (l.d < 0 || l.a < 0 || l.b < 0) throw Error(src_.at("/gemm"), "\"gemm\" names D, A and B");
+    }
+    const auto& D = l.tensors[static_cast<std::size_t>(l.d)];
+    const auto& A = l.tensors[static_cast<std::size_t>(l.a)];
+    const auto& B = l.tensors[static_cast<std::size_t>(l.b)];
+    const SourceLoc at = src_.at(g != nullptr ? "/gemm" : "");
+    if (D.shape.size() != 2 || A.shape.size() != 2 || B.shape.size() != 2)
+      throw Error(at, "the gemm's D, A and B are 2-D tensors (batched gemms are not modelled yet)");
+    if (A.shape[1] != B.shape[0] || D.shape[0] != A.shape[0] || D.shape[1] != B.shape[1])
+      throw Error(at, "shapes do not make a gemm: D " + std::to_string(D.shape[0]) + "x" + std::to_string(D.shape[1]) +
+                          ", A " + std::to_string(A.shape[0]) + "x" + std::to_string(A.shape[1]) + ", B " +
+                          std::to_string(B.shape[0]) + "x" + std::to_string(B.shape[1]) +
+                          " (A is M x K, B is K x N, D is M x N)");
+    if (l.c >= 0 && l.tensors[static_cast<std::size_t>(l.c)].shape != D.shape) throw Error(at, "C's shape is not D's");
+    std::set<int> roles{l.d, l.a, l.b};
+    if (roles.size() != 3 || (l.c >= 0 && roles.contains(l.c)))
+      throw Error(at, "D, A, B and C are four different tensors");
+  }
+
+  JsonSource src_;
+};
+
+}  // namespace
+
+PtxLaunch read_launch(std::string_view text, const std::string& file) { return LaunchReader(text, file).read(); }
+
+const PtxKernel& bind_launch(PtxLaunch& launch, const PtxModule& module) {
+  const SourceLoc at{launch.file, 1, 1};
+  const PtxKernel* kernel = nullptr;
+  if (launch.kernel.empty()) {
+    if (module.kernels.size() != 1)
+      throw Error(at, module.kernels.empty() ? std::string("the module has no .entry kernel")
+                                             : "the module has " + std::to_string(module.kernels.size()) +
+                                                   " kernels: name one with \"kernel\"");
+    kernel = &module.kernels[0];
+  } else {
+    for (const PtxKernel& k : module.kernels)
+      if (k.name == launch.kernel) kernel = &k;
+    if (kernel == nullptr) throw Error(at, "the module has no kernel \"" + printable(launch.kernel) + "\"");
+  }
+  if (launch.params.size() != kernel->params.size())
+    throw Error(at, "kernel " + kernel->name + " takes " + std::to_string(kernel->params.size()) +
+                        " parameters; the launch gives " + std::to_string(launch.params.size()));
+  for (std::size_t i = 0; i < launch.params.size(); ++i) {
+    ParamBinding& b = launch.params[i];
+    const Symbol& s = kernel->symbols[static_cast<std::size_t>(kernel->params[i])];
+    if (b.tensor >= 0) {
+      if (s.type.bits != 64 || !s.type.is_int())
+        throw Error(b.loc, "parameter " + s.name + " is ." + std::string(type_name(s.type)) + ", not a pointer (.u64)");
+      continue;
+    }
+    if (s.bytes > 8)
+      throw Error(b.loc, "parameter " + s.name + " is an array of " + std::to_string(s.bytes) + " bytes, not modelled");
+    if (b.tensor == -2) {  // a float
+      const double d = std::bit_cast<double>(b.bits);
+      if (s.type.kind != TypeKind::f)
+        throw Error(b.loc, "parameter " + s.name + " is ." + std::string(type_name(s.type)) + ": an integer");
+      b.bits =
+          s.type.bits == 64 ? std::bit_cast<std::uint64_t>(d) : std::bit_cast<std::uint32_t>(static_cast<float>(d));
+      b.tensor = -1;
+    } else if (s.type.kind == TypeKind::f) {
+      const auto d = static_cast<double>(static_cast<std::int64_t>(b.bits));
+      b.bits =
+          s.type.bits == 64 ? std::bit_cast<std::uint64_t>(d) : std::bit_cast<std::uint32_t>(static_cast<float>(d));
+    } else if (s.type.bits < 64) {
+      const auto v = static_cast<std::int64_t>(b.bits);
+      const std::int64_t lo = -(std::int64_t{1} << (s.type.bits - 1)), hi = (std::int64_t{1} << s.type.bits) - 1;
+      if (v < lo || v > hi)
+        throw Error(b.loc, "value " + std::to_string(v) + " does not fit parameter " + s.name + " (." +
+                               std::string(type_name(s.type)) + ")");
+      b.bits &= (std::uint64_t{1} << s.type.bits) - 1;
+    }
+  }
+  if (!launch.block_given) {
+    if (kernel->reqntid[0] == 0) throw Error(at, "no \"block\" and the kernel has no .reqntid");
+    launch.shape.block = kernel->reqntid;
+  }
+  if (kernel->reqntid[0] != 0 && launch.shape.block != kernel->reqntid)
+    throw Error(at, "the block differs from the kernel's .reqntid");
+  if (kernel->maxntid[0] != 0 && launch.shape.block[0] * launch.shape.block[1] * launch.shape.block[2] >
+                                     kernel->maxntid[0] * kernel->maxntid[1] * kernel->maxntid[2])
+    throw Error(at, "the block exceeds the kernel's .maxntid");
+  return *kernel;
+}
+
+std::string launch_path_for(const std::string& ptx_path) {
+  std::string base = ptx_path;
+  if (base.size() > 4 && base.ends_with(".ptx")) base.resize(base.size() - 4);
+  return base + ".launch.json";
+}
+
+}  // namespace mmacheck::ptx

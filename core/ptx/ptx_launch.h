@@ -1,0 +1,65 @@
+// PtxLaunch — one launch of a PTX kernel, from a launch file (JSON, beside
+// the PTX as `NAME.launch.json` for `NAME.ptx`; docs/ptx.md):
+//
+//     {
+//       "kernel": "gemm_m16n8k16",            // optional: the module's only .entry
+//       "grid": [2, 4], "block": [32],        // up to 3 numbers each; block defaults to .reqntid
+//       "dynamic_shared": 0,                  // bytes of `.extern .shared` arrays (optional)
+//       "params": [                           // one per .param, in order
+//         {"tensor": "A", "dtype": "float16", "shape": [64, 32]},
+//         {"tensor": "B", "dtype": "float16", "shape": [32, 16], "strides": [16, 1]},
+//         {"tensor": "D", "dtype": "float32", "shape": [64, 16]},
+//         {"value": 64}, {"value": 16}, {"value": 32}
+//       ],
+//       "gemm": {"D": "D", "A": "A", "B": "B"}  // optional when tensors are named A, B, D (and C)
+//     }
+//
+// A tensor parameter is a .u64 pointer to its elements (strides in
+// elements, row-major by default); a value parameter takes the parameter's
+// type (integers; floats for .f32/.f64).  The gemm is D = A·B (+ C): A is
+// M × K, B is K × N, C and D are M × N.  Every mistake is an Error at the
+// value's line and column.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/base/error.h"
+#include "core/ptx/cta_machine.h"
+#include "core/ptx/ptx_module.h"
+
+namespace mmacheck::ptx {
+
+struct ParamBinding {
+  int tensor = -1;         // index into PtxLaunch::tensors, or -1 for a value
+  std::uint64_t bits = 0;  // a value's bits (by the parameter's type)
+  SourceLoc loc;
+};
+
+struct PtxLaunch {
+  std::string file;
+  std::string kernel;  // empty: the module's only kernel
+  GridShape shape;
+  bool block_given = false;
+  std::vector<TensorArg> tensors;
+  std::vector<SourceLoc> tensor_locs;
+  std::vector<ParamBinding> params;
+  int d = -1, a = -1, b = -1, c = -1;  // the gemm's tensors (indices into `tensors`)
+};
+
+// Reads a launch file; the parameters are typed against the kernel later
+// (bind_launch), since the file may name the kernel.
+PtxLaunch read_launch(std::string_view text, const std::string& file);
+
+// The kernel the launch runs; checks the parameters against its .params
+// (count, pointers for tensors, value widths) and the block against
+// .reqntid/.maxntid, and fills the block from .reqntid when the file gives
+// none.  Throws Error at the launch file's values.
+const PtxKernel& bind_launch(PtxLaunch& launch, const PtxModule& module);
+
+// "dir/k.launch.json" for "dir/k.ptx".
+std::string launch_path_for(const std::string& ptx_path);
+
+}  // namespace mmacheck::ptx

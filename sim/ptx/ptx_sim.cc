@@ -1,0 +1,100 @@
+#include "sim/ptx/ptx_sim.h"
+
+#include <cmath>
+
+#include "core/ptx/ptx_check.h"
+#include "sim/numerics/element_value.h"
+
+namespace mmacheck::sim {
+
+namespace {
+
+// Writes logical matrix `m` (rows x cols, one element per word) into a
+// tensor's storage through its strides.
+void store_matrix(const ptx::TensorArg& t, const Matrix& m, std::span<std::uint8_t> bytes) {
+  const int eb = t.element_bytes();
+  for (std::int64_t r = 0; r < m.rows; ++r)
+    for (std::int64_t c = 0; c < m.cols; ++c) {
+      const std::int64_t off = (r * t.strides[0] + c * t.strides[1]) * eb;
+      const std::uint64_t w = m.at(r, c);
+      for (int b = 0; b < eb; ++b) bytes[static_cast<std::size_t>(off + b)] = static_cast<std::uint8_t>(w >> (8 * b));
+    }
+}
+
+std::uint64_t load_element(const ptx::TensorArg& t, std::span<const std::uint8_t> bytes, std::int64_t r,
+                           std::int64_t c) {
+  const int eb = t.element_bytes();
+  const std::int64_t off = (r * t.strides[0] + c * t.strides[1]) * eb;
+  std::uint64_t w = 0;
+  for (int b = 0; b < eb; ++b) w |= std::uint64_t{bytes[static_cast<std::size_t>(off + b)]} << (8 * b);
+  return w;
+}
+
+double unit_roundoff(DType t) {
+  switch (t) {
+    case DType::f64: return std::ldexp(1.0, -53);
+    case DType::f16: return std::ldexp(1.0, -11);
+    case DType::bf16: return std::ldexp(1.0, -8);
+    default: return std::ldexp(1.0, -24);
+  }
+}
+
+}  // namespace
+
+PtxCase simulate_ptx_case(const ptx::PtxKernel& kernel, const ptx::PtxLaunch& launch, const ArchParams& arch,
+                          std::uint64_t seed, int index, InputSet inputs) {
+  const auto& A = launch.tensors[static_cast<std::size_t>(launch.a)];
+  const auto& B = launch.tensors[static_cast<std::size_t>(launch.b)];
+  const auto& D = launch.tensors[static_cast<std::size_t>(launch.d)];
+  const std::int64_t M = D.shape[0], N = D.shape[1], K = A.shape[1];
+  PtxCase out;
+  out.dist = case_distribution(index, inputs);
+  const MatrixSpec c_spec = launch.c >= 0
+                                ? MatrixSpec{M, N, launch.tensors[static_cast<std::size_t>(launch.c)].dtype, -1}
+                                : MatrixSpec{M, N, D.dtype, -1};
+  const GemmInputs drawn = random_gemm_inputs({M, K, A.dtype, 1}, {K, N, B.dtype, 0}, c_spec, out.dist, seed, index);
+  ptx::GlobalMemory memory;
+  ptx::Provenance provenance(kernel.code.size());
+  const ptx::TensorFill fill = [&](int t, const ptx::TensorArg& arg, std::span<std::uint8_t> bytes) {
+    if (t == launch.a) store_matrix(arg, drawn.a, bytes);
+    else if (t == launch.b) store_matrix(arg, drawn.b, bytes);
+    else if (t == launch.c) store_matrix(arg, drawn.c, bytes);
+  };
+  const ptx::PlacedLaunch placed = ptx::place_launch(launch, memory, provenance, fill);
+  for (const auto& r : memory.regions()) out.tensors.push_back(r.bytes);
+  ptx::RunOptions options;
+  options.arithmetic = [&arch](const MmaInst& inst, std::span<const std::uint64_t> a, std::span<const std::uint64_t> b,
+                               std::span<const std::uint64_t> c,
+                               std::span<std::uint64_t> d) { mma_tile(inst, arch, a, b, c, d); };
+  const ptx::RunResult run = ptx::run_grid(kernel, launch.shape, placed.params, memory, provenance, options);
+  out.refutation = run.refutation;
+  out.unfollowed = run.unfollowed;
+  out.steps = run.steps;
+  out.d = memory.regions()[static_cast<std::size_t>(launch.d)].bytes;
+  if (run.refutation || run.unfollowed) return out;
+  const double u = std::max(unit_roundoff(D.dtype), std::ldexp(1.0, -24));
+  for (std::int64_t i = 0; i < M; ++i)
+    for (std::int64_t j = 0; j < N; ++j) {
+      long double ref = 0, mag = 0;
+      for (std::int64_t k = 0; k < K; ++k) {
+        const long double p = element_value(A.dtype, drawn.a.at(i, k)) * element_value(B.dtype, drawn.b.at(k, j));
+        ref += p;
+        mag += std::fabs(p);
+      }
+      if (launch.c >= 0) {
+        const long double c = element_value(c_spec.dtype, drawn.c.at(i, j));
+        ref += c;
+        mag += std::fabs(c);
+      }
+      const long double got = element_value(D.dtype, load_element(D, out.d, i, j));
+      const long double bound = static_cast<long double>((static_cast<double>(K) + 2) * u) * mag + 1e-300L;
+      const long double err = std::fabs(got - ref);
+      if (!std::isfinite(static_cast<double>(ref)) || !std::isfinite(static_cast<double>(mag)))
+        continue;  // NaN, Inf: no bound
+      if (!(err <= bound)) ++out.outside_bound;
+      else out.max_error = std::max(out.max_error, static_cast<double>(err / bound));
+    }
+  return out;
+}
+
+}  // namespace mmacheck::sim

@@ -1,0 +1,194 @@
+// The PTX front end (core/ptx/): the kernels nvcc compiles from
+// tests/data/ptx/nvcc/*.cu (scripts/ptx-oracle/nvcc_kernels.sh), each correct
+// one proved and each planted mistake refuted at the line expected.tsv
+// names; the reader's and the launch file's errors at their line; the
+// machine's own refutations (a barrier some threads skip) and bounds.
+#include <catch2/catch.hpp>
+
+#include <sstream>
+
+#include "core/base/error.h"
+#include "core/ptx/ptx_check.h"
+#include "core/ptx/ptx_launch.h"
+#include "core/ptx/ptx_reader.h"
+#include "tests/support.h"
+
+namespace test_ptx {
+
+using namespace mmacheck;
+using namespace mmacheck::ptx;
+using namespace mmacheck::test;
+
+namespace {
+
+const std::string kDir = "tests/data/ptx/nvcc/";
+
+PtxReport check_file(const std::string& name, RunOptions options = {}) {
+  const std::string path = kDir + name + ".ptx";
+  const PtxModule m = read_ptx(read_file(source_path(path)), path);
+  return check_ptx_launch(
+      m, read_launch(read_file(source_path(kDir + name + ".launch.json")), kDir + name + ".launch.json"),
+      std::move(options));
+}
+
+std::string error_of(const std::function<void()>& f) {
+  try {
+    f();
+  } catch (const Error& e) {
+    return std::to_string(e.loc().line) + ":" + std::to_string(e.loc().col) + ": " + e.message();
+  }
+  return "";
+}
+
+// The opcode of the instruction at `line` of a file ("" when none).
+std::string opcode_at(const std::string& path, int line) {
+  std::istringstream in(read_file(source_path(path)));
+  std::string text;
+  for (int i = 0; i < line && std::getline(in, text); ++i) {
+  }
+  std::istringstream words(text);
+  std::string op;
+  words >> op;
+  if (op.starts_with("@")) words >> op;
+  return op;
+}
+
+// A kernel around `body` with three pointer parameters (A, B, D).
+std::string kernel(const std::string& body) {
+  return ".version 8.0\n.target sm_80\n.address_size 64\n.visible .entry k(.param .u64 a, .param .u64 b, .param .u64 d)\n{\n"
+         "\t.reg .b32 %r<8>;\n\t.reg .pred %p<4>;\n\t.reg .b64 %rd<4>;\n\t.reg .f32 %f<8>;\n" +
+         body + "\tret;\n}\n";
+}
+
+const char* kLaunch = R"({"grid": [1], "block": [32], "params": [{"tensor": "A", "dtype": "float16", "shape": [16, 16]},
+  {"tensor": "B", "dtype": "float16", "shape": [16, 8]}, {"tensor": "D", "dtype": "float32", "shape": [16, 8]}]})";
+
+PtxReport run_body(const std::string& body, RunOptions options = {}) {
+  return check_ptx_launch(read_ptx(kernel(body), "k.ptx"), read_launch(kLaunch, "l.json"), std::move(options));
+}
+
+}  // namespace
+
+TEST_CASE("each nvcc kernel of tests/data/ptx/nvcc is proved or refuted where expected.tsv says", "[ptx]") {
+  std::istringstream manifest(read_file(source_path(kDir + "expected.tsv")));
+  int rows = 0, proved = 0, refuted = 0;
+  for (std::string line; std::getline(manifest, line);) {
+    if (line.empty() || line[0] == '#') continue;
+    std::vector<std::string> cols;
+    std::istringstream fields(line);
+    for (std::string f; std::getline(fields, f, '\t');) cols.push_back(f);
+    REQUIRE(cols.size() == 4);
+    INFO(cols[0]);
+    const PtxReport r = check_file(cols[0]);
+    CHECK(verdict_name(r.verdict) == cols[1]);
+    CHECK_THAT(r.message, Catch::Contains(cols[3]));
+    if (cols[2] != "-") {
+      REQUIRE(r.finding.has_value());
+      CHECK(opcode_at(kDir + cols[0] + ".ptx", r.finding->loc.line).starts_with(cols[2]));
+    }
+    ++rows;
+    proved += r.verdict == FrameVerdict::proved ? 1 : 0;
+    refuted += r.verdict == FrameVerdict::refuted ? 1 : 0;
+  }
+  CHECK(rows == 13);
+  CHECK(proved == 2);
+  CHECK(refuted == 11);
+}
+
+TEST_CASE("a proof of a PTX launch states its scope and counts the work", "[ptx]") {
+  const PtxReport r = check_file("shared");
+  CHECK(r.verdict == FrameVerdict::proved);
+  CHECK(r.m == 64);
+  CHECK(r.n == 16);
+  CHECK(r.k == 64);
+  CHECK(r.steps > 0);
+  CHECK_THAT(r.message, Catch::Contains("this launch's problem size and grid only"));
+}
+
+TEST_CASE("the same kernel launched over a grid that misses tiles is refuted", "[ptx]") {
+  std::string launch = read_file(source_path(kDir + "shared.launch.json"));
+  const std::size_t at = launch.find("\"grid\": [2, 2]");
+  REQUIRE(at != std::string::npos);
+  launch.replace(at, 14, "\"grid\": [2, 1]");
+  const PtxModule m = read_ptx(read_file(source_path(kDir + "shared.ptx")), "shared.ptx");
+  const PtxReport r = check_ptx_launch(m, read_launch(launch, "l.json"), {});
+  CHECK(r.verdict == FrameVerdict::refuted);
+  CHECK_THAT(r.message, Catch::Contains("D[32][0] is never written"));
+}
+
+TEST_CASE("the PTX reader and the opcode table refuse what they do not read, at its line", "[ptx]") {
+  const auto read = [](const std::string& text) { return error_of([&] { read_ptx(text, "k.ptx"); }); };
+  CHECK(read(kernel("\tlop3.b32 %r1, %r2, %r3, %r4, 0x96;\n")) ==
+        "10:2: 'lop3.b32' is not modelled by the PTX machine (docs/ptx.md lists what is)");
+  CHECK(read(kernel("\tadd.s32 %r1, %r9, 1;\n")) == "10:15: unknown register '%r9'");
+  CHECK(read(kernel("\tadd.s32 %r1, %r2;\n")) == "10:2: 'add.s32' takes 3 operands, not 2");
+  CHECK(read(kernel("\tadd.foo.s32 %r1, %r2, 1;\n")) ==
+        "10:2: modifier '.foo' of 'add.foo.s32' is not modelled by the PTX machine (docs/ptx.md lists what is)");
+  CHECK(read(kernel("\tbra $L__missing;\n")) == "10:6: undefined label '$L__missing'");
+  CHECK(read(kernel("\tadd.s32 %r1, %r2, 1\n")).find("expected ',' or ';'") != std::string::npos);
+  CHECK(read(kernel("\tmov.f32 %r1, 1.5;\n")).find("decimal floats are not read") != std::string::npos);
+  CHECK(read(kernel("\tmma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%r1}, {%r1}, {%r1}, {%r1};\n")) ==
+        "10:52: D must be a vector of 4 registers");
+  CHECK(read(".target sm_80\n.visible .entry k()\n{\n\tret;\n}\n") == "1:1: no .version directive: not a PTX module");
+  CHECK(read(kernel("\t.local .align 4 .b8 depot[16];\n")) == "10:2: local memory (.local) is not modelled");
+  // Scoped blocks, as Triton's inline assembly writes them, declare their own registers.
+  CHECK(read(kernel("\t{\n\t.reg .b32 %t;\n\tmov.b32 %t, 1;\n\t}\n")).empty());
+  CHECK(read(kernel("\t{\n\t.reg .b32 %t;\n\t}\n\tmov.b32 %t, 1;\n")) == "13:10: unknown register '%t'");
+}
+
+TEST_CASE("launch files are read strictly and bound to the kernel's parameters", "[ptx]") {
+  const PtxModule m = read_ptx(read_file(source_path(kDir + "global.ptx")), "global.ptx");
+  const auto bind = [&](const std::string& json) {
+    return error_of([&] {
+      PtxLaunch l = read_launch(json, "l.json");
+      bind_launch(l, m);
+    });
+  };
+  CHECK(bind(R"({"grid": [1], "block": [32], "params": []})").find("needs") == std::string::npos);
+  CHECK(bind(R"({"grid": [1], "block": [32], "params": [], "gemm": {"D": "D"}})") ==
+        "1:58: no tensor parameter named \"D\"");
+  CHECK(bind(R"({"grid": [1], "params": [{"tensor": "A", "dtype": "float16", "shape": [16, 16]},
+    {"tensor": "B", "dtype": "float16", "shape": [16, 8]}, {"tensor": "D", "dtype": "float32", "shape": [16, 8]},
+    {"value": 16}, {"value": 8}]})") == "1:1: kernel gemm_m16n8k16 takes 6 parameters; the launch gives 5");
+  CHECK(bind(R"({"grid": [1], "params": [{"tensor": "A", "dtype": "float16", "shape": [16, 16]},
+    {"tensor": "B", "dtype": "float16", "shape": [16, 8]}, {"tensor": "D", "dtype": "float32", "shape": [16, 8]},
+    {"value": 16}, {"value": 8}, {"value": 16}]})") == "1:1: no \"block\" and the kernel has no .reqntid");
+  CHECK(bind(R"({"grid": [1], "block": [32], "params": [{"tensor": "A", "dtype": "float16", "shape": [16, 16]},
+    {"tensor": "B", "dtype": "float16", "shape": [16, 8]}, {"tensor": "D", "dtype": "float32", "shape": [16, 8]},
+    {"value": 16}, {"value": 8}, {"tensor": "E", "dtype": "float16", "shape": [1]}]})")
+            .find("is .u32, not a pointer") != std::string::npos);
+  CHECK(bind(R"({"grid": [1], "block": [32], "params": [{"tensor": "A", "dtype": "float16", "shape": [16, 16]},
+    {"tensor": "B", "dtype": "float16", "shape": [8, 8]}, {"tensor": "D", "dtype": "float32", "shape": [16, 8]}]})")
+            .find("shapes do not make a gemm") != std::string::npos);
+  CHECK(bind(R"({"grid": [0], "block": [32], "params": []})") == "1:11: expected an integer in 1..1048576");
+  CHECK(bind(R"({"grid": [1], "block": [32], "blocks": 1, "params": []})").find("unknown key \"blocks\"") !=
+        std::string::npos);
+  CHECK(bind(R"({"grid": [1], "block": [2048], "params": []})") == "1:25: expected an integer in 1..1024");
+}
+
+TEST_CASE("the CTA machine refutes lanes that diverge at mma.sync and bounds a loop without end", "[ptx]") {
+  const std::string mma =
+      "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%f0,%f1,%f2,%f3}, {%r0,%r1,%r2,%r3}, {%r4,%r5}, {%f0,%f1,%f2,%f3};\n";
+  const PtxReport diverge = run_body("\tmov.u32 %r7, %tid.x;\n\tsetp.lt.u32 %p1, %r7, 16;\n\t@%p1 bra $L__low;\n\t" +
+                                     mma + "\tbra.uni $L__end;\n$L__low:\n\t" + mma + "$L__end:\n");
+  CHECK(diverge.verdict == FrameVerdict::refuted);
+  CHECK_THAT(diverge.message, Catch::Contains("lanes of warp 0 diverge at an aligned instruction"));
+  const PtxReport unwritten = run_body("\t" + mma);
+  CHECK(unwritten.verdict == FrameVerdict::refuted);
+  CHECK_THAT(unwritten.message, Catch::Contains("mma.sync reads A register %r0 of lane 0, which was never written"));
+  RunOptions bounded;
+  bounded.max_steps = 10000;
+  CHECK(
+      error_of([&] { run_body("$L__top:\n\tbra.uni $L__top;\n", bounded); }) ==
+      "11:2: the run executed more than 10000 thread-instructions (--max-steps): a loop that does not end, or a launch too large");
+  const PtxReport data_branch = run_body(
+      "\tld.param.u64 %rd1, [a];\n\tld.global.u32 %r1, [%rd1];\n\tsetp.eq.u32 %p1, %r1, 0;\n"
+      "\t@%p1 bra $L__x;\n$L__x:\n");
+  CHECK(data_branch.verdict == FrameVerdict::unchecked);
+  CHECK_THAT(data_branch.message, Catch::Contains("depends on tensor data"));
+  const PtxReport outside = run_body("\tld.param.u64 %rd1, [a];\n\tld.global.u32 %r1, [%rd1+512];\n");
+  CHECK(outside.verdict == FrameVerdict::refuted);
+  CHECK_THAT(outside.message, Catch::Contains("outside every tensor of the launch"));
+}
+
+}  // namespace test_ptx
