@@ -11,6 +11,7 @@
 #include "core/ptx/ptx_check.h"
 #include "core/ptx/ptx_launch.h"
 #include "core/ptx/ptx_reader.h"
+#include "sim/ptx/ptx_sim.h"
 #include "tests/support.h"
 
 namespace test_ptx {
@@ -23,12 +24,11 @@ namespace {
 
 const std::string kDir = "tests/data/ptx/nvcc/";
 
-PtxReport check_file(const std::string& name, RunOptions options = {}) {
-  const std::string path = kDir + name + ".ptx";
+PtxReport check_file(const std::string& name, const std::string& dir = kDir) {
+  const std::string path = dir + name + ".ptx";
   const PtxModule m = read_ptx(read_file(source_path(path)), path);
   return check_ptx_launch(
-      m, read_launch(read_file(source_path(kDir + name + ".launch.json")), kDir + name + ".launch.json"),
-      std::move(options));
+      m, read_launch(read_file(source_path(dir + name + ".launch.json")), dir + name + ".launch.json"), {});
 }
 
 std::string error_of(const std::function<void()>& f) {
@@ -67,32 +67,51 @@ PtxReport run_body(const std::string& body, RunOptions options = {}) {
   return check_ptx_launch(read_ptx(kernel(body), "k.ptx"), read_launch(kLaunch, "l.json"), std::move(options));
 }
 
-}  // namespace
-
-TEST_CASE("each nvcc kernel of tests/data/ptx/nvcc is proved or refuted where expected.tsv says", "[ptx]") {
-  std::istringstream manifest(read_file(source_path(kDir + "expected.tsv")));
+struct Tally {
   int rows = 0, proved = 0, refuted = 0;
+};
+
+// Every row of DIR/expected.tsv checked.
+Tally check_manifest(const std::string& dir) {
+  std::istringstream manifest(read_file(source_path(dir + "expected.tsv")));
+  Tally t;
   for (std::string line; std::getline(manifest, line);) {
     if (line.empty() || line[0] == '#') continue;
     std::vector<std::string> cols;
     std::istringstream fields(line);
     for (std::string f; std::getline(fields, f, '\t');) cols.push_back(f);
     REQUIRE(cols.size() == 4);
-    INFO(cols[0]);
-    const PtxReport r = check_file(cols[0]);
+    INFO(dir + cols[0]);
+    const PtxReport r = check_file(cols[0], dir);
     CHECK(verdict_name(r.verdict) == cols[1]);
     CHECK_THAT(r.message, Catch::Contains(cols[3]));
     if (cols[2] != "-") {
       REQUIRE(r.finding.has_value());
-      CHECK(opcode_at(kDir + cols[0] + ".ptx", r.finding->loc.line).starts_with(cols[2]));
+      CHECK(opcode_at(dir + cols[0] + ".ptx", r.finding->loc.line).starts_with(cols[2]));
     }
-    ++rows;
-    proved += r.verdict == FrameVerdict::proved ? 1 : 0;
-    refuted += r.verdict == FrameVerdict::refuted ? 1 : 0;
+    ++t.rows;
+    t.proved += r.verdict == FrameVerdict::proved ? 1 : 0;
+    t.refuted += r.verdict == FrameVerdict::refuted ? 1 : 0;
   }
-  CHECK(rows == 13);
-  CHECK(proved == 2);
-  CHECK(refuted == 11);
+  return t;
+}
+
+}  // namespace
+
+TEST_CASE("each nvcc kernel of tests/data/ptx/nvcc is proved or refuted where expected.tsv says", "[ptx]") {
+  const Tally t = check_manifest(kDir);
+  CHECK(t.rows == 13);
+  CHECK(t.proved == 2);
+  CHECK(t.refuted == 11);
+}
+
+TEST_CASE(
+    "Triton's matmul PTX (sm_80, five configurations) proves and thirteen planted mistakes are refuted at their line",
+    "[ptx][triton]") {
+  const Tally t = check_manifest("tests/data/ptx/triton/");
+  CHECK(t.rows == 18);
+  CHECK(t.proved == 5);
+  CHECK(t.refuted == 13);
 }
 
 TEST_CASE("a proof of a PTX launch states its scope and counts the work", "[ptx]") {
@@ -118,8 +137,8 @@ TEST_CASE("the same kernel launched over a grid that misses tiles is refuted", "
 
 TEST_CASE("the PTX reader and the opcode table refuse what they do not read, at its line", "[ptx]") {
   const auto read = [](const std::string& text) { return error_of([&] { read_ptx(text, "k.ptx"); }); };
-  CHECK(read(kernel("\tlop3.b32 %r1, %r2, %r3, %r4, 0x96;\n")) ==
-        "10:2: 'lop3.b32' is not modelled by the PTX machine (docs/ptx.md lists what is)");
+  CHECK(read(kernel("\tvote.sync.ballot.b32 %r1, %p1, -1;\n")) ==
+        "10:2: 'vote.sync.ballot.b32' is not modelled by the PTX machine (docs/ptx.md lists what is)");
   CHECK(read(kernel("\tadd.s32 %r1, %r9, 1;\n")) == "10:15: unknown register '%r9'");
   CHECK(read(kernel("\tadd.s32 %r1, %r2;\n")) == "10:2: 'add.s32' takes 3 operands, not 2");
   CHECK(read(kernel("\tadd.foo.s32 %r1, %r2, 1;\n")) ==
@@ -189,6 +208,99 @@ TEST_CASE("the CTA machine refutes lanes that diverge at mma.sync and bounds a l
   const PtxReport outside = run_body("\tld.param.u64 %rd1, [a];\n\tld.global.u32 %r1, [%rd1+512];\n");
   CHECK(outside.verdict == FrameVerdict::refuted);
   CHECK_THAT(outside.message, Catch::Contains("outside every tensor of the launch"));
+}
+
+}  // namespace test_ptx
+
+namespace test_ptx {
+
+TEST_CASE("the CTA machine's integer semantics: bfe, bfi, lop3, prmt, mul.hi, shfl.sync", "[ptx]") {
+  // Each lane stores eight results into row `lane` of an 32 x 8 u32 tensor.
+  const std::string text = R"(.version 8.0
+.target sm_80
+.address_size 64
+.visible .entry k(.param .u64 out)
+{
+	.reg .b32 %r<20>;
+	.reg .b64 %rd<4>;
+	ld.param.u64 %rd1, [out];
+	mov.u32 %r1, %laneid;
+	mov.u32 %r2, 0xF0F0A5C3;
+	bfe.u32 %r3, %r2, 4, 8;
+	bfe.s32 %r4, %r2, 28, 8;
+	bfi.b32 %r5, %r1, %r2, 8, 4;
+	lop3.b32 %r6, %r2, %r1, 0xFF00FF00, 0xE8;
+	prmt.b32 %r7, %r2, %r1, 0x3210;
+	prmt.b32 %r8, %r2, %r1, 0x0B74;
+	mul.hi.u32 %r9, %r2, %r2;
+	shfl.sync.bfly.b32 %r10, %r1, 3, 31, -1;
+	mul.wide.u32 %rd2, %r1, 32;
+	add.s64 %rd3, %rd1, %rd2;
+	st.global.v4.u32 [%rd3], {%r3, %r4, %r5, %r6};
+	st.global.v4.u32 [%rd3+16], {%r7, %r8, %r9, %r10};
+	ret;
+}
+)";
+  const PtxModule m = read_ptx(text, "k.ptx");
+  GlobalMemory memory;
+  TensorArg out;
+  out.name = "out";
+  out.dtype = DType::s32;
+  out.shape = {32, 8};
+  out.strides = {8, 1};
+  const std::uint64_t base = memory.add(out);
+  Provenance prov(m.kernels[0].code.size());
+  const std::vector<std::uint64_t> params{base};
+  const ptx::RunResult r = run_grid(m.kernels[0], GridShape{}, params, memory, prov, {});
+  REQUIRE_FALSE(r.refutation.has_value());
+  REQUIRE_FALSE(r.unfollowed.has_value());
+  const auto& bytes = memory.regions()[0].bytes;
+  const auto word = [&](int lane, int i) {
+    std::uint32_t w = 0;
+    for (int b = 0; b < 4; ++b) w |= std::uint32_t{bytes[static_cast<std::size_t>((lane * 8 + i) * 4 + b)]} << (8 * b);
+    return w;
+  };
+  const std::uint32_t a = 0xF0F0A5C3;
+  for (int lane : {0, 5, 31}) {
+    INFO(lane);
+    const auto l = static_cast<std::uint32_t>(lane);
+    CHECK(word(lane, 0) == ((a >> 4) & 0xFF));
+    CHECK(word(lane, 1) == 0xFFFFFFFFu);  // bits 28..35 of a: 0xF, sign-extended from bit 31
+    CHECK(word(lane, 2) == ((a & ~0xF00u) | ((l & 0xF) << 8)));
+    CHECK(word(lane, 3) == ((a & l) | (a & 0xFF00FF00u) | (l & 0xFF00FF00u)));  // 0xE8: majority
+    CHECK(word(lane, 4) == a);
+    const std::uint64_t pair = (std::uint64_t{l} << 32) | a;  // {b, a}: bytes 0..3 of a, 4..7 of b
+    const auto byte = [&](int i) { return static_cast<std::uint32_t>((pair >> (8 * i)) & 0xFF); };
+    const std::uint32_t sign3 = (byte(3) & 0x80) != 0 ? 0xFFu : 0u;  // selector 0xB: byte 3's sign
+    CHECK(word(lane, 5) == (byte(4) | (byte(7) << 8) | (sign3 << 16) | (byte(0) << 24)));
+    CHECK(word(lane, 6) == static_cast<std::uint32_t>((std::uint64_t{a} * a) >> 32));
+    CHECK(word(lane, 7) == (l ^ 3u));
+  }
+}
+
+}  // namespace test_ptx
+
+namespace test_ptx {
+
+TEST_CASE(
+    "sim of a PTX launch: D within the f64 reference's bound for the kernels that prove, not for a skipped K tile",
+    "[ptx][sim]") {
+  const auto outside = [](const std::string& path) {
+    const PtxModule m = read_ptx(read_file(source_path(path + ".ptx")), path + ".ptx");
+    PtxLaunch l = read_launch(read_file(source_path(path + ".launch.json")), path + ".launch.json");
+    const PtxKernel& k = bind_launch(l, m);
+    std::int64_t n = 0;
+    for (int i = 0; i < 8; ++i) {
+      const sim::PtxCase c = sim::simulate_ptx_case(k, l, sim::arch_params("sm_90"), 1, i, sim::InputSet::standard);
+      REQUIRE_FALSE(c.refutation.has_value());
+      n += c.outside_bound;
+    }
+    return n;
+  };
+  CHECK(outside("tests/data/ptx/nvcc/shared") == 0);
+  CHECK(outside("tests/data/ptx/triton/f16_32x32x32_w4") == 0);
+  CHECK(outside("tests/data/ptx/triton/bf16_32x32x32_w4") == 0);
+  CHECK(outside("tests/data/ptx/triton/f16_32x32x32_w4_skip_k") > 0);
 }
 
 }  // namespace test_ptx

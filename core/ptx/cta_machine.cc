@@ -18,6 +18,26 @@ std::int64_t TensorArg::storage_elements() const {
   return n;
 }
 
+std::optional<std::pair<std::int64_t, std::int64_t>> TensorArg::matrix_index(std::int64_t storage) const {
+  if (shape.size() != 2) return std::nullopt;
+  // The larger stride first: row-major and column-major alike.
+  const bool rows_outer = strides[0] >= strides[1];
+  const std::int64_t outer = rows_outer ? strides[0] : strides[1], inner = rows_outer ? strides[1] : strides[0];
+  const std::int64_t outer_n = rows_outer ? shape[0] : shape[1], inner_n = rows_outer ? shape[1] : shape[0];
+  if (outer <= 0 || storage < 0) return std::nullopt;
+  const std::int64_t o = std::min(storage / outer, outer_n - 1);
+  const std::int64_t rest = storage - o * outer;
+  std::int64_t in = 0;
+  if (inner > 0) {
+    if (rest % inner != 0) return std::nullopt;
+    in = rest / inner;
+  } else if (rest != 0) {
+    return std::nullopt;
+  }
+  if (in >= inner_n) return std::nullopt;
+  return rows_outer ? std::pair{o, in} : std::pair{in, o};
+}
+
 namespace {
 
 // Regions sit 2^40 bytes apart from 2^40: far from 0, from each other and
@@ -142,6 +162,7 @@ void ThreadContext::set_reg(int index, Value v) {
     for (int i = (bits + 7) / 8; i < 8; ++i) v.tags[static_cast<std::size_t>(i)] = 0;
   }
   t_.regs[static_cast<std::size_t>(index)] = v;
+  t_.writer[static_cast<std::size_t>(index)] = t_.pc;
 }
 
 void ThreadContext::set(const Operand& op, const Value& v) {
@@ -563,6 +584,7 @@ RunResult run_grid(const PtxKernel& kernel, const GridShape& shape, std::span<co
           cta.warp_epoch.assign(static_cast<std::size_t>((m.threads_per_cta + 31) / 32), 1);
           ThreadState fresh;
           fresh.regs.resize(kernel.reg_bits.size());
+          fresh.writer.assign(kernel.reg_bits.size(), -1);
           for (std::size_t r = 0; r < kernel.reg_bits.size(); ++r)
             for (int b = 0; b < (kernel.reg_bits[r] + 7) / 8; ++b)
               fresh.regs[r].tags[static_cast<std::size_t>(b)] = make_tag(kUnwritten, 0);

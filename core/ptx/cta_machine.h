@@ -35,6 +35,7 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "core/base/error.h"
@@ -62,6 +63,9 @@ struct TensorArg {
   // Elements the storage spans: 1 + Σ (shape_i - 1)·stride_i.
   std::int64_t storage_elements() const;
   int element_bytes() const { return std::max(1, dtype_bits(dtype) / 8); }
+  // A 2-D tensor's (row, col) of storage element `storage`; nullopt for
+  // padding, another rank or a position outside.
+  std::optional<std::pair<std::int64_t, std::int64_t>> matrix_index(std::int64_t storage) const;
 };
 
 // The device's global memory as the run sees it: one region per tensor

@@ -42,6 +42,7 @@ struct PendingCopy {
 struct ThreadState {
   enum class Status : std::uint8_t { running, at_collective, at_barrier, exited };
   std::vector<Value> regs;
+  std::vector<std::int32_t> writer;  // per register: the instruction that last wrote it (-1: none)
   int pc = 0;
   Status status = Status::running;
   std::vector<std::vector<PendingCopy>> groups;  // committed cp.async groups, oldest first
@@ -96,6 +97,8 @@ class ThreadContext {
   // registers, a symbol's address).
   Value get(const Operand& op, int bits) const;
   Value reg(int index) const { return t_.regs[static_cast<std::size_t>(index)]; }
+  // The instruction that last wrote register `index`, or -1.
+  int reg_writer(int index) const { return t_.writer[static_cast<std::size_t>(index)]; }
   void set_reg(int index, Value v);
   void set(const Operand& op, const Value& v);
   int reg_bits(int index) const { return m_.kernel.reg_bits[static_cast<std::size_t>(index)]; }

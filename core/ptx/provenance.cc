@@ -9,6 +9,8 @@ namespace mmacheck::ptx {
 std::uint64_t Provenance::add_input(int tensor, std::int64_t elements, int element_bytes) {
   if (!entries_.empty()) throw Error("internal: an input added after the run began");
   const std::uint64_t base = next_input_;
+  if (elements < 0 || static_cast<std::uint64_t>(elements) > kMaxIds - base)
+    throw Error("the provenance run names more than 2^36 values: use a smaller launch");
   inputs_.push_back({base, elements, tensor, element_bytes});
   next_input_ += static_cast<std::uint64_t>(elements);
   return base;
@@ -28,6 +30,8 @@ std::uint64_t Provenance::add_sum(std::uint64_t parent, std::span<const Product>
   if (products_.size() + products.size() > max_products_)
     throw Error("the provenance run holds more than " + std::to_string(max_products_) +
                 " products (--max-products): use a smaller launch");
+  if (next_input_ + entries_.size() + 1 >= kMaxIds)
+    throw Error("the provenance run names more than 2^36 values: use a smaller launch");
   const Entry e{Entry::Kind::sum, parent, products_.size(), static_cast<std::uint32_t>(products.size()), width, origin};
   products_.insert(products_.end(), products.begin(), products.end());
   entries_.push_back(e);
@@ -35,6 +39,8 @@ std::uint64_t Provenance::add_sum(std::uint64_t parent, std::span<const Product>
 }
 
 std::uint64_t Provenance::add_convert(std::uint64_t source, int width, Origin origin) {
+  if (next_input_ + entries_.size() + 1 >= kMaxIds)
+    throw Error("the provenance run names more than 2^36 values: use a smaller launch");
   entries_.push_back({Entry::Kind::convert, source, 0, 0, width, origin});
   return next_input_ + entries_.size() - 1;
 }

@@ -6,7 +6,10 @@
 // arithmetic on tagged bytes makes an opaque value naming its instruction.
 // The check of a launch (core/ptx/ptx_check.h) reads D's tags at the end.
 //
-// A tag is (id << 8) | byte: byte b of value `id`.  Ids:
+// A tag is byte b of value `id`, and the instruction that last loaded the
+// byte into a register (ld, ldmatrix; copies keep it), for the diagnosis of
+// an mma's operands: bits 0-7 the byte, 8-27 that instruction + 1 (0: none),
+// 28-63 the id (so at most 2^36 ids).  Ids:
 //
 //   0             no provenance: a constant, an index, an address
 //   1             never written (a register or shared byte before any write)
@@ -24,14 +27,21 @@
 #include <cstdint>
 #include <optional>
 #include <span>
+#include <string>
 #include <vector>
 
 namespace mmacheck::ptx {
 
 using Tag = std::uint64_t;
-constexpr Tag make_tag(std::uint64_t id, int byte) { return (id << 8) | static_cast<std::uint64_t>(byte); }
-constexpr std::uint64_t tag_id(Tag t) { return t >> 8; }
+constexpr std::uint64_t kMaxIds = std::uint64_t{1} << 36;
+constexpr Tag make_tag(std::uint64_t id, int byte) { return (id << 28) | static_cast<std::uint64_t>(byte); }
+constexpr std::uint64_t tag_id(Tag t) { return t >> 28; }
 constexpr int tag_byte(Tag t) { return static_cast<int>(t & 0xFF); }
+// The instruction that loaded the byte into a register, or -1.
+constexpr int tag_loaded_by(Tag t) { return static_cast<int>((t >> 8) & 0xFFFFF) - 1; }
+constexpr Tag loaded_by(Tag t, int inst) {
+  return t == 0 ? 0 : (t & ~(std::uint64_t{0xFFFFF} << 8)) | (static_cast<std::uint64_t>(inst + 1) << 8);
+}
 constexpr std::uint64_t kUnwritten = 1;
 
 // A register's or a loaded value: up to 64 bits and one tag per byte.
@@ -97,6 +107,26 @@ class Provenance {
 
   void set_max_products(std::uint64_t n) { max_products_ = n; }
 
+  // What an mma's operands look like when they do not form one row of A and
+  // one column of B per row and column of its tile (exec_mma's diagnosis):
+  // the statement to blame (the mma, or the load that filled a register)
+  // and why, for the sums [first, last] that mma made.  The check of D
+  // cites it when one of those sums is wrong.
+  struct Note {
+    std::uint64_t first, last;
+    int inst;  // the instruction to blame
+    Origin origin;
+    std::string message;
+  };
+  void add_note(Note note) { notes_.push_back(std::move(note)); }
+  const Note* note_for(std::uint64_t id) const {
+    for (const Note& n : notes_)
+      if (id >= n.first && id <= n.last) return &n;
+    return nullptr;
+  }
+  // The id the next sum will get.
+  std::uint64_t next_id() const { return next_input_ + entries_.size(); }
+
  private:
   std::uint64_t opaque_end_;
   std::uint64_t next_input_;
@@ -109,6 +139,7 @@ class Provenance {
   std::vector<InputRange> inputs_;
   std::vector<Entry> entries_;
   std::vector<Product> products_;
+  std::vector<Note> notes_;
   std::uint64_t max_products_ = std::uint64_t{1} << 26;
 };
 

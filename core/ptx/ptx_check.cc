@@ -8,25 +8,8 @@ namespace mmacheck::ptx {
 
 namespace {
 
-// The (row, col) of a 2-D tensor's storage element, or nullopt (padding).
 std::optional<std::pair<std::int64_t, std::int64_t>> index_of(const TensorArg& t, std::int64_t storage) {
-  const std::int64_t s0 = t.strides[0], s1 = t.strides[1];
-  // Try the larger stride first: row-major and column-major alike.
-  const bool rows_outer = s0 >= s1;
-  const std::int64_t outer = rows_outer ? s0 : s1, inner = rows_outer ? s1 : s0;
-  const std::int64_t outer_n = rows_outer ? t.shape[0] : t.shape[1], inner_n = rows_outer ? t.shape[1] : t.shape[0];
-  if (outer <= 0) return std::nullopt;
-  const std::int64_t o = std::min(storage / outer, outer_n - 1);
-  const std::int64_t rest = storage - o * outer;
-  std::int64_t in = 0;
-  if (inner > 0) {
-    if (rest % inner != 0) return std::nullopt;
-    in = rest / inner;
-  } else if (rest != 0) {
-    return std::nullopt;
-  }
-  if (in >= inner_n || in < 0) return std::nullopt;
-  return rows_outer ? std::pair{o, in} : std::pair{in, o};
+  return t.matrix_index(storage);
 }
 
 class DCheck {
@@ -49,6 +32,23 @@ class DCheck {
       return std::string(e->kind == Provenance::Entry::Kind::sum ? "a sum" : "a conversion") + " made at line " +
              std::to_string(k_.code[static_cast<std::size_t>(e->origin.inst)].loc.line);
     return "value " + std::to_string(id);
+  }
+
+  // Whether every product of sum `s` (and its parents) is of A's row `row`
+  // and B's column `col`, each with one k.
+  bool owns_all(const Provenance::Entry& s, std::int64_t row, std::int64_t col) const {
+    const Provenance::Entry* e = &s;
+    while (e != nullptr && e->kind == Provenance::Entry::Kind::sum) {
+      for (const Product& pr : p_.products(*e)) {
+        const auto a = p_.input(pr.a), b = p_.input(pr.b);
+        if (!a || !b || a->tensor != l_.a || b->tensor != l_.b) return false;
+        const auto ai = index_of(l_.tensors[static_cast<std::size_t>(l_.a)], a->element);
+        const auto bi = index_of(l_.tensors[static_cast<std::size_t>(l_.b)], b->element);
+        if (!ai || !bi || ai->first != row || bi->second != col || ai->second != bi->first) return false;
+      }
+      e = e->parent == 0 ? nullptr : p_.entry(e->parent);
+    }
+    return true;
   }
 
   Finding at_origin(const Origin& o, std::string message) const {
@@ -141,10 +141,17 @@ class DCheck {
                                               describe(pr.b) + ", not of an element of A and one of B");
             const auto [a_row, a_k] = *ai;
             const auto [b_k, b_col] = *bi;
-            if (a_row != i || b_col != j || a_k != b_k)
-              return at_origin(s->origin, name + " includes " + describe(pr.a) + "·" + describe(pr.b) +
-                                              ", which is not A[" + std::to_string(i) + "][k]·B[k][" +
-                                              std::to_string(j) + "]");
+            if (a_row != i || b_col != j || a_k != b_k) {
+              const std::string what = name + " includes " + describe(pr.a) + "·" + describe(pr.b) +
+                                       ", which is not A[" + std::to_string(i) + "][k]·B[k][" + std::to_string(j) + "]";
+              if (const Provenance::Note* note = p_.note_for(id))
+                return at_origin(note->origin, what + ": " + note->message);
+              if (a_k == b_k && owns_all(*s, a_row, b_col) && (a_row != i || b_col != j))
+                return at_store(name + " holds the sum that belongs to D[" + std::to_string(a_row) + "][" +
+                                std::to_string(b_col) + "] (row " + std::to_string(a_row) + " of A, column " +
+                                std::to_string(b_col) + " of B): the store writes it to the wrong element");
+              return at_origin(s->origin, what);
+            }
             const auto kk = static_cast<std::size_t>(a_k);
             if (seen[kk]++ != 0)
               return at_origin(s->origin,

@@ -243,6 +243,10 @@ const PtxKernel& bind_launch(PtxLaunch& launch, const PtxModule& module) {
       b.bits &= (std::uint64_t{1} << s.type.bits) - 1;
     }
   }
+  for (const Symbol& s : kernel->symbols)
+    if (s.space == Space::shared && s.external && launch.shape.dynamic_shared == 0)
+      throw Error(at, "kernel " + kernel->name + " addresses the .extern .shared array '" + s.name +
+                          "': give its size as \"dynamic_shared\" (Triton: the compiled kernel's metadata.shared)");
   if (!launch.block_given) {
     if (kernel->reqntid[0] == 0) throw Error(at, "no \"block\" and the kernel has no .reqntid");
     launch.shape.block = kernel->reqntid;

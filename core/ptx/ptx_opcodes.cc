@@ -2,7 +2,10 @@
 
 #include <algorithm>
 #include <array>
+#include <cctype>
+#include <functional>
 #include <cmath>
+#include <optional>
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -90,6 +93,8 @@ void exec_ld(const Instruction& inst, ThreadContext& t) {
   const std::uint64_t base = t.address(inst, inst.ops[1]);
   for (std::size_t i = 0; i < dst.size(); ++i) {
     Value v = t.load(inst, inst.space, base + i * static_cast<std::uint64_t>(bytes), bytes);
+    for (int b = 0; b < bytes; ++b)
+      v.tags[static_cast<std::size_t>(b)] = loaded_by(v.tags[static_cast<std::size_t>(b)], t.pc());
     if (inst.type.kind == TypeKind::s && dst[i] >= 0 && t.reg_bits(dst[i]) > inst.type.bits) {
       // Sign extension: the upper bytes follow the data's sign.
       const int reg_bits = t.reg_bits(dst[i]);
@@ -354,6 +359,63 @@ void exec_prmt(const Instruction& inst, ThreadContext& t) {
   t.set(inst.ops[0], r);
 }
 
+// bfe.type d, a, pos, len: bits [pos, pos + len) of a, zero- or
+// sign-extended (.s: from the field's top bit, or a's when the field runs
+// past it).
+void exec_bfe(const Instruction& inst, ThreadContext& t) {
+  const int bits = inst.type.bits;
+  const Value a = t.get(inst.ops[1], bits), b = t.get(inst.ops[2], 32), c = t.get(inst.ops[3], 32);
+  const auto pos = static_cast<int>(b.bits & 0xFF), len = static_cast<int>(c.bits & 0xFF);
+  std::uint64_t r = 0;
+  if (len > 0 && pos < bits) {
+    const int n = std::min(len, bits - pos);
+    r = (a.bits >> pos) & mask(n);
+    if (inst.type.kind == TypeKind::s) {
+      const bool top = len > bits - pos ? ((a.bits >> (bits - 1)) & 1) != 0 : ((r >> (n - 1)) & 1) != 0;
+      if (top) r |= ~mask(n);
+    }
+  } else if (inst.type.kind == TypeKind::s && len > 0) {
+    r = ((a.bits >> (bits - 1)) & 1) != 0 ? ~std::uint64_t{0} : 0;
+  }
+  Value v;
+  v.bits = r & mask(bits);
+  t.derive(inst, v, bytes_of(bits), {&a, &b, &c});
+  t.set(inst.ops[0], v);
+}
+
+// bfi.type d, f, b, pos, len: b with bits [pos, pos + len) replaced by f's low bits.
+void exec_bfi(const Instruction& inst, ThreadContext& t) {
+  const int bits = inst.type.bits;
+  const Value f = t.get(inst.ops[1], bits), b = t.get(inst.ops[2], bits);
+  const Value p = t.get(inst.ops[3], 32), l = t.get(inst.ops[4], 32);
+  const auto pos = static_cast<int>(p.bits & 0xFF), len = static_cast<int>(l.bits & 0xFF);
+  std::uint64_t r = b.bits;
+  if (len > 0 && pos < bits) {
+    const std::uint64_t m = mask(std::min(len, bits - pos)) << pos;
+    r = (b.bits & ~m) | ((f.bits << pos) & m);
+  }
+  Value v;
+  v.bits = r & mask(bits);
+  t.derive(inst, v, bytes_of(bits), {&f, &b, &p, &l});
+  t.set(inst.ops[0], v);
+}
+
+// lop3.b32 d, a, b, c, lut: each bit of d is lut's bit (a << 2 | b << 1 | c).
+void exec_lop3(const Instruction& inst, ThreadContext& t) {
+  const Value a = t.get(inst.ops[1], 32), b = t.get(inst.ops[2], 32), c = t.get(inst.ops[3], 32);
+  const Value lut = t.get(inst.ops[4], 32);
+  t.require_plain(inst, lut, 4, "lop3's truth table");
+  std::uint64_t r = 0;
+  for (int i = 0; i < 32; ++i) {
+    const auto sel = static_cast<int>(((a.bits >> i) & 1) << 2 | ((b.bits >> i) & 1) << 1 | ((c.bits >> i) & 1));
+    r |= ((lut.bits >> sel) & 1) << i;
+  }
+  Value v;
+  v.bits = r;
+  t.derive(inst, v, 4, {&a, &b, &c});
+  t.set(inst.ops[0], v);
+}
+
 bool compare(const Instruction& inst, const Value& a, const Value& b) {
   const PtxType ty = inst.type;
   if (ty.kind == TypeKind::f || ty.kind == TypeKind::bf) {
@@ -540,6 +602,178 @@ void exec_cvt(const Instruction& inst, ThreadContext& t) {
 // frames into logical tiles, the arithmetic (when the run has one) on the
 // tiles, and for every element of D a new sum: its C element plus the row
 // of A times the column of B, as element ids.
+// Where each element of an mma operand's tile came from: its value, and the
+// lane, operand register and element index that held it.
+struct Gathered {
+  std::vector<std::uint64_t> bits;
+  std::vector<ElementRef> refs;
+  std::vector<int> lane, slot, elem;
+};
+
+// The diagnosis of an operand whose tile is not one row of a tensor per
+// tile row and one column per tile column, each a different one:
+//   - registers in the wrong order (some exchange of two register slots,
+//     the same in every lane, makes the tile whole) blame the mma;
+//   - otherwise the element that disagrees with its row's and column's
+//     majority, or the first of a row (column) that repeats another's, blames
+//     the instruction that loaded it into its register (ld, ldmatrix), or
+//     else the one that last wrote the register.
+// Recorded for the check of D to cite when one of the mma's sums is wrong.
+struct Blame {
+  int inst = -1;
+  int lane = 0;
+  std::string message;
+};
+std::optional<Blame> diagnose_operand(WarpContext& w, const Frame& f, const Gathered& g,
+                                      const mmacheck::ptx::Operand& op, char name) {
+  Provenance& prov = w.provenance();
+  const auto& regions = w.lane(0).machine().global.regions();
+  const auto n = static_cast<std::size_t>(f.rows * f.cols);
+  using RowCol = std::pair<std::int64_t, std::int64_t>;
+  // Where each element (by lane and element index) came from in its tensor.
+  std::vector<std::optional<RowCol>> src(static_cast<std::size_t>(kWarpLanes * f.elems()));
+  std::vector<std::size_t> tile_of(src.size(), n);
+  int tensor = -1;
+  for (std::size_t i = 0; i < n; ++i) {
+    const std::size_t key = static_cast<std::size_t>(g.lane[i] * f.elems() + g.elem[i]);
+    tile_of[key] = i;
+    if (g.refs[i].kind != ElementRef::Kind::value) continue;
+    const auto in = prov.input(g.refs[i].id);
+    if (!in) continue;
+    if (tensor >= 0 && in->tensor != tensor) return std::nullopt;  // two tensors: the check of D says which
+    tensor = in->tensor;
+    src[key] = regions[static_cast<std::size_t>(in->tensor)].tensor.matrix_index(in->element);
+  }
+  if (tensor < 0) return std::nullopt;
+  const int per = f.per_reg();
+  // The tile under a permutation of register slots: tile index -> source.
+  const auto place = [&](const std::vector<int>& perm) {
+    std::vector<std::optional<RowCol>> tile(n);
+    for (int lane = 0; lane < kWarpLanes; ++lane)
+      for (int e = 0; e < f.elems(); ++e) {
+        const int moved = perm[static_cast<std::size_t>(e / per)] * per + e % per;
+        const TileCoord tc = f.at(lane, moved);
+        tile[static_cast<std::size_t>(tc.row * f.cols + tc.col)] = src[static_cast<std::size_t>(lane * f.elems() + e)];
+      }
+    return tile;
+  };
+  // Whole: one tensor row per tile row, one column per tile column, all
+  // different; `ordered`: also increasing, as a tile of a gemm is.
+  const auto whole = [&](const std::vector<std::optional<RowCol>>& tile, bool ordered) {
+    std::vector<std::optional<std::int64_t>> rows(static_cast<std::size_t>(f.rows)),
+        cols(static_cast<std::size_t>(f.cols));
+    for (int r = 0; r < f.rows; ++r)
+      for (int c = 0; c < f.cols; ++c) {
+        const auto& x = tile[static_cast<std::size_t>(r * f.cols + c)];
+        if (!x) continue;
+        auto& rr = rows[static_cast<std::size_t>(r)];
+        auto& cc = cols[static_cast<std::size_t>(c)];
+        if ((rr && *rr != x->first) || (cc && *cc != x->second)) return false;
+        rr = x->first;
+        cc = x->second;
+      }
+    const auto distinct = [ordered](std::vector<std::optional<std::int64_t>> v) {
+      std::vector<std::int64_t> d;
+      for (const auto& x : v)
+        if (x) d.push_back(*x);
+      if (ordered) return std::adjacent_find(d.begin(), d.end(), std::greater_equal<>()) == d.end();
+      std::sort(d.begin(), d.end());
+      return std::adjacent_find(d.begin(), d.end()) == d.end();
+    };
+    return distinct(rows) && distinct(cols);
+  };
+  std::vector<int> identity(static_cast<std::size_t>(f.regs));
+  for (int r = 0; r < f.regs; ++r) identity[static_cast<std::size_t>(r)] = r;
+  const std::vector<std::optional<RowCol>> as_is = place(identity);
+  if (whole(as_is, false)) return std::nullopt;
+  ThreadContext t0 = w.lane(0);
+  const PtxKernel& k = t0.machine().kernel;
+  const auto reg_name = [&](int slot) {
+    return k.reg_names[static_cast<std::size_t>(op.regs[static_cast<std::size_t>(slot)])];
+  };
+  for (const bool ordered : {true, false})
+    for (int x = 0; x < f.regs; ++x)
+      for (int y = x + 1; y < f.regs; ++y) {
+        std::vector<int> perm = identity;
+        std::swap(perm[static_cast<std::size_t>(x)], perm[static_cast<std::size_t>(y)]);
+        if (whole(place(perm), ordered))
+          return Blame{t0.pc(), 0,
+                       std::string(1, name) + "'s registers " + std::to_string(x) + " (" + reg_name(x) + ") and " +
+                           std::to_string(y) + " (" + reg_name(y) +
+                           ") are in each other's place: the tile is whole with the two exchanged"};
+      }
+  // The odd element: against its row's and column's majority, or repeating
+  // an earlier row or column.
+  const auto majority = [&](bool by_row, int index) -> std::optional<std::int64_t> {
+    std::vector<std::pair<std::int64_t, int>> counts;
+    const int other = by_row ? f.cols : f.rows;
+    for (int o = 0; o < other; ++o) {
+      const auto& a = as_is[static_cast<std::size_t>(by_row ? index * f.cols + o : o * f.cols + index)];
+      if (!a) continue;
+      const std::int64_t v = by_row ? a->first : a->second;
+      auto it = std::find_if(counts.begin(), counts.end(), [&](const auto& c) { return c.first == v; });
+      if (it == counts.end()) counts.emplace_back(v, 1);
+      else ++it->second;
+    }
+    if (counts.empty()) return std::nullopt;
+    return std::max_element(counts.begin(), counts.end(),
+                            [](const auto& p, const auto& q) { return p.second < q.second; })
+        ->first;
+  };
+  std::vector<std::optional<std::int64_t>> rows(static_cast<std::size_t>(f.rows)),
+      cols(static_cast<std::size_t>(f.cols));
+  for (int r = 0; r < f.rows; ++r) rows[static_cast<std::size_t>(r)] = majority(true, r);
+  for (int c = 0; c < f.cols; ++c) cols[static_cast<std::size_t>(c)] = majority(false, c);
+  std::optional<std::size_t> odd;
+  std::string why;
+  const std::string& tname = regions[static_cast<std::size_t>(tensor)].tensor.name;
+  const auto elem_name = [&](const RowCol& rc) {
+    return tname + "[" + std::to_string(rc.first) + "][" + std::to_string(rc.second) + "]";
+  };
+  for (std::size_t i = 0; i < n && !odd; ++i) {
+    const auto& x = as_is[i];
+    const auto r = static_cast<std::size_t>(static_cast<int>(i) / f.cols),
+               c = static_cast<std::size_t>(static_cast<int>(i) % f.cols);
+    if (x && rows[r] && cols[c] && (x->first != *rows[r] || x->second != *cols[c])) {
+      odd = i;
+      why = "where the mma's fragment needs " + elem_name({*rows[r], *cols[c]});
+    }
+  }
+  for (int r = 1; r < f.rows && !odd; ++r)
+    for (int q = 0; q < r && !odd; ++q)
+      if (rows[static_cast<std::size_t>(r)] && rows[static_cast<std::size_t>(r)] == rows[static_cast<std::size_t>(q)])
+        for (int c = 0; c < f.cols && !odd; ++c)
+          if (as_is[static_cast<std::size_t>(r * f.cols + c)]) {
+            odd = static_cast<std::size_t>(r * f.cols + c);
+            why = "where the fragment's row " + std::to_string(r) + " needs another row than its row " +
+                  std::to_string(q) + "'s";
+          }
+  for (int c = 1; c < f.cols && !odd; ++c)
+    for (int q = 0; q < c && !odd; ++q)
+      if (cols[static_cast<std::size_t>(c)] && cols[static_cast<std::size_t>(c)] == cols[static_cast<std::size_t>(q)])
+        for (int r = 0; r < f.rows && !odd; ++r)
+          if (as_is[static_cast<std::size_t>(r * f.cols + c)]) {
+            odd = static_cast<std::size_t>(r * f.cols + c);
+            why = "where the fragment's column " + std::to_string(c) + " needs another column than its column " +
+                  std::to_string(q) + "'s";
+          }
+  if (!odd) return std::nullopt;
+  const int lane = g.lane[*odd], e = g.elem[*odd], slot = g.slot[*odd];
+  ThreadContext t = w.lane(lane);
+  const int r = op.regs[static_cast<std::size_t>(slot)];
+  const Value v = t.reg(r);
+  const int loader = tag_loaded_by(v.tags[static_cast<std::size_t>((e % per) * f.elem_bits / 8)]);
+  const int blamed = loader >= 0 ? loader : t.reg_writer(r);
+  const std::string by = blamed >= 0 ? "'" + k.code[static_cast<std::size_t>(blamed)].opcode + "' at line " +
+                                           std::to_string(k.code[static_cast<std::size_t>(blamed)].loc.line)
+                                     : std::string("nothing");
+  return Blame{blamed >= 0 ? blamed : t.pc(), lane,
+               "lane " + std::to_string(lane) + "'s " + std::string(1, name) + " register " + reg_name(slot) +
+                   " holds " + elem_name(*as_is[*odd]) + " as element " +
+                   std::string(1, static_cast<char>(std::tolower(name))) + std::to_string(e) + ", " + why + "; " +
+                   (loader >= 0 ? "it was loaded by " : "it was last written by ") + by};
+}
+
 void exec_mma(const Instruction& inst, WarpContext& w) {
   const MmaInst& mi = *inst.mma;
   const Frame& fa = mi.frame(mmacheck::Operand::A);
@@ -547,14 +781,10 @@ void exec_mma(const Instruction& inst, WarpContext& w) {
   const Frame& fc = mi.frame(mmacheck::Operand::C);
   const Frame& fd = mi.d_frame();
   Provenance& prov = w.provenance();
-  struct Gathered {
-    std::vector<std::uint64_t> bits;
-    std::vector<ElementRef> refs;
-  };
   const auto gather = [&](const Frame& f, const mmacheck::ptx::Operand& op, std::string_view name) {
-    Gathered g{
-        std::vector<std::uint64_t>(static_cast<std::size_t>(f.rows * f.cols), 0),
-        std::vector<ElementRef>(static_cast<std::size_t>(f.rows * f.cols), ElementRef{ElementRef::Kind::zero, 0})};
+    const auto n = static_cast<std::size_t>(f.rows * f.cols);
+    Gathered g{std::vector<std::uint64_t>(n, 0), std::vector<ElementRef>(n, ElementRef{ElementRef::Kind::zero, 0}),
+               std::vector<int>(n, 0), std::vector<int>(n, 0), std::vector<int>(n, 0)};
     for (int lane = 0; lane < kWarpLanes; ++lane) {
       ThreadContext t = w.lane(lane);
       for (int e = 0; e < f.elems(); ++e) {
@@ -566,6 +796,9 @@ void exec_mma(const Instruction& inst, WarpContext& w) {
         const auto idx = static_cast<std::size_t>(at.row * f.cols + at.col);
         g.bits[idx] = (v.bits >> bit) & mask(f.elem_bits);
         g.refs[idx] = element_ref(prov, v, bit / 8, f.elem_bits / 8);
+        g.lane[idx] = lane;
+        g.slot[idx] = reg;
+        g.elem[idx] = e;
         if (g.refs[idx].kind == ElementRef::Kind::unwritten)
           w.fault(inst, lane,
                   "mma.sync reads " + std::string(name) + " register " +
@@ -578,6 +811,9 @@ void exec_mma(const Instruction& inst, WarpContext& w) {
   const Gathered a = gather(fa, inst.ops[1], "A");
   const Gathered b = gather(fb, inst.ops[2], "B");
   const Gathered c = gather(fc, inst.ops[3], "C");
+  std::optional<Blame> blame = diagnose_operand(w, fa, a, inst.ops[1], 'A');
+  if (!blame) blame = diagnose_operand(w, fb, b, inst.ops[2], 'B');
+  const std::uint64_t first_sum = prov.next_id();
   std::vector<std::uint64_t> d(static_cast<std::size_t>(fd.rows * fd.cols), 0);
   if (w.options().arithmetic) w.options().arithmetic(mi, a.bits, b.bits, c.bits, d);
   const std::uint64_t bad = prov.opaque(w.lane(0).pc());
@@ -600,6 +836,12 @@ void exec_mma(const Instruction& inst, WarpContext& w) {
       const std::uint64_t parent = ec.kind == ElementRef::Kind::zero ? 0 : id_of(ec);
       sums[static_cast<std::size_t>(i * fd.cols + j)] = prov.add_sum(parent, products, fd.elem_bits / 8, t.origin());
     }
+  }
+  if (blame) {
+    ThreadContext t = w.lane(blame->lane);
+    Origin o = t.origin();
+    o.inst = blame->inst;
+    prov.add_note({first_sum, prov.next_id() - 1, blame->inst, o, blame->message});
   }
   for (int lane = 0; lane < kWarpLanes; ++lane) {
     ThreadContext t = w.lane(lane);
@@ -641,7 +883,7 @@ void exec_ldmatrix(const Instruction& inst, WarpContext& w) {
             t.load(inst, Space::shared,
                    rows[static_cast<std::size_t>(rb.address_lane)] + static_cast<std::uint64_t>(rb.byte_in_row), 1);
         v.bits |= (one.bits & 0xFF) << (8 * byte);
-        v.tags[static_cast<std::size_t>(byte)] = one.tags[0];
+        v.tags[static_cast<std::size_t>(byte)] = loaded_by(one.tags[0], t.pc());
       }
       t.set_reg(inst.ops[0].regs[static_cast<std::size_t>(reg)], v);
     }
@@ -750,6 +992,9 @@ const std::array kRows{
     Row{"shl", kAlu, "", 3, 3, exec_arith<Arith::shl>, nullptr, Collective::none},
     Row{"shr", kAlu, "", 3, 3, exec_arith<Arith::shr>, nullptr, Collective::none},
     Row{"prmt", kAlu, "", 4, 4, exec_prmt, nullptr, Collective::none},
+    Row{"bfe", kAlu, "", 4, 4, exec_bfe, nullptr, Collective::none},
+    Row{"bfi", kAlu, "", 5, 5, exec_bfi, nullptr, Collective::none},
+    Row{"lop3", kAlu, "", 5, 5, exec_lop3, nullptr, Collective::none},
     Row{"setp", kCmp | kBool | kFtz | kAlu, "", 3, 4, exec_setp, nullptr, Collective::none},
     Row{"selp", kAlu, "", 4, 4, exec_selp, nullptr, Collective::none},
     Row{"cvt", kType | kType2 | kRound | kFtz | kSat | kNeedsType, "", 2, 3, exec_cvt, nullptr, Collective::none},
@@ -1035,6 +1280,15 @@ void decode_instruction(Instruction& inst, const PtxKernel& kernel, const Source
                                      ? std::to_string(row->min_ops)
                                      : std::to_string(row->min_ops) + " to " + std::to_string(row->max_ops)) +
                                 " operands, not " + std::to_string(n));
+  // `{ %rs1 }`, a vector of one register, is that register (Triton's inline
+  // assembly writes loads so), except where the instruction takes vectors.
+  if (row->name != "mma.sync" && row->name != "ldmatrix.sync")
+    for (Operand& o : inst.ops)
+      if (o.kind == Kind::vec && o.regs.size() == 1 && inst.vec == 1) {
+        o.kind = Kind::reg;
+        o.reg = o.regs[0];
+        o.regs.clear();
+      }
   check_operands(inst, *row, kernel);
 }
 

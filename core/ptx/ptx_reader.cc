@@ -284,6 +284,9 @@ class Reader {
         module_shared_.push_back(shared_variable(t, extern_));
       } else if (t.text == ".global" || t.text == ".const") {
         skip_through(";");
+      } else if (t.text == ".section") {  // DWARF data (Triton, nvcc -lineinfo): read past, never run
+        expect(Tok::word, "a section name");
+        if (is_punct("{")) skip_block(t);
       } else {
         throw error(t, "unknown directive '" + printable(t.text) + "'");
       }
@@ -370,6 +373,16 @@ class Reader {
     s.bytes = static_cast<int>(count * elem_bytes);
     s.offset = align;  // the alignment, until the kernel places it
     return s;
+  }
+
+  void skip_block(const Token& at) {
+    int depth = 0;
+    while (peek().kind != Tok::end) {
+      const Token b = next();
+      if (b.kind == Tok::punct && b.text == "{") ++depth;
+      if (b.kind == Tok::punct && b.text == "}" && --depth == 0) return;
+    }
+    throw error(at, "unterminated " + std::string(at.text));
   }
 
   void skip_function(const Token& at) {

@@ -1,0 +1,164 @@
+"""The PTX of tests/data/ptx/triton/: Triton's matmul (the tutorial's kernel,
+without its grouped ordering) compiled for sm_80 without a GPU, in several
+configurations, and planted mistakes, each with its launch file.
+
+    /path/to/venv/bin/python scripts/ptx-oracle/triton_kernels.py   # pip install triton (3.9)
+
+Mistakes are planted two ways: in the Triton source (a skipped K tile, B
+loaded from A's pointers, a wrong epilogue column, A and B swapped in the
+dot) and in the PTX Triton wrote (the barrier before the fragment loads
+deleted, two A registers of an mma swapped, an ldmatrix row address moved),
+since a compiler bug shows up in its output.  Every .ptx starts with a
+comment naming how it was made.  CI runs none of this.
+"""
+
+import json
+import os
+import re
+import sys
+
+import triton
+import triton.language as tl
+from triton.backends.compiler import GPUTarget
+from triton.compiler import ASTSource
+
+OUT = os.path.join(os.path.dirname(__file__), "..", "..", "tests", "data", "ptx", "triton")
+
+
+def make_kernel(plant):
+    @triton.jit
+    def matmul_kernel(a_ptr, b_ptr, c_ptr, M, N, K, stride_am, stride_ak, stride_bk, stride_bn, stride_cm, stride_cn,
+                      BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr, PLANT: tl.constexpr):
+        pid_m = tl.program_id(0)
+        pid_n = tl.program_id(1)
+        offs_am = pid_m * BLOCK_M + tl.arange(0, BLOCK_M)
+        offs_bn = pid_n * BLOCK_N + tl.arange(0, BLOCK_N)
+        offs_k = tl.arange(0, BLOCK_K)
+        a_ptrs = a_ptr + offs_am[:, None] * stride_am + offs_k[None, :] * stride_ak
+        b_ptrs = b_ptr + offs_k[:, None] * stride_bk + offs_bn[None, :] * stride_bn
+        if PLANT == "b_from_a":
+            b_ptrs = a_ptr + offs_k[:, None] * stride_bk + offs_bn[None, :] * stride_bn
+        acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
+        tiles = tl.cdiv(K, BLOCK_K)
+        if PLANT == "skip_k":
+            tiles = tiles - 1
+        for k in range(0, tiles):
+            a = tl.load(a_ptrs, mask=offs_k[None, :] < K - k * BLOCK_K, other=0.0)
+            b = tl.load(b_ptrs, mask=offs_k[:, None] < K - k * BLOCK_K, other=0.0)
+            if PLANT == "dot_swapped":
+                acc = tl.dot(b, a, acc)
+            else:
+                acc = tl.dot(a, b, acc)
+            a_ptrs += BLOCK_K * stride_ak
+            b_ptrs += BLOCK_K * stride_bk
+        c = acc.to(c_ptr.dtype.element_ty)
+        offs_cm = pid_m * BLOCK_M + tl.arange(0, BLOCK_M)
+        offs_cn = pid_n * BLOCK_N + tl.arange(0, BLOCK_N)
+        if PLANT == "epilogue":
+            offs_cn = pid_n * BLOCK_N + (tl.arange(0, BLOCK_N) ^ 1)
+        c_ptrs = c_ptr + stride_cm * offs_cm[:, None] + stride_cn * offs_cn[None, :]
+        c_mask = (offs_cm[:, None] < M) & (offs_cn[None, :] < N)
+        tl.store(c_ptrs, c, mask=c_mask)
+
+    return matmul_kernel
+
+
+def compile_ptx(dtype, out_dtype, bm, bn, bk, warps, stages, plant=""):
+    t = {"float16": "*fp16", "bfloat16": "*bf16", "float32": "*fp32"}
+    sig = {"a_ptr": t[dtype], "b_ptr": t[dtype], "c_ptr": t[out_dtype]}
+    for name in ["M", "N", "K", "stride_am", "stride_ak", "stride_bk", "stride_bn", "stride_cm", "stride_cn"]:
+        sig[name] = "i32"
+    for name in ["BLOCK_M", "BLOCK_N", "BLOCK_K", "PLANT"]:
+        sig[name] = "constexpr"
+    src = ASTSource(fn=make_kernel(plant), signature=sig,
+                    constexprs={"BLOCK_M": bm, "BLOCK_N": bn, "BLOCK_K": bk, "PLANT": plant})
+    k = triton.compile(src, target=GPUTarget("cuda", 80, 32), options={"num_warps": warps, "num_stages": stages})
+    return k.asm["ptx"], k.metadata.shared, k.metadata.num_warps
+
+
+def launch(dtype, out_dtype, m, n, k, bm, bn, shared, warps, nparams):
+    params = [
+        {"tensor": "A", "dtype": dtype, "shape": [m, k]},
+        {"tensor": "B", "dtype": dtype, "shape": [k, n]},
+        {"tensor": "D", "dtype": out_dtype, "shape": [m, n]},
+        {"value": m}, {"value": n}, {"value": k},
+        {"value": k}, {"value": 1}, {"value": n}, {"value": 1}, {"value": n}, {"value": 1},
+    ]
+    # Triton 3.x appends its global and profile scratch pointers: null here.
+    params += [{"value": 0}] * (nparams - len(params))
+    return {"grid": [m // bm, n // bn], "block": [32 * warps], "dynamic_shared": max(shared, 1), "params": params}
+
+
+def nparams_of(ptx):
+    return len(re.findall(r"\.param \.", ptx.split(")")[0]))
+
+
+# A PTX mistake: (name, what it does, function of the text).
+def drop_first_barrier(ptx):
+    return ptx.replace("bar.sync \t0;", "// bar.sync 0 deleted", 1) if "bar.sync \t0;" in ptx else re.sub(
+        r"\n\s*bar\.sync\s+0;", "\n\t// bar.sync 0 deleted", ptx, count=1)
+
+
+def swap_mma_a(ptx):
+    def swap(m):
+        regs = [r.strip() for r in m.group(2).split(",")]
+        regs[1], regs[2] = regs[2], regs[1]
+        return m.group(1) + "{" + ", ".join(regs) + "}"
+    return re.sub(r"(mma\.sync[^{]*\{[^}]*\},\s*)\{([^}]*)\}", swap, ptx, count=1)
+
+
+def move_ldmatrix_row(ptx):
+    m = re.search(r"ldmatrix\.sync\.aligned\.m8n8\.x4\.shared\.b16 \{[^}]*\}, \[(%r\d+)( \+ (\d+))?\]", ptx)
+    if not m:
+        raise SystemExit("no ldmatrix.x4 to move")
+    old = m.group(0)
+    off = int(m.group(3) or 0) + 16
+    new = re.sub(r"\[(%r\d+)( \+ \d+)?\]", "[%s + %d]" % (m.group(1), off), old)
+    return ptx.replace(old, new, 1)
+
+
+CONFIGS = [
+    # name, dtype, out dtype, BLOCK_M, BLOCK_N, BLOCK_K, warps, stages, M, N, K
+    ("f16_32x32x32_w4", "float16", "float16", 32, 32, 32, 4, 2, 64, 64, 64),
+    ("f16_64x64x32_w4_s3", "float16", "float16", 64, 64, 32, 4, 3, 128, 128, 128),
+    ("f16_64x32x64_w2", "float16", "float32", 64, 32, 64, 2, 2, 64, 64, 128),
+    ("bf16_32x32x32_w4", "bfloat16", "bfloat16", 32, 32, 32, 4, 2, 64, 64, 96),
+    ("f16_16x16x16_w1", "float16", "float32", 16, 16, 16, 1, 1, 32, 32, 48),
+]
+
+SOURCE_PLANTS = ["skip_k", "b_from_a", "epilogue", "dot_swapped"]
+PTX_PLANTS = [("no_barrier", drop_first_barrier), ("mma_swap", swap_mma_a), ("ldmatrix_row", move_ldmatrix_row)]
+
+
+def write(name, ptx, how, launch_obj):
+    with open(os.path.join(OUT, name + ".ptx"), "w") as f:
+        f.write("// made by scripts/ptx-oracle/triton_kernels.py (triton %s): %s\n" % (triton.__version__, how))
+        f.write(ptx)
+    with open(os.path.join(OUT, name + ".launch.json"), "w") as f:
+        json.dump(launch_obj, f, indent=1)
+        f.write("\n")
+
+
+def main():
+    os.makedirs(OUT, exist_ok=True)
+    for (name, dt, odt, bm, bn, bk, w, s, m, n, k) in CONFIGS:
+        how = "%s x %s -> %s, BLOCK %dx%dx%d, num_warps %d, num_stages %d, sm_80" % (dt, dt, odt, bm, bn, bk, w, s)
+        ptx, shared, warps = compile_ptx(dt, odt, bm, bn, bk, w, s)
+        write(name, ptx, how, launch(dt, odt, m, n, k, bm, bn, shared, warps, nparams_of(ptx)))
+    # Planted mistakes on the first two configurations.
+    for (name, dt, odt, bm, bn, bk, w, s, m, n, k) in CONFIGS[:2]:
+        for plant in SOURCE_PLANTS:
+            if plant == "dot_swapped" and not bm == bn == bk:
+                continue  # B·A needs square blocks
+            how = "%s with PLANT=%s in the source" % (name, plant)
+            ptx, shared, warps = compile_ptx(dt, odt, bm, bn, bk, w, s, plant)
+            write(name + "_" + plant, ptx, how, launch(dt, odt, m, n, k, bm, bn, shared, warps, nparams_of(ptx)))
+        ptx, shared, warps = compile_ptx(dt, odt, bm, bn, bk, w, s)
+        for plant, edit in PTX_PLANTS:
+            how = "%s with its PTX edited: %s" % (name, plant)
+            write(name + "_" + plant, edit(ptx), how, launch(dt, odt, m, n, k, bm, bn, shared, warps, nparams_of(ptx)))
+    print("wrote", len([f for f in os.listdir(OUT) if f.endswith(".ptx")]), "PTX files to", os.path.normpath(OUT))
+
+
+if __name__ == "__main__":
+    sys.exit(main())
