@@ -10,10 +10,10 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-seconds=${1:?usage: scripts/fuzz.sh SECONDS [fuzz_layout_expr fuzz_program fuzz_python fuzz_mmav fuzz_triton fuzz_cute fuzz_families]}
+seconds=${1:?usage: scripts/fuzz.sh SECONDS [fuzz_layout_expr fuzz_program fuzz_python fuzz_mmav fuzz_triton fuzz_cute fuzz_families fuzz_ptx]}
 shift
 harnesses=("$@")
-((${#harnesses[@]})) || harnesses=(fuzz_layout_expr fuzz_program fuzz_python fuzz_mmav fuzz_triton fuzz_cute fuzz_families)
+((${#harnesses[@]})) || harnesses=(fuzz_layout_expr fuzz_program fuzz_python fuzz_mmav fuzz_triton fuzz_cute fuzz_families fuzz_ptx)
 
 bin=build-sanitize/bin
 for h in "${harnesses[@]}"; do
@@ -31,7 +31,7 @@ done
 # right-hand sides of `NAME = ...` lines that are not buffers); the vector
 # files cut to their first two cases (a whole file runs 384 cases per input).
 work=build-sanitize/fuzz
-mkdir -p "$work"/seeds/{fuzz_program,fuzz_python,fuzz_layout_expr,fuzz_mmav,fuzz_triton,fuzz_cute,fuzz_families}
+mkdir -p "$work"/seeds/{fuzz_program,fuzz_python,fuzz_layout_expr,fuzz_mmav,fuzz_triton,fuzz_cute,fuzz_families,fuzz_ptx}
 cp examples/*.txt "$work/seeds/fuzz_program/"
 cp examples/tirx_*.py "$work/seeds/fuzz_program/"  # the released TIRx: programs and lowered dumps
 # Whole .py files: TVMScript examples and the test-file corpus (factories, parametrized tests).
@@ -58,6 +58,10 @@ for d in wgmma tcgen05 tma sparse scales; do
   for f in examples/$d/*.txt; do cp "$f" "$work/seeds/fuzz_families/$d-$(basename "$f")"; done
 done
 cp tests/data/wgmma/order/*.ptx tests/data/tirx/tcgen05_*.lowered.py "$work/seeds/fuzz_families/"
+# The PTX kernels nvcc, Triton and TVM wrote.
+for d in nvcc triton tirx; do
+  for f in tests/data/ptx/$d/*.ptx; do cp "$f" "$work/seeds/fuzz_ptx/$d-$(basename "$f")"; done
+done
 for f in tests/data/*.mmav; do
   awk '/^case /{c++} c>2{exit} {print}' "$f" >"$work/seeds/fuzz_mmav/$(basename "$f")"
 done
@@ -71,6 +75,7 @@ run_one() {
   [ "$h" = fuzz_triton ] && dict=tests/fuzz/triton.dict
   [ "$h" = fuzz_cute ] && dict=tests/fuzz/cute.dict
   [ "$h" = fuzz_families ] && dict=tests/fuzz/families.dict
+  [ "$h" = fuzz_ptx ] && dict=tests/fuzz/ptx.dict
   mkdir -p "$work/$h/corpus" "$work/$h/findings"
   local log="$work/$h/last.log" result
   # -timeout: one input running 10 s is a hang; -rss_limit_mb: memory past

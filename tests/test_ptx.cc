@@ -286,8 +286,8 @@ TEST_CASE(
     "sim of a PTX launch: D within the f64 reference's bound for the kernels that prove, not for a skipped K tile",
     "[ptx][sim]") {
   const auto outside = [](const std::string& path) {
-    const PtxModule m = read_ptx(read_file(source_path(path + ".ptx")), path + ".ptx");
-    PtxLaunch l = read_launch(read_file(source_path(path + ".launch.json")), path + ".launch.json");
+    const PtxModule m = read_ptx(read_file(source_path(path)), path);
+    PtxLaunch l = read_launch(read_file(source_path(launch_path_for(path))), launch_path_for(path));
     const PtxKernel& k = bind_launch(l, m);
     std::int64_t n = 0;
     for (int i = 0; i < 8; ++i) {
@@ -297,10 +297,45 @@ TEST_CASE(
     }
     return n;
   };
-  CHECK(outside("tests/data/ptx/nvcc/shared") == 0);
-  CHECK(outside("tests/data/ptx/triton/f16_32x32x32_w4") == 0);
-  CHECK(outside("tests/data/ptx/triton/bf16_32x32x32_w4") == 0);
-  CHECK(outside("tests/data/ptx/triton/f16_32x32x32_w4_skip_k") > 0);
+  CHECK(outside("tests/data/ptx/nvcc/shared.ptx") == 0);
+  CHECK(outside("tests/data/ptx/triton/f16_32x32x32_w4.ptx") == 0);
+  CHECK(outside("tests/data/ptx/triton/bf16_32x32x32_w4.ptx") == 0);
+  CHECK(outside("tests/data/ptx/triton/f16_32x32x32_w4_skip_k.ptx") > 0);
+}
+
+}  // namespace test_ptx
+
+namespace test_ptx {
+
+TEST_CASE("TVM TIRx's own CUDA, compiled to PTX, gets the verdict mmacheck gives its program", "[ptx][tirx]") {
+  // tests/data/ptx/tirx/sources.tsv: each PTX file and the released-TIRx
+  // program TVM compiled it from (scripts/ptx-oracle/tirx_kernels.py).
+  std::istringstream sources(read_file(source_path("tests/data/ptx/tirx/sources.tsv")));
+  int rows = 0, proved = 0, refuted = 0;
+  for (std::string line; std::getline(sources, line);) {
+    if (line.empty() || line[0] == '#') continue;
+    const std::size_t tab = line.find('\t');
+    const std::string name = line.substr(0, tab), program = line.substr(tab + 1);
+    INFO(name);
+    const PtxReport ptx = check_file(name, "tests/data/ptx/tirx/");
+    const test::RunResult cli = run_mmacheck({"prove", source_path(program), "--json"});
+    if (name == "ldmatrix_bad_x4_for_x2") {
+      // TVM writes past B's registers; the program reader refuses it at its
+      // line (exit 2), the PTX shows what the hardware does: an ldmatrix
+      // row address past the shared tensor.
+      CHECK(cli.status == 2);
+      CHECK(ptx.verdict == FrameVerdict::refuted);
+      CHECK_THAT(ptx.message, Catch::Contains("outside the CTA's 768 bytes"));
+    } else {
+      CHECK_THAT(cli.out, Catch::Contains("\"verdict\":\"" + std::string(verdict_name(ptx.verdict)) + "\""));
+    }
+    ++rows;
+    proved += ptx.verdict == FrameVerdict::proved ? 1 : 0;
+    refuted += ptx.verdict == FrameVerdict::refuted ? 1 : 0;
+  }
+  CHECK(rows == 36);
+  CHECK(proved == 18);
+  CHECK(refuted == 18);
 }
 
 }  // namespace test_ptx

@@ -564,6 +564,14 @@ RunResult run_grid(const PtxKernel& kernel, const GridShape& shape, std::span<co
       m.symbol_offsets[i] = s.offset;
     }
   }
+  // Every thread's registers exist at once: bound them (256 MiB).
+  const auto reg_bytes = static_cast<std::uint64_t>(kernel.reg_bits.size()) *
+                         static_cast<std::uint64_t>(m.threads_per_cta) * sizeof(Value);
+  if (reg_bytes > (std::uint64_t{1} << 28))
+    throw Error(kernel.loc, "kernel " + kernel.name + " has " + std::to_string(kernel.reg_bits.size()) +
+                                " registers per thread and " + std::to_string(m.threads_per_cta) +
+                                " threads: more register state than the run holds (256 MiB)");
+  if (shared_bytes > 232448) throw Error(kernel.loc, "more shared memory than a CTA has (232448 bytes on sm_90)");
   RunResult result;
   std::int64_t linear = 0;
   try {

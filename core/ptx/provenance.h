@@ -49,7 +49,7 @@ struct Value {
   std::uint64_t bits = 0;
   std::array<Tag, 8> tags{};
   bool tagged(int bytes) const {
-    for (int i = 0; i < bytes; ++i)
+    for (int i = 0; i < bytes && i < 8; ++i)
       if (tags[static_cast<std::size_t>(i)] != 0) return true;
     return false;
   }

@@ -11,7 +11,8 @@ namespace mmacheck::ptx {
 
 namespace {
 
-constexpr std::int64_t kMaxElements = std::int64_t{1} << 31;  // per tensor: 2^31 elements
+constexpr std::int64_t kMaxElements = std::int64_t{1} << 31;     // per tensor: 2^31 elements
+constexpr std::int64_t kMaxLaunchBytes = std::int64_t{1} << 28;  // all tensors: 256 MiB
 
 class LaunchReader {
  public:
@@ -33,16 +34,17 @@ class LaunchReader {
         l.shape.block = dims(value, at, 1024);
         l.block_given = true;
       } else if (key == "dynamic_shared") {
-        l.shape.dynamic_shared = integer(value, at, 0, 1 << 30);
-      } else if (key == "params" || key == "gemm") {
+        l.shape.dynamic_shared = integer(value, at, 0, 232448);  // sm_90's most per CTA
+      } else if (key == "params" || key == "gemm" || key == "tensors") {
         continue;
       } else {
-        throw Error(src_.at(at),
-                    "unknown key \"" + printable(key) + "\" (kernel, grid, block, dynamic_shared, params, gemm)");
+        throw Error(src_.at(at), "unknown key \"" + printable(key) +
+                                     "\" (kernel, grid, block, dynamic_shared, params, tensors, gemm)");
       }
     }
     if (!v.contains("params")) throw Error(src_.at(""), "a launch file needs \"params\"");
-    params(l, v["params"], "/params");
+    params(l, v["params"], "/params", true);
+    if (v.contains("tensors")) params(l, v["tensors"], "/tensors", false);
     gemm(l, v.contains("gemm") ? &v["gemm"] : nullptr);
     std::int64_t threads = 1;
     for (const int b : l.shape.block) threads *= b;
@@ -73,9 +75,13 @@ class LaunchReader {
     return out;
   }
 
-  void params(PtxLaunch& l, const Json& v, const std::string& at) {
-    if (!v.is_array()) throw Error(src_.at(at), "\"params\" is a list, one entry per .param");
-    std::set<std::string> names;
+  // `params` (one entry per .param) or `tensors` (tensors of the gemm the
+  // kernel is not given: placed, never addressed).
+  void params(PtxLaunch& l, const Json& v, const std::string& at, bool bound) {
+    if (!v.is_array())
+      throw Error(src_.at(at),
+                  bound ? "\"params\" is a list, one entry per .param" : "\"tensors\" is a list of tensors");
+    std::set<std::string>& names = names_;
     for (std::size_t i = 0; i < v.size(); ++i) {
       const std::string p = JsonSource::child(at, i);
       const Json& e = v[i];
@@ -118,10 +124,13 @@ class LaunchReader {
           for (std::size_t d = t.shape.size() - 1; d > 0; --d) t.strides[d - 1] = t.strides[d] * t.shape[d];
         }
         if (t.storage_elements() > kMaxElements) throw Error(src_.at(p), "a tensor spanning more than 2^31 elements");
+        total_bytes_ += t.storage_elements() * t.element_bytes();
+        if (total_bytes_ > kMaxLaunchBytes)
+          throw Error(src_.at(p), "the launch's tensors hold more than 256 MiB, more than the CPU run takes");
         b.tensor = static_cast<int>(l.tensors.size());
         l.tensors.push_back(std::move(t));
         l.tensor_locs.push_back(src_.at(p));
-      } else if (e.contains("value")) {
+      } else if (e.contains("value") && bound) {
         if (e.size() != 1) throw Error(src_.at(p), "a value parameter is {\"value\": N}");
         const Json& n = e["value"];
         if (n.is_number_integer()) {
@@ -133,9 +142,10 @@ class LaunchReader {
           throw Error(src_.at(p + "/value"), "a value is a number");
         }
       } else {
-        throw Error(src_.at(p), "a parameter is {\"tensor\": ...} or {\"value\": ...}");
+        throw Error(src_.at(p), bound ? "a parameter is {\"tensor\": ...} or {\"value\": ...}"
+                                      : "an entry of \"tensors\" is {\"tensor\": ...}");
       }
-      l.params.push_back(b);
+      if (bound) l.params.push_back(b);
     }
   }
 
@@ -190,6 +200,8 @@ class LaunchReader {
   }
 
   JsonSource src_;
+  std::set<std::string> names_;
+  std::int64_t total_bytes_ = 0;
 };
 
 }  // namespace
@@ -247,6 +259,8 @@ const PtxKernel& bind_launch(PtxLaunch& launch, const PtxModule& module) {
     if (s.space == Space::shared && s.external && launch.shape.dynamic_shared == 0)
       throw Error(at, "kernel " + kernel->name + " addresses the .extern .shared array '" + s.name +
                           "': give its size as \"dynamic_shared\" (Triton: the compiled kernel's metadata.shared)");
+  if (kernel->static_shared + launch.shape.dynamic_shared > 232448)
+    throw Error(at, "static and dynamic shared memory together exceed a CTA's 232448 bytes (sm_90)");
   if (!launch.block_given) {
     if (kernel->reqntid[0] == 0) throw Error(at, "no \"block\" and the kernel has no .reqntid");
     launch.shape.block = kernel->reqntid;

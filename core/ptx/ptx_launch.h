@@ -11,6 +11,7 @@
 //         {"tensor": "D", "dtype": "float32", "shape": [64, 16]},
 //         {"value": 64}, {"value": 16}, {"value": 32}
 //       ],
+//       "tensors": [],                          // optional: gemm tensors the kernel is not given
 //       "gemm": {"D": "D", "A": "A", "B": "B"}  // optional when tensors are named A, B, D (and C)
 //     }
 //

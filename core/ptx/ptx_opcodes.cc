@@ -700,7 +700,8 @@ std::optional<Blame> diagnose_operand(WarpContext& w, const Frame& f, const Gath
           return Blame{t0.pc(), 0,
                        std::string(1, name) + "'s registers " + std::to_string(x) + " (" + reg_name(x) + ") and " +
                            std::to_string(y) + " (" + reg_name(y) +
-                           ") are in each other's place: the tile is whole with the two exchanged"};
+                           ") are in each other's place: the tile is whole with the two exchanged (the mma names "
+                           "them in the wrong order, or what loaded them exchanged them)"};
       }
   // The odd element: against its row's and column's majority, or repeating
   // an earlier row or column.
@@ -1262,6 +1263,8 @@ void decode_instruction(Instruction& inst, const PtxKernel& kernel, const Source
     if (row->name == "ldmatrix.sync" && (inst.count == 0 || inst.type.bits != 16 || inst.space != Space::shared))
       not_modelled(opcode_loc, "'" + op + "' (ldmatrix.sync.aligned.m8n8.x{1,2,4}[.trans].shared.b16 is)");
     if (row->name == "shfl.sync" && inst.type.bits != 32) throw Error(opcode_loc, "shfl.sync moves .b32");
+    if (inst.mode == IntMode::wide && (inst.type.bits > 32 || !inst.type.is_int()))
+      throw Error(opcode_loc, "'" + op + "': .wide takes 16- or 32-bit integers");
     if (inst.type.kind == TypeKind::f && inst.type.bits == 16 && row->thread != exec_mov && row->thread != exec_ld &&
         row->thread != exec_st && row->thread != exec_cvt && row->name != "setp" && row->name != "selp")
       not_modelled(opcode_loc, "half-precision arithmetic '" + op + "'");

@@ -20,6 +20,7 @@ namespace {
 constexpr std::size_t kMaxInstructions = 1'000'000;
 constexpr std::int64_t kMaxRegisters = 1'000'000;
 constexpr int kMaxScopeDepth = 64;
+constexpr std::int64_t kMaxSharedBytes = 232448;  // sm_90's most per CTA (227 KB)
 
 enum class Tok : std::uint8_t { word, number, string, punct, end };
 
@@ -494,6 +495,8 @@ class Reader {
       k.static_shared = (k.static_shared + align - 1) / align * align;
       s.offset = k.static_shared;
       k.static_shared += s.bytes;
+      if (k.static_shared > kMaxSharedBytes)
+        throw error(at, "more shared memory than a CTA has (" + std::to_string(kMaxSharedBytes) + " bytes on sm_90)");
     }
     k.symbols.push_back(std::move(s));
   }
