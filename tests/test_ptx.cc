@@ -64,7 +64,7 @@ const char* kLaunch = R"({"grid": [1], "block": [32], "params": [{"tensor": "A",
   {"tensor": "B", "dtype": "float16", "shape": [16, 8]}, {"tensor": "D", "dtype": "float32", "shape": [16, 8]}]})";
 
 PtxReport run_body(const std::string& body, RunOptions options = {}) {
-  return check_ptx_launch(read_ptx(kernel(body), "k.ptx"), read_launch(kLaunch, "l.json"), std::move(options));
+  return check_ptx_launch(read_ptx(kernel(body), "k.ptx"), read_launch(kLaunch, "l.json"), options);
 }
 
 struct Tally {

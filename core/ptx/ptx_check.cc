@@ -210,7 +210,7 @@ PlacedLaunch place_launch(const PtxLaunch& launch, GlobalMemory& memory, Provena
   return placed;
 }
 
-PtxReport check_ptx_launch(const PtxModule& module, PtxLaunch launch, RunOptions options) {
+PtxReport check_ptx_launch(const PtxModule& module, PtxLaunch launch, const RunOptions& options) {
   const PtxKernel& kernel = bind_launch(launch, module);
   PtxReport report;
   report.kernel = kernel.name;

@@ -53,6 +53,6 @@ using TensorFill = std::function<void(int tensor, const TensorArg& t, std::span<
 PlacedLaunch place_launch(const PtxLaunch& launch, GlobalMemory& memory, Provenance& provenance,
                           const TensorFill& fill);
 
-PtxReport check_ptx_launch(const PtxModule& module, PtxLaunch launch, RunOptions options);
+PtxReport check_ptx_launch(const PtxModule& module, PtxLaunch launch, const RunOptions& options);
 
 }  // namespace mmacheck::ptx

@@ -192,12 +192,12 @@ enum class Arith : std::uint8_t {
   shr
 };
 
-template <Arith op>
+template <Arith Op>
 void exec_arith(const Instruction& inst, ThreadContext& t) {
   const PtxType ty = inst.type;
   const int in_bits = ty.bits;
   const int out_bits = inst.mode == IntMode::wide ? 2 * in_bits : in_bits;
-  const bool shift = op == Arith::shl || op == Arith::shr;
+  const bool shift = Op == Arith::shl || Op == Arith::shr;
   const Value a = t.get(inst.ops[1], in_bits);
   const Value b = inst.ops.size() > 2 ? t.get(inst.ops[2], shift ? 32 : in_bits) : Value{};
   const Value c = inst.ops.size() > 3 ? t.get(inst.ops[3], out_bits) : Value{};
@@ -207,7 +207,7 @@ void exec_arith(const Instruction& inst, ThreadContext& t) {
     if (ty.bits == 32) {
       const float fx = static_cast<float>(x), fy = static_cast<float>(y), fz = static_cast<float>(z);
       float res = 0;
-      switch (op) {
+      switch (Op) {
         case Arith::add: res = fx + fy; break;
         case Arith::sub: res = fx - fy; break;
         case Arith::mul: res = fx * fy; break;
@@ -224,7 +224,7 @@ void exec_arith(const Instruction& inst, ThreadContext& t) {
       r.bits = f32_out(inst, res);
     } else {
       double res = 0;
-      switch (op) {
+      switch (Op) {
         case Arith::add: res = x + y; break;
         case Arith::sub: res = x - y; break;
         case Arith::mul: res = x * y; break;
@@ -247,7 +247,7 @@ void exec_arith(const Instruction& inst, ThreadContext& t) {
   const std::uint64_t ua = a.bits & mask(in_bits), ub = b.bits & mask(shift ? 32 : in_bits);
   const std::int64_t sa = sext(ua, in_bits), sb = sext(ub, in_bits);
   std::uint64_t res = 0;
-  switch (op) {
+  switch (Op) {
     case Arith::add: res = ua + ub; break;
     case Arith::sub: res = ua - ub; break;
     case Arith::mul:
@@ -265,7 +265,7 @@ void exec_arith(const Instruction& inst, ThreadContext& t) {
       } else {
         res = ua * ub;
       }
-      if (op == Arith::mad) res += c.bits;
+      if (Op == Arith::mad) res += c.bits;
       break;
     }
     case Arith::min: res = sign ? static_cast<std::uint64_t>(std::min(sa, sb)) : std::min(ua, ub); break;
@@ -293,8 +293,8 @@ void exec_arith(const Instruction& inst, ThreadContext& t) {
       break;
     default: break;
   }
-  if (inst.sat && sign && in_bits == 32 && (op == Arith::add || op == Arith::sub)) {
-    const std::int64_t exact = op == Arith::add ? sa + sb : sa - sb;
+  if (inst.sat && sign && in_bits == 32 && (Op == Arith::add || Op == Arith::sub)) {
+    const std::int64_t exact = Op == Arith::add ? sa + sb : sa - sb;
     res = static_cast<std::uint64_t>(std::clamp<std::int64_t>(exact, INT32_MIN, INT32_MAX));
   }
   r.bits = res & mask(out_bits);
@@ -305,16 +305,16 @@ void exec_arith(const Instruction& inst, ThreadContext& t) {
   if (shift && a_tagged && !b.tagged(4) && ub % 8 == 0 && ub < static_cast<std::uint64_t>(in_bits) && !sign) {
     const int s = static_cast<int>(ub / 8);
     for (int i = 0; i < n; ++i) {
-      const int from = op == Arith::shl ? i - s : i + s;
+      const int from = Op == Arith::shl ? i - s : i + s;
       r.tags[static_cast<std::size_t>(i)] = from >= 0 && from < n ? a.tags[static_cast<std::size_t>(from)] : 0;
     }
-  } else if ((op == Arith::and_op || op == Arith::or_op) &&
-             (a_tagged != b_tagged || (op == Arith::or_op && a_tagged))) {
+  } else if ((Op == Arith::and_op || Op == Arith::or_op) &&
+             (a_tagged != b_tagged || (Op == Arith::or_op && a_tagged))) {
     bool bytewise = true;
     for (int i = 0; i < n && bytewise; ++i) {
       const auto ab = static_cast<std::uint8_t>(ua >> (8 * i)), bb = static_cast<std::uint8_t>(ub >> (8 * i));
       const Tag at = a.tags[static_cast<std::size_t>(i)], bt = b.tags[static_cast<std::size_t>(i)];
-      if (op == Arith::and_op) {
+      if (Op == Arith::and_op) {
         const std::uint8_t m = at != 0 ? bb : ab;  // the plain side's byte is the mask
         const Tag data = at != 0 ? at : bt;
         if (m == 0xFF) r.tags[static_cast<std::size_t>(i)] = data;
@@ -672,7 +672,7 @@ std::optional<Blame> diagnose_operand(WarpContext& w, const Frame& f, const Gath
         rr = x->first;
         cc = x->second;
       }
-    const auto distinct = [ordered](std::vector<std::optional<std::int64_t>> v) {
+    const auto distinct = [ordered](const std::vector<std::optional<std::int64_t>>& v) {
       std::vector<std::int64_t> d;
       for (const auto& x : v)
         if (x) d.push_back(*x);
@@ -941,7 +941,7 @@ void exec_warp_sync(const Instruction&, WarpContext& w) { w.sync(); }
 
 enum Accepts : unsigned {
   kType = 1u << 0,
-  kType2 = 1u << 1,
+  kSourceType = 1u << 1,
   kSpace = 1u << 2,
   kVec = 1u << 3,
   kCmp = 1u << 4,
@@ -998,7 +998,7 @@ const std::array kRows{
     Row{"lop3", kAlu, "", 5, 5, exec_lop3, nullptr, Collective::none},
     Row{"setp", kCmp | kBool | kFtz | kAlu, "", 3, 4, exec_setp, nullptr, Collective::none},
     Row{"selp", kAlu, "", 4, 4, exec_selp, nullptr, Collective::none},
-    Row{"cvt", kType | kType2 | kRound | kFtz | kSat | kNeedsType, "", 2, 3, exec_cvt, nullptr, Collective::none},
+    Row{"cvt", kType | kSourceType | kRound | kFtz | kSat | kNeedsType, "", 2, 3, exec_cvt, nullptr, Collective::none},
     Row{"bra", 0, "uni", 1, 1, exec_bra, nullptr, Collective::none},
     Row{"ret", 0, "uni", 0, 0, exec_exit, nullptr, Collective::none},
     Row{"exit", 0, "", 0, 0, exec_exit, nullptr, Collective::none},
@@ -1223,7 +1223,7 @@ void decode_instruction(Instruction& inst, const PtxKernel& kernel, const Source
         if (!have_type) {
           inst.type = *parse_type(m);
           have_type = true;
-        } else if ((a & kType2) != 0 && !have_type2) {
+        } else if ((a & kSourceType) != 0 && !have_type2) {
           inst.type2 = *parse_type(m);
           have_type2 = true;
         } else {
@@ -1259,7 +1259,7 @@ void decode_instruction(Instruction& inst, const PtxKernel& kernel, const Source
       }
     }
     if ((row->accepts & kNeedsType) != 0 && !have_type) throw Error(opcode_loc, "'" + op + "' needs a type");
-    if ((row->accepts & kType2) != 0 && !have_type2) throw Error(opcode_loc, "'" + op + "' needs a source type");
+    if ((row->accepts & kSourceType) != 0 && !have_type2) throw Error(opcode_loc, "'" + op + "' needs a source type");
     if (row->name == "ldmatrix.sync" && (inst.count == 0 || inst.type.bits != 16 || inst.space != Space::shared))
       not_modelled(opcode_loc, "'" + op + "' (ldmatrix.sync.aligned.m8n8.x{1,2,4}[.trans].shared.b16 is)");
     if (row->name == "shfl.sync" && inst.type.bits != 32) throw Error(opcode_loc, "shfl.sync moves .b32");
