@@ -59,7 +59,7 @@ for d in wgmma tcgen05 tma sparse scales; do
 done
 cp tests/data/wgmma/order/*.ptx tests/data/tirx/tcgen05_*.lowered.py "$work/seeds/fuzz_families/"
 # The PTX kernels nvcc, Triton and TVM wrote.
-for d in nvcc triton tirx; do
+for d in nvcc triton tirx tilelang; do
   for f in tests/data/ptx/$d/*.ptx; do cp "$f" "$work/seeds/fuzz_ptx/$d-$(basename "$f")"; done
 done
 for f in tests/data/*.mmav; do

@@ -114,6 +114,15 @@ TEST_CASE(
   CHECK(t.refuted == 13);
 }
 
+TEST_CASE(
+    "TileLang's T.gemm PTX (sm_80, four configurations) proves and six planted mistakes are refuted at their line",
+    "[ptx][tilelang]") {
+  const Tally t = check_manifest("tests/data/ptx/tilelang/");
+  CHECK(t.rows == 10);
+  CHECK(t.proved == 4);
+  CHECK(t.refuted == 6);
+}
+
 TEST_CASE("a proof of a PTX launch states its scope and counts the work", "[ptx]") {
   const PtxReport r = check_file("shared");
   CHECK(r.verdict == FrameVerdict::proved);
@@ -336,6 +345,27 @@ TEST_CASE("TVM TIRx's own CUDA, compiled to PTX, gets the verdict mmacheck gives
   CHECK(rows == 36);
   CHECK(proved == 18);
   CHECK(refuted == 18);
+}
+
+}  // namespace test_ptx
+
+namespace test_ptx {
+
+TEST_CASE("a global read of what another CTA wrote is refuted: nothing orders CTAs", "[ptx]") {
+  // Thread 0 of CTA 0 writes D[0][0]; thread 0 of CTA 1 reads it.
+  const std::string body =
+      "\tmov.u32 %r3, %tid.x;\n\tsetp.ne.u32 %p2, %r3, 0;\n\t@%p2 ret;\n"
+      "\tld.param.u64 %rd1, [d];\n\tmov.u32 %r1, %ctaid.x;\n\tsetp.ne.u32 %p1, %r1, 0;\n\t@%p1 bra $L__read;\n"
+      "\tst.global.u32 [%rd1], %r1;\n\tret;\n$L__read:\n\tld.global.u32 %r2, [%rd1];\n";
+  std::string launch = kLaunch;
+  launch.replace(launch.find("\"grid\": [1]"), 11, "\"grid\": [2]");
+  const PtxReport r = check_ptx_launch(read_ptx(kernel(body), "k.ptx"), read_launch(launch, "l.json"), {});
+  CHECK(r.verdict == FrameVerdict::refuted);
+  CHECK_THAT(r.message,
+             Catch::Contains("reads D[0][0], which thread 0 of CTA 0 (linear) wrote at line 17: nothing orders"));
+  REQUIRE(r.finding.has_value());
+  CHECK(r.finding->loc.line == 20);
+  CHECK(r.finding->cta == std::array<int, 3>{1, 0, 0});
 }
 
 }  // namespace test_ptx

@@ -81,6 +81,7 @@ std::uint64_t GlobalMemory::add(TensorArg tensor) {
   r.tags.assign(static_cast<std::size_t>(bytes), make_tag(kUnwritten, 0));
   r.writer.assign(static_cast<std::size_t>(bytes), 0);
   r.where.assign(static_cast<std::size_t>(bytes), -1);
+  r.epoch.assign(static_cast<std::size_t>(bytes), 0);
   regions_.push_back(std::move(r));
   return base;
 }
@@ -291,7 +292,23 @@ Value ThreadContext::load(const Instruction& inst, Space space, std::uint64_t ad
     fault(inst,
           "reads " + std::to_string(bytes) + " bytes at 0x" + hex(address) + ", outside every tensor of the launch");
   const std::uint64_t off = address - r->base;
+  const auto threads = static_cast<std::uint32_t>(m_.threads_per_cta);
+  const std::uint32_t me = static_cast<std::uint32_t>(cta_.linear * m_.threads_per_cta + thread_) + 1;
   for (int i = 0; i < bytes; ++i) {
+    const std::uint64_t b = off + static_cast<std::uint64_t>(i);
+    if (const std::uint32_t w = r->writer[b]; w != 0 && w != me) {
+      const std::uint32_t other = w - 1;
+      const bool other_cta = other / threads != static_cast<std::uint32_t>(cta_.linear);
+      if (other_cta || r->epoch[b] == cta_.epoch)
+        fault(inst,
+              "reads " + byte_range_name(*r, r->base + b) + ", which thread " + std::to_string(other % threads) +
+                  (other_cta ? " of CTA " + std::to_string(other / threads) + " (linear) wrote at line " +
+                                   std::to_string(m_.kernel.code[static_cast<std::size_t>(r->where[b])].loc.line) +
+                                   ": nothing orders one CTA's writes before another's reads"
+                             : " wrote at line " +
+                                   std::to_string(m_.kernel.code[static_cast<std::size_t>(r->where[b])].loc.line) +
+                                   " with no barrier between the write and this read"));
+    }
     v.bits |= std::uint64_t{r->bytes[off + static_cast<std::uint64_t>(i)]} << (8 * i);
     v.tags[static_cast<std::size_t>(i)] = r->tags[off + static_cast<std::uint64_t>(i)];
   }
@@ -337,6 +354,7 @@ void ThreadContext::store(const Instruction& inst, Space space, std::uint64_t ad
     }
     r->writer[b] = me;
     r->where[b] = t_.pc;
+    r->epoch[b] = cta_.epoch;
     r->bytes[b] = static_cast<std::uint8_t>(v.bits >> (8 * i));
     r->tags[b] = v.tags[static_cast<std::size_t>(i)];
   }

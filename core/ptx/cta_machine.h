@@ -12,8 +12,10 @@
 // instruction, a collective some lanes have left, and threads waiting
 // forever are refutations, as are:
 //   - two threads writing one byte (shared memory between barriers, global
-//     memory ever), or one thread reading or overwriting a shared byte
-//     another wrote or read with no barrier between;
+//     memory ever), one thread reading or overwriting a shared byte another
+//     wrote or read with no barrier between, or reading a global byte another
+//     CTA wrote (nothing orders CTAs) or another thread of its CTA wrote
+//     since the last barrier;
 //   - a register read as an address, a guard or an mma operand before any
 //     write;
 //   - a shared read of bytes a cp.async is still writing (before the
@@ -80,6 +82,7 @@ class GlobalMemory {
     std::vector<Tag> tags;
     std::vector<std::uint32_t> writer;  // 1 + global thread id of the last write, 0: none
     std::vector<std::int32_t> where;    // the instruction of the last write
+    std::vector<std::uint32_t> epoch;   // the writer's CTA barrier epoch at the write
   };
   // Places `tensor` (zero bytes, every byte tagged `unwritten`); returns its
   // base address.
