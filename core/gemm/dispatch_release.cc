@@ -150,19 +150,29 @@ Nest release_nest(const Program& program, const MmaInst& inst, const std::vector
       nest.parts.resize(statements[i] + 1, nest.stmts.size());
     MmaStmt stmt = mmas[i];
     // The mma's C input per accumulator element: a C register is copied into
-    // D's (an init), zero zeroes it, a D register is read as it is.
-    InitStmt zero{stmt.tile_m, stmt.tile_n, {}, {}}, copy{stmt.tile_m, stmt.tile_n, {}, {}};
+    // D's (an init), a scalar sets it (an init per value: its f32 bits), a D
+    // register is read as it is.
+    std::vector<InitStmt> scalars;
+    InitStmt copy{stmt.tile_m, stmt.tile_n, {}, {}};
     for (std::size_t e = 0; e < inputs[i].size(); ++e) {
       const LoweredInput& in = inputs[i][e];
       if (in.kind == LoweredInput::Kind::d_register) {  // accumulate: C is whatever D register the call names
         stmt.c[e] = in.reg;
         continue;
       }
-      (in.kind == LoweredInput::Kind::zero ? zero : copy).d_slots.push_back(stmt.d[e]);
-      if (in.kind == LoweredInput::Kind::c_register) copy.c_slots.push_back(in.reg);
+      if (in.kind == LoweredInput::Kind::scalar) {
+        const std::uint64_t bits = scalar_bits(in.value, nest.d.dtype);
+        auto init = std::find_if(scalars.begin(), scalars.end(), [&](const InitStmt& s) { return s.bits == bits; });
+        if (init == scalars.end())
+          init = scalars.insert(scalars.end(), InitStmt{stmt.tile_m, stmt.tile_n, {}, {}, bits});
+        init->d_slots.push_back(stmt.d[e]);
+      } else {
+        copy.d_slots.push_back(stmt.d[e]);
+        copy.c_slots.push_back(in.reg);
+      }
       stmt.c[e] = stmt.d[e];
     }
-    if (!zero.d_slots.empty()) nest.stmts.emplace_back(std::move(zero));
+    for (InitStmt& init : scalars) nest.stmts.emplace_back(std::move(init));
     if (!copy.d_slots.empty()) nest.stmts.emplace_back(std::move(copy));
     nest.stmts.emplace_back(std::move(stmt));
   }
@@ -215,6 +225,15 @@ Plan dispatch_release(const Program& program, const Limits& limits) {
       pattern.owners(*c);
     }
     matrix_patterns(false);
+    // The pattern passes a scalar C to T.ptx.mma as typed, and TVM's PTX
+    // table takes an f32 accumulator's C as float32 alone (a Python int is
+    // int32, T.float16(0) float16): TVM's refusal, in its words.
+    for (const ReleaseMmaStatement& st : mma.statements)
+      if (!mma.lowered && st.c == ReleaseMmaStatement::C::scalar && st.scalar_dtype != "float32")
+        throw Declined{
+            "no ptx instruction matches these operands; candidates rejected it as: mma: operand 'c' must "
+            "have dtype float32 (from .f32), got " +
+            st.scalar_dtype};
 
     std::vector<MmaStmt> mmas;
     std::vector<std::vector<LoweredInput>> inputs;
@@ -239,8 +258,9 @@ Plan dispatch_release(const Program& program, const Limits& limits) {
               for (int r = 0; r < d.regs; ++r) {
                 s.d.push_back(pattern.reg(d, r, m, n));
                 in.push_back(from == C::accumulate ? LoweredInput{LoweredInput::Kind::d_register, s.d.back()}
-                             : from == C::image ? LoweredInput{LoweredInput::Kind::c_register, pattern.reg(*c, r, m, n)}
-                                                : LoweredInput{LoweredInput::Kind::zero, 0});
+                             : from == C::image
+                                 ? LoweredInput{LoweredInput::Kind::c_register, pattern.reg(*c, r, m, n)}
+                                 : LoweredInput{LoweredInput::Kind::scalar, 0, mma.statements[st].scalar});
               }
               for (int r = 0; r < a.regs; ++r) s.a.push_back(pattern.reg(a, r, m, kk));
               for (int r = 0; r < b.regs; ++r) s.b.push_back(pattern.reg(b, r, n, kk));

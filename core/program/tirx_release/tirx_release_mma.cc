@@ -3,6 +3,7 @@
 // evaluated for every unrolled iteration and lane, and the Program the
 // reader hands back (the images' logical buffers, the gemm, the staging).
 #include <algorithm>
+#include <cmath>
 
 #include "core/program/tirx_release/release_kernel.h"
 #include "core/program/tirx_release/tirx_release_reader.h"
@@ -23,6 +24,15 @@ bool is_call(const TokenCursor& in, std::initializer_list<std::string_view> path
 }
 
 }  // namespace
+
+// A scalar C as the accumulator holds it: rounded to float32, as TVM's CUDA
+// writes the constant (`0x1.8p+0f`); a value no float32 holds is an error at it.
+float ReleaseReader::finite_float32(const Value& v) {
+  const float held = static_cast<float>(v.scalar);
+  if (!std::isfinite(held))
+    throw Error(v.loc, "C: " + std::to_string(v.scalar) + " is not a finite float32; mmacheck reads finite scalars");
+  return held;
+}
 
 // D, A, B as NAME or NAME[:, :, :, :] (the whole image).
 ReleaseImage ReleaseReader::image_operand(std::string_view role) {
@@ -92,15 +102,18 @@ void ReleaseReader::tile_apply() {
   mma.b = image_operand("B");
   in_.expect(",", "after B");
   const Token& c = in_.peek();
+  ReleaseMmaStatement statement{start.loc, ReleaseMmaStatement::C::image};
   if (c.kind == TokenKind::identifier && allocs_.contains(c.text)) {
     mma.c = image_operand("C");
-  } else {
+  } else {  // a scalar in every accumulator: T.float32(1.5), 1.5 (TVM: float32), 0 (int32)
     const Value v = value_arg(IndexNames{});
     if (v.kind != Value::Kind::scalar)
       in_.fail(c, "C is a register image or a scalar (T.float32(0)), got " + describe(c));
-    if (v.scalar != 0)
-      in_.fail(c, "mmacheck models C as a register image or the scalar 0, got " + std::to_string(v.scalar));
+    statement.c = ReleaseMmaStatement::C::scalar;
+    statement.scalar = finite_float32(v);
+    statement.scalar_dtype = v.dtype;
   }
+  mma.statements.push_back(std::move(statement));
   apply_tail(tuple ? topen : nullptr, open, start, "mma");
   if (mma_) return append_apply(*mma_, mma);
   mma_ = std::move(mma);
@@ -155,6 +168,7 @@ ReleaseReader::Value ReleaseReader::value_arg(const IndexNames& names) {
   if (in_.peek().kind == TokenKind::integer || in_.peek().kind == TokenKind::floating) {
     const Token& n = in_.next();
     v.scalar = (n.kind == TokenKind::integer ? static_cast<double>(n.int_value) : n.float_value) * (negative ? -1 : 1);
+    v.dtype = n.kind == TokenKind::integer ? "int32" : "float32";  // TVMScript's types for Python literals
     return v;
   }
   if (negative) in_.fail(t, "expected a number after '-'");
@@ -169,6 +183,7 @@ ReleaseReader::Value ReleaseReader::value_arg(const IndexNames& names) {
     if (inner.kind != Value::Kind::scalar) in_.fail(open, "T." + type.text + "(...) takes a number");
     in_.expect_close(")", "T." + type.text + "(", open);
     v.scalar = inner.scalar;
+    v.dtype = type.text;
     return v;
   }
   const Token& view = in_.expect_name("a register element (tile_A[...]) or a scalar");
@@ -262,7 +277,7 @@ void ReleaseReader::ptx_mma() {
                         std::to_string(mma_->loc.line) + " (mmacheck reads one mma program per kernel)");
   }
 
-  mma_->statements.push_back(ReleaseMmaStatement{start.loc, ReleaseMmaStatement::C::zero});
+  mma_->statements.push_back(ReleaseMmaStatement{start.loc, ReleaseMmaStatement::C::scalar});
   std::int64_t total = 1;
   for (const Loop& l : loops_) {
     if (l.first != 0)
@@ -326,9 +341,10 @@ void ReleaseReader::ptx_mma() {
         if (l != r) v = &*arg.otherwise;
       }
       LoweredInput in;
-      if (v->kind == Value::Kind::scalar) {
-        if (v->scalar != 0) throw Error(v->loc, "mmacheck models C as registers or the scalar 0");
-        in.kind = LoweredInput::Kind::zero;
+      if (v->kind == Value::Kind::scalar) {  // TVM prints a scalar C as T.float32(1.5)
+        if (v->dtype != "float32") throw Error(v->loc, "C: T.ptx.mma takes a float32 scalar, got " + v->dtype);
+        in.kind = LoweredInput::Kind::scalar;
+        in.value = finite_float32(*v);
       } else if (v->kind == Value::Kind::reg && views_.at(v->view).alloc == d.buffer) {
         in.kind = LoweredInput::Kind::d_register;
         in.reg = reg_of(*v, iter, "C", d);

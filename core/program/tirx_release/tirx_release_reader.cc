@@ -16,6 +16,7 @@
 #include "core/program/tirx_release/tirx_release_reader.h"
 
 #include <algorithm>
+#include <cmath>
 #include <climits>
 
 namespace mmacheck {
@@ -446,13 +447,22 @@ void ReleaseReader::transfer() {
   if (views_.contains(first.text)) {
     std::optional<SlotLoop> slots = slot(first);
     in_.expect("=", "after the register");
-    if (std::optional<double> value = constant_value()) {  // d_r[s] = T.float32(0)
-      if (*value != 0)
-        in_.fail(first, "a register set to the constant " + std::to_string(*value) +
-                            " is not read (mmacheck reads registers set to zero, and loaded from tensors)");
-      Transfer zero{false, first.text, "", IndexExpr::literal(0), IndexExpr::literal(0), first.loc, std::move(slots)};
-      zero.zero = true;
-      transfers_.push_back(std::move(zero));
+    const Token& value_at = in_.peek();
+    std::string written;
+    if (std::optional<double> value = constant_value(&written)) {  // d_r[s] = T.float32(0), T.float32(1.5)
+      // TVM casts the constant to the view's type: a float32 view holds a
+      // float32 or a Python literal rounded to f32; another type's constant
+      // is rounded to that type first (T.Cast("float32", T.float16(0.1))).
+      if (*value != 0 && !written.empty() && written != "float32")
+        in_.fail(value_at, "a register set to a T." + written + " constant: TVM rounds it to " + written +
+                               " before the register's type; mmacheck reads float32 constants (T.float32(x)), and 0");
+      const float held = static_cast<float>(*value);
+      if (!std::isfinite(held))
+        in_.fail(value_at,
+                 "the constant " + std::to_string(*value) + " is not a finite float32; mmacheck reads finite ones");
+      Transfer set{false, first.text, "", IndexExpr::literal(0), IndexExpr::literal(0), first.loc, std::move(slots)};
+      set.constant = held;
+      transfers_.push_back(std::move(set));
       return;
     }
     const Token& global = in_.expect_name("a tensor parameter");
@@ -478,8 +488,9 @@ std::pair<IndexExpr, IndexExpr> ReleaseReader::element_index(const IndexNames& n
 }
 
 // A constant at the cursor, consumed: T.float32(0), T.float16(0.0), 0.0, -1;
-// nullopt, consuming nothing, at anything else.
-std::optional<double> ReleaseReader::constant_value() {
+// nullopt, consuming nothing, at anything else.  `dtype`, when given, receives
+// the type it is written in ("float16"; "" for a Python literal).
+std::optional<double> ReleaseReader::constant_value(std::string* dtype) {
   const auto number = [&](std::size_t k) -> std::optional<double> {
     const bool neg = in_.peek(k).is_op("-");
     const Token& t = in_.peek(k + (neg ? 1 : 0));
@@ -495,6 +506,7 @@ std::optional<double> ReleaseReader::constant_value() {
     const std::optional<double> v = number(4);
     const std::size_t len = in_.peek(4).is_op("-") ? 7 : 6;  // T . f32 ( [-] N )
     if (!v || !in_.peek(len - 1).is_op(")")) return std::nullopt;
+    if (dtype) *dtype = in_.peek(2).text;
     skip(len);
     return v;
   }

@@ -62,9 +62,11 @@ class ReleaseReader {
     std::string view;                // reg
     std::optional<IndexExpr> index;  // reg
     double scalar = 0;               // scalar
+    std::string dtype;               // scalar: its type as TVM types it ("float32"; "int32" for a Python int)
     std::string text;                // string
     SourceLoc loc;
   };
+  static float finite_float32(const Value& v);
   struct MmaArg {
     Value value;                        // or the "then" branch of a select
     std::optional<Value> otherwise;     // T.if_then_else(cond, value, otherwise)
@@ -98,7 +100,7 @@ class ReleaseReader {
   TileLayout tensor_type(Shape& shape, std::pair<std::string, int>& dtype, std::optional<MemScope>& scope);
   void declare(const Token& name);
   IndexNames names_for_loops() const;
-  std::optional<double> constant_value();
+  std::optional<double> constant_value(std::string* dtype = nullptr);
   std::pair<IndexExpr, IndexExpr> element_index(const IndexNames& names);
   void bind_threads(const Shape& block);
   IndexExpr warp_shuffle();
