@@ -21,7 +21,8 @@
 //
 // A kernel may write the mma more than once (`statements`: each
 // T.cuda.tile.apply, or each T.ptx.mma statement with its unrolled calls),
-// over the same D, A and B images; each runs where it is written
+// over the same D, A and B images, each apply on the regions of them it
+// names (ImageRegion: the pattern over the region's repeats); each runs where it is written
 // (program_order), and each apply's first K step reads its own C: a scalar, the
 // C image, or D's own registers (accumulating onto what D holds).
 //
@@ -74,6 +75,16 @@ struct LoweredMma {
   std::size_t statement = 0;  // which of ReleaseMma::statements wrote it
 };
 
+// The part of a register image an apply names (`d[0:1, :, :, :]`, `a[1, :, :, :]`,
+// `d[0:1]`): per dimension its first index and extent, as TVM's TensorRegion
+// holds it (an index is extent 1; dimensions not written are whole).  The
+// pattern runs over the region's repeats, reading register r of repeat (i, j)
+// at the image's (begin[0] + i, begin[1] + j).  Empty: the whole image.
+struct ImageRegion {
+  Shape begin, extent;
+  bool whole() const { return begin.empty(); }
+};
+
 // One mma statement as written: where it runs, and (an apply) what its first
 // K step reads as C: a scalar (`T.float32(0)`, `T.float32(1.5)`, `1.5`: the
 // same value in every accumulator), the C image, or D's own registers.  A
@@ -87,6 +98,11 @@ struct ReleaseMmaStatement {
   C c = C::scalar;
   float scalar = 0.0f;
   std::string scalar_dtype = "float32";
+  // The regions of the images the apply names (ImageRegion); c: of the C
+  // image or, accumulating, of D's registers it reads as C.
+  struct Regions {
+    ImageRegion d, a, b, c;
+  } regions{};
 };
 
 struct ReleaseMma {

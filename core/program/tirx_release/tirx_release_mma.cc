@@ -35,37 +35,46 @@ float ReleaseReader::finite_float32(const Value& v) {
 }
 
 // D, A, B as NAME or NAME[:, :, :, :] (the whole image).
-ReleaseImage ReleaseReader::image_operand(std::string_view role) {
+// NAME or NAME[region] (`d[:, :, :, :]`, `d[0:1, :, :, :]`, `a[1, :, :, :]`,
+// `d[0:1]`): the image, and in `region` the part of it the apply names
+// (ImageRegion; absent: whole).  A region off its image TVM's pattern refuses
+// (dispatch_release: "region exceeds tensor shape"); an empty one is an error.
+ReleaseImage ReleaseReader::image_operand(std::string_view role, ImageRegion* region) {
   const Token& name = in_.expect_name(std::string(role) + " (a register image)");
   const auto it = allocs_.find(name.text);
   if (it == allocs_.end())
     in_.fail(name, std::string(role) + ": '" + name.text + "' is not a register image (T.alloc_local) of this kernel");
+  const Shape& shape = it->second.shape;
+  ImageRegion read{Shape(shape.size(), 0), shape};
+  bool part = false;
   if (const Token& open = in_.peek(); open.is_op("[")) {
     in_.next();
     std::size_t dim = 0;
     while (!in_.peek().is_op("]")) {
       const Token& at = in_.peek();
-      const std::int64_t extent = dim < it->second.shape.size() ? it->second.shape[dim] : 0;
-      std::int64_t lo = 0, hi = extent;
+      if (dim >= shape.size())
+        in_.fail(at, std::string(role) + ": '" + name.text + "' has " + std::to_string(shape.size()) + " dimensions");
+      std::int64_t lo = 0, hi = shape[dim];
       if (at.kind == TokenKind::integer) {
         lo = small_int("a region start");
         hi = lo + 1;
-        if (in_.accept(":")) hi = small_int("a region end");
+        if (in_.accept(":")) hi = in_.peek().kind == TokenKind::integer ? small_int("a region end") : shape[dim];
       } else {
-        in_.expect(":", "(mmacheck reads whole images: X[:, :, :, :])");
+        in_.expect(":", "(a region: X[:, :, :, :], X[0:1, :, :, :])");
         if (in_.peek().kind == TokenKind::integer) hi = small_int("a region end");
       }
-      if (lo != 0 || hi != extent)
-        in_.fail(at,
-                 std::string(role) + ": mmacheck reads the mma on whole images, got a region of '" + name.text + "'");
+      if (hi <= lo) in_.fail(at, "an empty region " + std::to_string(lo) + ":" + std::to_string(hi));
+      read.begin[dim] = lo;
+      read.extent[dim] = hi - lo;
+      part = part || lo != 0 || hi != shape[dim];
       ++dim;
       if (!in_.accept(",")) break;
     }
     in_.expect_close("]", "[", open);
-    if (dim != it->second.shape.size())
-      in_.fail(open, std::string(role) + ": the region has " + std::to_string(dim) + " dimensions, '" + name.text +
-                         "' has " + std::to_string(it->second.shape.size()));
   }
+  if (part && !region)
+    in_.fail(name, std::string(role) + ": mmacheck reads this operand whole, got a region of '" + name.text + "'");
+  if (region && part) *region = std::move(read);
   return it->second;
 }
 
@@ -95,16 +104,16 @@ void ReleaseReader::tile_apply() {
   in_.expect(",", "after the opcode");
   const bool tuple = in_.peek().is_op("(");
   const Token* topen = tuple ? &in_.next() : nullptr;
-  mma.d = image_operand("D");
+  ReleaseMmaStatement statement{start.loc, ReleaseMmaStatement::C::image};
+  mma.d = image_operand("D", &statement.regions.d);
   in_.expect(",", "after D");
-  mma.a = image_operand("A");
+  mma.a = image_operand("A", &statement.regions.a);
   in_.expect(",", "after A");
-  mma.b = image_operand("B");
+  mma.b = image_operand("B", &statement.regions.b);
   in_.expect(",", "after B");
   const Token& c = in_.peek();
-  ReleaseMmaStatement statement{start.loc, ReleaseMmaStatement::C::image};
   if (c.kind == TokenKind::identifier && allocs_.contains(c.text)) {
-    mma.c = image_operand("C");
+    mma.c = image_operand("C", &statement.regions.c);
   } else {  // a scalar in every accumulator: T.float32(1.5), 1.5 (TVM: float32), 0 (int32)
     const Value v = value_arg(IndexNames{});
     if (v.kind != Value::Kind::scalar)

@@ -123,7 +123,7 @@ class ReleaseReader {
   void tile_apply();
   void apply_tail(const Token* tuple_open, const Token& open, const Token& start, std::string_view pattern);
   void ptx_mma();
-  ReleaseImage image_operand(std::string_view role);
+  ReleaseImage image_operand(std::string_view role, ImageRegion* region = nullptr);
   Value value_arg(const IndexNames& names);
   const ReleaseImage& image_of_view(const Value& v, std::string_view role);
   Program finish();
