@@ -201,7 +201,7 @@ ReleaseReader::Value ReleaseReader::value_arg(const IndexNames& names) {
   const Token& open = in_.expect("[", "after the view");
   v.kind = Value::Kind::reg;
   v.view = view.text;
-  v.index = parse_index_expr(in_, names);
+  v.index = index_expr(names);
   in_.expect_close("]", "[", open);
   return v;
 }
@@ -229,9 +229,9 @@ void ReleaseReader::ptx_mma() {
     if (is_call(in_, {"T", "if_then_else"})) {
       for (int i = 0; i < 3; ++i) in_.next();
       const Token& iopen = in_.next();
-      arg.lhs = parse_index_expr(in_, names);
+      arg.lhs = index_expr(names);
       in_.expect("==", "(mmacheck reads T.if_then_else(a == b, x, y) conditions)");
-      arg.rhs = parse_index_expr(in_, names);
+      arg.rhs = index_expr(names);
       in_.expect(",", "after the condition");
       arg.value = value_arg(names);
       in_.expect(",", "after the first value");

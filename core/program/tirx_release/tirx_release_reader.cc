@@ -96,6 +96,11 @@ Program parse_tirx_release(std::string_view text, const std::string& file, std::
 
 std::vector<std::string> ReleaseReader::skipped() const {
   std::vector<std::string> out = foreign_.skipped();
+  // A helper a kernel called was read there, not skipped.
+  std::erase_if(out, [&](const std::string& note) {
+    return std::any_of(helpers_called_.begin(), helpers_called_.end(),
+                       [&](const std::string& name) { return note.rfind("def " + name + " (line ", 0) == 0; });
+  });
   out.insert(out.end(), skipped_.begin(), skipped_.end());
   return out;
 }
@@ -172,6 +177,9 @@ bool ReleaseReader::module_def() {
   if (!module_.define(in_)) return false;
   forget(name.text);
   foreign_.note("def " + name.text + " (line " + std::to_string(line) + ")");
+  // A def an index expression may call (helper_call reads it there).
+  if (const python::Value* v = module_.scope().find(name.text))
+    if (const auto* f = v->get<std::shared_ptr<const python::Function>>()) helpers_.insert_or_assign(name.text, *f);
   return true;
 }
 
@@ -251,6 +259,7 @@ void ReleaseReader::function_def() {
   // What the function binds is its own: the module's names come back after it.
   const LayoutNames module_layouts = layout_names_;
   const IndexNames module_indices = index_names_;
+  module_index_names_ = index_names_;  // what a helper the kernel calls sees
   const std::map<std::string, int, std::less<>> module_defined = defined_at_;
   const Token& open = in_.expect("(", "after the function's name");
   while (!in_.peek().is_op(")")) {
@@ -420,7 +429,7 @@ void ReleaseReader::transfer() {
     if (it == views_.end()) in_.fail(view_name, "'" + view_name.text + "' is not a register view (T.decl_tensor)");
     const Token& open = in_.expect("[", "after the view");
     const Token& index_at = in_.peek();
-    const IndexExpr index = parse_index_expr(in_, names);
+    const IndexExpr index = index_expr(names);
     in_.expect_close("]", "[", open);
     const std::int64_t size = it->second.size;
     SlotLoop loop_slots{index, loop.first, loop.extent};
@@ -480,9 +489,9 @@ void ReleaseReader::transfer() {
 // [ROW, COL] after a tensor's name: the element's index expressions.
 std::pair<IndexExpr, IndexExpr> ReleaseReader::element_index(const IndexNames& names) {
   const Token& open = in_.expect("[", "after the tensor");
-  IndexExpr row = parse_index_expr(in_, names);
+  IndexExpr row = index_expr(names);
   in_.expect(",", "between the row and the column");
-  IndexExpr col = parse_index_expr(in_, names);
+  IndexExpr col = index_expr(names);
   in_.expect_close("]", "[", open);
   return {std::move(row), std::move(col)};
 }
@@ -539,6 +548,7 @@ IndexNames ReleaseReader::names_for_loops() const {
 // A name a def or a skipped data statement binds (python::ForeignStatements):
 // what the reader held under it is gone, as in Python.
 void ReleaseReader::forget(const std::string& name) {
+  helpers_.erase(name);
   layout_names_.layouts.erase(name);
   layout_names_.lists.erase(name);
   index_names_.erase(name);

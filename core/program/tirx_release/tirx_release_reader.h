@@ -15,6 +15,7 @@
 
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -88,6 +89,11 @@ class ReleaseReader {
   // tirx_release_macro.cc
   bool macro_def();  // @T.macro / @T.inline def at the top level
   void macro_call();
+  // An index expression at the cursor over `names`, where a call of a
+  // top-level def (a helper, `row(lane, s)`) stands for what the def returns
+  // (helper_call).
+  IndexExpr index_expr(const IndexNames& names);
+  IndexExpr helper_call(const python::Function& f, const std::vector<IndexExpr>& args, const Token& name);
   struct Macro;
   void require_hygiene(const Macro& macro, const std::string& name) const;
   void forget(const std::string& name);
@@ -178,6 +184,13 @@ class ReleaseReader {
   };
   std::map<std::string, Macro, std::less<>> macros_;
   int macro_depth_ = 0;
+  // Top-level plain defs, which an index expression may call as TVMScript's
+  // parser does (a Python function run on the expressions): their body is
+  // read at the call; the module's names as they stand at the kernel's def.
+  std::map<std::string, std::shared_ptr<const python::Function>, std::less<>> helpers_;
+  int helper_depth_ = 0;
+  IndexNames module_index_names_;
+  std::set<std::string, std::less<>> helpers_called_;
   // Kernels the top level binds by calling a factory (`main = make_kernel()`).
   std::vector<python::Instance> built_at_top_;
 };
