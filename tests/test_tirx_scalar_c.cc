@@ -14,6 +14,8 @@
 #include <sstream>
 
 #include "core/base/json.h"
+#include "core/emit/cuda_source.h"
+#include "core/emit/tirx_text.h"
 #include "core/gemm/dispatch.h"
 #include "core/gemm/geometry.h"
 #include "core/program/program.h"
@@ -130,6 +132,11 @@ TEST_CASE("the scalar C is the gemm's C: its value, f32 rounding and the run's w
       ++inits;
     }
   CHECK(inits == 4);  // one per (m, n) of the 2 x 2 x 2 tiling
+  // gpu's kernel and the printed nest set them to the same value.
+  const Plan one = dispatch(program_from(text_of("ok_scalar_c.py")));
+  REQUIRE(one.ok);
+  CHECK_THAT(emit_cuda(one.nest), Catch::Contains("d[0] = 0x3fc00000u;"));
+  CHECK_THAT(emit_tirx(one), Catch::Contains("= T.float32(1.5)"));
   std::string covered;
   for (const CheckReport& c : prove(program_from(text_of("ok_scalar_c.py")), ProveOptions{}).checks)
     if (c.check.kind == CheckKind::program) covered = c.note;
