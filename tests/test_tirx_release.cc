@@ -162,7 +162,7 @@ TEST_CASE("the CUDA TVM compiled passes the registers of the dump's T.ptx.mma ca
       for (int r : want.a) expected.push_back("a" + std::to_string(r));
       for (int r : want.b) expected.push_back("b" + std::to_string(r));
       for (const LoweredInput& c : want.c)
-        expected.push_back(c.kind == LoweredInput::Kind::zero         ? "0"
+        expected.push_back(c.kind == LoweredInput::Kind::scalar       ? "0"
                            : c.kind == LoweredInput::Kind::d_register ? "d" + std::to_string(c.reg)
                                                                       : "c" + std::to_string(c.reg));
       CHECK(got == expected);
@@ -781,9 +781,9 @@ TEST_CASE("D's registers set to zero before an accumulating apply: D = A·B, the
   };
   CHECK_THAT(message("bad_zero_half.py"), Catch::Contains("nothing wrote"));
   CHECK_THAT(message("bad_zero_after_mma.py"), Catch::Contains("zero"));
-  // A nonzero constant is not read: a located error.
-  CHECK_THROWS_WITH(program_from(replace_once(ok, "d_r[s] = T.float32(0)", "d_r[s] = T.float32(1.5)")),
-                    Catch::Contains("a register set to the constant 1.5"));
+  // A nonzero constant is the gemm's C (tests/test_tirx_scalar_c.cc): D = A·B + 1.5.
+  CHECK(program_from(replace_once(ok, "d_r[s] = T.float32(0)", "d_r[s] = T.float32(1.5)")).gemm->c_scalar == 1.5f);
+  CHECK(program_from(ok).gemm->c_scalar == 0.0f);
 }
 
 }  // namespace test_tirx_release

@@ -69,15 +69,25 @@ void emit_init(std::ostream& os, const Nest& nest, const InitStmt& init) {
     by_word[ds / d.per_word()].push_back(p);
   }
 
-  os << "  // tile (" << init.tile_m << ", " << init.tile_n << "): D = " << (copy ? "C" : "0") << "\n";
   const std::uint64_t elem = low_mask(d.elem_bits);
   const std::uint64_t full = low_mask(d.word_bits);
-  if (!copy) {
+  os << "  // tile (" << init.tile_m << ", " << init.tile_n << "): D = "
+     << (copy        ? "C"
+         : init.bits ? "the scalar " + hex_literal(init.bits & elem, d.elem_bits)
+                     : "0")
+     << "\n";
+  if (!copy) {  // every slot set to the init's bits
     for (const auto& [word, pieces] : by_word) {
-      std::uint64_t clear = 0;
-      for (const Piece& p : pieces) clear |= elem << p.d_shift;
-      if (clear == full) os << "  d[" << word << "] = " << hex_literal(0, d.word_bits) << ";\n";
-      else os << "  d[" << word << "] &= " << hex_literal(full & ~clear, d.word_bits) << ";\n";
+      std::uint64_t clear = 0, set = 0;
+      for (const Piece& p : pieces) {
+        clear |= elem << p.d_shift;
+        set |= (init.bits & elem) << p.d_shift;
+      }
+      if (clear == full) os << "  d[" << word << "] = " << hex_literal(set, d.word_bits) << ";\n";
+      else if (set == 0) os << "  d[" << word << "] &= " << hex_literal(full & ~clear, d.word_bits) << ";\n";
+      else
+        os << "  d[" << word << "] = (d[" << word << "] & " << hex_literal(full & ~clear, d.word_bits) << ") | "
+           << hex_literal(set, d.word_bits) << ";\n";
     }
     return;
   }

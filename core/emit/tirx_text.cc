@@ -1,5 +1,6 @@
 #include "core/emit/tirx_text.h"
 
+#include <bit>
 #include <sstream>
 #include <variant>
 
@@ -59,13 +60,21 @@ std::string emit_tirx(const Plan& plan) {
   declare(os, a, plan.a);
   declare(os, b, plan.b);
 
-  const std::string zero = "T." + std::string(dtype_info(nest.d.dtype).tvm) + "(0)";
+  // An init's scalar: zero in D's type, or a scalar C (f32 bits) as its value.
+  const auto scalar = [&](std::uint64_t bits) {
+    const std::string type = "T." + std::string(dtype_info(nest.d.dtype).tvm);
+    if (bits == 0) return type + "(0)";
+    if (nest.d.dtype == DType::f32)
+      return type + "(" + scalar_text(std::bit_cast<float>(static_cast<std::uint32_t>(bits))) + ")";
+    throw Error("an initialisation sets " + type + " accumulators to the bits " + std::to_string(bits));
+  };
   for (const NestStmt& stmt : nest.stmts) {
     if (const auto* init = std::get_if<InitStmt>(&stmt)) {
       os << "# tile m=" << init->tile_m << " n=" << init->tile_n << "\n";
       for (std::size_t i = 0; i < init->d_slots.size(); ++i)
-        os << d.local << "[" << init->d_slots[i]
-           << "] = " << (init->c_slots.empty() ? zero : c.local + "[" + std::to_string(init->c_slots[i]) + "]") << "\n";
+        os << d.local << "[" << init->d_slots[i] << "] = "
+           << (init->c_slots.empty() ? scalar(init->bits) : c.local + "[" + std::to_string(init->c_slots[i]) + "]")
+           << "\n";
       continue;
     }
     const MmaStmt& mma = std::get<MmaStmt>(stmt);

@@ -35,15 +35,22 @@ struct PatternOperand {
   int regs;
 };
 
+// The region an apply names of an image: its own, or the whole image.
+ImageRegion region_of(const ImageRegion& named, const ReleaseImage& image) {
+  return named.whole() ? ImageRegion{Shape(image.shape.size(), 0), image.shape} : named;
+}
+
 class Pattern {
  public:
   explicit Pattern(std::array<std::int64_t, 3> repeat) : repeat_(repeat) {}
 
-  void region(const PatternOperand& op) const {
+  // The pattern's Region: the operand's scope, the region's trailing atom
+  // shape and repeats (against D's and A's), then its bounds in the image.
+  void region(const PatternOperand& op, const ImageRegion& r) const {
     const ReleaseImage& img = *op.image;
     if (img.scope != MemScope::local)
       throw Declined{op.name + ": expected storage scope ('local',), got " + std::string(mem_scope_name(img.scope))};
-    const Shape& s = img.shape;
+    const Shape& s = r.extent;
     if (s.size() < 2 || s[s.size() - 2] != op.rows || s.back() != op.cols)
       throw Declined{op.name + ": expected trailing atom shape (" + std::to_string(op.rows) + ", " +
                      std::to_string(op.cols) + "), got " + tuple_text(s)};
@@ -51,6 +58,8 @@ class Pattern {
     if (s.size() != 4 || s[0] != want[0] || s[1] != want[1])
       throw Declined{"Repeat shapes must agree: " + op.name + "=" + tuple_text(std::span(s).first(s.size() - 2)) +
                      ", expected " + tuple_text(want)};
+    for (std::size_t i = 0; i < s.size() && i < img.shape.size(); ++i)
+      if (r.begin[i] + s[i] > img.shape[i]) throw Declined{op.name + ": region exceeds tensor shape"};
   }
 
   static void bits32(const PatternOperand& op) {
@@ -97,11 +106,12 @@ class Pattern {
     return owner_coord(o, Axis::m());
   }
 
-  void owners(const PatternOperand& op) const {
+  // Every register of every lane at every repeat of the region.
+  void owners(const PatternOperand& op, const ImageRegion& r) const {
     for (int reg = 0; reg < op.regs; ++reg)
       for (int lane = 0; lane < 32; ++lane)
-        for (std::int64_t i = 0; i < op.image->shape[0]; ++i)
-          for (std::int64_t j = 0; j < op.image->shape[1]; ++j) owner(op, lane, reg, i, j);
+        for (std::int64_t i = 0; i < r.extent[0]; ++i)
+          for (std::int64_t j = 0; j < r.extent[1]; ++j) owner(op, lane, reg, r.begin[0] + i, r.begin[1] + j);
   }
 
   // The register every lane reads for `reg` at repeat (i, j); the pattern
@@ -150,19 +160,29 @@ Nest release_nest(const Program& program, const MmaInst& inst, const std::vector
       nest.parts.resize(statements[i] + 1, nest.stmts.size());
     MmaStmt stmt = mmas[i];
     // The mma's C input per accumulator element: a C register is copied into
-    // D's (an init), zero zeroes it, a D register is read as it is.
-    InitStmt zero{stmt.tile_m, stmt.tile_n, {}, {}}, copy{stmt.tile_m, stmt.tile_n, {}, {}};
+    // D's (an init), a scalar sets it (an init per value: its f32 bits), a D
+    // register is read as it is.
+    std::vector<InitStmt> scalars;
+    InitStmt copy{stmt.tile_m, stmt.tile_n, {}, {}};
     for (std::size_t e = 0; e < inputs[i].size(); ++e) {
       const LoweredInput& in = inputs[i][e];
       if (in.kind == LoweredInput::Kind::d_register) {  // accumulate: C is whatever D register the call names
         stmt.c[e] = in.reg;
         continue;
       }
-      (in.kind == LoweredInput::Kind::zero ? zero : copy).d_slots.push_back(stmt.d[e]);
-      if (in.kind == LoweredInput::Kind::c_register) copy.c_slots.push_back(in.reg);
+      if (in.kind == LoweredInput::Kind::scalar) {
+        const std::uint64_t bits = scalar_bits(in.value, nest.d.dtype);
+        auto init = std::find_if(scalars.begin(), scalars.end(), [&](const InitStmt& s) { return s.bits == bits; });
+        if (init == scalars.end())
+          init = scalars.insert(scalars.end(), InitStmt{stmt.tile_m, stmt.tile_n, {}, {}, bits});
+        init->d_slots.push_back(stmt.d[e]);
+      } else {
+        copy.d_slots.push_back(stmt.d[e]);
+        copy.c_slots.push_back(in.reg);
+      }
       stmt.c[e] = stmt.d[e];
     }
-    if (!zero.d_slots.empty()) nest.stmts.emplace_back(std::move(zero));
+    for (InitStmt& init : scalars) nest.stmts.emplace_back(std::move(init));
     if (!copy.d_slots.empty()) nest.stmts.emplace_back(std::move(copy));
     nest.stmts.emplace_back(std::move(stmt));
   }
@@ -198,58 +218,92 @@ Plan dispatch_release(const Program& program, const Limits& limits) {
     if (mma.d.shape.size() > 4)
       throw Error(mma.d.loc, "'" + mma.d.buffer + "': batch axes before M and N are not read by mmacheck");
     const std::array<std::int64_t, 3> repeat{mma.d.shape[0], mma.d.shape[1], mma.a.shape[1]};
-    limits.check(Resource::mma, repeat[0] * repeat[1] * repeat[2], mma.loc, "the mma");
-    const Pattern pattern(repeat);
     const PatternOperand d{"D", &mma.d, {0, 1}, 16, 8, d_coord, 4};
     const PatternOperand a{"A", &mma.a, {0, 2}, 16, k / 2, a_coord, k / 4};
     const PatternOperand b{"B", &mma.b, {1, 2}, 8, k / 2, b_coord, k / 8};
-    std::optional<PatternOperand> c;
-    if (mma.c) c = PatternOperand{"C", &*mma.c, {0, 1}, 16, 8, d_coord, 4};
-    for (const PatternOperand* o : std::initializer_list<const PatternOperand*>{&d, &a, &b, c ? &*c : nullptr})
-      if (o) pattern.region(*o);
-    for (const PatternOperand* o : {&d, &a, &b}) Pattern::bits32(*o);
-    Pattern::nonoverlapping(d);
-    for (const PatternOperand* o : {&a, &b, &d}) pattern.owners(*o);
-    if (c) {
-      Pattern::bits32(*c);
-      pattern.owners(*c);
-    }
-    matrix_patterns(false);
-
+    // C as an apply names it: the C image, or D's own registers (accumulating).
+    std::optional<PatternOperand> c_image, c_own;
+    if (mma.c) c_image = PatternOperand{"C", &*mma.c, {0, 1}, 16, 8, d_coord, 4};
+    c_own = PatternOperand{"C", &mma.d, {0, 1}, 16, 8, d_coord, 4};
+    using C = ReleaseMmaStatement::C;
+    // The applies as written; a dump's calls state their registers, and the
+    // pattern's checks run once over the whole images.
+    const std::vector<ReleaseMmaStatement> applies =
+        mma.lowered ? std::vector<ReleaseMmaStatement>{ReleaseMmaStatement{mma.loc, mma.c ? C::image : C::scalar}}
+                    : mma.statements;
+    std::int64_t total = 0;
     std::vector<MmaStmt> mmas;
     std::vector<std::vector<LoweredInput>> inputs;
     std::vector<std::size_t> statements;  // per mma: the statement that wrote it
-    if (mma.lowered) {
+    for (std::size_t st = 0; st < applies.size(); ++st) {
+      // Each apply is the pattern on the regions it names: its repeats are
+      // D's region's (M, N) and A's (K), its register r of repeat (i, j) the
+      // image's at the region's origin plus (i, j).
+      const ReleaseMmaStatement& apply = applies[st];
+      const ImageRegion rd = region_of(apply.regions.d, mma.d), ra = region_of(apply.regions.a, mma.a),
+                        rb = region_of(apply.regions.b, mma.b);
+      const PatternOperand* c = apply.c == C::image ? &*c_image : apply.c == C::accumulate ? &*c_own : nullptr;
+      const ImageRegion rc = c ? region_of(apply.regions.c, *c->image) : ImageRegion{};
+      const std::array<std::int64_t, 3> reps{rd.extent[0], rd.extent[1], ra.extent[1]};
+      total += reps[0] * reps[1] * reps[2];
+      limits.check(Resource::mma, total, apply.loc, "the mma");
+      const Pattern pattern(reps);
+      for (const auto& [o, r] : {std::pair{&d, &rd}, std::pair{&a, &ra}, std::pair{&b, &rb}}) pattern.region(*o, *r);
+      if (c) pattern.region(*c, rc);
+      for (const PatternOperand* o : {&d, &a, &b}) Pattern::bits32(*o);
+      Pattern::nonoverlapping(d);
+      for (const auto& [o, r] : {std::pair{&a, &ra}, std::pair{&b, &rb}, std::pair{&d, &rd}}) pattern.owners(*o, *r);
+      if (c) {
+        Pattern::bits32(*c);
+        pattern.owners(*c, rc);
+      }
+      // The pattern passes a scalar C to T.ptx.mma as typed, and TVM's PTX
+      // table takes an f32 accumulator's C as float32 alone (a Python int is
+      // int32, T.float16(0) float16): TVM's refusal, in its words.
+      if (!mma.lowered && apply.c == C::scalar && apply.scalar_dtype != "float32")
+        throw Declined{
+            "no ptx instruction matches these operands; candidates rejected it as: mma: operand 'c' must "
+            "have dtype float32 (from .f32), got " +
+            apply.scalar_dtype};
+      if (mma.lowered) break;
+      // The apply unrolled; its first K step reads its own C.  A statement's
+      // tile is where it lies in the images: D's region's origin for (m, n),
+      // A's for k.
+      for (int m = 0; m < reps[0]; ++m)
+        for (int n = 0; n < reps[1]; ++n)
+          for (int kk = 0; kk < reps[2]; ++kk) {
+            const std::int64_t dm = rd.begin[0] + m, dn = rd.begin[1] + n;
+            MmaStmt s{
+                static_cast<int>(dm), static_cast<int>(dn), static_cast<int>(ra.begin[1] + kk), {}, {}, {}, {}, {}};
+            std::vector<LoweredInput> in;
+            for (int r = 0; r < d.regs; ++r) {
+              s.d.push_back(pattern.reg(d, r, dm, dn));
+              if (kk > 0) {
+                in.push_back(LoweredInput{LoweredInput::Kind::d_register, s.d.back()});
+              } else if (c) {
+                const int from = pattern.reg(*c, r, rc.begin[0] + m, rc.begin[1] + n);
+                in.push_back(LoweredInput{
+                    apply.c == C::accumulate ? LoweredInput::Kind::d_register : LoweredInput::Kind::c_register, from});
+              } else {
+                in.push_back(LoweredInput{LoweredInput::Kind::scalar, 0, apply.scalar});
+              }
+            }
+            for (int r = 0; r < a.regs; ++r) s.a.push_back(pattern.reg(a, r, ra.begin[0] + m, ra.begin[1] + kk));
+            for (int r = 0; r < b.regs; ++r) s.b.push_back(pattern.reg(b, r, rb.begin[0] + n, rb.begin[1] + kk));
+            s.c = s.d;
+            mmas.push_back(std::move(s));
+            inputs.push_back(std::move(in));
+            statements.push_back(st);
+          }
+    }
+    matrix_patterns(false);
+    if (mma.lowered)
       for (const LoweredMma& call : mma.calls) {
         const auto at = [&](std::size_t i) { return i < call.repeat.size() ? call.repeat[i] : 0; };
         mmas.push_back(MmaStmt{at(0), at(1), at(2), call.d, call.a, call.b, call.d, call.origin});
         inputs.push_back(call.c);
         statements.push_back(call.statement);
       }
-    } else {
-      // Each apply unrolls the pattern; its first K step reads its own C.
-      using C = ReleaseMmaStatement::C;
-      for (std::size_t st = 0; st < mma.statements.size(); ++st)
-        for (int m = 0; m < repeat[0]; ++m)
-          for (int n = 0; n < repeat[1]; ++n)
-            for (int kk = 0; kk < repeat[2]; ++kk) {
-              MmaStmt s{m, n, kk, {}, {}, {}, {}, {}};
-              std::vector<LoweredInput> in;
-              const C from = kk > 0 ? C::accumulate : mma.statements[st].c;
-              for (int r = 0; r < d.regs; ++r) {
-                s.d.push_back(pattern.reg(d, r, m, n));
-                in.push_back(from == C::accumulate ? LoweredInput{LoweredInput::Kind::d_register, s.d.back()}
-                             : from == C::image ? LoweredInput{LoweredInput::Kind::c_register, pattern.reg(*c, r, m, n)}
-                                                : LoweredInput{LoweredInput::Kind::zero, 0});
-              }
-              for (int r = 0; r < a.regs; ++r) s.a.push_back(pattern.reg(a, r, m, kk));
-              for (int r = 0; r < b.regs; ++r) s.b.push_back(pattern.reg(b, r, n, kk));
-              s.c = s.d;
-              mmas.push_back(std::move(s));
-              inputs.push_back(std::move(in));
-              statements.push_back(st);
-            }
-    }
     plan.ok = true;
     plan.inst = inst;
     plan.tiles_m = static_cast<int>(repeat[0]);

@@ -80,6 +80,13 @@ GemmGeometry gemm_geometry(const Program& program) {
                  OperandPlace(program, call.c, false),
                  OperandPlace(program, call.d, false),
                  call.beta == 1.0};
+  if (!g.use_c) {
+    try {
+      g.c_bits = scalar_bits(call.c_scalar, g.d.dtype());
+    } catch (const Error& e) {
+      throw e.located(call.loc);
+    }
+  }
   g.m = g.a.rows();
   g.k = g.a.cols();
   g.n = g.b.cols();

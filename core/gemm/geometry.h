@@ -61,6 +61,9 @@ struct GemmGeometry {
   std::int64_t m = 0, n = 0, k = 0;
   OperandPlace a, b, c, d;
   bool use_c = false;  // beta == 1
+  // Without C: the element bits every accumulator starts from (GemmCall::c_scalar
+  // in D's type, scalar_bits; 0: +0).
+  std::uint64_t c_bits = 0;
 };
 
 // Throws Error (at the offending operand) when the program has no gemm call,

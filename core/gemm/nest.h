@@ -1,8 +1,8 @@
 // Nest — the fully unrolled statement list a gemm lowers to, as plain data.
 //
 // Per output tile (m, n), in TVM's emission order:
-//   1. an InitStmt: D's accumulator slots of the tile are zeroed (beta = 0) or
-//      copied from C's slots (beta = 1);
+//   1. an InitStmt: D's accumulator slots of the tile are zeroed (beta = 0),
+//      set to a scalar C (GemmCall::c_scalar), or copied from C's slots (beta = 1);
 //   2. per K tile k, one MmaStmt: D = A * B + C on registers of the four
 //      buffers, with C = D (accumulate in place).
 //
@@ -19,6 +19,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <variant>
@@ -33,7 +34,10 @@ struct InitStmt {
   int tile_m = 0;
   int tile_n = 0;
   std::vector<int> d_slots;
-  std::vector<int> c_slots;  // same length as d_slots; empty when zeroing
+  std::vector<int> c_slots;  // same length as d_slots; empty when setting them to `bits`
+  // The element bits D's slots are set to when c_slots is empty: 0 zeroes
+  // them; a scalar C (the released TIRx's T.float32(1.5)) is its f32 bits.
+  std::uint64_t bits = 0;
 };
 
 struct MmaStmt {

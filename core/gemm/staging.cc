@@ -45,7 +45,7 @@ Moved moved(const Program& program, const Order& order, const std::string& buffe
     const ProgramStep& step = steps[i];
     if (step.kind == ProgramStep::Kind::stage && program.stages[step.index].buffer == buffer) {
       m.staged = true;
-      if (program.stages[step.index].zero) continue;  // registers start at zero; the steps run it (runs_in_order)
+      if (program.stages[step.index].constant) continue;  // set to a constant: the steps run it (runs_in_order)
       if (i < first) m.stages.push_back(&program.stages[step.index]);
       else if (!m.restage) m.restage = &program.stages[step.index];
     }
@@ -113,8 +113,8 @@ SlotTable load_table(const Program& program, const Order& order, const OperandRe
 bool runs_in_order(const Program& program, const Order& order) {
   for (std::size_t i = order.first + 1; i < order.last; ++i)
     if (order.steps[i].kind != ProgramStep::Kind::gemm) return true;
-  // Registers set to zero: only the statements one by one say when.
-  return std::any_of(program.stages.begin(), program.stages.end(), [](const StageStmt& s) { return s.zero; });
+  // Registers set to a constant: only the statements one by one say when.
+  return std::any_of(program.stages.begin(), program.stages.end(), [](const StageStmt& s) { return s.constant; });
 }
 
 std::vector<StagingStep> in_order_steps(const Program& program, const Nest& nest, const Order& order, int threads) {
@@ -135,7 +135,7 @@ std::vector<StagingStep> in_order_steps(const Program& program, const Nest& nest
   for (const ProgramStep& step : order.steps) {
     if (step.kind == ProgramStep::Kind::stage) {
       const StageStmt& s = program.stages[step.index];
-      if (const auto r = registers(s.buffer); r && !s.zero) own.emplace(*r, s.source);
+      if (const auto r = registers(s.buffer); r && !s.constant) own.emplace(*r, s.source);
     }
     if (step.kind == ProgramStep::Kind::store) output.insert(program.stores[step.index].target);
   }
@@ -164,9 +164,10 @@ std::vector<StagingStep> in_order_steps(const Program& program, const Nest& nest
         st.kind = StagingStep::Kind::load;
         st.into = *into;
         const BufferDecl& buffer = program.buffer(s.buffer, s.loc);
-        if (s.zero) {
-          st.from = LoadSource::zero;
-          StageStmt first = s;  // every slot it moves reads element 0 of a zero matrix
+        if (s.constant) {
+          st.from = LoadSource::constant;
+          st.constant = scalar_bits(*s.constant, buffer.dtype);
+          StageStmt first = s;  // every slot it moves reads element 0 of a 1 x 1 matrix holding the constant
           first.row = first.col = IndexExpr::literal(0);
           st.table = slots_from_statements(buffer, slot_statements(std::vector<const StageStmt*>{&first}), slots(*into),
                                            threads, SlotUse::load);

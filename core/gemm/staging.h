@@ -37,8 +37,9 @@ namespace mmacheck {
 // Which tensor a load reads, as its statement names it: its own operand's,
 // or the tensor another operand is staged from (B staged from A's tensor),
 // or the output D is stored to (C staged from D, before D holds anything).
-// zero: the statement sets the registers to 0 (`d_r[s] = T.float32(0)`).
-enum class LoadSource { own, a, b, c, output, zero };
+// constant: the statement sets the registers to a constant
+// (`d_r[s] = T.float32(0)`, `T.float32(1.5)`: StagingStep::constant).
+enum class LoadSource { own, a, b, c, output, constant };
 
 // One statement of a program that runs in its written order
 // (Staging::steps): a stage loading registers from a tensor, one mma
@@ -52,6 +53,7 @@ struct StagingStep {
   Kind kind = Kind::mma;
   Registers into = Registers::a;      // load: the registers it fills
   LoadSource from = LoadSource::own;  // load: the tensor it reads (own: the operand's)
+  std::uint64_t constant = 0;         // load from a constant: the element bits every slot gets
   SlotTable table;                    // load, store
   std::size_t begin = 0, end = 0;     // mma: the nest statements [begin, end)
   SourceLoc loc;

@@ -163,7 +163,8 @@ namespace {
 
 class IndexParser {
  public:
-  IndexParser(TokenCursor& in, const IndexNames* names) : in_(in), names_(names) {}
+  IndexParser(TokenCursor& in, const IndexNames* names, const IndexFunctions* functions = nullptr)
+      : in_(in), names_(names), functions_(functions) {}
 
   // bits := shift ('&' MASK)*   where MASK is a literal 2^k - 1: x & MASK is
   // x % 2^k (also for negative x, as in Python)
@@ -248,6 +249,21 @@ class IndexParser {
   IndexExpr atom() {
     const Token& t = in_.next();
     if (t.kind == TokenKind::integer) return IndexExpr::literal(t.int_value, t.loc);
+    if (t.kind == TokenKind::identifier && functions_ && in_.peek().is_op("(")) {
+      if (const auto f = functions_->find(t.text); f != functions_->end()) {
+        const Token& open = in_.next();
+        std::vector<IndexExpr> args;
+        while (!in_.peek().is_op(")")) {
+          if (in_.peek().kind == TokenKind::identifier && in_.peek(1).is_op("="))
+            in_.fail(in_.peek(),
+                     "'" + t.text + "' is called with a keyword argument; mmacheck passes arguments by position");
+          args.push_back(bits());
+          if (!in_.accept(",")) break;
+        }
+        in_.expect_close(")", t.text + "(", open);
+        return f->second(args, t);
+      }
+    }
     if (t.kind == TokenKind::identifier && names_) {
       if (const auto it = names_->find(t.text); it != names_->end()) return it->second;
       std::string known;
@@ -277,6 +293,7 @@ class IndexParser {
   static constexpr int kMaxOperators = 1000;
   TokenCursor& in_;
   const IndexNames* names_;
+  const IndexFunctions* functions_;
   int operators_ = 0;
 };
 
@@ -285,6 +302,10 @@ class IndexParser {
 IndexExpr parse_index_expr(TokenCursor& in) { return IndexParser(in, nullptr).bits(); }
 
 IndexExpr parse_index_expr(TokenCursor& in, const IndexNames& names) { return IndexParser(in, &names).bits(); }
+
+IndexExpr parse_index_expr(TokenCursor& in, const IndexNames& names, const IndexFunctions& functions) {
+  return IndexParser(in, &names, &functions).bits();
+}
 
 IndexExpr parse_index_expr(std::string_view text, const std::string& source) {
   TokenCursor in(tokenize(text, source));

@@ -16,10 +16,12 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "core/base/error.h"
 
@@ -72,6 +74,7 @@ class IndexExpr {
 };
 
 class TokenCursor;
+struct Token;
 
 // Names an expression may use in place of the built-in variables, each
 // standing for an expression (TVMScript: `lane` bound by T.lane_id, a loop
@@ -86,6 +89,15 @@ using IndexNames = std::map<std::string, IndexExpr, std::less<>>;
 IndexExpr parse_index_expr(TokenCursor& in);
 // The same, where identifiers are exactly the `names` (no built-in lane, s).
 IndexExpr parse_index_expr(TokenCursor& in, const IndexNames& names);
+
+// A function an expression may call, `row(lane, s)`: from its arguments'
+// expressions (positional) and the call's name token, the expression it
+// stands for (the released TIRx's Python helpers, run as TVMScript's parser
+// runs them: core/program/tirx_release/).  It throws Error to refuse a call.
+using IndexFunction = std::function<IndexExpr(const std::vector<IndexExpr>& args, const Token& name)>;
+using IndexFunctions = std::map<std::string, IndexFunction, std::less<>>;
+// The same, where `NAME(ARG, ...)` calls the function of that name.
+IndexExpr parse_index_expr(TokenCursor& in, const IndexNames& names, const IndexFunctions& functions);
 // Parse `text`, which must hold exactly one expression; `source` names it in
 // messages (SourceLoc::file).
 IndexExpr parse_index_expr(std::string_view text, const std::string& source);

@@ -1,6 +1,9 @@
 #include "core/program/program.h"
 
 #include <algorithm>
+#include <bit>
+#include <charconv>
+#include <cstdint>
 
 namespace mmacheck {
 
@@ -99,12 +102,26 @@ std::vector<ProgramStep> program_order(const Program& program) {
   return steps;
 }
 
+std::uint64_t scalar_bits(float value, DType dtype) {
+  if (dtype == DType::f32) return std::bit_cast<std::uint32_t>(value);
+  if (std::bit_cast<std::uint32_t>(value) == 0) return 0;
+  throw Error("the constant " + scalar_text(value) + " is set into " + std::string(dtype_info(dtype).tvm) +
+              " registers; mmacheck sets float32 accumulators to constants, other registers to 0");
+}
+
+std::string scalar_text(float value) {
+  char text[32];
+  const auto [end, ec] = std::to_chars(text, text + sizeof text, value);
+  return ec == std::errc() ? std::string(text, end) : std::string("?");
+}
+
 std::string step_label(const Program& program, const ProgramStep& step) {
   const std::string at = step.loc.known() ? " (line " + std::to_string(step.loc.line) + ")" : "";
   switch (step.kind) {
     case ProgramStep::Kind::stage: {
       const StageStmt& s = program.stages[step.index];
-      return "stage " + s.buffer + (s.slots ? "[" + s.slots->str() + "]" : "") + " = " + (s.zero ? "0" : s.source) + at;
+      return "stage " + s.buffer + (s.slots ? "[" + s.slots->str() + "]" : "") + " = " +
+             (s.constant ? scalar_text(*s.constant) : s.source) + at;
     }
     case ProgramStep::Kind::store: {
       const StoreStmt& s = program.stores[step.index];

@@ -96,8 +96,22 @@ struct GemmCall {
   bool transpose_b = false;
   double alpha = 1.0;
   double beta = 0.0;
+  // With beta = 0, C is this scalar in every element: D = A·B + c_scalar
+  // (the released TIRx's `T.cuda.tile.apply(..., T.float32(1.5))`, or D's
+  // registers set to 1.5 before an apply accumulating onto them).  +0 is the
+  // plain D = A·B.  Nonzero only for an f32 D (scalar_bits).
+  float c_scalar = 0.0f;
   SourceLoc loc;
 };
+
+// The element bits of `value` in registers of `dtype`: an f32's own bits;
+// +0 in every type.  Throws Error for another nonzero value in another
+// type (mmacheck sets f32 accumulators to constants, other registers to 0).
+//
+//     scalar_bits(1.5f, DType::f32) == 0x3fc00000
+std::uint64_t scalar_bits(float value, DType dtype);
+// The shortest text that reads back as `value`: "1.5", "0.1", "-0".
+std::string scalar_text(float value);
 
 // The register slots a stage or store statement moves, when not every slot
 // of its buffer: for each s in [first, end), slot `index` (an expression of
@@ -118,15 +132,16 @@ struct SlotLoop {
 
 // `stage BUF[s] = SRC[ROW, COL]`: slot s of every lane of BUF is loaded with
 // element (ROW, COL) of the global matrix SRC (only the slots of `slots`
-// when present).  With `zero`, the slots are set to 0 instead (the released
-// TIRx's `d_r[s] = T.float32(0)`); `source` is empty and ROW, COL unused.
+// when present).  With `constant`, the slots are set to that value instead
+// (the released TIRx's `d_r[s] = T.float32(0)` or `T.float32(1.5)`, in the
+// buffer's type: scalar_bits); `source` is empty and ROW, COL unused.
 struct StageStmt {
   std::string buffer;
   std::string source;
   IndexExpr row, col;
   SourceLoc loc;
   std::optional<SlotLoop> slots{};
-  bool zero = false;
+  std::optional<float> constant{};
 };
 
 // `store BUF[s] -> DST[ROW, COL]`: slot s of every lane of BUF is written to

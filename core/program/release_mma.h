@@ -21,11 +21,13 @@
 //
 // A kernel may write the mma more than once (`statements`: each
 // T.cuda.tile.apply, or each T.ptx.mma statement with its unrolled calls),
-// over the same D, A and B images; each runs where it is written
-// (program_order), and each apply's first K step reads its own C: zero, the
+// over the same D, A and B images, each apply on the regions of them it
+// names (ImageRegion: the pattern over the region's repeats); each runs where it is written
+// (program_order), and each apply's first K step reads its own C: a scalar, the
 // C image, or D's own registers (accumulating onto what D holds).
 //
 //     T.cuda.tile.apply(OP, d, a, b, T.float32(0), scope="warp")   # D = A·B
+//     T.cuda.tile.apply(OP, d, a, b, T.float32(1.5), scope="warp") # D = A·B + 1.5
 //     T.cuda.tile.apply(OP, d, a, b, d, scope="warp")              # D = 2·A·B
 #pragma once
 
@@ -54,11 +56,13 @@ struct ReleaseImage {
   SourceLoc loc;
 };
 
-// Where one accumulator element of a lowered T.ptx.mma reads its C input.
+// Where one accumulator element of a lowered T.ptx.mma reads its C input:
+// a register word of D or C, or a scalar (`T.float32(0.0)`, `T.float32(1.5)`).
 struct LoweredInput {
-  enum class Kind { d_register, c_register, zero };
-  Kind kind = Kind::zero;
-  int reg = 0;  // a register word of D or C
+  enum class Kind { d_register, c_register, scalar };
+  Kind kind = Kind::scalar;
+  int reg = 0;         // a register word of D or C
+  float value = 0.0f;  // the scalar
 };
 
 // One unrolled T.ptx.mma of a dump: its repeat indices and register words.
@@ -71,12 +75,34 @@ struct LoweredMma {
   std::size_t statement = 0;  // which of ReleaseMma::statements wrote it
 };
 
+// The part of a register image an apply names (`d[0:1, :, :, :]`, `a[1, :, :, :]`,
+// `d[0:1]`): per dimension its first index and extent, as TVM's TensorRegion
+// holds it (an index is extent 1; dimensions not written are whole).  The
+// pattern runs over the region's repeats, reading register r of repeat (i, j)
+// at the image's (begin[0] + i, begin[1] + j).  Empty: the whole image.
+struct ImageRegion {
+  Shape begin, extent;
+  bool whole() const { return begin.empty(); }
+};
+
 // One mma statement as written: where it runs, and (an apply) what its first
-// K step reads as C.  A dump's calls say their C themselves.
+// K step reads as C: a scalar (`T.float32(0)`, `T.float32(1.5)`, `1.5`: the
+// same value in every accumulator), the C image, or D's own registers.  A
+// dump's calls say their C themselves.  TVM's PTX table takes a float32
+// scalar only: `scalar_dtype` is the scalar's type as TVM types it
+// ("float32"; "int32" for a Python int, "float16" for T.float16(0)), and the
+// dispatch declines any other in TVM's words.
 struct ReleaseMmaStatement {
-  enum class C { zero, image, accumulate };  // the scalar 0, ReleaseMma::c, D's own registers
+  enum class C { scalar, image, accumulate };  // a scalar, ReleaseMma::c, D's own registers
   SourceLoc loc;
-  C c = C::zero;
+  C c = C::scalar;
+  float scalar = 0.0f;
+  std::string scalar_dtype = "float32";
+  // The regions of the images the apply names (ImageRegion); c: of the C
+  // image or, accumulating, of D's registers it reads as C.
+  struct Regions {
+    ImageRegion d, a, b, c;
+  } regions{};
 };
 
 struct ReleaseMma {
@@ -84,7 +110,7 @@ struct ReleaseMma {
   std::string opcode;    // "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32"
   SourceLoc loc;         // the call
   ReleaseImage d, a, b;
-  std::optional<ReleaseImage> c;                // absent: C is the scalar zero
+  std::optional<ReleaseImage> c;                // absent: C is a scalar (statements, calls)
   std::vector<LoweredMma> calls;                // lowered only
   std::vector<ReleaseMmaStatement> statements;  // at least one, in written order
   // The kernel's ldmatrix applies, for the dispatch to run the pattern's

@@ -3,6 +3,7 @@
 #include "core/prove/program_run.h"
 
 #include <algorithm>
+#include <bit>
 #include <map>
 
 #include "core/gemm/geometry.h"
@@ -23,19 +24,20 @@ struct Run {
   bool operator==(const Run&) const = default;
 };
 
-enum class ValueKind : std::uint8_t { nothing, zero, input, sum };
+enum class ValueKind : std::uint8_t { nothing, constant, input, sum };
 
 struct Value {
   ValueKind kind = ValueKind::nothing;
-  TensorId tensor = -1;       // input: the element's tensor; sum: the base's (-1: zero)
+  TensorId tensor = -1;       // input: the element's tensor; sum: the base's (-1: a constant)
   std::int64_t flat = 0;      // input: the element; sum: the base element
+  std::uint64_t bits = 0;     // constant: its element bits (0: zero); sum: the constant base's
   bool base_nothing = false;  // sum: accumulated onto a register nothing wrote
   std::vector<Run> runs;      // sum
   std::int32_t flaw = -1;     // sum: its first product of a factor that is no input element
 
   bool same(const Value& o) const {
-    return kind == o.kind && tensor == o.tensor && flat == o.flat && base_nothing == o.base_nothing && runs == o.runs &&
-           (flaw < 0) == (o.flaw < 0);
+    return kind == o.kind && tensor == o.tensor && flat == o.flat && bits == o.bits && base_nothing == o.base_nothing &&
+           runs == o.runs && (flaw < 0) == (o.flaw < 0);
   }
 };
 
@@ -316,10 +318,19 @@ class Executor {
     return "nothing wrote it";
   }
 
+  // "zero", "the constant 1.5": an accumulator's constant (D's type).
+  std::string constant_text(std::uint64_t bits) const {
+    if (bits == 0) return "zero";
+    const BufferDecl* d = program_.find_buffer(plan_.nest.d.buffer);
+    if (d && d->dtype == DType::f32)
+      return "the constant " + scalar_text(std::bit_cast<float>(static_cast<std::uint32_t>(bits)));
+    return "the constant of bits " + std::to_string(bits);
+  }
+
   std::string describe(const Value& v) const {
     switch (v.kind) {
       case ValueKind::nothing: return "nothing";
-      case ValueKind::zero: return "zero";
+      case ValueKind::constant: return constant_text(v.bits);
       case ValueKind::input: return tensors_[v.tensor].at(v.flat);
       case ValueKind::sum: return "a sum of " + std::to_string(products(v)) + " products";
     }
@@ -380,13 +391,14 @@ class Executor {
   void stage(int step, const StageStmt& st) {
     const BufferDecl& buf = program_.buffer(st.buffer, st.loc);
     Regs& r = regs(st.buffer);
-    if (st.zero) {
+    if (st.constant) {
       const auto pairs = slots_of(step, st.slots, r, st.buffer);
       if (!pairs) return;
-      Value zero;
-      zero.kind = ValueKind::zero;
+      Value set;
+      set.kind = ValueKind::constant;
+      set.bits = scalar_bits(*st.constant, buf.dtype);
       for (int t = 0; t < threads_; ++t)
-        for (const auto& [s, slot] : *pairs) r.cells[static_cast<std::size_t>(t) * r.slots + slot] = zero;
+        for (const auto& [s, slot] : *pairs) r.cells[static_cast<std::size_t>(t) * r.slots + slot] = set;
       return;
     }
     const TensorId g = tensor(st.source, declared_shape(st.source, buf.shape));
@@ -606,8 +618,12 @@ class Executor {
           for (int lane = 0; lane < 32; ++lane)
             for (std::size_t i = 0; i < init->d_slots.size(); ++i) {
               Value v;
-              if (init->c_slots.empty()) v.kind = ValueKind::zero;
-              else v = cell(rc, lane, init->c_slots[i]);
+              if (init->c_slots.empty()) {
+                v.kind = ValueKind::constant;
+                v.bits = init->bits;
+              } else {
+                v = cell(rc, lane, init->c_slots[i]);
+              }
               cell(rd, lane, init->d_slots[i]) = std::move(v);
             }
           continue;
@@ -650,6 +666,7 @@ class Executor {
             Value v;
             if (c.kind == ValueKind::sum) v = in_place ? std::move(c) : c;
             else if (c.kind == ValueKind::input) v.tensor = c.tensor, v.flat = c.flat;
+            else if (c.kind == ValueKind::constant) v.bits = c.bits;
             else if (c.kind == ValueKind::nothing) v.base_nothing = true;
             v.kind = ValueKind::sum;
             const std::pair<const Value*, int>* arow = &a_at[static_cast<std::size_t>(row) * fa.cols];
@@ -805,7 +822,7 @@ class Executor {
             if (steps_[s].kind == ProgramStep::Kind::gemm) after = " (" + labels_[s] + " runs after it)";
           return fail("holds nothing: the store writes a register nothing wrote" + after);
         }
-        if (v.kind == ValueKind::zero) return fail("holds zero, not a sum of products");
+        if (v.kind == ValueKind::constant) return fail("holds " + constant_text(v.bits) + ", not a sum of products");
         if (v.kind == ValueKind::input)
           return fail("holds " + describe(v) + ", an input element, not a sum of products");
         if (v.flaw >= 0) return fail(flaws_[v.flaw]);
@@ -813,8 +830,8 @@ class Executor {
         // the base
         if (beta) {
           if (v.tensor < 0)
-            return fail("starts from zero, but beta = 1 (C[" + std::to_string(i) + "][" + std::to_string(j) +
-                        "] is missing)");
+            return fail("starts from " + constant_text(v.bits) + ", but beta = 1 (C[" + std::to_string(i) + "][" +
+                        std::to_string(j) + "] is missing)");
           if (tc < 0) {
             tc = v.tensor;
             if (!shaped(tc, g.c, "C operand")) return;
@@ -824,7 +841,10 @@ class Executor {
             return fail("starts from " + c.at(v.flat) + ", not the C element of (" + std::to_string(i) + ", " +
                         std::to_string(j) + ")" + (tc >= 0 ? " of " + tensors_[tc].name : ""));
         } else if (v.tensor >= 0) {
-          return fail("starts from " + tensors_[v.tensor].at(v.flat) + ", but beta = 0");
+          return fail("starts from " + tensors_[v.tensor].at(v.flat) +
+                      (g.c_bits ? ", but C is " + constant_text(g.c_bits) : std::string(", but beta = 0")));
+        } else if (v.bits != g.c_bits) {  // the scalar C (GemmCall::c_scalar), bit for bit
+          return fail("starts from " + constant_text(v.bits) + ", but C is " + constant_text(g.c_bits));
         }
         // the products
         const std::int64_t stamp = i * g.n + j;
@@ -872,7 +892,7 @@ class Executor {
                (program_.written_order ? "written" : "declared") + " order; " + out.name + "'s " +
                std::to_string(checked) + " elements each hold Σ of " + std::to_string(g.k) + " products " +
                (ta >= 0 ? tensors_[ta].name + "·" + tensors_[tb].name : std::string("A·B")) +
-               (tc >= 0 ? " + " + tensors_[tc].name : "");
+               (tc >= 0 ? " + " + tensors_[tc].name : "") + (g.c_bits ? " + " + constant_text(g.c_bits) : "");
   }
 };
 

@@ -8,8 +8,9 @@
 //
 //   an input element      G[r][c] as the program loaded it (a global tensor
 //                         starts as its own elements);
-//   zero                  an accumulator the gemm zeroed;
-//   a sum                 a base (zero, or one C element) plus products
+//   a constant            an accumulator the gemm zeroed or set to its scalar C,
+//                         or a register a statement set to a constant;
+//   a sum                 a base (a constant, or one C element) plus products
 //                         X[.]·Y[.], one per pair of registers an mma's PTX
 //                         frames multiply (run-length compressed: a K loop
 //                         is one run per output element);
@@ -25,7 +26,8 @@
 //
 // The property ("program"): the program writes one tensor, the output, and
 // for every logical (i, j) of the gemm's D region it holds exactly
-// Σ_k X[a(i, k)]·Y[b(k, j)] (+ Z[c(i, j)] when beta = 1), each k once and
+// Σ_k X[a(i, k)]·Y[b(k, j)] + Z[c(i, j)] when beta = 1, + the scalar C
+// (GemmCall::c_scalar, bit for bit; 0 for D = A·B) when beta = 0, each k once and
 // nothing else, where a, b, c place the gemm's logical operands in their
 // buffers (regions, transposes; core/gemm/geometry.h) and X, Y, Z are three
 // distinct input tensors, none of them the output.  Any consistent order of

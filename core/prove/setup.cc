@@ -83,7 +83,7 @@ ProofSetup::ProofSetup(const Program& program, const Plan& plan, OriginRule rule
   // its own (the check compares a statement with the whole layout): the
   // program run decides it, with the statements around it (prove.cc notes it).
   for (const StageStmt& s : program.stages)
-    if (!s.slots && !s.zero && shaped_alike(program, s.buffer, s.source))
+    if (!s.slots && !s.constant && shaped_alike(program, s.buffer, s.source))
       staging.push_back({false, s.buffer, s.source, s.row, s.col, s.loc});
   for (const StoreStmt& s : program.stores)
     if (!s.slots && shaped_alike(program, s.buffer, s.target))

@@ -205,7 +205,7 @@ ReleaseKernel kernel_from_values(nb::handle kernel) {
                                           index_from_value(field(t, "row", at), at + ".row", loc),
                                           index_from_value(field(t, "col", at), at + ".col", loc), loc});
     if (nb::isinstance<nb::dict>(t) && nb::cast<nb::dict>(t).contains("zero"))
-      k.transfers.back().zero = as<bool>(field(t, "zero", at), at + ".zero", "a bool");
+      if (as<bool>(field(t, "zero", at), at + ".zero", "a bool")) k.transfers.back().constant = 0.0f;
   }
   return k;
 }

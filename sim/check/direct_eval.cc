@@ -22,7 +22,7 @@ Matrix direct_eval(const GemmGeometry& g, const MmaInst& inst, const ArchParams&
   for (std::int64_t i0 = 0; i0 < g.m; i0 += inst.m)
     for (std::int64_t j0 = 0; j0 < g.n; j0 += inst.n) {
       for (int i = 0; i < inst.m; ++i)
-        for (int j = 0; j < inst.n; ++j) acc[i * inst.n + j] = g.use_c ? in.c.bits[at_c(i0 + i, j0 + j)] : 0;
+        for (int j = 0; j < inst.n; ++j) acc[i * inst.n + j] = g.use_c ? in.c.bits[at_c(i0 + i, j0 + j)] : g.c_bits;
       for (std::int64_t k0 = 0; k0 < g.k; k0 += inst.k) {
         for (int i = 0; i < inst.m; ++i)
           for (int kk = 0; kk < inst.k; ++kk) a[i * inst.k + kk] = in.a.bits[at_a(i0 + i, k0 + kk)];

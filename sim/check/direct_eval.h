@@ -2,7 +2,7 @@
 // the specification the warp machine must meet bit for bit.
 //
 // For every instruction-sized output tile (m x n of the instruction), in
-// any order: start from C's tile (beta = 1) or all-zero bits (beta = 0),
+// any order: start from C's tile (beta = 1) or the scalar C's bits (beta = 0: g.c_bits, zero or GemmCall::c_scalar),
 // then for each K tile in increasing K, D_tile = mma_tile(A_tile, B_tile,
 // D_tile), the bit-exact model of one instruction (sim/numerics/mma_model.h).  This is
 // the order TVM's nest accumulates in, so a correct program's warp machine

@@ -20,7 +20,7 @@ template <class T>
 using Mat = Eigen::Matrix<T, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
 
 // The logical operands as values: A (M x K), B transposed (N x K, so an
-// element's K run is contiguous in both) and C (M x N; zero when beta = 0).
+// element's K run is contiguous in both) and C (M x N; the scalar C, zero or GemmCall::c_scalar, when beta = 0).
 struct Operands {
   Mat<long double> a, bt, c;
 };
@@ -38,6 +38,8 @@ Operands logical_operands(const GemmGeometry& g, const GemmInputs& in) {
   if (g.use_c)
     for (std::int64_t i = 0; i < g.m; ++i)
       for (std::int64_t j = 0; j < g.n; ++j) ops.c(i, j) = element_value(g.c.dtype(), in.c.bits[fc(i, j)]);
+  else if (g.c_bits != 0)  // a scalar C (GemmCall::c_scalar) in every element
+    ops.c.setConstant(element_value(g.d.dtype(), g.c_bits));
   return ops;
 }
 

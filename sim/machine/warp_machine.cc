@@ -285,7 +285,8 @@ std::vector<std::uint64_t> WarpMachine::run_in_order(const GemmInputs& inputs) {
                              : step.from == LoadSource::c   ? &inputs.c
                              : step.from == LoadSource::own ? own
                                                             : nullptr;
-        if (step.from == LoadSource::zero) load_at(into, step.table, std::vector<std::uint64_t>(1, 0), 1, 1);
+        if (step.from == LoadSource::constant)
+          load_at(into, step.table, std::vector<std::uint64_t>(1, step.constant), 1, 1);
         else if (read) load_at(into, step.table, read->bits, read->rows, read->cols);
         else load_at(into, step.table, output, staging_->d.rows, staging_->d.cols);
         break;
@@ -403,12 +404,12 @@ void WarpMachine::execute_init(const InitStmt& init) {
   if (d_.per_reg() == 1 && src.per_reg() == 1) {  // slot s is word s of the thread: no shifts
     for (int t = 0; t < staging_->threads; ++t)
       for (std::size_t i = 0; i < init.d_slots.size(); ++i)
-        d_.set_word(t * d_.regs() + init.d_slots[i], copy ? src.word(t * src.regs() + init.c_slots[i]) : 0);
+        d_.set_word(t * d_.regs() + init.d_slots[i], copy ? src.word(t * src.regs() + init.c_slots[i]) : init.bits);
     return;
   }
   for (int t = 0; t < staging_->threads; ++t)
     for (std::size_t i = 0; i < init.d_slots.size(); ++i)
-      d_.set_slot(t, init.d_slots[i], copy ? src.slot(t, init.c_slots[i]) : 0);
+      d_.set_slot(t, init.d_slots[i], copy ? src.slot(t, init.c_slots[i]) : init.bits);
 }
 
 void WarpMachine::execute_mma(const MmaStmt& mma) {

@@ -14,7 +14,7 @@
 //            and read by its ldmatrix / ld.shared instructions lane by lane
 //            (sim/machine/shared_memory.h; run() takes the composed tables);
 //   execute  the Nest statement by statement, in every warp:
-//            InitStmt  D slots zeroed, or copied from C's slots (C's are D's
+//            InitStmt  D slots set to its bits (zero, a scalar C), or copied from C's slots (C's are D's
 //                      own when C is D);
 //            MmaStmt   the 32 lanes' registers of A, B and the accumulator
 //                      (MmaStmt::c names D's registers: accumulate in place)

@@ -3,6 +3,8 @@
 
 #include <algorithm>
 #include <array>
+#include <bit>
+#include <cmath>
 #include <tuple>
 
 #include "core/base/checked.h"
@@ -44,8 +46,41 @@ std::int64_t elements(const Shape& shape) {
   return n;
 }
 
+// The apply's own statement: the reader's, else (a kernel built without one)
+// its C image or the scalar 0.
 ReleaseMmaStatement first_statement(const ReleaseMma& mma) {
-  return ReleaseMmaStatement{mma.loc, mma.c ? ReleaseMmaStatement::C::image : ReleaseMmaStatement::C::zero};
+  if (!mma.statements.empty()) return mma.statements.front();
+  return ReleaseMmaStatement{mma.loc, mma.c ? ReleaseMmaStatement::C::image : ReleaseMmaStatement::C::scalar};
+}
+
+// The scalar C of the kernel (GemmCall::c_scalar): the one nonzero constant
+// its mma statements, dump calls and D's constant registers name, in the
+// order they are written; 0 when none does.  A second, other nonzero
+// constant is an error at it: mmacheck's gemm has one scalar C.
+float kernel_scalar_c(const ReleaseMma& mma, const std::vector<ReleaseTransfer>& transfers,
+                      const std::map<std::string, ReleaseView, std::less<>>& views) {
+  std::vector<std::pair<SourceLoc, float>> named;
+  for (const ReleaseMmaStatement& st : mma.statements)
+    if (st.c == ReleaseMmaStatement::C::scalar) named.emplace_back(st.loc, st.scalar);
+  for (const LoweredMma& call : mma.calls)
+    for (const LoweredInput& in : call.c)
+      if (in.kind == LoweredInput::Kind::scalar) named.emplace_back(call.loc, in.value);
+  for (const ReleaseTransfer& t : transfers)
+    if (const auto v = views.find(t.view); t.constant && v != views.end() && v->second.alloc == mma.d.buffer)
+      named.emplace_back(t.loc, *t.constant);
+  std::stable_sort(named.begin(), named.end(), [](const auto& x, const auto& y) {
+    return std::pair{x.first.line, x.first.col} < std::pair{y.first.line, y.first.col};
+  });
+  std::optional<std::pair<SourceLoc, float>> first;
+  for (const auto& [loc, value] : named) {
+    if (value == 0.0f && !std::signbit(value)) continue;
+    if (!first) first.emplace(loc, value);
+    else if (std::bit_cast<std::uint32_t>(value) != std::bit_cast<std::uint32_t>(first->second))
+      throw Error(loc, "C is the constant " + scalar_text(value) + " here and " + scalar_text(first->second) +
+                           " at line " + std::to_string(first->first.line) +
+                           "; mmacheck reads one scalar C per kernel (and 0)");
+  }
+  return first ? first->second : 0.0f;
 }
 
 // The warps of a CTA split the gemm into their own tiles: warp w's image of
@@ -128,7 +163,7 @@ void spread_over_warps(Program& program, int warps) {
     op.buf = &*it;
     std::vector<std::tuple<std::string, IndexExpr, IndexExpr, std::int64_t>> moves;  // tensor, row, col, first s
     for (const StageStmt& st : program.stages)
-      if (st.buffer == op.buf->name && !st.zero)
+      if (st.buffer == op.buf->name && !st.constant)
         moves.emplace_back(st.source, st.row, st.col, st.slots ? st.slots->first : 0);
     for (const StoreStmt& st : program.stores)
       if (st.buffer == op.buf->name) moves.emplace_back(st.target, st.row, st.col, st.slots ? st.slots->first : 0);
@@ -253,17 +288,20 @@ void append_apply(ReleaseMma& mma, const ReleaseMma& apply) {
       throw Error(apply.loc, std::string(role) + ": this apply reads '" + mine->buffer + "', another '" +
                                  theirs->buffer + "'" + first + "; mmacheck reads every apply over the same images");
   if (mma.statements.empty()) mma.statements.push_back(first_statement(mma));
-  C c = C::zero;
+  ReleaseMmaStatement st = first_statement(apply);
+  st.loc = apply.loc;
   if (apply.c && apply.c->buffer == mma.d.buffer && !(mma.c && mma.c->buffer == mma.d.buffer)) {
-    c = C::accumulate;
+    st.c = C::accumulate;
   } else if (apply.c) {
     if (mma.c && apply.c->buffer != mma.c->buffer)
       throw Error(apply.loc, "C: this apply reads '" + apply.c->buffer + "', another '" + mma.c->buffer + "'" + first +
-                                 "; mmacheck reads one C image per kernel (or the scalar 0, or D's own registers)");
+                                 "; mmacheck reads one C image per kernel (or a scalar, or D's own registers)");
     if (!mma.c) mma.c = apply.c;
-    c = C::image;
+    st.c = C::image;
+  } else {
+    st.c = C::scalar;
   }
-  mma.statements.push_back(ReleaseMmaStatement{apply.loc, c});
+  mma.statements.push_back(std::move(st));
 }
 
 Program release_program(const ReleaseKernel& kernel) {
@@ -348,7 +386,7 @@ Program release_program(const ReleaseKernel& kernel) {
     const auto v = kernel.views.find(t.view);
     if (v == kernel.views.end())
       throw Error(t.loc, "'" + t.view + "' is not a register view (T.decl_tensor) of this kernel");
-    if (!t.zero && !kernel.globals.contains(t.global))
+    if (!t.constant && !kernel.globals.contains(t.global))
       throw Error(t.loc, "'" + t.global + "' is not a tensor parameter of the function");
     const ReleaseView& view = v->second;
     const BufferDecl* buf = program.find_buffer(view.alloc);
@@ -361,18 +399,26 @@ Program release_program(const ReleaseKernel& kernel) {
       throw Error(view.loc, "'" + t.view + "' views '" + view.alloc + "' as " + std::to_string(view.size) + " " +
                                 view.dtype + "; its staging moves the " + std::to_string(buf->layout.span(Axis::m())) +
                                 " " + std::string(want) + " elements of each lane");
+    if (t.constant && std::bit_cast<std::uint32_t>(*t.constant) != 0 && view.alloc != mma.d.buffer)
+      throw Error(t.loc, "'" + t.view + "' views '" + view.alloc + "', not D's accumulators '" + mma.d.buffer +
+                             "': mmacheck reads D's registers set to a nonzero constant (C), others set to 0");
     if (t.store) program.stores.push_back(StoreStmt{view.alloc, t.global, t.row, t.col, t.loc, t.slots});
-    else program.stages.push_back(StageStmt{view.alloc, t.global, t.row, t.col, t.loc, t.slots, t.zero});
+    else program.stages.push_back(StageStmt{view.alloc, t.global, t.row, t.col, t.loc, t.slots, t.constant});
   }
   // The first apply accumulating onto D's own registers, which the kernel
-  // only ever sets to zero (`d_r[s] = T.float32(0)`): its gemm is D = A·B.
-  // (Registers it never sets, or sets from a tensor, are C: the run judges.)
+  // only ever sets to constants (`d_r[s] = T.float32(0)`, `T.float32(1.5)`):
+  // its gemm is D = A·B + that constant.  (Registers it never sets, or sets
+  // from a tensor, are C: the run judges.)
   if (mma.c && mma.c->buffer == mma.d.buffer &&
       std::any_of(program.stages.begin(), program.stages.end(),
                   [&](const StageStmt& s) { return s.buffer == mma.d.buffer; }) &&
       std::none_of(program.stages.begin(), program.stages.end(),
-                   [&](const StageStmt& s) { return s.buffer == mma.d.buffer && !s.zero; }))
+                   [&](const StageStmt& s) { return s.buffer == mma.d.buffer && !s.constant; }))
     program.gemm->beta = 0.0;
+  // A gemm without a C tensor: C is the kernel's scalar (0, or the one
+  // constant its applies or D's registers name), which the run checks every
+  // element of D starts from.
+  if (program.gemm->beta == 0.0) program.gemm->c_scalar = kernel_scalar_c(mma, kernel.transfers, kernel.views);
   shared_staging(kernel, program);
   if (kernel.threads > 32) spread_over_warps(program, kernel.threads / 32);
   return program;

@@ -46,15 +46,16 @@ struct ReleaseGlobal {
 };
 
 // `view[s] = G[ROW, COL]` (store: `G[ROW, COL] = view[s]`) inside one loop
-// over s; ROW and COL over lane, tid and s.  `zero`: `view[s] = T.float32(0)`,
-// no tensor (global empty).
+// over s; ROW and COL over lane, tid and s.  `constant`: `view[s] =
+// T.float32(0)` or `T.float32(1.5)`, the value as the view's type holds it,
+// no tensor (global empty); a nonzero one only into D's f32 accumulators.
 struct ReleaseTransfer {
   bool store = false;
   std::string view, global;
   IndexExpr row, col;
   SourceLoc loc;
   std::optional<SlotLoop> slots{};  // absent: every register of the view, in order
-  bool zero = false;
+  std::optional<float> constant{};
 };
 
 // A shared tensor `A_s = T.alloc_shared((16, 16), "float16")` (TVM's print:
@@ -91,9 +92,9 @@ struct ReleaseKernel {
 
 // Another T.cuda.tile.apply of the kernel whose mma so far is `mma`
 // (ReleaseMma::statements): `apply` must run the same instruction over the
-// same D, A and B images; its C (apply.c) is absent (the scalar 0), D's own
-// image (it accumulates), or the one C image the kernel reads.  Throws Error
-// at apply.loc otherwise.
+// same D, A and B images; its C (apply.c) is absent (a scalar:
+// apply.statements' one), D's own image (it accumulates), or the one C image
+// the kernel reads.  Throws Error at apply.loc otherwise.
 //
 //     append_apply(k.mma, second);  // k.mma.statements: {zero at line 27, accumulate at line 28}
 void append_apply(ReleaseMma& mma, const ReleaseMma& apply);

@@ -1,7 +1,9 @@
 // ReleaseReader, macros: `@T.macro` / `@T.inline` helpers (tvm_tirx's
 // make_macro_decorator) defined at the top level and called as statements
 // in a kernel, their body read where the call stands with the arguments in
-// place of the parameters, as TVM's parser inlines them.
+// place of the parameters, as TVM's parser inlines them; and plain Python
+// helpers (`def row(lane, s): return lane // 4 + 8 * (s // 2 % 2)`) called
+// in index expressions, which TVMScript's parser runs on the expressions.
 #include "core/program/tirx_release/tirx_release_reader.h"
 
 #include <set>
@@ -12,6 +14,8 @@ namespace {
 
 // Macros calling macros: deeper is a located error (a macro calling itself).
 constexpr int kMaxMacroDepth = 16;
+// Helpers calling helpers, the same.
+constexpr int kMaxHelperDepth = 16;
 
 }  // namespace
 
@@ -86,7 +90,7 @@ void ReleaseReader::require_hygiene(const Macro& macro, const std::string& name)
         i + 1 < macro.body_end && t[i + 1].is_op("=") && i > 0 && (t[i - 1].is_op("(") || t[i - 1].is_op(","));
     if (keyword || layout_names_.layouts.contains(n.text) || layout_names_.integers.contains(n.text) ||
         layout_names_.lists.contains(n.text) || index_names_.contains(n.text) || macros_.contains(n.text) ||
-        defined_at_.contains(n.text) || n.text.rfind("T.cuda.", 0) == 0)
+        helpers_.contains(n.text) || defined_at_.contains(n.text) || n.text.rfind("T.cuda.", 0) == 0)
       continue;
     throw Error(n.loc, "'" + n.text + "' is not defined where macro '" + name +
                            "' is: a T.macro sees its parameters and the module's names, not the calling kernel's "
@@ -182,6 +186,90 @@ void ReleaseReader::macro_call() {
   if (mma_)
     for (std::size_t i = applies_before; i < mma_->statements.size(); ++i)
       mma_->statements[i].loc = SourceLoc{name.loc.file, name.loc.line, col++};
+}
+
+IndexExpr ReleaseReader::index_expr(const IndexNames& names) {
+  IndexFunctions functions;
+  for (const auto& [name, def] : helpers_)
+    functions.emplace(name, [this, def = def](const std::vector<IndexExpr>& args, const Token& at) {
+      return helper_call(*def, args, at);
+    });
+  return parse_index_expr(in_, names, functions);
+}
+
+// NAME(ARG, ...) in an index expression, NAME a top-level def: TVMScript's
+// parser calls the Python function with the arguments' expressions, so its
+// value is what the body returns with the parameters bound to them.  The
+// body may assign index expressions to names and return one (docstrings and
+// `pass` aside); it sees its parameters, its own names, the module's integers
+// as they stand at the kernel's def and the thread ids (T.cuda.lane_id()),
+// never the kernel's names (Python's NameError).  Anything else in it is an
+// error at its line.
+IndexExpr ReleaseReader::helper_call(const python::Function& f, const std::vector<IndexExpr>& args, const Token& name) {
+  if (helper_depth_ >= kMaxHelperDepth)
+    throw Error(name.loc,
+                "helpers nested more than " + std::to_string(kMaxHelperDepth) + " deep (a helper calling itself?)");
+  if (!f.decorators.empty())
+    throw Error(name.loc, "'" + f.name + "' is a decorated def (@" + f.decorators.front().name +
+                              "); mmacheck calls plain helper defs in index expressions");
+  helpers_called_.insert(f.name);
+  IndexNames names = module_index_names_;
+  for (const auto& [id, expr] : index_names_)
+    if (id.rfind("T.cuda.", 0) == 0) names.insert_or_assign(id, expr);
+  std::size_t given = 0;
+  for (const python::Param& p : f.params) {
+    if (p.keyword_only)
+      throw Error(name.loc, "'" + f.name + "' has the keyword-only parameter '" + p.name +
+                                "'; mmacheck passes a helper's arguments by position");
+    if (given < args.size()) {
+      names.insert_or_assign(p.name, args[given++]);
+    } else if (const auto* v = p.default_value ? p.default_value->get<std::int64_t>() : nullptr) {
+      names.insert_or_assign(p.name, IndexExpr::literal(*v, name.loc));
+    } else {
+      throw Error(name.loc, "'" + f.name + "' needs its argument '" + p.name + "'");
+    }
+  }
+  if (args.size() > f.params.size())
+    throw Error(name.loc, "'" + f.name + "' takes " + std::to_string(f.params.size()) + " arguments, got " +
+                              std::to_string(args.size()));
+  std::optional<IndexExpr> result;
+  TokenCursor saved = in_;
+  in_ = TokenCursor(f.tokens, f.colon);
+  ++helper_depth_;
+  const auto restore = [&] {
+    --helper_depth_;
+    in_ = saved;
+  };
+  try {
+    python::suite(in_, (*f.tokens)[f.keyword], [&] {
+      const Token& t = in_.peek();
+      if (result) return python::skip_statement(in_);            // after the return: never run
+      if (t.kind == TokenKind::string) return void(in_.next());  // a docstring
+      if (t.is_name("pass")) return void(in_.next());
+      if (t.is_name("return")) {
+        in_.next();
+        if (in_.peek().ends_statement()) in_.fail(t, "'" + f.name + "' returns None here, not an index expression");
+        result = index_expr(names);
+        return;
+      }
+      if (t.kind == TokenKind::identifier && in_.peek(1).is_op("=")) {
+        in_.next();
+        in_.next();
+        names.insert_or_assign(t.text, index_expr(names));
+        return;
+      }
+      in_.fail(t,
+               "mmacheck reads a helper that assigns index expressions to names and returns one (k = ..., "
+               "return ...), called in an index expression; got " +
+                   describe(t) + " in '" + f.name + "'");
+    });
+  } catch (...) {
+    restore();
+    throw;
+  }
+  restore();
+  if (!result) throw Error(name.loc, "'" + f.name + "' returns nothing (None), not an index expression");
+  return *result;
 }
 
 }  // namespace mmacheck

@@ -3,6 +3,7 @@
 // evaluated for every unrolled iteration and lane, and the Program the
 // reader hands back (the images' logical buffers, the gemm, the staging).
 #include <algorithm>
+#include <cmath>
 
 #include "core/program/tirx_release/release_kernel.h"
 #include "core/program/tirx_release/tirx_release_reader.h"
@@ -24,38 +25,56 @@ bool is_call(const TokenCursor& in, std::initializer_list<std::string_view> path
 
 }  // namespace
 
+// A scalar C as the accumulator holds it: rounded to float32, as TVM's CUDA
+// writes the constant (`0x1.8p+0f`); a value no float32 holds is an error at it.
+float ReleaseReader::finite_float32(const Value& v) {
+  const float held = static_cast<float>(v.scalar);
+  if (!std::isfinite(held))
+    throw Error(v.loc, "C: " + std::to_string(v.scalar) + " is not a finite float32; mmacheck reads finite scalars");
+  return held;
+}
+
 // D, A, B as NAME or NAME[:, :, :, :] (the whole image).
-ReleaseImage ReleaseReader::image_operand(std::string_view role) {
+// NAME or NAME[region] (`d[:, :, :, :]`, `d[0:1, :, :, :]`, `a[1, :, :, :]`,
+// `d[0:1]`): the image, and in `region` the part of it the apply names
+// (ImageRegion; absent: whole).  A region off its image TVM's pattern refuses
+// (dispatch_release: "region exceeds tensor shape"); an empty one is an error.
+ReleaseImage ReleaseReader::image_operand(std::string_view role, ImageRegion* region) {
   const Token& name = in_.expect_name(std::string(role) + " (a register image)");
   const auto it = allocs_.find(name.text);
   if (it == allocs_.end())
     in_.fail(name, std::string(role) + ": '" + name.text + "' is not a register image (T.alloc_local) of this kernel");
+  const Shape& shape = it->second.shape;
+  ImageRegion read{Shape(shape.size(), 0), shape};
+  bool part = false;
   if (const Token& open = in_.peek(); open.is_op("[")) {
     in_.next();
     std::size_t dim = 0;
     while (!in_.peek().is_op("]")) {
       const Token& at = in_.peek();
-      const std::int64_t extent = dim < it->second.shape.size() ? it->second.shape[dim] : 0;
-      std::int64_t lo = 0, hi = extent;
+      if (dim >= shape.size())
+        in_.fail(at, std::string(role) + ": '" + name.text + "' has " + std::to_string(shape.size()) + " dimensions");
+      std::int64_t lo = 0, hi = shape[dim];
       if (at.kind == TokenKind::integer) {
         lo = small_int("a region start");
         hi = lo + 1;
-        if (in_.accept(":")) hi = small_int("a region end");
+        if (in_.accept(":")) hi = in_.peek().kind == TokenKind::integer ? small_int("a region end") : shape[dim];
       } else {
-        in_.expect(":", "(mmacheck reads whole images: X[:, :, :, :])");
+        in_.expect(":", "(a region: X[:, :, :, :], X[0:1, :, :, :])");
         if (in_.peek().kind == TokenKind::integer) hi = small_int("a region end");
       }
-      if (lo != 0 || hi != extent)
-        in_.fail(at,
-                 std::string(role) + ": mmacheck reads the mma on whole images, got a region of '" + name.text + "'");
+      if (hi <= lo) in_.fail(at, "an empty region " + std::to_string(lo) + ":" + std::to_string(hi));
+      read.begin[dim] = lo;
+      read.extent[dim] = hi - lo;
+      part = part || lo != 0 || hi != shape[dim];
       ++dim;
       if (!in_.accept(",")) break;
     }
     in_.expect_close("]", "[", open);
-    if (dim != it->second.shape.size())
-      in_.fail(open, std::string(role) + ": the region has " + std::to_string(dim) + " dimensions, '" + name.text +
-                         "' has " + std::to_string(it->second.shape.size()));
   }
+  if (part && !region)
+    in_.fail(name, std::string(role) + ": mmacheck reads this operand whole, got a region of '" + name.text + "'");
+  if (region && part) *region = std::move(read);
   return it->second;
 }
 
@@ -85,22 +104,25 @@ void ReleaseReader::tile_apply() {
   in_.expect(",", "after the opcode");
   const bool tuple = in_.peek().is_op("(");
   const Token* topen = tuple ? &in_.next() : nullptr;
-  mma.d = image_operand("D");
+  ReleaseMmaStatement statement{start.loc, ReleaseMmaStatement::C::image};
+  mma.d = image_operand("D", &statement.regions.d);
   in_.expect(",", "after D");
-  mma.a = image_operand("A");
+  mma.a = image_operand("A", &statement.regions.a);
   in_.expect(",", "after A");
-  mma.b = image_operand("B");
+  mma.b = image_operand("B", &statement.regions.b);
   in_.expect(",", "after B");
   const Token& c = in_.peek();
   if (c.kind == TokenKind::identifier && allocs_.contains(c.text)) {
-    mma.c = image_operand("C");
-  } else {
+    mma.c = image_operand("C", &statement.regions.c);
+  } else {  // a scalar in every accumulator: T.float32(1.5), 1.5 (TVM: float32), 0 (int32)
     const Value v = value_arg(IndexNames{});
     if (v.kind != Value::Kind::scalar)
       in_.fail(c, "C is a register image or a scalar (T.float32(0)), got " + describe(c));
-    if (v.scalar != 0)
-      in_.fail(c, "mmacheck models C as a register image or the scalar 0, got " + std::to_string(v.scalar));
+    statement.c = ReleaseMmaStatement::C::scalar;
+    statement.scalar = finite_float32(v);
+    statement.scalar_dtype = v.dtype;
   }
+  mma.statements.push_back(std::move(statement));
   apply_tail(tuple ? topen : nullptr, open, start, "mma");
   if (mma_) return append_apply(*mma_, mma);
   mma_ = std::move(mma);
@@ -155,6 +177,7 @@ ReleaseReader::Value ReleaseReader::value_arg(const IndexNames& names) {
   if (in_.peek().kind == TokenKind::integer || in_.peek().kind == TokenKind::floating) {
     const Token& n = in_.next();
     v.scalar = (n.kind == TokenKind::integer ? static_cast<double>(n.int_value) : n.float_value) * (negative ? -1 : 1);
+    v.dtype = n.kind == TokenKind::integer ? "int32" : "float32";  // TVMScript's types for Python literals
     return v;
   }
   if (negative) in_.fail(t, "expected a number after '-'");
@@ -169,6 +192,7 @@ ReleaseReader::Value ReleaseReader::value_arg(const IndexNames& names) {
     if (inner.kind != Value::Kind::scalar) in_.fail(open, "T." + type.text + "(...) takes a number");
     in_.expect_close(")", "T." + type.text + "(", open);
     v.scalar = inner.scalar;
+    v.dtype = type.text;
     return v;
   }
   const Token& view = in_.expect_name("a register element (tile_A[...]) or a scalar");
@@ -177,7 +201,7 @@ ReleaseReader::Value ReleaseReader::value_arg(const IndexNames& names) {
   const Token& open = in_.expect("[", "after the view");
   v.kind = Value::Kind::reg;
   v.view = view.text;
-  v.index = parse_index_expr(in_, names);
+  v.index = index_expr(names);
   in_.expect_close("]", "[", open);
   return v;
 }
@@ -205,9 +229,9 @@ void ReleaseReader::ptx_mma() {
     if (is_call(in_, {"T", "if_then_else"})) {
       for (int i = 0; i < 3; ++i) in_.next();
       const Token& iopen = in_.next();
-      arg.lhs = parse_index_expr(in_, names);
+      arg.lhs = index_expr(names);
       in_.expect("==", "(mmacheck reads T.if_then_else(a == b, x, y) conditions)");
-      arg.rhs = parse_index_expr(in_, names);
+      arg.rhs = index_expr(names);
       in_.expect(",", "after the condition");
       arg.value = value_arg(names);
       in_.expect(",", "after the first value");
@@ -262,7 +286,7 @@ void ReleaseReader::ptx_mma() {
                         std::to_string(mma_->loc.line) + " (mmacheck reads one mma program per kernel)");
   }
 
-  mma_->statements.push_back(ReleaseMmaStatement{start.loc, ReleaseMmaStatement::C::zero});
+  mma_->statements.push_back(ReleaseMmaStatement{start.loc, ReleaseMmaStatement::C::scalar});
   std::int64_t total = 1;
   for (const Loop& l : loops_) {
     if (l.first != 0)
@@ -326,9 +350,10 @@ void ReleaseReader::ptx_mma() {
         if (l != r) v = &*arg.otherwise;
       }
       LoweredInput in;
-      if (v->kind == Value::Kind::scalar) {
-        if (v->scalar != 0) throw Error(v->loc, "mmacheck models C as registers or the scalar 0");
-        in.kind = LoweredInput::Kind::zero;
+      if (v->kind == Value::Kind::scalar) {  // TVM prints a scalar C as T.float32(1.5)
+        if (v->dtype != "float32") throw Error(v->loc, "C: T.ptx.mma takes a float32 scalar, got " + v->dtype);
+        in.kind = LoweredInput::Kind::scalar;
+        in.value = finite_float32(*v);
       } else if (v->kind == Value::Kind::reg && views_.at(v->view).alloc == d.buffer) {
         in.kind = LoweredInput::Kind::d_register;
         in.reg = reg_of(*v, iter, "C", d);

@@ -16,6 +16,7 @@
 #include "core/program/tirx_release/tirx_release_reader.h"
 
 #include <algorithm>
+#include <cmath>
 #include <climits>
 
 namespace mmacheck {
@@ -95,6 +96,11 @@ Program parse_tirx_release(std::string_view text, const std::string& file, std::
 
 std::vector<std::string> ReleaseReader::skipped() const {
   std::vector<std::string> out = foreign_.skipped();
+  // A helper a kernel called was read there, not skipped.
+  std::erase_if(out, [&](const std::string& note) {
+    return std::any_of(helpers_called_.begin(), helpers_called_.end(),
+                       [&](const std::string& name) { return note.rfind("def " + name + " (line ", 0) == 0; });
+  });
   out.insert(out.end(), skipped_.begin(), skipped_.end());
   return out;
 }
@@ -171,6 +177,9 @@ bool ReleaseReader::module_def() {
   if (!module_.define(in_)) return false;
   forget(name.text);
   foreign_.note("def " + name.text + " (line " + std::to_string(line) + ")");
+  // A def an index expression may call (helper_call reads it there).
+  if (const python::Value* v = module_.scope().find(name.text))
+    if (const auto* f = v->get<std::shared_ptr<const python::Function>>()) helpers_.insert_or_assign(name.text, *f);
   return true;
 }
 
@@ -250,6 +259,7 @@ void ReleaseReader::function_def() {
   // What the function binds is its own: the module's names come back after it.
   const LayoutNames module_layouts = layout_names_;
   const IndexNames module_indices = index_names_;
+  module_index_names_ = index_names_;  // what a helper the kernel calls sees
   const std::map<std::string, int, std::less<>> module_defined = defined_at_;
   const Token& open = in_.expect("(", "after the function's name");
   while (!in_.peek().is_op(")")) {
@@ -419,7 +429,7 @@ void ReleaseReader::transfer() {
     if (it == views_.end()) in_.fail(view_name, "'" + view_name.text + "' is not a register view (T.decl_tensor)");
     const Token& open = in_.expect("[", "after the view");
     const Token& index_at = in_.peek();
-    const IndexExpr index = parse_index_expr(in_, names);
+    const IndexExpr index = index_expr(names);
     in_.expect_close("]", "[", open);
     const std::int64_t size = it->second.size;
     SlotLoop loop_slots{index, loop.first, loop.extent};
@@ -446,13 +456,22 @@ void ReleaseReader::transfer() {
   if (views_.contains(first.text)) {
     std::optional<SlotLoop> slots = slot(first);
     in_.expect("=", "after the register");
-    if (std::optional<double> value = constant_value()) {  // d_r[s] = T.float32(0)
-      if (*value != 0)
-        in_.fail(first, "a register set to the constant " + std::to_string(*value) +
-                            " is not read (mmacheck reads registers set to zero, and loaded from tensors)");
-      Transfer zero{false, first.text, "", IndexExpr::literal(0), IndexExpr::literal(0), first.loc, std::move(slots)};
-      zero.zero = true;
-      transfers_.push_back(std::move(zero));
+    const Token& value_at = in_.peek();
+    std::string written;
+    if (std::optional<double> value = constant_value(&written)) {  // d_r[s] = T.float32(0), T.float32(1.5)
+      // TVM casts the constant to the view's type: a float32 view holds a
+      // float32 or a Python literal rounded to f32; another type's constant
+      // is rounded to that type first (T.Cast("float32", T.float16(0.1))).
+      if (*value != 0 && !written.empty() && written != "float32")
+        in_.fail(value_at, "a register set to a T." + written + " constant: TVM rounds it to " + written +
+                               " before the register's type; mmacheck reads float32 constants (T.float32(x)), and 0");
+      const float held = static_cast<float>(*value);
+      if (!std::isfinite(held))
+        in_.fail(value_at,
+                 "the constant " + std::to_string(*value) + " is not a finite float32; mmacheck reads finite ones");
+      Transfer set{false, first.text, "", IndexExpr::literal(0), IndexExpr::literal(0), first.loc, std::move(slots)};
+      set.constant = held;
+      transfers_.push_back(std::move(set));
       return;
     }
     const Token& global = in_.expect_name("a tensor parameter");
@@ -470,16 +489,17 @@ void ReleaseReader::transfer() {
 // [ROW, COL] after a tensor's name: the element's index expressions.
 std::pair<IndexExpr, IndexExpr> ReleaseReader::element_index(const IndexNames& names) {
   const Token& open = in_.expect("[", "after the tensor");
-  IndexExpr row = parse_index_expr(in_, names);
+  IndexExpr row = index_expr(names);
   in_.expect(",", "between the row and the column");
-  IndexExpr col = parse_index_expr(in_, names);
+  IndexExpr col = index_expr(names);
   in_.expect_close("]", "[", open);
   return {std::move(row), std::move(col)};
 }
 
 // A constant at the cursor, consumed: T.float32(0), T.float16(0.0), 0.0, -1;
-// nullopt, consuming nothing, at anything else.
-std::optional<double> ReleaseReader::constant_value() {
+// nullopt, consuming nothing, at anything else.  `dtype`, when given, receives
+// the type it is written in ("float16"; "" for a Python literal).
+std::optional<double> ReleaseReader::constant_value(std::string* dtype) {
   const auto number = [&](std::size_t k) -> std::optional<double> {
     const bool neg = in_.peek(k).is_op("-");
     const Token& t = in_.peek(k + (neg ? 1 : 0));
@@ -495,6 +515,7 @@ std::optional<double> ReleaseReader::constant_value() {
     const std::optional<double> v = number(4);
     const std::size_t len = in_.peek(4).is_op("-") ? 7 : 6;  // T . f32 ( [-] N )
     if (!v || !in_.peek(len - 1).is_op(")")) return std::nullopt;
+    if (dtype) *dtype = in_.peek(2).text;
     skip(len);
     return v;
   }
@@ -527,6 +548,7 @@ IndexNames ReleaseReader::names_for_loops() const {
 // A name a def or a skipped data statement binds (python::ForeignStatements):
 // what the reader held under it is gone, as in Python.
 void ReleaseReader::forget(const std::string& name) {
+  helpers_.erase(name);
   layout_names_.layouts.erase(name);
   layout_names_.lists.erase(name);
   index_names_.erase(name);

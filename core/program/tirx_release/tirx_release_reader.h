@@ -15,6 +15,7 @@
 
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -62,9 +63,11 @@ class ReleaseReader {
     std::string view;                // reg
     std::optional<IndexExpr> index;  // reg
     double scalar = 0;               // scalar
+    std::string dtype;               // scalar: its type as TVM types it ("float32"; "int32" for a Python int)
     std::string text;                // string
     SourceLoc loc;
   };
+  static float finite_float32(const Value& v);
   struct MmaArg {
     Value value;                        // or the "then" branch of a select
     std::optional<Value> otherwise;     // T.if_then_else(cond, value, otherwise)
@@ -86,6 +89,11 @@ class ReleaseReader {
   // tirx_release_macro.cc
   bool macro_def();  // @T.macro / @T.inline def at the top level
   void macro_call();
+  // An index expression at the cursor over `names`, where a call of a
+  // top-level def (a helper, `row(lane, s)`) stands for what the def returns
+  // (helper_call).
+  IndexExpr index_expr(const IndexNames& names);
+  IndexExpr helper_call(const python::Function& f, const std::vector<IndexExpr>& args, const Token& name);
   struct Macro;
   void require_hygiene(const Macro& macro, const std::string& name) const;
   void forget(const std::string& name);
@@ -98,7 +106,7 @@ class ReleaseReader {
   TileLayout tensor_type(Shape& shape, std::pair<std::string, int>& dtype, std::optional<MemScope>& scope);
   void declare(const Token& name);
   IndexNames names_for_loops() const;
-  std::optional<double> constant_value();
+  std::optional<double> constant_value(std::string* dtype = nullptr);
   std::pair<IndexExpr, IndexExpr> element_index(const IndexNames& names);
   void bind_threads(const Shape& block);
   IndexExpr warp_shuffle();
@@ -121,7 +129,7 @@ class ReleaseReader {
   void tile_apply();
   void apply_tail(const Token* tuple_open, const Token& open, const Token& start, std::string_view pattern);
   void ptx_mma();
-  ReleaseImage image_operand(std::string_view role);
+  ReleaseImage image_operand(std::string_view role, ImageRegion* region = nullptr);
   Value value_arg(const IndexNames& names);
   const ReleaseImage& image_of_view(const Value& v, std::string_view role);
   Program finish();
@@ -176,6 +184,13 @@ class ReleaseReader {
   };
   std::map<std::string, Macro, std::less<>> macros_;
   int macro_depth_ = 0;
+  // Top-level plain defs, which an index expression may call as TVMScript's
+  // parser does (a Python function run on the expressions): their body is
+  // read at the call; the module's names as they stand at the kernel's def.
+  std::map<std::string, std::shared_ptr<const python::Function>, std::less<>> helpers_;
+  int helper_depth_ = 0;
+  IndexNames module_index_names_;
+  std::set<std::string, std::less<>> helpers_called_;
   // Kernels the top level binds by calling a factory (`main = make_kernel()`).
   std::vector<python::Instance> built_at_top_;
 };

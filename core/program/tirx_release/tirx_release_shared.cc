@@ -248,7 +248,7 @@ void ReleaseReader::ptx_ldmatrix() {
   const Token& iopen = in_.expect("[", "after the view");
   std::vector<IndexExpr> index;
   while (!in_.peek().is_op("]")) {
-    index.push_back(parse_index_expr(in_, names));
+    index.push_back(index_expr(names));
     if (!in_.accept(",")) break;
   }
   in_.expect_close("]", "[", iopen);

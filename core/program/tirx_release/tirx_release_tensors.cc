@@ -126,7 +126,7 @@ void ReleaseReader::assignment() {
   declare(name);
   if (names_tirx(rhs) && in_.peek(1).is_op(".") && in_.peek(2).is_name("gpu_warp_shuffle"))
     return void(index_names_.emplace(name.text, warp_shuffle()));
-  index_names_.emplace(name.text, parse_index_expr(in_, names_for_loops()));
+  index_names_.emplace(name.text, index_expr(names_for_loops()));
 }
 
 // T.gpu_warp_shuffle(T.uint32(4294967295), EXPR, SRC, 32, 32) (TVM's print of
@@ -144,7 +144,7 @@ IndexExpr ReleaseReader::warp_shuffle() {
     in_.fail(mask, "a warp shuffle over part of the warp is not read (mmacheck reads the mask T.uint32(4294967295))");
   for (int i = 0; i < 6; ++i) in_.next();
   in_.expect(",", "after the shuffle's mask");
-  const IndexExpr value = parse_index_expr(in_, names_for_loops());
+  const IndexExpr value = index_expr(names_for_loops());
   in_.expect(",", "after the shuffled value");
   const Token& src = in_.peek();
   const std::int64_t lane = small_int("the source lane");

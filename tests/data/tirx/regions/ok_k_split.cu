@@ -1,0 +1,209 @@
+// /work/venv-tvm/bin/python scripts/tirx-oracle/gen.py tests/data/tirx/regions/bad_crossed_regions.py tests/data/tirx/regions/bad_k_split_restart.py tests/data/tirx/regions/bad_missing_tile.py tests/data/tirx/regions/bad_one_region.py tests/data/tirx/regions/bad_same_region_twice.py tests/data/tirx/regions/declined_atom_region.py tests/data/tirx/regions/declined_region_exceeds.py tests/data/tirx/regions/declined_repeats_disagree.py tests/data/tirx/regions/ok_index_form.py tests/data/tirx/regions/ok_k_split.py tests/data/tirx/regions/ok_m_split.py tests/data/tirx/regions/ok_m_split_scalar_c.py tests/data/tirx/regions/ok_mk_split.py tests/data/tirx/regions/ok_n_split.py tests/data/tirx/regions/ok_short_form.py --out tests/data/tirx/regions
+
+#ifdef __CUDACC_RTC__
+  #include <cuda/std/cstdint>
+  using cuda::std::uint8_t;
+  using cuda::std::uint16_t;
+  using cuda::std::uint32_t;
+  using cuda::std::uint64_t;
+  using cuda::std::int8_t;
+  using cuda::std::int16_t;
+  using cuda::std::int32_t;
+  using cuda::std::int64_t;
+
+  #include <cuda/std/type_traits>
+  namespace std {
+    using cuda::std::is_same;
+    using cuda::std::is_same_v;
+    using cuda::std::is_integral;
+    using cuda::std::is_signed;
+    using cuda::std::is_unsigned;
+    using cuda::std::is_floating_point;
+    using cuda::std::enable_if;
+    using cuda::std::conditional;
+  }
+
+  // NVRTC uses asm/volatile instead of __asm__/__volatile__ (gcc extension).
+  #ifndef __asm__
+  #define __asm__ asm
+  #endif
+  #ifndef __volatile__
+  #define __volatile__ volatile
+  #endif
+#else
+  #include <cstdint>
+  #include <type_traits>
+  #include <cuda.h>
+#endif
+
+#if !defined(__CUDA_ARCH__) || (__CUDA_ARCH__ >= 530)
+#include <cuda_fp16.h>
+__device__ half max(half a, half b)
+{
+  return __hgt(__half(a), __half(b)) ? a : b;
+}
+__device__ half min(half a, half b)
+{
+  return __hlt(__half(a), __half(b)) ? a : b;
+}
+#endif // __CUDA_ARCH__ >= 530
+
+// Pack two half values.
+static inline __device__ __host__ unsigned
+__pack_half2(const half x, const half y) {
+  unsigned v0 = *((unsigned short *)&x);
+  unsigned v1 = *((unsigned short *)&y);
+  return (v1 << 16) | v0;
+}
+
+#define CUDA_UNSUPPORTED_HALF_MATH_BINARY(HALF_MATH_NAME, FP32_MATH_NAME) \
+static inline __device__ __host__ half HALF_MATH_NAME(half x, half y) {   \
+  float tmp_x = __half2float(x);                                          \
+  float tmp_y = __half2float(y);                                          \
+  float result = FP32_MATH_NAME(tmp_x, tmp_y);                            \
+  return __float2half(result);                                            \
+}
+
+#define CUDA_UNSUPPORTED_HALF_MATH_UNARY(HALF_MATH_NAME, FP32_MATH_NAME) \
+static inline __device__ __host__ half HALF_MATH_NAME(half x) {          \
+  float tmp_x = __half2float(x);                                         \
+  float result = FP32_MATH_NAME(tmp_x);                                  \
+  return __float2half(result);                                           \
+}
+
+// Some fp16 math functions are not supported in cuda_fp16.h,
+// so we define them here to make sure the generated CUDA code
+// is valid.
+#if defined(__CUDA_ARCH__)
+#if (__CUDA_ARCH__ >= 530)
+CUDA_UNSUPPORTED_HALF_MATH_BINARY(hpow, powf)
+#if ((__CUDACC_VER_MAJOR__ < 12) || ((__CUDACC_VER_MAJOR__ == 12) && (__CUDACC_VER_MINOR__ < 8)))
+CUDA_UNSUPPORTED_HALF_MATH_UNARY(htanh, tanhf)
+#endif
+CUDA_UNSUPPORTED_HALF_MATH_UNARY(htan, tanf)
+CUDA_UNSUPPORTED_HALF_MATH_UNARY(hatan, atanf)
+CUDA_UNSUPPORTED_HALF_MATH_UNARY(herf, erf)
+#else
+CUDA_UNSUPPORTED_HALF_MATH_UNARY(hexp, exp)
+#endif
+#endif
+
+#undef CUDA_UNSUPPORTED_HALF_MATH_BINARY
+#undef CUDA_UNSUPPORTED_HALF_MATH_UNARY
+
+template <typename T, typename TVec2>
+struct __align__(8) half4_bfloat164 {
+  T x, y, z, w;
+  __host__ __device__ half4_bfloat164() : x(T(0)), y(T(0)), z(T(0)), w(T(0)) {}
+  __host__ __device__ half4_bfloat164(T x, T y, T z, T w) : x(x), y(y), z(z), w(w) {}
+
+};
+
+using half4 = half4_bfloat164<__half, __half2>;
+__host__ __device__ half4 make_half4(__half x, __half y, __half z, __half w) {
+    return half4(x, y, z, w);
+}
+
+#if (((__CUDACC_VER_MAJOR__ == 11) && (__CUDACC_VER_MINOR__ >= 4)) || \
+     (__CUDACC_VER_MAJOR__ > 11))
+#define TVM_ENABLE_L2_PREFETCH 1
+#else
+#define TVM_ENABLE_L2_PREFETCH 0
+#endif
+
+#ifdef _WIN32
+  using uint = unsigned int;
+  using uchar = unsigned char;
+  using ushort = unsigned short;
+  using int64_t = long long;
+  using uint64_t = unsigned long long;
+#else
+  #define uint unsigned int
+  #define uchar unsigned char
+  #define ushort unsigned short
+#endif
+__forceinline__ __device__ void tvm_builtin_ptx_mma_sync_aligned_m16n8k16_row_col_f32_f16_f16_f32(float& __d0, float& __d1, float& __d2, float& __d3, uint32_t __a0, uint32_t __a1, uint32_t __a2, uint32_t __a3, uint32_t __b0, uint32_t __b1, float __c0, float __c1, float __c2, float __c3) {
+  asm volatile("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, {%10, %11, %12, %13};" : "=f"(__d0), "=f"(__d1), "=f"(__d2), "=f"(__d3) : "r"(__a0), "r"(__a1), "r"(__a2), "r"(__a3), "r"(__b0), "r"(__b1), "f"(__c0), "f"(__c1), "f"(__c2), "f"(__c3));
+}
+extern "C" __global__ void __launch_bounds__(32) main_kernel(half* __restrict__ A_ptr, half* __restrict__ B_ptr, float* __restrict__ D_ptr);
+extern "C" __global__ void __launch_bounds__(32) main_kernel(half* __restrict__ A_ptr, half* __restrict__ B_ptr, float* __restrict__ D_ptr) {
+  int lane = ((int)threadIdx.x);
+  alignas(64) uint a_ptr[16];
+  alignas(64) uint b_ptr[8];
+  alignas(64) float d_ptr[16];
+  half* a_h = ((half*)a_ptr);
+  half* b_h = ((half*)b_ptr);
+  a_h[0] = A_ptr[(((((int)threadIdx.x) >> 2) * 32) + ((((int)threadIdx.x) & 3) * 2))];
+  a_h[1] = A_ptr[((((((int)threadIdx.x) >> 2) * 32) + ((((int)threadIdx.x) & 3) * 2)) + 1)];
+  a_h[2] = A_ptr[((((((int)threadIdx.x) >> 2) * 32) + ((((int)threadIdx.x) & 3) * 2)) + 256)];
+  a_h[3] = A_ptr[((((((int)threadIdx.x) >> 2) * 32) + ((((int)threadIdx.x) & 3) * 2)) + 257)];
+  a_h[4] = A_ptr[((((((int)threadIdx.x) >> 2) * 32) + ((((int)threadIdx.x) & 3) * 2)) + 8)];
+  a_h[5] = A_ptr[((((((int)threadIdx.x) >> 2) * 32) + ((((int)threadIdx.x) & 3) * 2)) + 9)];
+  a_h[6] = A_ptr[((((((int)threadIdx.x) >> 2) * 32) + ((((int)threadIdx.x) & 3) * 2)) + 264)];
+  a_h[7] = A_ptr[((((((int)threadIdx.x) >> 2) * 32) + ((((int)threadIdx.x) & 3) * 2)) + 265)];
+  a_h[8] = A_ptr[((((((int)threadIdx.x) >> 2) * 32) + ((((int)threadIdx.x) & 3) * 2)) + 16)];
+  a_h[9] = A_ptr[((((((int)threadIdx.x) >> 2) * 32) + ((((int)threadIdx.x) & 3) * 2)) + 17)];
+  a_h[10] = A_ptr[((((((int)threadIdx.x) >> 2) * 32) + ((((int)threadIdx.x) & 3) * 2)) + 272)];
+  a_h[11] = A_ptr[((((((int)threadIdx.x) >> 2) * 32) + ((((int)threadIdx.x) & 3) * 2)) + 273)];
+  a_h[12] = A_ptr[((((((int)threadIdx.x) >> 2) * 32) + ((((int)threadIdx.x) & 3) * 2)) + 24)];
+  a_h[13] = A_ptr[((((((int)threadIdx.x) >> 2) * 32) + ((((int)threadIdx.x) & 3) * 2)) + 25)];
+  a_h[14] = A_ptr[((((((int)threadIdx.x) >> 2) * 32) + ((((int)threadIdx.x) & 3) * 2)) + 280)];
+  a_h[15] = A_ptr[((((((int)threadIdx.x) >> 2) * 32) + ((((int)threadIdx.x) & 3) * 2)) + 281)];
+  a_h[16] = A_ptr[((((((int)threadIdx.x) >> 2) * 32) + ((((int)threadIdx.x) & 3) * 2)) + 512)];
+  a_h[17] = A_ptr[((((((int)threadIdx.x) >> 2) * 32) + ((((int)threadIdx.x) & 3) * 2)) + 513)];
+  a_h[18] = A_ptr[((((((int)threadIdx.x) >> 2) * 32) + ((((int)threadIdx.x) & 3) * 2)) + 768)];
+  a_h[19] = A_ptr[((((((int)threadIdx.x) >> 2) * 32) + ((((int)threadIdx.x) & 3) * 2)) + 769)];
+  a_h[20] = A_ptr[((((((int)threadIdx.x) >> 2) * 32) + ((((int)threadIdx.x) & 3) * 2)) + 520)];
+  a_h[21] = A_ptr[((((((int)threadIdx.x) >> 2) * 32) + ((((int)threadIdx.x) & 3) * 2)) + 521)];
+  a_h[22] = A_ptr[((((((int)threadIdx.x) >> 2) * 32) + ((((int)threadIdx.x) & 3) * 2)) + 776)];
+  a_h[23] = A_ptr[((((((int)threadIdx.x) >> 2) * 32) + ((((int)threadIdx.x) & 3) * 2)) + 777)];
+  a_h[24] = A_ptr[((((((int)threadIdx.x) >> 2) * 32) + ((((int)threadIdx.x) & 3) * 2)) + 528)];
+  a_h[25] = A_ptr[((((((int)threadIdx.x) >> 2) * 32) + ((((int)threadIdx.x) & 3) * 2)) + 529)];
+  a_h[26] = A_ptr[((((((int)threadIdx.x) >> 2) * 32) + ((((int)threadIdx.x) & 3) * 2)) + 784)];
+  a_h[27] = A_ptr[((((((int)threadIdx.x) >> 2) * 32) + ((((int)threadIdx.x) & 3) * 2)) + 785)];
+  a_h[28] = A_ptr[((((((int)threadIdx.x) >> 2) * 32) + ((((int)threadIdx.x) & 3) * 2)) + 536)];
+  a_h[29] = A_ptr[((((((int)threadIdx.x) >> 2) * 32) + ((((int)threadIdx.x) & 3) * 2)) + 537)];
+  a_h[30] = A_ptr[((((((int)threadIdx.x) >> 2) * 32) + ((((int)threadIdx.x) & 3) * 2)) + 792)];
+  a_h[31] = A_ptr[((((((int)threadIdx.x) >> 2) * 32) + ((((int)threadIdx.x) & 3) * 2)) + 793)];
+  b_h[0] = B_ptr[(((((int)threadIdx.x) >> 2) * 32) + ((((int)threadIdx.x) & 3) * 2))];
+  b_h[1] = B_ptr[((((((int)threadIdx.x) >> 2) * 32) + ((((int)threadIdx.x) & 3) * 2)) + 1)];
+  b_h[2] = B_ptr[((((((int)threadIdx.x) >> 2) * 32) + ((((int)threadIdx.x) & 3) * 2)) + 8)];
+  b_h[3] = B_ptr[((((((int)threadIdx.x) >> 2) * 32) + ((((int)threadIdx.x) & 3) * 2)) + 9)];
+  b_h[4] = B_ptr[((((((int)threadIdx.x) >> 2) * 32) + ((((int)threadIdx.x) & 3) * 2)) + 16)];
+  b_h[5] = B_ptr[((((((int)threadIdx.x) >> 2) * 32) + ((((int)threadIdx.x) & 3) * 2)) + 17)];
+  b_h[6] = B_ptr[((((((int)threadIdx.x) >> 2) * 32) + ((((int)threadIdx.x) & 3) * 2)) + 24)];
+  b_h[7] = B_ptr[((((((int)threadIdx.x) >> 2) * 32) + ((((int)threadIdx.x) & 3) * 2)) + 25)];
+  b_h[8] = B_ptr[((((((int)threadIdx.x) >> 2) * 32) + ((((int)threadIdx.x) & 3) * 2)) + 256)];
+  b_h[9] = B_ptr[((((((int)threadIdx.x) >> 2) * 32) + ((((int)threadIdx.x) & 3) * 2)) + 257)];
+  b_h[10] = B_ptr[((((((int)threadIdx.x) >> 2) * 32) + ((((int)threadIdx.x) & 3) * 2)) + 264)];
+  b_h[11] = B_ptr[((((((int)threadIdx.x) >> 2) * 32) + ((((int)threadIdx.x) & 3) * 2)) + 265)];
+  b_h[12] = B_ptr[((((((int)threadIdx.x) >> 2) * 32) + ((((int)threadIdx.x) & 3) * 2)) + 272)];
+  b_h[13] = B_ptr[((((((int)threadIdx.x) >> 2) * 32) + ((((int)threadIdx.x) & 3) * 2)) + 273)];
+  b_h[14] = B_ptr[((((((int)threadIdx.x) >> 2) * 32) + ((((int)threadIdx.x) & 3) * 2)) + 280)];
+  b_h[15] = B_ptr[((((((int)threadIdx.x) >> 2) * 32) + ((((int)threadIdx.x) & 3) * 2)) + 281)];
+  tvm_builtin_ptx_mma_sync_aligned_m16n8k16_row_col_f32_f16_f16_f32(d_ptr[0], d_ptr[1], d_ptr[2], d_ptr[3], a_ptr[0], a_ptr[1], a_ptr[2], a_ptr[3], b_ptr[0], b_ptr[1], 0x0p+0f/*0.000000e+00*/, 0x0p+0f/*0.000000e+00*/, 0x0p+0f/*0.000000e+00*/, 0x0p+0f/*0.000000e+00*/);
+  tvm_builtin_ptx_mma_sync_aligned_m16n8k16_row_col_f32_f16_f16_f32(d_ptr[4], d_ptr[5], d_ptr[6], d_ptr[7], a_ptr[0], a_ptr[1], a_ptr[2], a_ptr[3], b_ptr[4], b_ptr[5], 0x0p+0f/*0.000000e+00*/, 0x0p+0f/*0.000000e+00*/, 0x0p+0f/*0.000000e+00*/, 0x0p+0f/*0.000000e+00*/);
+  tvm_builtin_ptx_mma_sync_aligned_m16n8k16_row_col_f32_f16_f16_f32(d_ptr[8], d_ptr[9], d_ptr[10], d_ptr[11], a_ptr[8], a_ptr[9], a_ptr[10], a_ptr[11], b_ptr[0], b_ptr[1], 0x0p+0f/*0.000000e+00*/, 0x0p+0f/*0.000000e+00*/, 0x0p+0f/*0.000000e+00*/, 0x0p+0f/*0.000000e+00*/);
+  tvm_builtin_ptx_mma_sync_aligned_m16n8k16_row_col_f32_f16_f16_f32(d_ptr[12], d_ptr[13], d_ptr[14], d_ptr[15], a_ptr[8], a_ptr[9], a_ptr[10], a_ptr[11], b_ptr[4], b_ptr[5], 0x0p+0f/*0.000000e+00*/, 0x0p+0f/*0.000000e+00*/, 0x0p+0f/*0.000000e+00*/, 0x0p+0f/*0.000000e+00*/);
+  tvm_builtin_ptx_mma_sync_aligned_m16n8k16_row_col_f32_f16_f16_f32(d_ptr[0], d_ptr[1], d_ptr[2], d_ptr[3], a_ptr[4], a_ptr[5], a_ptr[6], a_ptr[7], b_ptr[2], b_ptr[3], d_ptr[0], d_ptr[1], d_ptr[2], d_ptr[3]);
+  tvm_builtin_ptx_mma_sync_aligned_m16n8k16_row_col_f32_f16_f16_f32(d_ptr[4], d_ptr[5], d_ptr[6], d_ptr[7], a_ptr[4], a_ptr[5], a_ptr[6], a_ptr[7], b_ptr[6], b_ptr[7], d_ptr[4], d_ptr[5], d_ptr[6], d_ptr[7]);
+  tvm_builtin_ptx_mma_sync_aligned_m16n8k16_row_col_f32_f16_f16_f32(d_ptr[8], d_ptr[9], d_ptr[10], d_ptr[11], a_ptr[12], a_ptr[13], a_ptr[14], a_ptr[15], b_ptr[2], b_ptr[3], d_ptr[8], d_ptr[9], d_ptr[10], d_ptr[11]);
+  tvm_builtin_ptx_mma_sync_aligned_m16n8k16_row_col_f32_f16_f16_f32(d_ptr[12], d_ptr[13], d_ptr[14], d_ptr[15], a_ptr[12], a_ptr[13], a_ptr[14], a_ptr[15], b_ptr[6], b_ptr[7], d_ptr[12], d_ptr[13], d_ptr[14], d_ptr[15]);
+  D_ptr[(((((int)threadIdx.x) >> 2) * 16) + ((((int)threadIdx.x) & 3) * 2))] = d_ptr[0];
+  D_ptr[((((((int)threadIdx.x) >> 2) * 16) + ((((int)threadIdx.x) & 3) * 2)) + 1)] = d_ptr[1];
+  D_ptr[((((((int)threadIdx.x) >> 2) * 16) + ((((int)threadIdx.x) & 3) * 2)) + 128)] = d_ptr[2];
+  D_ptr[((((((int)threadIdx.x) >> 2) * 16) + ((((int)threadIdx.x) & 3) * 2)) + 129)] = d_ptr[3];
+  D_ptr[((((((int)threadIdx.x) >> 2) * 16) + ((((int)threadIdx.x) & 3) * 2)) + 8)] = d_ptr[4];
+  D_ptr[((((((int)threadIdx.x) >> 2) * 16) + ((((int)threadIdx.x) & 3) * 2)) + 9)] = d_ptr[5];
+  D_ptr[((((((int)threadIdx.x) >> 2) * 16) + ((((int)threadIdx.x) & 3) * 2)) + 136)] = d_ptr[6];
+  D_ptr[((((((int)threadIdx.x) >> 2) * 16) + ((((int)threadIdx.x) & 3) * 2)) + 137)] = d_ptr[7];
+  D_ptr[((((((int)threadIdx.x) >> 2) * 16) + ((((int)threadIdx.x) & 3) * 2)) + 256)] = d_ptr[8];
+  D_ptr[((((((int)threadIdx.x) >> 2) * 16) + ((((int)threadIdx.x) & 3) * 2)) + 257)] = d_ptr[9];
+  D_ptr[((((((int)threadIdx.x) >> 2) * 16) + ((((int)threadIdx.x) & 3) * 2)) + 384)] = d_ptr[10];
+  D_ptr[((((((int)threadIdx.x) >> 2) * 16) + ((((int)threadIdx.x) & 3) * 2)) + 385)] = d_ptr[11];
+  D_ptr[((((((int)threadIdx.x) >> 2) * 16) + ((((int)threadIdx.x) & 3) * 2)) + 264)] = d_ptr[12];
+  D_ptr[((((((int)threadIdx.x) >> 2) * 16) + ((((int)threadIdx.x) & 3) * 2)) + 265)] = d_ptr[13];
+  D_ptr[((((((int)threadIdx.x) >> 2) * 16) + ((((int)threadIdx.x) & 3) * 2)) + 392)] = d_ptr[14];
+  D_ptr[((((((int)threadIdx.x) >> 2) * 16) + ((((int)threadIdx.x) & 3) * 2)) + 393)] = d_ptr[15];
+}
+
