@@ -342,9 +342,9 @@ TEST_CASE("TVM TIRx's own CUDA, compiled to PTX, gets the verdict mmacheck gives
     proved += ptx.verdict == FrameVerdict::proved ? 1 : 0;
     refuted += ptx.verdict == FrameVerdict::refuted ? 1 : 0;
   }
-  CHECK(rows == 36);
-  CHECK(proved == 18);
-  CHECK(refuted == 18);
+  CHECK(rows == 72);
+  CHECK(proved == 36);
+  CHECK(refuted == 36);
 }
 
 }  // namespace test_ptx

@@ -45,6 +45,18 @@ std::uint64_t Provenance::add_convert(std::uint64_t source, int width, Origin or
   return next_input_ + entries_.size() - 1;
 }
 
+std::uint64_t Provenance::constant(std::uint64_t bits, int width, Origin origin) {
+  const std::uint64_t key = (bits << 8) | static_cast<std::uint64_t>(width);
+  for (const auto& [k, id] : constants_)
+    if (k == key) return id;
+  if (next_input_ + entries_.size() + 1 >= kMaxIds)
+    throw Error("the provenance run names more than 2^36 values: use a smaller launch");
+  entries_.push_back({Entry::Kind::constant, bits, 0, 0, width, origin});
+  const std::uint64_t id = next_input_ + entries_.size() - 1;
+  if (constants_.size() < 64) constants_.emplace_back(key, id);
+  return id;
+}
+
 const Provenance::Entry* Provenance::entry(std::uint64_t id) const {
   if (id < next_input_ || id - next_input_ >= entries_.size()) return nullptr;
   return &entries_[id - next_input_];

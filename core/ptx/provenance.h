@@ -88,8 +88,8 @@ class Provenance {
   int opaque_inst(std::uint64_t id) const { return id >= 2 && id < opaque_end_ ? static_cast<int>(id - 2) : -1; }
 
   struct Entry {
-    enum class Kind : std::uint8_t { sum, convert } kind;
-    std::uint64_t parent;  // sum: the accumulator's id before (0: zero); convert: the source
+    enum class Kind : std::uint8_t { sum, convert, constant } kind;
+    std::uint64_t parent;  // sum: the accumulator's id before (0: zero); convert: the source; constant: its bits
     std::uint64_t begin;   // sum: its products in products()
     std::uint32_t count;
     int width;  // bytes
@@ -99,6 +99,9 @@ class Provenance {
   // products in all (the run's memory bound).
   std::uint64_t add_sum(std::uint64_t parent, std::span<const Product> products, int width, Origin origin);
   std::uint64_t add_convert(std::uint64_t source, int width, Origin origin);
+  // A constant an mma starts an accumulator from (a scalar C), one id per
+  // (bits, width).
+  std::uint64_t constant(std::uint64_t bits, int width, Origin origin);
   // The bytes of the value `id` names (an input element's, a sum's, a
   // conversion's); 0 for the others.
   int width(std::uint64_t id) const;
@@ -140,6 +143,7 @@ class Provenance {
   std::vector<Entry> entries_;
   std::vector<Product> products_;
   std::vector<Note> notes_;
+  std::vector<std::pair<std::uint64_t, std::uint64_t>> constants_;  // (bits << 8 | width, id)
   std::uint64_t max_products_ = std::uint64_t{1} << 26;
 };
 

@@ -1,8 +1,11 @@
 #include "core/ptx/ptx_check.h"
 
 #include <algorithm>
+#include <bit>
 #include <string>
 #include <vector>
+
+#include "core/base/hex.h"
 
 namespace mmacheck::ptx {
 
@@ -116,6 +119,18 @@ class DCheck {
         std::vector<Origin> first_origin(static_cast<std::size_t>(K));
         while (id != 0) {
           const Provenance::Entry* s = p_.entry(id);
+          if (s != nullptr && s->kind == Provenance::Entry::Kind::constant) {
+            const bool wanted = l_.c_scalar && c_terms == 0 && s->width == 4 &&
+                                s->parent == std::bit_cast<std::uint32_t>(static_cast<float>(*l_.c_scalar));
+            if (wanted) {
+              ++c_terms;
+              break;
+            }
+            const std::uint64_t cbits = s->parent;
+            return at_origin(s->origin,
+                             name + " starts its sum from the constant " + hex(cbits) +
+                                 (l_.c_scalar ? ", not from the launch's C" : ", but the launch names no C"));
+          }
           if (s == nullptr || s->kind != Provenance::Entry::Kind::sum) {
             if (l_.c >= 0) {
               if (const auto in = p_.input(id); in && in->tensor == l_.c) {
@@ -172,6 +187,8 @@ class DCheck {
                                       : " of k = " + std::to_string(kk)) +
                             " (of its " + std::to_string(K) + ")");
           }
+        if (l_.c_scalar && c_terms == 0)
+          return at_store(name + " lacks the launch's scalar C (" + std::to_string(*l_.c_scalar) + ")");
         if (l_.c >= 0 && c_terms == 0)
           return at_store(name + " lacks C[" + std::to_string(i) + "][" + std::to_string(j) + "]");
       }
@@ -243,7 +260,7 @@ PtxReport check_ptx_launch(const PtxModule& module, PtxLaunch launch, const RunO
     return report;
   }
   report.verdict = FrameVerdict::proved;
-  const std::string c = launch.c >= 0 ? " + C[i][j]" : "";
+  const std::string c = launch.c >= 0 ? " + C[i][j]" : launch.c_scalar ? " + " + std::to_string(*launch.c_scalar) : "";
   report.message = "every element of D (" + std::to_string(report.m) + " x " + std::to_string(report.n) +
                    ") holds the sum over k < " + std::to_string(report.k) + " of A[i][k]·B[k][j]" + c +
                    ", each product once (this launch's problem size and grid only)";

@@ -177,6 +177,7 @@ class LaunchReader {
         if (key == "D") l.d = find_tensor(l, value, at);
         else if (key == "A") l.a = find_tensor(l, value, at);
         else if (key == "B") l.b = find_tensor(l, value, at);
+        else if (key == "C" && value.is_number()) l.c_scalar = value.get<double>();
         else if (key == "C") l.c = find_tensor(l, value, at);
         else throw Error(src_.at(at), "unknown key \"" + printable(key) + "\" of \"gemm\" (D, A, B, C)");
       }

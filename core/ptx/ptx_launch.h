@@ -18,11 +18,13 @@
 // A tensor parameter is a .u64 pointer to its elements (strides in
 // elements, row-major by default); a value parameter takes the parameter's
 // type (integers; floats for .f32/.f64).  The gemm is D = A·B (+ C): A is
-// M × K, B is K × N, C and D are M × N.  Every mistake is an Error at the
+// M × K, B is K × N, C and D are M × N; "C" may also be a number, a scalar C
+// the kernel starts its accumulators from.  Every mistake is an Error at the
 // value's line and column.
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -48,6 +50,7 @@ struct PtxLaunch {
   std::vector<SourceLoc> tensor_locs;
   std::vector<ParamBinding> params;
   int d = -1, a = -1, b = -1, c = -1;  // the gemm's tensors (indices into `tensors`)
+  std::optional<double> c_scalar;      // "C": a number: D = A·B + that constant
 };
 
 // Reads a launch file; the parameters are typed against the kernel later

@@ -13,6 +13,7 @@
 
 #include "core/gemm/ldmatrix.h"
 #include "core/gemm/mma_inst.h"
+#include "core/program/dtype.h"
 #include "core/ptx/machine_context.h"
 #include "core/ptx/ptx_float.h"
 
@@ -834,7 +835,13 @@ void exec_mma(const Instruction& inst, WarpContext& w) {
         products.push_back({id_of(ea), id_of(eb)});
       }
       const ElementRef& ec = c.refs[static_cast<std::size_t>(i * fc.cols + j)];
-      const std::uint64_t parent = ec.kind == ElementRef::Kind::zero ? 0 : id_of(ec);
+      std::uint64_t parent = ec.kind == ElementRef::Kind::zero ? 0 : id_of(ec);
+      if (ec.kind == ElementRef::Kind::constant) {
+        // A constant C (a scalar C); -0 adds nothing to a float sum.
+        const std::uint64_t bits = c.bits[static_cast<std::size_t>(i * fc.cols + j)];
+        const bool negative_zero = dtype_info(mi.c).is_float && bits == (std::uint64_t{1} << (fc.elem_bits - 1));
+        parent = negative_zero ? 0 : prov.constant(bits, fc.elem_bits / 8, t.origin());
+      }
       sums[static_cast<std::size_t>(i * fd.cols + j)] = prov.add_sum(parent, products, fd.elem_bits / 8, t.origin());
     }
   }

@@ -21,7 +21,8 @@ import sys
 ROOT = os.path.normpath(os.path.join(os.path.dirname(__file__), "..", ".."))
 OUT = os.path.join(ROOT, "tests", "data", "ptx", "tirx")
 NVCC = sys.argv[1] if len(sys.argv) > 1 else os.environ.get("NVCC", "/usr/local/cuda/bin/nvcc")
-FOLDERS = ["tests/data/tirx", "tests/data/tirx/warps", "tests/data/tirx/ldmatrix"]
+FOLDERS = ["tests/data/tirx", "tests/data/tirx/warps", "tests/data/tirx/ldmatrix", "tests/data/tirx/scalar_c",
+           "tests/data/tirx/regions", "tests/data/tirx/helpers", "tests/data/tirx/zero_fill", "tests/data/tirx/macros"]
 PARAM = re.compile(r'(\w+): T\.Tensor\(\((\d+), (\d+)\), "(\w+)"\)')
 
 
@@ -50,6 +51,12 @@ def launch_of(program_text, cu_text):
     unused = [n for n in shapes if n not in names]
     if unused:
         launch["tensors"] = [tensor(n) for n in unused]
+    # A scalar C (T.cuda.tile.apply's C, or D's registers set to it): D = A·Bᵀ + C.
+    scalars = {float(v) for v in re.findall(r"T\.float32\(([-+0-9.eE]+)\)", program_text)}
+    scalars |= {float(v) for v in re.findall(r",\s*([-+]?\d+\.\d*)\s*,\s*scope=", program_text)}
+    scalars -= {0.0}
+    if len(scalars) == 1:
+        launch["gemm"] = {"D": "D", "A": "A", "B": "B", "C": scalars.pop()}
     return launch
 
 
@@ -66,6 +73,10 @@ def main():
                 continue
             cu = os.path.join(folder, f)
             cu_text = open(os.path.join(ROOT, cu)).read()
+            program_text = open(os.path.join(ROOT, program)).read()
+            shapes = {n: (int(a), int(b)) for (n, a, b, _) in PARAM.findall(re.search(r"def main\((.*?)\):", program_text, re.S).group(1))}
+            if shapes["A"][1] != shapes["B"][1] or shapes["D"] != (shapes["A"][0], shapes["B"][0]):
+                continue  # not a gemm's shapes (a planted tensor mix-up): no launch states it
             name = (os.path.basename(folder) + "_" + stem) if folder != "tests/data/tirx" else stem
             ptx = subprocess.run([NVCC, "-arch=sm_80", "-ptx", "-o", "-", os.path.join(ROOT, cu)], check=True,
                                  capture_output=True, text=True).stdout
