@@ -216,19 +216,30 @@ std::uint8_t* ThreadContext::shared_at(const Instruction& inst, std::uint64_t of
   return cta_.shared.data() + offset;
 }
 
+// Whether an access of thread `other` (1 + its index, 0: none) at the given
+// epochs is unordered with this thread's now: another thread, since the last
+// CTA barrier, and not in this warp before its last bar.warp.sync.
+bool ThreadContext::unordered(std::uint32_t other, std::uint32_t epoch, std::uint32_t warp_epoch) const {
+  const auto warp = static_cast<std::size_t>(thread_ / 32);
+  return other != 0 && other != static_cast<std::uint32_t>(thread_) + 1 && epoch == cta_.epoch &&
+         !(other != kManyReaders && (other - 1) / 32 == warp && warp_epoch != cta_.warp_epoch[warp]);
+}
+
+void ThreadContext::not_pending(const Instruction& inst, std::uint64_t b, const char* access) const {
+  if (cta_.pending[b] != 0)
+    fault(inst, std::string(access) + " shared byte " + std::to_string(b) + ", which the cp.async at line " +
+                    std::to_string(m_.kernel.code[static_cast<std::size_t>(cta_.pending_inst[b])].loc.line) +
+                    " is still writing (no cp.async.wait_group has completed it)");
+}
+
 void ThreadContext::shared_read(const Instruction& inst, std::uint64_t offset, int bytes) {
   const std::uint32_t me = static_cast<std::uint32_t>(thread_) + 1;
-  const std::size_t warp = static_cast<std::size_t>(thread_ / 32);
+  const auto warp = static_cast<std::size_t>(thread_ / 32);
   for (std::uint64_t b = offset; b < offset + static_cast<std::uint64_t>(bytes); ++b) {
-    if (cta_.pending[b] != 0)
-      fault(inst, "reads shared byte " + std::to_string(b) + ", which the cp.async at line " +
-                      std::to_string(m_.kernel.code[static_cast<std::size_t>(cta_.pending_inst[b])].loc.line) +
-                      " is still writing (no cp.async.wait_group completes it before this read)");
-    const std::uint32_t w = cta_.writer[b];
-    if (w != 0 && w != me && cta_.write_epoch[b] == cta_.epoch &&
-        !((w - 1) / 32 == warp && cta_.write_warp_epoch[b] != cta_.warp_epoch[warp]))
-      fault(inst, "reads shared byte " + std::to_string(b) + ", written by thread " + std::to_string(w - 1) +
-                      " with no barrier between the write and this read");
+    not_pending(inst, b, "reads");
+    if (unordered(cta_.writer[b], cta_.write_epoch[b], cta_.write_warp_epoch[b]))
+      fault(inst, "reads shared byte " + std::to_string(b) + ", written by thread " +
+                      std::to_string(cta_.writer[b] - 1) + " with no barrier between the write and this read");
     if (cta_.reader[b] == 0 || cta_.read_epoch[b] != cta_.epoch) {
       cta_.reader[b] = me;
     } else if (cta_.reader[b] != me) {
@@ -241,20 +252,14 @@ void ThreadContext::shared_read(const Instruction& inst, std::uint64_t offset, i
 
 void ThreadContext::shared_write(const Instruction& inst, std::uint64_t offset, int bytes) {
   const std::uint32_t me = static_cast<std::uint32_t>(thread_) + 1;
-  const std::size_t warp = static_cast<std::size_t>(thread_ / 32);
+  const auto warp = static_cast<std::size_t>(thread_ / 32);
   for (std::uint64_t b = offset; b < offset + static_cast<std::uint64_t>(bytes); ++b) {
-    if (cta_.pending[b] != 0)
-      fault(inst, "writes shared byte " + std::to_string(b) + ", which the cp.async at line " +
-                      std::to_string(m_.kernel.code[static_cast<std::size_t>(cta_.pending_inst[b])].loc.line) +
-                      " is still writing");
-    const std::uint32_t w = cta_.writer[b];
-    if (w != 0 && w != me && cta_.write_epoch[b] == cta_.epoch &&
-        !((w - 1) / 32 == warp && cta_.write_warp_epoch[b] != cta_.warp_epoch[warp]))
-      fault(inst, "writes shared byte " + std::to_string(b) + ", which thread " + std::to_string(w - 1) +
+    not_pending(inst, b, "writes");
+    if (unordered(cta_.writer[b], cta_.write_epoch[b], cta_.write_warp_epoch[b]))
+      fault(inst, "writes shared byte " + std::to_string(b) + ", which thread " + std::to_string(cta_.writer[b] - 1) +
                       " also writes with no barrier between");
     const std::uint32_t r = cta_.reader[b];
-    if (r != 0 && r != me && cta_.read_epoch[b] == cta_.epoch &&
-        !(r != kManyReaders && (r - 1) / 32 == warp && cta_.read_warp_epoch[b] != cta_.warp_epoch[warp]))
+    if (unordered(r, cta_.read_epoch[b], cta_.read_warp_epoch[b]))
       fault(inst,
             "overwrites shared byte " + std::to_string(b) + ", which " +
                 (r == kManyReaders ? std::string("other threads read") : "thread " + std::to_string(r - 1) + " reads") +
@@ -377,10 +382,7 @@ void ThreadContext::cp_async(const Instruction& inst, std::uint64_t dst, std::ui
   }
   for (int i = 0; i < bytes; ++i) {
     const std::uint64_t b = dst + static_cast<std::uint64_t>(i);
-    if (cta_.pending[b] != 0)
-      fault(inst, "copies into shared byte " + std::to_string(b) + ", which the cp.async at line " +
-                      std::to_string(m_.kernel.code[static_cast<std::size_t>(cta_.pending_inst[b])].loc.line) +
-                      " is still writing");
+    not_pending(inst, b, "copies into");
     ++cta_.pending[b];
     cta_.pending_inst[b] = t_.pc;
   }

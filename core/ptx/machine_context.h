@@ -130,6 +130,8 @@ class ThreadContext {
  private:
   std::uint8_t* shared_at(const Instruction& inst, std::uint64_t offset, int bytes);
   void shared_read(const Instruction& inst, std::uint64_t offset, int bytes);
+  bool unordered(std::uint32_t other, std::uint32_t epoch, std::uint32_t warp_epoch) const;
+  void not_pending(const Instruction& inst, std::uint64_t byte, const char* access) const;
   void shared_write(const Instruction& inst, std::uint64_t offset, int bytes);
 
   Machine& m_;

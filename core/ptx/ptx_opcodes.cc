@@ -193,6 +193,25 @@ enum class Arith : std::uint8_t {
   shr
 };
 
+// One float operation in F's arithmetic (IEEE, round to nearest even; min
+// and max return the other operand of a NaN, as PTX's do).
+template <class F>
+F float_op(Arith op, F x, F y, F z) {
+  switch (op) {
+    case Arith::add: return x + y;
+    case Arith::sub: return x - y;
+    case Arith::mul: return x * y;
+    case Arith::mad:
+    case Arith::fma: return std::fma(x, y, z);
+    case Arith::min: return std::isnan(x) ? y : std::isnan(y) ? x : std::min(x, y);
+    case Arith::max: return std::isnan(x) ? y : std::isnan(y) ? x : std::max(x, y);
+    case Arith::div: return x / y;
+    case Arith::neg: return -x;
+    case Arith::abs: return std::fabs(x);
+    default: return F{0};
+  }
+}
+
 template <Arith Op>
 void exec_arith(const Instruction& inst, ThreadContext& t) {
   const PtxType ty = inst.type;
@@ -206,39 +225,11 @@ void exec_arith(const Instruction& inst, ThreadContext& t) {
   if (ty.kind == TypeKind::f) {
     const double x = float_in(inst, a.bits, ty), y = float_in(inst, b.bits, ty), z = float_in(inst, c.bits, ty);
     if (ty.bits == 32) {
-      const float fx = static_cast<float>(x), fy = static_cast<float>(y), fz = static_cast<float>(z);
-      float res = 0;
-      switch (Op) {
-        case Arith::add: res = fx + fy; break;
-        case Arith::sub: res = fx - fy; break;
-        case Arith::mul: res = fx * fy; break;
-        case Arith::mad:
-        case Arith::fma: res = std::fma(fx, fy, fz); break;
-        case Arith::min: res = std::isnan(fx) ? fy : std::isnan(fy) ? fx : std::min(fx, fy); break;
-        case Arith::max: res = std::isnan(fx) ? fy : std::isnan(fy) ? fx : std::max(fx, fy); break;
-        case Arith::div: res = fx / fy; break;
-        case Arith::neg: res = -fx; break;
-        case Arith::abs: res = std::fabs(fx); break;
-        default: break;
-      }
+      float res = float_op<float>(Op, static_cast<float>(x), static_cast<float>(y), static_cast<float>(z));
       if (inst.sat) res = std::isnan(res) ? 0.0f : std::clamp(res, 0.0f, 1.0f);
       r.bits = f32_out(inst, res);
     } else {
-      double res = 0;
-      switch (Op) {
-        case Arith::add: res = x + y; break;
-        case Arith::sub: res = x - y; break;
-        case Arith::mul: res = x * y; break;
-        case Arith::mad:
-        case Arith::fma: res = std::fma(x, y, z); break;
-        case Arith::min: res = std::isnan(x) ? y : std::isnan(y) ? x : std::min(x, y); break;
-        case Arith::max: res = std::isnan(x) ? y : std::isnan(y) ? x : std::max(x, y); break;
-        case Arith::div: res = x / y; break;
-        case Arith::neg: res = -x; break;
-        case Arith::abs: res = std::fabs(x); break;
-        default: break;
-      }
-      r.bits = f64_bits(res);
+      r.bits = f64_bits(float_op<double>(Op, x, y, z));
     }
     t.derive(inst, r, bytes_of(out_bits), {&a, &b, &c});
     t.set(inst.ops[0], r);
