@@ -114,7 +114,7 @@ FileOutcome simulate_ptx_file(const std::string& path, const std::string& text, 
     if (finding)
       j["finding"] = {{"line", finding->loc.line}, {"column", finding->loc.col},  {"cta", finding->cta},
                       {"thread", finding->thread}, {"message", finding->message}, {"verdict", reason}};
-    outcome.json = Json{{"verdict", outcome.label}, {"ptx_sim", std::move(j)}};
+    outcome.json = Json{{"verdict", outcome.label}, {"cases", options.cases}, {"ptx_sim", std::move(j)}};
     return outcome;
   }
   out << outcome.label << ": " << kernel.name << " on " << arch.name << ", " << options.cases << " cases (seed "

@@ -117,6 +117,16 @@ TEST_CASE("every --json command prints objects of docs/report.schema.json", "[cl
     const std::string verdict = conforming_lines(gpu_job)[0]["verdict"];
     CHECK((verdict == "match" || verdict == "no_gpu" || (!mmacheck::test::runs_here("gpu") && verdict == "bad input")));
   }
+  // A kernel's PTX with its launch file: prove (proved, refuted), sim, gpu.
+  const std::string ptx_ok = source_path("tests/data/ptx/nvcc/shared.ptx");
+  CHECK(conforming_lines({"prove", ptx_ok, "--json"})[0]["verdict"] == "proved");
+  const nlohmann::json ptx_bad =
+      conforming_lines({"prove", source_path("tests/data/ptx/nvcc/shared_no_wait.ptx"), "--json"})[0];
+  CHECK(ptx_bad["verdict"] == "refuted");
+  CHECK(ptx_bad["ptx"]["line"] == 130);
+  CHECK(conforming_lines({"sim", ptx_ok, "--cases", "2", "--json"})[0]["verdict"] == "passed");
+  const std::string ptx_gpu = conforming_lines({"gpu", ptx_ok, "--cases", "2", "--json"})[0]["verdict"];
+  CHECK((ptx_gpu == "match" || ptx_gpu == "no_gpu" || (!mmacheck::test::runs_here("gpu") && ptx_gpu == "bad input")));
   // A file of several kernels (a factory's builds): one object per kernel.
   const auto kernels =
       conforming_lines({"gpu", source_path("tests/data/tirx/factories/test_factory.py"), "--cases", "2", "--json"});
