@@ -13,7 +13,6 @@
 // (sim/ptx/ptx_sim.h: sim's inputs and seed, --arch's arithmetic, default
 // sm_90) and checks each D against an f64 reference within its rounding
 // bound; the machine's refutations fail it as they fail prove.
-#include <filesystem>
 #include <sstream>
 
 #include "cli/command.h"
@@ -35,26 +34,9 @@ std::string dims_text(const std::array<int, 3>& d) {
 
 }  // namespace
 
-namespace {
-
-ptx::PtxLaunch read_launch_beside(const std::string& path) {
-  if (path == "-")
-    throw Error(SourceLoc{"<stdin>", 0, 0},
-                "a PTX kernel is read from a file, with its launch in NAME.launch.json beside it");
-  const std::string launch_path = ptx::launch_path_for(path);
-  if (!std::filesystem::is_regular_file(launch_path))
-    throw Error(SourceLoc{path, 1, 1},
-                "no launch file '" + launch_path +
-                    "' beside the kernel: it gives the grid, the block and a tensor or value for each "
-                    "parameter (docs/ptx.md)");
-  return ptx::read_launch(read_text_file(launch_path), launch_path);
-}
-
-}  // namespace
-
 FileOutcome check_ptx_file(const std::string& path, const std::string& text, bool json, bool allow, std::ostream& out) {
   const ptx::PtxModule module = ptx::read_ptx(text, input_name(path));
-  const ptx::PtxReport r = ptx::check_ptx_launch(module, read_launch_beside(path), {});
+  const ptx::PtxReport r = ptx::check_ptx_launch(module, ptx::read_launch_beside(path), {});
   UncheckedTally unchecked;
   if (r.verdict == FrameVerdict::unchecked) unchecked.add(r.message);
   const bool failed = r.verdict == FrameVerdict::refuted;
@@ -85,7 +67,7 @@ FileOutcome check_ptx_file(const std::string& path, const std::string& text, boo
 FileOutcome simulate_ptx_file(const std::string& path, const std::string& text, const KindOptions& options,
                               std::ostream& out) {
   const ptx::PtxModule module = ptx::read_ptx(text, input_name(path));
-  ptx::PtxLaunch launch = read_launch_beside(path);
+  ptx::PtxLaunch launch = ptx::read_launch_beside(path);
   const ptx::PtxKernel& kernel = ptx::bind_launch(launch, module);
   const sim::ArchParams& arch = sim::arch_params(options.arch.value_or("sm_90"));
   const sim::InputSet inputs = sim::input_set(options.inputs);

@@ -28,9 +28,7 @@ namespace mmacheck::cli {
 FileOutcome gpu_ptx_file(const std::string& path, const std::string& text, const KindOptions& options,
                          std::ostream& out) {
   const ptx::PtxModule module = ptx::read_ptx(text, input_name(path));
-  if (path == "-")
-    throw Error(SourceLoc{"<stdin>", 0, 0}, "a PTX kernel is read from a file, with NAME.launch.json beside it");
-  ptx::PtxLaunch launch = ptx::read_launch(read_text_file(ptx::launch_path_for(path)), ptx::launch_path_for(path));
+  ptx::PtxLaunch launch = ptx::read_launch_beside(path);
   const ptx::PtxKernel& kernel = ptx::bind_launch(launch, module);
   const sim::ArchParams& arch = sim::arch_params(options.arch.value_or("sm_90"));
   const sim::InputSet inputs = sim::input_set(options.inputs);
@@ -45,6 +43,11 @@ FileOutcome gpu_ptx_file(const std::string& path, const std::string& text, const
   std::int64_t mismatched = 0;
   Json mismatches = Json::array();
   int failed_cases = 0;
+  int d_param = -1;  // the parameter D is bound to
+  for (std::size_t p = 0; p < launch.params.size(); ++p)
+    if (launch.params[p].tensor == launch.d) d_param = static_cast<int>(p);
+  if (d_param < 0)
+    throw Error(SourceLoc{ptx::launch_path_for(path), 1, 1}, "the kernel is not given D: nothing to compare");
   for (int i = 0; i < options.cases; ++i) {
     const sim::PtxCase c = sim::simulate_ptx_case(kernel, launch, arch, options.seed, i, inputs);
     if (c.refutation || c.unfollowed) {
@@ -65,9 +68,6 @@ FileOutcome gpu_ptx_file(const std::string& path, const std::string& text, const
         args.push_back({false, {}, b.bits, s.bytes});
       }
     }
-    int d_param = -1;
-    for (std::size_t p = 0; p < launch.params.size(); ++p)
-      if (launch.params[p].tensor == launch.d) d_param = static_cast<int>(p);
     const std::vector<cuda::Bytes> after = session->gpu.run(
         text, kernel.name,
         cuda::LaunchDims{{static_cast<unsigned>(launch.shape.grid[0]), static_cast<unsigned>(launch.shape.grid[1]),

@@ -5,6 +5,9 @@
 // machine's own refutations (a barrier some threads skip) and bounds.
 #include <catch2/catch.hpp>
 
+#include <unistd.h>
+
+#include <filesystem>
 #include <sstream>
 
 #include "core/base/error.h"
@@ -366,6 +369,28 @@ TEST_CASE("a global read of what another CTA wrote is refuted: nothing orders CT
   REQUIRE(r.finding.has_value());
   CHECK(r.finding->loc.line == 20);
   CHECK(r.finding->cta == std::array<int, 3>{1, 0, 0});
+}
+
+}  // namespace test_ptx
+
+namespace test_ptx {
+
+TEST_CASE("a PTX kernel without its launch file, or from standard input, is bad input at the kernel", "[ptx][cli]") {
+  const std::filesystem::path dir =
+      std::filesystem::temp_directory_path() / ("mmacheck-ptx-" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  const std::string ptx = (dir / "k.ptx").string();
+  std::filesystem::copy_file(source_path(kDir + "global.ptx"), ptx, std::filesystem::copy_options::overwrite_existing);
+  for (const std::string job : {"prove", "sim"}) {
+    const test::RunResult r = run_mmacheck({job, ptx});
+    CHECK(r.status == 2);
+    CHECK_THAT(r.err, Catch::Contains(ptx + ":1:1: error: no launch file '" + (dir / "k.launch.json").string() +
+                                      "' beside the kernel"));
+  }
+  std::filesystem::copy_file(source_path(kDir + "global.launch.json"), dir / "k.launch.json",
+                             std::filesystem::copy_options::overwrite_existing);
+  CHECK(run_mmacheck({"prove", ptx}).status == 0);
+  std::filesystem::remove_all(dir);
 }
 
 }  // namespace test_ptx

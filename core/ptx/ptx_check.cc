@@ -11,10 +11,6 @@ namespace mmacheck::ptx {
 
 namespace {
 
-std::optional<std::pair<std::int64_t, std::int64_t>> index_of(const TensorArg& t, std::int64_t storage) {
-  return t.matrix_index(storage);
-}
-
 class DCheck {
  public:
   DCheck(const PtxKernel& k, const PtxLaunch& l, const Provenance& p) : k_(k), l_(l), p_(p) {}
@@ -27,7 +23,7 @@ class DCheck {
              std::to_string(k_.code[static_cast<std::size_t>(inst)].loc.line);
     if (const auto in = p_.input(id)) {
       const TensorArg& t = l_.tensors[static_cast<std::size_t>(in->tensor)];
-      if (const auto ij = index_of(t, in->element))
+      if (const auto ij = t.matrix_index(in->element))
         return t.name + "[" + std::to_string(ij->first) + "][" + std::to_string(ij->second) + "]";
       return t.name + " at element offset " + std::to_string(in->element);
     }
@@ -45,8 +41,8 @@ class DCheck {
       for (const Product& pr : p_.products(*e)) {
         const auto a = p_.input(pr.a), b = p_.input(pr.b);
         if (!a || !b || a->tensor != l_.a || b->tensor != l_.b) return false;
-        const auto ai = index_of(l_.tensors[static_cast<std::size_t>(l_.a)], a->element);
-        const auto bi = index_of(l_.tensors[static_cast<std::size_t>(l_.b)], b->element);
+        const auto ai = l_.tensors[static_cast<std::size_t>(l_.a)].matrix_index(a->element);
+        const auto bi = l_.tensors[static_cast<std::size_t>(l_.b)].matrix_index(b->element);
         if (!ai || !bi || ai->first != row || bi->second != col || ai->second != bi->first) return false;
       }
       e = e->parent == 0 ? nullptr : p_.entry(e->parent);
@@ -82,22 +78,14 @@ class DCheck {
         }
         const std::string name = D.name + "[" + std::to_string(i) + "][" + std::to_string(j) + "]";
         const std::int32_t where = r.where[static_cast<std::size_t>(off)];
+        // At the store that wrote the element (its thread and CTA), or at the
+        // kernel when nothing wrote it.
         const auto at_store = [&](std::string message) {
-          Finding f;
-          if (where >= 0) {
-            f.loc = k_.code[static_cast<std::size_t>(where)].loc;
-            const std::uint32_t w = r.writer[static_cast<std::size_t>(off)] - 1;
-            const auto threads = static_cast<std::uint32_t>(l_.shape.block[0] * l_.shape.block[1] * l_.shape.block[2]);
-            f.thread = static_cast<int>(w % threads);
-            const std::int64_t cta = w / threads;
-            const auto& g = l_.shape.grid;
-            f.cta = {static_cast<int>(cta % g[0]), static_cast<int>((cta / g[0]) % g[1]),
-                     static_cast<int>(cta / (std::int64_t{g[0]} * g[1]))};
-          } else {
-            f.loc = k_.loc;
-          }
-          f.message = std::move(message);
-          return f;
+          if (where < 0) return Finding{k_.loc, {}, 0, std::move(message)};
+          const auto threads = static_cast<std::uint32_t>(l_.shape.block[0] * l_.shape.block[1] * l_.shape.block[2]);
+          const std::uint32_t w = r.writer[static_cast<std::size_t>(off)] - 1;
+          return at_origin(Origin{where, static_cast<std::int64_t>(w / threads), static_cast<int>(w % threads)},
+                           std::move(message));
         };
         const ElementRef e = element_ref(p_, v, 0, bytes);
         switch (e.kind) {
@@ -134,7 +122,7 @@ class DCheck {
           if (s == nullptr || s->kind != Provenance::Entry::Kind::sum) {
             if (l_.c >= 0) {
               if (const auto in = p_.input(id); in && in->tensor == l_.c) {
-                const auto ij = index_of(l_.tensors[static_cast<std::size_t>(l_.c)], in->element);
+                const auto ij = l_.tensors[static_cast<std::size_t>(l_.c)].matrix_index(in->element);
                 if (ij && ij->first == i && ij->second == j && c_terms == 0) {
                   ++c_terms;
                   break;
@@ -147,9 +135,9 @@ class DCheck {
           for (const Product& pr : p_.products(*s)) {
             const auto a = p_.input(pr.a);
             const auto b = p_.input(pr.b);
-            const auto ai = a && a->tensor == l_.a ? index_of(l_.tensors[static_cast<std::size_t>(l_.a)], a->element)
+            const auto ai = a && a->tensor == l_.a ? l_.tensors[static_cast<std::size_t>(l_.a)].matrix_index(a->element)
                                                    : std::nullopt;
-            const auto bi = b && b->tensor == l_.b ? index_of(l_.tensors[static_cast<std::size_t>(l_.b)], b->element)
+            const auto bi = b && b->tensor == l_.b ? l_.tensors[static_cast<std::size_t>(l_.b)].matrix_index(b->element)
                                                    : std::nullopt;
             if (!ai || !bi)
               return at_origin(s->origin, name + " includes the product of " + describe(pr.a) + " and " +

@@ -1,9 +1,11 @@
 #include "core/ptx/ptx_launch.h"
 
 #include <bit>
+#include <filesystem>
 #include <limits>
 #include <set>
 
+#include "core/base/file_io.h"
 #include "core/base/json_source.h"
 #include "core/program/dtype.h"
 
@@ -272,6 +274,19 @@ const PtxKernel& bind_launch(PtxLaunch& launch, const PtxModule& module) {
                                      kernel->maxntid[0] * kernel->maxntid[1] * kernel->maxntid[2])
     throw Error(at, "the block exceeds the kernel's .maxntid");
   return *kernel;
+}
+
+PtxLaunch read_launch_beside(const std::string& ptx_path) {
+  if (ptx_path == "-")
+    throw Error(SourceLoc{"<stdin>", 0, 0},
+                "a PTX kernel is read from a file, with its launch in NAME.launch.json beside it");
+  const std::string path = launch_path_for(ptx_path);
+  if (!std::filesystem::is_regular_file(path))
+    throw Error(SourceLoc{ptx_path, 1, 1},
+                "no launch file '" + path +
+                    "' beside the kernel: it gives the grid, the block and a tensor or value for "
+                    "each parameter (docs/ptx.md)");
+  return read_launch(read_text_file(path), path);
 }
 
 std::string launch_path_for(const std::string& ptx_path) {

@@ -66,4 +66,8 @@ const PtxKernel& bind_launch(PtxLaunch& launch, const PtxModule& module);
 // "dir/k.launch.json" for "dir/k.ptx".
 std::string launch_path_for(const std::string& ptx_path);
 
+// The launch file beside a PTX file, read; a missing one (or a kernel read
+// from standard input, "-") is an Error at the PTX file saying what it holds.
+PtxLaunch read_launch_beside(const std::string& ptx_path);
+
 }  // namespace mmacheck::ptx

@@ -101,10 +101,9 @@ void exec_ld(const Instruction& inst, ThreadContext& t) {
       const int reg_bits = t.reg_bits(dst[i]);
       Value wide;
       wide.bits = static_cast<std::uint64_t>(sext(v.bits, inst.type.bits)) & mask(reg_bits);
-      t.derive(inst, wide, bytes_of(reg_bits), {&v});
-      if (!v.tagged(bytes)) wide.tags = {};
-      else
-        for (int b = 0; b < bytes; ++b) wide.tags[static_cast<std::size_t>(b)] = v.tags[static_cast<std::size_t>(b)];
+      t.derive(inst, wide, bytes_of(reg_bits), {&v});  // the copied sign bits: opaque when v is data
+      for (int b = 0; b < bytes && v.tagged(bytes); ++b)
+        wide.tags[static_cast<std::size_t>(b)] = v.tags[static_cast<std::size_t>(b)];
       v = wide;
     }
     t.set_reg(dst[i], v);
