@@ -53,7 +53,7 @@ int main(int argc, char** argv) {
   try {
     for (const std::string& f : files) {
       const ptx::PtxModule module = ptx::read_ptx(read_text_file(f), f);
-      ptx::PtxLaunch launch = ptx::read_launch_beside(f);
+      ptx::PtxLaunch launch = ptx::read_launch_for(f);
       const ptx::PtxKernel& kernel = ptx::bind_launch(launch, module);
       const auto& D = launch.tensors[static_cast<std::size_t>(launch.d)];
       const std::int64_t M = D.shape[0], N = D.shape[1],

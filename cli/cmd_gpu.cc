@@ -59,7 +59,8 @@ namespace {
 struct GpuSettings {
   cuda::GpuCheckOptions check;
   bool json;
-  bool progress;  // off over several files: the batch draws one line
+  bool progress;             // off over several files: the batch draws one line
+  ptx::LaunchChoice launch;  // a PTX or CUDA kernel's launch options
 };
 
 Json device_ordinals(const std::vector<cuda::GpuCheckDevice>& devices) {
@@ -76,7 +77,9 @@ FileOutcome run_gpu_file(const std::string& path, const GpuSettings& s, cuda::La
   // A family's file: its row's run on the device (cli/input_kinds.h).
   if (path != "-") {
     const std::string text = read_text_file(path);
-    if (const InputKind* kind = recognise(path, text)) {
+    const InputKind* kind = recognise(path, text);
+    check_launch_options(s.launch, kind, path);
+    if (kind != nullptr) {
       if (!kind->gpu)
         throw Error(SourceLoc{input_name(path), 0, 0}, "gpu has no run of " + std::string(kind->what) +
                                                            " on the device yet; 'mmacheck prove " + path +
@@ -87,6 +90,7 @@ FileOutcome run_gpu_file(const std::string& path, const GpuSettings& s, cuda::La
       o.seed = s.check.cases.seed;
       o.inputs = std::string(sim::input_set_name(s.check.cases.inputs));
       o.show = s.check.cases.show;
+      o.launch = s.launch;
       return kind->gpu(path, text, o, out);
     }
   }
@@ -245,6 +249,7 @@ int run_gpu(const Args& args) {
   options.add(threads_option("simulator threads"));
   options.add(show_option("mismatching elements to print per file"));
   options.add(limit_options());
+  options.add(launch_options());
   po::positional_options_description positional;
   positional.add("file", -1);
   const po::variables_map vm = parse_options(args, options, positional);
@@ -265,7 +270,8 @@ int run_gpu(const Args& args) {
                                        .inst_set = parse_inst_set(vm["inst-set"].as<std::string>()),
                                        .limits = limits_from(vm)},
                              .json = vm["json"].as<bool>(),
-                             .progress = inputs.size() == 1};
+                             .progress = inputs.size() == 1,
+                             .launch = launch_choice_from(vm)};
   sim::check_case_options(settings.check.cases, "gpu");
   if (settings.check.batch < 0) throw Error("gpu: --batch must be >= 0");
   // The instructions by family, each family one report; checked before any

@@ -192,6 +192,7 @@ int run_prove(const Args& args) {
   options.add(limit_options());
   options.add(input_options());
   options.add(unchecked_option());
+  options.add(launch_options());
   po::positional_options_description positional;
   positional.add("file", -1);
   const po::variables_map vm = parse_options(args, options, positional);
@@ -214,10 +215,14 @@ int run_prove(const Args& args) {
       .json = as_json,
       .skip_no_gemm = skip_no_gemm(vm, operands),
       .also_checks = [](std::string_view path, std::string_view text) { return recognise(path, text) != nullptr; }};
-  const KindOptions kind_options{.json = as_json, .allow = vm["allow-unchecked"].as<bool>(), .limits = opts.limits};
+  const KindOptions kind_options{.json = as_json,
+                                 .allow = vm["allow-unchecked"].as<bool>(),
+                                 .limits = opts.limits,
+                                 .launch = launch_choice_from(vm)};
   return run_batch(expand_inputs(operands, input_selection(vm), folder_extensions(Job::prove)), batch,
                    [&](const std::string& path, std::ostream& out) {
                      const std::string text = read_text_file(path);  // once: it may be standard input
+                     check_launch_options(kind_options.launch, recognise(path, text), path);
                      if (const InputKind* kind = recognise(path, text))
                        return kind->check(path, text, kind_options, out);
                      try {

@@ -17,6 +17,7 @@
 
 #include "cli/command.h"
 #include "cli/family_checks.h"
+#include "cli/kernel_source.h"
 #include "cli/unchecked.h"
 #include "core/base/file_io.h"
 #include "core/base/json.h"
@@ -28,15 +29,20 @@ namespace mmacheck::cli {
 
 namespace {
 
+Json source_json(const SourceLoc& s) { return {{"file", s.file}, {"line", s.line}, {"column", s.col}}; }
+
 std::string dims_text(const std::array<int, 3>& d) {
   return "[" + std::to_string(d[0]) + ", " + std::to_string(d[1]) + ", " + std::to_string(d[2]) + "]";
 }
 
 }  // namespace
 
-FileOutcome check_ptx_file(const std::string& path, const std::string& text, bool json, bool allow, std::ostream& out) {
-  const ptx::PtxModule module = ptx::read_ptx(text, input_name(path));
-  const ptx::PtxReport r = ptx::check_ptx_launch(module, ptx::read_launch_beside(path), {});
+FileOutcome check_ptx_file(const std::string& path, const std::string& text, const KindOptions& options,
+                           std::ostream& out) {
+  const bool json = options.json, allow = options.allow;
+  const KernelPtx source = kernel_ptx(path, text);
+  const ptx::PtxModule module = ptx::read_ptx(source.text, source.file);
+  const ptx::PtxReport r = ptx::check_ptx_launch(module, ptx::read_launch_for(path, options.launch), {});
   UncheckedTally unchecked;
   if (r.verdict == FrameVerdict::unchecked) unchecked.add(r.message);
   const bool failed = r.verdict == FrameVerdict::refuted;
@@ -49,6 +55,7 @@ FileOutcome check_ptx_file(const std::string& path, const std::string& text, boo
       report["column"] = r.finding->loc.col;
       report["cta"] = r.finding->cta;
       report["thread"] = r.finding->thread;
+      if (!r.finding->source.file.empty()) report["source"] = source_json(finding_source(*r.finding, source));
     }
     outcome.json =
         Json{{"verdict", verdict_name(r.verdict)}, {"ptx", std::move(report)}, {"unchecked", unchecked.json()}};
@@ -57,8 +64,9 @@ FileOutcome check_ptx_file(const std::string& path, const std::string& text, boo
   out << verdict_name(r.verdict) << ": " << r.kernel << ", grid " << dims_text(r.shape.grid) << " x block "
       << dims_text(r.shape.block) << ", D " << r.m << " x " << r.n << ", K " << r.k << "\n";
   if (r.finding)
-    out << "  " << r.finding->loc.str() << ": CTA " << dims_text(r.finding->cta) << ", thread " << r.finding->thread
-        << " (warp " << r.finding->thread / 32 << ", lane " << r.finding->thread % 32 << "): " << r.message << "\n";
+    out << "  " << finding_where(*r.finding, source) << ": CTA " << dims_text(r.finding->cta) << ", thread "
+        << r.finding->thread << " (warp " << r.finding->thread / 32 << ", lane " << r.finding->thread % 32
+        << "): " << r.message << "\n";
   else out << "  " << r.message << "\n";
   out << unchecked.summary(allow) << std::flush;
   return outcome;
@@ -66,8 +74,9 @@ FileOutcome check_ptx_file(const std::string& path, const std::string& text, boo
 
 FileOutcome simulate_ptx_file(const std::string& path, const std::string& text, const KindOptions& options,
                               std::ostream& out) {
-  const ptx::PtxModule module = ptx::read_ptx(text, input_name(path));
-  ptx::PtxLaunch launch = ptx::read_launch_beside(path);
+  const KernelPtx source = kernel_ptx(path, text);
+  const ptx::PtxModule module = ptx::read_ptx(source.text, source.file);
+  ptx::PtxLaunch launch = ptx::read_launch_for(path, options.launch);
   const ptx::PtxKernel& kernel = ptx::bind_launch(launch, module);
   const sim::ArchParams& arch = sim::arch_params(options.arch.value_or("sm_90"));
   const sim::InputSet inputs = sim::input_set(options.inputs);
@@ -93,17 +102,19 @@ FileOutcome simulate_ptx_file(const std::string& path, const std::string& text, 
   if (options.json) {
     Json j{{"kernel", kernel.name},  {"arch", std::string(arch.name)},    {"cases", options.cases},
            {"failed_cases", failed}, {"elements_outside_bound", outside}, {"worst_error_over_bound", worst}};
-    if (finding)
+    if (finding) {
       j["finding"] = {{"line", finding->loc.line}, {"column", finding->loc.col},  {"cta", finding->cta},
                       {"thread", finding->thread}, {"message", finding->message}, {"verdict", reason}};
+      if (!finding->source.file.empty()) j["finding"]["source"] = source_json(finding_source(*finding, source));
+    }
     outcome.json = Json{{"verdict", outcome.label}, {"cases", options.cases}, {"ptx_sim", std::move(j)}};
     return outcome;
   }
   out << outcome.label << ": " << kernel.name << " on " << arch.name << ", " << options.cases << " cases (seed "
       << options.seed << ", " << options.inputs << " inputs)\n";
   if (finding)
-    out << "  " << finding->loc.str() << ": CTA " << dims_text(finding->cta) << ", thread " << finding->thread << ": "
-        << reason << ": " << finding->message << "\n";
+    out << "  " << finding_where(*finding, source) << ": CTA " << dims_text(finding->cta) << ", thread "
+        << finding->thread << ": " << reason << ": " << finding->message << "\n";
   else
     out << "  " << failed << " cases with D outside the f64 reference's rounding bound (" << outside
         << " elements); the largest error is " << worst << " of the bound\n";

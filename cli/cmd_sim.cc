@@ -110,6 +110,7 @@ struct SimSettings {
   bool json;
   bool progress;                           // off when several files run at once: one line per run
   std::optional<std::string> replay_arch;  // --arch as given, for vector files (else their family's)
+  ptx::LaunchChoice launch;                // a PTX or CUDA kernel's launch options
 };
 
 // `notes_for(dispatch failed)`: the report's notes, which depend on whether the kernel dispatches.
@@ -178,8 +179,10 @@ KernelOutcome simulate_program(const Program& program, const std::function<std::
 // family's simulator, as `mmacheck replay` does).
 FileOutcome simulate_file(const std::string& path, const SimSettings& s, std::ostream& out) {
   const std::string text = read_text_file(path);  // once: it may be standard input
+  const InputKind* kind = recognise(path, text);
+  check_launch_options(s.launch, kind, path);
   // A family's file: its row's simulation (cli/input_kinds.h).
-  if (const InputKind* kind = recognise(path, text)) {
+  if (kind != nullptr) {
     if (!kind->simulate)
       throw Error(SourceLoc{input_name(path), 0, 0}, "sim has no arithmetic model to run " + std::string(kind->what) +
                                                          " with yet; 'mmacheck prove " + path + "' checks it");
@@ -191,6 +194,7 @@ FileOutcome simulate_file(const std::string& path, const SimSettings& s, std::os
     o.seed = s.cases.seed;
     o.inputs = std::string(sim::input_set_name(s.cases.inputs));
     o.show = s.cases.show;
+    o.launch = s.launch;
     return kind->simulate(path, text, o, out);
   }
   const ReadProgram read = read_program(text, input_name(path));
@@ -225,6 +229,7 @@ int run_sim(const Args& args) {
   options.add(show_option("failing elements to print per file"));
   options.add(limit_options());
   options.add(input_options());
+  options.add(launch_options());
   po::positional_options_description positional;
   positional.add("file", -1);
   const po::variables_map vm = parse_options(args, options, positional);
@@ -242,7 +247,8 @@ int run_sim(const Args& args) {
                        .json = vm["json"].as<bool>(),
                        .progress = inputs.size() == 1,
                        .replay_arch =
-                           vm["arch"].defaulted() ? std::nullopt : std::optional(vm["arch"].as<std::string>())};
+                           vm["arch"].defaulted() ? std::nullopt : std::optional(vm["arch"].as<std::string>()),
+                       .launch = launch_choice_from(vm)};
   sim::check_case_options(settings.cases, "sim");
   const BatchOptions batch{
       .jobs = checked_jobs(vm["jobs"].as<int>()),

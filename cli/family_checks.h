@@ -36,9 +36,11 @@ FileOutcome gpu_sparse_file(const std::string& path, const std::string& text, co
                             std::ostream& out);
 FileOutcome check_wgmma_file(const std::string& path, const std::string& text, bool json, bool allow,
                              std::ostream& out);
-// A kernel's PTX (no wgmma) with NAME.launch.json beside it: the launch run
-// on the CTA machine and D checked against the gemm (cli/cmd_ptx.cc).
-FileOutcome check_ptx_file(const std::string& path, const std::string& text, bool json, bool allow, std::ostream& out);
+// A kernel's PTX (no wgmma) with NAME.launch.json beside it (or the
+// options' launch): the launch run on the CTA machine and D checked against
+// the gemm (cli/cmd_ptx.cc).
+FileOutcome check_ptx_file(const std::string& path, const std::string& text, const KindOptions& options,
+                           std::ostream& out);
 // sim on the same: random cases with numbers (sim/ptx/ptx_sim.h).
 FileOutcome simulate_ptx_file(const std::string& path, const std::string& text, const KindOptions& options,
                               std::ostream& out);

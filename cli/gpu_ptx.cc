@@ -14,6 +14,7 @@
 
 #include "cli/command.h"
 #include "cli/family_checks.h"
+#include "cli/kernel_source.h"
 #include "core/base/error.h"
 #include "core/base/file_io.h"
 #include "core/base/hex.h"
@@ -27,8 +28,9 @@ namespace mmacheck::cli {
 
 FileOutcome gpu_ptx_file(const std::string& path, const std::string& text, const KindOptions& options,
                          std::ostream& out) {
-  const ptx::PtxModule module = ptx::read_ptx(text, input_name(path));
-  ptx::PtxLaunch launch = ptx::read_launch_beside(path);
+  const KernelPtx source = kernel_ptx(path, text);
+  const ptx::PtxModule module = ptx::read_ptx(source.text, source.file);
+  ptx::PtxLaunch launch = ptx::read_launch_for(path, options.launch);
   const ptx::PtxKernel& kernel = ptx::bind_launch(launch, module);
   const sim::ArchParams& arch = sim::arch_params(options.arch.value_or("sm_90"));
   const sim::InputSet inputs = sim::input_set(options.inputs);
@@ -46,8 +48,7 @@ FileOutcome gpu_ptx_file(const std::string& path, const std::string& text, const
   int d_param = -1;  // the parameter D is bound to
   for (std::size_t p = 0; p < launch.params.size(); ++p)
     if (launch.params[p].tensor == launch.d) d_param = static_cast<int>(p);
-  if (d_param < 0)
-    throw Error(SourceLoc{ptx::launch_path_for(path), 1, 1}, "the kernel is not given D: nothing to compare");
+  if (d_param < 0) throw Error(SourceLoc{launch.file, 1, 1}, "the kernel is not given D: nothing to compare");
   for (int i = 0; i < options.cases; ++i) {
     const sim::PtxCase c = sim::simulate_ptx_case(kernel, launch, arch, options.seed, i, inputs);
     if (c.refutation || c.unfollowed) {
@@ -69,7 +70,7 @@ FileOutcome gpu_ptx_file(const std::string& path, const std::string& text, const
       }
     }
     const std::vector<cuda::Bytes> after = session->gpu.run(
-        text, kernel.name,
+        source.text, kernel.name,
         cuda::LaunchDims{{static_cast<unsigned>(launch.shape.grid[0]), static_cast<unsigned>(launch.shape.grid[1]),
                           static_cast<unsigned>(launch.shape.grid[2])},
                          {static_cast<unsigned>(launch.shape.block[0]), static_cast<unsigned>(launch.shape.block[1]),

@@ -9,6 +9,7 @@
 #include "cli/vector_replay.h"
 #include "core/base/file_io.h"
 #include "core/cute/cute_dsl_print.h"
+#include "cli/kernel_source.h"
 #include "core/ptx/ptx_reader.h"
 #include "core/tcgen05/tcgen05_tirx.h"
 
@@ -68,6 +69,7 @@ bool wgmma_ptx(std::string_view path, std::string_view text) {
          text.find("wgmma.") != std::string_view::npos;
 }
 bool ptx_kernel(std::string_view, std::string_view text) { return ptx::looks_like_ptx(text); }
+bool cuda_kernel(std::string_view path, std::string_view text) { return cuda_source(path, text); }
 bool triton_file(std::string_view, std::string_view text) {
   // TTGIR or its signatures: Triton's GPU dialects name themselves.
   for (const std::string_view dialect : {"#ttg.", "#triton_gpu.", "ttng.warp_group_dot"})
@@ -149,8 +151,10 @@ constexpr std::array kKinds{
               simulate_wgmma_file, kGpuWgmmaFile},
     InputKind{"wgmma", "kernels' PTX with wgmma (the fence, commit and wait order)", wgmma_ptx,
               plain<check_wgmma_order_file>},
-    InputKind{"ptx", "kernels' PTX with a launch file (NAME.launch.json beside NAME.ptx)", ptx_kernel,
-              plain<check_ptx_file>, simulate_ptx_file, kGpuPtxFile},
+    InputKind{"ptx", "kernels' PTX with a launch file (NAME.launch.json beside NAME.ptx)", ptx_kernel, check_ptx_file,
+              simulate_ptx_file, kGpuPtxFile, true},
+    InputKind{"cuda", "CUDA C++ kernels (.cu, compiled to PTX by NVRTC) with a launch file beside them", cuda_kernel,
+              check_ptx_file, simulate_ptx_file, kGpuPtxFile, true},
     InputKind{"triton", "Triton layouts (JSON with \"operands\", TTGIR)", triton_file, plain<check_triton_file>},
     InputKind{"cute", "CuTe headers, atom lists and DSL prints", cute_file, cute},
 };
@@ -200,6 +204,13 @@ const InputKind* recognise(std::string_view path, std::string_view text) {
   for (const InputKind& k : kKinds)
     if (k.recognises(path, text)) return &k;
   return nullptr;
+}
+
+void check_launch_options(const ptx::LaunchChoice& launch, const InputKind* kind, const std::string& path) {
+  if (!launch.any() || (kind != nullptr && kind->launched)) return;
+  throw Error(SourceLoc{input_name(path), 0, 0},
+              "--launch, --kernel, --grid, --block and --dynamic-shared launch a PTX or CUDA kernel; this file is " +
+                  (kind != nullptr ? std::string("one of ") + std::string(kind->what) : std::string("a gemm program")));
 }
 
 }  // namespace mmacheck::cli

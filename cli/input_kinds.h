@@ -25,6 +25,7 @@
 
 #include "cli/file_batch.h"
 #include "core/base/limits.h"
+#include "core/ptx/ptx_launch.h"
 
 namespace mmacheck::cli {
 
@@ -38,6 +39,7 @@ struct KindOptions {
   std::string inputs = "standard";
   int show = 10;
   std::optional<std::string> arch = std::nullopt;  // sim's --arch for vector files (else their family's)
+  ptx::LaunchChoice launch{};                      // a PTX or CUDA kernel's launch options
 };
 
 struct InputKind {
@@ -55,7 +57,14 @@ struct InputKind {
   // where the device has no run of the family's files yet.
   FileOutcome (*gpu)(const std::string& path, const std::string& text, const KindOptions& options,
                      std::ostream& out) = nullptr;
+  // Whether the kind is a kernel launched as KindOptions::launch says (the
+  // launch options are an error on any other file).
+  bool launched = false;
 };
+
+// Throws Error at `path` when launch options were given for a file that is
+// not a launched kernel (`kind` nullptr: a gemm program).
+void check_launch_options(const ptx::LaunchChoice& launch, const InputKind* kind, const std::string& path);
 
 // The jobs that read files of every kind through the door, each a column
 // of the table (prove: check; sim: simulate; gpu: gpu).

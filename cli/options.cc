@@ -1,5 +1,6 @@
 #include "cli/options.h"
 
+#include <charconv>
 #include <cstdint>
 #include <limits>
 
@@ -53,6 +54,52 @@ Limits limits_from(const po::variables_map& vm) {
     limits.set(info.resource, static_cast<std::int64_t>(v > kMax ? kMax : v));
   }
   return limits;
+}
+
+po::options_description launch_options() {
+  po::options_description o("a PTX or CUDA kernel's launch (over its launch file's values)");
+  // clang-format off
+  o.add_options()
+      ("launch", po::value<std::string>(), "the launch file (default: NAME.launch.json beside NAME.ptx or NAME.cu)")
+      ("kernel", po::value<std::string>(), "the .entry to run (default: the launch file's, else the module's only one)")
+      ("grid", po::value<std::string>(), "CTAs: X[,Y[,Z]]")
+      ("block", po::value<std::string>(), "threads per CTA: X[,Y[,Z]]")
+      ("dynamic-shared", po::value<std::int64_t>(), "bytes of .extern .shared memory per CTA");
+  // clang-format on
+  return o;
+}
+
+namespace {
+
+// "4", "4,2", "4x2x1": one to three positive numbers.
+std::array<int, 3> dims_option(const std::string& text, const char* option) {
+  std::array<int, 3> out{1, 1, 1};
+  std::size_t at = 0;
+  for (std::size_t i = 0;; ++i) {
+    const std::size_t end = text.find_first_of(",x", at);
+    const std::string part = text.substr(at, end == std::string::npos ? std::string::npos : end - at);
+    int v = 0;
+    const auto [ptr, ec] = std::from_chars(part.data(), part.data() + part.size(), v);
+    if (i >= 3 || part.empty() || ec != std::errc() || ptr != part.data() + part.size() || v < 1)
+      throw Error(std::string(option) + ": expected one to three positive numbers (X[,Y[,Z]]), got '" +
+                  printable(text) + "'");
+    out[i] = v;
+    if (end == std::string::npos) break;
+    at = end + 1;
+  }
+  return out;
+}
+
+}  // namespace
+
+ptx::LaunchChoice launch_choice_from(const po::variables_map& vm) {
+  ptx::LaunchChoice c;
+  if (vm.count("launch")) c.file = vm["launch"].as<std::string>();
+  if (vm.count("kernel")) c.kernel = vm["kernel"].as<std::string>();
+  if (vm.count("grid")) c.grid = dims_option(vm["grid"].as<std::string>(), "--grid");
+  if (vm.count("block")) c.block = dims_option(vm["block"].as<std::string>(), "--block");
+  if (vm.count("dynamic-shared")) c.dynamic_shared = vm["dynamic-shared"].as<std::int64_t>();
+  return c;
 }
 
 void check_output_size(const std::string& text, const Limits& limits, const std::string& what) {

@@ -22,6 +22,7 @@
 #include <boost/program_options.hpp>
 
 #include "core/base/limits.h"
+#include "core/ptx/ptx_launch.h"
 
 namespace mmacheck::cli {
 
@@ -35,6 +36,13 @@ boost::program_options::options_description show_option(const std::string& what)
 constexpr int kMaxThreads = 1024;
 int hardware_if_zero(int threads);
 Limits limits_from(const boost::program_options::variables_map& vm);
+
+// A kernel's launch on the command line (prove, sim and gpu of a .ptx or
+// .cu file): --launch FILE, --kernel NAME, --grid X[,Y[,Z]], --block
+// X[,Y[,Z]], --dynamic-shared BYTES, each over the launch file's value
+// (core/ptx/ptx_launch.h).
+boost::program_options::options_description launch_options();
+ptx::LaunchChoice launch_choice_from(const boost::program_options::variables_map& vm);
 
 // Throws the limit's Error when `text` is longer than --max-output-bytes;
 // `what` names the output ("the CUDA source").

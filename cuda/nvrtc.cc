@@ -2,6 +2,7 @@
 
 #include <nvrtc.h>
 
+#include <filesystem>
 #include <optional>
 
 #include "core/base/error.h"
@@ -21,6 +22,8 @@ struct Nvrtc::Api {
   decltype(&nvrtcGetProgramLog) log = lib.get<decltype(log)>("nvrtcGetProgramLog");
   decltype(&nvrtcGetCUBINSize) cubin_size = lib.get<decltype(cubin_size)>("nvrtcGetCUBINSize");
   decltype(&nvrtcGetCUBIN) cubin = lib.get<decltype(cubin)>("nvrtcGetCUBIN");
+  decltype(&nvrtcGetPTXSize) ptx_size = lib.get<decltype(ptx_size)>("nvrtcGetPTXSize");
+  decltype(&nvrtcGetPTX) ptx = lib.get<decltype(ptx)>("nvrtcGetPTX");
 };
 
 Nvrtc Nvrtc::load() {
@@ -57,6 +60,38 @@ std::string Nvrtc::compile(const std::string& source, int sm, const std::string&
 }
 
 std::string Nvrtc::compile_for(const std::string& source, const std::string& target, const std::string& name) const {
+  return build(source, target, {}, name, false);
+}
+
+std::string Nvrtc::ptx(const std::string& source, const std::string& arch, const std::string& name,
+                       const std::vector<std::string>& include_dirs) const {
+  std::vector<std::string> options{"--generate-line-info"};
+  for (const std::string& dir : include_dirs) options.push_back("--include-path=" + dir);
+  // The toolkit's headers (cuda_fp16.h, mma.h) beside the library NVRTC was
+  // loaded from (lib64/../include), where a toolkit is installed.
+  const std::string lib = api_->lib.directory();
+  if (!lib.empty() && std::filesystem::is_regular_file(lib + "/../include/cuda_fp16.h"))
+    options.push_back("--include-path=" + lib + "/../include");
+  try {
+    return build(source, arch, options, name, true);
+  } catch (const Error& e) {
+    // NVRTC's log says "NAME(LINE): error: ...": the first such line is where.
+    const std::string& log = e.message();
+    const std::string key = name + "(";
+    for (std::size_t at = log.find(key); at != std::string::npos; at = log.find(key, at + 1)) {
+      const std::size_t close = log.find("): error", at);
+      if (close == std::string::npos) break;
+      const std::string digits = log.substr(at + key.size(), close - at - key.size());
+      if (!digits.empty() && digits.size() < 9 && digits.find_first_not_of("0123456789") == std::string::npos)
+        throw Error(SourceLoc{name, std::stoi(digits), 1}, log);
+    }
+    throw;
+  }
+}
+
+std::string Nvrtc::build(const std::string& source, const std::string& target, std::vector<std::string> options,
+                         const std::string& name, bool ptx) const {
+  options.insert(options.begin(), {"--gpu-architecture=" + target, "--std=c++17"});
   const Api& api = *api_;
   const auto check = [&](nvrtcResult r, const char* call) {
     if (r != NVRTC_SUCCESS) throw Error(std::string("NVRTC ") + call + ": " + api.error_string(r));
@@ -69,9 +104,9 @@ std::string Nvrtc::compile_for(const std::string& source, const std::string& tar
     ~Guard() { api.destroy(&program); }
   } guard{api, program};
 
-  const std::string arch = "--gpu-architecture=" + target;
-  const char* options[] = {arch.c_str(), "--std=c++17"};
-  const nvrtcResult compiled = api.compile(program, 2, options);
+  std::vector<const char*> argv;
+  for (const std::string& o : options) argv.push_back(o.c_str());
+  const nvrtcResult compiled = api.compile(program, static_cast<int>(argv.size()), argv.data());
   if (compiled != NVRTC_SUCCESS) {
     std::size_t size = 0;
     api.log_size(program, &size);
@@ -82,10 +117,12 @@ std::string Nvrtc::compile_for(const std::string& source, const std::string& tar
                 log);
   }
   std::size_t size = 0;
-  check(api.cubin_size(program, &size), "nvrtcGetCUBINSize");
-  std::string cubin(size, '\0');
-  check(api.cubin(program, cubin.data()), "nvrtcGetCUBIN");
-  return cubin;
+  check(ptx ? api.ptx_size(program, &size) : api.cubin_size(program, &size),
+        ptx ? "nvrtcGetPTXSize" : "nvrtcGetCUBINSize");
+  std::string out(size, '\0');
+  check(ptx ? api.ptx(program, out.data()) : api.cubin(program, out.data()), ptx ? "nvrtcGetPTX" : "nvrtcGetCUBIN");
+  while (ptx && !out.empty() && out.back() == '\0') out.pop_back();
+  return out;
 }
 
 }  // namespace mmacheck::cuda

@@ -10,6 +10,7 @@
 
 #include <memory>
 #include <string>
+#include <vector>
 
 namespace mmacheck::cuda {
 
@@ -27,11 +28,20 @@ class Nvrtc {
   // target: plain sm_90 rejects it).
   std::string compile_for(const std::string& source, const std::string& arch,
                           const std::string& name = "mmacheck.cu") const;
+  // The PTX of `source` for a virtual target ("compute_80"), with line
+  // information (`.loc` of `name`'s lines) and `include_dirs` searched
+  // first.  A compile error is an Error at `name`'s first line NVRTC
+  // complains of, carrying the log.
+  std::string ptx(const std::string& source, const std::string& arch, const std::string& name,
+                  const std::vector<std::string>& include_dirs) const;
 
   struct Api;  // the library and its entry points, resolved once by load()
 
  private:
   explicit Nvrtc(std::shared_ptr<const Api> api) : api_(std::move(api)) {}
+  // The program's CUBIN or (`ptx`) PTX.
+  std::string build(const std::string& source, const std::string& target, std::vector<std::string> options,
+                    const std::string& name, bool ptx) const;
   std::shared_ptr<const Api> api_;
 };
 

@@ -8,9 +8,11 @@
 #include <unistd.h>
 
 #include <filesystem>
+#include <fstream>
 #include <sstream>
 
 #include "core/base/error.h"
+#include "core/base/json.h"
 #include "core/ptx/ptx_check.h"
 #include "core/ptx/ptx_launch.h"
 #include "core/ptx/ptx_reader.h"
@@ -391,6 +393,133 @@ TEST_CASE("a PTX kernel without its launch file, or from standard input, is bad 
                              std::filesystem::copy_options::overwrite_existing);
   CHECK(run_mmacheck({"prove", ptx}).status == 0);
   std::filesystem::remove_all(dir);
+}
+
+}  // namespace test_ptx
+
+namespace test_ptx {
+
+TEST_CASE("the launch options choose the kernel and its launch file, grid and block, over the file's", "[ptx][cli]") {
+  const std::filesystem::path dir =
+      std::filesystem::temp_directory_path() / ("mmacheck-ptx-options-" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  // Two kernels in one module: the second a copy of the first, renamed.
+  const std::string text = read_file(source_path(kDir + "global.ptx"));
+  const std::size_t entry = text.find(".visible .entry gemm_m16n8k16(");
+  REQUIRE(entry != std::string::npos);
+  std::string second = text.substr(entry);
+  second.replace(second.find("gemm_m16n8k16"), 13, "gemm_again");
+  const std::string two = (dir / "two.ptx").string();
+  std::ofstream(two) << text << "\n" << second;
+  const std::string launch = source_path(kDir + "global.launch.json");
+  Json no_kernel = Json::parse(read_file(launch));
+  no_kernel.erase("kernel");
+  std::ofstream(dir / "two.launch.json") << no_kernel.dump(2);
+
+  test::RunResult r = run_mmacheck({"prove", two});
+  CHECK(r.status == 2);
+  CHECK_THAT(r.err, Catch::Contains("the module has 2 kernels: name one with \"kernel\" or --kernel"));
+  r = run_mmacheck({"prove", two, "--kernel", "gemm_again"});
+  CHECK(r.status == 0);
+  CHECK_THAT(r.out, Catch::Contains("proved: gemm_again"));
+  r = run_mmacheck({"prove", two, "--kernel", "gemm_nope"});
+  CHECK(r.status == 2);
+  CHECK_THAT(r.err,
+             Catch::Contains("--kernel: the module has no kernel \"gemm_nope\" (it has gemm_m16n8k16, gemm_again)"));
+
+  // --launch names a file elsewhere; --grid and --block over its values.
+  const std::string lone = (dir / "lone.ptx").string();
+  std::filesystem::copy_file(source_path(kDir + "global.ptx"), lone, std::filesystem::copy_options::overwrite_existing);
+  CHECK(run_mmacheck({"prove", lone}).status == 2);
+  r = run_mmacheck({"prove", lone, "--launch", launch});
+  CHECK(r.status == 0);
+  r = run_mmacheck({"prove", lone, "--launch", launch, "--grid", "1", "--json"});
+  CHECK(r.status == 1);  // fewer CTAs than tiles: an element never written
+  CHECK_THAT(r.out, Catch::Contains("is never written"));
+  CHECK(Json::parse(r.out)["ptx"]["grid"] == Json::array({1, 1, 1}));
+  r = run_mmacheck({"sim", lone, "--launch", launch, "--cases", "2", "--block", "16"});
+  CHECK(r.status != 0);  // half a warp: the mma's lanes are not all there
+  for (const std::string bad : {"0", "1,2,3,4", "2x", "-1", "a"}) {
+    r = run_mmacheck({"prove", lone, "--launch", launch, "--grid", bad});
+    CHECK(r.status == 2);
+    CHECK_THAT(r.err, Catch::Contains("--grid: expected one to three positive numbers"));
+  }
+  r = run_mmacheck({"prove", lone, "--launch", launch, "--block", "64,32"});
+  CHECK(r.status == 2);
+  CHECK_THAT(r.err, Catch::Contains("--block: a block of more than 1024 threads"));
+  // On anything but a kernel, the options are an error, not ignored.
+  r = run_mmacheck({"prove", source_path("examples/seed.txt"), "--kernel", "gemm"});
+  CHECK(r.status == 2);
+  CHECK_THAT(r.err, Catch::Contains("launch a PTX or CUDA kernel; this file is a gemm program"));
+  std::filesystem::remove_all(dir);
+}
+
+}  // namespace test_ptx
+
+namespace test_ptx {
+
+TEST_CASE("a .cu kernel is compiled to PTX by NVRTC, and a finding names its .cu line", "[ptx][cli]") {
+  const std::filesystem::path dir =
+      std::filesystem::temp_directory_path() / ("mmacheck-ptx-cu-" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  const std::string source = read_file(source_path(kDir + "gemm_global.cu"));
+  const std::string launch = read_file(source_path(kDir + "global.launch.json"));
+  const auto place = [&](const std::string& name, const std::string& prefix) {
+    std::ofstream(dir / (name + ".cu")) << prefix << source;
+    std::ofstream(dir / (name + ".launch.json")) << launch;
+    return (dir / (name + ".cu")).string();
+  };
+  const std::string ok = place("ok", "");
+  test::RunResult r = run_mmacheck({"prove", ok});
+  if (!test::kWithCuda) {
+    CHECK(r.status == 2);
+    CHECK_THAT(r.err, Catch::Contains(ok + ":1:1: error: this mmacheck was built without the CUDA layer"));
+  } else if (r.status == 2 && r.err.find("which this machine lacks") != std::string::npos) {
+    WARN("no NVRTC on this machine: " << r.err);
+  } else {
+    CHECK(r.status == 0);
+    CHECK_THAT(r.out, Catch::StartsWith("proved: gemm_m16n8k16"));
+    // The skipped K step: the store of D (its line in the .cu: the first
+    // store after the loop, line 53 of the kernel, 54 with the #define).
+    const std::string skip = place("skip", "#define PLANT_SKIP_K\n");
+    r = run_mmacheck({"prove", skip, "--json"});
+    CHECK(r.status == 1);
+    const Json j = Json::parse(r.out);
+    CHECK(j["verdict"] == "refuted");
+    CHECK(j["ptx"]["source"]["file"] == skip);
+    CHECK(j["ptx"]["source"]["line"] == 54);
+    r = run_mmacheck({"prove", skip});
+    CHECK_THAT(r.out, Catch::Contains(skip + ":54:3 (" + skip + ".ptx:"));
+    CHECK_THAT(r.out, Catch::Contains("lacks the products of k = 16..31"));
+    // A compile error: at the .cu line NVRTC names, with its log.
+    std::ofstream(dir / "bad.cu") << "extern \"C\" __global__ void f() {\n  undefined_name();\n}\n";
+    std::ofstream(dir / "bad.launch.json") << launch;
+    r = run_mmacheck({"prove", (dir / "bad.cu").string()});
+    CHECK(r.status == 2);
+    CHECK_THAT(r.err, Catch::Contains((dir / "bad.cu").string() + ":2:1: error: NVRTC could not compile"));
+    CHECK_THAT(r.err, Catch::Contains("undefined_name"));
+  }
+  std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("a finding in a compiler's PTX also names its source line (.loc)", "[ptx]") {
+  const std::string path = "tests/data/ptx/triton/f16_32x32x32_w4_skip_k.ptx";
+  const PtxModule m = read_ptx(read_file(source_path(path)), path);
+  const PtxReport r = check_ptx_launch(m, read_launch_for(source_path(path)), {});
+  REQUIRE(r.finding);
+  CHECK(r.finding->loc.line == 501);
+  CHECK(r.finding->source.file.ends_with("triton_kernels.py"));
+  CHECK(r.finding->source.line == 61);
+  CHECK(r.finding->source.col == 9);
+  // `.loc` of a file no `.file` names, or line 0, is no source.
+  const PtxModule bare = read_ptx(
+      ".version 8.0\n.target sm_80\n.address_size 64\n.file 1 \"a.cu\"\n"
+      ".visible .entry k()\n{\n.loc 2 5 1\nret;\n.loc 1 0 0\nret;\n.loc 1 7 3\nret;\n}\n",
+      "bare.ptx");
+  REQUIRE(bare.kernels[0].code.size() == 3);
+  CHECK(bare.kernels[0].code[0].source.file.empty());
+  CHECK(bare.kernels[0].code[1].source.file.empty());
+  CHECK(bare.kernels[0].code[2].source.str() == "a.cu:7:3");
 }
 
 }  // namespace test_ptx

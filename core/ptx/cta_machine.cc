@@ -95,11 +95,11 @@ GlobalMemory::Region* GlobalMemory::find(std::uint64_t address, std::int64_t byt
 // ---- ThreadContext ---------------------------------------------------------
 
 void ThreadContext::fault(const Instruction& inst, const std::string& message) const {
-  throw PtxFault{Finding{inst.loc, cta_.id, thread_, message}};
+  throw PtxFault{Finding{inst.loc, cta_.id, thread_, message, inst.source}};
 }
 
 void ThreadContext::unfollowed(const Instruction& inst, const std::string& message) const {
-  throw PtxUnfollowed{Finding{inst.loc, cta_.id, thread_, message}};
+  throw PtxUnfollowed{Finding{inst.loc, cta_.id, thread_, message, inst.source}};
 }
 
 Value ThreadContext::get(const Operand& op, int bits) const {

@@ -53,6 +53,7 @@ struct Finding {
   std::array<int, 3> cta{};
   int thread = 0;
   std::string message;
+  SourceLoc source{};  // the instruction's line in the compiler's source, where the PTX says (Instruction::source)
 };
 
 // A tensor argument of the launch: its elements' bytes, shape and strides

@@ -53,6 +53,7 @@ class DCheck {
   Finding at_origin(const Origin& o, std::string message) const {
     Finding f;
     f.loc = k_.code[static_cast<std::size_t>(o.inst)].loc;
+    f.source = k_.code[static_cast<std::size_t>(o.inst)].source;
     const auto& g = l_.shape.grid;
     f.cta = {static_cast<int>(o.cta % g[0]), static_cast<int>((o.cta / g[0]) % g[1]),
              static_cast<int>(o.cta / (std::int64_t{g[0]} * g[1]))};

@@ -86,6 +86,9 @@ enum class Rounding : std::uint8_t { none, rn, rz, rm, rp, rni, rzi, rmi, rpi };
 
 struct Instruction {
   SourceLoc loc;
+  // The compiler's source line the `.loc` before it names (the .cu or .py
+  // line; `.file`'s name); file empty where the PTX has none.
+  SourceLoc source;
   std::string opcode;  // as written: "ld.global.v4.b32"
   int guard = -1;      // the guarding predicate register, or -1
   bool guard_negated = false;

@@ -30,6 +30,7 @@ class LaunchReader {
       if (key == "kernel") {
         if (!value.is_string()) throw Error(src_.at(at), "\"kernel\" is a name");
         l.kernel = value.get<std::string>();
+        l.kernel_loc = src_.at(at);
       } else if (key == "grid") {
         l.shape.grid = dims(value, at, 1 << 20);
       } else if (key == "block") {
@@ -218,12 +219,18 @@ const PtxKernel& bind_launch(PtxLaunch& launch, const PtxModule& module) {
     if (module.kernels.size() != 1)
       throw Error(at, module.kernels.empty() ? std::string("the module has no .entry kernel")
                                              : "the module has " + std::to_string(module.kernels.size()) +
-                                                   " kernels: name one with \"kernel\"");
+                                                   " kernels: name one with \"kernel\" or --kernel");
     kernel = &module.kernels[0];
   } else {
     for (const PtxKernel& k : module.kernels)
       if (k.name == launch.kernel) kernel = &k;
-    if (kernel == nullptr) throw Error(at, "the module has no kernel \"" + printable(launch.kernel) + "\"");
+    if (kernel == nullptr) {
+      std::string names;
+      for (const PtxKernel& k : module.kernels) names += (names.empty() ? "" : ", ") + k.name;
+      throw Error(launch.kernel_loc, std::string(launch.kernel_loc.file.empty() ? "--kernel: " : "") +
+                                         "the module has no kernel \"" + printable(launch.kernel) + "\" (it has " +
+                                         (names.empty() ? "none" : names) + ")");
+    }
   }
   if (launch.params.size() != kernel->params.size())
     throw Error(at, "kernel " + kernel->name + " takes " + std::to_string(kernel->params.size()) +
@@ -276,22 +283,48 @@ const PtxKernel& bind_launch(PtxLaunch& launch, const PtxModule& module) {
   return *kernel;
 }
 
-PtxLaunch read_launch_beside(const std::string& ptx_path) {
-  if (ptx_path == "-")
-    throw Error(SourceLoc{"<stdin>", 0, 0},
-                "a PTX kernel is read from a file, with its launch in NAME.launch.json beside it");
-  const std::string path = launch_path_for(ptx_path);
-  if (!std::filesystem::is_regular_file(path))
-    throw Error(SourceLoc{ptx_path, 1, 1},
-                "no launch file '" + path +
-                    "' beside the kernel: it gives the grid, the block and a tensor or value for "
-                    "each parameter (docs/ptx.md)");
-  return read_launch(read_text_file(path), path);
+PtxLaunch read_launch_for(const std::string& kernel_path, const LaunchChoice& choice) {
+  std::string path = choice.file;
+  if (path.empty()) {
+    if (kernel_path == "-")
+      throw Error(SourceLoc{"<stdin>", 0, 0},
+                  "a kernel read from standard input needs its launch file named (--launch FILE)");
+    path = launch_path_for(kernel_path);
+    if (!std::filesystem::is_regular_file(path))
+      throw Error(SourceLoc{kernel_path, 1, 1},
+                  "no launch file '" + path +
+                      "' beside the kernel (or --launch FILE): it gives the grid, the block and a tensor or value "
+                      "for each parameter (docs/ptx.md)");
+  }
+  PtxLaunch l = read_launch(read_text_file(path), path);
+  if (!choice.kernel.empty()) {
+    l.kernel = choice.kernel;
+    l.kernel_loc = SourceLoc{};
+  }
+  const auto checked = [](const std::array<int, 3>& d, std::int64_t max, const char* option) {
+    for (const int x : d)
+      if (x < 1 || x > max) throw Error(std::string(option) + ": each number is 1.." + std::to_string(max));
+    return d;
+  };
+  if (choice.grid) l.shape.grid = checked(*choice.grid, 1 << 20, "--grid");
+  if (choice.block) {
+    l.shape.block = checked(*choice.block, 1024, "--block");
+    if (std::int64_t{l.shape.block[0]} * l.shape.block[1] * l.shape.block[2] > 1024)
+      throw Error("--block: a block of more than 1024 threads");
+    l.block_given = true;
+  }
+  if (choice.dynamic_shared) {
+    if (*choice.dynamic_shared < 0 || *choice.dynamic_shared > 232448)
+      throw Error("--dynamic-shared: bytes in 0..232448 (sm_90's most per CTA)");
+    l.shape.dynamic_shared = *choice.dynamic_shared;
+  }
+  return l;
 }
 
-std::string launch_path_for(const std::string& ptx_path) {
-  std::string base = ptx_path;
-  if (base.size() > 4 && base.ends_with(".ptx")) base.resize(base.size() - 4);
+std::string launch_path_for(const std::string& kernel_path) {
+  std::string base = kernel_path;
+  for (const std::string_view ext : {".ptx", ".cu"})
+    if (base.size() > ext.size() && base.ends_with(ext)) base.resize(base.size() - ext.size());
   return base + ".launch.json";
 }
 

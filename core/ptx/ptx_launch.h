@@ -23,6 +23,7 @@
 // value's line and column.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -43,7 +44,8 @@ struct ParamBinding {
 
 struct PtxLaunch {
   std::string file;
-  std::string kernel;  // empty: the module's only kernel
+  std::string kernel;    // empty: the module's only kernel
+  SourceLoc kernel_loc;  // where it was named (none: on the command line)
   GridShape shape;
   bool block_given = false;
   std::vector<TensorArg> tensors;
@@ -63,11 +65,28 @@ PtxLaunch read_launch(std::string_view text, const std::string& file);
 // none.  Throws Error at the launch file's values.
 const PtxKernel& bind_launch(PtxLaunch& launch, const PtxModule& module);
 
-// "dir/k.launch.json" for "dir/k.ptx".
-std::string launch_path_for(const std::string& ptx_path);
+// "dir/k.launch.json" for "dir/k.ptx" (and "dir/k.cu").
+std::string launch_path_for(const std::string& kernel_path);
 
-// The launch file beside a PTX file, read; a missing one (or a kernel read
-// from standard input, "-") is an Error at the PTX file saying what it holds.
-PtxLaunch read_launch_beside(const std::string& ptx_path);
+// What the command line says of a launch (`--launch FILE`, `--kernel NAME`,
+// `--grid`, `--block`, `--dynamic-shared`): each, where given, in place of
+// the launch file's.
+//
+//     LaunchChoice c{.kernel = "gemm_shared", .grid = {{4, 1, 1}}};
+//     read_launch_for("k.ptx", c).shape.grid == {4, 1, 1}   // params from k.launch.json
+struct LaunchChoice {
+  std::string file;    // the launch file; empty: the one beside the kernel
+  std::string kernel;  // the .entry to run; empty: the file's, else the module's only one
+  std::optional<std::array<int, 3>> grid, block;
+  std::optional<std::int64_t> dynamic_shared;
+  bool any() const { return !file.empty() || !kernel.empty() || grid || block || dynamic_shared; }
+};
+
+// The launch file for a kernel file (`choice.file`, else the one beside
+// it), read, with the choice's values over the file's.  A missing file (or
+// a kernel read from standard input, "-", with no --launch) is an Error at
+// the kernel file saying what it holds; values out of range are Errors
+// naming the option.
+PtxLaunch read_launch_for(const std::string& kernel_path, const LaunchChoice& choice = {});
 
 }  // namespace mmacheck::ptx

@@ -273,7 +273,7 @@ class Reader {
         const Token n = expect(Tok::number, "64");
         if (n.text != "64") throw error(n, "only .address_size 64 is modelled");
       } else if (t.text == ".file") {
-        skip_line(t.line);
+        source_file(t);
       } else if (t.text == ".visible" || t.text == ".weak" || t.text == ".extern") {
         extern_ = t.text == ".extern";
         continue;
@@ -294,6 +294,7 @@ class Reader {
       extern_ = false;
     }
     if (m.version_major == 0) throw Error(SourceLoc{file_, 1, 1}, "no .version directive: not a PTX module");
+    resolve_sources(m);
     return m;
   }
 
@@ -323,6 +324,36 @@ class Reader {
     if (t.kind != Tok::punct || t.text != p)
       throw error(t, "expected '" + std::string(p) + "', found " +
                          (t.kind == Tok::end ? std::string("the end of the file") : "'" + printable(t.text) + "'"));
+  }
+  // `.file 1 "k.cu"` (nvcc and NVRTC add a timestamp and a size).
+  void source_file(const Token& at) {
+    const Token n = expect(Tok::number, "a file number");
+    const Token name = expect(Tok::string, "a file name");
+    files_[integer(n)] = std::string(name.text);
+    skip_line(at.line);
+  }
+  // `.loc 1 42 7` (and `, function_name ..., inlined_at ...`): the source
+  // line of the instructions after it, its file by number until the module's
+  // `.file`s are all read (resolve_sources); none for line 0.
+  SourceLoc source_line(const Token& at) {
+    const Token f = expect(Tok::number, "a file number");
+    const Token l = expect(Tok::number, "a line number");
+    std::int64_t column = 0;
+    if (peek().kind == Tok::number && peek().line == at.line) column = integer(next());
+    skip_line(at.line);
+    const std::int64_t line = integer(l);
+    if (line <= 0 || line > (1 << 30) || column < 0 || column > (1 << 20)) return {};
+    return SourceLoc{std::to_string(integer(f)), static_cast<int>(line), static_cast<int>(column)};
+  }
+  // nvcc writes a kernel's `.file`s after it: the numbers become names at
+  // the end; a number no `.file` names is no source.
+  void resolve_sources(PtxModule& m) const {
+    for (PtxKernel& k : m.kernels)
+      for (Instruction& inst : k.code) {
+        if (inst.source.file.empty()) continue;
+        const auto it = files_.find(std::stoll(inst.source.file));
+        inst.source = it == files_.end() ? SourceLoc{} : SourceLoc{it->second, inst.source.line, inst.source.col};
+      }
   }
   void skip_line(int line) {
     while (peek().kind != Tok::end && peek().line == line) next();
@@ -398,6 +429,7 @@ class Reader {
   }
 
   void entry(PtxModule& m, const Token& at) {
+    source_ = {};
     PtxKernel k;
     const Token name = expect(Tok::word, "the kernel's name");
     k.name = std::string(name.text);
@@ -547,7 +579,7 @@ class Reader {
       }
       if (t.kind == Tok::word && t.text == ".loc") {
         next();
-        skip_line(t.line);
+        source_ = source_line(t);
         continue;
       }
       if (k.code.size() >= kMaxInstructions) throw error(t, "more than 1,000,000 instructions in one kernel");
@@ -590,6 +622,7 @@ class Reader {
     Instruction inst;
     Token head = peek();
     inst.loc = loc(head);
+    inst.source = source_;
     if (is_punct("@")) {
       next();
       if (is_punct("!")) {
@@ -731,6 +764,8 @@ class Reader {
   }
 
   std::string file_;
+  std::unordered_map<std::int64_t, std::string> files_;  // .file number -> name
+  SourceLoc source_;                                     // the last .loc's line (file: its number)
   std::vector<Token> toks_;
   std::size_t pos_ = 0;
   bool extern_ = false;
