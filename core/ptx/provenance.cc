@@ -27,14 +27,31 @@ std::optional<Provenance::Input> Provenance::input(std::uint64_t id) const {
 }
 
 std::uint64_t Provenance::add_sum(std::uint64_t parent, std::span<const Product> products, int width, Origin origin) {
-  if (products_.size() + products.size() > max_products_)
-    throw Error("the provenance run holds more than " + std::to_string(max_products_) +
-                " products (--max-products): use a smaller launch");
   if (next_input_ + entries_.size() + 1 >= kMaxIds)
     throw Error("the provenance run names more than 2^36 values: use a smaller launch");
-  const Entry e{Entry::Kind::sum, parent, products_.size(), static_cast<std::uint32_t>(products.size()), width, origin};
-  products_.insert(products_.end(), products.begin(), products.end());
-  entries_.push_back(e);
+  const std::size_t begin = runs_.size();
+  for (const Product& p : products) {
+    if (runs_.size() > begin) {
+      ProductRun& r = runs_.back();
+      const auto a_step = static_cast<std::int64_t>(p.a - r.a), b_step = static_cast<std::int64_t>(p.b - r.b);
+      if (r.count == 1) {
+        r.a_step = a_step;
+        r.b_step = b_step;
+        r.count = 2;
+        continue;
+      }
+      if (a_step == r.a_step * r.count && b_step == r.b_step * r.count) {
+        ++r.count;
+        continue;
+      }
+    }
+    if (runs_.size() >= max_runs_)
+      throw Error("the provenance run holds more than " + std::to_string(max_runs_) +
+                  " runs of products: use a smaller launch");
+    runs_.push_back({p.a, p.b, 0, 0, 1});
+  }
+  entries_.push_back(
+      Entry{Entry::Kind::sum, parent, begin, static_cast<std::uint32_t>(runs_.size() - begin), width, origin});
   return next_input_ + entries_.size() - 1;
 }
 

@@ -68,6 +68,19 @@ struct Product {
   std::uint64_t b;
 };
 
+// Products (a + t·a_step, b + t·b_step) for t < count: a sum's products as
+// runs, so that an mma's products for one element of D, its A row and B
+// column read in k order, take one run, not k products (and the check of D
+// takes a run at a time).
+struct ProductRun {
+  std::uint64_t a, b;
+  std::int64_t a_step, b_step;
+  std::uint32_t count;
+  Product at(std::uint32_t t) const {
+    return {a + static_cast<std::uint64_t>(a_step * t), b + static_cast<std::uint64_t>(b_step * t)};
+  }
+};
+
 class Provenance {
  public:
   // `instructions`: the kernel's, one opaque id each.
@@ -90,13 +103,13 @@ class Provenance {
   struct Entry {
     enum class Kind : std::uint8_t { sum, convert, constant } kind;
     std::uint64_t parent;  // sum: the accumulator's id before (0: zero); convert: the source; constant: its bits
-    std::uint64_t begin;   // sum: its products in products()
+    std::uint64_t begin;   // sum: its runs in runs()
     std::uint32_t count;
     int width;  // bytes
     Origin origin;
   };
-  // A new sum: `parent` plus `products`.  Throws Error past `max_products`
-  // products in all (the run's memory bound).
+  // A new sum: `parent` plus `products` (kept as runs).  Throws Error past
+  // `max_runs` runs in all (the run's memory bound).
   std::uint64_t add_sum(std::uint64_t parent, std::span<const Product> products, int width, Origin origin);
   std::uint64_t add_convert(std::uint64_t source, int width, Origin origin);
   // A constant an mma starts an accumulator from (a scalar C), one id per
@@ -106,9 +119,9 @@ class Provenance {
   // conversion's); 0 for the others.
   int width(std::uint64_t id) const;
   const Entry* entry(std::uint64_t id) const;
-  std::span<const Product> products(const Entry& e) const { return {products_.data() + e.begin, e.count}; }
+  std::span<const ProductRun> runs(const Entry& e) const { return {runs_.data() + e.begin, e.count}; }
 
-  void set_max_products(std::uint64_t n) { max_products_ = n; }
+  void set_max_runs(std::uint64_t n) { max_runs_ = n; }
 
   // What an mma's operands look like when they do not form one row of A and
   // one column of B per row and column of its tile (exec_mma's diagnosis):
@@ -141,10 +154,10 @@ class Provenance {
   };
   std::vector<InputRange> inputs_;
   std::vector<Entry> entries_;
-  std::vector<Product> products_;
+  std::vector<ProductRun> runs_;
   std::vector<Note> notes_;
   std::vector<std::pair<std::uint64_t, std::uint64_t>> constants_;  // (bits << 8 | width, id)
-  std::uint64_t max_products_ = std::uint64_t{1} << 26;
+  std::uint64_t max_runs_ = std::uint64_t{1} << 26;
 };
 
 // The value `bytes` bytes at `byte` of `v` hold, read through its tags:

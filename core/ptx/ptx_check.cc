@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <bit>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -33,18 +34,55 @@ class DCheck {
     return "value " + std::to_string(id);
   }
 
+  // k0 when `run` is A[i][k0 + t]·B[k0 + t][j] for t < count, each a
+  // different element of A and of B (their layouts place no two elements
+  // at one offset); nullopt for any other run, which is checked a product
+  // at a time.
+  std::optional<std::int64_t> diagonal_run(const ProductRun& run, std::int64_t i, std::int64_t j) const {
+    const TensorArg& A = l_.tensors[static_cast<std::size_t>(l_.a)];
+    const TensorArg& B = l_.tensors[static_cast<std::size_t>(l_.b)];
+    if (!one_to_one(A) || !one_to_one(B)) return std::nullopt;
+    if (run.count > 1 && (run.a_step != A.strides[1] || run.b_step != B.strides[0])) return std::nullopt;
+    const auto a = p_.input(run.a), b = p_.input(run.b);
+    if (!a || !b || a->tensor != l_.a || b->tensor != l_.b) return std::nullopt;
+    const auto ai = A.matrix_index(a->element), bi = B.matrix_index(b->element);
+    if (!ai || !bi || ai->first != i || bi->second != j || ai->second != bi->first ||
+        ai->second + run.count > A.shape[1])
+      return std::nullopt;
+    return ai->second;
+  }
+  // Whether a 2-D tensor's elements each have their own offset.
+  static bool one_to_one(const TensorArg& t) {
+    if (t.shape.size() != 2) return false;
+    const bool rows_outer = t.strides[0] >= t.strides[1];
+    const std::int64_t outer = rows_outer ? t.strides[0] : t.strides[1], inner = rows_outer ? t.strides[1] : t.strides[0];
+    const std::int64_t inner_n = rows_outer ? t.shape[1] : t.shape[0];
+    return inner >= 1 && outer >= inner * inner_n;
+  }
+  Finding twice(const std::string& name, std::int64_t i, std::int64_t j, std::int64_t kk,
+                const std::vector<Origin>& first_origin, const Origin& at) const {
+    return at_origin(at, name + " adds A[" + std::to_string(i) + "][" + std::to_string(kk) + "]·B[" +
+                             std::to_string(kk) + "][" + std::to_string(j) + "] twice (also at line " +
+                             std::to_string(
+                                 k_.code[static_cast<std::size_t>(first_origin[static_cast<std::size_t>(kk)].inst)]
+                                     .loc.line) +
+                             ")");
+  }
+
   // Whether every product of sum `s` (and its parents) is of A's row `row`
   // and B's column `col`, each with one k.
   bool owns_all(const Provenance::Entry& s, std::int64_t row, std::int64_t col) const {
     const Provenance::Entry* e = &s;
     while (e != nullptr && e->kind == Provenance::Entry::Kind::sum) {
-      for (const Product& pr : p_.products(*e)) {
-        const auto a = p_.input(pr.a), b = p_.input(pr.b);
-        if (!a || !b || a->tensor != l_.a || b->tensor != l_.b) return false;
-        const auto ai = l_.tensors[static_cast<std::size_t>(l_.a)].matrix_index(a->element);
-        const auto bi = l_.tensors[static_cast<std::size_t>(l_.b)].matrix_index(b->element);
-        if (!ai || !bi || ai->first != row || bi->second != col || ai->second != bi->first) return false;
-      }
+      for (const ProductRun& run : p_.runs(*e))
+        for (std::uint32_t t = 0; t < run.count; ++t) {
+          const Product pr = run.at(t);
+          const auto a = p_.input(pr.a), b = p_.input(pr.b);
+          if (!a || !b || a->tensor != l_.a || b->tensor != l_.b) return false;
+          const auto ai = l_.tensors[static_cast<std::size_t>(l_.a)].matrix_index(a->element);
+          const auto bi = l_.tensors[static_cast<std::size_t>(l_.b)].matrix_index(b->element);
+          if (!ai || !bi || ai->first != row || bi->second != col || ai->second != bi->first) return false;
+        }
       e = e->parent == 0 ? nullptr : p_.entry(e->parent);
     }
     return true;
@@ -133,7 +171,17 @@ class DCheck {
             return at_store(name + " holds " + describe(id) + (p_.entry(e.id) != nullptr ? " within its sum" : "") +
                             ", not " + (K > 0 ? "a sum of products of A and B" : "its C"));
           }
-          for (const Product& pr : p_.products(*s)) {
+          for (const ProductRun& run : p_.runs(*s)) {
+            // The common run, A[i][k0 + t]·B[k0 + t][j] for t < count, at once.
+            if (const std::optional<std::int64_t> k0 = diagonal_run(run, i, j)) {
+              for (std::int64_t kk = *k0; kk < *k0 + run.count; ++kk) {
+                if (seen[static_cast<std::size_t>(kk)]++ != 0) return twice(name, i, j, kk, first_origin, s->origin);
+                first_origin[static_cast<std::size_t>(kk)] = s->origin;
+              }
+              continue;
+            }
+            for (std::uint32_t t = 0; t < run.count; ++t) {
+            const Product pr = run.at(t);
             const auto a = p_.input(pr.a);
             const auto b = p_.input(pr.b);
             const auto ai = a && a->tensor == l_.a ? l_.tensors[static_cast<std::size_t>(l_.a)].matrix_index(a->element)
@@ -157,13 +205,9 @@ class DCheck {
               return at_origin(s->origin, what);
             }
             const auto kk = static_cast<std::size_t>(a_k);
-            if (seen[kk]++ != 0)
-              return at_origin(s->origin,
-                               name + " adds A[" + std::to_string(i) + "][" + std::to_string(kk) + "]·B[" +
-                                   std::to_string(kk) + "][" + std::to_string(j) + "] twice (also at line " +
-                                   std::to_string(k_.code[static_cast<std::size_t>(first_origin[kk].inst)].loc.line) +
-                                   ")");
+            if (seen[kk]++ != 0) return twice(name, i, j, a_k, first_origin, s->origin);
             first_origin[kk] = s->origin;
+            }
           }
           id = s->parent;
         }
