@@ -110,7 +110,11 @@ def compile_tilelang(obj: Any, *, grid: Union[int, Sequence[int], None] = None,
     func = _prim_func(obj, args)
     with Target({"kind": "cuda", "arch": target}) as tvm_target:
         artifact = tilelang.lower(func, target=tvm_target)
-    ((symbol, device),) = [(str(g.name_hint), f) for g, f in artifact.device_mod.functions.items()]
+    kernels = [(str(g.name_hint), f) for g, f in artifact.device_mod.functions.items()]
+    if len(kernels) != 1:
+        raise error(f"TileLang made {len(kernels)} device kernels ({', '.join(n for n, _ in kernels)}); "
+                    "mmacheck checks a launch of one")
+    ((symbol, device),) = kernels
     attrs = device.attrs
     extent = {str(k): _static(v, f"the launch extent {k}") for k, v in attrs["thread_extent"].items()}
     shared = _static(attrs["dyn_shared_memory_buf"], "the dynamic shared memory") if (

@@ -27,6 +27,7 @@ A, B and D in that order, and one with more is an Error.
 from __future__ import annotations
 
 import inspect
+import numbers
 from typing import Any, Callable, Mapping, Optional, Sequence, Union
 
 from .ptx_launch import CompiledKernel, dims, entry_param_count, error, gemm_roles, is_tensor, tensor_entry, tensor_spec
@@ -89,13 +90,14 @@ def bind_arguments(fn: Any, args: Union[Sequence[Any], Mapping[str, Any], None],
     return {name: bound[name] for name in names}
 
 
-def _value_type(kernel: str, name: str, value: Any) -> str:
+def _value(kernel: str, name: str, value: Any) -> tuple:
+    """(Triton's type, the launch's value) of a parameter given a number (numpy's too)."""
     if isinstance(value, bool):
-        return "i1"
-    if isinstance(value, int):
-        return "i32" if -(2**31) <= value < 2**31 else "i64"
-    if isinstance(value, float):
-        return "fp32"
+        return "i1", int(value)
+    if isinstance(value, numbers.Integral):
+        return ("i32" if -(2**31) <= value < 2**31 else "i64"), int(value)
+    if isinstance(value, numbers.Real):
+        return "fp32", float(value)
     raise error(f"{kernel}'s parameter {name!r} is given {type(value).__name__} {value!r}; a parameter that is "
                 "not constexpr takes a tensor (torch, numpy, mmacheck.TensorSpec), an int or a float")
 
@@ -122,8 +124,8 @@ def compile_triton(fn: Any, *, grid: Union[int, Sequence[int], Callable[[dict], 
             params.append(tensor_entry(name, spec))
             tensors.append(name)
         else:
-            signature[name] = _value_type(kernel, name, value)
-            params.append({"value": value})
+            signature[name], number = _value(kernel, name, value)
+            params.append({"value": number})
     roles = gemm_roles(kernel, tensors, gemm)
     grid_dims = dims(grid(dict(bound, num_warps=num_warps, num_stages=num_stages)) if callable(grid) else grid,
                      "grid")
