@@ -5,9 +5,10 @@
 // Σ_k A[i][k]·B[k][j] (core/ptx/ptx_check.h).  Text: the verdict and its
 // reason, at the PTX line with the CTA and thread for a refutation; --json
 // {"file", "verdict", "ptx": {kernel, grid, block, m, n, k, steps, message,
-// line, column, cta, thread}, "unchecked"}.  Exit status 0 proved, 1 refuted
-// or unchecked (--allow-unchecked), 2 bad input (the PTX, the launch file,
-// or an instruction the machine does not model, at its line).
+// line, column, cta, thread}, "unchecked"} (core/ptx/ptx_report_json.h, which
+// the Python package's report shares).  Exit status 0 proved, 1 refuted or
+// unchecked (--allow-unchecked), 2 bad input (the PTX, the launch file, or an
+// instruction the machine does not model, at its line).
 //
 // `mmacheck sim FILE.ptx` runs --cases cases of the launch with numbers
 // (sim/ptx/ptx_sim.h: sim's inputs and seed, --arch's arithmetic, default
@@ -23,6 +24,7 @@
 #include "core/base/json.h"
 #include "core/ptx/ptx_check.h"
 #include "core/ptx/ptx_reader.h"
+#include "core/ptx/ptx_report_json.h"
 #include "sim/ptx/ptx_sim.h"
 
 namespace mmacheck::cli {
@@ -48,17 +50,9 @@ FileOutcome check_ptx_file(const std::string& path, const std::string& text, con
   const bool failed = r.verdict == FrameVerdict::refuted;
   FileOutcome outcome{status(failed, unchecked, allow), std::string(verdict_name(r.verdict)), nullptr};
   if (json) {
-    Json report{{"kernel", r.kernel}, {"grid", r.shape.grid}, {"block", r.shape.block}, {"m", r.m}, {"n", r.n},
-                {"k", r.k},           {"steps", r.steps},     {"message", r.message}};
-    if (r.finding) {
-      report["line"] = r.finding->loc.line;
-      report["column"] = r.finding->loc.col;
-      report["cta"] = r.finding->cta;
-      report["thread"] = r.finding->thread;
-      if (!r.finding->source.file.empty()) report["source"] = source_json(finding_source(*r.finding, source));
-    }
-    outcome.json =
-        Json{{"verdict", verdict_name(r.verdict)}, {"ptx", std::move(report)}, {"unchecked", unchecked.json()}};
+    outcome.json = ptx::ptx_report_json(r);
+    if (r.finding && !r.finding->source.file.empty())
+      outcome.json["ptx"]["source"] = source_json(finding_source(*r.finding, source));
     return outcome;
   }
   out << verdict_name(r.verdict) << ": " << r.kernel << ", grid " << dims_text(r.shape.grid) << " x block "

@@ -55,18 +55,19 @@ class DCheck {
   static bool one_to_one(const TensorArg& t) {
     if (t.shape.size() != 2) return false;
     const bool rows_outer = t.strides[0] >= t.strides[1];
-    const std::int64_t outer = rows_outer ? t.strides[0] : t.strides[1], inner = rows_outer ? t.strides[1] : t.strides[0];
+    const std::int64_t outer = rows_outer ? t.strides[0] : t.strides[1],
+                       inner = rows_outer ? t.strides[1] : t.strides[0];
     const std::int64_t inner_n = rows_outer ? t.shape[1] : t.shape[0];
     return inner >= 1 && outer >= inner * inner_n;
   }
   Finding twice(const std::string& name, std::int64_t i, std::int64_t j, std::int64_t kk,
                 const std::vector<Origin>& first_origin, const Origin& at) const {
-    return at_origin(at, name + " adds A[" + std::to_string(i) + "][" + std::to_string(kk) + "]·B[" +
-                             std::to_string(kk) + "][" + std::to_string(j) + "] twice (also at line " +
-                             std::to_string(
-                                 k_.code[static_cast<std::size_t>(first_origin[static_cast<std::size_t>(kk)].inst)]
-                                     .loc.line) +
-                             ")");
+    return at_origin(
+        at, name + " adds A[" + std::to_string(i) + "][" + std::to_string(kk) + "]·B[" + std::to_string(kk) + "][" +
+                std::to_string(j) + "] twice (also at line " +
+                std::to_string(
+                    k_.code[static_cast<std::size_t>(first_origin[static_cast<std::size_t>(kk)].inst)].loc.line) +
+                ")");
   }
 
   // Whether every product of sum `s` (and its parents) is of A's row `row`
@@ -181,32 +182,35 @@ class DCheck {
               continue;
             }
             for (std::uint32_t t = 0; t < run.count; ++t) {
-            const Product pr = run.at(t);
-            const auto a = p_.input(pr.a);
-            const auto b = p_.input(pr.b);
-            const auto ai = a && a->tensor == l_.a ? l_.tensors[static_cast<std::size_t>(l_.a)].matrix_index(a->element)
-                                                   : std::nullopt;
-            const auto bi = b && b->tensor == l_.b ? l_.tensors[static_cast<std::size_t>(l_.b)].matrix_index(b->element)
-                                                   : std::nullopt;
-            if (!ai || !bi)
-              return at_origin(s->origin, name + " includes the product of " + describe(pr.a) + " and " +
-                                              describe(pr.b) + ", not of an element of A and one of B");
-            const auto [a_row, a_k] = *ai;
-            const auto [b_k, b_col] = *bi;
-            if (a_row != i || b_col != j || a_k != b_k) {
-              const std::string what = name + " includes " + describe(pr.a) + "·" + describe(pr.b) +
-                                       ", which is not A[" + std::to_string(i) + "][k]·B[k][" + std::to_string(j) + "]";
-              if (const Provenance::Note* note = p_.note_for(id))
-                return at_origin(note->origin, what + ": " + note->message);
-              if (a_k == b_k && owns_all(*s, a_row, b_col) && (a_row != i || b_col != j))
-                return at_store(name + " holds the sum that belongs to D[" + std::to_string(a_row) + "][" +
-                                std::to_string(b_col) + "] (row " + std::to_string(a_row) + " of A, column " +
-                                std::to_string(b_col) + " of B): the store writes it to the wrong element");
-              return at_origin(s->origin, what);
-            }
-            const auto kk = static_cast<std::size_t>(a_k);
-            if (seen[kk]++ != 0) return twice(name, i, j, a_k, first_origin, s->origin);
-            first_origin[kk] = s->origin;
+              const Product pr = run.at(t);
+              const auto a = p_.input(pr.a);
+              const auto b = p_.input(pr.b);
+              const auto ai = a && a->tensor == l_.a
+                                  ? l_.tensors[static_cast<std::size_t>(l_.a)].matrix_index(a->element)
+                                  : std::nullopt;
+              const auto bi = b && b->tensor == l_.b
+                                  ? l_.tensors[static_cast<std::size_t>(l_.b)].matrix_index(b->element)
+                                  : std::nullopt;
+              if (!ai || !bi)
+                return at_origin(s->origin, name + " includes the product of " + describe(pr.a) + " and " +
+                                                describe(pr.b) + ", not of an element of A and one of B");
+              const auto [a_row, a_k] = *ai;
+              const auto [b_k, b_col] = *bi;
+              if (a_row != i || b_col != j || a_k != b_k) {
+                const std::string what = name + " includes " + describe(pr.a) + "·" + describe(pr.b) +
+                                         ", which is not A[" + std::to_string(i) + "][k]·B[k][" + std::to_string(j) +
+                                         "]";
+                if (const Provenance::Note* note = p_.note_for(id))
+                  return at_origin(note->origin, what + ": " + note->message);
+                if (a_k == b_k && owns_all(*s, a_row, b_col) && (a_row != i || b_col != j))
+                  return at_store(name + " holds the sum that belongs to D[" + std::to_string(a_row) + "][" +
+                                  std::to_string(b_col) + "] (row " + std::to_string(a_row) + " of A, column " +
+                                  std::to_string(b_col) + " of B): the store writes it to the wrong element");
+                return at_origin(s->origin, what);
+              }
+              const auto kk = static_cast<std::size_t>(a_k);
+              if (seen[kk]++ != 0) return twice(name, i, j, a_k, first_origin, s->origin);
+              first_origin[kk] = s->origin;
             }
           }
           id = s->parent;

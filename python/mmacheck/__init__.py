@@ -1,12 +1,14 @@
 """mmacheck for Python: prove and simulate warp-level tensor-core GEMM layouts
-on the objects at hand -- a live tvm_tirx PrimFunc or IRModule -- or on a
-file, with the same C++ library as the command line (docs/python.md).
+on the objects at hand -- a live tvm_tirx PrimFunc or IRModule, a Triton or
+TileLang kernel compiled to PTX for one launch -- or on a file, with the same
+C++ library as the command line (docs/python.md).
 
     import mmacheck
     report = mmacheck.prove(main)         # a tvm_tirx @T.function
     report.verdict                        # "proved"
     mmacheck.prove("examples/seed.txt")   # a file, as `mmacheck prove FILE`
     mmacheck.sim(main, cases=256, seed=1) # the `sim` job: {"file": ..., "verdict": "passed", ...}
+    mmacheck.prove(matmul_kernel, grid=(2, 2), args=(a, b, c, ...), BLOCK_M=32, ...)   # @triton.jit, as PTX
 """
 
 from __future__ import annotations
@@ -14,12 +16,13 @@ from __future__ import annotations
 import json
 import os
 
-from . import _mmacheck, cute, tirx, triton
+from . import _mmacheck, cute, ptx, tirx, triton
+from .ptx_launch import TensorSpec
 from .report import Report
 
 Error = _mmacheck.Error
 
-__all__ = ["Error", "Report", "program", "prove", "prove_all", "prove_triton", "sim"]
+__all__ = ["Error", "Report", "TensorSpec", "program", "prove", "prove_all", "prove_triton", "sim"]
 
 
 def program(obj, file=None, layouts=None):
@@ -43,11 +46,19 @@ def prove(obj, *, method: str = "z3", timeout_ms: int = 10000, inst_set: str = "
           layouts=None, **triton_options) -> Report:
     """Prove one gemm: the same checks and the same report as `mmacheck prove --json`.
 
+    A Triton @triton.jit function or a TileLang kernel is compiled to PTX
+    for one launch and that launch checked, as `mmacheck prove kernel.ptx`
+    checks it with its launch file: prove(kernel, grid=..., args=...,
+    constexprs..., num_warps=, num_stages=, target="sm_80", gemm=)
+    (mmacheck.ptx; the report's verdict is "proved", "refuted" or "unchecked").
+
     A CuTe DSL MmaAtom or TiledMma (inside the @cute.jit that builds it) is
     checked by the CuTe wing; the report is its `mmacheck cute --json` entry.
     A Triton layout (LinearLayout, a Gluon layout) is checked by the Triton
     wing instead: prove(layout, dtype="f16", shape=[16, 16], ...) as
     mmacheck.triton.operand takes them; the report is its `mmacheck triton --json` entry."""
+    if ptx.is_kernel(obj):
+        return ptx.prove(obj, **triton_options)
     if cute.is_cute_object(obj):
         reports = cute.check(obj)
         return Report(reports[-1], name=reports[-1]["atom"])  # a TiledMma's own report comes last

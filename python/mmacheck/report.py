@@ -3,7 +3,8 @@
 A Report is the JSON object the command line prints (file, then the
 library's report_json, core/prove/report_json.h: the one shape of
 cli/json_shape.h; for a Triton layout one entry of
-`mmacheck triton --json`, core/triton/triton_report_json.h), read into Python: every key is an
+`mmacheck triton --json`, core/triton/triton_report_json.h; for a kernel
+checked as PTX, core/ptx/ptx_report_json.h's), read into Python: every key is an
 attribute (report.verdict, report.checks, report.counterexamples, ...),
 report.json() is the dict itself, str(report) the verdict with each refuted
 check's counterexample.
@@ -55,6 +56,12 @@ class Report:
         lines = [head + str(self.verdict)]
         if "message" in self._fields:
             lines.append(f"  {self._fields['message']}")
+        if "ptx" in self._fields:  # a PTX launch's check (core/ptx/ptx_report_json.h)
+            p = self._fields["ptx"]
+            at = f"{self._fields.get('file')}:{p['line']}:{p['column']}: CTA {p['cta']}, thread {p['thread']}: " if (
+                "line" in p) else ""
+            lines.append(f"  {p['kernel']}, grid {p['grid']} x block {p['block']}, D {p['m']} x {p['n']}, K {p['k']}")
+            lines.append(f"  {at}{p['message']}")
         for c in self._fields.get("checks", []):
             lines.append(f"  {c['name']:<16} {c['result']}")
         for cx in self._fields.get("counterexamples", []):

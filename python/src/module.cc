@@ -1,8 +1,9 @@
 // mmacheck._mmacheck — the native half of the Python package (python/mmacheck):
 // the library's jobs as functions over a Program, the Program from a file,
 // from text or from the values a live object was read into
-// (kernel_values.h).  Python-side wrappers give them their user interface
-// (mmacheck.prove, mmacheck.sim); docs/python.md.
+// (kernel_values.h); the check of one PTX launch from the module's and the
+// launch file's text (what a Triton or TileLang kernel compiles to).  Python-side wrappers give them their user
+// interface (mmacheck.prove, mmacheck.sim); docs/python.md.
 //
 // Errors: mmacheck::Error becomes mmacheck.Error (a ValueError) whose text is
 // the command line's "FILE:LINE:COL: error: ..."; nothing else is caught, so
@@ -22,6 +23,10 @@
 #include "core/program/read/read_program.h"
 #include "core/prove/prove.h"
 #include "core/prove/report_json.h"
+#include "core/ptx/ptx_check.h"
+#include "core/ptx/ptx_launch.h"
+#include "core/ptx/ptx_reader.h"
+#include "core/ptx/ptx_report_json.h"
 #include "core/triton/triton_check.h"
 #include "core/triton/triton_dot.h"
 #include "core/triton/triton_report_json.h"
@@ -112,6 +117,16 @@ nb::dict sim_program(const Program& program, std::int64_t cases, std::uint64_t s
   return out;
 }
 
+// `mmacheck prove --json FILE.ptx`'s report of one launch, less `file` and
+// `notes` (core/ptx/ptx_report_json.h), as JSON text; errors name `file` and
+// `launch_file` (default: the launch file beside `file`).
+std::string prove_ptx(const std::string& ptx_text, const std::string& launch_text, const std::string& file,
+                      const std::string& launch_file) {
+  const ptx::PtxModule module = ptx::read_ptx(ptx_text, file);
+  ptx::PtxLaunch launch = ptx::read_launch(launch_text, launch_file.empty() ? ptx::launch_path_for(file) : launch_file);
+  return ptx::ptx_report_json(ptx::check_ptx_launch(module, std::move(launch), {})).dump();
+}
+
 }  // namespace
 
 }  // namespace mmacheck::python
@@ -181,6 +196,10 @@ NB_MODULE(_mmacheck, m) {
       },
       "document"_a, "file"_a = "<python>",
       "check the atoms of a `mmacheck cute` atom list (core/cute/cute_traits.h); the reports' JSON list");
+  m.def("prove_ptx", &python::prove_ptx, "ptx"_a, "launch"_a, "file"_a = "<python>.ptx", "launch_file"_a = "",
+        nb::call_guard<nb::gil_scoped_release>(),
+        "check one launch of a PTX kernel (core/ptx/ptx_check.h): the PTX module's text and its launch file's "
+        "(docs/ptx.md); the report of `mmacheck prove --json FILE.ptx` without file and notes, JSON text");
   m.def("sim", &python::sim_program, "program"_a, "cases"_a = 64, "seed"_a = 1, "inputs"_a = "standard",
         "arch"_a = "sm_90", "threads"_a = 0, "show"_a = 20, "inst_set"_a = "tvm");
 }
