@@ -1,6 +1,7 @@
-// ptx_bench [PTX...] [--rounds N]: the CTA machine's speed on a PTX launch
-// (docs/ptx.md), each file with its NAME.launch.json, as the best of N
-// timed rounds on one thread:
+// ptx_bench [PTX...] [--rounds N] [--threads T] [--launch FILE]: the CTA
+// machine's speed on a PTX launch (docs/ptx.md), each file with its
+// NAME.launch.json (or FILE), as the best of N timed rounds, its CTAs run T
+// at a time (default 1):
 //
 //   prove     the provenance run and the check of D (check_ptx_launch)
 //   sim       one case with numbers: inputs drawn, the run with sm_90's
@@ -42,10 +43,14 @@ double best_of(int rounds, F&& f) {
 
 int main(int argc, char** argv) {
   int rounds = 3;
+  int threads = 1;
+  ptx::LaunchChoice choice;
   std::vector<std::string> files;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
     if (a == "--rounds" && i + 1 < argc) rounds = std::max(1, std::atoi(argv[++i]));
+    else if (a == "--threads" && i + 1 < argc) threads = std::clamp(std::atoi(argv[++i]), 1, 1024);
+    else if (a == "--launch" && i + 1 < argc) choice.file = argv[++i];
     else files.push_back(a);
   }
   if (files.empty())
@@ -53,15 +58,17 @@ int main(int argc, char** argv) {
   try {
     for (const std::string& f : files) {
       const ptx::PtxModule module = ptx::read_ptx(read_text_file(f), f);
-      ptx::PtxLaunch launch = ptx::read_launch_for(f);
+      ptx::PtxLaunch launch = ptx::read_launch_for(f, choice);
       const ptx::PtxKernel& kernel = ptx::bind_launch(launch, module);
       const auto& D = launch.tensors[static_cast<std::size_t>(launch.d)];
       const std::int64_t M = D.shape[0], N = D.shape[1],
                          K = launch.tensors[static_cast<std::size_t>(launch.a)].shape[1];
       std::uint64_t steps = 0;
-      const double prove = best_of(rounds, [&] { steps = ptx::check_ptx_launch(module, launch, {}).steps; });
+      ptx::RunOptions run;
+      run.threads = threads;
+      const double prove = best_of(rounds, [&] { steps = ptx::check_ptx_launch(module, launch, run).steps; });
       const double sim = best_of(rounds, [&] {
-        (void)sim::simulate_ptx_case(kernel, launch, sim::arch_params("sm_90"), 1, 0, sim::InputSet::standard);
+        (void)sim::simulate_ptx_case(kernel, launch, sim::arch_params("sm_90"), 1, 0, sim::InputSet::standard, threads);
       });
       std::vector<float> a(static_cast<std::size_t>(M * K), 1.0f), b(static_cast<std::size_t>(K * N), 0.5f),
           d(static_cast<std::size_t>(M * N));
@@ -74,9 +81,9 @@ int main(int argc, char** argv) {
             d[static_cast<std::size_t>(i * N + j)] = s;
           }
       });
-      std::printf("%s: %s, %lld x %lld x %lld, grid %d x %d, block %d\n", f.c_str(), kernel.name.c_str(),
-                  static_cast<long long>(M), static_cast<long long>(N), static_cast<long long>(K), launch.shape.grid[0],
-                  launch.shape.grid[1], launch.shape.block[0]);
+      std::printf("%s: %s, %lld x %lld x %lld, grid %d x %d, block %d, %d CTAs at once\n", f.c_str(),
+                  kernel.name.c_str(), static_cast<long long>(M), static_cast<long long>(N), static_cast<long long>(K),
+                  launch.shape.grid[0], launch.shape.grid[1], launch.shape.block[0], threads);
       std::printf("  prove     %8.4f s  %10llu thread-instructions  %7.2f M/s\n", prove,
                   static_cast<unsigned long long>(steps), static_cast<double>(steps) / prove / 1e6);
       std::printf("  sim       %8.4f s  %10llu thread-instructions  %7.2f M/s\n", sim,

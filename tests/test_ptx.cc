@@ -523,3 +523,58 @@ TEST_CASE("a finding in a compiler's PTX also names its source line (.loc)", "[p
 }
 
 }  // namespace test_ptx
+
+namespace test_ptx {
+
+TEST_CASE("the grid's CTAs run at once give the report they give one after another", "[ptx]") {
+  // Every kernel of tests/data/ptx: the verdict, the finding (line, CTA,
+  // thread, message) and the step count do not depend on the threads.
+  int files = 0, findings = 0;
+  for (const std::string folder : {"nvcc", "triton", "tilelang", "tirx"})
+    for (const auto& entry : std::filesystem::directory_iterator(source_path("tests/data/ptx/" + folder))) {
+      if (entry.path().extension() != ".ptx") continue;
+      const std::string path = entry.path().string();
+      const PtxModule m = read_ptx(read_file(path), path);
+      const PtxLaunch launch = read_launch_for(path);
+      RunOptions one, many;
+      many.threads = 3;
+      const PtxReport a = check_ptx_launch(m, launch, one), b = check_ptx_launch(m, launch, many);
+      INFO(path);
+      CHECK(a.verdict == b.verdict);
+      CHECK(a.message == b.message);
+      CHECK(a.steps == b.steps);
+      REQUIRE(a.finding.has_value() == b.finding.has_value());
+      if (a.finding) {
+        ++findings;
+        CHECK(a.finding->loc.line == b.finding->loc.line);
+        CHECK(a.finding->cta == b.finding->cta);
+        CHECK(a.finding->thread == b.finding->thread);
+      }
+      ++files;
+    }
+  CHECK(files > 100);
+  CHECK(findings > 50);
+}
+
+TEST_CASE("two CTAs that touch one global byte, either writing, are refuted at the later CTA", "[ptx]") {
+  // CTA 0 reads D[0][0]; CTA 1 writes it: the write, in CTA 1, whatever ran first.
+  const std::string body =
+      "\tmov.u32 %r3, %tid.x;\n\tsetp.ne.u32 %p2, %r3, 0;\n\t@%p2 ret;\n"
+      "\tld.param.u64 %rd1, [d];\n\tmov.u32 %r1, %ctaid.x;\n\tsetp.ne.u32 %p1, %r1, 0;\n\t@%p1 bra $L__write;\n"
+      "\tld.global.u32 %r2, [%rd1];\n\tret;\n$L__write:\n\tst.global.u32 [%rd1], %r1;\n";
+  std::string launch = kLaunch;
+  launch.replace(launch.find("\"grid\": [1]"), 11, "\"grid\": [2]");
+  for (const int threads : {1, 2}) {
+    RunOptions o;
+    o.threads = threads;
+    const PtxReport r = check_ptx_launch(read_ptx(kernel(body), "k.ptx"), read_launch(launch, "l.json"), o);
+    CHECK(r.verdict == FrameVerdict::refuted);
+    CHECK_THAT(r.message, Catch::Contains("writes D[0][0], which thread 0 of CTA 0 (linear) reads at line 17: "
+                                          "nothing orders one CTA's reads before another's writes"));
+    REQUIRE(r.finding.has_value());
+    CHECK(r.finding->loc.line == 20);
+    CHECK(r.finding->cta == std::array<int, 3>{1, 0, 0});
+  }
+}
+
+}  // namespace test_ptx

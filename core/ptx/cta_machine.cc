@@ -1,10 +1,13 @@
 #include "core/ptx/cta_machine.h"
 
 #include <algorithm>
+#include <atomic>
+#include <limits>
 #include <numeric>
 #include <string>
 
 #include "core/base/hex.h"
+#include "core/base/worker_pool.h"
 #include "core/ptx/machine_context.h"
 
 namespace mmacheck::ptx {
@@ -81,13 +84,12 @@ std::uint64_t GlobalMemory::add(TensorArg tensor) {
   r.tags.assign(static_cast<std::size_t>(bytes), make_tag(kUnwritten, 0));
   r.writer.assign(static_cast<std::size_t>(bytes), 0);
   r.where.assign(static_cast<std::size_t>(bytes), -1);
-  r.epoch.assign(static_cast<std::size_t>(bytes), 0);
   regions_.push_back(std::move(r));
   return base;
 }
 
-GlobalMemory::Region* GlobalMemory::find(std::uint64_t address, std::int64_t bytes) {
-  for (Region& r : regions_)
+const GlobalMemory::Region* GlobalMemory::find(std::uint64_t address, std::int64_t bytes) const {
+  for (const Region& r : regions_)
     if (address >= r.base && address - r.base + static_cast<std::uint64_t>(bytes) <= r.bytes.size()) return &r;
   return nullptr;
 }
@@ -292,32 +294,39 @@ Value ThreadContext::load(const Instruction& inst, Space space, std::uint64_t ad
   }
   if (space != Space::global)
     fault(inst, "loads from ." + std::string(space_name(space)) + " space, which is not modelled");
-  GlobalMemory::Region* r = m_.global.find(address, bytes);
+  std::array<std::uint8_t, 8> raw{};
+  read_global(inst, address, bytes, raw.data(), v.tags.data());
+  for (int i = 0; i < bytes; ++i) v.bits |= std::uint64_t{raw[static_cast<std::size_t>(i)]} << (8 * i);
+  return v;
+}
+
+void ThreadContext::read_global(const Instruction& inst, std::uint64_t address, int bytes, std::uint8_t* out,
+                                Tag* tags) {
+  const GlobalMemory::Region* r = m_.global.find(address, bytes);
   if (r == nullptr)
     fault(inst,
           "reads " + std::to_string(bytes) + " bytes at 0x" + hex(address) + ", outside every tensor of the launch");
   const std::uint64_t off = address - r->base;
-  const auto threads = static_cast<std::uint32_t>(m_.threads_per_cta);
-  const std::uint32_t me = static_cast<std::uint32_t>(cta_.linear * m_.threads_per_cta + thread_) + 1;
+  CtaGlobal& g = cta_.global;
   for (int i = 0; i < bytes; ++i) {
     const std::uint64_t b = off + static_cast<std::uint64_t>(i);
-    if (const std::uint32_t w = r->writer[b]; w != 0 && w != me) {
-      const std::uint32_t other = w - 1;
-      const bool other_cta = other / threads != static_cast<std::uint32_t>(cta_.linear);
-      if (other_cta || r->epoch[b] == cta_.epoch)
-        fault(inst,
-              "reads " + byte_range_name(*r, r->base + b) + ", which thread " + std::to_string(other % threads) +
-                  (other_cta ? " of CTA " + std::to_string(other / threads) + " (linear) wrote at line " +
-                                   std::to_string(m_.kernel.code[static_cast<std::size_t>(r->where[b])].loc.line) +
-                                   ": nothing orders one CTA's writes before another's reads"
-                             : " wrote at line " +
-                                   std::to_string(m_.kernel.code[static_cast<std::size_t>(r->where[b])].loc.line) +
-                                   " with no barrier between the write and this read"));
+    if (!g.written.empty()) {
+      if (const auto it = g.written.find(r->base + b); it != g.written.end()) {
+        const GlobalWrite& w = g.writes[it->second];
+        if (w.thread != static_cast<std::uint32_t>(thread_) && w.epoch == cta_.epoch)
+          fault(inst, "reads " + byte_range_name(*r, r->base + b) + ", which thread " + std::to_string(w.thread) +
+                          " wrote at line " +
+                          std::to_string(m_.kernel.code[static_cast<std::size_t>(w.inst)].loc.line) +
+                          " with no barrier between the write and this read");
+        out[i] = w.value;
+        tags[i] = w.tag;
+        continue;
+      }
     }
-    v.bits |= std::uint64_t{r->bytes[off + static_cast<std::uint64_t>(i)]} << (8 * i);
-    v.tags[static_cast<std::size_t>(i)] = r->tags[off + static_cast<std::uint64_t>(i)];
+    out[i] = r->bytes[b];
+    tags[i] = r->tags[b];
   }
-  return v;
+  g.reads.push_back({address, m_.steps, t_.pc, static_cast<std::uint32_t>(thread_), static_cast<std::uint32_t>(bytes)});
 }
 
 void ThreadContext::store(const Instruction& inst, Space space, std::uint64_t address, int bytes, const Value& v) {
@@ -340,28 +349,28 @@ void ThreadContext::store(const Instruction& inst, Space space, std::uint64_t ad
   }
   if (space != Space::global)
     fault(inst, "stores to ." + std::string(space_name(space)) + " space, which is not modelled");
-  GlobalMemory::Region* r = m_.global.find(address, bytes);
+  const GlobalMemory::Region* r = m_.global.find(address, bytes);
   if (r == nullptr)
     fault(inst,
           "writes " + std::to_string(bytes) + " bytes at 0x" + hex(address) + ", outside every tensor of the launch");
-  const std::uint64_t off = address - r->base;
-  const std::uint32_t me =
-      static_cast<std::uint32_t>(cta_.linear * static_cast<std::int64_t>(m_.threads_per_cta) + thread_) + 1;
+  CtaGlobal& g = cta_.global;
+  const auto me = static_cast<std::uint32_t>(thread_);
   for (int i = 0; i < bytes; ++i) {
-    const std::uint64_t b = off + static_cast<std::uint64_t>(i);
-    if (r->writer[b] != 0 && r->writer[b] != me) {
-      const std::uint32_t other = r->writer[b] - 1;
-      fault(inst, "writes " + byte_range_name(*r, r->base + b) + ", which thread " +
-                      std::to_string(other % static_cast<std::uint32_t>(m_.threads_per_cta)) + " of CTA " +
-                      std::to_string(other / static_cast<std::uint32_t>(m_.threads_per_cta)) +
-                      " (linear) also writes at line " +
-                      std::to_string(m_.kernel.code[static_cast<std::size_t>(r->where[b])].loc.line));
+    const std::uint64_t b = address + static_cast<std::uint64_t>(i);
+    const auto [it, fresh] = g.written.try_emplace(b, static_cast<std::uint32_t>(g.writes.size()));
+    if (fresh) {
+      g.writes.push_back({b, 0, m_.steps, 0, me, 0, 0});
+    } else if (g.writes[it->second].thread != me) {
+      const GlobalWrite& w = g.writes[it->second];
+      fault(inst, "writes " + byte_range_name(*r, b) + ", which thread " + std::to_string(w.thread) + " of CTA " +
+                      std::to_string(cta_.linear) + " (linear) also writes at line " +
+                      std::to_string(m_.kernel.code[static_cast<std::size_t>(w.inst)].loc.line));
     }
-    r->writer[b] = me;
-    r->where[b] = t_.pc;
-    r->epoch[b] = cta_.epoch;
-    r->bytes[b] = static_cast<std::uint8_t>(v.bits >> (8 * i));
-    r->tags[b] = v.tags[static_cast<std::size_t>(i)];
+    GlobalWrite& w = g.writes[it->second];
+    w.tag = v.tags[static_cast<std::size_t>(i)];
+    w.inst = t_.pc;
+    w.epoch = cta_.epoch;
+    w.value = static_cast<std::uint8_t>(v.bits >> (8 * i));
   }
 }
 
@@ -370,15 +379,10 @@ void ThreadContext::cp_async(const Instruction& inst, std::uint64_t dst, std::ui
   PendingCopy c{dst, std::vector<std::uint8_t>(static_cast<std::size_t>(bytes), 0),
                 std::vector<Tag>(static_cast<std::size_t>(bytes), 0), t_.pc};
   if (src_bytes > 0) {
-    GlobalMemory::Region* r = m_.global.find(src, src_bytes);
-    if (r == nullptr)
+    if (m_.global.find(src, src_bytes) == nullptr)
       fault(inst, "copies " + std::to_string(src_bytes) + " bytes from 0x" + hex(src) +
                       ", outside every tensor of the launch");
-    const std::uint64_t off = src - r->base;
-    for (int i = 0; i < src_bytes; ++i) {
-      c.bytes[static_cast<std::size_t>(i)] = r->bytes[off + static_cast<std::uint64_t>(i)];
-      c.tags[static_cast<std::size_t>(i)] = r->tags[off + static_cast<std::uint64_t>(i)];
-    }
+    read_global(inst, src, src_bytes, c.bytes.data(), c.tags.data());
   }
   for (int i = 0; i < bytes; ++i) {
     const std::uint64_t b = dst + static_cast<std::uint64_t>(i);
@@ -455,10 +459,12 @@ class CtaRun {
         break;
       }
       const Instruction& inst = code_[static_cast<std::size_t>(t.pc)];
-      if (++m_.steps > m_.options.max_steps)
-        throw Error(inst.loc,
-                    "the run executed more than " + std::to_string(m_.options.max_steps) +
-                        " thread-instructions (--max-steps): a loop that does not end, or a launch too large");
+      if (++m_.steps > m_.options.max_steps) too_many_steps(inst);
+      // The grid's count and a stop, a batch of steps at a time.
+      if ((m_.steps & (kStepBatch - 1)) == 0) {
+        if (m_.grid_steps.fetch_add(kStepBatch) + kStepBatch > m_.options.max_steps) too_many_steps(inst);
+        if (m_.stop.load(std::memory_order_relaxed) < cta_.linear) throw CtaStopped{};
+      }
       stepped = true;
       if (inst.guard >= 0) {
         const Value p = t.regs[static_cast<std::size_t>(inst.guard)];
@@ -484,6 +490,12 @@ class CtaRun {
       else t.pc = ctx.next_pc;
     }
     return stepped;
+  }
+
+  static constexpr std::uint64_t kStepBatch = 4096;
+  [[noreturn]] void too_many_steps(const Instruction& inst) const {
+    throw Error(inst.loc, "the run executed more than " + std::to_string(m_.options.max_steps) +
+                              " thread-instructions (--max-steps): a loop that does not end, or a launch too large");
   }
 
   bool warp_collective(int first, int lanes) {
@@ -567,64 +579,242 @@ class CtaRun {
 
 }  // namespace
 
+namespace {
+
+// One CTA's run, as the grid's merge needs it.
+struct CtaOutcome {
+  bool ran = false;                // run to its end or to its finding
+  std::optional<Finding> finding;  // the CTA's own refutation or unfollowed
+  bool unfollowed = false;
+  std::uint64_t finding_step = 0;  // the CTA's step count at it
+  std::uint64_t steps = 0;
+  std::optional<Provenance> arena;
+  CtaGlobal global;
+};
+
+CtaState fresh_cta(const PtxKernel& kernel, std::array<int, 3> id, std::int64_t linear, std::int64_t shared_bytes,
+                   int threads) {
+  CtaState cta;
+  cta.id = id;
+  cta.linear = linear;
+  const auto bytes = static_cast<std::size_t>(shared_bytes);
+  cta.shared.assign(bytes, 0);
+  cta.shared_tags.assign(bytes, make_tag(kUnwritten, 0));
+  for (auto* v :
+       {&cta.writer, &cta.write_epoch, &cta.write_warp_epoch, &cta.reader, &cta.read_epoch, &cta.read_warp_epoch})
+    v->assign(bytes, 0);
+  cta.pending.assign(bytes, 0);
+  cta.pending_inst.assign(bytes, -1);
+  cta.warp_epoch.assign(static_cast<std::size_t>((threads + 31) / 32), 1);
+  ThreadState fresh;
+  fresh.regs.resize(kernel.reg_bits.size());
+  fresh.writer.assign(kernel.reg_bits.size(), -1);
+  for (std::size_t r = 0; r < kernel.reg_bits.size(); ++r)
+    for (int b = 0; b < (kernel.reg_bits[r] + 7) / 8; ++b)
+      fresh.regs[r].tags[static_cast<std::size_t>(b)] = make_tag(kUnwritten, 0);
+  cta.threads.assign(static_cast<std::size_t>(threads), fresh);
+  return cta;
+}
+
+// The grid's global memory after its CTAs, in their order (linear): their
+// writes applied, and the first access one CTA makes of a byte an earlier
+// CTA accessed, where either writes (nothing orders CTAs), as a finding at
+// that CTA's step.  As if the CTAs had run one after another.
+class GridMerge {
+ public:
+  GridMerge(const PtxKernel& kernel, GlobalMemory& memory, int threads_per_cta, const std::vector<CtaOutcome>& ctas)
+      : kernel_(kernel), memory_(memory), threads_(threads_per_cta) {
+    // Readers are kept only of the regions some CTA writes.
+    std::vector<bool> written(memory.regions().size(), false);
+    for (const CtaOutcome& c : ctas)
+      for (const GlobalWrite& w : c.global.writes) written[region_of(w.address)] = true;
+    reader_.resize(written.size());
+    for (std::size_t r = 0; r < written.size(); ++r)
+      if (written[r]) reader_[r].assign(memory.regions()[r].bytes.size(), Reader{});
+  }
+
+  // CTA `linear`'s first conflict with the CTAs before it (by its step), or
+  // nullopt; then its accesses join theirs.  `delta`: its arena's ids here.
+  std::optional<std::pair<std::uint64_t, Finding>> add(std::int64_t linear, const CtaOutcome& c,
+                                                       const Provenance& provenance, std::uint64_t delta) {
+    std::optional<std::pair<std::uint64_t, Finding>> first;
+    const auto keep = [&](std::uint64_t step, int thread, int inst, std::string message) {
+      if (first && first->first <= step) return;
+      Finding f{kernel_.code[static_cast<std::size_t>(inst)].loc,
+                {},
+                thread,
+                std::move(message),
+                kernel_.code[static_cast<std::size_t>(inst)].source};
+      first = std::pair{step, std::move(f)};
+    };
+    for (const GlobalRead& rd : c.global.reads) {
+      if (first && first->first <= rd.step) break;
+      const std::size_t ri = region_of(rd.address);
+      const GlobalMemory::Region& r = memory_.regions()[ri];
+      if (reader_[ri].empty()) continue;
+      for (std::uint32_t i = 0; i < rd.bytes; ++i) {
+        const std::uint64_t b = rd.address - r.base + i;
+        if (r.writer[b] == 0) continue;
+        const std::uint32_t other = r.writer[b] - 1;
+        keep(rd.step, static_cast<int>(rd.thread), rd.inst,
+             "reads " + byte_name(r, b) + ", which thread " + std::to_string(other % threads_) + " of CTA " +
+                 std::to_string(other / threads_) + " (linear) wrote at line " + line(r.where[b]) +
+                 ": nothing orders one CTA's writes before another's reads");
+        break;
+      }
+    }
+    for (const GlobalWrite& w : c.global.writes) {
+      const std::size_t ri = region_of(w.address);
+      GlobalMemory::Region& r = memory_.regions()[ri];
+      const std::uint64_t b = w.address - r.base;
+      if (r.writer[b] != 0) {
+        const std::uint32_t other = r.writer[b] - 1;
+        keep(w.step, static_cast<int>(w.thread), w.inst,
+             "writes " + byte_name(r, b) + ", which thread " + std::to_string(other % threads_) + " of CTA " +
+                 std::to_string(other / threads_) + " (linear) also writes at line " + line(r.where[b]));
+      } else if (const Reader& rd = reader_[ri][b]; rd.thread != 0) {
+        keep(w.step, static_cast<int>(w.thread), w.inst,
+             "writes " + byte_name(r, b) + ", which thread " + std::to_string((rd.thread - 1) % threads_) + " of CTA " +
+                 std::to_string((rd.thread - 1) / threads_) + " (linear) reads at line " + line(rd.inst) +
+                 ": nothing orders one CTA's reads before another's writes");
+      }
+      r.writer[b] = static_cast<std::uint32_t>(linear * threads_ + w.thread) + 1;
+      r.where[b] = w.inst;
+      r.bytes[b] = w.value;
+      const Tag t = w.tag;
+      r.tags[b] = t == 0 ? 0 : make_tag(provenance.moved(tag_id(t), delta), tag_byte(t)) | (t & (0xFFFFFull << 8));
+    }
+    for (const GlobalRead& rd : c.global.reads) {
+      const std::size_t ri = region_of(rd.address);
+      if (reader_[ri].empty()) continue;
+      const std::uint64_t at = rd.address - memory_.regions()[ri].base;
+      for (std::uint32_t i = 0; i < rd.bytes; ++i)
+        reader_[ri][at + i] = {static_cast<std::uint32_t>(linear * threads_ + rd.thread) + 1, rd.inst};
+    }
+    return first;
+  }
+
+ private:
+  struct Reader {
+    std::uint32_t thread = 0;  // 1 + the global thread of the last read, 0: none
+    std::int32_t inst = 0;
+  };
+  std::size_t region_of(std::uint64_t address) const {
+    const auto& rs = memory_.regions();
+    for (std::size_t i = 0; i < rs.size(); ++i)
+      if (address >= rs[i].base && address - rs[i].base < rs[i].bytes.size()) return i;
+    throw Error("internal: a global access outside every region");
+  }
+  std::string byte_name(const GlobalMemory::Region& r, std::uint64_t b) const { return byte_range_name(r, r.base + b); }
+  std::string line(std::int32_t inst) const {
+    return std::to_string(kernel_.code[static_cast<std::size_t>(inst)].loc.line);
+  }
+
+  const PtxKernel& kernel_;
+  GlobalMemory& memory_;
+  std::uint32_t threads_;
+  std::vector<std::vector<Reader>> reader_;
+};
+
+}  // namespace
+
 RunResult run_grid(const PtxKernel& kernel, const GridShape& shape, std::span<const std::uint64_t> params,
                    GlobalMemory& memory, Provenance& provenance, const RunOptions& options) {
-  Machine m{
-      kernel, shape, params, memory, provenance, options, {}, 0, shape.block[0] * shape.block[1] * shape.block[2]};
+  const int threads_per_cta = shape.block[0] * shape.block[1] * shape.block[2];
   std::int64_t shared_bytes = kernel.static_shared;
-  m.symbol_offsets.assign(kernel.symbols.size(), 0);
+  std::vector<std::int64_t> symbol_offsets(kernel.symbols.size(), 0);
   for (std::size_t i = 0; i < kernel.symbols.size(); ++i) {
     const Symbol& s = kernel.symbols[i];
     if (s.space != Space::shared) continue;
     if (s.external) {
       const std::int64_t align = -s.offset;
-      m.symbol_offsets[i] = (kernel.static_shared + align - 1) / align * align;
-      shared_bytes = std::max(shared_bytes, m.symbol_offsets[i] + shape.dynamic_shared);
+      symbol_offsets[i] = (kernel.static_shared + align - 1) / align * align;
+      shared_bytes = std::max(shared_bytes, symbol_offsets[i] + shape.dynamic_shared);
     } else {
-      m.symbol_offsets[i] = s.offset;
+      symbol_offsets[i] = s.offset;
     }
   }
-  // Every thread's registers exist at once: bound them (256 MiB).
+  const std::int64_t ctas = std::int64_t{shape.grid[0]} * shape.grid[1] * shape.grid[2];
+  const int workers = static_cast<int>(std::clamp<std::int64_t>(options.threads, 1, ctas));
+  // Every running CTA's threads have their registers at once: bound them (256 MiB).
   const auto reg_bytes = static_cast<std::uint64_t>(kernel.reg_bits.size()) *
-                         static_cast<std::uint64_t>(m.threads_per_cta) * sizeof(Value);
+                         static_cast<std::uint64_t>(threads_per_cta) * sizeof(Value) *
+                         static_cast<std::uint64_t>(workers);
   if (reg_bytes > (std::uint64_t{1} << 28))
     throw Error(kernel.loc, "kernel " + kernel.name + " has " + std::to_string(kernel.reg_bits.size()) +
-                                " registers per thread and " + std::to_string(m.threads_per_cta) +
-                                " threads: more register state than the run holds (256 MiB)");
+                                " registers per thread and " + std::to_string(threads_per_cta) +
+                                " threads: more register state than the run holds (256 MiB)" +
+                                (workers > 1 ? " with " + std::to_string(workers) + " CTAs at once" : ""));
   if (shared_bytes > 232448) throw Error(kernel.loc, "more shared memory than a CTA has (232448 bytes on sm_90)");
-  RunResult result;
-  std::int64_t linear = 0;
-  try {
-    for (int z = 0; z < shape.grid[2]; ++z)
-      for (int y = 0; y < shape.grid[1]; ++y)
-        for (int x = 0; x < shape.grid[0]; ++x, ++linear) {
-          CtaState cta;
-          cta.id = {x, y, z};
-          cta.linear = linear;
-          const auto bytes = static_cast<std::size_t>(shared_bytes);
-          cta.shared.assign(bytes, 0);
-          cta.shared_tags.assign(bytes, make_tag(kUnwritten, 0));
-          for (auto* v : {&cta.writer, &cta.write_epoch, &cta.write_warp_epoch, &cta.reader, &cta.read_epoch,
-                          &cta.read_warp_epoch})
-            v->assign(bytes, 0);
-          cta.pending.assign(bytes, 0);
-          cta.pending_inst.assign(bytes, -1);
-          cta.warp_epoch.assign(static_cast<std::size_t>((m.threads_per_cta + 31) / 32), 1);
-          ThreadState fresh;
-          fresh.regs.resize(kernel.reg_bits.size());
-          fresh.writer.assign(kernel.reg_bits.size(), -1);
-          for (std::size_t r = 0; r < kernel.reg_bits.size(); ++r)
-            for (int b = 0; b < (kernel.reg_bits[r] + 7) / 8; ++b)
-              fresh.regs[r].tags[static_cast<std::size_t>(b)] = make_tag(kUnwritten, 0);
-          cta.threads.assign(static_cast<std::size_t>(m.threads_per_cta), fresh);
-          CtaRun(m, cta).run();
-        }
-  } catch (const PtxFault& f) {
-    result.refutation = f.finding;
-  } catch (const PtxUnfollowed& f) {
-    result.unfollowed = f.finding;
+
+  std::vector<CtaOutcome> outcomes(static_cast<std::size_t>(ctas));
+  std::atomic<std::uint64_t> grid_steps{0};
+  std::atomic<std::uint64_t> budget{0};
+  std::atomic<std::int64_t> stop{std::numeric_limits<std::int64_t>::max()};
+  const auto run_cta = [&](std::int64_t linear) {
+    if (stop.load() < linear) return;  // a CTA before it ended the run
+    CtaOutcome& o = outcomes[static_cast<std::size_t>(linear)];
+    o.arena.emplace(provenance.arena(budget));
+    Machine m{kernel, shape, params, memory, *o.arena, options, symbol_offsets, threads_per_cta, grid_steps, stop};
+    const std::array<int, 3> id{static_cast<int>(linear % shape.grid[0]),
+                                static_cast<int>((linear / shape.grid[0]) % shape.grid[1]),
+                                static_cast<int>(linear / (std::int64_t{shape.grid[0]} * shape.grid[1]))};
+    CtaState cta = fresh_cta(kernel, id, linear, shared_bytes, threads_per_cta);
+    const auto ended = [&](const Finding& f, bool unfollowed) {
+      o.finding = f;
+      o.unfollowed = unfollowed;
+      o.finding_step = m.steps;
+      for (std::int64_t s = stop.load(); linear < s && !stop.compare_exchange_weak(s, linear);) {
+      }
+    };
+    try {
+      CtaRun(m, cta).run();
+      o.ran = true;
+    } catch (const PtxFault& f) {
+      ended(f.finding, false);
+      o.ran = true;
+    } catch (const PtxUnfollowed& f) {
+      ended(f.finding, true);
+      o.ran = true;
+    } catch (const CtaStopped&) {
+      // Its outcome comes after the one that stopped the run.
+    }
+    o.steps = m.steps;
+    o.global = std::move(cta.global);
+  };
+  if (workers == 1) {
+    for (std::int64_t linear = 0; linear < ctas; ++linear) run_cta(linear);
+  } else {
+    WorkerPool pool(workers);
+    pool.for_each(ctas, [&](int, std::int64_t linear) { run_cta(linear); });
   }
-  result.steps = m.steps;
+
+  // In the grid's order: the first CTA with a finding of its own or a
+  // conflict with the CTAs before it ends the run there.
+  RunResult result;
+  GridMerge merge(kernel, memory, threads_per_cta, outcomes);
+  for (std::int64_t linear = 0; linear < ctas; ++linear) {
+    CtaOutcome& o = outcomes[static_cast<std::size_t>(linear)];
+    if (!o.ran) throw Error("internal: CTA " + std::to_string(linear) + " of the grid did not run");
+    const std::uint64_t delta = provenance.absorb(std::move(*o.arena));
+    std::optional<std::pair<std::uint64_t, Finding>> conflict = merge.add(linear, o, provenance, delta);
+    const bool own_first = o.finding && (!conflict || o.finding_step < conflict->first);
+    if (!own_first && !conflict) {
+      result.steps += o.steps;
+      continue;
+    }
+    if (own_first) {
+      result.steps += o.finding_step;
+      (o.unfollowed ? result.unfollowed : result.refutation) = o.finding;
+    } else {
+      result.steps += conflict->first;
+      conflict->second.cta = {static_cast<int>(linear % shape.grid[0]),
+                              static_cast<int>((linear / shape.grid[0]) % shape.grid[1]),
+                              static_cast<int>(linear / (std::int64_t{shape.grid[0]} * shape.grid[1]))};
+      result.refutation = std::move(conflict->second);
+    }
+    return result;
+  }
   return result;
 }
 

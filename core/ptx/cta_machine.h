@@ -13,9 +13,9 @@
 // forever are refutations, as are:
 //   - two threads writing one byte (shared memory between barriers, global
 //     memory ever), one thread reading or overwriting a shared byte another
-//     wrote or read with no barrier between, or reading a global byte another
-//     CTA wrote (nothing orders CTAs) or another thread of its CTA wrote
-//     since the last barrier;
+//     wrote or read with no barrier between, a CTA reading or writing a
+//     global byte another CTA writes (nothing orders CTAs), or reading one
+//     another thread of its CTA wrote since the last barrier;
 //   - a register read as an address, a guard or an mma operand before any
 //     write;
 //   - a shared read of bytes a cp.async is still writing (before the
@@ -25,6 +25,14 @@
 // Each names the instruction's line, the CTA and the thread.  What the run
 // cannot follow (a branch or an address computed from tensor data) ends it
 // as `unfollowed`; more steps than the bound is an Error.
+//
+// CTAs: RunOptions::threads of them run at once, each with its own shared
+// memory, its writes to global memory kept apart (its own reads see them),
+// its sums in its own provenance arena.  Then the grid is merged in its
+// order (linear CTA index) as if the CTAs had run one after another: the
+// first CTA with a finding of its own, or with an access of a global byte
+// an earlier CTA accessed where either writes (at the later access), ends
+// the run there — so the outcome does not depend on the threads.
 //
 //     GlobalMemory mem;  ... mem.add(...) per tensor argument ...
 //     const RunResult r = run_grid(kernel, {{2, 4, 1}, {32, 1, 1}, 0}, params, mem, prov, {});
@@ -83,12 +91,11 @@ class GlobalMemory {
     std::vector<Tag> tags;
     std::vector<std::uint32_t> writer;  // 1 + global thread id of the last write, 0: none
     std::vector<std::int32_t> where;    // the instruction of the last write
-    std::vector<std::uint32_t> epoch;   // the writer's CTA barrier epoch at the write
   };
   // Places `tensor` (zero bytes, every byte tagged `unwritten`); returns its
   // base address.
   std::uint64_t add(TensorArg tensor);
-  Region* find(std::uint64_t address, std::int64_t bytes);
+  const Region* find(std::uint64_t address, std::int64_t bytes) const;
   std::vector<Region>& regions() { return regions_; }
   const std::vector<Region>& regions() const { return regions_; }
 
@@ -111,7 +118,8 @@ struct GridShape {
 
 struct RunOptions {
   std::uint64_t max_steps = std::uint64_t{1} << 32;  // thread-instructions in all
-  MmaArithmetic arithmetic;
+  MmaArithmetic arithmetic;                          // called from several threads at once
+  int threads = 1;                                   // CTAs run at once (at most the grid's)
 };
 
 struct RunResult {

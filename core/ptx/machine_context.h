@@ -12,9 +12,11 @@
 #pragma once
 
 #include <array>
+#include <atomic>
 #include <cstdint>
 #include <initializer_list>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "core/ptx/cta_machine.h"
@@ -30,6 +32,35 @@ struct PtxFault {
 };
 struct PtxUnfollowed {
   Finding finding;
+};
+// Thrown inside a CTA's run when a CTA before it in the grid has stopped
+// the run (its outcome cannot be the first).
+struct CtaStopped {};
+
+// A CTA's global memory accesses while it runs apart from the others
+// (run_grid runs CTAs at once): its writes, over the launch's memory for
+// its own reads, and its reads; the grid's merge orders them by CTA and
+// finds what two CTAs access unordered.
+struct GlobalWrite {
+  std::uint64_t address;  // the byte
+  Tag tag;
+  std::uint64_t step;  // the CTA's step count at the byte's first write
+  std::int32_t inst;   // the last write's
+  std::uint32_t thread;
+  std::uint32_t epoch;
+  std::uint8_t value;
+};
+struct GlobalRead {
+  std::uint64_t address;
+  std::uint64_t step;
+  std::int32_t inst;
+  std::uint32_t thread;
+  std::uint32_t bytes;
+};
+struct CtaGlobal {
+  std::unordered_map<std::uint64_t, std::uint32_t> written;  // byte address -> index in writes
+  std::vector<GlobalWrite> writes;
+  std::vector<GlobalRead> reads;
 };
 
 struct PendingCopy {
@@ -64,18 +95,23 @@ struct CtaState {
   std::uint32_t epoch = 1;
   std::vector<std::uint32_t> warp_epoch;
   std::vector<ThreadState> threads;
+  CtaGlobal global;
 };
 
+// One CTA's view of the run: the launch (shared by every CTA, read only),
+// the CTA's provenance arena, and its step count.
 struct Machine {
   const PtxKernel& kernel;
   const GridShape& shape;
   std::span<const std::uint64_t> params;
-  GlobalMemory& global;
+  const GlobalMemory& global;
   Provenance& provenance;
   const RunOptions& options;
-  std::vector<std::int64_t> symbol_offsets;  // shared symbols: their offset in the window
-  std::uint64_t steps = 0;
+  const std::vector<std::int64_t>& symbol_offsets;  // shared symbols: their offset in the window
   int threads_per_cta = 0;
+  std::atomic<std::uint64_t>& grid_steps;  // every CTA's, counted a batch at a time
+  const std::atomic<std::int64_t>& stop;   // the first CTA (linear) whose run ended the grid's
+  std::uint64_t steps = 0;                 // this CTA's
 };
 
 // Generic addresses of the shared window: [kSharedWindow, + shared bytes).
@@ -128,6 +164,9 @@ class ThreadContext {
   bool exited = false;
 
  private:
+  // Reads `bytes` global bytes at `address` into out/tags (this CTA's own
+  // writes first) and logs the read for the grid's merge.
+  void read_global(const Instruction& inst, std::uint64_t address, int bytes, std::uint8_t* out, Tag* tags);
   std::uint8_t* shared_at(const Instruction& inst, std::uint64_t offset, int bytes);
   void shared_read(const Instruction& inst, std::uint64_t offset, int bytes);
   bool unordered(std::uint32_t other, std::uint32_t epoch, std::uint32_t warp_epoch) const;

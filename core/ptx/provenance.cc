@@ -48,6 +48,13 @@ std::uint64_t Provenance::add_sum(std::uint64_t parent, std::span<const Product>
     if (runs_.size() >= max_runs_)
       throw Error("the provenance run holds more than " + std::to_string(max_runs_) +
                   " runs of products: use a smaller launch");
+    // An arena counts against the grid's bound a batch at a time.
+    if (budget_ != nullptr && ++unbudgeted_ == 4096) {
+      if (budget_->fetch_add(unbudgeted_) + unbudgeted_ > max_runs_)
+        throw Error("the provenance run holds more than " + std::to_string(max_runs_) +
+                    " runs of products: use a smaller launch");
+      unbudgeted_ = 0;
+    }
     runs_.push_back({p.a, p.b, 0, 0, 1});
   }
   entries_.push_back(
@@ -72,6 +79,43 @@ std::uint64_t Provenance::constant(std::uint64_t bits, int width, Origin origin)
   const std::uint64_t id = next_input_ + entries_.size() - 1;
   if (constants_.size() < 64) constants_.emplace_back(key, id);
   return id;
+}
+
+Provenance Provenance::arena(std::atomic<std::uint64_t>& budget) const {
+  Provenance a(0);
+  a.opaque_end_ = opaque_end_;
+  a.next_input_ = next_input_;
+  a.inputs_ = inputs_;
+  a.max_runs_ = max_runs_;
+  a.budget_ = &budget;
+  return a;
+}
+
+std::uint64_t Provenance::absorb(Provenance&& arena) {
+  if (arena.next_input_ != next_input_) throw Error("internal: an arena of another provenance");
+  const std::uint64_t delta = entries_.size();
+  if (runs_.size() + arena.runs_.size() > max_runs_)
+    throw Error("the provenance run holds more than " + std::to_string(max_runs_) +
+                " runs of products: use a smaller launch");
+  if (next_input_ + entries_.size() + arena.entries_.size() + 1 >= kMaxIds)
+    throw Error("the provenance run names more than 2^36 values: use a smaller launch");
+  const std::uint64_t run_base = runs_.size();
+  for (ProductRun r : arena.runs_) {
+    r.a = moved(r.a, delta);
+    r.b = moved(r.b, delta);
+    runs_.push_back(r);
+  }
+  for (Entry e : arena.entries_) {
+    if (e.kind != Entry::Kind::constant) e.parent = moved(e.parent, delta);  // a constant's parent is its bits
+    if (e.kind == Entry::Kind::sum) e.begin += run_base;
+    entries_.push_back(e);
+  }
+  for (Note n : arena.notes_) {
+    n.first = moved(n.first, delta);
+    n.last = moved(n.last, delta);
+    notes_.push_back(std::move(n));
+  }
+  return delta;
 }
 
 const Provenance::Entry* Provenance::entry(std::uint64_t id) const {

@@ -24,6 +24,7 @@
 #pragma once
 
 #include <array>
+#include <atomic>
 #include <cstdint>
 #include <optional>
 #include <span>
@@ -123,6 +124,20 @@ class Provenance {
 
   void set_max_runs(std::uint64_t n) { max_runs_ = n; }
 
+  // Arenas: the CTAs of a grid run at once, each making its sums in an
+  // arena of its own — the same inputs and opaque ids, dynamic ids from the
+  // same first one — absorbed in the grid's order when they are done.  The
+  // runs of every arena of one `budget` count against max_runs together.
+  //
+  //     std::atomic<std::uint64_t> budget{0};
+  //     Provenance cta = grid.arena(budget);   ... the CTA runs ...
+  //     const std::uint64_t delta = grid.absorb(std::move(cta));
+  //     grid.moved(id_in_cta, delta)            // the same value's id in grid
+  Provenance arena(std::atomic<std::uint64_t>& budget) const;
+  // Appends the arena's values after this one's; the delta moved() takes.
+  std::uint64_t absorb(Provenance&& arena);
+  std::uint64_t moved(std::uint64_t id, std::uint64_t delta) const { return id >= next_input_ ? id + delta : id; }
+
   // What an mma's operands look like when they do not form one row of A and
   // one column of B per row and column of its tile (exec_mma's diagnosis):
   // the statement to blame (the mma, or the load that filled a register)
@@ -158,6 +173,8 @@ class Provenance {
   std::vector<Note> notes_;
   std::vector<std::pair<std::uint64_t, std::uint64_t>> constants_;  // (bits << 8 | width, id)
   std::uint64_t max_runs_ = std::uint64_t{1} << 26;
+  std::atomic<std::uint64_t>* budget_ = nullptr;  // an arena's: the grid's runs in all
+  std::uint64_t unbudgeted_ = 0;                  // runs not yet counted in *budget_
 };
 
 // The value `bytes` bytes at `byte` of `v` hold, read through its tags:

@@ -23,6 +23,7 @@
 #include "core/program/read/read_program.h"
 #include "core/prove/prove.h"
 #include "core/prove/report_json.h"
+#include "core/base/worker_pool.h"
 #include "core/ptx/ptx_check.h"
 #include "core/ptx/ptx_launch.h"
 #include "core/ptx/ptx_reader.h"
@@ -124,7 +125,9 @@ std::string prove_ptx(const std::string& ptx_text, const std::string& launch_tex
                       const std::string& launch_file) {
   const ptx::PtxModule module = ptx::read_ptx(ptx_text, file);
   ptx::PtxLaunch launch = ptx::read_launch(launch_text, launch_file.empty() ? ptx::launch_path_for(file) : launch_file);
-  return ptx::ptx_report_json(ptx::check_ptx_launch(module, std::move(launch), {})).dump();
+  ptx::RunOptions run;
+  run.threads = WorkerPool::hardware_threads();
+  return ptx::ptx_report_json(ptx::check_ptx_launch(module, std::move(launch), run)).dump();
 }
 
 }  // namespace

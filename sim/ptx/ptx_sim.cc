@@ -53,7 +53,7 @@ double unit_roundoff(DType t) {
 }  // namespace
 
 PtxCase simulate_ptx_case(const ptx::PtxKernel& kernel, const ptx::PtxLaunch& launch, const ArchParams& arch,
-                          std::uint64_t seed, int index, InputSet inputs) {
+                          std::uint64_t seed, int index, InputSet inputs, int threads) {
   const auto& A = launch.tensors[static_cast<std::size_t>(launch.a)];
   const auto& B = launch.tensors[static_cast<std::size_t>(launch.b)];
   const auto& D = launch.tensors[static_cast<std::size_t>(launch.d)];
@@ -74,6 +74,7 @@ PtxCase simulate_ptx_case(const ptx::PtxKernel& kernel, const ptx::PtxLaunch& la
   const ptx::PlacedLaunch placed = ptx::place_launch(launch, memory, provenance, fill);
   for (const auto& r : memory.regions()) out.tensors.push_back(r.bytes);
   ptx::RunOptions options;
+  options.threads = threads;
   options.arithmetic = [&arch](const MmaInst& inst, std::span<const std::uint64_t> a, std::span<const std::uint64_t> b,
                                std::span<const std::uint64_t> c,
                                std::span<std::uint64_t> d) { mma_tile(inst, arch, a, b, c, d); };
