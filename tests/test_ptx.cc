@@ -7,6 +7,7 @@
 
 #include <unistd.h>
 
+#include <atomic>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -575,6 +576,55 @@ TEST_CASE("two CTAs that touch one global byte, either writing, are refuted at t
     CHECK(r.finding->loc.line == 20);
     CHECK(r.finding->cta == std::array<int, 3>{1, 0, 0});
   }
+}
+
+}  // namespace test_ptx
+
+namespace test_ptx {
+
+TEST_CASE("an accumulator's chain folds into one sum of runs, and compact keeps what the roots reach", "[ptx]") {
+  Provenance grid(4);
+  const std::uint64_t a = grid.add_input(0, 16 * 64, 2);  // A: 16 x 64, row-major
+  const std::uint64_t b = grid.add_input(1, 64 * 8, 2);   // B: 64 x 8
+  std::atomic<std::uint64_t> budget{0};
+  Provenance cta = grid.arena(budget);
+  // D[0][0] over four k steps of 16: each step's products continue the run.
+  std::uint64_t acc = 0;
+  std::vector<std::uint64_t> chain;
+  for (int step = 0; step < 4; ++step) {
+    std::vector<Product> ps;
+    for (int k = 16 * step; k < 16 * step + 16; ++k)
+      ps.push_back({a + static_cast<std::uint64_t>(k), b + static_cast<std::uint64_t>(k * 8)});
+    acc = cta.add_sum(acc, ps, 4, Origin{step, 0, 0}, true);
+    chain.push_back(acc);
+  }
+  const Provenance::Entry* e = cta.entry(acc);
+  REQUIRE(e != nullptr);
+  CHECK(e->parent == 0);  // folded: no chain left to walk
+  REQUIRE(e->count == 1);
+  const ProductRun run = cta.runs(*e)[0];
+  CHECK(run.count == 64);
+  CHECK(run.a_step == 1);
+  CHECK(run.b_step == 8);
+  CHECK(run.origin.inst == 0);  // the mma that began it
+  // Without fold the chain stays; a broken progression starts a new run.
+  const std::uint64_t kept =
+      cta.add_sum(acc, std::vector<Product>{{a + 70, b}, {a + 3, b + 8}, {a + 4, b + 24}}, 4, {}, false);
+  CHECK(cta.entry(kept)->parent == acc);
+  CHECK(cta.entry(kept)->count == 2);
+  // compact: of the five sums only `kept` and its parent are reached from the root.
+  std::vector<Tag> roots{make_tag(kept, 0), make_tag(kept, 1), 0, make_tag(a + 5, 0)};
+  cta.compact(roots);
+  CHECK(tag_id(roots[3]) == a + 5);  // inputs keep their ids
+  CHECK(tag_byte(roots[1]) == 1);
+  const Provenance::Entry* k2 = cta.entry(tag_id(roots[0]));
+  REQUIRE(k2 != nullptr);
+  REQUIRE(cta.entry(k2->parent) != nullptr);
+  CHECK(cta.runs(*cta.entry(k2->parent))[0].count == 64);
+  CHECK(cta.next_id() == tag_id(roots[0]) + 1);  // two sums left, numbered in order
+  // Absorbed into the grid: ids move by what the grid held before.
+  const std::uint64_t delta = grid.absorb(std::move(cta));
+  CHECK(grid.entry(grid.moved(tag_id(roots[0]), delta))->count == 2);
 }
 
 }  // namespace test_ptx

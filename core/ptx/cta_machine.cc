@@ -781,6 +781,14 @@ RunResult run_grid(const PtxKernel& kernel, const GridShape& shape, std::span<co
     }
     o.steps = m.steps;
     o.global = std::move(cta.global);
+    o.global.written = {};      // the index of the writes: the run's alone
+    if (o.ran && !o.finding) {  // what the CTA wrote is all of its arena that the grid needs
+      std::vector<Tag> roots;
+      roots.reserve(o.global.writes.size());
+      for (const GlobalWrite& w : o.global.writes) roots.push_back(w.tag);
+      o.arena->compact(roots);
+      for (std::size_t i = 0; i < roots.size(); ++i) o.global.writes[i].tag = roots[i];
+    }
   };
   if (workers == 1) {
     for (std::int64_t linear = 0; linear < ctas; ++linear) run_cta(linear);

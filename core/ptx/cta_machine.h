@@ -120,6 +120,9 @@ struct RunOptions {
   std::uint64_t max_steps = std::uint64_t{1} << 32;  // thread-instructions in all
   MmaArithmetic arithmetic;                          // called from several threads at once
   int threads = 1;                                   // CTAs run at once (at most the grid's)
+  // mma.sync makes sums (the proof's evidence); off, its D elements are
+  // opaque values (a run for the numbers alone: sim's).
+  bool sums = true;
 };
 
 struct RunResult {

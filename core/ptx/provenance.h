@@ -72,11 +72,13 @@ struct Product {
 // Products (a + t·a_step, b + t·b_step) for t < count: a sum's products as
 // runs, so that an mma's products for one element of D, its A row and B
 // column read in k order, take one run, not k products (and the check of D
-// takes a run at a time).
+// takes a run at a time).  `origin`: the mma that added the run's first
+// product (a run goes on through later mmas that continue it).
 struct ProductRun {
   std::uint64_t a, b;
   std::int64_t a_step, b_step;
   std::uint32_t count;
+  Origin origin;
   Product at(std::uint32_t t) const {
     return {a + static_cast<std::uint64_t>(a_step * t), b + static_cast<std::uint64_t>(b_step * t)};
   }
@@ -109,9 +111,14 @@ class Provenance {
     int width;  // bytes
     Origin origin;
   };
-  // A new sum: `parent` plus `products` (kept as runs).  Throws Error past
-  // `max_runs` runs in all (the run's memory bound).
-  std::uint64_t add_sum(std::uint64_t parent, std::span<const Product> products, int width, Origin origin);
+  // A new sum: `parent` plus `products` (kept as runs).  With `fold`, a
+  // parent sum of this arena without a note is folded in (its runs copied,
+  // its parent taken) where the result stays a few runs: an accumulator's
+  // chain over K then is one entry of one run, and the entries it passed
+  // through are garbage for compact().  Throws Error past `max_runs` runs
+  // in all (the run's memory bound).
+  std::uint64_t add_sum(std::uint64_t parent, std::span<const Product> products, int width, Origin origin,
+                        bool fold = false);
   std::uint64_t add_convert(std::uint64_t source, int width, Origin origin);
   // A constant an mma starts an accumulator from (a scalar C), one id per
   // (bits, width).
@@ -137,6 +144,11 @@ class Provenance {
   // Appends the arena's values after this one's; the delta moved() takes.
   std::uint64_t absorb(Provenance&& arena);
   std::uint64_t moved(std::uint64_t id, std::uint64_t delta) const { return id >= next_input_ ? id + delta : id; }
+  // Drops every value of this arena that no tag of `roots` reaches (through
+  // parents, conversions and products) and numbers the rest anew, in order;
+  // rewrites `roots` to the new ids.  A CTA's arena, when it is done: what
+  // its global writes hold is all that outlives it.
+  void compact(std::span<Tag> roots);
 
   // What an mma's operands look like when they do not form one row of A and
   // one column of B per row and column of its tile (exec_mma's diagnosis):
@@ -150,11 +162,7 @@ class Provenance {
     std::string message;
   };
   void add_note(Note note) { notes_.push_back(std::move(note)); }
-  const Note* note_for(std::uint64_t id) const {
-    for (const Note& n : notes_)
-      if (id >= n.first && id <= n.last) return &n;
-    return nullptr;
-  }
+  const Note* note_for(std::uint64_t id) const;
   // The id the next sum will get.
   std::uint64_t next_id() const { return next_input_ + entries_.size(); }
 
@@ -175,6 +183,7 @@ class Provenance {
   std::uint64_t max_runs_ = std::uint64_t{1} << 26;
   std::atomic<std::uint64_t>* budget_ = nullptr;  // an arena's: the grid's runs in all
   std::uint64_t unbudgeted_ = 0;                  // runs not yet counted in *budget_
+  std::uint64_t counted_ = 0;                     // runs this arena counted in *budget_
 };
 
 // The value `bytes` bytes at `byte` of `v` hold, read through its tags:

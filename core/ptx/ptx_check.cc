@@ -108,6 +108,7 @@ class DCheck {
     const std::int64_t K = l_.tensors[static_cast<std::size_t>(l_.a)].shape[1];
     const int bytes = D.element_bytes();
     std::vector<int> seen(static_cast<std::size_t>(K));
+    std::vector<Origin> first_origin(static_cast<std::size_t>(K));  // read only where seen says this element set it
     for (std::int64_t i = 0; i < D.shape[0]; ++i)
       for (std::int64_t j = 0; j < D.shape[1]; ++j) {
         const std::int64_t off = (i * D.strides[0] + j * D.strides[1]) * bytes;
@@ -144,7 +145,6 @@ class DCheck {
           id = c->parent;
         std::fill(seen.begin(), seen.end(), 0);
         int c_terms = 0;
-        std::vector<Origin> first_origin(static_cast<std::size_t>(K));
         while (id != 0) {
           const Provenance::Entry* s = p_.entry(id);
           if (s != nullptr && s->kind == Provenance::Entry::Kind::constant) {
@@ -176,8 +176,8 @@ class DCheck {
             // The common run, A[i][k0 + t]·B[k0 + t][j] for t < count, at once.
             if (const std::optional<std::int64_t> k0 = diagonal_run(run, i, j)) {
               for (std::int64_t kk = *k0; kk < *k0 + run.count; ++kk) {
-                if (seen[static_cast<std::size_t>(kk)]++ != 0) return twice(name, i, j, kk, first_origin, s->origin);
-                first_origin[static_cast<std::size_t>(kk)] = s->origin;
+                if (seen[static_cast<std::size_t>(kk)]++ != 0) return twice(name, i, j, kk, first_origin, run.origin);
+                first_origin[static_cast<std::size_t>(kk)] = run.origin;
               }
               continue;
             }
@@ -192,8 +192,8 @@ class DCheck {
                                   ? l_.tensors[static_cast<std::size_t>(l_.b)].matrix_index(b->element)
                                   : std::nullopt;
               if (!ai || !bi)
-                return at_origin(s->origin, name + " includes the product of " + describe(pr.a) + " and " +
-                                                describe(pr.b) + ", not of an element of A and one of B");
+                return at_origin(run.origin, name + " includes the product of " + describe(pr.a) + " and " +
+                                                 describe(pr.b) + ", not of an element of A and one of B");
               const auto [a_row, a_k] = *ai;
               const auto [b_k, b_col] = *bi;
               if (a_row != i || b_col != j || a_k != b_k) {
@@ -206,11 +206,11 @@ class DCheck {
                   return at_store(name + " holds the sum that belongs to D[" + std::to_string(a_row) + "][" +
                                   std::to_string(b_col) + "] (row " + std::to_string(a_row) + " of A, column " +
                                   std::to_string(b_col) + " of B): the store writes it to the wrong element");
-                return at_origin(s->origin, what);
+                return at_origin(run.origin, what);
               }
               const auto kk = static_cast<std::size_t>(a_k);
-              if (seen[kk]++ != 0) return twice(name, i, j, a_k, first_origin, s->origin);
-              first_origin[kk] = s->origin;
+              if (seen[kk]++ != 0) return twice(name, i, j, a_k, first_origin, run.origin);
+              first_origin[kk] = run.origin;
             }
           }
           id = s->parent;

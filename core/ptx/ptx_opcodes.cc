@@ -803,8 +803,13 @@ void exec_mma(const Instruction& inst, WarpContext& w) {
   const Gathered a = gather(fa, inst.ops[1], "A");
   const Gathered b = gather(fb, inst.ops[2], "B");
   const Gathered c = gather(fc, inst.ops[3], "C");
-  std::optional<Blame> blame = diagnose_operand(w, fa, a, inst.ops[1], 'A');
-  if (!blame) blame = diagnose_operand(w, fb, b, inst.ops[2], 'B');
+  // Without sums (a run for D's numbers alone) D's elements are values of
+  // this instruction, as other arithmetic makes them, and nothing is
+  // diagnosed.
+  const bool with_sums = w.options().sums;
+  std::optional<Blame> blame;
+  if (with_sums) blame = diagnose_operand(w, fa, a, inst.ops[1], 'A');
+  if (with_sums && !blame) blame = diagnose_operand(w, fb, b, inst.ops[2], 'B');
   const std::uint64_t first_sum = prov.next_id();
   std::vector<std::uint64_t> d(static_cast<std::size_t>(fd.rows * fd.cols), 0);
   if (w.options().arithmetic) w.options().arithmetic(mi, a.bits, b.bits, c.bits, d);
@@ -812,7 +817,7 @@ void exec_mma(const Instruction& inst, WarpContext& w) {
   const auto id_of = [&](const ElementRef& e) { return e.kind == ElementRef::Kind::value ? e.id : bad; };
   std::vector<std::uint64_t> sums(d.size(), 0);
   std::vector<Product> products;
-  for (int lane = 0; lane < kWarpLanes; ++lane) {
+  for (int lane = 0; lane < kWarpLanes && with_sums; ++lane) {
     ThreadContext t = w.lane(lane);
     for (int e = 0; e < fd.elems(); ++e) {
       const TileCoord at = fd.at(lane, e);
@@ -832,7 +837,8 @@ void exec_mma(const Instruction& inst, WarpContext& w) {
         const bool negative_zero = dtype_info(mi.c).is_float && bits == (std::uint64_t{1} << (fc.elem_bits - 1));
         parent = negative_zero ? 0 : prov.constant(bits, fc.elem_bits / 8, t.origin());
       }
-      sums[static_cast<std::size_t>(i * fd.cols + j)] = prov.add_sum(parent, products, fd.elem_bits / 8, t.origin());
+      sums[static_cast<std::size_t>(i * fd.cols + j)] =
+          prov.add_sum(parent, products, fd.elem_bits / 8, t.origin(), !blame);
     }
   }
   if (blame) {
@@ -854,7 +860,7 @@ void exec_mma(const Instruction& inst, WarpContext& w) {
         const int bit = p * fd.elem_bits;
         v.bits |= (d[idx] & mask(fd.elem_bits)) << bit;
         for (int byte = 0; byte < fd.elem_bits / 8; ++byte)
-          v.tags[static_cast<std::size_t>(bit / 8 + byte)] = make_tag(sums[idx], byte);
+          v.tags[static_cast<std::size_t>(bit / 8 + byte)] = make_tag(with_sums ? sums[idx] : bad, byte);
       }
       t.set_reg(r, v);
     }

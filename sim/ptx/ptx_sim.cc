@@ -1,7 +1,9 @@
 #include "sim/ptx/ptx_sim.h"
 
 #include <cmath>
+#include <vector>
 
+#include "core/base/worker_pool.h"
 #include "core/ptx/ptx_check.h"
 #include "sim/numerics/element_value.h"
 
@@ -75,6 +77,7 @@ PtxCase simulate_ptx_case(const ptx::PtxKernel& kernel, const ptx::PtxLaunch& la
   for (const auto& r : memory.regions()) out.tensors.push_back(r.bytes);
   ptx::RunOptions options;
   options.threads = threads;
+  options.sums = false;  // the numbers alone: the machine's own refutations stand, the proof is prove's
   options.arithmetic = [&arch](const MmaInst& inst, std::span<const std::uint64_t> a, std::span<const std::uint64_t> b,
                                std::span<const std::uint64_t> c,
                                std::span<std::uint64_t> d) { mma_tile(inst, arch, a, b, c, d); };
@@ -85,11 +88,22 @@ PtxCase simulate_ptx_case(const ptx::PtxKernel& kernel, const ptx::PtxLaunch& la
   out.d = memory.regions()[static_cast<std::size_t>(launch.d)].bytes;
   if (run.refutation || run.unfollowed) return out;
   const double u = std::max(unit_roundoff(D.dtype), std::ldexp(1.0, -24));
+  // The inputs' values once (decoding each M·N·K times would cost more than the run).
+  std::vector<long double> av(static_cast<std::size_t>(M * K)), bv(static_cast<std::size_t>(K * N));
   for (std::int64_t i = 0; i < M; ++i)
+    for (std::int64_t k = 0; k < K; ++k)
+      av[static_cast<std::size_t>(i * K + k)] = element_value(A.dtype, drawn.a.at(i, k));
+  for (std::int64_t k = 0; k < K; ++k)
+    for (std::int64_t j = 0; j < N; ++j)
+      bv[static_cast<std::size_t>(j * K + k)] = element_value(B.dtype, drawn.b.at(k, j));
+  // Rows of D at once, each row's counts its own, added in row order.
+  std::vector<std::int64_t> outside(static_cast<std::size_t>(M), 0);
+  std::vector<double> worst(static_cast<std::size_t>(M), 0);
+  const auto check_row = [&](std::int64_t i) {
     for (std::int64_t j = 0; j < N; ++j) {
       long double ref = 0, mag = 0;
       for (std::int64_t k = 0; k < K; ++k) {
-        const long double p = element_value(A.dtype, drawn.a.at(i, k)) * element_value(B.dtype, drawn.b.at(k, j));
+        const long double p = av[static_cast<std::size_t>(i * K + k)] * bv[static_cast<std::size_t>(j * K + k)];
         ref += p;
         mag += std::fabs(p);
       }
@@ -109,9 +123,22 @@ PtxCase simulate_ptx_case(const ptx::PtxKernel& kernel, const ptx::PtxLaunch& la
         continue;  // overflow of D's type, as the hardware's conversion does
       if (!std::isfinite(static_cast<double>(ref)) || !std::isfinite(static_cast<double>(mag)))
         continue;  // NaN, Inf: no bound
-      if (!(err <= bound)) ++out.outside_bound;
-      else out.max_error = std::max(out.max_error, static_cast<double>(err / bound));
+      if (!(err <= bound)) ++outside[static_cast<std::size_t>(i)];
+      else
+        worst[static_cast<std::size_t>(i)] =
+            std::max(worst[static_cast<std::size_t>(i)], static_cast<double>(err / bound));
     }
+  };
+  if (threads > 1 && M > 1) {
+    WorkerPool pool(static_cast<int>(std::min<std::int64_t>(threads, M)));
+    pool.for_each(M, [&](int, std::int64_t i) { check_row(i); });
+  } else {
+    for (std::int64_t i = 0; i < M; ++i) check_row(i);
+  }
+  for (std::int64_t i = 0; i < M; ++i) {
+    out.outside_bound += outside[static_cast<std::size_t>(i)];
+    out.max_error = std::max(out.max_error, worst[static_cast<std::size_t>(i)]);
+  }
   return out;
 }
 
