@@ -4,6 +4,7 @@
 #
 #   bundle/bin/mmacheck, bin/mmacheck_tests   RUNPATH $ORIGIN/../lib
 #   bundle/bin/diff_prepare_bench             the GPU differential's host side, timed (docs/performance.md)
+#   bundle/bin/ptx_bench                      the CTA machine on PTX launches, timed (docs/performance.md)
 #   bundle/lib/                               Boost.Program_options; libz3.so.4.xz (xz: 23 -> 5 MB),
 #                                             unpacked by run-tests.sh
 #   bundle/lib/nvrtc.tar.xz                   NVRTC 13 (+ builtins) of this toolkit, unpacked
@@ -138,12 +139,12 @@ scripts/setup.sh
 export PATH="/usr/local/cuda/bin:$PATH"
 # '$ORIGIN' is literal: the loader expands it to the binary's directory.
 cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release '-DCMAKE_BUILD_RPATH=$ORIGIN/../lib' >/dev/null
-cmake --build "$build" -j "$(nproc)" --target mmacheck mmacheck_tests diff_prepare_bench
+cmake --build "$build" -j "$(nproc)" --target mmacheck mmacheck_tests diff_prepare_bench ptx_bench
 
 rm -rf "$out"
 mkdir -p "$out/bin" "$out/lib"
-cp "$build/bin/mmacheck" "$build/bin/mmacheck_tests" "$build/bin/diff_prepare_bench" "$out/bin/"
-strip "$out/bin/mmacheck" "$out/bin/mmacheck_tests" "$out/bin/diff_prepare_bench"
+cp "$build/bin/mmacheck" "$build/bin/mmacheck_tests" "$build/bin/diff_prepare_bench" "$build/bin/ptx_bench" "$out/bin/"
+strip "$out/bin/mmacheck" "$out/bin/mmacheck_tests" "$out/bin/diff_prepare_bench" "$out/bin/ptx_bench"
 
 # Every shared library the binaries load, except the C and C++ runtimes
 # (see above; the versions they need are printed at the end).
