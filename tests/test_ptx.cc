@@ -128,6 +128,16 @@ TEST_CASE(
   CHECK(t.refuted == 6);
 }
 
+TEST_CASE(
+    "a CuTe gemm (cp.async, swizzled shared memory, ldmatrix, SM80_16x8x16 TN) proves and five planted mistakes are "
+    "refuted at their line",
+    "[ptx][cute]") {
+  const Tally t = check_manifest("tests/data/ptx/cute/");
+  CHECK(t.rows == 6);
+  CHECK(t.proved == 1);
+  CHECK(t.refuted == 5);
+}
+
 TEST_CASE("a proof of a PTX launch states its scope and counts the work", "[ptx]") {
   const PtxReport r = check_file("shared");
   CHECK(r.verdict == FrameVerdict::proved);
