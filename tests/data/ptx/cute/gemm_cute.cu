@@ -1,4 +1,4 @@
-// A CuTe gemm for sm_80 in the style of CUTLASS.s cute tutorial
+// A CuTe gemm for sm_80 in the style of CUTLASS's cute tutorial
 // sgemm_sm80.cu: D (M x N, f32, row-major) = A (M x K, f16, K-major) times
 // B (given as N x K, K-major: the "TN" gemm).  Per CTA a 64 x 64 tile of D,
 // 128 threads (a 2 x 2 tiled mma of SM80_16x8x16_F32F16F16F32_TN), a K loop
