@@ -129,6 +129,16 @@ TEST_CASE(
   CHECK(t.refuted == 6);
 }
 
+TEST_CASE(
+    "a CuTe gemm (cp.async, swizzled shared memory, ldmatrix, SM80_16x8x16 TN) proves and five planted mistakes are "
+    "refuted at their line",
+    "[ptx][cute]") {
+  const Tally t = check_manifest("tests/data/ptx/cute/");
+  CHECK(t.rows == 6);
+  CHECK(t.proved == 1);
+  CHECK(t.refuted == 5);
+}
+
 TEST_CASE("a proof of a PTX launch states its scope and counts the work", "[ptx]") {
   const PtxReport r = check_file("shared");
   CHECK(r.verdict == FrameVerdict::proved);
@@ -152,8 +162,24 @@ TEST_CASE("the same kernel launched over a grid that misses tiles is refuted", "
 
 TEST_CASE("the PTX reader and the opcode table refuse what they do not read, at its line", "[ptx]") {
   const auto read = [](const std::string& text) { return error_of([&] { read_ptx(text, "k.ptx"); }); };
-  CHECK(read(kernel("\tvote.sync.ballot.b32 %r1, %p1, -1;\n")) ==
-        "10:2: 'vote.sync.ballot.b32' is not modelled by the PTX machine (docs/ptx.md lists what is)");
+  CHECK(read(kernel("\tvote.ballot.b32 %r1, %p1;\n")) ==
+        "10:2: 'vote.ballot.b32' is not modelled by the PTX machine (docs/ptx.md lists what is)");
+  CHECK(read(kernel("\tvote.sync.all.b32 %r1, %p1, -1;\n")) ==
+        "10:2: 'vote.sync.all.b32' (vote.sync.{all,any,uni}.pred and vote.sync.ballot.b32 are) is not modelled by "
+        "the PTX machine (docs/ptx.md lists what is)");
+  CHECK(read(kernel("\tvote.sync.ballot.b32 %r1, %r2, -1;\n")) == "10:28: vote's source is a predicate register");
+  CHECK(read(kernel("\tsetp.eq.and.s32 %p1, %r1, 1, !%p2;\n")) ==
+        "10:31: a negated predicate operand of 'setp.eq.and.s32' is not modelled by the PTX machine (docs/ptx.md "
+        "lists what is)");
+  CHECK(read(kernel("\tstmatrix.sync.aligned.m8n8.x2.b16 [%rd1], {%r1, %r2};\n")) ==
+        "10:2: 'stmatrix.sync.aligned.m8n8.x2.b16' (stmatrix.sync.aligned.m8n8.x{1,2,4}[.trans].shared.b16 is) is "
+        "not modelled by the PTX machine (docs/ptx.md lists what is)");
+  CHECK(read(kernel("\tbar.sync 16;\n")) == "10:11: a barrier is numbered 0..15");
+  CHECK(read(kernel("\tbarrier.sync.aligned 1, 48;\n")) ==
+        "10:26: a barrier's thread count is a multiple of 32 in 32..1024");
+  CHECK(read(kernel("\tbar.arrive 1;\n")) == "10:2: 'bar.arrive' takes 2 operands, not 1");
+  CHECK(read(kernel("\tld.const.u32 %r1, [%rd1];\n")) ==
+        "10:2: 'ld.const.u32' (.const space) is not modelled by the PTX machine (docs/ptx.md lists what is)");
   CHECK(read(kernel("\tadd.s32 %r1, %r9, 1;\n")) == "10:15: unknown register '%r9'");
   CHECK(read(kernel("\tadd.s32 %r1, %r2;\n")) == "10:2: 'add.s32' takes 3 operands, not 2");
   CHECK(read(kernel("\tadd.foo.s32 %r1, %r2, 1;\n")) ==
@@ -164,7 +190,9 @@ TEST_CASE("the PTX reader and the opcode table refuse what they do not read, at 
   CHECK(read(kernel("\tmma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%r1}, {%r1}, {%r1}, {%r1};\n")) ==
         "10:52: D must be a vector of 4 registers");
   CHECK(read(".target sm_80\n.visible .entry k()\n{\n\tret;\n}\n") == "1:1: no .version directive: not a PTX module");
-  CHECK(read(kernel("\t.local .align 4 .b8 depot[16];\n")) == "10:2: local memory (.local) is not modelled");
+  CHECK(read(kernel("\t.local .align 4 .b8 depot[16];\n")).empty());
+  CHECK(read(kernel("\t.local .align 4 .b8 depot[600000];\n")) ==
+        "10:2: more local memory than a thread has (524288 bytes)");
   // Scoped blocks, as Triton's inline assembly writes them, declare their own registers.
   CHECK(read(kernel("\t{\n\t.reg .b32 %t;\n\tmov.b32 %t, 1;\n\t}\n")).empty());
   CHECK(read(kernel("\t{\n\t.reg .b32 %t;\n\t}\n\tmov.b32 %t, 1;\n")) == "13:10: unknown register '%t'");
@@ -228,6 +256,263 @@ TEST_CASE("the CTA machine refutes lanes that diverge at mma.sync and bounds a l
 }  // namespace test_ptx
 
 namespace test_ptx {
+
+// Runs `text` (a kernel of one u64 parameter, `out`) over one CTA of
+// `threads` threads with `out` a threads x 8 u32 tensor; the result and the
+// words each thread stored.
+struct WordRun {
+  ptx::RunResult result;
+  std::vector<std::uint8_t> bytes;
+  std::uint32_t word(int thread, int i) const {
+    std::uint32_t w = 0;
+    for (int b = 0; b < 4; ++b)
+      w |= std::uint32_t{bytes[static_cast<std::size_t>((thread * 8 + i) * 4 + b)]} << (8 * b);
+    return w;
+  }
+};
+WordRun run_words(const std::string& text, int threads) {
+  const PtxModule m = read_ptx(text, "k.ptx");
+  GlobalMemory memory;
+  TensorArg out;
+  out.name = "out";
+  out.dtype = DType::s32;
+  out.shape = {threads, 8};
+  out.strides = {8, 1};
+  const std::uint64_t base = memory.add(out);
+  Provenance prov(m.kernels[0].code.size());
+  const std::vector<std::uint64_t> params{base};
+  GridShape shape;
+  shape.block = {threads, 1, 1};
+  WordRun r{run_grid(m.kernels[0], shape, params, memory, prov, {}), {}};
+  r.bytes = memory.regions()[0].bytes;
+  return r;
+}
+
+TEST_CASE("the CTA machine's local memory, vote.sync and stmatrix", "[ptx]") {
+  // Each lane stores eight results into row `lane` of a 32 x 8 u32 tensor.
+  const std::string text = R"(.version 8.0
+.target sm_90
+.address_size 64
+.visible .entry k(.param .u64 out)
+{
+	.local .align 8 .b8 __local_depot0[64];
+	.reg .b64 %SP;
+	.reg .b64 %SPL;
+	.reg .pred %p<8>;
+	.reg .b32 %r<24>;
+	.reg .b64 %rd<8>;
+	.shared .align 16 .b8 tile[256];
+	mov.u64 %SPL, __local_depot0;
+	cvta.local.u64 %SP, %SPL;
+	ld.param.u64 %rd1, [out];
+	mov.u32 %r1, %laneid;
+	// local: an array indexed at run time, written through the local space
+	// and read back through generic addresses.
+	mul.lo.u32 %r2, %r1, 3;
+	st.local.u32 [%SPL], %r2;
+	and.b32 %r3, %r1, 7;
+	mul.wide.u32 %rd2, %r3, 4;
+	add.s64 %rd3, %SP, %rd2;
+	st.u32 [%rd3+16], %r1;
+	ld.u32 %r4, [%SP];
+	add.s64 %rd4, %SPL, %rd2;
+	ld.local.u32 %r5, [%rd4+16];
+	// vote over lanes 0..4
+	setp.lt.u32 %p1, %r1, 5;
+	vote.sync.ballot.b32 %r6, %p1, -1;
+	vote.sync.any.pred %p2, %p1, -1;
+	vote.sync.all.pred %p3, !%p1, -1;
+	vote.sync.uni.pred %p4, %p1, -1;
+	setp.lt.u32 %p5, %r1, 32;
+	vote.sync.uni.pred %p6, !%p5, 0xFFFFFFFF;
+	selp.u32 %r7, 1, 0, %p2;
+	selp.u32 %r8, 2, 0, %p3;
+	selp.u32 %r9, 4, 0, %p4;
+	selp.u32 %r10, 8, 0, %p6;
+	or.b32 %r11, %r7, %r8;
+	or.b32 %r12, %r9, %r10;
+	or.b32 %r13, %r11, %r12;
+	// stmatrix: lane l's register is 0xL1L0 (its two 16-bit units) into
+	// rows at tile + 16·l (x1) and tile + 128 + 16·l (x1.trans).
+	shl.b32 %r14, %r1, 8;
+	or.b32 %r15, %r14, %r1;
+	shl.b32 %r16, %r15, 16;
+	or.b32 %r17, %r16, %r15;
+	xor.b32 %r17, %r17, 0x00010000;
+	mov.u32 %r18, tile;
+	shl.b32 %r19, %r3, 4;
+	add.s32 %r20, %r18, %r19;
+	stmatrix.sync.aligned.m8n8.x1.shared.b16 [%r20], {%r17};
+	stmatrix.sync.aligned.m8n8.x1.trans.shared.b16 [%r20+128], {%r17};
+	bar.sync 0;
+	shl.b32 %r21, %r1, 2;
+	add.s32 %r22, %r18, %r21;
+	ld.shared.u32 %r14, [%r22];
+	ld.shared.u32 %r15, [%r22+128];
+	mul.wide.u32 %rd5, %r1, 32;
+	add.s64 %rd6, %rd1, %rd5;
+	st.global.v4.u32 [%rd6], {%r4, %r5, %r6, %r13};
+	st.global.v4.u32 [%rd6+16], {%r14, %r15, %r2, %r2};
+	ret;
+}
+)";
+  const WordRun r = run_words(text, 32);
+  REQUIRE_FALSE(r.result.refutation.has_value());
+  REQUIRE_FALSE(r.result.unfollowed.has_value());
+  // Lane l's value for stmatrix: units u0 = l·0x101 ^ 0 and u1 = l·0x101 ^ 1.
+  const auto unit = [](int lane, int u) {
+    return static_cast<std::uint32_t>(lane * 0x101) ^ static_cast<std::uint32_t>(u);
+  };
+  const auto at = [&](int half) {  // the .trans region's 16-bit unit `half`
+    // Lane l's unit u goes to row 2(l % 4) + u, unit l / 4.
+    for (int lane = 0; lane < 32; ++lane)
+      for (int u = 0; u < 2; ++u)
+        if ((2 * (lane % 4) + u) * 8 + lane / 4 == half) return unit(lane, u);
+    return 0xFFFFFFFFu;
+  };
+  for (int lane : {0, 3, 8, 31}) {
+    INFO(lane);
+    CHECK(r.word(lane, 0) == static_cast<std::uint32_t>(lane * 3));     // its own local word 0
+    CHECK(r.word(lane, 1) == static_cast<std::uint32_t>(lane));         // generic store, local load
+    CHECK(r.word(lane, 2) == 0x1Fu);                                    // ballot of lanes 0..4
+    CHECK(r.word(lane, 3) == (1u | 0u | 0u | 8u));                      // any; not all; not uni; uni of all-false
+    CHECK(r.word(lane, 4) == (unit(lane, 0) | (unit(lane, 1) << 16)));  // x1: word l is lane l's register
+    CHECK(r.word(lane, 5) == (at(2 * lane) | (at(2 * lane + 1) << 16)));
+  }
+}
+
+TEST_CASE("local memory carries provenance: a spill proves, a wrong reload is refuted at its line", "[ptx]") {
+  const std::string path = kDir + "global.ptx";
+  const std::string text = read_file(source_path(path));
+  const std::string decl = "\t.reg .b64 \t%rd<68>;\n";
+  const std::string mma = "\tmma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%f100,%f99,%f98,%f97}, {%r32,%r33";
+  REQUIRE(text.find(decl) != std::string::npos);
+  REQUIRE(text.find(mma) != std::string::npos);
+  // %r33 and %r34 (A's registers 1 and 2 of the first mma) spilled to the
+  // depot and reloaded, through the local space and generic addresses.
+  const auto spilled = [&](const std::string& reload) {
+    std::string t = text;
+    t.replace(t.find(mma), 0,
+              "\tst.local.u32 [%SPL], %r33;\n\tst.u32 [%SP+4], %r34;\n\tmov.u32 %r33, 0;\n\tmov.u32 %r34, 0;\n" +
+                  reload);
+    t.replace(t.find(decl) + decl.size(), 0,
+              "\t.local .align 8 .b8 __local_depot0[16];\n\t.reg .b64 %SP;\n\t.reg .b64 %SPL;\n"
+              "\tmov.u64 %SPL, __local_depot0;\n\tcvta.local.u64 %SP, %SPL;\n");
+    return check_ptx_launch(read_ptx(t, "spill.ptx"),
+                            read_launch(read_file(source_path(kDir + "global.launch.json")), "l.json"), {});
+  };
+  const PtxReport ok = spilled("\tld.local.u32 %r33, [%SPL];\n\tld.u32 %r34, [%SP+4];\n");
+  CHECK(ok.verdict == FrameVerdict::proved);
+  const PtxReport crossed = spilled("\tld.local.u32 %r33, [%SPL+4];\n\tld.u32 %r34, [%SP];\n");
+  CHECK(crossed.verdict == FrameVerdict::refuted);
+  CHECK_THAT(crossed.message, Catch::Contains("A's registers 1 (%r33) and 2 (%r34) are in each other's place"));
+  const PtxReport unwritten = spilled("\tld.local.u32 %r33, [%SPL+8];\n\tld.u32 %r34, [%SP+4];\n");
+  CHECK(unwritten.verdict == FrameVerdict::refuted);
+  CHECK_THAT(unwritten.message, Catch::Contains("mma.sync reads A register %r33 of lane 0, which was never written"));
+  const PtxReport outside = spilled("\tld.local.u32 %r33, [%SPL+14];\n\tld.u32 %r34, [%SP+4];\n");
+  CHECK(outside.verdict == FrameVerdict::refuted);
+  CHECK_THAT(outside.message,
+             Catch::Contains("accesses 4 bytes of local memory at offset 14, outside the thread's 16 bytes"));
+  REQUIRE(outside.finding.has_value());
+  CHECK(outside.finding->loc.line == 119);  // the reload
+  // The B register global_b_row loads from the wrong row, spilled and
+  // reloaded: the blame stays with the ld.global that loaded it.
+  std::string b_row = read_file(source_path(kDir + "global_b_row.ptx"));
+  const std::string b_mma = "\tmma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%f100,%f99,%f98,%f97}, {%r51,";
+  const std::string b_decl = "\t.reg .b64 \t%rd<69>;\n";
+  REQUIRE(b_row.find(b_mma) != std::string::npos);
+  b_row.replace(b_row.find(b_mma), 0, "\tst.local.u32 [%SPL+8], %r55;\n\tld.local.u32 %r55, [%SPL+8];\n");
+  b_row.replace(b_row.find(b_decl) + b_decl.size(), 0,
+                "\t.local .align 8 .b8 __local_depot0[16];\n\t.reg .b64 %SPL;\n\tmov.u64 %SPL, __local_depot0;\n");
+  const PtxReport blamed =
+      check_ptx_launch(read_ptx(b_row, "b_row.ptx"),
+                       read_launch(read_file(source_path(kDir + "global_b_row.launch.json")), "l.json"), {});
+  CHECK(blamed.verdict == FrameVerdict::refuted);
+  CHECK_THAT(blamed.message, Catch::Contains("B register %r55 holds B[48][0] as element b1"));
+  CHECK_THAT(blamed.message, Catch::Contains("it was loaded by 'ld.global.u16' at line 153"));
+}
+
+TEST_CASE("named barriers: counts, bar.arrive, the whole CTA's order, and threads that wait forever", "[ptx]") {
+  // 64 threads; warp 0 writes shared word `lane`, warp 1 reads it after
+  // SYNC (warp 0 runs PRODUCER after its write, warp 1 CONSUMER before its read).
+  const auto run = [](const std::string& producer, const std::string& consumer, int threads = 64) {
+    const std::string text = R"(.version 8.0
+.target sm_80
+.address_size 64
+.visible .entry k(.param .u64 out)
+{
+	.reg .pred %p<4>;
+	.reg .b32 %r<16>;
+	.reg .b64 %rd<8>;
+	.shared .align 16 .b8 buf[128];
+	ld.param.u64 %rd1, [out];
+	mov.u32 %r1, %tid.x;
+	and.b32 %r2, %r1, 31;
+	shl.b32 %r3, %r2, 2;
+	mov.u32 %r4, buf;
+	add.s32 %r5, %r4, %r3;
+	mov.u32 %r6, 0;
+	setp.ge.u32 %p1, %r1, 32;
+	@%p1 bra $L__consumer;
+	add.s32 %r7, %r1, 100;
+	st.shared.u32 [%r5], %r7;
+)" + producer + R"(	bra.uni $L__out;
+$L__consumer:
+)" + consumer + R"(	ld.shared.u32 %r6, [%r5];
+$L__out:
+	mul.wide.u32 %rd2, %r1, 32;
+	add.s64 %rd3, %rd1, %rd2;
+	st.global.u32 [%rd3], %r6;
+	ret;
+}
+)";
+    return run_words(text, threads);
+  };
+  // The whole CTA at barrier 1 (no count, or a count of every thread): as bar.sync 0.
+  for (const std::string sync : {"\tbar.sync 1;\n", "\tbarrier.sync.aligned 1, 64;\n", "\tbarrier.sync 3, %r8;\n"}) {
+    INFO(sync);
+    const std::string set = sync.find("%r8") != std::string::npos ? "\tmov.u32 %r8, 64;\n" : "";
+    const WordRun r = run(set + sync, set + sync);
+    if (r.result.refutation) FAIL(r.result.refutation->message);
+    REQUIRE_FALSE(r.result.unfollowed.has_value());
+    CHECK(r.word(32, 0) == 100);
+    CHECK(r.word(63, 0) == 131);
+  }
+  // bar.arrive: the consumers wait, the producers go on.  The values arrive,
+  // but a barrier some threads only arrived at does not order the epochs:
+  // the run does not follow that order (unchecked, not refuted).
+  const WordRun arrive = run("\tbar.arrive 1, 64;\n", "\tbar.sync 1, 64;\n");
+  REQUIRE_FALSE(arrive.result.refutation.has_value());
+  REQUIRE(arrive.result.unfollowed.has_value());
+  CHECK_THAT(arrive.result.unfollowed->message,
+             Catch::Contains("the barrier at line 24 among part of the CTA may order them"));
+  // No barrier: refuted at the read.
+  const WordRun none = run("", "");
+  REQUIRE(none.result.refutation.has_value());
+  CHECK(none.result.refutation->loc.line == 23);
+  CHECK_THAT(none.result.refutation->message, Catch::Contains("with no barrier between the write and this read"));
+  // A barrier of part of the CTA, twice (128 threads, 64 each time): every
+  // thread passes; the order it gives is not followed.
+  const WordRun pairs = run("\tbar.sync 1, 64;\n", "\tbar.sync 1, 64;\n", 128);
+  CHECK_FALSE(pairs.result.refutation.has_value());
+  REQUIRE(pairs.result.unfollowed.has_value());
+  CHECK_THAT(pairs.result.unfollowed->message, Catch::Contains("among part of the CTA may order them"));
+  // Threads that wait forever: the 32 left after a count of 96, two
+  // barriers, two counts; a count larger than the CTA.
+  const WordRun short_count = run("\tbar.sync 1, 96;\n", "\tbar.sync 1, 96;\n\tbra.uni $L__out;\n", 128);
+  REQUIRE(short_count.result.refutation.has_value());
+  CHECK_THAT(short_count.result.refutation->message, Catch::Contains("the CTA's threads wait forever"));
+  const WordRun two = run("\tbar.sync 1;\n", "\tbar.sync 2;\n");
+  REQUIRE(two.result.refutation.has_value());
+  CHECK_THAT(two.result.refutation->message, Catch::Contains("the CTA's threads wait forever"));
+  const WordRun counts = run("\tbar.sync 1, 64;\n", "\tbar.sync 1;\n");
+  REQUIRE(counts.result.refutation.has_value());
+  CHECK_THAT(counts.result.refutation->message,
+             Catch::Contains("arrives at barrier 1 expecting the whole CTA, where the threads before expect 64"));
+  const WordRun over = run("\tbar.sync 1, 96;\n", "\tbar.sync 1, 96;\n", 32);
+  REQUIRE(over.result.refutation.has_value());
+  CHECK_THAT(over.result.refutation->message, Catch::Contains("a thread count of 96 at barrier 1"));
+}
 
 TEST_CASE("the CTA machine's integer semantics: bfe, bfi, lop3, prmt, mul.hi, shfl.sync", "[ptx]") {
   // Each lane stores eight results into row `lane` of an 32 x 8 u32 tensor.

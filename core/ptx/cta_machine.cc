@@ -96,12 +96,23 @@ const GlobalMemory::Region* GlobalMemory::find(std::uint64_t address, std::int64
 
 // ---- ThreadContext ---------------------------------------------------------
 
+std::uint64_t window_of(Space space) {
+  return space == Space::shared ? kSharedWindow : space == Space::local ? kLocalWindow : 0;
+}
+
 void ThreadContext::fault(const Instruction& inst, const std::string& message) const {
   throw PtxFault{Finding{inst.loc, cta_.id, thread_, message, inst.source}};
 }
 
 void ThreadContext::unfollowed(const Instruction& inst, const std::string& message) const {
   throw PtxUnfollowed{Finding{inst.loc, cta_.id, thread_, message, inst.source}};
+}
+
+void ThreadContext::race(const Instruction& inst, const std::string& message) const {
+  if (cta_.partial_barrier_line > 0)
+    unfollowed(inst, message + " (the barrier at line " + std::to_string(cta_.partial_barrier_line) +
+                         " among part of the CTA may order them; the run does not follow its order)");
+  fault(inst, message);
 }
 
 Value ThreadContext::get(const Operand& op, int bits) const {
@@ -113,7 +124,7 @@ Value ThreadContext::get(const Operand& op, int bits) const {
     case Operand::Kind::imm: v.bits = static_cast<std::uint64_t>(op.imm); break;
     case Operand::Kind::symbol: {
       const Symbol& s = m_.kernel.symbols[static_cast<std::size_t>(op.symbol)];
-      if (s.space != Space::shared) throw Error(op.loc, "the address of parameter '" + s.name + "' is not modelled");
+      if (s.space == Space::param) throw Error(op.loc, "the address of parameter '" + s.name + "' is not modelled");
       v.bits = static_cast<std::uint64_t>(m_.symbol_offsets[static_cast<std::size_t>(op.symbol)]);
       break;
     }
@@ -205,7 +216,7 @@ std::uint64_t ThreadContext::address(const Instruction& inst, const Operand& op)
     base = v.bits;
   } else if (op.symbol >= 0) {
     const Symbol& s = m_.kernel.symbols[static_cast<std::size_t>(op.symbol)];
-    if (s.space == Space::shared)
+    if (s.space == Space::shared || s.space == Space::local)
       base = static_cast<std::uint64_t>(m_.symbol_offsets[static_cast<std::size_t>(op.symbol)]);
   }
   return base + static_cast<std::uint64_t>(op.imm);
@@ -240,8 +251,8 @@ void ThreadContext::shared_read(const Instruction& inst, std::uint64_t offset, i
   for (std::uint64_t b = offset; b < offset + static_cast<std::uint64_t>(bytes); ++b) {
     not_pending(inst, b, "reads");
     if (unordered(cta_.writer[b], cta_.write_epoch[b], cta_.write_warp_epoch[b]))
-      fault(inst, "reads shared byte " + std::to_string(b) + ", written by thread " +
-                      std::to_string(cta_.writer[b] - 1) + " with no barrier between the write and this read");
+      race(inst, "reads shared byte " + std::to_string(b) + ", written by thread " +
+                     std::to_string(cta_.writer[b] - 1) + " with no barrier between the write and this read");
     if (cta_.reader[b] == 0 || cta_.read_epoch[b] != cta_.epoch) {
       cta_.reader[b] = me;
     } else if (cta_.reader[b] != me) {
@@ -258,14 +269,14 @@ void ThreadContext::shared_write(const Instruction& inst, std::uint64_t offset, 
   for (std::uint64_t b = offset; b < offset + static_cast<std::uint64_t>(bytes); ++b) {
     not_pending(inst, b, "writes");
     if (unordered(cta_.writer[b], cta_.write_epoch[b], cta_.write_warp_epoch[b]))
-      fault(inst, "writes shared byte " + std::to_string(b) + ", which thread " + std::to_string(cta_.writer[b] - 1) +
-                      " also writes with no barrier between");
+      race(inst, "writes shared byte " + std::to_string(b) + ", which thread " + std::to_string(cta_.writer[b] - 1) +
+                     " also writes with no barrier between");
     const std::uint32_t r = cta_.reader[b];
     if (unordered(r, cta_.read_epoch[b], cta_.read_warp_epoch[b]))
-      fault(inst,
-            "overwrites shared byte " + std::to_string(b) + ", which " +
-                (r == kManyReaders ? std::string("other threads read") : "thread " + std::to_string(r - 1) + " reads") +
-                " with no barrier between the read and this write");
+      race(inst,
+           "overwrites shared byte " + std::to_string(b) + ", which " +
+               (r == kManyReaders ? std::string("other threads read") : "thread " + std::to_string(r - 1) + " reads") +
+               " with no barrier between the read and this write");
     cta_.writer[b] = me;
     cta_.write_epoch[b] = cta_.epoch;
     cta_.write_warp_epoch[b] = cta_.warp_epoch[warp];
@@ -273,15 +284,29 @@ void ThreadContext::shared_write(const Instruction& inst, std::uint64_t offset, 
   }
 }
 
-Value ThreadContext::load(const Instruction& inst, Space space, std::uint64_t address, int bytes) {
-  if (space == Space::generic) {
-    if (address >= kSharedWindow && address - kSharedWindow <= cta_.shared.size()) {
-      space = Space::shared;
-      address -= kSharedWindow;
-    } else {
-      space = Space::global;
-    }
+Space ThreadContext::resolve(Space space, std::uint64_t& address) const {
+  if (space != Space::generic) return space;
+  if (address >= kSharedWindow && address - kSharedWindow <= cta_.shared.size()) {
+    address -= kSharedWindow;
+    return Space::shared;
   }
+  if (address >= kLocalWindow && address - kLocalWindow < kLocalWindowBytes) {
+    address -= kLocalWindow;
+    return Space::local;
+  }
+  return Space::global;
+}
+
+std::size_t ThreadContext::local_at(const Instruction& inst, std::uint64_t offset, int bytes) const {
+  if (offset > t_.local.size() || t_.local.size() - offset < static_cast<std::uint64_t>(bytes))
+    fault(inst, "accesses " + std::to_string(bytes) + " bytes of local memory at offset " +
+                    std::to_string(static_cast<std::int64_t>(offset)) + ", outside the thread's " +
+                    std::to_string(t_.local.size()) + " bytes (.local)");
+  return static_cast<std::size_t>(offset);
+}
+
+Value ThreadContext::load(const Instruction& inst, Space space, std::uint64_t address, int bytes) {
+  space = resolve(space, address);
   Value v;
   if (space == Space::shared) {
     const std::uint8_t* p = shared_at(inst, address, bytes);
@@ -289,6 +314,14 @@ Value ThreadContext::load(const Instruction& inst, Space space, std::uint64_t ad
     for (int i = 0; i < bytes; ++i) {
       v.bits |= std::uint64_t{p[i]} << (8 * i);
       v.tags[static_cast<std::size_t>(i)] = cta_.shared_tags[address + static_cast<std::uint64_t>(i)];
+    }
+    return v;
+  }
+  if (space == Space::local) {
+    const std::size_t at = local_at(inst, address, bytes);
+    for (int i = 0; i < bytes; ++i) {
+      v.bits |= std::uint64_t{t_.local[at + static_cast<std::size_t>(i)]} << (8 * i);
+      v.tags[static_cast<std::size_t>(i)] = t_.local_tags[at + static_cast<std::size_t>(i)];
     }
     return v;
   }
@@ -314,10 +347,9 @@ void ThreadContext::read_global(const Instruction& inst, std::uint64_t address, 
       if (const auto it = g.written.find(r->base + b); it != g.written.end()) {
         const GlobalWrite& w = g.writes[it->second];
         if (w.thread != static_cast<std::uint32_t>(thread_) && w.epoch == cta_.epoch)
-          fault(inst, "reads " + byte_range_name(*r, r->base + b) + ", which thread " + std::to_string(w.thread) +
-                          " wrote at line " +
-                          std::to_string(m_.kernel.code[static_cast<std::size_t>(w.inst)].loc.line) +
-                          " with no barrier between the write and this read");
+          race(inst, "reads " + byte_range_name(*r, r->base + b) + ", which thread " + std::to_string(w.thread) +
+                         " wrote at line " + std::to_string(m_.kernel.code[static_cast<std::size_t>(w.inst)].loc.line) +
+                         " with no barrier between the write and this read");
         out[i] = w.value;
         tags[i] = w.tag;
         continue;
@@ -330,20 +362,21 @@ void ThreadContext::read_global(const Instruction& inst, std::uint64_t address, 
 }
 
 void ThreadContext::store(const Instruction& inst, Space space, std::uint64_t address, int bytes, const Value& v) {
-  if (space == Space::generic) {
-    if (address >= kSharedWindow && address - kSharedWindow <= cta_.shared.size()) {
-      space = Space::shared;
-      address -= kSharedWindow;
-    } else {
-      space = Space::global;
-    }
-  }
+  space = resolve(space, address);
   if (space == Space::shared) {
     std::uint8_t* p = shared_at(inst, address, bytes);
     shared_write(inst, address, bytes);
     for (int i = 0; i < bytes; ++i) {
       p[i] = static_cast<std::uint8_t>(v.bits >> (8 * i));
       cta_.shared_tags[address + static_cast<std::uint64_t>(i)] = v.tags[static_cast<std::size_t>(i)];
+    }
+    return;
+  }
+  if (space == Space::local) {
+    const std::size_t at = local_at(inst, address, bytes);
+    for (int i = 0; i < bytes; ++i) {
+      t_.local[at + static_cast<std::size_t>(i)] = static_cast<std::uint8_t>(v.bits >> (8 * i));
+      t_.local_tags[at + static_cast<std::size_t>(i)] = v.tags[static_cast<std::size_t>(i)];
     }
     return;
   }
@@ -427,6 +460,15 @@ namespace {
 using Status = ThreadState::Status;
 
 class CtaRun {
+  // A named barrier (PTX's 16 per CTA) between its completions.
+  struct Barrier {
+    int expected = 0;  // threads; 0: the whole CTA
+    int arrived = 0;
+    bool arrive_only = false;  // some thread arrived without waiting
+    int line = 0;              // the last arrival's line
+    std::vector<int> waiting;
+  };
+
  public:
   CtaRun(Machine& m, CtaState& cta) : m_(m), cta_(cta), code_(m.kernel.code) {}
 
@@ -442,6 +484,7 @@ class CtaRun {
         progress = warp_collective(first, lanes) || progress;
       }
       progress = barrier() || progress;
+      released_ = false;
       bool all_exited = true;
       for (const ThreadState& t : cta_.threads) all_exited = all_exited && t.status == Status::exited;
       if (all_exited) return;
@@ -480,8 +523,12 @@ class CtaRun {
         break;
       }
       if (inst.collective == Collective::cta) {
-        t.status = Status::at_barrier;
-        break;
+        t.status = Status::at_barrier;  // until the barrier completes (at once for its last arrival)
+        if (arrive(thread, inst)) {     // bar.arrive: on without waiting
+          t.status = Status::running;
+          ++t.pc;
+        }
+        continue;
       }
       ThreadContext ctx(m_, cta_, thread);
       ctx.next_pc = t.pc + 1;
@@ -539,21 +586,76 @@ class CtaRun {
     return true;
   }
 
-  bool barrier() {
-    int waiting = 0, live = 0;
-    for (const ThreadState& t : cta_.threads) {
-      if (t.status == Status::exited) continue;
-      ++live;
-      if (t.status == Status::at_barrier) ++waiting;
+  // A thread reaches bar.sync / barrier.sync (it waits: false) or
+  // bar.arrive / barrier.arrive (it goes on: true) of barrier `a`, with `b`
+  // threads expected (none: every thread of the CTA).  A barrier of a count
+  // completes at its count's arrival.
+  bool arrive(int thread, const Instruction& inst) {
+    ThreadContext ctx(m_, cta_, thread);
+    const Value a = ctx.get(inst.ops[0], 32);
+    ctx.require_plain(inst, a, 4, "the barrier's number");
+    if (a.bits > 15) ctx.fault(inst, "barrier " + std::to_string(a.bits) + " (barriers are numbered 0..15)");
+    int expected = 0;
+    if (inst.ops.size() > 1) {
+      const Value b = ctx.get(inst.ops[1], 32);
+      ctx.require_plain(inst, b, 4, "the barrier's thread count");
+      if (b.bits == 0 || b.bits % 32 != 0 || b.bits > static_cast<std::uint64_t>(m_.threads_per_cta))
+        ctx.fault(inst, "a thread count of " + std::to_string(b.bits) + " at barrier " + std::to_string(a.bits) +
+                            " (a multiple of 32, at most the CTA's " + std::to_string(m_.threads_per_cta) +
+                            " threads)");
+      expected = static_cast<int>(b.bits);
     }
-    if (live == 0 || waiting != live) return false;
-    ++cta_.epoch;
-    for (ThreadState& t : cta_.threads)
-      if (t.status == Status::at_barrier) {
-        ++t.pc;
-        t.status = Status::running;
+    Barrier& bar = bars_[static_cast<std::size_t>(a.bits)];
+    if (bar.arrived > 0 && bar.expected != expected)
+      ctx.fault(inst, "arrives at barrier " + std::to_string(a.bits) + " expecting " +
+                          (expected == 0 ? std::string("the whole CTA") : std::to_string(expected) + " threads") +
+                          ", where the threads before expect " +
+                          (bar.expected == 0 ? std::string("the whole CTA") : std::to_string(bar.expected)));
+    const bool goes_on = inst.count != 0;
+    bar.expected = expected;
+    ++bar.arrived;
+    bar.arrive_only = bar.arrive_only || goes_on;
+    bar.line = inst.loc.line;
+    if (!goes_on) bar.waiting.push_back(thread);
+    if (expected != 0 && bar.arrived == expected) complete(bar);
+    return goes_on;
+  }
+
+  // The barriers of the whole CTA (no count: every live thread, exited
+  // threads count as arrived) complete when every live thread has arrived.
+  bool barrier() {
+    int live = 0;
+    for (const ThreadState& t : cta_.threads) live += t.status == Status::exited ? 0 : 1;
+    bool progress = false;
+    for (Barrier& bar : bars_)
+      if (bar.arrived > 0 && bar.expected == 0 && bar.arrived >= live) {
+        complete(bar);
+        progress = true;
       }
-    return true;
+    return progress || released_;
+  }
+
+  // Releases the barrier's waiting threads.  When every live thread of the
+  // CTA waited there, a new epoch orders every access before it before every
+  // access after; a barrier of part of the CTA (or one some threads only
+  // arrived at) orders what the epochs cannot say, so races after it are
+  // unfollowed (ThreadContext::race).
+  void complete(Barrier& bar) {
+    int live = 0;
+    for (const ThreadState& t : cta_.threads) live += t.status == Status::exited ? 0 : 1;
+    if (!bar.arrive_only && static_cast<int>(bar.waiting.size()) == live) {
+      ++cta_.epoch;
+      cta_.partial_barrier_line = 0;
+    } else {
+      cta_.partial_barrier_line = bar.line;
+    }
+    for (const int w : bar.waiting) {
+      ThreadState& t = cta_.threads[static_cast<std::size_t>(w)];
+      ++t.pc;
+      t.status = Status::running;
+    }
+    bar = Barrier{};
+    released_ = true;
   }
 
   [[noreturn]] void deadlock() {
@@ -575,6 +677,8 @@ class CtaRun {
   Machine& m_;
   CtaState& cta_;
   const std::vector<Instruction>& code_;
+  std::array<Barrier, 16> bars_{};
+  bool released_ = false;  // a barrier completed since the last round's check
 };
 
 }  // namespace
@@ -612,6 +716,8 @@ CtaState fresh_cta(const PtxKernel& kernel, std::array<int, 3> id, std::int64_t 
   for (std::size_t r = 0; r < kernel.reg_bits.size(); ++r)
     for (int b = 0; b < (kernel.reg_bits[r] + 7) / 8; ++b)
       fresh.regs[r].tags[static_cast<std::size_t>(b)] = make_tag(kUnwritten, 0);
+  fresh.local.assign(static_cast<std::size_t>(kernel.local_bytes), 0);
+  fresh.local_tags.assign(static_cast<std::size_t>(kernel.local_bytes), make_tag(kUnwritten, 0));
   cta.threads.assign(static_cast<std::size_t>(threads), fresh);
   return cta;
 }
@@ -725,6 +831,7 @@ RunResult run_grid(const PtxKernel& kernel, const GridShape& shape, std::span<co
   std::vector<std::int64_t> symbol_offsets(kernel.symbols.size(), 0);
   for (std::size_t i = 0; i < kernel.symbols.size(); ++i) {
     const Symbol& s = kernel.symbols[i];
+    if (s.space == Space::local) symbol_offsets[i] = s.offset;
     if (s.space != Space::shared) continue;
     if (s.external) {
       const std::int64_t align = -s.offset;
@@ -744,6 +851,15 @@ RunResult run_grid(const PtxKernel& kernel, const GridShape& shape, std::span<co
     throw Error(kernel.loc, "kernel " + kernel.name + " has " + std::to_string(kernel.reg_bits.size()) +
                                 " registers per thread and " + std::to_string(threads_per_cta) +
                                 " threads: more register state than the run holds (256 MiB)" +
+                                (workers > 1 ? " with " + std::to_string(workers) + " CTAs at once" : ""));
+  // So is every thread's local memory (bytes and tags; 256 MiB).
+  const auto local_state = static_cast<std::uint64_t>(kernel.local_bytes) *
+                           static_cast<std::uint64_t>(threads_per_cta) * (1 + sizeof(Tag)) *
+                           static_cast<std::uint64_t>(workers);
+  if (local_state > (std::uint64_t{1} << 28))
+    throw Error(kernel.loc, "kernel " + kernel.name + " has " + std::to_string(kernel.local_bytes) +
+                                " bytes of local memory per thread and " + std::to_string(threads_per_cta) +
+                                " threads: more local state than the run holds (256 MiB)" +
                                 (workers > 1 ? " with " + std::to_string(workers) + " CTAs at once" : ""));
   if (shared_bytes > 232448) throw Error(kernel.loc, "more shared memory than a CTA has (232448 bytes on sm_90)");
 

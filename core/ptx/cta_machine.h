@@ -1,16 +1,20 @@
 // run_grid() — a PTX kernel executed thread by thread over a grid, on the
 // CPU: every CTA in turn, every thread of it with its own registers and
 // program counter, warps meeting at their collective instructions
-// (mma.sync, ldmatrix, shfl.sync) and CTAs at their barriers.  Values carry
-// their bits and their provenance (core/ptx/provenance.h), so one run is both
-// the simulation (the bits of D) and the proof's evidence (D's tags).
+// (mma.sync, ldmatrix, stmatrix, shfl.sync, vote.sync) and CTAs at their
+// barriers.  Values carry their bits and their provenance
+// (core/ptx/provenance.h), so one run is both the simulation (the bits of D)
+// and the proof's evidence (D's tags).
 //
 // Scheduling: each thread runs until it reaches a warp-collective
 // instruction, a barrier, or its end; a warp's collective runs when all its
-// live lanes wait at that one instruction; a barrier opens when every live
-// thread of the CTA waits at it.  Divergent lanes at a `.aligned`
-// instruction, a collective some lanes have left, and threads waiting
-// forever are refutations, as are:
+// live lanes wait at that one instruction; a barrier (one of 16) opens when
+// its thread count has arrived (bar.sync waits, bar.arrive goes on), or
+// without a count when every live thread of the CTA waits at it.  Only a
+// barrier every live thread waited at orders memory for the checks below; a
+// race a barrier of part of the CTA may order ends the run unfollowed.
+// Divergent lanes at a `.aligned` instruction, a collective some lanes have
+// left, and threads waiting forever are refutations, as are:
 //   - two threads writing one byte (shared memory between barriers, global
 //     memory ever), one thread reading or overwriting a shared byte another
 //     wrote or read with no barrier between, a CTA reading or writing a
@@ -20,8 +24,9 @@
 //     write;
 //   - a shared read of bytes a cp.async is still writing (before the
 //     cp.async.wait_group that completes it);
-//   - an access outside every tensor of the launch, or outside the CTA's
-//     shared memory; an address computed from data.
+//   - an access outside every tensor of the launch, outside the CTA's
+//     shared memory or the thread's local memory (.local: every thread's
+//     own, tagged as registers are); an address computed from data.
 // Each names the instruction's line, the CTA and the thread.  What the run
 // cannot follow (a branch or an address computed from tensor data) ends it
 // as `unfollowed`; more steps than the bound is an Error.

@@ -78,6 +78,10 @@ struct ThreadState {
   Status status = Status::running;
   std::vector<std::vector<PendingCopy>> groups;  // committed cp.async groups, oldest first
   std::vector<PendingCopy> open_group;           // issued since the last commit
+  // The thread's local memory (the kernel's .local arrays), tagged as
+  // registers are: no other thread sees it, so no order is checked.
+  std::vector<std::uint8_t> local;
+  std::vector<Tag> local_tags;
 };
 
 struct CtaState {
@@ -94,6 +98,11 @@ struct CtaState {
   std::vector<std::int32_t> pending_inst;
   std::uint32_t epoch = 1;
   std::vector<std::uint32_t> warp_epoch;
+  // The line of a barrier that completed in this epoch among part of the
+  // CTA (a thread count, or a bar.arrive): it may order accesses the epochs
+  // do not, so an access unordered by the epochs is unfollowed, not refuted
+  // (0: none since the last barrier of the whole CTA).
+  int partial_barrier_line = 0;
   std::vector<ThreadState> threads;
   CtaGlobal global;
 };
@@ -114,8 +123,14 @@ struct Machine {
   std::uint64_t steps = 0;                 // this CTA's
 };
 
-// Generic addresses of the shared window: [kSharedWindow, + shared bytes).
+// Generic addresses of the shared window: [kSharedWindow, + shared bytes),
+// and of the thread's local window: [kLocalWindow, + kLocalWindowBytes).
 inline constexpr std::uint64_t kSharedWindow = std::uint64_t{1} << 48;
+inline constexpr std::uint64_t kLocalWindow = std::uint64_t{1} << 49;
+inline constexpr std::uint64_t kLocalWindowBytes = std::uint64_t{1} << 32;
+// The generic address of `space`'s address 0 (cvta): shared and local have
+// windows, global is the identity.
+std::uint64_t window_of(Space space);
 
 class ThreadContext {
  public:
@@ -141,6 +156,9 @@ class ThreadContext {
 
   // An address operand's address; a base computed from data is a fault.
   std::uint64_t address(const Instruction& inst, const Operand& op) const;
+  // The space a generic address falls in, and the address there (other
+  // spaces as they are).
+  Space resolve(Space space, std::uint64_t& address) const;
   Value load(const Instruction& inst, Space space, std::uint64_t address, int bytes);
   void store(const Instruction& inst, Space space, std::uint64_t address, int bytes, const Value& v);
 
@@ -159,6 +177,9 @@ class ThreadContext {
 
   [[noreturn]] void fault(const Instruction& inst, const std::string& message) const;
   [[noreturn]] void unfollowed(const Instruction& inst, const std::string& message) const;
+  // Two accesses the barrier epochs do not order: a refutation, or
+  // unfollowed after a barrier among part of the CTA (which may order them).
+  [[noreturn]] void race(const Instruction& inst, const std::string& message) const;
 
   int next_pc = 0;
   bool exited = false;
@@ -168,6 +189,7 @@ class ThreadContext {
   // writes first) and logs the read for the grid's merge.
   void read_global(const Instruction& inst, std::uint64_t address, int bytes, std::uint8_t* out, Tag* tags);
   std::uint8_t* shared_at(const Instruction& inst, std::uint64_t offset, int bytes);
+  std::size_t local_at(const Instruction& inst, std::uint64_t offset, int bytes) const;
   void shared_read(const Instruction& inst, std::uint64_t offset, int bytes);
   bool unordered(std::uint32_t other, std::uint32_t epoch, std::uint32_t warp_epoch) const;
   void not_pending(const Instruction& inst, std::uint64_t byte, const char* access) const;

@@ -64,6 +64,7 @@ struct Operand {
   std::vector<int> regs;
   int symbol = -1;  // index into PtxKernel::symbols
   int target = -1;
+  bool negated = false;  // !%p (a register operand; vote's source predicate)
   SourceLoc loc;
 };
 
@@ -71,12 +72,14 @@ class ThreadContext;
 class WarpContext;
 struct Instruction;
 // The opcode table's semantics: per thread, or once per warp for the
-// instructions a warp executes together (mma.sync, ldmatrix, shfl.sync).
+// instructions a warp executes together (mma.sync, ldmatrix, stmatrix,
+// shfl.sync, vote.sync).
 using ThreadExec = void (*)(const Instruction&, ThreadContext&);
 using WarpExec = void (*)(const Instruction&, WarpContext&);
 
 // How the machine schedules an instruction: per thread; once per warp when
-// every lane of it has arrived; a CTA barrier.
+// every lane of it has arrived; a CTA barrier (bar.sync, barrier.sync,
+// bar.arrive, barrier.arrive: the scheduler runs them).
 enum class Collective : std::uint8_t { none, warp, cta };
 
 enum class Cmp : std::uint8_t { eq, ne, lt, le, gt, ge, lo, ls, hi, hs, equ, neu, ltu, leu, gtu, geu, num, nan };
@@ -105,8 +108,10 @@ struct Instruction {
   Rounding rounding = Rounding::none;
   bool ftz = false;
   bool sat = false;
-  bool trans = false;      // ldmatrix .trans
-  std::int64_t count = 0;  // ldmatrix: matrices; cp.async: bytes; wait_group: N; bar: barrier id
+  bool trans = false;  // ldmatrix .trans
+  // ldmatrix, stmatrix: matrices; wait_group: N; shfl, vote: the mode;
+  // bar.arrive, barrier.arrive: 1 (the thread does not wait)
+  std::int64_t count = 0;
   const MmaInst* mma = nullptr;
   std::vector<Operand> ops;
 };

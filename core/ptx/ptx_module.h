@@ -24,14 +24,16 @@
 
 namespace mmacheck::ptx {
 
-// A variable a kernel can address: a parameter (param space) or a shared
+// A variable a kernel can address: a parameter (param space), a shared
 // array (static, at `offset` in the CTA's shared window; `.extern` ones after
-// the static ones, sized by the launch).
+// the static ones, sized by the launch) or a local array (at `offset` in
+// every thread's own local memory: nvcc's `__local_depot0` of spills and
+// arrays indexed at run time).
 struct Symbol {
   std::string name;
   Space space = Space::param;
   int bytes = 0;            // param: its size; shared: its size (extern: 0)
-  std::int64_t offset = 0;  // param: its index among the parameters; shared: byte offset
+  std::int64_t offset = 0;  // param: its index among the parameters; shared, local: byte offset
   bool external = false;
   PtxType type{};  // a parameter's declared type (.u64, .u32, .f32, ...)
 };
@@ -45,6 +47,7 @@ struct PtxKernel {
   std::vector<std::string> reg_names;
   std::vector<Instruction> code;
   std::int64_t static_shared = 0;  // bytes of the static shared arrays
+  std::int64_t local_bytes = 0;    // bytes of the .local arrays, per thread
   std::array<int, 3> reqntid{};    // .reqntid, or 0
   std::array<int, 3> maxntid{};    // .maxntid, or 0
 };

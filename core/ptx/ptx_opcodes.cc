@@ -93,9 +93,14 @@ void exec_ld(const Instruction& inst, ThreadContext& t) {
   }
   const std::uint64_t base = t.address(inst, inst.ops[1]);
   for (std::size_t i = 0; i < dst.size(); ++i) {
-    Value v = t.load(inst, inst.space, base + i * static_cast<std::uint64_t>(bytes), bytes);
+    std::uint64_t address = base + i * static_cast<std::uint64_t>(bytes);
+    const Space space = t.resolve(inst.space, address);
+    Value v = t.load(inst, space, address, bytes);
+    // A byte reloaded from local memory (a spill) keeps the load that first
+    // brought it into a register.
     for (int b = 0; b < bytes; ++b)
-      v.tags[static_cast<std::size_t>(b)] = loaded_by(v.tags[static_cast<std::size_t>(b)], t.pc());
+      if (Tag& tag = v.tags[static_cast<std::size_t>(b)]; space != Space::local || tag_loaded_by(tag) < 0)
+        tag = loaded_by(tag, t.pc());
     if (inst.type.kind == TypeKind::s && dst[i] >= 0 && t.reg_bits(dst[i]) > inst.type.bits) {
       // Sign extension: the upper bytes follow the data's sign.
       const int reg_bits = t.reg_bits(dst[i]);
@@ -126,7 +131,8 @@ void exec_st(const Instruction& inst, ThreadContext& t) {
 
 void exec_cvta(const Instruction& inst, ThreadContext& t) {
   Value v = t.get(inst.ops[1], inst.type.bits);
-  if (inst.space == Space::shared) v.bits = inst.count != 0 ? v.bits - kSharedWindow : v.bits + kSharedWindow;
+  const std::uint64_t window = window_of(inst.space);  // cvta.to.SPACE: generic to SPACE
+  v.bits = inst.count != 0 ? v.bits - window : v.bits + window;
   v.bits &= mask(inst.type.bits);
   t.set(inst.ops[0], v);
 }
@@ -894,6 +900,61 @@ void exec_ldmatrix(const Instruction& inst, WarpContext& w) {
   }
 }
 
+// stmatrix: ldmatrix's map the other way (sm_90): lanes 0 .. 8·num-1 give
+// the rows' shared addresses, every lane's registers go to their bytes with
+// their tags.
+void exec_stmatrix(const Instruction& inst, WarpContext& w) {
+  const MatrixCopy& copy = matrix_copy(true, static_cast<int>(inst.count), inst.trans);
+  std::array<std::uint64_t, kWarpLanes> rows{};
+  for (int lane = 0; lane < copy.address_lanes(); ++lane) {
+    ThreadContext t = w.lane(lane);
+    rows[static_cast<std::size_t>(lane)] = t.address(inst, inst.ops[0]);
+    if (inst.space == Space::generic) rows[static_cast<std::size_t>(lane)] -= kSharedWindow;
+  }
+  for (int lane = 0; lane < kWarpLanes; ++lane) {
+    ThreadContext t = w.lane(lane);
+    for (int reg = 0; reg < copy.num; ++reg) {
+      const int r = inst.ops[1].regs[static_cast<std::size_t>(reg)];
+      const Value v = r < 0 ? Value{} : t.reg(r);
+      for (int byte = 0; byte < 4; ++byte) {
+        const RowByte rb = matrix_copy_byte(copy, lane, reg, byte);
+        Value one;
+        one.bits = (v.bits >> (8 * byte)) & 0xFF;
+        one.tags[0] = v.tags[static_cast<std::size_t>(byte)];
+        t.store(inst, Space::shared,
+                rows[static_cast<std::size_t>(rb.address_lane)] + static_cast<std::uint64_t>(rb.byte_in_row), 1, one);
+      }
+    }
+  }
+}
+
+// vote.sync.MODE d, {!}a, membermask: every lane of the member mask
+// contributes its predicate; all, any and uni give a predicate, ballot the
+// mask of the lanes whose predicate is true.  A predicate computed from
+// tensor data is a decision the run does not follow.
+void exec_vote(const Instruction& inst, WarpContext& w) {
+  std::uint32_t member = 0, ballot = 0;
+  for (int lane = 0; lane < w.lanes(); ++lane) {
+    ThreadContext t = w.lane(lane);
+    const Value m = t.get(inst.ops[2], 32);
+    t.require_plain(inst, m, 4, "vote's member mask");
+    if (((m.bits >> lane) & 1) == 0)
+      w.fault(inst, lane, "lane " + std::to_string(lane) + " executes 'vote.sync' outside its member mask");
+    member |= std::uint32_t{1} << lane;
+    const Value p = t.get(inst.ops[1], 1);
+    t.require_plain(inst, p, 1, "vote's predicate");
+    if (((p.bits & 1) != 0) != inst.ops[1].negated) ballot |= std::uint32_t{1} << lane;
+  }
+  Value r;
+  switch (inst.count) {
+    case 0: r.bits = ballot == member ? 1 : 0; break;                 // all
+    case 1: r.bits = ballot != 0 ? 1 : 0; break;                      // any
+    case 2: r.bits = ballot == member || ballot == 0 ? 1 : 0; break;  // uni
+    default: r.bits = ballot; break;                                  // ballot
+  }
+  for (int lane = 0; lane < w.lanes(); ++lane) w.lane(lane).set(inst.ops[0], r);
+}
+
 // shfl.sync.MODE.b32 d[|p], a, b, c, membermask (PTX ISA's pseudo-code).
 void exec_shfl(const Instruction& inst, WarpContext& w) {
   std::array<Value, kWarpLanes> in{};
@@ -958,6 +1019,8 @@ enum Accepts : unsigned {
   kShfl = 1u << 12,    // up, down, bfly, idx
   kTo = 1u << 13,      // cvta.to
   kNeedsType = 1u << 14,
+  kVote = 1u << 15,    // all, any, uni, ballot
+  kArrive = 1u << 16,  // barrier.arrive's form of barrier (`barrier.arrive.aligned`)
 };
 
 struct Row {
@@ -1007,13 +1070,18 @@ const std::array kRows{
     Row{"exit", 0, "", 0, 0, exec_exit, nullptr, Collective::none},
     Row{"bar.sync", 0, "aligned", 1, 2, nullptr, nullptr, Collective::cta},
     Row{"barrier.sync", 0, "aligned", 1, 2, nullptr, nullptr, Collective::cta},
+    Row{"bar.arrive", kArrive, "aligned", 2, 2, nullptr, nullptr, Collective::cta},
+    Row{"barrier.arrive", kArrive, "aligned", 2, 2, nullptr, nullptr, Collective::cta},
     Row{"bar.warp.sync", 0, "", 1, 1, nullptr, exec_warp_sync, Collective::warp},
     Row{"membar", 0, "cta gl sys", 0, 0, exec_nop, nullptr, Collective::none},
     Row{"fence", 0, "sc acq_rel cta gpu sys cluster", 0, 0, exec_nop, nullptr, Collective::none},
     Row{"mma.sync", 0, "", 4, 4, nullptr, exec_mma, Collective::warp},
     Row{"ldmatrix.sync", kMatrix | kSpace | kType | kNeedsType, "aligned", 2, 2, nullptr, exec_ldmatrix,
         Collective::warp},
+    Row{"stmatrix.sync", kMatrix | kSpace | kType | kNeedsType, "aligned", 2, 2, nullptr, exec_stmatrix,
+        Collective::warp},
     Row{"shfl.sync", kShfl | kType | kNeedsType, "", 5, 5, nullptr, exec_shfl, Collective::warp},
+    Row{"vote.sync", kVote | kType | kNeedsType, "", 3, 3, nullptr, exec_vote, Collective::warp},
     Row{"cp.async.commit_group", 0, "", 0, 0, exec_cp_commit, nullptr, Collective::none},
     Row{"cp.async.wait_group", 0, "", 1, 1, exec_cp_wait, nullptr, Collective::none},
     Row{"cp.async.wait_all", 0, "", 0, 0, exec_cp_wait, nullptr, Collective::none},
@@ -1101,7 +1169,7 @@ void check_operands(Instruction& inst, const Row& row, const PtxKernel& k) {
     else if (name == "ld") require_reg(inst, val, "the destination");
     else require_value(inst, val);
     if (inst.space == Space::param && name == "st") not_modelled(inst.loc, "st.param");
-    if (inst.space == Space::local || inst.space == Space::constant)
+    if (inst.space == Space::constant)
       not_modelled(inst.loc, "'" + inst.opcode + "' (." + std::string(space_name(inst.space)) + " space)");
     (void)v;
     return;
@@ -1110,10 +1178,16 @@ void check_operands(Instruction& inst, const Row& row, const PtxKernel& k) {
     if (inst.ops[0].kind != Kind::label) throw Error(inst.ops[0].loc, "bra needs a label");
     return;
   }
-  if (name == "bar.sync" || name == "barrier.sync") {
-    if (inst.ops[0].kind != Kind::imm || inst.ops[0].imm != 0)
-      not_modelled(inst.ops[0].loc, "a named barrier other than 0");
-    if (inst.ops.size() > 1) not_modelled(inst.ops[1].loc, "a barrier with a thread count");
+  if (name == "bar.sync" || name == "barrier.sync" || name == "bar.arrive" || name == "barrier.arrive") {
+    // The barrier (0..15) and the thread count (a multiple of 32), constants
+    // or registers; the scheduler reads and checks their values.
+    for (std::size_t i = 0; i < inst.ops.size(); ++i) require_value(inst, i);
+    if (inst.ops[0].kind == Kind::imm && (inst.ops[0].imm < 0 || inst.ops[0].imm > 15))
+      throw Error(inst.ops[0].loc, "a barrier is numbered 0..15");
+    if (inst.ops.size() > 1 && inst.ops[1].kind == Kind::imm &&
+        (inst.ops[1].imm <= 0 || inst.ops[1].imm > 1024 || inst.ops[1].imm % 32 != 0))
+      throw Error(inst.ops[1].loc, "a barrier's thread count is a multiple of 32 in 32..1024");
+    inst.count = (row.accepts & kArrive) != 0 ? 1 : 0;
     return;
   }
   if (name == "bar.warp.sync") return;
@@ -1146,6 +1220,22 @@ void check_operands(Instruction& inst, const Row& row, const PtxKernel& k) {
   if (name == "ldmatrix.sync") {
     require_vec(inst, 0, static_cast<std::size_t>(inst.count), "ldmatrix's destination");
     if (inst.ops[1].kind != Kind::address) throw Error(inst.ops[1].loc, "expected an address [..]");
+    return;
+  }
+  if (name == "stmatrix.sync") {
+    if (inst.ops[0].kind != Kind::address) throw Error(inst.ops[0].loc, "expected an address [..]");
+    require_vec(inst, 1, static_cast<std::size_t>(inst.count), "stmatrix's source");
+    return;
+  }
+  if (name == "vote.sync") {
+    require_reg(inst, 0, "the destination");
+    if ((k.reg_bits[static_cast<std::size_t>(inst.ops[0].reg)] == 1) != (inst.count != 3))
+      throw Error(inst.ops[0].loc, inst.count == 3 ? "vote.sync.ballot writes a .b32 register"
+                                                   : "vote.sync.all, .any and .uni write a predicate");
+    require_reg(inst, 1, "vote's source predicate");
+    if (k.reg_bits[static_cast<std::size_t>(inst.ops[1].reg)] != 1)
+      throw Error(inst.ops[1].loc, "vote's source is a predicate register");
+    require_value(inst, 2);
     return;
   }
   if (name == "mov") {
@@ -1208,7 +1298,7 @@ void decode_instruction(Instruction& inst, const PtxKernel& kernel, const Source
       not_modelled(opcode_loc, "'" + op + "' (sub-byte, single-bit, block-scaled, saturating and m8n8k4 forms)");
   } else {
     std::string_view rest = std::string_view(op).substr(row->name.size());
-    bool have_type = false, have_type2 = false;
+    bool have_type = false, have_type2 = false, have_mode = false;
     while (!rest.empty()) {
       rest.remove_prefix(1);  // the '.'
       const std::size_t dot = rest.find('.');
@@ -1255,6 +1345,9 @@ void decode_instruction(Instruction& inst, const PtxKernel& kernel, const Source
         else if (m != "m8n8") inst.count = m[1] - '0';
       } else if ((a & kShfl) != 0 && (m == "up" || m == "down" || m == "bfly" || m == "idx")) {
         inst.count = m == "up" ? 0 : m == "down" ? 1 : m == "bfly" ? 2 : 3;
+      } else if ((a & kVote) != 0 && (m == "all" || m == "any" || m == "uni" || m == "ballot")) {
+        inst.count = m == "all" ? 0 : m == "any" ? 1 : m == "uni" ? 2 : 3;
+        have_mode = true;
       } else if ((a & kTo) != 0 && m == "to") {
         inst.count = 1;
       } else {
@@ -1265,7 +1358,12 @@ void decode_instruction(Instruction& inst, const PtxKernel& kernel, const Source
     if ((row->accepts & kSourceType) != 0 && !have_type2) throw Error(opcode_loc, "'" + op + "' needs a source type");
     if (row->name == "ldmatrix.sync" && (inst.count == 0 || inst.type.bits != 16 || inst.space != Space::shared))
       not_modelled(opcode_loc, "'" + op + "' (ldmatrix.sync.aligned.m8n8.x{1,2,4}[.trans].shared.b16 is)");
+    if (row->name == "stmatrix.sync" && (inst.count == 0 || inst.type.bits != 16 || inst.space != Space::shared))
+      not_modelled(opcode_loc, "'" + op + "' (stmatrix.sync.aligned.m8n8.x{1,2,4}[.trans].shared.b16 is)");
     if (row->name == "shfl.sync" && inst.type.bits != 32) throw Error(opcode_loc, "shfl.sync moves .b32");
+    if (row->name == "vote.sync" && (!have_mode || (inst.count == 3) != (inst.type == PtxType{TypeKind::b, 32}) ||
+                                     (inst.count != 3 && inst.type.kind != TypeKind::pred)))
+      not_modelled(opcode_loc, "'" + op + "' (vote.sync.{all,any,uni}.pred and vote.sync.ballot.b32 are)");
     if (inst.mode == IntMode::wide && (inst.type.bits > 32 || !inst.type.is_int()))
       throw Error(opcode_loc, "'" + op + "': .wide takes 16- or 32-bit integers");
     if (inst.type.kind == TypeKind::f && inst.type.bits == 16 && row->thread != exec_mov && row->thread != exec_ld &&
@@ -1288,13 +1386,15 @@ void decode_instruction(Instruction& inst, const PtxKernel& kernel, const Source
                                 " operands, not " + std::to_string(n));
   // `{ %rs1 }`, a vector of one register, is that register (Triton's inline
   // assembly writes loads so), except where the instruction takes vectors.
-  if (row->name != "mma.sync" && row->name != "ldmatrix.sync")
+  if (row->name != "mma.sync" && row->name != "ldmatrix.sync" && row->name != "stmatrix.sync")
     for (Operand& o : inst.ops)
       if (o.kind == Kind::vec && o.regs.size() == 1 && inst.vec == 1) {
         o.kind = Kind::reg;
         o.reg = o.regs[0];
         o.regs.clear();
       }
+  for (const Operand& o : inst.ops)
+    if (o.negated && row->name != "vote.sync") not_modelled(o.loc, "a negated predicate operand of '" + op + "'");
   check_operands(inst, *row, kernel);
 }
 

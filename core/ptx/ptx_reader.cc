@@ -20,7 +20,8 @@ namespace {
 constexpr std::size_t kMaxInstructions = 1'000'000;
 constexpr std::int64_t kMaxRegisters = 1'000'000;
 constexpr int kMaxScopeDepth = 64;
-constexpr std::int64_t kMaxSharedBytes = 232448;  // sm_90's most per CTA (227 KB)
+constexpr std::int64_t kMaxSharedBytes = 232448;     // sm_90's most per CTA (227 KB)
+constexpr std::int64_t kMaxLocalBytes = 512 * 1024;  // the most local memory a thread has (PTX ISA)
 
 enum class Tok : std::uint8_t { word, number, string, punct, end };
 
@@ -368,10 +369,12 @@ class Reader {
     return *v;
   }
 
-  // `.shared .align 16 .b8 name[4096];` (`name[]` when external).
-  Symbol shared_variable(const Token& at, bool external) {
+  // `.shared .align 16 .b8 name[4096];` (`name[]` when external), or a
+  // kernel's `.local .align 8 .b8 __local_depot0[32];`.
+  Symbol shared_variable(const Token& at, bool external, Space space = Space::shared) {
+    const std::string decl = "a ." + std::string(space_name(space)) + " declaration";
     Symbol s;
-    s.space = Space::shared;
+    s.space = space;
     s.external = external;
     std::int64_t align = 1;
     int elem_bytes = 0;
@@ -383,10 +386,10 @@ class Reader {
       } else if (const auto type = parse_type(d.text.substr(1)); type && type->kind != TypeKind::pred) {
         elem_bytes = std::max(1, type->bits / 8);
       } else {
-        throw error(d, "unexpected '" + printable(d.text) + "' in a .shared declaration");
+        throw error(d, "unexpected '" + printable(d.text) + "' in " + decl);
       }
     }
-    if (elem_bytes == 0) throw error(at, "a .shared declaration needs an element type");
+    if (elem_bytes == 0) throw error(at, decl + " needs an element type");
     s.name = std::string(expect(Tok::word, "the array's name").text);
     std::int64_t count = 1;
     if (is_punct("[")) {
@@ -396,11 +399,12 @@ class Reader {
         count = 0;
       } else {
         count = integer(expect(Tok::number, "the array's size"));
-        if (count < 0 || count > (std::int64_t{1} << 30)) throw error(peek(), "shared array larger than 1 GiB");
+        if (count < 0 || count > (std::int64_t{1} << 30)) throw error(peek(), "an array larger than 1 GiB");
       }
       expect_punct("]");
     }
-    if (is_punct("=")) throw error(peek(), "initialised .shared arrays are not PTX");
+    if (is_punct("="))
+      throw error(peek(), "initialised ." + std::string(space_name(space)) + " arrays are not modelled");
     expect_punct(";");
     s.bytes = static_cast<int>(count * elem_bytes);
     s.offset = align;  // the alignment, until the kernel places it
@@ -533,6 +537,19 @@ class Reader {
     k.symbols.push_back(std::move(s));
   }
 
+  // A `.local` array: at its offset in every thread's local memory.
+  void place_local(PtxKernel& k, Symbol s, const Token& at) {
+    for (const Symbol& other : k.symbols)
+      if (other.name == s.name) throw error(at, "'" + printable(s.name) + "' declared twice");
+    const std::int64_t align = s.offset;
+    k.local_bytes = (k.local_bytes + align - 1) / align * align;
+    s.offset = k.local_bytes;
+    k.local_bytes += s.bytes;
+    if (k.local_bytes > kMaxLocalBytes)
+      throw error(at, "more local memory than a thread has (" + std::to_string(kMaxLocalBytes) + " bytes)");
+    k.symbols.push_back(std::move(s));
+  }
+
   void body(PtxKernel& k) {
     RegisterScopes regs(k);
     std::unordered_map<std::string, int> labels;
@@ -570,7 +587,11 @@ class Reader {
         place_shared(k, shared_variable(t, false), t);
         continue;
       }
-      if (t.kind == Tok::word && t.text == ".local") throw error(t, "local memory (.local) is not modelled");
+      if (t.kind == Tok::word && t.text == ".local") {
+        next();
+        place_local(k, shared_variable(t, false, Space::local), t);
+        continue;
+      }
       if (t.kind == Tok::word && t.text == ".pragma") {
         next();
         expect(Tok::string, "a pragma string");
@@ -723,7 +744,15 @@ class Reader {
       o.imm = negative ? static_cast<std::int64_t>(0 - static_cast<std::uint64_t>(*v)) : *v;
       return o;
     }
-    if (is_punct("!")) throw error(t, "negated predicate operands are not modelled");
+    if (is_punct("!")) {  // !%p: vote's source predicate (other opcodes refuse it)
+      next();
+      const Token w = expect(Tok::word, "a predicate register");
+      const auto r = regs.find(w.text);
+      if (!r) throw error(w, "unknown register '" + printable(w.text) + "'");
+      o.reg = *r;
+      o.negated = true;
+      return o;
+    }
     const Token w = expect(Tok::word, "an operand");
     if (w.text == "_") {
       o.kind = Operand::Kind::reg;
