@@ -873,16 +873,24 @@ void exec_mma(const Instruction& inst, WarpContext& w) {
   }
 }
 
+// ldmatrix's and stmatrix's rows: the shared offset each of lanes 0 ..
+// 8·num-1 gives in its address operand.
+std::array<std::uint64_t, kWarpLanes> matrix_rows(const Instruction& inst, WarpContext& w, const MatrixCopy& copy,
+                                                  const mmacheck::ptx::Operand& address) {
+  std::array<std::uint64_t, kWarpLanes> rows{};
+  for (int lane = 0; lane < copy.address_lanes(); ++lane) {
+    ThreadContext t = w.lane(lane);
+    rows[static_cast<std::size_t>(lane)] = t.address(inst, address);
+    if (inst.space == Space::generic) rows[static_cast<std::size_t>(lane)] -= kSharedWindow;
+  }
+  return rows;
+}
+
 // ldmatrix: lanes 0 .. 8·num-1 give the rows' shared addresses; every lane
 // receives its bytes by the variant's table (core/gemm/ldmatrix.h).
 void exec_ldmatrix(const Instruction& inst, WarpContext& w) {
   const MatrixCopy& copy = matrix_copy(false, static_cast<int>(inst.count), inst.trans);
-  std::array<std::uint64_t, kWarpLanes> rows{};
-  for (int lane = 0; lane < copy.address_lanes(); ++lane) {
-    ThreadContext t = w.lane(lane);
-    rows[static_cast<std::size_t>(lane)] = t.address(inst, inst.ops[1]);
-    if (inst.space == Space::generic) rows[static_cast<std::size_t>(lane)] -= kSharedWindow;
-  }
+  const std::array<std::uint64_t, kWarpLanes> rows = matrix_rows(inst, w, copy, inst.ops[1]);
   for (int lane = 0; lane < kWarpLanes; ++lane) {
     ThreadContext t = w.lane(lane);
     for (int reg = 0; reg < copy.num; ++reg) {
@@ -905,12 +913,7 @@ void exec_ldmatrix(const Instruction& inst, WarpContext& w) {
 // their tags.
 void exec_stmatrix(const Instruction& inst, WarpContext& w) {
   const MatrixCopy& copy = matrix_copy(true, static_cast<int>(inst.count), inst.trans);
-  std::array<std::uint64_t, kWarpLanes> rows{};
-  for (int lane = 0; lane < copy.address_lanes(); ++lane) {
-    ThreadContext t = w.lane(lane);
-    rows[static_cast<std::size_t>(lane)] = t.address(inst, inst.ops[0]);
-    if (inst.space == Space::generic) rows[static_cast<std::size_t>(lane)] -= kSharedWindow;
-  }
+  const std::array<std::uint64_t, kWarpLanes> rows = matrix_rows(inst, w, copy, inst.ops[0]);
   for (int lane = 0; lane < kWarpLanes; ++lane) {
     ThreadContext t = w.lane(lane);
     for (int reg = 0; reg < copy.num; ++reg) {

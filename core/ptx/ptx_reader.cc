@@ -522,8 +522,7 @@ class Reader {
   }
 
   void place_shared(PtxKernel& k, Symbol s, const Token& at) {
-    for (const Symbol& other : k.symbols)
-      if (other.name == s.name) throw error(at, "'" + printable(s.name) + "' declared twice");
+    declare_once(k, s.name, at);
     const std::int64_t align = s.offset;
     if (s.external) {
       s.offset = -align;  // placed by the launch, after the static arrays
@@ -537,10 +536,14 @@ class Reader {
     k.symbols.push_back(std::move(s));
   }
 
+  void declare_once(const PtxKernel& k, const std::string& name, const Token& at) const {
+    for (const Symbol& other : k.symbols)
+      if (other.name == name) throw error(at, "'" + printable(name) + "' declared twice");
+  }
+
   // A `.local` array: at its offset in every thread's local memory.
   void place_local(PtxKernel& k, Symbol s, const Token& at) {
-    for (const Symbol& other : k.symbols)
-      if (other.name == s.name) throw error(at, "'" + printable(s.name) + "' declared twice");
+    declare_once(k, s.name, at);
     const std::int64_t align = s.offset;
     k.local_bytes = (k.local_bytes + align - 1) / align * align;
     s.offset = k.local_bytes;
