@@ -358,6 +358,14 @@ void ThreadContext::read_global(const Instruction& inst, std::uint64_t address, 
     out[i] = r->bytes[b];
     tags[i] = r->tags[b];
   }
+  // The grid's merge looks for other CTAs' writes only in regions a CTA
+  // writes: a read of any other is left out of the log, and said so (a
+  // region written after all makes run_grid run the grid again, logging all).
+  std::atomic<std::uint8_t>& flags = m_.regions[static_cast<std::size_t>(r - m_.global.regions().data())];
+  if (!m_.log_all_reads && (flags.load(std::memory_order_relaxed) & kWritten) == 0) {
+    flags.fetch_or(kReadUnlogged, std::memory_order_relaxed);
+    return;
+  }
   g.reads.push_back({address, m_.steps, t_.pc, static_cast<std::uint32_t>(thread_), static_cast<std::uint32_t>(bytes)});
 }
 
@@ -388,6 +396,7 @@ void ThreadContext::store(const Instruction& inst, Space space, std::uint64_t ad
           "writes " + std::to_string(bytes) + " bytes at 0x" + hex(address) + ", outside every tensor of the launch");
   CtaGlobal& g = cta_.global;
   const auto me = static_cast<std::uint32_t>(thread_);
+  m_.regions[static_cast<std::size_t>(r - m_.global.regions().data())].fetch_or(kWritten, std::memory_order_relaxed);
   for (int i = 0; i < bytes; ++i) {
     const std::uint64_t b = address + static_cast<std::uint64_t>(i);
     const auto [it, fresh] = g.written.try_emplace(b, static_cast<std::uint32_t>(g.writes.size()));
@@ -863,15 +872,18 @@ RunResult run_grid(const PtxKernel& kernel, const GridShape& shape, std::span<co
                                 (workers > 1 ? " with " + std::to_string(workers) + " CTAs at once" : ""));
   if (shared_bytes > 232448) throw Error(kernel.loc, "more shared memory than a CTA has (232448 bytes on sm_90)");
 
-  std::vector<CtaOutcome> outcomes(static_cast<std::size_t>(ctas));
+  std::vector<CtaOutcome> outcomes;
   std::atomic<std::uint64_t> grid_steps{0};
   std::atomic<std::uint64_t> budget{0};
   std::atomic<std::int64_t> stop{std::numeric_limits<std::int64_t>::max()};
+  std::vector<std::atomic<std::uint8_t>> regions(memory.regions().size());
+  bool log_all_reads = false;
   const auto run_cta = [&](std::int64_t linear) {
     if (stop.load() < linear) return;  // a CTA before it ended the run
     CtaOutcome& o = outcomes[static_cast<std::size_t>(linear)];
     o.arena.emplace(provenance.arena(budget));
-    Machine m{kernel, shape, params, memory, *o.arena, options, symbol_offsets, threads_per_cta, grid_steps, stop};
+    Machine m{kernel,         shape,           params,     memory, *o.arena, options,
+              symbol_offsets, threads_per_cta, grid_steps, stop,   regions,  log_all_reads};
     const std::array<int, 3> id{static_cast<int>(linear % shape.grid[0]),
                                 static_cast<int>((linear / shape.grid[0]) % shape.grid[1]),
                                 static_cast<int>(linear / (std::int64_t{shape.grid[0]} * shape.grid[1]))};
@@ -906,11 +918,25 @@ RunResult run_grid(const PtxKernel& kernel, const GridShape& shape, std::span<co
       for (std::size_t i = 0; i < roots.size(); ++i) o.global.writes[i].tag = roots[i];
     }
   };
-  if (workers == 1) {
-    for (std::int64_t linear = 0; linear < ctas; ++linear) run_cta(linear);
-  } else {
-    WorkerPool pool(workers);
-    pool.for_each(ctas, [&](int, std::int64_t linear) { run_cta(linear); });
+  const auto run_all = [&] {
+    outcomes = std::vector<CtaOutcome>(static_cast<std::size_t>(ctas));
+    if (workers == 1) {
+      for (std::int64_t linear = 0; linear < ctas; ++linear) run_cta(linear);
+    } else {
+      WorkerPool pool(workers);
+      pool.for_each(ctas, [&](int, std::int64_t linear) { run_cta(linear); });
+    }
+  };
+  run_all();
+  // A region some CTA wrote and another read before it was written (so the
+  // read is not in its log): the grid again, every read logged.
+  if (std::any_of(regions.begin(), regions.end(),
+                  [](const std::atomic<std::uint8_t>& f) { return f.load() == (kWritten | kReadUnlogged); })) {
+    log_all_reads = true;
+    grid_steps = 0;
+    budget = 0;
+    stop = std::numeric_limits<std::int64_t>::max();
+    run_all();
   }
 
   // In the grid's order: the first CTA with a finding of its own or a
@@ -921,7 +947,9 @@ RunResult run_grid(const PtxKernel& kernel, const GridShape& shape, std::span<co
     CtaOutcome& o = outcomes[static_cast<std::size_t>(linear)];
     if (!o.ran) throw Error("internal: CTA " + std::to_string(linear) + " of the grid did not run");
     const std::uint64_t delta = provenance.absorb(std::move(*o.arena));
+    o.arena.reset();
     std::optional<std::pair<std::uint64_t, Finding>> conflict = merge.add(linear, o, provenance, delta);
+    o.global = {};  // merged
     const bool own_first = o.finding && (!conflict || o.finding_step < conflict->first);
     if (!own_first && !conflict) {
       result.steps += o.steps;

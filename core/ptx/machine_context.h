@@ -120,8 +120,14 @@ struct Machine {
   int threads_per_cta = 0;
   std::atomic<std::uint64_t>& grid_steps;  // every CTA's, counted a batch at a time
   const std::atomic<std::int64_t>& stop;   // the first CTA (linear) whose run ended the grid's
-  std::uint64_t steps = 0;                 // this CTA's
+  // Per global region, what the grid's CTAs did so far: kWritten, and
+  // kReadUnlogged (a read left out of a CTA's log, as the region was not
+  // written yet); reads are logged for regions written, or all of them.
+  std::vector<std::atomic<std::uint8_t>>& regions;
+  bool log_all_reads = false;
+  std::uint64_t steps = 0;  // this CTA's
 };
+inline constexpr std::uint8_t kWritten = 1, kReadUnlogged = 2;
 
 // Generic addresses of the shared window: [kSharedWindow, + shared bytes),
 // and of the thread's local window: [kLocalWindow, + kLocalWindowBytes).
