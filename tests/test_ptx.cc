@@ -913,3 +913,16 @@ TEST_CASE("an accumulator's chain folds into one sum of runs, and compact keeps 
 }
 
 }  // namespace test_ptx
+
+namespace test_ptx {
+
+TEST_CASE("a grid of more CTAs than the run holds is an error before anything runs", "[ptx]") {
+  const PtxModule m = read_ptx(read_file(source_path(kDir + "global.ptx")), "global.ptx");
+  LaunchChoice choice;
+  choice.grid = std::array<int, 3>{1 << 20, 2, 1};
+  const PtxLaunch launch = read_launch_for(source_path(kDir + "global.ptx"), choice);
+  CHECK_THROWS_WITH(check_ptx_launch(m, launch, {}),
+                    Catch::Contains("a grid of 2097152 CTAs: more than the run holds"));
+}
+
+}  // namespace test_ptx

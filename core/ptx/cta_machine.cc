@@ -851,6 +851,11 @@ RunResult run_grid(const PtxKernel& kernel, const GridShape& shape, std::span<co
     }
   }
   const std::int64_t ctas = std::int64_t{shape.grid[0]} * shape.grid[1] * shape.grid[2];
+  // Every CTA's outcome is kept until the grid is merged: bound their count.
+  constexpr std::int64_t kMaxCtas = std::int64_t{1} << 20;
+  if (ctas > kMaxCtas)
+    throw Error(kernel.loc, "a grid of " + std::to_string(ctas) + " CTAs: more than the run holds (" +
+                                std::to_string(kMaxCtas) + ")");
   const int workers = static_cast<int>(std::clamp<std::int64_t>(options.threads, 1, ctas));
   // Every running CTA's threads have their registers at once: bound them (256 MiB).
   const auto reg_bytes = static_cast<std::uint64_t>(kernel.reg_bits.size()) *
