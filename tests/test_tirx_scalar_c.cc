@@ -137,6 +137,10 @@ TEST_CASE("the scalar C is the gemm's C: its value, f32 rounding and the run's w
   REQUIRE(one.ok);
   CHECK_THAT(emit_cuda(one.nest), Catch::Contains("d[0] = 0x3fc00000u;"));
   CHECK_THAT(emit_tirx(one), Catch::Contains("= T.float32(1.5)"));
+  // Their headers say what D starts from: the scalar, not beta = 0.
+  CHECK_THAT(emit_cuda(one.nest), Catch::Contains("1 mma, C=1.5\n"));
+  CHECK_THAT(emit_tirx(one), Catch::Contains("(M=16, N=8, K=16, C=1.5)"));
+  CHECK_THAT(emit_tirx(plan), Catch::Contains("C=-2.25)"));
   std::string covered;
   for (const CheckReport& c : prove(program_from(text_of("ok_scalar_c.py")), ProveOptions{}).checks)
     if (c.check.kind == CheckKind::program) covered = c.note;

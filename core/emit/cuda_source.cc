@@ -169,7 +169,7 @@ std::string emit_cuda(const Nest& nest, const EmitCudaOptions& options) {
                       c = cuda_buffer_abi(nest.c);
   std::ostringstream os;
   os << "// " << nest.inst->ptx() << ": " << nest.tiles_m << " x " << nest.tiles_n << " x " << nest.tiles_k
-     << " tiles per warp, " << nest.mma_count() << " mma, beta = " << (nest.use_c ? 1 : 0) << "\n"
+     << " tiles per warp, " << nest.mma_count() << " mma, " << nest.c_term() << "\n"
      << "// D '" << nest.d.buffer << "' " << d.words << " x " << d.word_bits << "-bit words, A '" << nest.a.buffer
      << "' " << a.words << ", B '" << nest.b.buffer << "' " << b.words << ", C '" << nest.c.buffer << "' " << c.words
      << "; slot s is word s / per_word, low elements first\n";

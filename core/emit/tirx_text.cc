@@ -51,7 +51,7 @@ std::string emit_tirx(const Plan& plan) {
   std::ostringstream os;
   os << "# gemm " << plan.d.buffer << " = " << plan.a.buffer << " @ " << plan.b.buffer
      << (nest.use_c ? " + " + plan.c.buffer : std::string()) << "  (M=" << plan.m << ", N=" << plan.n
-     << ", K=" << plan.k << ", beta=" << (nest.use_c ? 1 : 0) << ")\n"
+     << ", K=" << plan.k << ", " << nest.c_term() << ")\n"
      << "# instruction: " << inst.ptx() << "\n"
      << "# tiles per warp: M " << nest.tiles_m << " x N " << nest.tiles_n << " x K " << nest.tiles_k << " = "
      << nest.mma_count() << " mma\n";

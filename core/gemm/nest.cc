@@ -1,9 +1,23 @@
 #include "core/gemm/nest.h"
 
 #include <algorithm>
+#include <bit>
 #include <cstdint>
+#include <iomanip>
+#include <sstream>
 
 namespace mmacheck {
+
+std::string Nest::c_term() const {
+  if (use_c) return "beta=1";
+  for (const NestStmt& s : stmts)
+    if (const auto* init = std::get_if<InitStmt>(&s); init != nullptr && init->c_slots.empty() && init->bits != 0) {
+      std::ostringstream os;
+      os << std::setprecision(9) << "C=" << std::bit_cast<float>(static_cast<std::uint32_t>(init->bits));
+      return os.str();
+    }
+  return "beta=0";
+}
 
 int Nest::mma_count() const {
   return static_cast<int>(

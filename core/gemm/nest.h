@@ -71,6 +71,10 @@ struct Nest {
   std::vector<std::size_t> parts;
 
   int mma_count() const;
+  // What D starts from, for the emitted text's header: "beta=1" (C copied),
+  // "beta=0" (zeroed), or "C=1.5" (a scalar C, the released TIRx's
+  // T.float32(1.5): its inits set D to its f32 bits).
+  std::string c_term() const;
   // The first statement out of the dispatch's order (per (m, n), row-major,
   // an init of tile (m, n), then the mma of each k in turn), or
   // stmts.size() when there are more or fewer statements than that order
