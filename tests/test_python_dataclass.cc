@@ -168,6 +168,19 @@ TEST_CASE("a class that is not a dataclass stays unread: using it is a located e
   CHECK(e.rfind("289:33: parametrize's argvalues must be a list or tuple", 0) == 0);
 }
 
+TEST_CASE("a dataclass method that builds kernels no test calls is noted", "[python][testfiles][dataclass]") {
+  const std::string text =
+      replace_once(module_text(), "    assert cfg.build() is not None", "    assert cfg is not None");
+  const ReadProgram read = read_program(text, "test_gemm_dataclass.py");
+  bool noted = false;
+  for (const std::string& n : read.skipped)
+    noted = noted || n.find("method Config.build (line 283) builds kernels no test calls") != std::string::npos;
+  CHECK(noted);
+  // Called by a test (through make_gemm, whose kernel it returns), it is not.
+  for (const std::string& n : read_program(module_text(), "test_gemm_dataclass.py").skipped)
+    CHECK(n.find("method Config.build (line 283) builds") == std::string::npos);
+}
+
 TEST_CASE("ids given as a list of strings still name a dataclass table", "[python][testfiles][dataclass]") {
   const std::string text =
       replace_once(module_text(), "ids=lambda c: f\"{c.tm}x{c.tn}x{c.tk}k{c.k_inst}\"", "ids=[\"one\", \"two\", None]");

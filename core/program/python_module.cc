@@ -124,6 +124,7 @@ bool method_builds(const Scope& scope, std::string_view name, std::set<const Fun
 struct Budget {
   long statements = 0;
   std::vector<std::shared_ptr<Scope>>* scopes;
+  std::set<const Function*>* called = nullptr;  // the defs and methods a test's evaluation called
 
   std::shared_ptr<Scope> scope(std::shared_ptr<const Scope> parent) const {
     auto s = std::make_shared<Scope>();
@@ -170,6 +171,7 @@ class Run {
     if (depth_ >= kMaxCallDepth)
       throw Error(callee.loc, "calls nested deeper than " + std::to_string(kMaxCallDepth) + " (mmacheck's limit)");
     auto locals = budget_.scope(closure(f));
+    if (budget_.called) budget_.called->insert(&f);
     std::size_t positional = 0;
     for (const CallArg& a : args) {
       if (a.keyword) {
@@ -867,8 +869,9 @@ std::vector<Module::ParameterSet> Module::parameter_sets_of(const Function& test
 
 std::vector<Instance> Module::instances(std::vector<std::string>& notes, std::optional<SourceLoc>* uncalled) const {
   std::vector<Instance> out;
+  std::set<const Function*> called;
   for (const auto& [test, sets] : tests_) {
-    Budget budget{0, &scopes_};
+    Budget budget{0, &scopes_, &called};
     for (const auto& [id, bindings] : sets) {
       auto locals = budget.scope(closure(*test));
       for (const auto& [name, value] : bindings) locals->names.insert_or_assign(name, value);
@@ -890,14 +893,20 @@ std::vector<Instance> Module::instances(std::vector<std::string>& notes, std::op
       }
     }
   }
+  std::vector<std::pair<std::string, std::shared_ptr<const Function>>> factories;  // "def make", "method Config.build"
   for (const auto& [name, value] : scope_->names) {
-    const auto* f = value.get<std::shared_ptr<const Function>>();
-    if (!f || (*f)->name.rfind("test", 0) == 0 || !builds_kernel(**f)) continue;
-    const bool used = std::any_of(out.begin(), out.end(), [&](const Instance& i) {
-      return i.kernel->begin > (*f)->keyword && i.kernel->end <= (*f)->end;
-    });
+    if (const auto* f = value.get<std::shared_ptr<const Function>>()) factories.emplace_back("def " + (*f)->name, *f);
+    if (const auto* c = value.get<std::shared_ptr<const Class>>())
+      for (const auto& [method, f] : (*c)->methods) factories.emplace_back("method " + (*c)->name + "." + method, f);
+  }
+  for (const auto& [what, fn] : factories) {
+    const auto* f = &fn;
+    if ((*f)->name.rfind("test", 0) == 0 || !builds_kernel(**f)) continue;
+    const bool used = called.contains(f->get()) || std::any_of(out.begin(), out.end(), [&](const Instance& i) {
+                        return i.kernel->begin > (*f)->keyword && i.kernel->end <= (*f)->end;
+                      });
     if (used) continue;
-    notes.push_back("def " + (*f)->name + at_line((*f)->loc) + " builds kernels no test calls");
+    notes.push_back(what + at_line((*f)->loc) + " builds kernels no test calls");
     if (uncalled && !*uncalled) {
       *uncalled = (*f)->loc;
       for (TokenCursor c((*f)->tokens, (*f)->colon); c.position() < (*f)->end; c.next())
