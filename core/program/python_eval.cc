@@ -504,7 +504,6 @@ class Evaluator {
       out += *text;
       i = j;
     }
-    (void)f;
     return Value{std::move(out), false, f.loc};
   }
 
