@@ -16,6 +16,8 @@
 #include <limits>
 #include <optional>
 
+#include "core/program/python_class.h"
+
 namespace mmacheck::python {
 
 namespace {
@@ -172,6 +174,18 @@ bool equal(const Value& a, const Value& b) {
     for (std::size_t i = 0; i < a.items()->size(); ++i)
       if (!equal((*a.items())[i], (*b.items())[i])) return false;
     return true;
+  }
+  const auto* oa = a.get<std::shared_ptr<const Object>>();
+  const auto* ob = b.get<std::shared_ptr<const Object>>();
+  if (oa || ob) {
+    for (const auto* o : {oa, ob})
+      if (o && (*o)->cls->methods.contains("__eq__"))
+        throw Error(a.loc, "mmacheck does not call " + (*o)->cls->name + "'s own __eq__");
+    return oa && ob && objects_equal(**oa, **ob, equal);
+  }
+  if (const auto* ca = a.get<std::shared_ptr<const Class>>()) {
+    const auto* cb = b.get<std::shared_ptr<const Class>>();
+    return cb && *ca == *cb;
   }
   if (a.items() || b.items() || a.get<std::string>() || b.get<std::string>()) return false;
   throw Error(a.loc, "mmacheck does not compare " + kind_name(a) + " with " + kind_name(b));
@@ -395,6 +409,10 @@ class Evaluator {
       if (t.is_op("(")) {
         const auto* f = v.get<std::shared_ptr<const Function>>();
         check_known(v);
+        if (const auto* cls = v.get<std::shared_ptr<const Class>>()) {
+          v = construct(*cls, args(), t);
+          continue;
+        }
         if (!f)
           in_.fail(t, "mmacheck evaluates calls of the file's own defs and layout methods; " + kind_name(v) +
                           " is neither");
@@ -412,11 +430,108 @@ class Evaluator {
           v = subscript(v, *start, t);
         }
       } else if (t.is_op(".")) {
-        in_.fail(t, "mmacheck does not evaluate attributes of " + kind_name(v) + " ('." + in_.peek(1).text + "')");
+        check_known(v);
+        const auto* obj = v.get<std::shared_ptr<const Object>>();
+        if (!obj)
+          in_.fail(t, "mmacheck does not evaluate attributes of " + kind_name(v) + " ('." + in_.peek(1).text + "')");
+        v = attribute(*obj);
       } else {
         return v;
       }
     }
+  }
+
+  // `obj.name` (cursor on '.'): a field's value, or a method called with obj as self.
+  Value attribute(const std::shared_ptr<const Object>& obj) {
+    in_.next();
+    const Token& name = in_.expect_name("an attribute");
+    if (const Value* field = field_value(*obj, name.text)) {
+      Value out = *field;
+      out.loc = name.loc;
+      return out;
+    }
+    const auto m = obj->cls->methods.find(name.text);
+    if (m == obj->cls->methods.end()) in_.fail(name, obj->cls->name + " has no field or method '" + name.text + "'");
+    if (!in_.peek().is_op("("))
+      in_.fail(name, "mmacheck reads a method only where it is called (" + name.text + "(...))");
+    const Token& open = in_.peek();
+    std::vector<CallArg> a = args();
+    a.insert(a.begin(), CallArg{std::nullopt, Value{obj, false, name.loc}});
+    return call_(*m->second, a, open);
+  }
+
+  // f"...{expr}...": each replacement field evaluated here and formatted as
+  // str() formats it; {{ and }} are braces.  Conversions and format specs
+  // (!r, :>4) are not read.
+  Value fstring(const Token& f) {
+    const Token& s = in_.next();
+    std::string out;
+    for (std::size_t i = 0; i < s.text.size(); ++i) {
+      const char c = s.text[i];
+      const SourceLoc here{s.loc.file, s.loc.line, s.loc.col + 2 + static_cast<int>(i)};
+      if (c == '}') {
+        if (i + 1 < s.text.size() && s.text[i + 1] == '}') ++i;
+        else throw Error(here, "f-string: single '}' is not allowed");
+        out += '}';
+        continue;
+      }
+      if (c != '{') {
+        out += c;
+        continue;
+      }
+      if (i + 1 < s.text.size() && s.text[i + 1] == '{') {
+        out += '{', ++i;
+        continue;
+      }
+      int depth = 0;
+      std::size_t j = i + 1;
+      for (; j < s.text.size() && (depth > 0 || s.text[j] != '}'); ++j) {
+        if (s.text[j] == '!' || (s.text[j] == ':' && depth == 0))
+          throw Error(SourceLoc{here.file, here.line, here.col + static_cast<int>(j - i)},
+                      "mmacheck does not read f-string conversions or format specs");
+        if (s.text[j] == '(' || s.text[j] == '[' || s.text[j] == '{') ++depth;
+        if (s.text[j] == ')' || s.text[j] == ']' || s.text[j] == '}') --depth;
+      }
+      if (j >= s.text.size()) throw Error(here, "f-string: expecting '}'");
+      const SourceLoc start{here.file, here.line, here.col + 1};
+      TokenCursor c2(std::make_shared<const std::vector<Token>>(tokenize(s.text.substr(i + 1, j - i - 1), start)), 0);
+      const Value v = Evaluator(c2, scope_, call_).expression();
+      if (c2.peek().kind != TokenKind::end) c2.fail(c2.peek(), "f-string: expected '}', got " + describe(c2.peek()));
+      check_known(v);
+      const auto text = pytest_id(v);
+      if (!text)
+        throw Error(start, "mmacheck formats numbers, strings, bools and None in f-strings, not " + kind_name(v));
+      out += *text;
+      i = j;
+    }
+    return Value{std::move(out), false, f.loc};
+  }
+
+  // `lambda a, b: expr` (cursor on `lambda`): a Function whose body is the
+  // expression, closing over this scope; the expression is read when called.
+  Value lambda() {
+    const std::size_t keyword = in_.position();
+    const Token& kw = in_.next();
+    auto f = std::make_shared<Function>();
+    f->name = "<lambda>";
+    f->loc = kw.loc;
+    f->lambda = true;
+    f->tokens = in_.tokens();
+    f->keyword = keyword;
+    while (!in_.peek().is_op(":")) {
+      const Token& p = in_.expect_name("a lambda's parameter");
+      if (in_.peek().is_op("=")) in_.fail(in_.peek(), "mmacheck does not read a lambda's parameter defaults");
+      f->params.push_back(Param{p.text, std::nullopt, false});
+      if (!in_.accept(",")) break;
+    }
+    f->colon = in_.position();
+    in_.expect(":", "after a lambda's parameters");
+    pass_over(in_, {});
+    f->end = in_.position();
+    const std::shared_ptr<const Scope> scope = scope_.weak_from_this().lock();
+    if (!scope) in_.fail(kw, "a lambda is not evaluated here");
+    f->scope = scope;
+    return Value{std::shared_ptr<const Function>(std::move(f)), false, kw.loc};
   }
 
   static Value subscript(const Value& v, const Value& index, const Token& at) {
@@ -467,6 +582,18 @@ class Evaluator {
           in_.next();
           return b.call(args(), t);
         }
+    if (t.kind == TokenKind::identifier && (t.text == "f" || t.text == "F") && in_.peek(1).kind == TokenKind::string &&
+        in_.peek(1).loc.line == t.loc.line && in_.peek(1).loc.col == t.loc.col + 1) {
+      in_.next();
+      return fstring(t);
+    }
+    if (t.is_name("lambda") && !scope_.find(t.text)) return lambda();
+    if (t.is_name("dataclasses") && !scope_.find(t.text) && in_.peek(1).is_op(".") && in_.peek(2).is_name("replace") &&
+        in_.peek(3).is_op("(")) {
+      in_.next(), in_.next();
+      const Token& at = in_.next();
+      return replace(args(), at);
+    }
     in_.next();
     switch (t.kind) {
       case TokenKind::integer: return Value{t.int_value, false, t.loc};

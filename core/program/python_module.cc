@@ -8,6 +8,7 @@
 #include <set>
 
 #include "core/program/python_block.h"
+#include "core/program/python_class.h"
 #include "core/program/python_eval.h"
 
 namespace mmacheck::python {
@@ -103,11 +104,27 @@ Decorator read_decorator(TokenCursor& in) {
   return d;
 }
 
+bool builds_kernel_visit(const Function& f, std::set<const Function*>& visiting);
+
+// Does a method `name` of a dataclass in `scope` build a kernel?  Which
+// instance an `x.name(...)` reaches is known only when it runs, so any
+// class's method of that name counts.
+bool method_builds(const Scope& scope, std::string_view name, std::set<const Function*>& visiting) {
+  for (const Scope* s = &scope; s; s = s->parent.get())
+    for (const auto& [n, v] : s->names)
+      if (const auto* c = v.get<std::shared_ptr<const Class>>())
+        if (const auto m = (*c)->methods.find(name);
+            m != (*c)->methods.end() && builds_kernel_visit(*m->second, visiting))
+          return true;
+  return false;
+}
+
 // One evaluation's state: its statement count, and every scope it makes,
 // kept by the Module (defs and kernels point to their scopes without owning).
 struct Budget {
   long statements = 0;
   std::vector<std::shared_ptr<Scope>>* scopes;
+  std::set<const Function*>* called = nullptr;  // the defs and methods a test's evaluation called
 
   std::shared_ptr<Scope> scope(std::shared_ptr<const Scope> parent) const {
     auto s = std::make_shared<Scope>();
@@ -128,6 +145,14 @@ class Run {
 
   // The body of `f` (cursor on its ':'), returning what it returns.
   Value body(const Function& f) {
+    if (f.lambda) {
+      TokenCursor in(f.tokens, f.colon + 1);
+      if (++budget_.statements > kMaxStatements)
+        in.fail(in.peek(), "the evaluation runs more than " + std::to_string(kMaxStatements) + " statements");
+      Value v = evaluate(in, *scope_, caller());
+      if (in.position() != f.end) in.fail(in.peek(), "mmacheck does not evaluate " + describe(in.peek()) + " here");
+      return v;
+    }
     TokenCursor in(f.tokens, f.colon);
     const Token& header = (*f.tokens)[f.keyword];
     suite(in, header, [&] { statement(in); });
@@ -146,6 +171,7 @@ class Run {
     if (depth_ >= kMaxCallDepth)
       throw Error(callee.loc, "calls nested deeper than " + std::to_string(kMaxCallDepth) + " (mmacheck's limit)");
     auto locals = budget_.scope(closure(f));
+    if (budget_.called) budget_.called->insert(&f);
     std::size_t positional = 0;
     for (const CallArg& a : args) {
       if (a.keyword) {
@@ -411,6 +437,10 @@ class Run {
     while (c.position() < end) {
       if (at_kernel_decorator(c)) return true;
       const Token& t = c.peek();
+      std::set<const Function*> visiting;
+      if (t.kind == TokenKind::identifier && c.peek(1).is_op("(") && c.position() > 0 &&
+          (*c.tokens())[c.position() - 1].is_op(".") && method_builds(*scope_, t.text, visiting))
+        return true;
       if (t.kind == TokenKind::identifier && c.peek(1).is_op("(") &&
           !(c.position() > 0 && (*c.tokens())[c.position() - 1].is_op("."))) {
         const Value* v = scope_->find(t.text);
@@ -468,9 +498,24 @@ class Run {
     while (in.position() < end) {
       const Token& t = in.peek();
       const bool attribute = in.position() > 0 && (*in.tokens())[in.position() - 1].is_op(".");
-      const Value* v =
-          t.kind == TokenKind::identifier && in.peek(1).is_op("(") && !attribute ? scope_->find(t.text) : nullptr;
-      const auto* f = v ? v->get<std::shared_ptr<const Function>>() : nullptr;
+      const Value* v = t.kind == TokenKind::identifier && (in.peek(1).is_op("(") || in.peek(1).is_op(".")) && !attribute
+                           ? scope_->find(t.text)
+                           : nullptr;
+      const auto* f = v && in.peek(1).is_op("(") ? v->get<std::shared_ptr<const Function>>() : nullptr;
+      if (const auto* obj = v && in.peek(1).is_op(".") ? v->get<std::shared_ptr<const Object>>() : nullptr;
+          obj && in.peek(2).kind == TokenKind::identifier && in.peek(3).is_op("(")) {
+        const auto m = (*obj)->cls->methods.find(in.peek(2).text);
+        if (m != (*obj)->cls->methods.end() && builds_kernel(*m->second)) {
+          const Token& callee = in.peek(2);
+          in.next(), in.next(), in.next();
+          std::vector<CallArg> args = evaluate_args(in, *scope_, caller());
+          args.insert(args.begin(), CallArg{std::nullopt, Value{*obj, false, t.loc}});
+          std::vector<std::shared_ptr<const KernelSite>> kernels;
+          collect_kernels(call(*m->second, args, callee), kernels);
+          for (const auto& k : kernels) built.push_back(Built{k, callee.loc, expects_});
+          continue;
+        }
+      }
       if (f && builds_kernel(**f)) {
         const Token& callee = in.next();
         const std::vector<CallArg> args = evaluate_args(in, *scope_, caller());
@@ -521,6 +566,9 @@ bool builds_kernel_visit(const Function& f, std::set<const Function*>& visiting)
   while (c.position() < f.end) {
     if (at_kernel_decorator(c)) return true;
     const Token& t = c.peek();
+    if (t.kind == TokenKind::identifier && c.peek(1).is_op("(") && (*f.tokens)[c.position() - 1].is_op(".") &&
+        method_builds(*closure(f), t.text, visiting))
+      return true;
     if (t.kind == TokenKind::identifier && c.peek(1).is_op("(") && !(*f.tokens)[c.position() - 1].is_op(".")) {
       const Value* v = closure(f)->find(t.text);
       if (const auto* g = v ? v->get<std::shared_ptr<const Function>>() : nullptr)
@@ -571,7 +619,9 @@ std::vector<std::pair<std::string, std::vector<std::pair<std::string, Value>>>> 
   if (!values)
     throw Error(values_v->loc, "parametrize's argvalues must be a list or tuple, got " + kind_name(*values_v));
   const Items* ids = ids_v ? ids_v->items() : nullptr;
-  if (ids_v && !ids) throw Error(ids_v->loc, "mmacheck reads parametrize's ids as a list of strings");
+  const auto* id_function = ids_v ? ids_v->get<std::shared_ptr<const Function>>() : nullptr;
+  if (ids_v && !ids && !id_function)
+    throw Error(ids_v->loc, "mmacheck reads parametrize's ids as a list of strings or a function of one value");
   if (ids && ids->size() != values->size())
     throw Error(ids_v->loc, "ids has " + std::to_string(ids->size()) + " entries for " +
                                 std::to_string(values->size()) + " parameter sets");
@@ -594,8 +644,19 @@ std::vector<std::pair<std::string, std::vector<std::pair<std::string, Value>>>> 
       if (!s) throw Error((*ids)[i].loc, "an id must be a string");
       id = *s;
     } else {
-      for (std::size_t j = 0; j < row.size(); ++j)
-        id += (j ? "-" : "") + pytest_id(row[j]).value_or(names[j] + std::to_string(i));
+      // pytest calls a function ids with each value; None keeps its own id.
+      for (std::size_t j = 0; j < row.size(); ++j) {
+        std::optional<std::string> own;
+        if (id_function) {
+          const Token at{TokenKind::op, "(", 0, 0, ids_v->loc};
+          const Value v = call(**id_function, {CallArg{std::nullopt, row[j]}}, at);
+          if (const auto* s = v.get<std::string>()) own = *s;
+          else if (!v.get<None>())
+            throw Error(ids_v->loc, "ids returned " + kind_name(v) + " for parameter set " + std::to_string(i) +
+                                        "; mmacheck reads a string or None");
+        }
+        id += (j ? "-" : "") + own.value_or(pytest_id(row[j]).value_or(names[j] + std::to_string(i)));
+      }
     }
     std::vector<std::pair<std::string, Value>> bindings;
     for (std::size_t j = 0; j < row.size(); ++j) bindings.emplace_back(names[j], row[j]);
@@ -631,6 +692,7 @@ bool Module::define(TokenCursor& in) {
     while (!in.peek(k).ends_statement()) ++k;
     while (in.peek(k).kind == TokenKind::newline) ++k;
   }
+  if (in.peek(k).is_name("class") && dataclass_at(in)) return define_class(in), true;
   if (!in.peek(k).is_name("def")) return false;
   Budget budget{0, &scopes_};
   Run run(Run::Mode::factory, scope_, budget, 0);
@@ -641,7 +703,97 @@ bool Module::define(TokenCursor& in) {
   return true;
 }
 
+namespace {
+
+bool is_dataclass_decorator(const std::string& name) { return name == "dataclass" || name == "dataclasses.dataclass"; }
+
+}  // namespace
+
+bool Module::dataclass_at(const TokenCursor& in) {
+  TokenCursor c(in.tokens(), in.position());
+  bool dataclass = false;
+  while (c.peek().is_op("@")) dataclass = is_dataclass_decorator(read_decorator(c).name) || dataclass;
+  return dataclass && c.peek().is_name("class");
+}
+
+void Module::define_class(TokenCursor& in) {
+  Budget budget{0, &scopes_};
+  Run run(Run::Mode::factory, scope_, budget, 0);
+  const CallFunction call = run.caller();
+  auto cls = std::make_shared<Class>();
+  while (in.peek().is_op("@")) {
+    const Decorator d = read_decorator(in);
+    if (!is_dataclass_decorator(d.name))
+      throw Error(d.loc, "mmacheck reads a dataclass under @dataclass alone, not @" + d.name);
+    if (!d.arguments) continue;
+    TokenCursor a(in.tokens(), *d.arguments);
+    for (const CallArg& arg : evaluate_args(a, *scope_, call)) {
+      const bool* on = arg.value.get<bool>();
+      if (!arg.keyword || !on || (*arg.keyword != "frozen" && *arg.keyword != "eq") || (*arg.keyword == "eq" && !*on))
+        throw Error(arg.value.loc, "mmacheck reads @dataclass with frozen=True/False (and eq=True) only");
+      if (*arg.keyword == "frozen") cls->frozen = *on;
+    }
+  }
+  const Token& keyword = in.next();
+  const Token& name = in.expect_name("the class's name");
+  cls->name = name.text;
+  cls->loc = keyword.loc;
+  if (in.peek().is_op("("))
+    in.fail(in.peek(), "mmacheck reads a dataclass without base classes (class " + name.text + ":)");
+  const auto statement = [&] {
+    const Token& t = in.peek();
+    if (t.kind == TokenKind::string && (in.peek(1).ends_statement() || in.peek(1).is_op(";"))) return void(in.next());
+    if (t.is_name("pass")) return void(in.next());
+    if (t.is_op("@")) in.fail(t, "mmacheck reads a dataclass's plain methods only (no decorators)");
+    if (t.is_name("def")) {
+      auto f = Run::read_def(in, scope_, call);
+      if (f->params.empty() || f->params.front().keyword_only)
+        throw Error(f->loc,
+                    "method " + f->name + " of " + cls->name + " takes no self (mmacheck reads instance methods)");
+      const std::string method = f->name;
+      cls->methods.insert_or_assign(method, std::shared_ptr<const Function>(std::move(f)));
+      return;
+    }
+    if (t.kind != TokenKind::identifier || !in.peek(1).is_op(":"))
+      in.fail(t, "mmacheck reads a dataclass's fields (name: type [= default]) and methods; got " + describe(t));
+    in.next(), in.next();
+    if (in.peek().is_name("ClassVar") || (in.peek(2).is_name("ClassVar") && in.peek(1).is_op(".")))
+      in.fail(in.peek(), "mmacheck does not read ClassVar fields");
+    int depth = 0;  // the annotation, passed over
+    while (depth > 0 || !(in.peek().is_op("=") || in.peek().ends_statement() || in.peek().is_op(";"))) {
+      if (in.peek().opens()) ++depth;
+      if (in.peek().closes()) --depth;
+      in.next();
+    }
+    Field field{t.text, std::nullopt, t.loc};
+    if (in.accept("=")) {
+      if (in.peek().is_name("field") && in.peek(1).is_op("(") && !scope_->find("field")) {
+        in.next();
+        for (const CallArg& arg : evaluate_args(in, *scope_, call)) {
+          if (arg.keyword != "default") throw Error(arg.value.loc, "mmacheck reads field(default=...) only");
+          field.default_value = arg.value;
+        }
+      } else {
+        field.default_value = evaluate(in, *scope_, call);
+      }
+      if (!in.peek().ends_statement() && !in.peek().is_op(";"))
+        in.fail(in.peek(), "mmacheck does not evaluate " + describe(in.peek()) + " here");
+    }
+    if (cls->field(field.name)) in.fail(t, "field '" + field.name + "' is declared twice");
+    if (!field.default_value && !cls->fields.empty() && cls->fields.back().default_value)
+      in.fail(t, "non-default argument '" + field.name + "' follows default argument (a dataclass's fields)");
+    cls->fields.push_back(std::move(field));
+  };
+  suite(in, keyword, statement);
+  for (const Field& f : cls->fields)
+    if (cls->methods.contains(f.name)) throw Error(f.loc, "'" + f.name + "' is both a field and a method");
+  const std::string class_name = cls->name;
+  scope_->names.insert_or_assign(class_name, Value{std::shared_ptr<const Class>(std::move(cls)), false, keyword.loc});
+  unbind_test(name.text);
+}
+
 void Module::refuse_kernel_class(const TokenCursor& in) const {
+  if (dataclass_at(in)) return;  // define reads it
   std::size_t k = 0;
   while (in.peek(k).is_op("@")) {
     // @I.ir_module: TVMScript's module of kernels, the reader's own.
@@ -717,8 +869,9 @@ std::vector<Module::ParameterSet> Module::parameter_sets_of(const Function& test
 
 std::vector<Instance> Module::instances(std::vector<std::string>& notes, std::optional<SourceLoc>* uncalled) const {
   std::vector<Instance> out;
+  std::set<const Function*> called;
   for (const auto& [test, sets] : tests_) {
-    Budget budget{0, &scopes_};
+    Budget budget{0, &scopes_, &called};
     for (const auto& [id, bindings] : sets) {
       auto locals = budget.scope(closure(*test));
       for (const auto& [name, value] : bindings) locals->names.insert_or_assign(name, value);
@@ -740,14 +893,20 @@ std::vector<Instance> Module::instances(std::vector<std::string>& notes, std::op
       }
     }
   }
+  std::vector<std::pair<std::string, std::shared_ptr<const Function>>> factories;  // "def make", "method Config.build"
   for (const auto& [name, value] : scope_->names) {
-    const auto* f = value.get<std::shared_ptr<const Function>>();
-    if (!f || (*f)->name.rfind("test", 0) == 0 || !builds_kernel(**f)) continue;
-    const bool used = std::any_of(out.begin(), out.end(), [&](const Instance& i) {
-      return i.kernel->begin > (*f)->keyword && i.kernel->end <= (*f)->end;
-    });
+    if (const auto* f = value.get<std::shared_ptr<const Function>>()) factories.emplace_back("def " + (*f)->name, *f);
+    if (const auto* c = value.get<std::shared_ptr<const Class>>())
+      for (const auto& [method, f] : (*c)->methods) factories.emplace_back("method " + (*c)->name + "." + method, f);
+  }
+  for (const auto& [what, fn] : factories) {
+    const auto* f = &fn;
+    if ((*f)->name.rfind("test", 0) == 0 || !builds_kernel(**f)) continue;
+    const bool used = called.contains(f->get()) || std::any_of(out.begin(), out.end(), [&](const Instance& i) {
+                        return i.kernel->begin > (*f)->keyword && i.kernel->end <= (*f)->end;
+                      });
     if (used) continue;
-    notes.push_back("def " + (*f)->name + at_line((*f)->loc) + " builds kernels no test calls");
+    notes.push_back(what + at_line((*f)->loc) + " builds kernels no test calls");
     if (uncalled && !*uncalled) {
       *uncalled = (*f)->loc;
       for (TokenCursor c((*f)->tokens, (*f)->colon); c.position() < (*f)->end; c.next())

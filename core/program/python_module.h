@@ -46,8 +46,9 @@ class Module {
  public:
   explicit Module(TokenCursor::Tokens tokens);
 
-  // At a top-level def (decorators included) that is not a kernel: records
-  // it and returns true; false, consuming nothing, elsewhere.
+  // At a top-level def (decorators included) that is not a kernel, or an
+  // @dataclass class (core/program/python_class.h): records it and returns
+  // true; false, consuming nothing, elsewhere.
   bool define(TokenCursor& in);
   // At a top-level class (decorators included): throws at the first place
   // its body builds a kernel (a kernel decorator, a call of a def that
@@ -86,6 +87,11 @@ class Module {
   // A name bound again (a def, `test_x = None`): the earlier test is gone, as for pytest.
   void unbind_test(const std::string& name);
   std::vector<Test> tests_;
+  // At decorators naming @dataclass (or dataclasses.dataclass) over a class.
+  static bool dataclass_at(const TokenCursor& in);
+  // Reads the class at the cursor: its fields, their defaults (evaluated
+  // now, as Python does), its methods; binds its name.
+  void define_class(TokenCursor& in);
 };
 
 // Does `f` (or a def it calls, of the module) define a kernel?

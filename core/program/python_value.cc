@@ -3,6 +3,8 @@
 #include <charconv>
 #include <cmath>
 
+#include "core/program/python_class.h"
+
 namespace mmacheck::python {
 
 Value make_items(Items items, bool list, const SourceLoc& loc) {
@@ -18,8 +20,12 @@ std::string kind_name(const Value& value) {
     std::string operator()(const std::string&) const { return "a string"; }
     std::string operator()(const std::shared_ptr<const Items>&) const { return list ? "a list" : "a tuple"; }
     std::string operator()(const LayoutValue&) const { return "a layout"; }
-    std::string operator()(const std::shared_ptr<const Function>& f) const { return "def " + f->name; }
+    std::string operator()(const std::shared_ptr<const Function>& f) const {
+      return f->lambda ? "a lambda" : "def " + f->name;
+    }
     std::string operator()(const std::shared_ptr<const KernelSite>& k) const { return "the kernel " + k->name; }
+    std::string operator()(const std::shared_ptr<const Class>& c) const { return "the class " + c->name; }
+    std::string operator()(const std::shared_ptr<const Object>& o) const { return "a " + o->cls->name + " instance"; }
     std::string operator()(const Opaque& o) const { return "a name " + o.why; }
     bool list;
   };
@@ -34,7 +40,10 @@ bool truth(const Value& value) {
   if (const auto* s = value.get<std::string>()) return !s->empty();
   if (const Items* items = value.items()) return !items->empty();
   if (const Opaque* o = value.get<Opaque>()) throw Error(value.loc, "the value of a name " + o->why + " is not known");
-  return true;  // a layout, a def, a kernel
+  if (const auto* obj = value.get<std::shared_ptr<const Object>>())
+    if ((*obj)->cls->methods.contains("__bool__") || (*obj)->cls->methods.contains("__len__"))
+      throw Error(value.loc, "mmacheck does not call " + (*obj)->cls->name + "'s __bool__ or __len__ for its truth");
+  return true;  // a layout, a def, a kernel, a class, a dataclass instance (no __bool__ or __len__ of its own)
 }
 
 namespace {
@@ -75,7 +84,7 @@ const Value* Scope::find(std::string_view name) const {
   return nullptr;
 }
 
-std::shared_ptr<Scope> closure(const Function& f) {
+std::shared_ptr<const Scope> closure(const Function& f) {
   auto s = f.scope.lock();
   if (!s) throw Error(f.loc, "internal: def " + f.name + " outlived the module that defined it");
   return s;

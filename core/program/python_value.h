@@ -9,6 +9,8 @@
 //     A_FRAG.tile_to([16, 16], [16, 8])   a LayoutValue (core/program/layout_parser.h)
 //     def _build(Mt, ...): ...            a Function: called by the evaluator
 //     @T.prim_func def gemm(): ...        a KernelSite: read by TVMScript with its closure
+//     lambda c: f"{c.tm}x{c.tn}"         a Function too (its body one expression)
+//     @dataclass class Config: ...        a Class; Config(1, 2) an Object (python_class.h)
 #pragma once
 
 #include <cstddef>
@@ -31,6 +33,8 @@ struct Value;
 struct Function;
 struct KernelSite;
 struct Scope;
+struct Class;
+struct Object;
 using Items = std::vector<Value>;
 
 // A name bound by a statement mmacheck does not evaluate (a test's
@@ -42,7 +46,8 @@ struct None {};
 
 struct Value {
   std::variant<None, bool, std::int64_t, double, std::string, std::shared_ptr<const Items>, LayoutValue,
-               std::shared_ptr<const Function>, std::shared_ptr<const KernelSite>, Opaque>
+               std::shared_ptr<const Function>, std::shared_ptr<const KernelSite>, std::shared_ptr<const Class>,
+               std::shared_ptr<const Object>, Opaque>
       v;
   bool list = false;  // Items written [...]
   SourceLoc loc;
@@ -95,8 +100,9 @@ struct Function {
   TokenCursor::Tokens tokens;
   std::size_t keyword;  // the `def` token
   std::size_t colon;    // the ':' that opens its suite
-  std::size_t end;      // the token after its block
-  std::weak_ptr<Scope> scope;
+  std::size_t end;      // the token after its block (a lambda's: after its expression)
+  std::weak_ptr<const Scope> scope;
+  bool lambda = false;  // `lambda x: expr`: `keyword` is `lambda`, the body the expression after `colon`
 };
 
 // A @T.prim_func def reached while evaluating: the decorator through its
@@ -110,7 +116,7 @@ struct KernelSite {
 };
 
 // Names: a def's locals, then the scopes it closes over, the module's last.
-struct Scope {
+struct Scope : std::enable_shared_from_this<Scope> {
   std::map<std::string, Value, std::less<>> names;
   std::shared_ptr<const Scope> parent;
 
@@ -119,7 +125,7 @@ struct Scope {
 
 // The scope a def or kernel closes over; an Error (a bug, never input) once
 // its Module is gone.
-std::shared_ptr<Scope> closure(const Function& f);
+std::shared_ptr<const Scope> closure(const Function& f);
 std::shared_ptr<const Scope> closure(const KernelSite& k);
 
 }  // namespace mmacheck::python

@@ -171,12 +171,13 @@ bool ReleaseReader::module_def() {
     while (!in_.peek(k).ends_statement()) ++k;
     while (in_.peek(k).kind == TokenKind::newline) ++k;
   }
-  const Token name = in_.peek(k).is_name("def") ? in_.peek(k + 1) : Token{};
+  const std::string keyword = in_.peek(k).is_name("class") ? "class" : "def";
+  const Token name = in_.peek(k).is_name("def") || in_.peek(k).is_name("class") ? in_.peek(k + 1) : Token{};
   const int line = in_.peek(k).loc.line;
   module_.refuse_kernel_class(in_);
   if (!module_.define(in_)) return false;
   forget(name.text);
-  foreign_.note("def " + name.text + " (line " + std::to_string(line) + ")");
+  foreign_.note(keyword + " " + name.text + " (line " + std::to_string(line) + ")");
   // A def an index expression may call (helper_call reads it there).
   if (const python::Value* v = module_.scope().find(name.text))
     if (const auto* f = v->get<std::shared_ptr<const python::Function>>()) helpers_.insert_or_assign(name.text, *f);

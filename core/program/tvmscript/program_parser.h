@@ -74,6 +74,8 @@ class ProgramParser {
   // A .py file's top-level def or assignment, evaluated by module_ (its
   // layouts, integers and integer tuples mirrored into names_).
   bool module_statement();
+  // Does the module statement at `start` call a dataclass of the module?
+  bool constructs_dataclass(std::size_t start) const;
   void mirror(const Token& at, const std::string& name, const python::Value& value);
   // `if` in a kernel on a Python constant, as TVMScript decides it while parsing.
   void static_if();

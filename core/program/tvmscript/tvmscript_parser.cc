@@ -10,6 +10,7 @@
 
 #include "core/layout/shape_text.h"
 #include "core/program/python_block.h"
+#include "core/program/python_class.h"
 #include "core/program/python_eval.h"
 #include "core/program/python_values.h"
 #include "core/program/tvmscript/program_parser.h"
@@ -103,12 +104,14 @@ bool ProgramParser::module_statement() {
     while (!in_.peek(k).ends_statement()) ++k;
     while (in_.peek(k).kind == TokenKind::newline) ++k;
   }
-  const Token def_name = in_.peek(k).is_name("def") ? in_.peek(k + 1) : Token{};
-  const int def_line = in_.peek(k).loc.line;
+  const Token& def_kw = in_.peek(k);
+  const std::string keyword = def_kw.is_name("class") ? "class" : "def";
+  const Token def_name = def_kw.is_name("def") || def_kw.is_name("class") ? in_.peek(k + 1) : Token{};
+  const int def_line = def_kw.loc.line;
   module_->refuse_kernel_class(in_);
   if (module_->define(in_)) {
     forget(def_name.text);
-    foreign_.note("def " + def_name.text + " (line " + std::to_string(def_line) + ")");
+    foreign_.note(keyword + " " + def_name.text + " (line " + std::to_string(def_line) + ")");
     return true;
   }
   if (t.kind != TokenKind::identifier || !(in_.peek(1).is_op("=") || in_.peek(1).is_op(",") ||
@@ -129,12 +132,25 @@ bool ProgramParser::module_statement() {
   try {
     bound = module_->assign(in_);
   } catch (const Error&) {
-    if (!data) throw;
+    if (!data || constructs_dataclass(start)) throw;
     in_.seek(start);  // data mmacheck does not evaluate: skipped, its name forgotten
     return false;
   }
   for (const auto& [name, value] : bound) mirror(t, name, value);
   return true;
+}
+
+bool ProgramParser::constructs_dataclass(std::size_t start) const {
+  // A table of dataclass instances is data mmacheck reads: its error (a
+  // missing field, an unknown keyword) is the file's, not a reason to skip it.
+  TokenCursor c(in_.tokens(), start);
+  for (int depth = 0; c.peek().kind != TokenKind::end && (depth > 0 || !c.peek().ends_statement()); c.next()) {
+    if (c.peek().opens()) ++depth;
+    if (c.peek().closes()) --depth;
+    const python::Value* v = c.peek().kind == TokenKind::identifier ? module_->scope().find(c.peek().text) : nullptr;
+    if (v && v->get<std::shared_ptr<const python::Class>>()) return true;
+  }
+  return false;
 }
 
 void ProgramParser::mirror(const Token& at, const std::string& name, const python::Value& value) {
