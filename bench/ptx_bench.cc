@@ -68,7 +68,7 @@ int main(int argc, char** argv) {
       run.threads = threads;
       const double prove = best_of(rounds, [&] { steps = ptx::check_ptx_launch(module, launch, run).steps; });
       const double sim = best_of(rounds, [&] {
-        (void)sim::simulate_ptx_case(kernel, launch, sim::arch_params("sm_90"), 1, 0, sim::InputSet::standard, threads);
+        (void)sim::simulate_ptx_case(kernel, launch, sim::arch_params("sm_90"), 1, 0, sim::InputSet::standard, run);
       });
       std::vector<float> a(static_cast<std::size_t>(M * K), 1.0f), b(static_cast<std::size_t>(K * N), 0.5f),
           d(static_cast<std::size_t>(M * N));

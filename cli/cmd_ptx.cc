@@ -22,7 +22,6 @@
 #include "cli/unchecked.h"
 #include "core/base/file_io.h"
 #include "core/base/json.h"
-#include "core/base/worker_pool.h"
 #include "core/ptx/ptx_check.h"
 #include "core/ptx/ptx_reader.h"
 #include "core/ptx/ptx_report_json.h"
@@ -45,9 +44,8 @@ FileOutcome check_ptx_file(const std::string& path, const std::string& text, con
   const bool json = options.json, allow = options.allow;
   const KernelPtx source = kernel_ptx(path, text);
   const ptx::PtxModule module = ptx::read_ptx(source.text, source.file);
-  ptx::RunOptions run;
-  run.threads = WorkerPool::hardware_threads();
-  const ptx::PtxReport r = ptx::check_ptx_launch(module, ptx::read_launch_for(path, options.launch), run);
+  const ptx::PtxReport r =
+      ptx::check_ptx_launch(module, ptx::read_launch_for(path, options.launch), run_options(options));
   UncheckedTally unchecked;
   if (r.verdict == FrameVerdict::unchecked) unchecked.add(r.message);
   const bool failed = r.verdict == FrameVerdict::refuted;
@@ -83,8 +81,7 @@ FileOutcome simulate_ptx_file(const std::string& path, const std::string& text, 
   std::optional<ptx::Finding> finding;
   std::string reason;
   for (int i = 0; i < options.cases && !finding; ++i) {
-    const sim::PtxCase c =
-        sim::simulate_ptx_case(kernel, launch, arch, options.seed, i, inputs, WorkerPool::hardware_threads());
+    const sim::PtxCase c = sim::simulate_ptx_case(kernel, launch, arch, options.seed, i, inputs, run_options(options));
     if (c.refutation || c.unfollowed) {
       finding = c.refutation ? c.refutation : c.unfollowed;
       reason = c.refutation ? "refuted" : "unchecked";

@@ -19,7 +19,6 @@
 #include "core/base/file_io.h"
 #include "core/base/hex.h"
 #include "core/base/json.h"
-#include "core/base/worker_pool.h"
 #include "core/ptx/ptx_launch.h"
 #include "core/ptx/ptx_reader.h"
 #include "cuda/gpu_session.h"
@@ -51,8 +50,7 @@ FileOutcome gpu_ptx_file(const std::string& path, const std::string& text, const
     if (launch.params[p].tensor == launch.d) d_param = static_cast<int>(p);
   if (d_param < 0) throw Error(SourceLoc{launch.file, 1, 1}, "the kernel is not given D: nothing to compare");
   for (int i = 0; i < options.cases; ++i) {
-    const sim::PtxCase c =
-        sim::simulate_ptx_case(kernel, launch, arch, options.seed, i, inputs, WorkerPool::hardware_threads());
+    const sim::PtxCase c = sim::simulate_ptx_case(kernel, launch, arch, options.seed, i, inputs, run_options(options));
     if (c.refutation || c.unfollowed) {
       const ptx::Finding& f = c.refutation ? *c.refutation : *c.unfollowed;
       throw Error(f.loc, std::string(c.refutation ? "refuted" : "unchecked") +

@@ -8,6 +8,7 @@
 #include "cli/family_checks.h"
 #include "cli/vector_replay.h"
 #include "core/base/file_io.h"
+#include "core/base/worker_pool.h"
 #include "core/cute/cute_dsl_print.h"
 #include "cli/kernel_source.h"
 #include "core/ptx/ptx_reader.h"
@@ -206,10 +207,18 @@ const InputKind* recognise(std::string_view path, std::string_view text) {
   return nullptr;
 }
 
+ptx::RunOptions run_options(const KindOptions& options) {
+  ptx::RunOptions run;
+  run.threads = WorkerPool::hardware_threads();
+  if (options.launch.max_steps) run.max_steps = *options.launch.max_steps;
+  return run;
+}
+
 void check_launch_options(const ptx::LaunchChoice& launch, const InputKind* kind, const std::string& path) {
   if (!launch.any() || (kind != nullptr && kind->launched)) return;
   throw Error(SourceLoc{input_name(path), 0, 0},
-              "--launch, --kernel, --grid, --block and --dynamic-shared launch a PTX or CUDA kernel; this file is " +
+              "--launch, --kernel, --grid, --block, --dynamic-shared and --max-steps launch a PTX or CUDA kernel; this "
+              "file is " +
                   (kind != nullptr ? std::string("one of ") + std::string(kind->what) : std::string("a gemm program")));
 }
 

@@ -42,6 +42,10 @@ struct KindOptions {
   ptx::LaunchChoice launch{};                      // a PTX or CUDA kernel's launch options
 };
 
+// The CTA machine's options for a PTX or CUDA kernel's run: every hardware
+// thread, the launch's --max-steps.
+ptx::RunOptions run_options(const KindOptions& options);
+
 struct InputKind {
   std::string_view name;  // the family command that checks it alone: "tma"
   std::string_view what;  // "TMA copy and wgmma operand files", for --help and errors

@@ -64,7 +64,8 @@ po::options_description launch_options() {
       ("kernel", po::value<std::string>(), "the .entry to run (default: the launch file's, else the module's only one)")
       ("grid", po::value<std::string>(), "CTAs: X[,Y[,Z]]")
       ("block", po::value<std::string>(), "threads per CTA: X[,Y[,Z]]")
-      ("dynamic-shared", po::value<std::int64_t>(), "bytes of .extern .shared memory per CTA");
+      ("dynamic-shared", po::value<std::int64_t>(), "bytes of .extern .shared memory per CTA")
+      ("max-steps", po::value<std::uint64_t>(), "thread-instructions the run may execute (default 2^32; a loop without end is an error)");
   // clang-format on
   return o;
 }
@@ -99,6 +100,10 @@ ptx::LaunchChoice launch_choice_from(const po::variables_map& vm) {
   if (vm.count("grid")) c.grid = dims_option(vm["grid"].as<std::string>(), "--grid");
   if (vm.count("block")) c.block = dims_option(vm["block"].as<std::string>(), "--block");
   if (vm.count("dynamic-shared")) c.dynamic_shared = vm["dynamic-shared"].as<std::int64_t>();
+  if (vm.count("max-steps")) {
+    c.max_steps = vm["max-steps"].as<std::uint64_t>();
+    if (*c.max_steps == 0) throw Error("--max-steps: at least 1");
+  }
   return c;
 }
 

@@ -40,7 +40,7 @@ Limits limits_from(const boost::program_options::variables_map& vm);
 // A kernel's launch on the command line (prove, sim and gpu of a .ptx or
 // .cu file): --launch FILE, --kernel NAME, --grid X[,Y[,Z]], --block
 // X[,Y[,Z]], --dynamic-shared BYTES, each over the launch file's value
-// (core/ptx/ptx_launch.h).
+// (core/ptx/ptx_launch.h), and the run's --max-steps.
 boost::program_options::options_description launch_options();
 ptx::LaunchChoice launch_choice_from(const boost::program_options::variables_map& vm);
 

@@ -733,6 +733,12 @@ TEST_CASE("the launch options choose the kernel and its launch file, grid and bl
   r = run_mmacheck({"prove", lone, "--launch", launch, "--block", "64,32"});
   CHECK(r.status == 2);
   CHECK_THAT(r.err, Catch::Contains("--block: a block of more than 1024 threads"));
+  // --max-steps bounds the run: too few is an error naming the bound.
+  r = run_mmacheck({"prove", lone, "--launch", launch, "--max-steps", "100"});
+  CHECK(r.status == 2);
+  CHECK_THAT(r.err, Catch::Contains("the run executed more than 100 thread-instructions (--max-steps)"));
+  CHECK(run_mmacheck({"sim", lone, "--launch", launch, "--max-steps", "100", "--cases", "1"}).status == 2);
+  CHECK(run_mmacheck({"prove", lone, "--launch", launch, "--max-steps", "100000"}).status == 0);
   // On anything but a kernel, the options are an error, not ignored.
   r = run_mmacheck({"prove", source_path("examples/seed.txt"), "--kernel", "gemm"});
   CHECK(r.status == 2);

@@ -79,7 +79,8 @@ struct LaunchChoice {
   std::string kernel;  // the .entry to run; empty: the file's, else the module's only one
   std::optional<std::array<int, 3>> grid, block;
   std::optional<std::int64_t> dynamic_shared;
-  bool any() const { return !file.empty() || !kernel.empty() || grid || block || dynamic_shared; }
+  std::optional<std::uint64_t> max_steps;  // the run's bound (RunOptions::max_steps), not the launch's
+  bool any() const { return !file.empty() || !kernel.empty() || grid || block || dynamic_shared || max_steps; }
 };
 
 // The launch file for a kernel file (`choice.file`, else the one beside

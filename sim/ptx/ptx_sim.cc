@@ -55,7 +55,7 @@ double unit_roundoff(DType t) {
 }  // namespace
 
 PtxCase simulate_ptx_case(const ptx::PtxKernel& kernel, const ptx::PtxLaunch& launch, const ArchParams& arch,
-                          std::uint64_t seed, int index, InputSet inputs, int threads) {
+                          std::uint64_t seed, int index, InputSet inputs, ptx::RunOptions base) {
   const auto& A = launch.tensors[static_cast<std::size_t>(launch.a)];
   const auto& B = launch.tensors[static_cast<std::size_t>(launch.b)];
   const auto& D = launch.tensors[static_cast<std::size_t>(launch.d)];
@@ -75,8 +75,8 @@ PtxCase simulate_ptx_case(const ptx::PtxKernel& kernel, const ptx::PtxLaunch& la
   };
   const ptx::PlacedLaunch placed = ptx::place_launch(launch, memory, provenance, fill);
   for (const auto& r : memory.regions()) out.tensors.push_back(r.bytes);
-  ptx::RunOptions options;
-  options.threads = threads;
+  const int threads = base.threads;
+  ptx::RunOptions options = std::move(base);
   options.sums = false;  // the numbers alone: the machine's own refutations stand, the proof is prove's
   options.arithmetic = [&arch](const MmaInst& inst, std::span<const std::uint64_t> a, std::span<const std::uint64_t> b,
                                std::span<const std::uint64_t> c,

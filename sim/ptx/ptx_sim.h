@@ -38,10 +38,11 @@ struct PtxCase {
   std::uint64_t steps = 0;
 };
 
-// `launch` bound to `kernel` (ptx::bind_launch); `threads` CTAs run at once
-// (the outcome is the same for any count).  Throws Error when `arch` has no
+// `launch` bound to `kernel` (ptx::bind_launch); `run`: its threads (CTAs
+// at once; the outcome is the same for any count) and step bound (its
+// arithmetic and sums are the case's).  Throws Error when `arch` has no
 // model of an mma.sync the kernel executes.
 PtxCase simulate_ptx_case(const ptx::PtxKernel& kernel, const ptx::PtxLaunch& launch, const ArchParams& arch,
-                          std::uint64_t seed, int index, InputSet inputs, int threads = 1);
+                          std::uint64_t seed, int index, InputSet inputs, ptx::RunOptions run = {});
 
 }  // namespace mmacheck::sim
