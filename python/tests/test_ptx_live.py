@@ -99,7 +99,7 @@ def test_arguments_by_name_and_as_tensor_specs():
 
 @pytest.mark.parametrize("plant, opcode, message", [
     ("b_from_a", "mma.sync", "not of an element of A and one of B"),
-    ("b_stride", "mma.sync", "includes a_ptr[0][48]·b_ptr[16][32]"),  # B advanced by BLOCK_K columns
+    ("b_stride", "mma.sync", "includes a_ptr[0][32]·b_ptr[0][32]"),  # B advanced by BLOCK_K columns: the first wrong k
 ])
 def test_a_planted_mistake_is_refuted_at_its_line(plant, opcode, message):
     kernel = triton_matmul()
