@@ -18,6 +18,7 @@
 #include "core/program/read/read_program.h"
 #include "core/prove/prove.h"
 #include "tests/support.h"
+#include "tests/test_python_files_support.h"
 
 namespace test_python_test_files {
 
@@ -30,29 +31,11 @@ const std::string kModule = "tests/data/tvm/test_files/test_gemm_factories.py";
 
 std::string module_text() { return read_file(source_path(kModule)); }
 
-std::string replace_once(std::string text, const std::string& from, const std::string& to) {
-  const std::size_t at = text.find(from);
-  REQUIRE(at != std::string::npos);
-  return text.replace(at, from.size(), to);
-}
-
-// kernel name -> verdict
 std::map<std::string, std::string> verdicts(const std::string& text) {
-  const ReadProgram read = read_program(text, "test_gemm_factories.py");
-  std::map<std::string, std::string> out;
-  for (const KernelInstance& k : read.instances)
-    out[k.name] = std::string(verdict_name(prove(k.program, ProveOptions{}).verdict));
-  return out;
+  return kernel_verdicts(text, "test_gemm_factories.py");
 }
 
-std::string error_of(const std::string& text) {
-  try {
-    verdicts(text);
-  } catch (const Error& e) {
-    return std::to_string(e.loc().line) + ":" + std::to_string(e.loc().col) + ": " + e.message();
-  }
-  return "";
-}
+std::string error_of(const std::string& text) { return kernel_error(text, "test_gemm_factories.py"); }
 
 }  // namespace
 
