@@ -2,6 +2,7 @@
 
 #include <nvrtc.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <optional>
 
@@ -85,7 +86,11 @@ std::string Nvrtc::ptx(const std::string& source, const std::string& arch, const
       if (!digits.empty() && digits.size() < 9 && digits.find_first_not_of("0123456789") == std::string::npos)
         throw Error(SourceLoc{name, std::stoi(digits), 1}, log);
     }
-    throw;
+    // "At end of source: error: ..." (an unclosed brace): the last line;
+    // anything else NVRTC says without a line: the first.
+    const auto lines = static_cast<int>(std::count(source.begin(), source.end(), '\n'));
+    const bool at_end = log.find("At end of source") != std::string::npos;
+    throw Error(SourceLoc{name, at_end ? std::max(1, lines) : 1, 1}, log);
   }
 }
 

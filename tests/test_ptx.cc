@@ -790,6 +790,12 @@ TEST_CASE("a .cu kernel is compiled to PTX by NVRTC, and a finding names its .cu
     CHECK(r.status == 2);
     CHECK_THAT(r.err, Catch::Contains((dir / "bad.cu").string() + ":2:1: error: NVRTC could not compile"));
     CHECK_THAT(r.err, Catch::Contains("undefined_name"));
+    // An unclosed brace: NVRTC says "At end of source", the error is at the last line.
+    std::ofstream(dir / "open.cu") << "extern \"C\" __global__ void f() {\n  int x = 0;\n";
+    std::ofstream(dir / "open.launch.json") << launch;
+    r = run_mmacheck({"prove", (dir / "open.cu").string()});
+    CHECK(r.status == 2);
+    CHECK_THAT(r.err, Catch::Contains((dir / "open.cu").string() + ":2:1: error: NVRTC could not compile"));
   }
   std::filesystem::remove_all(dir);
 }
