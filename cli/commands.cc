@@ -88,7 +88,8 @@ constexpr Command kCommands[] = {
      Command::Reads::gpu},
     {"capture", "--instr PTX|TAG|all -o OUT.mmav", "record single-instruction test vectors on the GPU (3: no GPU)",
      "--instr m16n8k16.f16 --cases 1024 -o new.mmav", kRunCapture, Needs::cuda},
-    {"draw", "FILE -o OUT.svg", "SVG picture of the fragments, counterexamples highlighted",
+    {"draw", "FILE -o OUT.svg",
+     "SVG picture of the fragments, counterexamples highlighted (of a kernel's PTX: D by the thread that stored it)",
      "examples/seed.txt -o seed.svg", run_draw},
     // The family commands of earlier releases, aliases of the verbs for one release.
     {"cute", "FILE...", "alias of prove (one release): CuTe trait headers, atom lists, DSL prints",

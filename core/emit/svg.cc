@@ -1,7 +1,5 @@
 #include "core/emit/svg.h"
 
-#include <cmath>
-
 #include <algorithm>
 #include <map>
 #include <optional>
@@ -10,6 +8,7 @@
 #include <vector>
 
 #include "core/base/error.h"
+#include "core/emit/svg_style.h"
 #include "core/gemm/geometry.h"
 #include "core/layout/owner_label.h"
 
@@ -25,45 +24,10 @@ constexpr double kCharCell = 6.1, kCharTitle = 8.0, kCharSmall = 6.1, kCharLegen
 
 int text_width(const std::string& s, double per_char) { return static_cast<int>(s.size() * per_char) + 4; }
 
-std::string escape(const std::string& s) {
-  std::string out;
-  for (const char c : s) {
-    switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      case '\'': out += "&#39;"; break;
-      default: out += c;
-    }
-  }
-  return out;
-}
-
 std::int64_t lane_of(const Owner& o) { return owner_coord(o, Axis::laneid()) + owner_coord(o, Axis::tx()) % 32; }
 
-// Lanes of a warp get evenly spaced hues (saturation 70%, lightness 86%:
-// light enough to read text on), written as #rrggbb: every renderer reads
-// hex, while some (CairoSVG among them) paint hsl() black.
 std::string lane_fill(const std::vector<Owner>& owners) {
-  if (owners.empty()) return "#ffffff";
-  const double hue = static_cast<double>((lane_of(owners.front()) % 32 + 32) % 32) * 360.0 / 32.0;
-  constexpr double kSat = 0.70, kLight = 0.86;
-  const double chroma = (1 - std::abs(2 * kLight - 1)) * kSat;
-  const double second = chroma * (1 - std::abs(std::fmod(hue / 60.0, 2.0) - 1));
-  const double base = kLight - chroma / 2;
-  const int sector = static_cast<int>(hue / 60.0) % 6;
-  // (r, g, b) before the base, by the hue's sixth of the circle.
-  const double rgb[6][3] = {{chroma, second, 0}, {second, chroma, 0}, {0, chroma, second},
-                            {0, second, chroma}, {second, 0, chroma}, {chroma, 0, second}};
-  static constexpr char kHex[] = "0123456789abcdef";
-  std::string out = "#";
-  for (const double v : rgb[sector]) {
-    const int byte = std::clamp(static_cast<int>(std::lround((v + base) * 255.0)), 0, 255);
-    out += kHex[byte / 16];
-    out += kHex[byte % 16];
-  }
-  return out;
+  return owners.empty() ? "#ffffff" : lane_tint(lane_of(owners.front()));
 }
 
 using Cell = std::pair<std::int64_t, std::int64_t>;  // logical (row, col) of the operand
@@ -126,9 +90,9 @@ void mark(Panel& p, const std::optional<Element>& expected, const std::optional<
 void draw_panel(std::ostream& svg, const Panel& p, int cw, const DrawOptions& options) {
   const int tx = p.gx - kAxisLabels;
   svg << "<text x='" << (p.role == "A" ? kMargin : tx) << "' y='" << p.gy - kHeader + 14 << "' class='title'>"
-      << escape(p.title) << "</text>\n";
+      << svg_escape(p.title) << "</text>\n";
   svg << "<text x='" << (p.role == "A" ? kMargin : tx) << "' y='" << p.gy - kHeader + 28 << "' class='small'>"
-      << escape(p.subtitle) << "</text>\n";
+      << svg_escape(p.subtitle) << "</text>\n";
   for (std::int64_t c = p.c0; c < p.c1; ++c)
     svg << "<text x='" << p.gx + (c - p.c0) * cw + cw / 2 << "' y='" << p.gy - 4
         << "' class='index' text-anchor='middle'>" << c << "</text>\n";
@@ -152,9 +116,9 @@ void draw_panel(std::ostream& svg, const Panel& p, int cw, const DrawOptions& op
       }
       if (p.found.count({r, c})) tip += "; red: found where it does not belong";
       if (p.wanted.count({r, c})) tip += "; green: belongs where something else is";
-      svg << "<g><title>" << escape(tip) << "</title><rect x='" << x << "' y='" << y << "' width='" << cw
+      svg << "<g><title>" << svg_escape(tip) << "</title><rect x='" << x << "' y='" << y << "' width='" << cw
           << "' height='" << kCellHeight << "' fill='" << lane_fill(p.owners[at]) << "' class='cell'/>"
-          << "<text x='" << x + cw / 2 << "' y='" << y + 13 << "' text-anchor='middle'>" << escape(p.shown[at])
+          << "<text x='" << x + cw / 2 << "' y='" << y + 13 << "' text-anchor='middle'>" << svg_escape(p.shown[at])
           << "</text></g>\n";
       if (options.lane && !p.owners[at].empty() && lane_of(p.owners[at].front()) == *options.lane)
         svg << "<rect x='" << x + 1 << "' y='" << y + 1 << "' width='" << cw - 2 << "' height='" << kCellHeight - 2
@@ -358,7 +322,7 @@ std::string draw_svg(const Program& program, const ProofReport& report, const Dr
   }
   int y = height + kMargin + 12;
   for (const std::string& line : legend) {
-    body << "<text x='" << kMargin << "' y='" << y << "' class='legend'>" << escape(line) << "</text>\n";
+    body << "<text x='" << kMargin << "' y='" << y << "' class='legend'>" << svg_escape(line) << "</text>\n";
     y += 16;
     width = std::max(width, kMargin * 2 + text_width(line, kCharLegend));
   }

@@ -1,6 +1,7 @@
 #include "core/ptx/ptx_check.h"
 
 #include <algorithm>
+#include <array>
 #include <bit>
 #include <optional>
 #include <string>
@@ -101,8 +102,17 @@ class DCheck {
     return f;
   }
 
-  // The first element of D that does not hold its sum, or nullopt.
+  // The first element of D that does not hold its sum, or nullopt;
+  // element() is then that element.
   std::optional<Finding> run(const GlobalMemory& memory) {
+    const std::optional<Finding> f = first_wrong(memory);
+    if (!f) element_.reset();
+    return f;
+  }
+  const std::optional<std::array<std::int64_t, 2>>& element() const { return element_; }
+
+ private:
+  std::optional<Finding> first_wrong(const GlobalMemory& memory) {
     const TensorArg& D = l_.tensors[static_cast<std::size_t>(l_.d)];
     const GlobalMemory::Region& r = memory.regions()[static_cast<std::size_t>(l_.d)];
     const std::int64_t K = l_.tensors[static_cast<std::size_t>(l_.a)].shape[1];
@@ -117,6 +127,7 @@ class DCheck {
           v.bits |= std::uint64_t{r.bytes[static_cast<std::size_t>(off + b)]} << (8 * b);
           v.tags[static_cast<std::size_t>(b)] = r.tags[static_cast<std::size_t>(off + b)];
         }
+        element_ = {i, j};
         const std::string name = D.name + "[" + std::to_string(i) + "][" + std::to_string(j) + "]";
         const std::int32_t where = r.where[static_cast<std::size_t>(off)];
         // At the store that wrote the element (its thread and CTA), or at the
@@ -232,11 +243,33 @@ class DCheck {
     return std::nullopt;
   }
 
- private:
   const PtxKernel& k_;
   const PtxLaunch& l_;
   const Provenance& p_;
+  std::optional<std::array<std::int64_t, 2>> element_;
 };
+
+std::vector<DWrite> d_writes_of(const PtxKernel& kernel, const PtxLaunch& launch, const GlobalMemory& memory) {
+  const TensorArg& D = launch.tensors[static_cast<std::size_t>(launch.d)];
+  const GlobalMemory::Region& r = memory.regions()[static_cast<std::size_t>(launch.d)];
+  const auto threads =
+      static_cast<std::uint32_t>(launch.shape.block[0] * launch.shape.block[1] * launch.shape.block[2]);
+  std::vector<DWrite> out;
+  out.reserve(static_cast<std::size_t>(D.shape[0] * D.shape[1]));
+  for (std::int64_t i = 0; i < D.shape[0]; ++i)
+    for (std::int64_t j = 0; j < D.shape[1]; ++j) {
+      const auto off = static_cast<std::size_t>((i * D.strides[0] + j * D.strides[1]) * D.element_bytes());
+      DWrite w;
+      if (const std::int32_t inst = r.where[off]; inst >= 0 && r.writer[off] != 0) {
+        w.inst = inst;
+        w.line = kernel.code[static_cast<std::size_t>(inst)].loc.line;
+        w.cta = (r.writer[off] - 1) / threads;
+        w.thread = static_cast<int>((r.writer[off] - 1) % threads);
+      }
+      out.push_back(w);
+    }
+  return out;
+}
 
 }  // namespace
 
@@ -264,7 +297,8 @@ PlacedLaunch place_launch(const PtxLaunch& launch, GlobalMemory& memory, Provena
   return placed;
 }
 
-PtxReport check_ptx_launch(const PtxModule& module, PtxLaunch launch, const RunOptions& options) {
+PtxReport check_ptx_launch(const PtxModule& module, PtxLaunch launch, const RunOptions& options,
+                           std::vector<DWrite>* d_writes) {
   const PtxKernel& kernel = bind_launch(launch, module);
   PtxReport report;
   report.kernel = kernel.name;
@@ -277,6 +311,7 @@ PtxReport check_ptx_launch(const PtxModule& module, PtxLaunch launch, const RunO
   const PlacedLaunch placed = place_launch(launch, memory, provenance, {});
   const RunResult run = run_grid(kernel, launch.shape, placed.params, memory, provenance, options);
   report.steps = run.steps;
+  if (d_writes != nullptr) *d_writes = d_writes_of(kernel, launch, memory);
   if (run.refutation) {
     report.verdict = FrameVerdict::refuted;
     report.finding = run.refutation;
@@ -294,6 +329,7 @@ PtxReport check_ptx_launch(const PtxModule& module, PtxLaunch launch, const RunO
     report.verdict = FrameVerdict::refuted;
     report.message = f->message;
     report.finding = std::move(f);
+    report.element = check.element();
     return report;
   }
   report.verdict = FrameVerdict::proved;

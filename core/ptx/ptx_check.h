@@ -18,6 +18,7 @@
 //     r.verdict == FrameVerdict::proved
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <functional>
 #include <optional>
@@ -39,7 +40,9 @@ struct PtxReport {
   std::int64_t m = 0, n = 0, k = 0;
   std::string message;             // the verdict in one line
   std::optional<Finding> finding;  // refuted or unchecked: where
-  std::uint64_t steps = 0;         // thread-instructions the run executed
+  // The element of D the finding is about, when it is one (D's check).
+  std::optional<std::array<std::int64_t, 2>> element;
+  std::uint64_t steps = 0;  // thread-instructions the run executed
 };
 
 // The launch's tensors, placed in `memory`: their parameters' bits, in the
@@ -53,6 +56,18 @@ using TensorFill = std::function<void(int tensor, const TensorArg& t, std::span<
 PlacedLaunch place_launch(const PtxLaunch& launch, GlobalMemory& memory, Provenance& provenance,
                           const TensorFill& fill);
 
-PtxReport check_ptx_launch(const PtxModule& module, PtxLaunch launch, const RunOptions& options);
+// Who wrote an element of D: the store's instruction (its PTX line), the
+// CTA (linear) and the thread in it; inst -1 for an element nothing wrote.
+struct DWrite {
+  std::int32_t inst = -1;
+  int line = 0;
+  std::int64_t cta = 0;
+  int thread = 0;
+};
+
+// `d_writes`, when given, receives D's writers, one per element (row-major
+// over M x N), whatever the verdict (what the run wrote before it stopped).
+PtxReport check_ptx_launch(const PtxModule& module, PtxLaunch launch, const RunOptions& options,
+                           std::vector<DWrite>* d_writes = nullptr);
 
 }  // namespace mmacheck::ptx

@@ -14,6 +14,7 @@ Json ptx_report_json(const PtxReport& r) {
       report["source"] = {
           {"file", r.finding->source.file}, {"line", r.finding->source.line}, {"column", r.finding->source.col}};
   }
+  if (r.element) report["element"] = *r.element;
   Json unchecked = Json::array();
   if (r.verdict == FrameVerdict::unchecked) unchecked.push_back({{"reason", r.message}, {"count", 1}});
   return Json{{"verdict", verdict_name(r.verdict)}, {"ptx", std::move(report)}, {"unchecked", std::move(unchecked)}};

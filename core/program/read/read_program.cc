@@ -63,16 +63,17 @@ Program parse_program(std::string_view text, const std::string& file) { return r
 
 ReadProgram read_program_file(const std::string& path) { return read_program(read_text_file(path), input_name(path)); }
 
-Program load_program(const std::string& path) {
-  ReadProgram read = read_program_file(path);
+Program load_program(const std::string& path) { return load_program_text(read_text_file(path), input_name(path)); }
+
+Program load_program_text(std::string_view text, const std::string& file) {
+  ReadProgram read = read_program(text, file);
   if (!read.instances.empty() && !read.program.gemm && !read.program.release) {
     std::string names;
     for (std::size_t i = 0; i < read.instances.size() && i < 3; ++i) names += (i ? ", " : "") + read.instances[i].name;
     if (read.instances.size() > 3) names += ", ...";
-    throw Error(SourceLoc{input_name(path)}, "the file builds " + std::to_string(read.instances.size()) + " kernels (" +
-                                                 names +
-                                                 ") and none is the file's own: `mmacheck prove` checks "
-                                                 "each (docs/tvmscript.md, \"Test files\"; docs/tirx-release.md)");
+    throw Error(SourceLoc{file}, "the file builds " + std::to_string(read.instances.size()) + " kernels (" + names +
+                                     ") and none is the file's own: `mmacheck prove` checks "
+                                     "each (docs/tvmscript.md, \"Test files\"; docs/tirx-release.md)");
   }
   return std::move(read.program);
 }

@@ -15,8 +15,11 @@ namespace mmacheck {
 // Parse a layout file.  `text` is its content, `file` its name for messages.
 // Throws Error with FILE:LINE:COL on the first problem.
 Program parse_program(std::string_view text, const std::string& file);
-// Read and parse; throws Error when the file cannot be read.
+// Read and parse; throws Error when the file cannot be read, or when it is
+// a test file whose kernels are all built by its tests (none is the file's own).
 Program load_program(const std::string& path);
+// load_program on a file's text, read once by the caller.
+Program load_program_text(std::string_view text, const std::string& file);
 
 // A program with what its reader passed over as having no bearing on the
 // gemm, in the readers' order ("T.func_attr (line 9)", "def helper (line
