@@ -22,7 +22,7 @@ from typing import Any
 from . import _mmacheck
 from .ptx_launch import CompiledKernel, TensorSpec
 from .ptx_tilelang import compile_tilelang, is_tilelang_kernel
-from .ptx_triton import compile_triton, is_triton_kernel
+from .ptx_triton import autotune_configs, compile_triton, is_triton_kernel
 from .report import Report
 
 __all__ = ["CompiledKernel", "TensorSpec", "compile_kernel", "compile_tilelang", "compile_triton", "is_kernel", "prove",
@@ -52,6 +52,21 @@ def prove_ptx(ptx: str, launch: str, file: str = "<python>.ptx", launch_file: st
 
 
 def prove(obj: Any, **options: Any) -> Report:
-    """compile_kernel(obj, **options), then its launch checked (prove_ptx)."""
-    kernel = obj if isinstance(obj, CompiledKernel) else compile_kernel(obj, **options)
-    return prove_ptx(kernel.ptx, kernel.launch_json(), kernel.file, kernel.launch_file)
+    """compile_kernel(obj, **options), then its launch checked (prove_ptx).
+
+    An autotuned Triton kernel with no config= is checked in every config (a launch may run any): the report
+    is the first config's that is not proved (else the first's), its verdict proved only when every config's
+    is, and "configs" lists each config's report with "config" (its index) and "kwargs" (what it sets)."""
+    if isinstance(obj, CompiledKernel):
+        return prove_ptx(obj.ptx, obj.launch_json(), obj.file, obj.launch_file)
+    configs = autotune_configs(obj) if is_triton_kernel(obj) and options.get("config") is None else []
+    if len(configs) <= 1:
+        kernel = compile_kernel(obj, **options)
+        return prove_ptx(kernel.ptx, kernel.launch_json(), kernel.file, kernel.launch_file)
+    reports = [prove(obj, **options, config=i) for i in range(len(configs))]
+    first = next((r for r in reports if not r.proved), reports[0])
+    fields = first.json()
+    fields["configs"] = [
+        {"config": i, "kwargs": {**c.kwargs, "num_warps": c.num_warps, "num_stages": c.num_stages}, **r.json()}
+        for i, (c, r) in enumerate(zip(configs, reports))]
+    return Report(fields, name=first.name)

@@ -77,14 +77,79 @@ def test_the_triton_matmul_is_proved(repo):
     assert report.file == "matmul_kernel.ptx"
     assert (report.ptx["grid"], report.ptx["block"]) == ([2, 2, 1], [128, 1, 1])
     assert (report.ptx["m"], report.ptx["n"], report.ptx["k"]) == (M, N, K)
-    # The launch is the one scripts/ptx-oracle/triton_kernels.py wrote for this configuration.
+    # Without the launcher's specializations, the launch is the one scripts/ptx-oracle/triton_kernels.py
+    # wrote for this configuration (it compiles with none).
     compiled = ptx.compile_triton(kernel, grid=(2, 2), args=launch_args(*tensors()), num_warps=4, num_stages=2,
-                                  **CONSTEXPRS)
+                                  specialize=False, **CONSTEXPRS)
     oracle = json.loads((repo / "tests" / "data" / "ptx" / "triton" / "f16_32x32x32_w4.launch.json").read_text())
     assert [p.get("value") for p in compiled.launch["params"]] == [p.get("value") for p in oracle["params"]]
     for key in ("grid", "block", "dynamic_shared"):
         assert compiled.launch[key] == oracle[key]
     assert compiled.launch["gemm"] == {"A": "a_ptr", "B": "b_ptr", "D": "c_ptr"}
+
+
+def test_the_launchers_specializations_are_compiled_in():
+    """As Triton's launch: an int 1 is a constant (the unit strides leave the parameters), tensors and ints
+    divisible by 16 get tt.divisibility (wider loads), and the PTX so compiled is the one checked."""
+    kernel = triton_matmul()
+    kw = dict(grid=(2, 2), args=launch_args(*tensors()), num_warps=4, num_stages=2, **CONSTEXPRS)
+    plain = ptx.compile_triton(kernel, specialize=False, **kw)
+    launched = ptx.compile_triton(kernel, **kw)
+    values = [p["value"] for p in launched.launch["params"] if "value" in p]
+    assert values[:6] == [M, N, K, K, N, N]  # M, N, K, stride_am, stride_bk, stride_cm; the 1s are constants
+    assert len(launched.launch["params"]) == len(plain.launch["params"]) - 3
+    assert launched.ptx != plain.ptx
+    assert ".v4." in launched.ptx or ".v2." in launched.ptx  # aligned, divisible: vector loads
+    assert mmacheck.prove(kernel, **kw).verdict == "proved"
+    report = mmacheck.prove(kernel, **dict(kw, PLANT="b_from_a"))
+    assert report.verdict == "refuted" and "not of an element of A and one of B" in report.ptx["message"]
+
+
+def autotuned_matmul(configs):
+    triton = pytest.importorskip("triton")
+    return triton.autotune(configs=configs, key=["M", "N", "K"])(triton_matmul())
+
+
+def test_every_autotune_config_is_checked():
+    triton = pytest.importorskip("triton")
+    good = triton.Config(dict(CONSTEXPRS), num_warps=4, num_stages=2)
+    small = triton.Config({"BLOCK_M": 16, "BLOCK_N": 16, "BLOCK_K": 32}, num_warps=1, num_stages=1)
+    planted = triton.Config(dict(CONSTEXPRS, PLANT="b_from_a"), num_warps=4, num_stages=2)
+    grid = lambda meta: (M // meta["BLOCK_M"], N // meta["BLOCK_N"])  # noqa: E731
+    report = mmacheck.prove(autotuned_matmul([good, small]), grid=grid, args=launch_args(*tensors()))
+    assert report.verdict == "proved", str(report)
+    assert [(c["config"], c["verdict"], c["kwargs"]["num_warps"], c["ptx"]["grid"]) for c in report.configs] == [
+        (0, "proved", 4, [2, 2, 1]), (1, "proved", 1, [4, 4, 1])]
+    report = mmacheck.prove(autotuned_matmul([good, planted, small]), grid=grid, args=launch_args(*tensors()))
+    assert report.verdict == "refuted"
+    assert [c["verdict"] for c in report.configs] == ["proved", "refuted", "proved"]
+    assert "not of an element of A and one of B" in report.ptx["message"]  # the refuted config's
+    assert report.configs[1]["kwargs"]["PLANT"] == "b_from_a"
+    # One config: config= an index or a triton.Config; it is the only way to compile one of several.
+    tuned = autotuned_matmul([good, small])
+    assert ptx.compile_triton(tuned, grid=grid, args=launch_args(*tensors()), config=1).launch["block"] == [32]
+    assert ptx.compile_triton(tuned, grid=grid, args=launch_args(*tensors()), config=good).launch["block"] == [128]
+    assert mmacheck.prove(tuned, grid=grid, args=launch_args(*tensors()), config=1).proved
+    with pytest.raises(mmacheck.Error, match=r"autotuned over 2 configs: choose one with config="):
+        ptx.compile_triton(tuned, grid=grid, args=launch_args(*tensors()))
+    with pytest.raises(mmacheck.Error, match=r"has 2 autotune configs; config=2 is not one of them"):
+        ptx.compile_triton(tuned, grid=grid, args=launch_args(*tensors()), config=2)
+    with pytest.raises(mmacheck.Error, match=r"sets BLOCK_M, which is also given: conflicting meta-parameters"):
+        mmacheck.prove(tuned, grid=grid, args=launch_args(*tensors()), BLOCK_M=32)
+    with pytest.raises(mmacheck.Error, match=r"sets num_warps, which is also given"):
+        mmacheck.prove(tuned, grid=grid, args=launch_args(*tensors()), num_warps=4)
+    with pytest.raises(mmacheck.Error, match=r"matmul_kernel is not autotuned"):
+        ptx.compile_triton(triton_matmul(), grid=(2, 2), args=launch_args(*tensors()), config=0, **CONSTEXPRS)
+
+
+def test_heuristics_values_are_computed_from_the_arguments():
+    triton = pytest.importorskip("triton")
+    kernel = triton.heuristics({"BLOCK_K": lambda args: args["K"] // 2, "PLANT": lambda args: ""})(triton_matmul())
+    kw = dict(grid=(2, 2), args=launch_args(*tensors()), num_warps=4, num_stages=2, BLOCK_M=BLOCK, BLOCK_N=BLOCK)
+    compiled = ptx.compile_triton(kernel, **kw)
+    direct = ptx.compile_triton(triton_matmul(), **kw, BLOCK_K=K // 2)
+    assert compiled.ptx == direct.ptx
+    assert mmacheck.prove(kernel, **kw).verdict == "proved"
 
 
 def test_arguments_by_name_and_as_tensor_specs():
