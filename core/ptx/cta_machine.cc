@@ -288,6 +288,7 @@ void ThreadContext::shared_write(const Instruction& inst, std::uint64_t offset, 
                (r == kManyReaders ? std::string("other threads read") : "thread " + std::to_string(r - 1) + " reads") +
                " with no barrier between the read and this write");
     cta_.writer[b] = me;
+    if (!cta_.write_proxy_fences.empty()) cta_.write_proxy_fences[b] = t_.proxy_fences;
     cta_.write_epoch[b] = cta_.epoch;
     cta_.write_warp_epoch[b] = cta_.warp_epoch[warp];
     cta_.reader[b] = 0;
@@ -498,6 +499,16 @@ void ThreadContext::in_flight_fault(int index, const char* access) const {
                   ", an accumulator of the wgmma.mma_async at line " +
                   (p ? std::to_string(m_.kernel.code[static_cast<std::size_t>(p->inst)].loc.line) : std::string("?")) +
                   " still in flight (no wgmma.wait_group has completed it)");
+}
+
+void ThreadContext::require_proxy_fenced(const Instruction& inst, std::uint64_t offset, int bytes) const {
+  for (std::uint64_t b = offset; b < offset + static_cast<std::uint64_t>(bytes); ++b) {
+    const std::uint32_t w = cta_.writer[b];
+    if (w == 0 || cta_.threads[w - 1].proxy_fences != cta_.write_proxy_fences[b]) continue;
+    fault(inst, "reads shared byte " + std::to_string(b) + ", which thread " + std::to_string(w - 1) +
+                    " wrote with no fence.proxy.async after the write (wgmma reads shared memory through the async "
+                    "proxy, which sees a generic-proxy write only after the writer's fence.proxy.async)");
+  }
 }
 
 void ThreadContext::wgmma_reads(std::uint64_t offset, int bytes) {
@@ -868,6 +879,7 @@ CtaState fresh_cta(const PtxKernel& kernel, std::array<int, 3> id, std::int64_t 
   if (wgmma) {
     cta.wgmma_reading.assign(bytes, 0);
     cta.wgmma_reading_inst.assign(bytes, -1);
+    cta.write_proxy_fences.assign(bytes, 0);
     cta.warpgroups.resize(static_cast<std::size_t>((threads + 127) / 128));
   }
   ThreadState fresh;

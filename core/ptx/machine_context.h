@@ -110,6 +110,7 @@ struct ThreadState {
   // last wgmma.fence.  Empty in kernels without wgmma.
   std::vector<std::uint16_t> in_flight;
   std::vector<std::uint8_t> unfenced;
+  std::uint32_t proxy_fences = 0;  // fence.proxy.async executed
 };
 
 struct CtaState {
@@ -128,6 +129,9 @@ struct CtaState {
   // last of them (kernels with wgmma; else empty).
   std::vector<std::uint16_t> wgmma_reading;
   std::vector<std::int32_t> wgmma_reading_inst;
+  // Per shared byte: its writer's count of fence.proxy.async at the write
+  // (a wgmma, the async proxy, sees the byte once the writer has fenced).
+  std::vector<std::uint32_t> write_proxy_fences;
   std::vector<WarpgroupState> warpgroups;
   std::uint32_t epoch = 1;
   std::vector<std::uint32_t> warp_epoch;
@@ -224,6 +228,12 @@ class ThreadContext {
   // wgmma.wait_group: the warpgroup's committed groups completed until at
   // most `newest_pending` remain (D to its registers, shared bytes released).
   void wgmma_wait(std::int64_t newest_pending);
+  // fence.proxy.async: the thread's shared writes so far are seen by the
+  // async proxy (wgmma).
+  void proxy_fence() { ++t_.proxy_fences; }
+  // wgmma's read (the async proxy) of shared bytes: each written by a thread
+  // that has executed fence.proxy.async since, or a refutation.
+  void require_proxy_fenced(const Instruction& inst, std::uint64_t offset, int bytes) const;
   // wgmma.mma_async issued: `regs` in flight until its wait.
   void wgmma_issue(const std::vector<int>& regs) {
     for (const int r : regs) ++t_.in_flight[static_cast<std::size_t>(r)];

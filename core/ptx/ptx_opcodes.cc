@@ -154,6 +154,7 @@ void exec_cp_async(const Instruction& inst, ThreadContext& t) {
 void exec_cp_commit(const Instruction&, ThreadContext& t) { t.cp_async_commit(); }
 void exec_cp_wait(const Instruction& inst, ThreadContext& t) { t.cp_async_wait(inst, inst.count); }
 void exec_nop(const Instruction&, ThreadContext&) {}
+void exec_proxy_fence(const Instruction&, ThreadContext& t) { t.proxy_fence(); }
 
 // ---- semantics: control ------------------------------------------------------
 
@@ -1096,7 +1097,8 @@ const std::array kRows{
     Row{"wgmma.mma_async", 0, "", 6, 8, nullptr, exec_wgmma_mma, Collective::warpgroup},
     Row{"wgmma.commit_group", 0, "sync aligned", 0, 0, nullptr, exec_wgmma_commit, Collective::warpgroup},
     Row{"wgmma.wait_group", 0, "sync aligned", 1, 1, nullptr, exec_wgmma_wait, Collective::warpgroup},
-    Row{"fence.proxy.async", 0, "shared::cta shared::cluster global", 0, 0, exec_nop, nullptr, Collective::none},
+    Row{"fence.proxy.async", 0, "shared::cta shared::cluster global", 0, 0, exec_proxy_fence, nullptr,
+        Collective::none},
 };
 
 bool cache_word(std::string_view m) {

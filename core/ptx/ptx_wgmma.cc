@@ -84,6 +84,7 @@ Tile read_tile(const Instruction& inst, WarpContext& w, const WgmmaOperand& op, 
     for (int k = 0; k < op.k; ++k) {
       const auto address = static_cast<std::uint64_t>(canonical_address(op, d, i, k));
       const Value v = t.load(inst, Space::shared, address, bytes);
+      t.require_proxy_fenced(inst, address, bytes);
       t.wgmma_reads(address, bytes);
       for (int b = 0; b < bytes; ++b)
         pending.shared.push_back(static_cast<std::uint32_t>(address) + static_cast<std::uint32_t>(b));

@@ -217,7 +217,14 @@ def halve_descriptor_sbo(ptx):
     raise SystemExit("no descriptor constant to edit")
 
 
-PTX_PLANTS90 = [("weak_wait", weaken_wgmma_wait), ("descriptor_sbo", halve_descriptor_sbo)]
+def drop_proxy_fence(ptx):
+    if "fence.proxy.async.shared::cta;" not in ptx:
+        raise SystemExit("no fence.proxy.async to delete")
+    return ptx.replace("fence.proxy.async.shared::cta;", "// fence.proxy.async deleted", 1)
+
+
+PTX_PLANTS90 = [("weak_wait", weaken_wgmma_wait), ("descriptor_sbo", halve_descriptor_sbo),
+                ("no_proxy_fence", drop_proxy_fence)]
 
 
 def main_sm90():
