@@ -212,6 +212,14 @@ const InputKind* recognise(std::string_view path, std::string_view text) {
   return nullptr;
 }
 
+const InputKind* recognise(std::string_view path, std::string_view text, const ptx::LaunchChoice& launch) {
+  const InputKind* first = recognise(path, text);
+  if (first == nullptr || first->launched || !launch.any()) return first;
+  for (const InputKind& k : kKinds)
+    if (k.launched && k.recognises(path, text)) return &k;
+  return first;
+}
+
 ptx::RunOptions run_options(const KindOptions& options) {
   ptx::RunOptions run;
   run.threads = WorkerPool::hardware_threads();

@@ -9,7 +9,11 @@
 // at their line; sim's numbers from the wgmma model.
 #include <catch2/catch.hpp>
 
+#include <unistd.h>
+
 #include <cstring>
+#include <filesystem>
+#include <fstream>
 #include <sstream>
 
 #include "core/base/error.h"
@@ -216,6 +220,34 @@ TEST_CASE("sim of a wgmma kernel: D is the wgmma model's, bit for bit; Triton's 
   CHECK(outside("tests/data/ptx/triton_sm90/f16_64x64x32_w4.ptx") == 0);
   CHECK(outside("tests/data/ptx/triton_sm90/bf16_64x128x64_w4.ptx") == 0);
   CHECK(outside("tests/data/ptx/triton_sm90/f16_128x64x64_w8_skip_k.ptx") > 0);
+}
+
+TEST_CASE("mmacheck on a wgmma kernel: with a launch file the machine runs it, without one the order check reads it",
+          "[ptx][wgmma][cli]") {
+  const std::filesystem::path dir =
+      std::filesystem::temp_directory_path() / ("mmacheck-wgmma-cli-" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  const std::string lone = (dir / "lone.ptx").string();
+  std::ofstream(lone) << read_file(source_path(kHand));
+  const std::string launch = source_path("tests/data/ptx/wgmma/m64n8k16.launch.json");
+  test::RunResult r = run_mmacheck({"prove", source_path(kHand)});
+  CHECK(r.status == 0);
+  CHECK_THAT(r.out, Catch::Contains("proved: k, grid [1, 1, 1] x block [128, 1, 1]"));
+  // No launch file beside it: the fence, commit and wait order (a branch: unchecked).
+  r = run_mmacheck({"prove", lone});
+  CHECK(r.status == 1);
+  CHECK_THAT(r.out, Catch::Contains("the order check reads straight-line code"));
+  // --launch: the launch, for prove and sim alike.
+  r = run_mmacheck({"prove", lone, "--launch", launch});
+  CHECK(r.status == 0);
+  CHECK_THAT(r.out, Catch::Contains("proved: k"));
+  r = run_mmacheck({"sim", lone, "--launch", launch, "--cases", "2"});
+  CHECK(r.status == 0);
+  CHECK_THAT(r.out, Catch::Contains("passed: k on sm_90, 2 cases"));
+  r = run_mmacheck({"sim", source_path(kHand), "--arch", "sm_80"});
+  CHECK(r.status == 2);
+  CHECK_THAT(r.err, Catch::Contains("executes wgmma.mma_async, which sm_80 does not have"));
+  std::filesystem::remove_all(dir);
 }
 
 }  // namespace test_ptx_wgmma
