@@ -1,8 +1,9 @@
 // wgmma in the PTX machine (core/ptx/ptx_wgmma.h): Triton 3.9's matmul
 // compiled for sm_90 (tests/data/ptx/triton_sm90/, made by
 // scripts/ptx-oracle/triton_kernels.py) proved, its planted mistakes refuted
-// at the line expected.tsv names; a hand-written m64n8k16
-// (tests/data/ptx/wgmma/) proved, and its asynchronous hazards (the
+// at the line expected.tsv names; a hand-written m64n8k16, A from shared
+// memory and from registers (tests/data/ptx/wgmma/), proved, and its
+// asynchronous hazards (the
 // accumulators read or written in flight, the shared operand overwritten in
 // flight, the thread's end with a wgmma in flight, no wgmma.fence, no
 // fence.proxy.async) refuted
@@ -33,6 +34,7 @@ using namespace mmacheck::test;
 namespace {
 
 const std::string kHand = "tests/data/ptx/wgmma/m64n8k16.ptx";
+const std::string kRegisterA = "tests/data/ptx/wgmma/m64n8k16_rs.ptx";
 
 std::string line_at(const std::string& text, int line) {
   std::istringstream in(text);
@@ -157,6 +159,41 @@ TEST_CASE("wgmma's asynchronous hazards are refuted at the instruction", "[ptx][
   }
 }
 
+TEST_CASE(
+    "wgmma with A from registers: the fragment read by the ISA's A frame proves; A's registers out of order, "
+    "written in flight or unfenced are refuted",
+    "[ptx][wgmma]") {
+  const std::string text = read_file(source_path(kRegisterA));
+  const PtxReport ok = check_text(text);
+  INFO(ok.message);
+  CHECK(ok.verdict == FrameVerdict::proved);
+  const std::string mma = "{%r10, %r11, %r12, %r13}, %rd11";
+  const std::string wait = "\twgmma.wait_group.sync.aligned 0;\n";
+  struct Case {
+    const char* what;
+    std::string text;
+    const char* opcode;
+    const char* message;
+  };
+  const std::vector<Case> cases{
+      {"A's registers 0 and 2 exchanged", edited(text, mma, "{%r12, %r11, %r10, %r13}, %rd11"), "wgmma.mma_async",
+       "which is not A[0][k]"},
+      {"an A register written in flight", edited(text, wait, "\tmov.b32 %r10, 0;\n" + wait), "mov.b32",
+       "writes register %r10, an A register of the wgmma.mma_async at line 58 still in flight"},
+      {"an A register written after the wgmma.fence",
+       edited(text, "\twgmma.fence.sync.aligned;\n", "\twgmma.fence.sync.aligned;\n\tadd.s32 %r10, %r10, 0;\n"),
+       "wgmma.mma_async", "A register %r10 of thread 0 was written by 'add.s32'"},
+  };
+  for (const Case& c : cases) {
+    INFO(c.what);
+    const PtxReport r = check_text(c.text);
+    CHECK(r.verdict == FrameVerdict::refuted);
+    CHECK_THAT(r.message, Catch::Contains(c.message));
+    REQUIRE(r.finding.has_value());
+    CHECK(opcode_at(c.text, r.finding->loc.line).starts_with(c.opcode));
+  }
+}
+
 TEST_CASE("wgmma needs whole warpgroups meeting at it", "[ptx][wgmma]") {
   const std::string text = read_file(source_path(kHand));
   std::string launch = read_file(source_path("tests/data/ptx/wgmma/m64n8k16.launch.json"));
@@ -183,26 +220,31 @@ TEST_CASE("wgmma needs whole warpgroups meeting at it", "[ptx][wgmma]") {
 
 TEST_CASE("sim of a wgmma kernel: D is the wgmma model's, bit for bit; Triton's sm_90 matmul within the bound",
           "[ptx][wgmma][sim]") {
+  for (const std::string& file : {kHand, kRegisterA})
+    for (int i = 0; i < 4; ++i) {
+      INFO(file);
+      const PtxModule m = read_ptx(read_file(source_path(file)), file);
+      PtxLaunch l = read_launch_for(source_path(file));
+      const PtxKernel& k = bind_launch(l, m);
+      const sim::PtxCase c = sim::simulate_ptx_case(k, l, sim::arch_params("sm_90"), 7, i, sim::InputSet::standard);
+      REQUIRE_FALSE(c.refutation.has_value());
+      REQUIRE_FALSE(c.unfollowed.has_value());
+      std::vector<std::uint64_t> a(64 * 16), b(16 * 8), zero(64 * 8, 0), d(64 * 8, 0);
+      for (std::size_t e = 0; e < a.size(); ++e) a[e] = c.tensors[0][2 * e] | (c.tensors[0][2 * e + 1] << 8);
+      for (std::size_t e = 0; e < b.size(); ++e) b[e] = c.tensors[1][2 * e] | (c.tensors[1][2 * e + 1] << 8);
+      sim::wgmma_tile(sim::WgmmaInst{8, DType::f32, DType::f16, DType::f16, false}, sim::wgmma_arith("sm_90"), a, b,
+                      zero, d);
+      int differ = 0;
+      for (std::size_t e = 0; e < d.size(); ++e) {
+        std::uint32_t got = 0;
+        std::memcpy(&got, c.d.data() + 4 * e, 4);
+        differ += got != static_cast<std::uint32_t>(d[e]) ? 1 : 0;
+      }
+      CHECK(differ == 0);
+    }
   const PtxModule m = read_ptx(read_file(source_path(kHand)), kHand);
   PtxLaunch l = read_launch_for(source_path(kHand));
   const PtxKernel& k = bind_launch(l, m);
-  for (int i = 0; i < 4; ++i) {
-    const sim::PtxCase c = sim::simulate_ptx_case(k, l, sim::arch_params("sm_90"), 7, i, sim::InputSet::standard);
-    REQUIRE_FALSE(c.refutation.has_value());
-    REQUIRE_FALSE(c.unfollowed.has_value());
-    std::vector<std::uint64_t> a(64 * 16), b(16 * 8), zero(64 * 8, 0), d(64 * 8, 0);
-    for (std::size_t e = 0; e < a.size(); ++e) a[e] = c.tensors[0][2 * e] | (c.tensors[0][2 * e + 1] << 8);
-    for (std::size_t e = 0; e < b.size(); ++e) b[e] = c.tensors[1][2 * e] | (c.tensors[1][2 * e + 1] << 8);
-    sim::wgmma_tile(sim::WgmmaInst{8, DType::f32, DType::f16, DType::f16, false}, sim::wgmma_arith("sm_90"), a, b, zero,
-                    d);
-    int differ = 0;
-    for (std::size_t e = 0; e < d.size(); ++e) {
-      std::uint32_t got = 0;
-      std::memcpy(&got, c.d.data() + 4 * e, 4);
-      differ += got != static_cast<std::uint32_t>(d[e]) ? 1 : 0;
-    }
-    CHECK(differ == 0);
-  }
   // An architecture without wgmma is an error at the kernel.
   CHECK_THROWS_AS(sim::simulate_ptx_case(k, l, sim::arch_params("sm_80"), 7, 0, sim::InputSet::standard), Error);
   const auto outside = [](const std::string& path) {

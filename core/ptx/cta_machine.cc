@@ -493,10 +493,21 @@ const PendingWgmma* WarpgroupState::writer_of(int reg, std::size_t* index) const
 
 void ThreadContext::in_flight_fault(int index, const char* access) const {
   std::size_t at = 0;
-  const PendingWgmma* p = cta_.warpgroups[static_cast<std::size_t>(thread_ / 128)].writer_of(index, &at);
+  const WarpgroupState& wg = cta_.warpgroups[static_cast<std::size_t>(thread_ / 128)];
+  const PendingWgmma* p = wg.writer_of(index, &at);
+  const char* what = "an accumulator";
+  if (p == nullptr) {  // an A register
+    const auto reads = [&](const PendingWgmma& q) {
+      if (p == nullptr && std::find(q.a_regs.begin(), q.a_regs.end(), index) != q.a_regs.end()) p = &q;
+    };
+    for (const PendingWgmma& q : wg.open) reads(q);
+    for (const auto& g : wg.groups)
+      for (const PendingWgmma& q : g) reads(q);
+    what = "an A register";
+  }
   const Instruction& inst = m_.kernel.code[static_cast<std::size_t>(t_.pc)];
-  fault(inst, std::string(access) + " register " + m_.kernel.reg_names[static_cast<std::size_t>(index)] +
-                  ", an accumulator of the wgmma.mma_async at line " +
+  fault(inst, std::string(access) + " register " + m_.kernel.reg_names[static_cast<std::size_t>(index)] + ", " + what +
+                  " of the wgmma.mma_async at line " +
                   (p ? std::to_string(m_.kernel.code[static_cast<std::size_t>(p->inst)].loc.line) : std::string("?")) +
                   " still in flight (no wgmma.wait_group has completed it)");
 }
@@ -542,6 +553,7 @@ void ThreadContext::wgmma_wait(std::int64_t newest_pending) {
           ts.writer[reg] = p.inst;
           --ts.in_flight[reg];
         }
+        for (const int r : p.a_regs) --ts.in_flight[static_cast<std::size_t>(r)];
       }
     }
     wg.groups.erase(wg.groups.begin());

@@ -77,6 +77,7 @@ struct PendingCopy {
 struct PendingWgmma {
   int inst = -1;
   std::vector<int> regs;              // D's registers (the same in every thread)
+  std::vector<int> a_regs;            // A's, when A comes from registers
   std::vector<std::vector<Value>> d;  // per thread of the warpgroup, per register of D
   std::vector<std::uint32_t> shared;  // the shared bytes it reads
 };
@@ -234,9 +235,10 @@ class ThreadContext {
   // wgmma's read (the async proxy) of shared bytes: each written by a thread
   // that has executed fence.proxy.async since, or a refutation.
   void require_proxy_fenced(const Instruction& inst, std::uint64_t offset, int bytes) const;
-  // wgmma.mma_async issued: `regs` in flight until its wait.
-  void wgmma_issue(const std::vector<int>& regs) {
-    for (const int r : regs) ++t_.in_flight[static_cast<std::size_t>(r)];
+  // wgmma.mma_async issued: its registers in flight until its wait.
+  void wgmma_issue(const PendingWgmma& p) {
+    for (const int r : p.regs) ++t_.in_flight[static_cast<std::size_t>(r)];
+    for (const int r : p.a_regs) ++t_.in_flight[static_cast<std::size_t>(r)];
   }
   // wgmma.fence: the thread's registers count as fenced.
   void wgmma_fence();

@@ -1,5 +1,6 @@
 #include "core/ptx/ptx_wgmma.h"
 
+#include <algorithm>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -100,6 +101,33 @@ Tile read_tile(const Instruction& inst, WarpContext& w, const WgmmaOperand& op, 
   return tile;
 }
 
+// A from registers: element (m, k) of the 64 x K tile from its thread's
+// fragment register (core/wgmma/wgmma_frame.h).
+Tile register_tile(const Instruction& inst, WarpContext& w, const WgmmaOperand& op) {
+  const WgmmaFrame& frame = *find_wgmma_frame("m64nNk" + std::to_string(op.k), WgmmaFragment::A, op.type->bytes * 8);
+  const int bits = frame.elem_bits, per = frame.per_reg();
+  Tile tile{std::vector<std::uint64_t>(static_cast<std::size_t>(64 * op.k), 0),
+            std::vector<ElementRef>(static_cast<std::size_t>(64 * op.k), ElementRef{ElementRef::Kind::zero, 0})};
+  const PtxKernel& kernel = w.lane(0).machine().kernel;
+  for (int l = 0; l < kWarpgroup; ++l) {
+    ThreadContext t = w.lane(l);
+    for (int e = 0; e < frame.elems(); ++e) {
+      const int r = inst.ops[1].regs[static_cast<std::size_t>(e / per)];
+      const Value v = t.wgmma_reg(r);
+      const int bit = (e % per) * bits;
+      const auto [i, k] = frame.at(l, e);
+      const auto at = static_cast<std::size_t>(i * op.k + k);
+      tile.bits[at] = (v.bits >> bit) & ((std::uint64_t{1} << bits) - 1);
+      tile.refs[at] = element_ref(w.provenance(), v, bit / 8, bits / 8);
+      if (tile.refs[at].kind == ElementRef::Kind::unwritten)
+        w.fault(inst, l,
+                "wgmma.mma_async reads A register " + kernel.reg_names[static_cast<std::size_t>(r)] + " of thread " +
+                    std::to_string(l) + ", which was never written");
+    }
+  }
+  return tile;
+}
+
 }  // namespace
 
 void decode_wgmma(Instruction& inst, const SourceLoc& at) {
@@ -153,10 +181,13 @@ void check_wgmma_operands(Instruction& inst, const PtxKernel& kernel) {
   WgmmaForm& f = inst.wgmma;
   const bool transposable = input_type(f.a).transposable;
   const std::size_t n = inst.ops.size();
-  if (n != (transposable ? 8u : 6u))
-    throw Error(inst.loc, "'" + inst.opcode + "' takes " + (transposable ? "8" : "6") +
-                              " operands (D, descriptor A, descriptor B, scale-d, imm-scale-a, imm-scale-b" +
-                              (transposable ? ", imm-trans-a, imm-trans-b)" : ")"));
+  const bool a_regs = n > 1 && inst.ops[1].kind == Kind::vec;
+  const std::size_t want = transposable ? (a_regs ? 7u : 8u) : 6u;
+  if (n != want)
+    throw Error(inst.loc, "'" + inst.opcode + "' takes " + std::to_string(want) + " operands (D, " +
+                              (a_regs ? "A's registers" : "descriptor A") +
+                              ", descriptor B, scale-d, imm-scale-a, imm-scale-b" +
+                              (transposable ? (a_regs ? ", imm-trans-b)" : ", imm-trans-a, imm-trans-b)") : ")"));
   const WgmmaFrame& frame = d_frame(f);
   const Operand& d = inst.ops[0];
   if (d.kind != Kind::vec || static_cast<int>(d.regs.size()) != frame.regs(f.n))
@@ -164,8 +195,20 @@ void check_wgmma_operands(Instruction& inst, const PtxKernel& kernel) {
   for (const int r : d.regs)
     if (r < 0 || kernel.reg_bits[static_cast<std::size_t>(r)] != 32)
       throw Error(d.loc, "D's registers are 32 bits wide");
-  if (inst.ops[1].kind == Kind::vec) not_modelled(inst.ops[1].loc, "wgmma.mma_async with A in registers");
+  // A from registers: its fragment's registers, and no imm-trans-a.
+  f.a_in_registers = a_regs;
+  if (a_regs) {
+    const WgmmaFrame* fa =
+        find_wgmma_frame("m64nNk" + std::to_string(f.k), WgmmaFragment::A, input_type(f.a).bytes * 8);
+    if (fa == nullptr) throw Error(inst.ops[1].loc, "no A fragment for '" + inst.opcode + "'");
+    if (static_cast<int>(inst.ops[1].regs.size()) != fa->regs())
+      throw Error(inst.ops[1].loc, "A must be a vector of " + std::to_string(fa->regs()) + " registers");
+    for (const int r : inst.ops[1].regs)
+      if (r < 0 || kernel.reg_bits[static_cast<std::size_t>(r)] != 32)
+        throw Error(inst.ops[1].loc, "A's registers are 32 bits wide");
+  }
   for (const std::size_t i : {std::size_t{1}, std::size_t{2}}) {
+    if (i == 1 && a_regs) continue;
     const Operand& o = inst.ops[i];
     if (o.kind != Kind::reg || kernel.reg_bits[static_cast<std::size_t>(o.reg)] != 64)
       throw Error(o.loc, std::string(i == 1 ? "A" : "B") + "'s matrix descriptor must be a 64-bit register");
@@ -184,7 +227,9 @@ void check_wgmma_operands(Instruction& inst, const PtxKernel& kernel) {
     if (i < 6 && o.imm == -1) not_modelled(o.loc, "a negated operand (imm-scale -1) of wgmma.mma_async");
     if (i >= 6 && o.imm != 0 && o.imm != 1) throw Error(o.loc, "imm-trans-a and imm-trans-b are 0 or 1");
   }
-  if (transposable) {
+  if (transposable && a_regs) {
+    f.trans_b = inst.ops[6].imm == 1;
+  } else if (transposable) {
     f.trans_a = inst.ops[6].imm == 1;
     f.trans_b = inst.ops[7].imm == 1;
   }
@@ -209,16 +254,20 @@ void exec_wgmma_mma(const Instruction& inst, WarpContext& w) {
   const std::vector<int>& dregs = inst.ops[0].regs;
   Provenance& prov = w.provenance();
   const PtxKernel& kernel = w.lane(0).machine().kernel;
-  // The accumulator registers: written since the last wgmma.fence by
-  // another instruction is an ISA violation (the fence orders them).
+  // The accumulator registers (and A's): written since the last
+  // wgmma.fence by another instruction is an ISA violation (the fence
+  // orders them).
+  std::vector<int> fenced = dregs;
+  if (f.a_in_registers) fenced.insert(fenced.end(), inst.ops[1].regs.begin(), inst.ops[1].regs.end());
   for (int l = 0; l < kWarpgroup; ++l) {
     ThreadContext t = w.lane(l);
-    for (const int r : dregs)
+    for (const int r : fenced)
       if (t.unfenced(r)) {
         const int by = t.reg_writer(r);
         w.fault(inst, l,
-                "accumulator register " + kernel.reg_names[static_cast<std::size_t>(r)] + " of thread " +
-                    std::to_string(l) + " was written by " +
+                std::string(std::find(dregs.begin(), dregs.end(), r) != dregs.end() ? "accumulator" : "A") +
+                    " register " + kernel.reg_names[static_cast<std::size_t>(r)] + " of thread " + std::to_string(l) +
+                    " was written by " +
                     (by >= 0 ? "'" + kernel.code[static_cast<std::size_t>(by)].opcode + "' at line " +
                                    std::to_string(kernel.code[static_cast<std::size_t>(by)].loc.line)
                              : std::string("the kernel")) +
@@ -227,13 +276,18 @@ void exec_wgmma_mma(const Instruction& inst, WarpContext& w) {
       }
   }
   const bool scale_d = (uniform(inst, w, inst.ops[3], 1, "scale-d") & 1) != 0;
-  const MatrixDescriptor da = descriptor(inst, w, inst.ops[1], "A's matrix descriptor");
   const MatrixDescriptor db = descriptor(inst, w, inst.ops[2], "B's matrix descriptor");
   PendingWgmma pending;
   pending.inst = w.lane(0).pc();
   pending.regs = dregs;
   const WgmmaOperand opa = operand_of(f, 'A'), opb = operand_of(f, 'B');
-  const Tile a = read_tile(inst, w, opa, da, pending);
+  Tile a;
+  if (f.a_in_registers) {
+    pending.a_regs = inst.ops[1].regs;
+    a = register_tile(inst, w, opa);
+  } else {
+    a = read_tile(inst, w, opa, descriptor(inst, w, inst.ops[1], "A's matrix descriptor"), pending);
+  }
   const Tile b = read_tile(inst, w, opb, db, pending);  // (n, k)
   const int M = 64, N = f.n, K = f.k;
   // C: the accumulator as this wgmma reads it (the one before it in flight
@@ -301,7 +355,7 @@ void exec_wgmma_mma(const Instruction& inst, WarpContext& w) {
         v.tags[static_cast<std::size_t>(bit / 8 + byte)] = make_tag(sums[at], byte);
     }
   }
-  for (int l = 0; l < kWarpgroup; ++l) w.lane(l).wgmma_issue(dregs);
+  for (int l = 0; l < kWarpgroup; ++l) w.lane(l).wgmma_issue(pending);
   w.warpgroup().open.push_back(std::move(pending));
 }
 

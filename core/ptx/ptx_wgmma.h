@@ -7,13 +7,15 @@
 //
 // The descriptors are the kernel's own 64-bit values, one for the whole
 // warpgroup, decoded by core/wgmma/descriptor.h and read through the
-// canonical layouts of core/wgmma/canonical_layout.h (tA, tB: MN-major).
+// canonical layouts of core/wgmma/canonical_layout.h (tA, tB: MN-major);
+// A may come from registers instead (`{a0, a1, a2, a3}, descB, p, 1, 1, tB`),
+// read through core/wgmma/wgmma_frame.h's A fragment.
 // The instruction computes when it is issued — the products go into sums as
 // mma.sync's do (core/ptx/provenance.h), the numbers from
 // RunOptions::wgmma_arithmetic — and is in flight until the
 // wgmma.wait_group that completes its commit group: then D reaches its
 // registers (the accumulator fragment of core/wgmma/wgmma_frame.h).  While
-// in flight, another instruction's access of its accumulator registers, a
+// in flight, another instruction's access of its accumulator (or A) registers, a
 // write of the shared bytes it reads, and the thread's end are refutations
 // (core/ptx/machine_context.h); so is a wgmma.mma_async whose accumulator
 // registers another instruction wrote since the thread's last wgmma.fence.
