@@ -77,7 +77,7 @@ FileOutcome run_gpu_file(const std::string& path, const GpuSettings& s, cuda::La
   // A family's file: its row's run on the device (cli/input_kinds.h).
   if (path != "-") {
     const std::string text = read_text_file(path);
-    const InputKind* kind = recognise(path, text);
+    const InputKind* kind = recognise(path, text, s.launch);
     check_launch_options(s.launch, kind, path);
     if (kind != nullptr) {
       if (!kind->gpu)

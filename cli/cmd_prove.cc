@@ -222,9 +222,9 @@ int run_prove(const Args& args) {
   return run_batch(expand_inputs(operands, input_selection(vm), folder_extensions(Job::prove)), batch,
                    [&](const std::string& path, std::ostream& out) {
                      const std::string text = read_text_file(path);  // once: it may be standard input
-                     check_launch_options(kind_options.launch, recognise(path, text), path);
-                     if (const InputKind* kind = recognise(path, text))
-                       return kind->check(path, text, kind_options, out);
+                     const InputKind* kind = recognise(path, text, kind_options.launch);
+                     check_launch_options(kind_options.launch, kind, path);
+                     if (kind != nullptr) return kind->check(path, text, kind_options, out);
                      try {
                        return prove_file(read_program(text, input_name(path)), opts, max_banks, as_json, out);
                      } catch (const Error& e) {

@@ -179,7 +179,7 @@ KernelOutcome simulate_program(const Program& program, const std::function<std::
 // family's simulator, as `mmacheck replay` does).
 FileOutcome simulate_file(const std::string& path, const SimSettings& s, std::ostream& out) {
   const std::string text = read_text_file(path);  // once: it may be standard input
-  const InputKind* kind = recognise(path, text);
+  const InputKind* kind = recognise(path, text, s.launch);
   check_launch_options(s.launch, kind, path);
   // A family's file: its row's simulation (cli/input_kinds.h).
   if (kind != nullptr) {

@@ -1,6 +1,7 @@
 #include "cli/input_kinds.h"
 
 #include <array>
+#include <filesystem>
 #include <sstream>
 #include <vector>
 
@@ -11,6 +12,7 @@
 #include "core/base/worker_pool.h"
 #include "core/cute/cute_dsl_print.h"
 #include "cli/kernel_source.h"
+#include "core/ptx/ptx_launch.h"
 #include "core/ptx/ptx_reader.h"
 #include "core/tcgen05/tcgen05_tirx.h"
 
@@ -65,9 +67,12 @@ bool scale_file(std::string_view, std::string_view text) {
   return false;
 }
 bool wgmma_file(std::string_view, std::string_view text) { return has_statement(text, "operand"); }
+// A kernel's PTX with wgmma and no launch file beside it: the fence, commit
+// and wait order alone (with a launch file, the ptx row runs the launch).
 bool wgmma_ptx(std::string_view path, std::string_view text) {
   return (ends_with(path, ".ptx") || text.find(".entry") != std::string_view::npos) &&
-         text.find("wgmma.") != std::string_view::npos;
+         text.find("wgmma.") != std::string_view::npos &&
+         (path == "-" || !std::filesystem::exists(ptx::launch_path_for(std::string(path))));
 }
 bool ptx_kernel(std::string_view, std::string_view text) { return ptx::looks_like_ptx(text); }
 bool cuda_kernel(std::string_view path, std::string_view text) { return cuda_source(path, text); }
@@ -150,7 +155,7 @@ constexpr std::array kKinds{
               simulate_scale_file},
     InputKind{"wgmma", "wgmma operand files (operand, descriptor, smem lines)", wgmma_file, plain<check_wgmma_file>,
               simulate_wgmma_file, kGpuWgmmaFile},
-    InputKind{"wgmma", "kernels' PTX with wgmma (the fence, commit and wait order)", wgmma_ptx,
+    InputKind{"wgmma", "kernels' PTX with wgmma and no launch file (the fence, commit and wait order)", wgmma_ptx,
               plain<check_wgmma_order_file>},
     InputKind{"ptx", "kernels' PTX with a launch file (NAME.launch.json beside NAME.ptx)", ptx_kernel, check_ptx_file,
               simulate_ptx_file, kGpuPtxFile, true},
@@ -205,6 +210,14 @@ const InputKind* recognise(std::string_view path, std::string_view text) {
   for (const InputKind& k : kKinds)
     if (k.recognises(path, text)) return &k;
   return nullptr;
+}
+
+const InputKind* recognise(std::string_view path, std::string_view text, const ptx::LaunchChoice& launch) {
+  const InputKind* first = recognise(path, text);
+  if (first == nullptr || first->launched || !launch.any()) return first;
+  for (const InputKind& k : kKinds)
+    if (k.launched && k.recognises(path, text)) return &k;
+  return first;
 }
 
 ptx::RunOptions run_options(const KindOptions& options) {

@@ -90,6 +90,10 @@ std::span<const InputKind> input_kinds();
 // The first row recognising the file; nullptr when none does (a program, or
 // a file mmacheck does not read).
 const InputKind* recognise(std::string_view path, std::string_view text);
+// The same, where the command line gives launch options: a file a launched
+// row (PTX, CUDA) also recognises goes to that row (a kernel's PTX with
+// wgmma and no launch file beside it, given --launch, runs the launch).
+const InputKind* recognise(std::string_view path, std::string_view text, const ptx::LaunchChoice& launch);
 
 // "TMA copy files (...), ..., CuTe headers, atom lists and DSL prints": the
 // rows' kinds, for the error of a file no row recognises.

@@ -119,7 +119,10 @@ Value ThreadContext::get(const Operand& op, int bits) const {
   Value v;
   switch (op.kind) {
     case Operand::Kind::reg:
-      if (op.reg >= 0) v = t_.regs[static_cast<std::size_t>(op.reg)];
+      if (op.reg >= 0) {
+        check_in_flight(op.reg, "reads");
+        v = t_.regs[static_cast<std::size_t>(op.reg)];
+      }
       break;
     case Operand::Kind::imm: v.bits = static_cast<std::uint64_t>(op.imm); break;
     case Operand::Kind::symbol: {
@@ -175,8 +178,10 @@ void ThreadContext::set_reg(int index, Value v) {
     v.bits &= (std::uint64_t{1} << bits) - 1;
     for (int i = (bits + 7) / 8; i < 8; ++i) v.tags[static_cast<std::size_t>(i)] = 0;
   }
+  check_in_flight(index, "writes");
   t_.regs[static_cast<std::size_t>(index)] = v;
   t_.writer[static_cast<std::size_t>(index)] = t_.pc;
+  if (!t_.unfenced.empty()) t_.unfenced[static_cast<std::size_t>(index)] = 1;
 }
 
 void ThreadContext::set(const Operand& op, const Value& v) {
@@ -211,6 +216,7 @@ void ThreadContext::require_plain(const Instruction& inst, const Value& v, int b
 std::uint64_t ThreadContext::address(const Instruction& inst, const Operand& op) const {
   std::uint64_t base = 0;
   if (op.reg >= 0) {
+    check_in_flight(op.reg, "reads");
     const Value v = t_.regs[static_cast<std::size_t>(op.reg)];
     require_plain(inst, v, 8, "the address");
     base = v.bits;
@@ -268,6 +274,10 @@ void ThreadContext::shared_write(const Instruction& inst, std::uint64_t offset, 
   const auto warp = static_cast<std::size_t>(thread_ / 32);
   for (std::uint64_t b = offset; b < offset + static_cast<std::uint64_t>(bytes); ++b) {
     not_pending(inst, b, "writes");
+    if (!cta_.wgmma_reading.empty() && cta_.wgmma_reading[b] != 0)
+      fault(inst, "writes shared byte " + std::to_string(b) + ", which the wgmma.mma_async at line " +
+                      std::to_string(m_.kernel.code[static_cast<std::size_t>(cta_.wgmma_reading_inst[b])].loc.line) +
+                      " reads while in flight (no wgmma.wait_group has completed it)");
     if (unordered(cta_.writer[b], cta_.write_epoch[b], cta_.write_warp_epoch[b]))
       race(inst, "writes shared byte " + std::to_string(b) + ", which thread " + std::to_string(cta_.writer[b] - 1) +
                      " also writes with no barrier between");
@@ -278,6 +288,7 @@ void ThreadContext::shared_write(const Instruction& inst, std::uint64_t offset, 
                (r == kManyReaders ? std::string("other threads read") : "thread " + std::to_string(r - 1) + " reads") +
                " with no barrier between the read and this write");
     cta_.writer[b] = me;
+    if (!cta_.write_proxy_fences.empty()) cta_.write_proxy_fences[b] = t_.proxy_fences;
     cta_.write_epoch[b] = cta_.epoch;
     cta_.write_warp_epoch[b] = cta_.warp_epoch[warp];
     cta_.reader[b] = 0;
@@ -462,6 +473,105 @@ void ThreadContext::cp_async_wait(const Instruction& inst, std::int64_t newest_p
   }
 }
 
+// ---- wgmma in flight ---------------------------------------------------------
+
+const PendingWgmma* WarpgroupState::writer_of(int reg, std::size_t* index) const {
+  const auto find = [&](const std::vector<PendingWgmma>& list) -> const PendingWgmma* {
+    for (auto it = list.rbegin(); it != list.rend(); ++it) {
+      const auto at = std::find(it->regs.begin(), it->regs.end(), reg);
+      if (at == it->regs.end()) continue;
+      *index = static_cast<std::size_t>(at - it->regs.begin());
+      return &*it;
+    }
+    return nullptr;
+  };
+  if (const PendingWgmma* p = find(open)) return p;
+  for (auto g = groups.rbegin(); g != groups.rend(); ++g)
+    if (const PendingWgmma* p = find(*g)) return p;
+  return nullptr;
+}
+
+void ThreadContext::in_flight_fault(int index, const char* access) const {
+  std::size_t at = 0;
+  const WarpgroupState& wg = cta_.warpgroups[static_cast<std::size_t>(thread_ / 128)];
+  const PendingWgmma* p = wg.writer_of(index, &at);
+  const char* what = "an accumulator";
+  if (p == nullptr) {  // an A register
+    const auto reads = [&](const PendingWgmma& q) {
+      if (p == nullptr && std::find(q.a_regs.begin(), q.a_regs.end(), index) != q.a_regs.end()) p = &q;
+    };
+    for (const PendingWgmma& q : wg.open) reads(q);
+    for (const auto& g : wg.groups)
+      for (const PendingWgmma& q : g) reads(q);
+    what = "an A register";
+  }
+  const Instruction& inst = m_.kernel.code[static_cast<std::size_t>(t_.pc)];
+  fault(inst, std::string(access) + " register " + m_.kernel.reg_names[static_cast<std::size_t>(index)] + ", " + what +
+                  " of the wgmma.mma_async at line " +
+                  (p ? std::to_string(m_.kernel.code[static_cast<std::size_t>(p->inst)].loc.line) : std::string("?")) +
+                  " still in flight (no wgmma.wait_group has completed it)");
+}
+
+void ThreadContext::require_proxy_fenced(const Instruction& inst, std::uint64_t offset, int bytes) const {
+  for (std::uint64_t b = offset; b < offset + static_cast<std::uint64_t>(bytes); ++b) {
+    const std::uint32_t w = cta_.writer[b];
+    if (w == 0 || cta_.threads[w - 1].proxy_fences != cta_.write_proxy_fences[b]) continue;
+    fault(inst, "reads shared byte " + std::to_string(b) + ", which thread " + std::to_string(w - 1) +
+                    " wrote with no fence.proxy.async after the write (wgmma reads shared memory through the async "
+                    "proxy, which sees a generic-proxy write only after the writer's fence.proxy.async)");
+  }
+}
+
+void ThreadContext::wgmma_reads(std::uint64_t offset, int bytes) {
+  for (std::uint64_t b = offset; b < offset + static_cast<std::uint64_t>(bytes); ++b) {
+    ++cta_.wgmma_reading[b];
+    cta_.wgmma_reading_inst[b] = t_.pc;
+  }
+}
+
+Value ThreadContext::wgmma_reg(int index) const {
+  std::size_t at = 0;
+  if (!t_.in_flight.empty() && t_.in_flight[static_cast<std::size_t>(index)] != 0)
+    if (const PendingWgmma* p = cta_.warpgroups[static_cast<std::size_t>(thread_ / 128)].writer_of(index, &at))
+      return p->d[static_cast<std::size_t>(thread_ % 128)][at];
+  return t_.regs[static_cast<std::size_t>(index)];
+}
+
+void ThreadContext::wgmma_fence() { std::fill(t_.unfenced.begin(), t_.unfenced.end(), std::uint8_t{0}); }
+
+void ThreadContext::wgmma_wait(std::int64_t newest_pending) {
+  WarpgroupState& wg = warpgroup();
+  const int first = thread_ / 128 * 128;
+  while (static_cast<std::int64_t>(wg.groups.size()) > newest_pending) {
+    for (const PendingWgmma& p : wg.groups.front()) {
+      for (const std::uint32_t b : p.shared) --cta_.wgmma_reading[b];
+      for (std::size_t t = 0; t < p.d.size(); ++t) {
+        ThreadState& ts = cta_.threads[static_cast<std::size_t>(first) + t];
+        for (std::size_t r = 0; r < p.regs.size(); ++r) {
+          const auto reg = static_cast<std::size_t>(p.regs[r]);
+          ts.regs[reg] = p.d[t][r];
+          ts.writer[reg] = p.inst;
+          --ts.in_flight[reg];
+        }
+        for (const int r : p.a_regs) --ts.in_flight[static_cast<std::size_t>(r)];
+      }
+    }
+    wg.groups.erase(wg.groups.begin());
+  }
+}
+
+void ThreadContext::require_no_wgmma_in_flight(const Instruction& inst) {
+  if (cta_.warpgroups.empty()) return;
+  const WarpgroupState& wg = warpgroup();
+  if (wg.empty()) return;
+  const PendingWgmma& p = wg.groups.empty() ? wg.open.front() : wg.groups.front().front();
+  fault(inst, "the thread ends with the wgmma.mma_async at line " +
+                  std::to_string(m_.kernel.code[static_cast<std::size_t>(p.inst)].loc.line) + " in flight (" +
+                  (wg.groups.empty() ? std::string("never committed: no wgmma.commit_group and wgmma.wait_group")
+                                     : std::string("no wgmma.wait_group has completed it")) +
+                  ")");
+}
+
 // ---- the scheduler ---------------------------------------------------------
 
 namespace {
@@ -479,7 +589,7 @@ class CtaRun {
   };
 
  public:
-  CtaRun(Machine& m, CtaState& cta) : m_(m), cta_(cta), code_(m.kernel.code) {}
+  CtaRun(Machine& m, CtaState& cta) : m_(m), cta_(cta), code_(m.kernel.code), has_wgmma_(!cta.warpgroups.empty()) {}
 
   void run() {
     const int n = m_.threads_per_cta;
@@ -492,6 +602,7 @@ class CtaRun {
         for (int l = 0; l < lanes; ++l) progress = run_thread(first + l) || progress;
         progress = warp_collective(first, lanes) || progress;
       }
+      for (int first = 0; first < n && has_wgmma_; first += 128) progress = warpgroup_collective(first) || progress;
       progress = barrier() || progress;
       released_ = false;
       bool all_exited = true;
@@ -507,6 +618,7 @@ class CtaRun {
     bool stepped = false;
     while (t.status == Status::running) {
       if (t.pc < 0 || static_cast<std::size_t>(t.pc) >= code_.size()) {
+        if (has_wgmma_ && !code_.empty()) ThreadContext(m_, cta_, thread).require_no_wgmma_in_flight(code_.back());
         t.status = Status::exited;
         break;
       }
@@ -527,7 +639,7 @@ class CtaRun {
           continue;
         }
       }
-      if (inst.collective == Collective::warp) {
+      if (inst.collective == Collective::warp || inst.collective == Collective::warpgroup) {
         t.status = Status::at_collective;
         break;
       }
@@ -542,8 +654,12 @@ class CtaRun {
       ThreadContext ctx(m_, cta_, thread);
       ctx.next_pc = t.pc + 1;
       inst.thread(inst, ctx);
-      if (ctx.exited) t.status = Status::exited;
-      else t.pc = ctx.next_pc;
+      if (ctx.exited) {
+        if (has_wgmma_) ctx.require_no_wgmma_in_flight(inst);
+        t.status = Status::exited;
+      } else {
+        t.pc = ctx.next_pc;
+      }
     }
     return stepped;
   }
@@ -556,8 +672,11 @@ class CtaRun {
 
   bool warp_collective(int first, int lanes) {
     int waiting = -1;
-    for (int l = 0; l < lanes; ++l)
-      if (cta_.threads[static_cast<std::size_t>(first + l)].status == Status::at_collective) waiting = first + l;
+    for (int l = 0; l < lanes; ++l) {
+      const ThreadState& t = cta_.threads[static_cast<std::size_t>(first + l)];
+      if (t.status == Status::at_collective && code_[static_cast<std::size_t>(t.pc)].collective == Collective::warp)
+        waiting = first + l;
+    }
     if (waiting < 0) return false;
     const int pc = cta_.threads[static_cast<std::size_t>(waiting)].pc;
     const Instruction& inst = code_[static_cast<std::size_t>(pc)];
@@ -588,6 +707,53 @@ class CtaRun {
     WarpContext w(m_, cta_, first, lanes);
     inst.warp(inst, w);
     for (int l = 0; l < lanes; ++l) {
+      ThreadState& t = cta_.threads[static_cast<std::size_t>(first + l)];
+      t.pc = pc + 1;
+      t.status = Status::running;
+    }
+    return true;
+  }
+
+  // A warpgroup's collective (wgmma): when its 128 threads wait at one
+  // instruction.  A thread of it still at a warp's collective comes first;
+  // threads at another instruction, at a barrier or exited are refutations.
+  bool warpgroup_collective(int first) {
+    const int n = std::min(128, m_.threads_per_cta - first);
+    int waiting = -1;
+    for (int l = 0; l < n && waiting < 0; ++l) {
+      const ThreadState& t = cta_.threads[static_cast<std::size_t>(first + l)];
+      if (t.status == Status::at_collective &&
+          code_[static_cast<std::size_t>(t.pc)].collective == Collective::warpgroup)
+        waiting = first + l;
+    }
+    if (waiting < 0) return false;
+    const int pc = cta_.threads[static_cast<std::size_t>(waiting)].pc;
+    const Instruction& inst = code_[static_cast<std::size_t>(pc)];
+    const auto fault = [&](const std::string& message) { ThreadContext(m_, cta_, waiting).fault(inst, message); };
+    for (int l = 0; l < n; ++l) {
+      const ThreadState& t = cta_.threads[static_cast<std::size_t>(first + l)];
+      if (t.status == Status::running) return false;
+      if (t.status == Status::at_collective && t.pc != pc &&
+          code_[static_cast<std::size_t>(t.pc)].collective == Collective::warp)
+        return false;  // its warp's collective runs first
+      if (t.status == Status::exited)
+        fault("'" + inst.opcode + "' is executed by a warpgroup whose thread " + std::to_string(first + l) +
+              " has exited (the instruction needs all 128 threads of the warpgroup)");
+      if (t.status == Status::at_barrier)
+        fault("threads of warpgroup " + std::to_string(first / 128) + " diverge: thread " + std::to_string(waiting) +
+              " waits at '" + inst.opcode + "', thread " + std::to_string(first + l) + " at the barrier at line " +
+              std::to_string(code_[static_cast<std::size_t>(t.pc)].loc.line));
+      if (t.pc != pc)
+        fault("threads of warpgroup " + std::to_string(first / 128) + " diverge at an aligned instruction: thread " +
+              std::to_string(waiting) + " waits here, thread " + std::to_string(first + l) + " at line " +
+              std::to_string(code_[static_cast<std::size_t>(t.pc)].loc.line));
+    }
+    if (n < 128)
+      fault("'" + inst.opcode + "' in a warpgroup of " + std::to_string(n) +
+            " threads (a warpgroup is 4 whole warps: the block is not whole warpgroups)");
+    WarpContext w(m_, cta_, first, 128);
+    inst.warp(inst, w);
+    for (int l = 0; l < n; ++l) {
       ThreadState& t = cta_.threads[static_cast<std::size_t>(first + l)];
       t.pc = pc + 1;
       t.status = Status::running;
@@ -688,6 +854,7 @@ class CtaRun {
   const std::vector<Instruction>& code_;
   std::array<Barrier, 16> bars_{};
   bool released_ = false;  // a barrier completed since the last round's check
+  bool has_wgmma_ = false;
 };
 
 }  // namespace
@@ -719,6 +886,14 @@ CtaState fresh_cta(const PtxKernel& kernel, std::array<int, 3> id, std::int64_t 
   cta.pending.assign(bytes, 0);
   cta.pending_inst.assign(bytes, -1);
   cta.warp_epoch.assign(static_cast<std::size_t>((threads + 31) / 32), 1);
+  const bool wgmma = std::any_of(kernel.code.begin(), kernel.code.end(),
+                                 [](const Instruction& i) { return i.collective == Collective::warpgroup; });
+  if (wgmma) {
+    cta.wgmma_reading.assign(bytes, 0);
+    cta.wgmma_reading_inst.assign(bytes, -1);
+    cta.write_proxy_fences.assign(bytes, 0);
+    cta.warpgroups.resize(static_cast<std::size_t>((threads + 127) / 128));
+  }
   ThreadState fresh;
   fresh.regs.resize(kernel.reg_bits.size());
   fresh.writer.assign(kernel.reg_bits.size(), -1);
@@ -727,6 +902,10 @@ CtaState fresh_cta(const PtxKernel& kernel, std::array<int, 3> id, std::int64_t 
       fresh.regs[r].tags[static_cast<std::size_t>(b)] = make_tag(kUnwritten, 0);
   fresh.local.assign(static_cast<std::size_t>(kernel.local_bytes), 0);
   fresh.local_tags.assign(static_cast<std::size_t>(kernel.local_bytes), make_tag(kUnwritten, 0));
+  if (wgmma) {
+    fresh.in_flight.assign(kernel.reg_bits.size(), 0);
+    fresh.unfenced.assign(kernel.reg_bits.size(), 1);  // written at the start, as far as wgmma.fence knows
+  }
   cta.threads.assign(static_cast<std::size_t>(threads), fresh);
   return cta;
 }

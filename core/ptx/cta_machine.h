@@ -1,8 +1,8 @@
 // run_grid() — a PTX kernel executed thread by thread over a grid, on the
 // CPU: every CTA in turn, every thread of it with its own registers and
 // program counter, warps meeting at their collective instructions
-// (mma.sync, ldmatrix, stmatrix, shfl.sync, vote.sync) and CTAs at their
-// barriers.  Values carry their bits and their provenance
+// (mma.sync, ldmatrix, stmatrix, shfl.sync, vote.sync), warpgroups at
+// theirs (wgmma: core/ptx/ptx_wgmma.h) and CTAs at their barriers.  Values carry their bits and their provenance
 // (core/ptx/provenance.h), so one run is both the simulation (the bits of D)
 // and the proof's evidence (D's tags).
 //
@@ -115,6 +115,13 @@ using MmaArithmetic =
     std::function<void(const MmaInst& inst, std::span<const std::uint64_t> a, std::span<const std::uint64_t> b,
                        std::span<const std::uint64_t> c, std::span<std::uint64_t> d)>;
 
+// The arithmetic of one wgmma.mma_async on its logical tiles (row-major
+// words: A 64 x K, B K x N, C and D 64 x N), sim's bit-exact model; a run
+// without one leaves D's bits zero.
+using WgmmaArithmetic =
+    std::function<void(const WgmmaForm& form, std::span<const std::uint64_t> a, std::span<const std::uint64_t> b,
+                       std::span<const std::uint64_t> c, std::span<std::uint64_t> d)>;
+
 struct GridShape {
   std::array<int, 3> grid{1, 1, 1};
   std::array<int, 3> block{32, 1, 1};
@@ -124,6 +131,7 @@ struct GridShape {
 struct RunOptions {
   std::uint64_t max_steps = std::uint64_t{1} << 32;  // thread-instructions in all
   MmaArithmetic arithmetic;                          // called from several threads at once
+  WgmmaArithmetic wgmma_arithmetic;                  // the same for wgmma.mma_async
   int threads = 1;                                   // CTAs run at once (at most the grid's)
   // mma.sync makes sums (the proof's evidence); off, its D elements are
   // opaque values (a run for the numbers alone: sim's).

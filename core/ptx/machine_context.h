@@ -70,6 +70,29 @@ struct PendingCopy {
   int inst;
 };
 
+// One wgmma.mma_async in flight (core/ptx/ptx_wgmma.h): computed when it
+// was issued, its D written to the accumulator registers at the
+// wgmma.wait_group that completes its group; the shared bytes it reads stay
+// read until then.
+struct PendingWgmma {
+  int inst = -1;
+  std::vector<int> regs;              // D's registers (the same in every thread)
+  std::vector<int> a_regs;            // A's, when A comes from registers
+  std::vector<std::vector<Value>> d;  // per thread of the warpgroup, per register of D
+  std::vector<std::uint32_t> shared;  // the shared bytes it reads
+};
+
+// A warpgroup's wgmma.mma_asyncs in flight: issued since the last commit,
+// then the committed groups, oldest first.
+struct WarpgroupState {
+  std::vector<PendingWgmma> open;
+  std::vector<std::vector<PendingWgmma>> groups;
+  bool empty() const { return open.empty() && groups.empty(); }
+  // The newest wgmma in flight that writes register `reg`, and the index
+  // of the register in its D; nullptr when none.
+  const PendingWgmma* writer_of(int reg, std::size_t* index) const;
+};
+
 struct ThreadState {
   enum class Status : std::uint8_t { running, at_collective, at_barrier, exited };
   std::vector<Value> regs;
@@ -82,6 +105,13 @@ struct ThreadState {
   // registers are: no other thread sees it, so no order is checked.
   std::vector<std::uint8_t> local;
   std::vector<Tag> local_tags;
+  // Kernels with wgmma: per register, the wgmma.mma_asyncs in flight that
+  // write it (an access by another instruction is a refutation), and
+  // whether an instruction other than a wgmma wrote it since the thread's
+  // last wgmma.fence.  Empty in kernels without wgmma.
+  std::vector<std::uint16_t> in_flight;
+  std::vector<std::uint8_t> unfenced;
+  std::uint32_t proxy_fences = 0;  // fence.proxy.async executed
 };
 
 struct CtaState {
@@ -96,6 +126,14 @@ struct CtaState {
   std::vector<std::uint32_t> reader, read_epoch, read_warp_epoch;
   std::vector<std::uint16_t> pending;
   std::vector<std::int32_t> pending_inst;
+  // Per shared byte: the wgmma.mma_asyncs in flight that read it, and the
+  // last of them (kernels with wgmma; else empty).
+  std::vector<std::uint16_t> wgmma_reading;
+  std::vector<std::int32_t> wgmma_reading_inst;
+  // Per shared byte: its writer's count of fence.proxy.async at the write
+  // (a wgmma, the async proxy, sees the byte once the writer has fenced).
+  std::vector<std::uint32_t> write_proxy_fences;
+  std::vector<WarpgroupState> warpgroups;
   std::uint32_t epoch = 1;
   std::vector<std::uint32_t> warp_epoch;
   // The line of a barrier that completed in this epoch among part of the
@@ -153,7 +191,10 @@ class ThreadContext {
   // The operand's value, `bits` wide (registers, immediates, special
   // registers, a symbol's address).
   Value get(const Operand& op, int bits) const;
-  Value reg(int index) const { return t_.regs[static_cast<std::size_t>(index)]; }
+  Value reg(int index) const {
+    check_in_flight(index, "reads");
+    return t_.regs[static_cast<std::size_t>(index)];
+  }
   // The instruction that last wrote register `index`, or -1.
   int reg_writer(int index) const { return t_.writer[static_cast<std::size_t>(index)]; }
   void set_reg(int index, Value v);
@@ -181,6 +222,33 @@ class ThreadContext {
   void cp_async_commit();
   void cp_async_wait(const Instruction& inst, std::int64_t newest_pending);
 
+  // wgmma.mma_async: the shared bytes it reads while in flight (a write of
+  // one is a refutation until the wgmma completes).
+  void wgmma_reads(std::uint64_t offset, int bytes);
+  WarpgroupState& warpgroup() { return cta_.warpgroups[static_cast<std::size_t>(thread_ / 128)]; }
+  // wgmma.wait_group: the warpgroup's committed groups completed until at
+  // most `newest_pending` remain (D to its registers, shared bytes released).
+  void wgmma_wait(std::int64_t newest_pending);
+  // fence.proxy.async: the thread's shared writes so far are seen by the
+  // async proxy (wgmma).
+  void proxy_fence() { ++t_.proxy_fences; }
+  // wgmma's read (the async proxy) of shared bytes: each written by a thread
+  // that has executed fence.proxy.async since, or a refutation.
+  void require_proxy_fenced(const Instruction& inst, std::uint64_t offset, int bytes) const;
+  // wgmma.mma_async issued: its registers in flight until its wait.
+  void wgmma_issue(const PendingWgmma& p) {
+    for (const int r : p.regs) ++t_.in_flight[static_cast<std::size_t>(r)];
+    for (const int r : p.a_regs) ++t_.in_flight[static_cast<std::size_t>(r)];
+  }
+  // wgmma.fence: the thread's registers count as fenced.
+  void wgmma_fence();
+  // The register as a wgmma reads it (its accumulator: the value of the
+  // newest wgmma in flight that writes it, else the register).
+  Value wgmma_reg(int index) const;
+  bool unfenced(int index) const { return !t_.unfenced.empty() && t_.unfenced[static_cast<std::size_t>(index)] != 0; }
+  // A thread that ends with wgmmas of its warpgroup in flight: a refutation.
+  void require_no_wgmma_in_flight(const Instruction& inst);
+
   [[noreturn]] void fault(const Instruction& inst, const std::string& message) const;
   [[noreturn]] void unfollowed(const Instruction& inst, const std::string& message) const;
   // Two accesses the barrier epochs do not order: a refutation, or
@@ -200,6 +268,12 @@ class ThreadContext {
   bool unordered(std::uint32_t other, std::uint32_t epoch, std::uint32_t warp_epoch) const;
   void not_pending(const Instruction& inst, std::uint64_t byte, const char* access) const;
   void shared_write(const Instruction& inst, std::uint64_t offset, int bytes);
+  // A register a wgmma in flight writes, accessed by another instruction.
+  void check_in_flight(int index, const char* access) const {
+    if (!t_.in_flight.empty() && index >= 0 && t_.in_flight[static_cast<std::size_t>(index)] != 0)
+      in_flight_fault(index, access);
+  }
+  [[noreturn]] void in_flight_fault(int index, const char* access) const;
 
   Machine& m_;
   CtaState& cta_;
@@ -220,6 +294,8 @@ class WarpContext {
   }
   // bar.warp.sync: a new epoch of the warp's shared-memory accesses.
   void sync() { ++cta_.warp_epoch[static_cast<std::size_t>(first_ / 32)]; }
+  // A warpgroup's instruction (wgmma): its state.
+  WarpgroupState& warpgroup() { return cta_.warpgroups[static_cast<std::size_t>(first_ / 128)]; }
 
  private:
   Machine& m_;

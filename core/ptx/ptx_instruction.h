@@ -15,6 +15,8 @@
 #include "core/base/error.h"
 #include "core/ptx/ptx_types.h"
 
+#include "core/program/dtype.h"
+
 namespace mmacheck {
 struct MmaInst;
 }
@@ -78,9 +80,24 @@ using ThreadExec = void (*)(const Instruction&, ThreadContext&);
 using WarpExec = void (*)(const Instruction&, WarpContext&);
 
 // How the machine schedules an instruction: per thread; once per warp when
-// every lane of it has arrived; a CTA barrier (bar.sync, barrier.sync,
-// bar.arrive, barrier.arrive: the scheduler runs them).
-enum class Collective : std::uint8_t { none, warp, cta };
+// every lane of it has arrived; once per warpgroup (4 consecutive warps, the
+// first a multiple of 4: the wgmma instructions) when its 128 threads have;
+// a CTA barrier (bar.sync, barrier.sync, bar.arrive, barrier.arrive: the
+// scheduler runs them).
+enum class Collective : std::uint8_t { none, warp, warpgroup, cta };
+
+// wgmma.mma_async's form (core/ptx/ptx_wgmma.h): m64nNkK, D's, A's and B's
+// types, and the immediates (scale-a, scale-b, trans-a, trans-b).
+struct WgmmaForm {
+  int n = 0;
+  int k = 0;
+  DType d = DType::f32;
+  DType a = DType::f16;
+  DType b = DType::f16;
+  bool a_in_registers = false;
+  bool trans_a = false;  // imm-trans-a: A MN-major
+  bool trans_b = false;  // imm-trans-b: B MN-major (K x N with N contiguous)
+};
 
 enum class Cmp : std::uint8_t { eq, ne, lt, le, gt, ge, lo, ls, hi, hs, equ, neu, ltu, leu, gtu, geu, num, nan };
 enum class BoolOp : std::uint8_t { none, and_op, or_op, xor_op };
@@ -113,6 +130,7 @@ struct Instruction {
   // bar.arrive, barrier.arrive: 1 (the thread does not wait)
   std::int64_t count = 0;
   const MmaInst* mma = nullptr;
+  WgmmaForm wgmma{};
   std::vector<Operand> ops;
 };
 

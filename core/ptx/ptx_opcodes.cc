@@ -16,6 +16,7 @@
 #include "core/program/dtype.h"
 #include "core/ptx/machine_context.h"
 #include "core/ptx/ptx_float.h"
+#include "core/ptx/ptx_wgmma.h"
 
 namespace mmacheck::ptx {
 
@@ -153,6 +154,7 @@ void exec_cp_async(const Instruction& inst, ThreadContext& t) {
 void exec_cp_commit(const Instruction&, ThreadContext& t) { t.cp_async_commit(); }
 void exec_cp_wait(const Instruction& inst, ThreadContext& t) { t.cp_async_wait(inst, inst.count); }
 void exec_nop(const Instruction&, ThreadContext&) {}
+void exec_proxy_fence(const Instruction&, ThreadContext& t) { t.proxy_fence(); }
 
 // ---- semantics: control ------------------------------------------------------
 
@@ -1089,6 +1091,14 @@ const std::array kRows{
     Row{"cp.async.wait_group", 0, "", 1, 1, exec_cp_wait, nullptr, Collective::none},
     Row{"cp.async.wait_all", 0, "", 0, 0, exec_cp_wait, nullptr, Collective::none},
     Row{"cp.async", kSpace | kCache, "ca cg", 3, 5, exec_cp_async, nullptr, Collective::none},
+    // Hopper's warpgroup MMA (core/ptx/ptx_wgmma.h) and the proxy fence
+    // before it (generic-proxy writes of shared memory, then wgmma's reads).
+    Row{"wgmma.fence", 0, "sync aligned", 0, 0, nullptr, exec_wgmma_fence, Collective::warpgroup},
+    Row{"wgmma.mma_async", 0, "", 6, 8, nullptr, exec_wgmma_mma, Collective::warpgroup},
+    Row{"wgmma.commit_group", 0, "sync aligned", 0, 0, nullptr, exec_wgmma_commit, Collective::warpgroup},
+    Row{"wgmma.wait_group", 0, "sync aligned", 1, 1, nullptr, exec_wgmma_wait, Collective::warpgroup},
+    Row{"fence.proxy.async", 0, "shared::cta shared::cluster global", 0, 0, exec_proxy_fence, nullptr,
+        Collective::none},
 };
 
 bool cache_word(std::string_view m) {
@@ -1266,7 +1276,13 @@ void check_operands(Instruction& inst, const Row& row, const PtxKernel& k) {
     for (std::size_t i = 1; i < 5; ++i) require_value(inst, i);
     return;
   }
-  if (name == "ret" || name == "exit" || name == "membar" || name == "fence" || name == "cp.async.commit_group") return;
+  if (name.starts_with("wgmma.")) {
+    check_wgmma_operands(inst, k);
+    return;
+  }
+  if (name == "ret" || name == "exit" || name == "membar" || name == "fence" || name == "fence.proxy.async" ||
+      name == "cp.async.commit_group")
+    return;
   // Arithmetic, setp, selp, cvt, cvta, prmt: a register, then values.
   require_reg(inst, 0, "the destination");
   for (std::size_t i = 1; i < inst.ops.size(); ++i) require_value(inst, i);
@@ -1292,7 +1308,9 @@ void decode_instruction(Instruction& inst, const PtxKernel& kernel, const Source
   inst.thread = row->thread;
   inst.warp = row->warp;
   inst.collective = row->collective;
-  if (row->name == "mma.sync") {
+  if (row->name == "wgmma.mma_async") {
+    decode_wgmma(inst, opcode_loc);
+  } else if (row->name == "mma.sync") {
     inst.mma = find_mma_inst(op);
     if (inst.mma == nullptr)
       throw Error(opcode_loc, "'" + op + "' is not an mma.sync instruction of the table (core/gemm/mma_inst.cc)");
@@ -1389,7 +1407,8 @@ void decode_instruction(Instruction& inst, const PtxKernel& kernel, const Source
                                 " operands, not " + std::to_string(n));
   // `{ %rs1 }`, a vector of one register, is that register (Triton's inline
   // assembly writes loads so), except where the instruction takes vectors.
-  if (row->name != "mma.sync" && row->name != "ldmatrix.sync" && row->name != "stmatrix.sync")
+  if (row->name != "mma.sync" && row->name != "ldmatrix.sync" && row->name != "stmatrix.sync" &&
+      row->name != "wgmma.mma_async")
     for (Operand& o : inst.ops)
       if (o.kind == Kind::vec && o.regs.size() == 1 && inst.vec == 1) {
         o.kind = Kind::reg;

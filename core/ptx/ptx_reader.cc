@@ -705,7 +705,8 @@ class Reader {
         else if (!is_punct("}")) throw error(peek(), "expected ',' or '}' in a vector");
       }
       next();
-      if (o.regs.empty() || o.regs.size() > 32) throw error(t, "a vector of 1 to 32 registers");
+      // wgmma.mma_async m64n256 with an f32 D takes 128 registers.
+      if (o.regs.empty() || o.regs.size() > 128) throw error(t, "a vector of 1 to 128 registers");
       return o;
     }
     if (is_punct("[")) {

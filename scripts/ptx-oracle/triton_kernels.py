@@ -1,8 +1,11 @@
 """The PTX of tests/data/ptx/triton/: Triton's matmul (the tutorial's kernel,
 without its grouped ordering) compiled for sm_80 without a GPU, in several
-configurations, and planted mistakes, each with its launch file.
+configurations, and planted mistakes, each with its launch file; and of
+tests/data/ptx/triton_sm90/: the same kernel compiled for sm_90 (wgmma with
+shared-memory descriptors, pointer loads, no TMA), its PTX version pinned
+to 8.8 (Triton 3.9 writes 9.4 for sm_90, newer than CUDA 13's ptxas takes).
 
-    /path/to/venv/bin/python scripts/ptx-oracle/triton_kernels.py   # pip install triton (3.9)
+    /path/to/venv/bin/python scripts/ptx-oracle/triton_kernels.py [sm80|sm90]   # pip install triton (3.9)
 
 Mistakes are planted two ways: in the Triton source (a skipped K tile, B
 loaded from A's pointers, a wrong epilogue column, A and B swapped in the
@@ -63,7 +66,7 @@ def make_kernel(plant):
     return matmul_kernel
 
 
-def compile_ptx(dtype, out_dtype, bm, bn, bk, warps, stages, plant=""):
+def compile_ptx(dtype, out_dtype, bm, bn, bk, warps, stages, plant="", arch=80):
     t = {"float16": "*fp16", "bfloat16": "*bf16", "float32": "*fp32"}
     sig = {"a_ptr": t[dtype], "b_ptr": t[dtype], "c_ptr": t[out_dtype]}
     for name in ["M", "N", "K", "stride_am", "stride_ak", "stride_bk", "stride_bn", "stride_cm", "stride_cn"]:
@@ -72,7 +75,10 @@ def compile_ptx(dtype, out_dtype, bm, bn, bk, warps, stages, plant=""):
         sig[name] = "constexpr"
     src = ASTSource(fn=make_kernel(plant), signature=sig,
                     constexprs={"BLOCK_M": bm, "BLOCK_N": bn, "BLOCK_K": bk, "PLANT": plant})
-    k = triton.compile(src, target=GPUTarget("cuda", 80, 32), options={"num_warps": warps, "num_stages": stages})
+    options = {"num_warps": warps, "num_stages": stages}
+    if arch == 90:
+        options["ptx_version"] = 88
+    k = triton.compile(src, target=GPUTarget("cuda", arch, 32), options=options)
     return k.asm["ptx"], k.metadata.shared, k.metadata.num_warps
 
 
@@ -130,16 +136,23 @@ SOURCE_PLANTS = ["skip_k", "b_from_a", "epilogue", "dot_swapped"]
 PTX_PLANTS = [("no_barrier", drop_first_barrier), ("mma_swap", swap_mma_a), ("ldmatrix_row", move_ldmatrix_row)]
 
 
-def write(name, ptx, how, launch_obj):
-    with open(os.path.join(OUT, name + ".ptx"), "w") as f:
+ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
+
+
+def write(name, ptx, how, launch_obj, out=OUT):
+    if out != OUT:  # the sources .file names: in the repository, relative to it
+        ptx = ptx.replace('"' + ROOT + "/", '"')
+    with open(os.path.join(out, name + ".ptx"), "w") as f:
         f.write("// made by scripts/ptx-oracle/triton_kernels.py (triton %s): %s\n" % (triton.__version__, how))
         f.write(ptx)
-    with open(os.path.join(OUT, name + ".launch.json"), "w") as f:
+    with open(os.path.join(out, name + ".launch.json"), "w") as f:
         json.dump(launch_obj, f, indent=1)
         f.write("\n")
 
 
 def main():
+    if sys.argv[1:] == ["sm90"]:
+        return main_sm90()
     os.makedirs(OUT, exist_ok=True)
     for (name, dt, odt, bm, bn, bk, w, s, m, n, k) in CONFIGS:
         how = "%s x %s -> %s, BLOCK %dx%dx%d, num_warps %d, num_stages %d, sm_80" % (dt, dt, odt, bm, bn, bk, w, s)
@@ -158,6 +171,87 @@ def main():
             how = "%s with its PTX edited: %s" % (name, plant)
             write(name + "_" + plant, edit(ptx), how, launch(dt, odt, m, n, k, bm, bn, shared, warps, nparams_of(ptx)))
     print("wrote", len([f for f in os.listdir(OUT) if f.endswith(".ptx")]), "PTX files to", os.path.normpath(OUT))
+    if sys.argv[1:] != ["sm80"]:
+        main_sm90()
+
+
+# ---- sm_90: wgmma -------------------------------------------------------------
+
+OUT90 = os.path.join(os.path.dirname(__file__), "..", "..", "tests", "data", "ptx", "triton_sm90")
+
+CONFIGS90 = [
+    # name, dtype, out dtype, BLOCK_M, BLOCK_N, BLOCK_K, warps, stages, M, N, K
+    ("f16_64x64x32_w4", "float16", "float16", 64, 64, 32, 4, 3, 128, 128, 128),
+    ("bf16_64x128x64_w4", "bfloat16", "float32", 64, 128, 64, 4, 2, 64, 128, 192),
+    ("f16_128x64x64_w8", "float16", "float32", 128, 64, 64, 8, 3, 128, 128, 128),
+]
+
+SOURCE_PLANTS90 = ["skip_k", "b_from_a", "epilogue"]
+
+
+def drop_wgmma_wait(ptx):
+    if "wgmma.wait_group.sync.aligned 0;" not in ptx:
+        raise SystemExit("no wgmma.wait_group 0 to delete")
+    return ptx.replace("wgmma.wait_group.sync.aligned 0;", "// wgmma.wait_group 0 deleted", 1)
+
+
+def weaken_wgmma_wait(ptx):
+    if "wgmma.wait_group.sync.aligned 0;" not in ptx:
+        raise SystemExit("no wgmma.wait_group 0 to weaken")
+    return ptx.replace("wgmma.wait_group.sync.aligned 0;", "wgmma.wait_group.sync.aligned 1;", 1)
+
+
+def halve_descriptor_sbo(ptx):
+    """The first descriptor constant (an or.b64 with the swizzle bits 62-63
+    set) with its stride byte offset (bits 32-45, in 16-byte units) halved."""
+    for m in re.finditer(r"or\.b64\s+(%rd\d+), (%rd\d+), (-?\d+);", ptx):
+        bits = int(m.group(3)) & (2 ** 64 - 1)
+        sbo = (bits >> 32) & 0x3FFF
+        if bits >> 62 == 0 or sbo < 2:
+            continue
+        new = (bits & ~(0x3FFF << 32)) | ((sbo // 2) << 32)
+        if new >= 2 ** 63:
+            new -= 2 ** 64
+        text = m.group(0).replace(m.group(3), str(new))
+        return ptx[:m.start()] + text + ptx[m.end():]
+    raise SystemExit("no descriptor constant to edit")
+
+
+def drop_proxy_fence(ptx):
+    if "fence.proxy.async.shared::cta;" not in ptx:
+        raise SystemExit("no fence.proxy.async to delete")
+    return ptx.replace("fence.proxy.async.shared::cta;", "// fence.proxy.async deleted", 1)
+
+
+PTX_PLANTS90 = [("weak_wait", weaken_wgmma_wait), ("descriptor_sbo", halve_descriptor_sbo),
+                ("no_proxy_fence", drop_proxy_fence)]
+
+
+def main_sm90():
+    os.makedirs(OUT90, exist_ok=True)
+    for (name, dt, odt, bm, bn, bk, w, s, m, n, k) in CONFIGS90:
+        how = "%s x %s -> %s, BLOCK %dx%dx%d, num_warps %d, num_stages %d, sm_90, ptx_version 88" % (
+            dt, dt, odt, bm, bn, bk, w, s)
+        ptx, shared, warps = compile_ptx(dt, odt, bm, bn, bk, w, s, arch=90)
+        write(name, ptx, how, launch(dt, odt, m, n, k, bm, bn, shared, warps, nparams_of(ptx)), OUT90)
+    # Planted mistakes on the first and the last (two warpgroups) configuration.
+    for (name, dt, odt, bm, bn, bk, w, s, m, n, k) in [CONFIGS90[0], CONFIGS90[-1]]:
+        for plant in SOURCE_PLANTS90:
+            how = "%s with PLANT=%s in the source" % (name, plant)
+            ptx, shared, warps = compile_ptx(dt, odt, bm, bn, bk, w, s, plant, arch=90)
+            write(name + "_" + plant, ptx, how, launch(dt, odt, m, n, k, bm, bn, shared, warps, nparams_of(ptx)),
+                  OUT90)
+        ptx, shared, warps = compile_ptx(dt, odt, bm, bn, bk, w, s, arch=90)
+        for plant, edit in PTX_PLANTS90:
+            how = "%s with its PTX edited: %s" % (name, plant)
+            write(name + "_" + plant, edit(ptx), how,
+                  launch(dt, odt, m, n, k, bm, bn, shared, warps, nparams_of(ptx)), OUT90)
+        # The wait deleted, K one tile: the epilogue reads the accumulators in flight.
+        how = "%s with its PTX edited: no_wait (wgmma.wait_group deleted), K = BLOCK_K" % name
+        write(name + "_no_wait", drop_wgmma_wait(ptx), how,
+              launch(dt, odt, m, n, bk, bm, bn, shared, warps, nparams_of(ptx)), OUT90)
+    print("wrote", len([f for f in os.listdir(OUT90) if f.endswith(".ptx")]), "PTX files to",
+          os.path.normpath(OUT90))
 
 
 if __name__ == "__main__":

@@ -1,11 +1,13 @@
 #include "sim/ptx/ptx_sim.h"
 
+#include <algorithm>
 #include <cmath>
 #include <vector>
 
 #include "core/base/worker_pool.h"
 #include "core/ptx/ptx_check.h"
 #include "sim/numerics/element_value.h"
+#include "sim/numerics/wgmma_model.h"
 
 namespace mmacheck::sim {
 
@@ -81,6 +83,22 @@ PtxCase simulate_ptx_case(const ptx::PtxKernel& kernel, const ptx::PtxLaunch& la
   options.arithmetic = [&arch](const MmaInst& inst, std::span<const std::uint64_t> a, std::span<const std::uint64_t> b,
                                std::span<const std::uint64_t> c,
                                std::span<std::uint64_t> d) { mma_tile(inst, arch, a, b, c, d); };
+  // wgmma.mma_async: the architecture's wgmma row (an Error for one without wgmma).
+  if (std::any_of(kernel.code.begin(), kernel.code.end(),
+                  [](const ptx::Instruction& i) { return i.collective == ptx::Collective::warpgroup; })) {
+    const ArchParams* row = nullptr;
+    for (const ArchParams& p : all_wgmma_arith())
+      if (p.name == arch.name) row = &p;
+    if (row == nullptr)
+      throw Error(kernel.loc, "kernel " + kernel.name + " executes wgmma.mma_async, which " + std::string(arch.name) +
+                                  " does not have (--arch sm_90)");
+    const ArchParams& wgmma = *row;
+    options.wgmma_arithmetic = [&wgmma](const ptx::WgmmaForm& f, std::span<const std::uint64_t> a,
+                                        std::span<const std::uint64_t> b, std::span<const std::uint64_t> c,
+                                        std::span<std::uint64_t> d) {
+      wgmma_tile(WgmmaInst{f.n, f.d, f.a, f.b, false}, wgmma, a, b, c, d);
+    };
+  }
   const ptx::RunResult run = ptx::run_grid(kernel, launch.shape, placed.params, memory, provenance, options);
   out.refutation = run.refutation;
   out.unfollowed = run.unfollowed;
