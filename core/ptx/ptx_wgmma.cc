@@ -38,7 +38,9 @@ WgmmaOperand operand_of(const WgmmaForm& f, char which) {
 }
 
 // A value every thread of the warpgroup gives alike, not computed from
-// tensor data: a descriptor, scale-d.
+// tensor data: a descriptor, scale-d.  Threads that give different values
+// end the run unfollowed, not refuted: the ISA does not say which thread's
+// value the instruction takes.
 std::uint64_t uniform(const Instruction& inst, WarpContext& w, const Operand& op, int bits, const char* what) {
   std::uint64_t first = 0;
   for (int l = 0; l < kWarpgroup; ++l) {
@@ -47,9 +49,9 @@ std::uint64_t uniform(const Instruction& inst, WarpContext& w, const Operand& op
     t.require_plain(inst, v, (bits + 7) / 8, what);
     if (l == 0) first = v.bits;
     else if (v.bits != first)
-      w.fault(inst, l,
-              std::string(what) + " is " + hex(v.bits) + " in thread " + std::to_string(l) + " of the warpgroup and " +
-                  hex(first) + " in thread 0 (the warpgroup gives one)");
+      w.lane(l).unfollowed(inst, std::string(what) + " is " + hex(v.bits) + " in thread " + std::to_string(l) +
+                                     " of the warpgroup and " + hex(first) +
+                                     " in thread 0: which thread's value wgmma takes, the PTX ISA does not say");
   }
   return first;
 }
