@@ -19,6 +19,7 @@
 #include "core/ptx/ptx_reader.h"
 #include "sim/ptx/ptx_sim.h"
 #include "tests/support.h"
+#include "tests/test_ptx_support.h"
 
 namespace test_ptx {
 
@@ -585,18 +586,7 @@ namespace test_ptx {
 TEST_CASE(
     "sim of a PTX launch: D within the f64 reference's bound for the kernels that prove, not for a skipped K tile",
     "[ptx][sim]") {
-  const auto outside = [](const std::string& path) {
-    const PtxModule m = read_ptx(read_file(source_path(path)), path);
-    PtxLaunch l = read_launch(read_file(source_path(launch_path_for(path))), launch_path_for(path));
-    const PtxKernel& k = bind_launch(l, m);
-    std::int64_t n = 0;
-    for (int i = 0; i < 8; ++i) {
-      const sim::PtxCase c = sim::simulate_ptx_case(k, l, sim::arch_params("sm_90"), 1, i, sim::InputSet::standard);
-      REQUIRE_FALSE(c.refutation.has_value());
-      n += c.outside_bound;
-    }
-    return n;
-  };
+  const auto outside = [](const std::string& path) { return sim_outside_bound(path, 8); };
   CHECK(outside("tests/data/ptx/nvcc/shared.ptx") == 0);
   CHECK(outside("tests/data/ptx/triton/f16_32x32x32_w4.ptx") == 0);
   CHECK(outside("tests/data/ptx/triton/bf16_32x32x32_w4.ptx") == 0);

@@ -24,6 +24,7 @@
 #include "sim/numerics/wgmma_model.h"
 #include "sim/ptx/ptx_sim.h"
 #include "tests/support.h"
+#include "tests/test_ptx_support.h"
 
 namespace test_ptx_wgmma {
 
@@ -65,6 +66,25 @@ PtxReport check_text(const std::string& text, const std::string& launch = "") {
   const PtxModule m = read_ptx(text, "k.ptx");
   const std::string l = launch.empty() ? read_file(source_path("tests/data/ptx/wgmma/m64n8k16.launch.json")) : launch;
   return check_ptx_launch(m, read_launch(l, "k.launch.json"), {});
+}
+
+// A kernel's text with a planted mistake: refuted with `message`, at an
+// instruction whose opcode starts with `opcode`.
+struct Case {
+  const char* what;
+  std::string text;
+  const char* opcode;
+  const char* message;
+};
+void expect_refuted(const std::vector<Case>& cases) {
+  for (const Case& c : cases) {
+    INFO(c.what);
+    const PtxReport r = check_text(c.text);
+    CHECK(r.verdict == FrameVerdict::refuted);
+    CHECK_THAT(r.message, Catch::Contains(c.message));
+    REQUIRE(r.finding.has_value());
+    CHECK(opcode_at(c.text, r.finding->loc.line).starts_with(c.opcode));
+  }
 }
 
 struct Tally {
@@ -118,12 +138,6 @@ TEST_CASE("wgmma's asynchronous hazards are refuted at the instruction", "[ptx][
   const std::string text = read_file(source_path(kHand));
   const std::string wait = "\twgmma.wait_group.sync.aligned 0;\n";
   const std::string first_store = "\tst.global.v2.f32 [%rd13], {%f0, %f1};\n";
-  struct Case {
-    const char* what;
-    std::string text;
-    const char* opcode;
-    const char* message;
-  };
   const std::vector<Case> cases{
       {"D stored before the wait", edited(edited(text, wait, ""), first_store, first_store + wait), "st.global",
        "reads register %f0, an accumulator of the wgmma.mma_async at line 63 still in flight"},
@@ -149,14 +163,7 @@ TEST_CASE("wgmma's asynchronous hazards are refuted at the instruction", "[ptx][
       {"A's descriptor with a stride of 128 bytes, not 256",
        edited(text, "or.b64 %rd8, %rd9, 68720001024;", "or.b64 %rd8, %rd9, 34360262656;"), "wgmma.mma_async", "A["},
   };
-  for (const Case& c : cases) {
-    INFO(c.what);
-    const PtxReport r = check_text(c.text);
-    CHECK(r.verdict == FrameVerdict::refuted);
-    CHECK_THAT(r.message, Catch::Contains(c.message));
-    REQUIRE(r.finding.has_value());
-    CHECK(opcode_at(c.text, r.finding->loc.line).starts_with(c.opcode));
-  }
+  expect_refuted(cases);
 }
 
 TEST_CASE(
@@ -169,12 +176,6 @@ TEST_CASE(
   CHECK(ok.verdict == FrameVerdict::proved);
   const std::string mma = "{%r10, %r11, %r12, %r13}, %rd11";
   const std::string wait = "\twgmma.wait_group.sync.aligned 0;\n";
-  struct Case {
-    const char* what;
-    std::string text;
-    const char* opcode;
-    const char* message;
-  };
   const std::vector<Case> cases{
       {"A's registers 0 and 2 exchanged", edited(text, mma, "{%r12, %r11, %r10, %r13}, %rd11"), "wgmma.mma_async",
        "which is not A[0][k]"},
@@ -184,14 +185,7 @@ TEST_CASE(
        edited(text, "\twgmma.fence.sync.aligned;\n", "\twgmma.fence.sync.aligned;\n\tadd.s32 %r10, %r10, 0;\n"),
        "wgmma.mma_async", "A register %r10 of thread 0 was written by 'add.s32'"},
   };
-  for (const Case& c : cases) {
-    INFO(c.what);
-    const PtxReport r = check_text(c.text);
-    CHECK(r.verdict == FrameVerdict::refuted);
-    CHECK_THAT(r.message, Catch::Contains(c.message));
-    REQUIRE(r.finding.has_value());
-    CHECK(opcode_at(c.text, r.finding->loc.line).starts_with(c.opcode));
-  }
+  expect_refuted(cases);
 }
 
 TEST_CASE("wgmma needs whole warpgroups meeting at it", "[ptx][wgmma]") {
@@ -250,18 +244,7 @@ TEST_CASE("sim of a wgmma kernel: D is the wgmma model's, bit for bit; Triton's 
   const PtxKernel& k = bind_launch(l, m);
   // An architecture without wgmma is an error at the kernel.
   CHECK_THROWS_AS(sim::simulate_ptx_case(k, l, sim::arch_params("sm_80"), 7, 0, sim::InputSet::standard), Error);
-  const auto outside = [](const std::string& path) {
-    const PtxModule pm = read_ptx(read_file(source_path(path)), path);
-    PtxLaunch pl = read_launch_for(source_path(path));
-    const PtxKernel& pk = bind_launch(pl, pm);
-    std::int64_t n = 0;
-    for (int i = 0; i < 3; ++i) {
-      const sim::PtxCase c = sim::simulate_ptx_case(pk, pl, sim::arch_params("sm_90"), 1, i, sim::InputSet::standard);
-      REQUIRE_FALSE(c.refutation.has_value());
-      n += c.outside_bound;
-    }
-    return n;
-  };
+  const auto outside = [](const std::string& path) { return sim_outside_bound(path, 3); };
   CHECK(outside("tests/data/ptx/triton_sm90/f16_64x64x32_w4.ptx") == 0);
   CHECK(outside("tests/data/ptx/triton_sm90/bf16_64x128x64_w4.ptx") == 0);
   CHECK(outside("tests/data/ptx/triton_sm90/f16_128x64x64_w8_skip_k.ptx") > 0);

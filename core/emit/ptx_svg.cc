@@ -167,16 +167,7 @@ std::string draw_ptx_svg(const ptx::PtxReport& report, const std::vector<ptx::DW
     summary->cells = rows * cols;
     summary->marked = marked;
   }
-  std::ostringstream svg;
-  svg << "<svg xmlns='http://www.w3.org/2000/svg' width='" << width << "' height='" << height << "' viewBox='0 0 "
-      << width << " " << height << "' font-family='monospace' font-size='10'>\n"
-      << "<style>.title{font-size:13px;font-weight:bold}.small{font-size:10px;fill:#555}"
-         ".index{font-size:9px;fill:#777}.legend{font-size:12px}.cell{stroke:#fff;stroke-width:1}"
-         ".region{fill:none;stroke:#000;stroke-width:2.5}.found{fill:none;stroke:#d00;stroke-width:2.5}"
-         ".lane{fill:none;stroke:#00c;stroke-width:2.5}</style>\n"
-      << "<rect width='100%' height='100%' fill='#fff'/>\n"
-      << body.str() << "</svg>\n";
-  return svg.str();
+  return svg_document(width, height, "", body.str());
 }
 
 }  // namespace mmacheck

@@ -328,17 +328,10 @@ std::string draw_svg(const Program& program, const ProofReport& report, const Dr
   }
   const int total_h = y + kMargin;
 
-  std::ostringstream svg;
-  svg << "<svg xmlns='http://www.w3.org/2000/svg' width='" << width << "' height='" << total_h << "' viewBox='0 0 "
-      << width << " " << total_h << "' font-family='monospace' font-size='10'>\n"
-      << "<style>.title{font-size:13px;font-weight:bold}.small{font-size:10px;fill:#555}"
-         ".index{font-size:9px;fill:#777}.legend{font-size:12px}.cell{stroke:#fff;stroke-width:1}"
-         ".tile{stroke:#333;stroke-width:1.5}.region{fill:none;stroke:#000;stroke-width:2.5}"
-         ".found{fill:none;stroke:#d00;stroke-width:2.5}.wanted{fill:none;stroke:#080;stroke-width:2}"
-         ".lane{fill:none;stroke:#00c;stroke-width:2.5}.badge{font-size:8px;font-weight:bold}</style>\n"
-      << "<rect width='100%' height='100%' fill='#fff'/>\n"
-      << body.str() << "</svg>\n";
-  return svg.str();
+  return svg_document(width, total_h,
+                      ".tile{stroke:#333;stroke-width:1.5}.wanted{fill:none;stroke:#080;stroke-width:2}"
+                      ".badge{font-size:8px;font-weight:bold}",
+                      body.str());
 }
 
 }  // namespace mmacheck

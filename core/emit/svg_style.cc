@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <sstream>
 
 namespace mmacheck {
 
@@ -38,6 +39,20 @@ std::string lane_tint(std::int64_t lane) {
     out += kHex[byte % 16];
   }
   return out;
+}
+
+std::string svg_document(int width, int height, const std::string& style, const std::string& body) {
+  std::ostringstream svg;
+  svg << "<svg xmlns='http://www.w3.org/2000/svg' width='" << width << "' height='" << height << "' viewBox='0 0 "
+      << width << " " << height << "' font-family='monospace' font-size='10'>\n"
+      << "<style>.title{font-size:13px;font-weight:bold}.small{font-size:10px;fill:#555}"
+         ".index{font-size:9px;fill:#777}.legend{font-size:12px}.cell{stroke:#fff;stroke-width:1}"
+         ".region{fill:none;stroke:#000;stroke-width:2.5}.found{fill:none;stroke:#d00;stroke-width:2.5}"
+         ".lane{fill:none;stroke:#00c;stroke-width:2.5}"
+      << style << "</style>\n"
+      << "<rect width='100%' height='100%' fill='#fff'/>\n"
+      << body << "</svg>\n";
+  return svg.str();
 }
 
 }  // namespace mmacheck

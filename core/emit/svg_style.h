@@ -15,5 +15,9 @@ namespace mmacheck {
 std::string svg_escape(const std::string& s);
 // The fill of a cell lane `lane` (taken modulo 32) holds.
 std::string lane_tint(std::int64_t lane);
+// A whole picture: `body` on white, `width` x `height` px (its viewBox the
+// same, so it scales), monospace, with the classes every picture uses
+// (title, small, index, legend, cell, region, found, lane) and `style`'s.
+std::string svg_document(int width, int height, const std::string& style, const std::string& body);
 
 }  // namespace mmacheck
