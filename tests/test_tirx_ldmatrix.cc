@@ -275,6 +275,12 @@ TEST_CASE("ldmatrix in blocks of several warps, each from its own region: TVM's 
   CHECK(refuted == 18);  // 6 planted mistakes, their prints and dumps
   // The CTA's gemm is checked, every warp's registers: a planted mistake in warp 1 is named there.
   CHECK_THAT(refutations("bad_region_fixed.py", dir), Catch::Contains("warp 1"));
+  // A region whose extent differs by warp, an ldmatrix in a repeat loop of two iterations: located errors.
+  CHECK_THAT(error_of(replace_once(text_of("ok_m_split.py", dir), "A_w[warp:warp + 1,", "A_w[warp:2 * warp + 1,")),
+             Catch::Contains("the region's extent is 1 in warp 0 but 2 in warp 1"));
+  CHECK_THAT(error_of(replace_once(text_of("ok_m_split.lowered.py", dir),
+                                   "for repeat_0 in T.unroll(0, 1):", "for repeat_0 in T.unroll(0, 2):")),
+             Catch::Contains("(or in loops of one iteration)"));
   // __syncwarp orders one warp: in a block of several it is a located error, not a barrier.
   CHECK_THAT(error_of(replace_once(text_of("ok_m_split.py", dir), "T.cuda.cta_sync()", "T.cuda.warp_sync()")),
              Catch::Contains("T.cuda.warp_sync() orders one warp"));

@@ -284,7 +284,8 @@ void ReleaseReader::ptx_ldmatrix() {
   const Token& start = in_.peek();
   // The pattern's repeat loops of one iteration (`for repeat_0 in T.unroll(0, 1)`: a region of extent 1 on a
   // repeat axis, a warp's own slice) run it once.
-  if (!launched_ || std::any_of(loops_.begin(), loops_.end(), [](const Loop& l) { return l.extent - l.first != 1; }))
+  if (!launched_ ||
+      std::any_of(loops_.begin(), loops_.end(), [](const Loop& l) { return l.first != 0 || l.extent != 1; }))
     in_.fail(start, "mmacheck reads T.ptx.ldmatrix in the device entry, outside loops (or in loops of one iteration)");
   if (block_threads_ < 32) in_.fail(start, "mmacheck reads ldmatrix staging in blocks of whole warps");
   for (int i = 0; i < 5; ++i) in_.next();
@@ -347,9 +348,12 @@ void ReleaseReader::ptx_ldmatrix() {
       throw Error(r.loc, "this register views '" + v.alloc + "', the others '" + image + "'");
     image = v.alloc;
     const std::int64_t w = r.index->eval(IndexEnv{0, 0, 0, 0});
-    for (int lane = 1; lane < 32; ++lane)
-      if (r.index->eval(IndexEnv{lane, 0, lane, 0}) != w)
-        throw Error(r.loc, "the register index depends on the lane; mmacheck reads one register per matrix");
+    for (std::int64_t warp = 0; warp < std::max(1, block_threads_ / 32); ++warp)
+      for (std::int64_t lane = 0; lane < 32; ++lane)
+        if (r.index->eval(IndexEnv{lane, warp, 32 * warp + lane, 0}) != w)
+          throw Error(r.loc,
+                      "the register index depends on the lane or the warp; mmacheck reads one register per "
+                      "matrix");
     if (w < 0 || w >= v.size)
       throw Error(r.loc, r.view + "[" + std::to_string(w) + "] is outside the view's " + std::to_string(v.size) +
                              " registers");
@@ -363,7 +367,7 @@ void ReleaseReader::ptx_ldmatrix() {
   for (std::int64_t w = 0; w < block_threads_ / 32; ++w) {
     lane_words.emplace_back();
     for (std::int64_t lane = 0; lane < 8 * num; ++lane) {
-      const IndexEnv env{lane, w, 32 * w + lane, loops_.empty() ? 0 : loops_.front().first};
+      const IndexEnv env{lane, w, 32 * w + lane, 0};
       std::vector<std::int64_t> at;
       for (std::size_t d = 0; d < index.size(); ++d) {
         at.push_back(index[d].eval(env));
