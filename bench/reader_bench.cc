@@ -10,7 +10,9 @@
 // K-major tile without swizzle, each placement computed), a block-scale
 // file (five lines a case: instr, two selects, two places), a tcgen05 file
 // whose single case comes after the comment lines (its layout lines the
-// last ones).  The reader alone is timed, not the check.
+// last ones), a TMA file and an mma.sp metadata file the same way, and a
+// released-TIRx program after as many module-level constants (`C17 = 17`,
+// read as Python).  The reader alone is timed, not the check.
 #include <cstdio>
 #include <cstdlib>
 #include <ctime>
@@ -19,7 +21,10 @@
 #include <string_view>
 
 #include "core/base/error.h"
+#include "core/program/read/read_program.h"
 #include "core/scales/scale_reader.h"
+#include "core/sparse/sparse_reader.h"
+#include "core/tma/tma_reader.h"
 #include "core/wgmma/wgmma_reader.h"
 #include "core/tcgen05/tcgen05_reader.h"
 
@@ -71,6 +76,59 @@ std::string tcgen05_file(int lines) {
   return text;
 }
 
+std::string tma_file(int lines) {
+  std::string text;
+  for (int i = 0; i + 4 < lines; ++i) text += "# a comment line before the case\n";
+  return text +
+         "tma A dtype=f16 dims=8x256x64 strides=1024x16 box=8x64x2 swizzle=none smem=0x1000 coords=0,64,2\n"
+         "operand A dtype=f16 tile=64x16 major=K\n"
+         "descriptor start=0x1000 lbo=1024 sbo=128 swizzle=none\n"
+         "smem tma=A box=k%8,i,k/8\n";
+}
+
+std::string sparse_file(int lines) {
+  std::string text;
+  for (int i = 0; i + 3 < lines; ++i) text += "# a comment line before the case\n";
+  return text +
+         "instr mma.sp::ordered_metadata.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32\n"
+         "selector 0\n"
+         "meta holders=0 row=g+8*j2 chunk=j0+2*j1\n";
+}
+
+// The seed's corrected kernel (examples/tirx_seed_corrected.py) after lines of module constants.
+std::string tirx_file(int lines) {
+  std::string text =
+      "from tvm_tirx.script import tirx as T\n"
+      "import tvm_tirx.backend.cuda\n"
+      "from tvm_tirx.tirx.layout import S, Axis, TileLayout\n"
+      "laneid = Axis.get(\"laneid\")\n";
+  for (int i = 0; i + 30 < lines; ++i) text += "C" + std::to_string(i) + " = " + std::to_string(i) + "\n";
+  return text + R"(A_FRAG = TileLayout(S[(2, 8, 4, 2) : (2, 4 @ laneid, 1 @ laneid, 1)]).tile_to([16, 16], [16, 8])
+A_IMG = A_FRAG.pack(2)
+B_IMG = TileLayout(S[(8, 2, 4) : (4 @ laneid, 1, 1 @ laneid)])
+D_IMG = TileLayout(S[(2, 8, 4, 2) : (2, 4 @ laneid, 1 @ laneid, 1)])
+
+
+@T.function
+def main(A: T.Tensor((16, 16), "float16"), B: T.Tensor((8, 16), "float16"), D: T.Tensor((16, 8), "float32")):
+    with T.device_entry(launch=T.cuda.LaunchConfig(grid=[1], block=[32])):
+        lane = T.cuda.lane_id()
+        a = T.alloc_local((1, 1, 16, 8), "uint32", layout=A_IMG)
+        b = T.alloc_local((1, 1, 8, 8), "uint32", layout=B_IMG)
+        d = T.alloc_local((1, 1, 16, 8), "float32", layout=D_IMG)
+        a_h = T.decl_tensor(a.data, ty_args=[T.Tensor((8,), "float16", scope="local", layout=TileLayout(S[8:1]))])
+        b_h = T.decl_tensor(b.data, ty_args=[T.Tensor((4,), "float16", scope="local", layout=TileLayout(S[4:1]))])
+        d_r = T.decl_tensor(d.data, ty_args=[T.Tensor((4,), "float32", scope="local", layout=TileLayout(S[4:1]))])
+        for s in T.unroll(8):
+            a_h[s] = A[lane // 4 + 8 * (s // 2 % 2), 2 * (lane % 4) + s % 2 + 8 * (s // 4)]
+        for s in T.unroll(4):
+            b_h[s] = B[lane // 4, 2 * (lane % 4) + s % 2 + 8 * (s // 2)]
+        T.cuda.tile.apply("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32", d[:, :, :, :], a[:, :, :, :], b[:, :, :, :], T.float32(0), scope="warp")
+        for s in T.unroll(4):
+            D[lane // 4 + 8 * (s // 2), 2 * (lane % 4) + s % 2] = d_r[s]
+)";
+}
+
 // CPU seconds to read `text` with `read`, which must not throw.
 double time_read(const std::string& text, const std::function<void(std::string_view)>& read) {
   const double t = cpu_seconds();
@@ -103,6 +161,9 @@ int main(int argc, char** argv) {
       {"wgmma", wgmma_file, [](std::string_view t) { (void)read_wgmma_file(t, "bench.txt"); }},
       {"scales", scale_file, [](std::string_view t) { (void)read_scale_file(t, "bench.txt"); }},
       {"tcgen05", tcgen05_file, [](std::string_view t) { (void)read_tcgen05_file(t, "bench.txt"); }},
+      {"tma", tma_file, [](std::string_view t) { (void)read_tma_file(t, "bench.txt"); }},
+      {"sparse", sparse_file, [](std::string_view t) { (void)read_sparse_file(t, "bench.txt"); }},
+      {"tirx", tirx_file, [](std::string_view t) { (void)parse_program(t, "bench.py"); }},
   };
   std::printf("%-8s %10s %10s %14s %14s\n", "kind", "lines", "seconds", "ms/1000 lines", "vs 1/10 size");
   try {

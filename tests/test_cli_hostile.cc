@@ -5,6 +5,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <regex>
 
 #include <unistd.h>
 
@@ -77,6 +78,19 @@ TEST_CASE("a file that names no gemm is an error at a place, BOM or not", "[hard
     CHECK(
         r.err.find("CuTe headers, atom lists and DSL prints); read as a gemm program: the program has no gemm call") !=
         std::string::npos);
+  }
+  // A file cut mid-decorator, at every byte of its last line: an error at a line and column, exit 2.
+  const std::string whole = "\xef\xbb\xbf" + test::read_file(test::source_path("examples/tirx_seed_corrected.py"));
+  const std::size_t at = whole.find("@T.function");
+  REQUIRE(at != std::string::npos);
+  for (std::size_t cut = at + 1; cut <= at + std::string("@T.function").size(); ++cut) {
+    const std::string path = (dir / "cut.py").string();
+    std::ofstream(path, std::ios::binary) << whole.substr(0, cut);
+    const test::RunResult r = test::run_mmacheck({"prove", path});
+    INFO(whole.substr(at, cut - at) + ": " + r.err);
+    CHECK(r.status == 2);
+    CHECK(std::regex_search(
+        r.err, std::regex("^" + std::regex_replace(path, std::regex("[.]"), "[.]") + ":[0-9]+:[0-9]+: error: ")));
   }
   std::filesystem::remove_all(dir);
 }

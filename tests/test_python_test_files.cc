@@ -209,6 +209,24 @@ TEST_CASE("what a test file's Python does beyond what mmacheck evaluates is a lo
   }));
 }
 
+TEST_CASE("a test file's Python is bounded: '**' by squaring, '+' of strings and lists", "[python][testfiles]") {
+  const std::string text = module_text();
+  const auto with_kp = [&](const std::string& lines) { return replace_once(text, "    KP = 2\n", lines); };
+  // 1 ** (2^63 - 1) looped 2^63 times; by squaring it is 63 steps, and the file reads as before.
+  CHECK(error_of(with_kp("    KP = 2 * 1 ** 9223372036854775807 + 0 * (-1) ** 9223372036854775807\n")).empty());
+  CHECK(error_of(with_kp("    KP = 2 ** 62 // 2 ** 61\n")).empty());
+  CHECK_THAT(error_of(with_kp("    KP = 2 ** 63\n")), Catch::Contains("overflow"));
+  CHECK_THAT(error_of(with_kp("    KP = 3 ** 9223372036854775807\n")), Catch::Contains("overflow"));
+  // Doubling a string or a list grew until memory ran out; past 2^20 it is an error at the '+'.
+  std::string doubling = "    s = \"ab\"\n    l = [0, 1]\n";
+  for (int i = 0; i < 19; ++i) doubling += "    s = s + s\n    l = l + l\n";
+  CHECK(error_of(with_kp(doubling + "    KP = 2\n")).empty());
+  CHECK_THAT(error_of(with_kp(doubling + "    s = s + s\n    KP = 2\n")),
+             Catch::Contains(":11: '+' makes a string of characters of 2097152, over mmacheck's 1048576"));
+  CHECK_THAT(error_of(with_kp(doubling + "    l = l + l\n    KP = 2\n")),
+             Catch::Contains("'+' makes a list of items of 2097152, over mmacheck's 1048576"));
+}
+
 TEST_CASE("prove checks a test file's kernels, one report each, and holds the tests' expectations",
           "[python][testfiles][cli]") {
   const RunResult r = run_mmacheck({"prove", source_path(kModule)});

@@ -82,6 +82,7 @@ TEST_CASE("helpers in index expressions: read as TVM runs them, its dump's stagi
     const Json o = parse_json(line, "oracle.jsonl");
     const std::string name = o["name"];
     INFO(name);
+    if (o.contains("stage") && o["stage"] == "decoration") continue;  // refused_*: TVM's NameError, below
     REQUIRE(o["accepted"].get<bool>());
     const std::string expected = name.rfind("ok_", 0) == 0 ? "holds" : "fails";
     const std::string program = text_of(name + ".py"), dump = text_of(name + ".lowered.py");

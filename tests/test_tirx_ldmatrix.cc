@@ -26,8 +26,8 @@ namespace {
 
 const std::string kDir = "tests/data/tirx/ldmatrix";
 
-std::vector<Json> oracle() {
-  std::istringstream in(read_file(source_path(kDir + "/oracle.jsonl")));
+std::vector<Json> oracle(const std::string& dir = kDir) {
+  std::istringstream in(read_file(source_path(dir + "/oracle.jsonl")));
   std::vector<Json> out;
   std::string line;
   for (bool first = true; std::getline(in, line); first = false)
@@ -35,7 +35,9 @@ std::vector<Json> oracle() {
   return out;
 }
 
-std::string text_of(const std::string& file) { return read_file(source_path(kDir + "/" + file)); }
+std::string text_of(const std::string& file, const std::string& dir = kDir) {
+  return read_file(source_path(dir + "/" + file));
+}
 
 // A command's decision: an error (exit 2), dispatch_failed, or whether the
 // gemm holds (prove: proved; sim: every element of 16 cases right).
@@ -63,8 +65,8 @@ std::string sim_decision(const std::string& text) {
 }
 
 // Every counterexample's check and message, one a line.
-std::string refutations(const std::string& file) {
-  const ProofReport r = prove(program_from(text_of(file)), ProveOptions{});
+std::string refutations(const std::string& file, const std::string& dir = kDir) {
+  const ProofReport r = prove(program_from(text_of(file, dir)), ProveOptions{});
   std::string all;
   for (const Counterexample& c : r.counterexamples) all += c.check.name() + ": " + c.message + "\n";
   return all;
@@ -213,7 +215,9 @@ TEST_CASE("ldmatrix kernels mmacheck does not read are located errors naming wha
   CHECK_THAT(error("= A[2 * i", "= a_ld[2 * i"), Catch::Contains("'a_ld' is not a tensor parameter"));
   CHECK_THAT(error("A_s = T.alloc_shared((16, 16), \"float16\")", "A_s = T.alloc_shared((16, 16), \"float16\", 16)"),
              Catch::Contains("mmacheck reads row-major shared tensors"));
-  CHECK_THAT(error("block=[32]", "block=[64]"), Catch::Contains("a block of one warp"));
+  // Two warps each running the one-warp kernel (copies by lane, the same addresses): D computed twice, the
+  // same values stored twice, as the staging loops' path reads it (every warp's tile replicated).
+  CHECK(prove_decision(replace_once(ok, "block=[32]", "block=[64]")) == "holds");
   CHECK_THAT(error("B_ROWS = TileLayout(S[(2, 8, 4) : (4, 8, 1)])", "B_ROWS = TileLayout(S[(8, 4) : (8, 1)])"),
              Catch::Contains("'B_w': its layout has 32 elements but its shape (2, 8, 4) has 64"));
   // A second copy into A_s after its barrier, and a barrier inside a loop.
@@ -229,6 +233,57 @@ TEST_CASE("ldmatrix kernels mmacheck does not read are located errors naming wha
   CHECK_THAT(error_of(replace_once(dump, "tile_dst[0], tile_dst[1], tile_dst[2], tile_dst[3]",
                                    "tile_dst[0], tile_dst[2], tile_dst[1], tile_dst[3]")),
              Catch::Contains("mmacheck reads an ldmatrix into consecutive words of its image"));
+}
+
+TEST_CASE("ldmatrix in blocks of several warps, each from its own region: TVM's decision, proved and refuted alike",
+          "[tirx][ldmatrix][prove][sim]") {
+  // tests/data/tirx/ldmatrix_warps (scripts/tirx-oracle/ldmatrix_warps.py, then gen.py): each warp runs the
+  // pattern on its slice of the shared tensor, `A_w[warp:warp + 1, :, :, :]`.
+  const std::string dir = "tests/data/tirx/ldmatrix_warps";
+  int accepted = 0, refused = 0, proved = 0, refuted = 0;
+  for (const Json& e : oracle(dir)) {
+    const std::string name = e["name"];
+    INFO(name);
+    const Program program = load_program(source_path(dir + "/" + name + ".py"));
+    const Plan plan = dispatch(program);
+    REQUIRE(plan.ok == e["accepted"].get<bool>());
+    if (!plan.ok) {
+      ++refused;
+      std::string tvm = e["message"];
+      if (const std::size_t cut = tvm.find(": cannot prove"); cut != std::string::npos) tvm.resize(cut);
+      REQUIRE(plan.reasons.size() == 1);
+      CHECK_THAT(plan.reasons[0], Catch::StartsWith("declined — " + tvm));
+      CHECK(sim_decision(text_of(name + ".py", dir)) == "dispatch_failed");
+      CHECK(dispatch(load_program(source_path(dir + "/" + name + ".script.py"))).reasons == plan.reasons);
+      continue;
+    }
+    ++accepted;
+    CHECK(plan.nest.mma_count() == e["mma_count"].get<int>());
+    for (const std::string& file : {name + ".py", name + ".script.py", name + ".lowered.py"}) {
+      INFO(file);
+      const std::string text = text_of(file, dir);
+      const std::string p = prove_decision(text);
+      CHECK(p == (name.starts_with("ok_") ? "holds" : "fails"));
+      CHECK(sim_decision(text) == p);
+      proved += p == "holds";
+      refuted += p == "fails";
+    }
+  }
+  CHECK(accepted == 9);
+  CHECK(refused == 1);
+  CHECK(proved == 9);    // 3 kernels, their prints and dumps
+  CHECK(refuted == 18);  // 6 planted mistakes, their prints and dumps
+  // The CTA's gemm is checked, every warp's registers: a planted mistake in warp 1 is named there.
+  CHECK_THAT(refutations("bad_region_fixed.py", dir), Catch::Contains("warp 1"));
+  // A region whose extent differs by warp, an ldmatrix in a repeat loop of two iterations: located errors.
+  CHECK_THAT(error_of(replace_once(text_of("ok_m_split.py", dir), "A_w[warp:warp + 1,", "A_w[warp:2 * warp + 1,")),
+             Catch::Contains("the region's extent is 1 in warp 0 but 2 in warp 1"));
+  CHECK_THAT(error_of(replace_once(text_of("ok_m_split.lowered.py", dir),
+                                   "for repeat_0 in T.unroll(0, 1):", "for repeat_0 in T.unroll(0, 2):")),
+             Catch::Contains("(or in loops of one iteration)"));
+  // __syncwarp orders one warp: in a block of several it is a located error, not a barrier.
+  CHECK_THAT(error_of(replace_once(text_of("ok_m_split.py", dir), "T.cuda.cta_sync()", "T.cuda.warp_sync()")),
+             Catch::Contains("T.cuda.warp_sync() orders one warp"));
 }
 
 }  // namespace test_tirx_ldmatrix

@@ -9,6 +9,7 @@
 #include <map>
 #include <filesystem>
 #include <regex>
+#include <set>
 #include <sstream>
 
 #include "core/base/json.h"
@@ -784,6 +785,49 @@ TEST_CASE("D's registers set to zero before an accumulating apply: D = A·B, the
   // A nonzero constant is the gemm's C (tests/test_tirx_scalar_c.cc): D = A·B + 1.5.
   CHECK(program_from(replace_once(ok, "d_r[s] = T.float32(0)", "d_r[s] = T.float32(1.5)")).gemm->c_scalar == 1.5f);
   CHECK(program_from(ok).gemm->c_scalar == 0.0f);
+}
+
+}  // namespace test_tirx_release
+
+namespace test_tirx_release {
+
+TEST_CASE("what TVM refuses while Python runs the file (at a decorator) mmacheck refuses at TVM's line", "[tirx]") {
+  // scripts/tirx-oracle/gen.py records every program of a data folder: TVM's
+  // lowering, its pattern's refusal, or (stage "decoration") the exception
+  // TVMScript raised parsing a kernel at its decorator, with the file's line
+  // TVM stood at.  Each such refusal is mmacheck's too: exit 2, an error at
+  // that line, never a verdict.  And no program of a folder is left out of
+  // its record.
+  int decoration = 0;
+  for (const auto& dir : std::filesystem::directory_iterator(source_path("tests/data/tirx"))) {
+    const std::filesystem::path record = dir.path() / "oracle.jsonl";
+    if (!dir.is_directory() || !std::filesystem::exists(record)) continue;
+    std::istringstream lines(read_file(record.string()));
+    std::string line;
+    std::getline(lines, line);
+    std::set<std::string> named;
+    while (std::getline(lines, line)) {
+      const Json o = parse_json(line, record.string());
+      const std::string source = o["source"];
+      named.insert(std::filesystem::path(source).filename().string());
+      if (!o.contains("stage") || o["stage"] != "decoration") continue;
+      INFO(source);
+      REQUIRE_FALSE(o["accepted"].get<bool>());
+      const RunResult r = run_mmacheck({"prove", source_path(source)});
+      CHECK(r.status == 2);
+      CHECK_THAT(r.err, Catch::Contains(source_path(source) + ":" + std::to_string(o["line"].get<int>()) + ":"));
+      ++decoration;
+    }
+    for (const auto& f : std::filesystem::directory_iterator(dir.path())) {
+      const std::string name = f.path().filename().string();
+      if (f.path().extension() != ".py" || name.find(".lowered.") != std::string::npos ||
+          name.find(".script.") != std::string::npos)
+        continue;
+      INFO(f.path().string());
+      CHECK(named.contains(name));
+    }
+  }
+  CHECK(decoration == 2);  // helpers' and macros' NameError
 }
 
 }  // namespace test_tirx_release

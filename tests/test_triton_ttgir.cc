@@ -333,4 +333,27 @@ TEST_CASE("mmacheck triton reads TTGIR files: exit 0 proved, 1 unchecked wgmma, 
   CHECK(std::regex_search(bad.err, std::regex("mmacheck_planted_kwidth\\.ttgir:[0-9]+:[0-9]+: error: kWidth 1")));
 }
 
+TEST_CASE("mmacheck triton on a Triton cache folder: the TTGIR checked, Triton's metadata .json files no gemm",
+          "[triton][ttgir][cli]") {
+  // $TRITON_CACHE_DIR/<hash>/: the kernel's stages and its metadata (NAME.json, __grp__NAME.json), as Triton
+  // 3.x writes them; the metadata used to be bad input (exit 2).
+  const std::filesystem::path cache = std::filesystem::temp_directory_path() / "mmacheck_triton_cache";
+  std::filesystem::remove_all(cache);
+  const std::filesystem::path hash = cache / "Q2XUYKJ5KHOZP3XNWDWKDM6RIPCZAVCJJPGXR7Q4UKKRKUYGLBVQ";
+  std::filesystem::create_directories(hash);
+  std::filesystem::copy_file(test::source_path(kFolder) + "/sm80_f16_64x64x32_w4.ttgir", hash / "matmul_kernel.ttgir");
+  std::ofstream(hash / "matmul_kernel.json")
+      << R"({"hash": "Q2XUYKJ5", "target": {"backend": "cuda", "arch": 80, "warp_size": 32}, "num_warps": 4, )"
+         R"("num_ctas": 1, "num_stages": 3, "shared": 16384, "name": "matmul_kernel"})";
+  std::ofstream(hash / "__grp__matmul_kernel.json")
+      << R"({"child_paths": {"matmul_kernel.ttgir": ")" + (hash / "matmul_kernel.ttgir").string() + R"("}})";
+  const test::RunResult r = test::run_mmacheck({"prove", cache.string()});
+  INFO(r.out + r.err);
+  CHECK(r.status == 0);
+  CHECK(r.out.find("matmul_kernel.ttgir ==\n") != std::string::npos);
+  CHECK(r.out.find("3 layouts: 3 proved, 0 refuted") != std::string::npos);
+  CHECK(r.out.find("3 files: 2 no gemm, 1 proved") != std::string::npos);
+  std::filesystem::remove_all(cache);
+}
+
 }  // namespace test_triton_ttgir

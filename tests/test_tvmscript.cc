@@ -148,6 +148,9 @@ TEST_CASE("what the TVMScript reader does not follow is an error at its line and
             .find("15:14: iteration 0 (lane 0) moves register 7 of 'A_reg'") == 0);
   CHECK(body("    A_reg = A_f.local(8)\n    for i in T.unroll(2):\n        for j in T.unroll(4):\n")
             .find("15:9: nested loops are not supported") == 0);
+  // A grid multiplies its extents: 64 x 64 x 64 is over the 65,536 iterations a staging loop may run.
+  CHECK(body("    A_reg = A_f.local(8)\n    for i, j, k in T.grid(64, 64, 64):\n        A_reg[0] = A_g[0, 0]\n")
+            .find("14:26: a staging loop runs 1..65536 iterations") == 0);
   CHECK(body("    if lane < 4:\n        pass\n")
             .find("13:8: an if in a kernel is read when its condition is a Python constant") == 0);
   CHECK(body("    while True:\n        pass\n").find("13:5: 'while' is not supported") == 0);

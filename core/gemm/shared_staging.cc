@@ -12,50 +12,63 @@ namespace {
 
 std::string dims(std::int64_t r, std::int64_t c) { return std::to_string(r) + " x " + std::to_string(c); }
 
+// The warps a statement's addresses are given for: lane_elements of 32·W
+// entries (W > 1) are warp w's at 32·w + lane; otherwise one warp's.
+int stmt_warps(const SharedCopyStmt& stmt) {
+  return stmt.lane_elements.size() > 32 ? static_cast<int>(stmt.lane_elements.size() / 32) : 1;
+}
+
 SharedAccess make_access(const SharedCopyStmt& stmt, const SharedLayout& reader, int slot) {
   SharedAccess a;
   a.stmt = &stmt;
   a.slot = slot;
   a.label = stmt.label();
   if (stmt.matrix()) a.copy = &matrix_copy(stmt.store(), stmt.num, stmt.trans);
-  const int lanes = a.copy ? a.copy->address_lanes() : 32;
-  a.lane_row.assign(32, -1);
-  a.lane_col.assign(32, -1);
-  a.lane_offset.assign(32, -1);
-  for (int l = 0; l < lanes; ++l) {
-    const IndexEnv env{l, 0, l, slot};
-    const bool listed = static_cast<std::size_t>(l) < stmt.lane_elements.size();
-    const std::int64_t r = listed ? stmt.lane_elements[l].first : stmt.row.eval(env);
-    const std::int64_t c = listed ? stmt.lane_elements[l].second : stmt.col.eval(env);
-    a.lane_row[l] = r;
-    a.lane_col[l] = c;
-    if (reader.inside(r, c)) a.lane_offset[l] = reader.offset[reader.flat(r, c)];
-  }
+  const int lanes = a.copy ? a.copy->address_lanes() : 32, warps = stmt_warps(stmt);
+  a.lane_row.assign(static_cast<std::size_t>(32) * warps, -1);
+  a.lane_col.assign(a.lane_row.size(), -1);
+  a.lane_offset.assign(a.lane_row.size(), -1);
+  for (int w = 0; w < warps; ++w)
+    for (int l = 0; l < lanes; ++l) {
+      const int t = 32 * w + l;
+      const IndexEnv env{l, w, t, slot};
+      const bool listed = static_cast<std::size_t>(t) < stmt.lane_elements.size();
+      const std::int64_t r = listed ? stmt.lane_elements[t].first : stmt.row.eval(env);
+      const std::int64_t c = listed ? stmt.lane_elements[t].second : stmt.col.eval(env);
+      a.lane_row[t] = r;
+      a.lane_col[t] = c;
+      if (reader.inside(r, c)) a.lane_offset[t] = reader.offset[reader.flat(r, c)];
+    }
   return a;
 }
 
 }  // namespace
 
 std::vector<std::int64_t> SharedStage::slot_offsets(int slots) const {
-  std::vector<std::int64_t> out(static_cast<std::size_t>(32) * slots, -1);
+  // 32 threads per warp the accesses give addresses for.
+  std::size_t threads = 32;
+  for (const SharedAccess& a : accesses) threads = std::max(threads, a.lane_offset.size());
+  std::vector<std::int64_t> out(threads * slots, -1);
   const int width = reader.width;
   for (const SharedAccess& a : accesses) {
+    const int n = static_cast<int>(a.lane_offset.size());
     if (!a.copy) {
-      for (int l = 0; l < 32; ++l) out[l * slots + a.slot] = a.lane_offset[l];
+      for (int l = 0; l < n; ++l) out[static_cast<std::size_t>(l) * slots + a.slot] = a.lane_offset[l];
       continue;
     }
     const int per_reg = 4 / width;
-    for (int l = 0; l < 32; ++l)
+    for (int t = 0; t < n; ++t)
       for (int i = 0; i < a.copy->num; ++i)
         for (int j = 0; j < per_reg; ++j) {
+          const int l = t % 32;
           const RowByte rb = matrix_copy_byte(*a.copy, l, i, j * width);
-          const std::int64_t row = a.lane_offset[rb.address_lane];
+          const std::int64_t row = a.lane_offset[t - l + rb.address_lane];
           std::int64_t o = -1;
           if (row >= 0) {
             const std::int64_t byte = row * width + rb.byte_in_row;
             if (byte % width == 0 && byte / width < reader.alloc) o = byte / width;
           }
-          out[l * slots + a.slot + i * per_reg + j] = o;
+          out[static_cast<std::size_t>(t) * slots + a.slot + i * per_reg + j] = o;
         }
   }
   return out;
@@ -81,8 +94,14 @@ std::optional<SharedStage> shared_stage(const Program& program, const BufferDecl
     if (store && s.buffer == reg.name)
       throw Error(s.loc, "'" + reg.name + "' is stored twice: by this store and by " + first.label() + " (line " +
                              std::to_string(first.loc.line) + ")");
-  if (program.scope.kind != ExecScope::Kind::warp || !program.scope.full_warp())
-    throw Error(first.loc, first.label() + ": staging through shared memory needs `scope warp` with all 32 lanes");
+  // One whole warp, or a CTA of whole warps whose statements give each warp's addresses (the released TIRx).
+  const bool whole_warp = program.scope.kind == ExecScope::Kind::warp && program.scope.full_warp();
+  for (const SharedCopyStmt* c : copies)
+    if (!(whole_warp ? stmt_warps(*c) == 1
+                     : program.scope.kind == ExecScope::Kind::cta && stmt_warps(*c) > 1 &&
+                           stmt_warps(*c) == program.scope.warps() && program.scope.threads % 32 == 0))
+      throw Error(c->loc, c->label() + ": staging through shared memory needs `scope warp` with all 32 lanes" +
+                              (whole_warp ? std::string() : " (or, in a CTA, each warp's addresses)"));
   if (reg.shape.size() != 2) throw Error(first.loc, first.label() + ": '" + reg.name + "' must be 2-D");
   for (const SharedCopyStmt* c : copies)
     if (c->shared != first.shared)
@@ -158,9 +177,9 @@ SlotTable shared_slot_table(const SharedStage& stage, const BufferDecl& reg, int
   t.dtype = reg.dtype;
   t.rows = stage.reg_rows;
   t.cols = stage.reg_cols;
-  t.threads = 32;
   t.slots = slots;
   const std::vector<std::int64_t> offsets = stage.slot_offsets(slots);
+  t.threads = static_cast<int>(offsets.size() / std::max(1, slots));
   t.index.assign(offsets.size(), -1);
   for (std::size_t i = 0; i < offsets.size(); ++i)
     if (offsets[i] >= 0 && offsets[i] < static_cast<std::int64_t>(stage.matrix_at.size()))
@@ -172,14 +191,17 @@ void check_runnable(const SharedStage& stage) {
   const SharedLayout& s = stage.reader;
   for (const SharedAccess& a : stage.accesses) {
     const int lanes = a.copy ? a.copy->address_lanes() : 32;
-    for (int l = 0; l < lanes; ++l) {
-      const std::string where =
-          a.stmt->label() + ": lane " + std::to_string(l) + (a.copy ? "" : ", slot " + std::to_string(a.slot));
-      if (a.lane_offset[l] < 0)
-        throw Error(a.stmt->loc, where + " addresses " + s.buffer->name + "[" + std::to_string(a.lane_row[l]) + "][" +
-                                     std::to_string(a.lane_col[l]) + "], outside its " + dims(s.rows, s.cols));
+    for (std::size_t t = 0; t < a.lane_offset.size(); ++t) {
+      const int l = static_cast<int>(t % 32);
+      if (l >= lanes) continue;
+      const std::string where = a.stmt->label() + ": " +
+                                (a.lane_offset.size() > 32 ? "warp " + std::to_string(t / 32) + ", " : std::string()) +
+                                "lane " + std::to_string(l) + (a.copy ? "" : ", slot " + std::to_string(a.slot));
+      if (a.lane_offset[t] < 0)
+        throw Error(a.stmt->loc, where + " addresses " + s.buffer->name + "[" + std::to_string(a.lane_row[t]) + "][" +
+                                     std::to_string(a.lane_col[t]) + "], outside its " + dims(s.rows, s.cols));
       if (!a.copy) continue;
-      const std::int64_t byte = a.lane_offset[l] * s.width;
+      const std::int64_t byte = a.lane_offset[t] * s.width;
       if (byte % 16 != 0 || s.align < 16)
         throw Error(a.stmt->loc, where + "'s row address (byte " + std::to_string(byte) + " of " + s.buffer->name +
                                      ") is not 16-byte aligned");

@@ -36,9 +36,9 @@ struct SharedAccess {
   const SharedCopyStmt* stmt = nullptr;
   const MatrixCopy* copy = nullptr;  // nullptr: ld.shared / st.shared
   int slot = 0;                      // plain: the slot; matrix: the first slot
-  // Per lane (32): the element (ROW, COL) its address names and that
-  // element's offset under the reader's layout; -1 where the lane gives no
-  // address (beyond 8·num for matrix copies) or names an element outside S.
+  // Per lane (32, or 32·W: warp w's at 32·w + lane): the element (ROW, COL) its
+  // address names, its offset under the reader's layout; -1 where the lane gives
+  // no address (beyond 8·num for matrix copies) or names an element outside S.
   std::vector<std::int64_t> lane_row, lane_col, lane_offset;
   std::string label;  // stmt->label(), kept for consumers that outlive the program
 };
@@ -69,11 +69,11 @@ struct SharedStage {
 // program cannot mean it: a register buffer also staged by `stage`/`store`, copies of one buffer from two shared
 // buffers, no fill (drain) for the shared buffer, a register buffer whose shape is not the shared one's (or its
 // transpose, with .T), slots beyond `slots`, a scope other than one whole
-// warp.
+// warp (or a CTA whose statements give each of its warps' addresses).
 std::optional<SharedStage> shared_stage(const Program& program, const BufferDecl& reg, int slots, bool store);
 
 // (thread, slot) -> the register buffer's element each lane ends up with
-// (loads) or writes (stores, through the drain); 32 threads.
+// (loads) or writes (stores, through the drain); 32 threads per warp.
 SlotTable shared_slot_table(const SharedStage& stage, const BufferDecl& reg, int slots);
 
 // Throws Error at the offending statement when the stage cannot be executed

@@ -100,7 +100,11 @@ SlotTable load_table(const Program& program, const Order& order, const OperandRe
   if ((shared = shared_stage(program, buffer, slots, false))) {
     check_runnable(*shared);
     if (!delivers_in_time(program, order, *shared)) return unmoved(buffer, slots, threads);
-    return shared_slot_table(*shared, buffer, slots);
+    SlotTable table = shared_slot_table(*shared, buffer, slots);
+    // Several warps' addresses: the warp machine loads what the table says each
+    // thread receives (the same ldmatrix table), not one warp's byte by byte.
+    if (table.threads > 32) shared.reset();
+    return table;
   }
   const Moved m = moved(program, order, buffer.name);
   if (!m.stages.empty()) return slots_from_statements(buffer, slot_statements(m.stages), slots, threads, SlotUse::load);

@@ -197,9 +197,9 @@ struct SharedCopyStmt {
   int first_slot = 0;
   IndexExpr row = IndexExpr::literal(0), col = IndexExpr::literal(0);
   SourceLoc loc;
-  // Per address lane, the element (row, col) of S its row address names,
-  // where the reader computed it through a view's layout (the released
-  // TIRx's ldmatrix pattern); empty: ROW and COL give it.
+  // Per address lane, the element (row, col) of S its row address names, from a
+  // view's layout (the released TIRx's ldmatrix); empty: ROW and COL give it;
+  // 32·W entries (W > 1 warps of a CTA): warp w's lane L at 32·w + L.
   std::vector<std::pair<std::int64_t, std::int64_t>> lane_elements{};
   bool store() const { return op == SharedOp::stmatrix || op == SharedOp::st_shared; }
   bool matrix() const { return op == SharedOp::ldmatrix || op == SharedOp::stmatrix; }

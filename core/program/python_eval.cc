@@ -48,6 +48,9 @@ void check_known(const Value& v) {
 // uses them (`list(seps)`, `len(shape)`, `range(4)`); range is bounded, so
 // that no file makes the evaluator hold more than kMaxRange values.
 constexpr std::int64_t kMaxRange = std::int64_t{1} << 16;
+// The characters of a string and the items of a list or tuple that `+`
+// makes: `x = x + x` forty times would ask for a terabyte.
+constexpr std::size_t kMaxJoined = std::size_t{1} << 20;
 
 struct Builtin {
   std::string_view name;
@@ -118,9 +121,18 @@ Value arithmetic(const Value& a, const Value& b, const Token& op) {
   check_known(b);
   const SourceLoc& loc = a.loc;
   if (op.text == "+") {
+    const auto bound = [&](std::size_t n, const char* what) {
+      if (n > kMaxJoined)
+        throw Error(op.loc, std::string("'+' makes a ") + what + " of " + std::to_string(n) + ", over mmacheck's " +
+                                std::to_string(kMaxJoined));
+    };
     if (const auto* s = a.get<std::string>())
-      if (const auto* t = b.get<std::string>()) return Value{*s + *t, false, loc};
+      if (const auto* t = b.get<std::string>()) {
+        bound(s->size() + t->size(), "string of characters");
+        return Value{*s + *t, false, loc};
+      }
     if (a.items() && b.items() && a.list == b.list) {
+      bound(a.items()->size() + b.items()->size(), a.list ? "list of items" : "tuple of items");
       Items out = *a.items();
       out.insert(out.end(), b.items()->begin(), b.items()->end());
       return make_items(std::move(out), a.list, loc);
@@ -396,9 +408,16 @@ class Evaluator {
     const Value exponent = unary();
     if (!is_integral(base) || !is_integral(exponent) || as_int(exponent) < 0)
       in_.fail(op, "mmacheck evaluates '**' on integers with an exponent of at least 0");
-    Value r{std::int64_t{1}, false, base.loc};
+    // By squaring: 64 steps at most (1 ** (2^63 - 1) once looped 2^63 times).
+    // A square is taken only where a later bit uses it, so an overflow is
+    // the result's own.
+    Value r{std::int64_t{1}, false, base.loc}, b = base;
     const Token times{TokenKind::op, "*", 0, 0, op.loc};
-    for (std::int64_t i = 0; i < as_int(exponent); ++i) r = arithmetic(r, base, times);
+    for (std::int64_t e = as_int(exponent); e > 0;) {
+      if (e & 1) r = arithmetic(r, b, times);
+      e >>= 1;
+      if (e > 0) b = arithmetic(b, b, times);
+    }
     return r;
   }
 

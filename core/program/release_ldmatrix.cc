@@ -149,13 +149,20 @@ std::optional<std::string> ldmatrix_refusal(const ReleaseMatrixCopy& copy) {
 }
 
 LdmatrixLowering ldmatrix_lowering(const ReleaseMatrixCopy& copy) {
-  if (copy.dst.extent.size() != 3)
-    throw Error(copy.loc, "mmacheck reads the ldmatrix pattern on (count, 8, 4) regions, without repeat axes");
+  // Repeat axes of extent 1 (a warp's own slice, `A_w[warp:warp + 1, ...]`) run the instruction once.
+  const auto single = [](const ReleaseMatrixOperand& op) {
+    return op.extent.size() >= 3 &&
+           std::all_of(op.extent.begin(), op.extent.end() - 3, [](std::int64_t e) { return e == 1; });
+  };
+  if (!single(copy.dst) || !single(copy.src))
+    throw Error(copy.loc,
+                "mmacheck reads the ldmatrix pattern on (count, 8, 4) regions, without repeat axes (or of extent 1)");
+  const Shape dst_rep(copy.dst.extent.size() - 3, 0), src_rep(copy.src.extent.size() - 3, 0);
   LdmatrixLowering out;
   for (std::int64_t i = 0; i < copy.num; ++i) {
     std::optional<std::int64_t> word;
     for (std::int64_t lane = 0; lane < 32; ++lane) {
-      const std::vector<std::int64_t> c = at(copy.dst, {}, i, lane / 4, lane % 4);
+      const std::vector<std::int64_t> c = at(copy.dst, dst_rep, i, lane / 4, lane % 4);
       const std::int64_t w = view_word(copy.dst, c);
       if (word && *word != w)
         throw Error(copy.loc, "register " + std::to_string(i) + " of the ldmatrix is word " + std::to_string(*word) +
@@ -166,7 +173,7 @@ LdmatrixLowering ldmatrix_lowering(const ReleaseMatrixCopy& copy) {
     out.words.push_back(*word);
   }
   for (std::int64_t lane = 0; lane < 8 * copy.num; ++lane)
-    out.lane_words.push_back(view_word(copy.src, at(copy.src, {}, lane / 8 % copy.num, lane % 8, 0)));
+    out.lane_words.push_back(view_word(copy.src, at(copy.src, src_rep, lane / 8 % copy.num, lane % 8, 0)));
   return out;
 }
 

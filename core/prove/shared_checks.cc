@@ -112,15 +112,18 @@ std::optional<Counterexample> rows_check(const CheckId& check, const SharedStage
     cx.address_lane = l;
     return cx;
   };
-  for (int l = 0; l < a.copy->address_lanes(); ++l) {
-    const std::int64_t r = a.lane_row[l], c = a.lane_col[l];
-    const std::string at = "lane " + std::to_string(l) + "'s row address " + name_of(name, r, c);
-    if (a.lane_offset[l] < 0)
+  for (std::size_t t = 0; t < a.lane_offset.size(); ++t) {
+    const int l = static_cast<int>(t % 32);
+    if (l >= a.copy->address_lanes()) continue;
+    const std::int64_t r = a.lane_row[t], c = a.lane_col[t];
+    const std::string at = (a.lane_offset.size() > 32 ? "warp " + std::to_string(t / 32) + ", " : std::string()) +
+                           "lane " + std::to_string(l) + "'s row address " + name_of(name, r, c);
+    if (a.lane_offset[t] < 0)
       return located(
           make_cx(check, name, l, 0, Element{r, c}, std::nullopt,
                   at + " is outside " + name + "'s " + std::to_string(s.rows) + " x " + std::to_string(s.cols)),
           l, 0);
-    const std::int64_t byte = a.lane_offset[l] * s.width;
+    const std::int64_t byte = a.lane_offset[t] * s.width;
     if (byte % 16 != 0 || s.align < 16)
       return located(make_cx(check, name, l, 0, Element{r, c}, std::nullopt,
                              at + " is byte " + std::to_string(byte) + " of " + name +
@@ -128,7 +131,7 @@ std::optional<Counterexample> rows_check(const CheckId& check, const SharedStage
                                  ": ldmatrix rows must be 16-byte aligned"),
                      l, 0);
     for (int j = 0; j < 16 / s.width; ++j) {
-      const std::int64_t o = a.lane_offset[l] + j;
+      const std::int64_t o = a.lane_offset[t] + j;
       const std::int64_t held = o < s.alloc ? s.element_at[o] : -1;
       if (s.inside(r, c + j) && s.offset[s.flat(r, c + j)] == o) continue;
       std::optional<Element> actual;
@@ -182,24 +185,29 @@ std::optional<Counterexample> delivered_check(const CheckId& check, const ProofS
   const std::string& matrix = st.fill->matrix;
   const auto element = [&](std::int64_t idx) { return Element{idx / st.reg_cols, idx % st.reg_cols}; };
   std::optional<Counterexample> cx;
-  for (int l = 0; l < 32; ++l)
+  // Every thread the stage gives registers to: one warp, or each warp of a CTA (the released TIRx).
+  for (int t = 0; t < table.threads; ++t)
     for (std::int64_t s = 0; s < span; ++s) {
-      const std::optional<std::int64_t> want = storage.held({0, l}, s);
-      const std::int32_t got = table.at(l, static_cast<int>(s));
+      const int l = t % 32, w = t / 32;
+      const std::optional<std::int64_t> want = storage.held({w, l}, s);
+      const std::int32_t got = table.at(t, static_cast<int>(s));
       if (want.value_or(-1) == got) continue;
       Mismatch m;
       m.lane = l;
       m.slot = s;
+      if (table.threads > 32) m.warp = w;
       if (want) m.expected = element(*want);
       if (got >= 0) m.actual = element(got);
       if (!cx) {
         const Source src = source_of(st, l, s);
         std::string how = src.access ? src.access->label : std::string("no statement");
-        std::string msg = "lane " + std::to_string(l) + ", slot " + std::to_string(s) + ": " + how;
+        std::string msg = (table.threads > 32 ? "warp " + std::to_string(w) + ", " : std::string()) + "lane " +
+                          std::to_string(l) + ", slot " + std::to_string(s) + ": " + how;
         if (src.access && src.access->copy) {
-          const int al = src.address_lane;
-          msg += " (register " + std::to_string(src.reg) + ", the row lane " + std::to_string(al) + " addresses, " +
-                 name_of(st.reader.buffer->name, src.access->lane_row[al], src.access->lane_col[al]) + ")";
+          const int al = 32 * w + src.address_lane;  // the access's arrays hold every warp's lanes
+          msg += " (register " + std::to_string(src.reg) + ", the row lane " + std::to_string(src.address_lane) +
+                 " addresses, " + name_of(st.reader.buffer->name, src.access->lane_row[al], src.access->lane_col[al]) +
+                 ")";
         }
         msg += st.store ? " sends it to " + held_text(matrix, st, got) : " delivers " + held_text(matrix, st, got);
         const std::string layout = [&] {
@@ -213,10 +221,10 @@ std::optional<Counterexample> delivered_check(const CheckId& check, const ProofS
           std::string pairs, needs;
           const int first = static_cast<int>(s - (s - src.access->slot) % 4);
           for (int j = 0; j < 4; ++j) {
-            pairs += (j ? ", " : "") + held_text(matrix, st, table.at(l, first + j));
-            const auto w = storage.held({0, l}, first + j);
+            pairs += (j ? ", " : "") + held_text(matrix, st, table.at(t, first + j));
+            const auto h = storage.held({w, l}, first + j);
             needs +=
-                (j ? ", " : "") + (w ? name_of(reg.name, *w / st.reg_cols, *w % st.reg_cols) : std::string("nothing"));
+                (j ? ", " : "") + (h ? name_of(reg.name, *h / st.reg_cols, *h % st.reg_cols) : std::string("nothing"));
           }
           msg +=
               "; .trans moves 16-bit units, so on 8-bit data each unit keeps a pair of neighbouring elements: lane " +
@@ -224,13 +232,14 @@ std::optional<Counterexample> delivered_check(const CheckId& check, const ProofS
               ") where the mma needs (" + needs + ")";
         }
         cx = make_cx(check, reg.name, l, s, m.expected, m.actual, msg);
+        if (table.threads > 32) cx->warp = w;
         cx->source = matrix;
         if (src.access && src.access->copy) cx->address_lane = src.address_lane;
       }
       cx->mismatches.push_back(std::move(m));
     }
   if (cx) {
-    cx->points = 32 * span;
+    cx->points = table.threads * span;
     cx->summary =
         std::to_string(cx->mismatches.size()) + " of " + std::to_string(cx->points) + " (lane, slot) pairs wrong";
   }

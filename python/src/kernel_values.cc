@@ -4,6 +4,8 @@
 #include <nanobind/stl/string.h>
 
 #include <array>
+#include <cmath>
+#include <limits>
 
 namespace nb = nanobind;
 
@@ -167,6 +169,18 @@ ReleaseKernel kernel_from_values(nb::handle kernel) {
     apply.a = image_of(field(mma, "a", at), at + ".a");
     apply.b = image_of(field(mma, "b", at), at + ".b");
     if (const nb::handle c = field(mma, "c", at); !c.is_none()) apply.c = image_of(c, at + ".c");
+    if (nb::isinstance<nb::dict>(mma) && nb::cast<nb::dict>(mma).contains("scalar")) {
+      // C a scalar as TVM typed it: [value, dtype] (the dispatch declines all but float32, in TVM's words).
+      const nb::handle s = field(mma, "scalar", at);
+      if (apply.c || !nb::isinstance<nb::list>(s) || nb::len(s) != 2)
+        throw Error(apply.loc, at + ".scalar: expected [value, dtype] where c is None");
+      const auto value = as<double>(nb::handle(s[0]), at + ".scalar[0]", "a float");
+      if (!std::isfinite(value) || std::abs(value) > std::numeric_limits<float>::max())
+        throw Error(apply.loc, at + ".scalar: " + std::to_string(value) + " is not a finite float32");
+      apply.statements.push_back(ReleaseMmaStatement{apply.loc, ReleaseMmaStatement::C::scalar,
+                                                     static_cast<float>(value),
+                                                     as<std::string>(nb::handle(s[1]), at + ".scalar[1]", "a dtype")});
+    }
     if (i == 0) k.mma = std::move(apply);
     else append_apply(k.mma, apply);
   }
@@ -206,6 +220,12 @@ ReleaseKernel kernel_from_values(nb::handle kernel) {
                                           index_from_value(field(t, "col", at), at + ".col", loc), loc});
     if (nb::isinstance<nb::dict>(t) && nb::cast<nb::dict>(t).contains("zero"))
       if (as<bool>(field(t, "zero", at), at + ".zero", "a bool")) k.transfers.back().constant = 0.0f;
+    if (nb::isinstance<nb::dict>(t) && nb::cast<nb::dict>(t).contains("constant")) {
+      const auto value = as<double>(field(t, "constant", at), at + ".constant", "a float");
+      if (!std::isfinite(value) || std::abs(value) > std::numeric_limits<float>::max())
+        throw Error(loc, at + ".constant: " + std::to_string(value) + " is not a finite float32");
+      k.transfers.back().constant = static_cast<float>(value);
+    }
   }
   return k;
 }

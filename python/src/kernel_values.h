@@ -7,13 +7,15 @@
 //   kernel  {"file": str, "mma": MMA | [MMA] (each apply, as written), "layouts": {name: LAYOUT},
 //            "views": {name: VIEW}, "globals": {name: GLOBAL}, "transfers": [TRANSFER],
 //            "threads": int (optional, default 32: the block's threads; whole warps above 32)}
-//   MMA     {"opcode": str, "loc": LOC, "d": IMAGE, "a": IMAGE, "b": IMAGE, "c": IMAGE | None}
+//   MMA     {"opcode": str, "loc": LOC, "d": IMAGE, "a": IMAGE, "b": IMAGE, "c": IMAGE | None,
+//            "scalar": [float, dtype] (optional, with c None: C that scalar as TVM typed it, "float32", "int32")}
 //   IMAGE   {"name", "shape": [int], "dtype": str, "scope": "local"|..., "layout": LAYOUT, "loc"}
 //   LAYOUT  {"shard": [(extent, stride, axis)], "replica": [(extent, stride, axis)], "offset": {axis: int}}
 //   VIEW    {"alloc": str, "dtype": str, "shape": [int], "layout": LAYOUT, "loc"}
 //   GLOBAL  {"shape": [int], "dtype": str, "loc"}
 //   TRANSFER {"store": bool, "view": str, "global": str, "row": EXPR, "col": EXPR, "loc",
-//             "zero": bool (optional: the view's registers set to 0, global "")}
+//             "zero": bool (optional: the view's registers set to 0, global ""),
+//             "constant": float (optional: the view's registers set to it, global "")}
 //   EXPR    int | "lane" | "tid" | "warp" | "s" | (op, EXPR, EXPR) with op + - * // % | ("neg", EXPR)
 //   LOC     (file, line, col) | None
 //

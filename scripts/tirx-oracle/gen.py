@@ -10,7 +10,10 @@ that and the dumps.  Runs outside the build (CI installs no TVM):
 
     /work/venv-tvm/bin/python scripts/tirx-oracle/gen.py examples/tirx_*.py --out tests/data/tirx
 
-(examples/tirx_lowered_*.py, copies of the dumps, are skipped.)  With --prints
+(examples/tirx_lowered_*.py, copies of the dumps, are skipped.)  A file TVM refuses while Python
+runs it (TVMScript parses a kernel at its decorator: a NameError, a parser error) is recorded too, as
+accepted false with stage "decoration", the exception's type and message and the file's line TVM
+stood at; tests check that mmacheck refuses it at that line.  With --prints
 it also writes NAME.script.py, the module bound to the target as mod.script()
 prints it (tests/data/tirx/ldmatrix).
 """
@@ -22,6 +25,7 @@ import re
 import runpy
 import shutil
 import sys
+import traceback
 
 import tvm_tirx as tvm
 import tvm_tirx.backend.cuda  # noqa: F401  (registers the CUDA thread axes and patterns)
@@ -90,7 +94,15 @@ def record(path, out, command, kernel="main", prints=False):
     name, another kernel as FILE.KERNEL (a factory's several builds)."""
     name = os.path.basename(path)[: -len(".py")] + ("" if kernel == "main" else "." + kernel)
     entry = {"name": name, "source": path, "command": command}
-    func = runpy.run_path(path)[kernel]
+    try:
+        func = runpy.run_path(path)[kernel]
+    except Exception as e:  # noqa: BLE001  (TVM refused the file as Python ran it: the record)
+        # TVMScript parses a kernel at its decorator (@T.function, @T.macro): a NameError for a name the
+        # body cannot see, a parser error.  The line is the file's deepest frame, where TVM stood.
+        lines = [f.lineno for f in traceback.extract_tb(e.__traceback__) if os.path.abspath(f.filename) == os.path.abspath(path)]
+        entry.update(accepted=False, stage="decoration", error=type(e).__name__, message=str(e).strip().splitlines()[-1],
+                     line=lines[-1] if lines else None)
+        return entry
     mod = tvm.IRModule.from_expr(func)
     target = tvm.target.Target(TARGET)
     if prints:  # the module as users print it: bound to the target (TVM's _bind_target), mod.script()

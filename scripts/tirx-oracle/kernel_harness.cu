@@ -4,6 +4,9 @@
 #include <cstdlib>
 #include <vector>
 #include KERNEL_FILE
+#ifndef THREADS
+#define THREADS 32  // the block: one warp, or -DTHREADS=64 for a kernel of several warps
+#endif
 #ifdef BF16
 typedef nv_bfloat16 elem;
 static elem to_elem(float x) { return __float2bfloat16(x); }
@@ -44,9 +47,9 @@ int main() {
   cudaMemcpy(dc, c.data(), c.size() * 4, cudaMemcpyHostToDevice);
   cudaMemset(dd, 0xff, c.size() * 4);
 #ifdef HAS_C
-  main_kernel<<<1, 32>>>(da, db, dc, dd);
+  main_kernel<<<1, THREADS>>>(da, db, dc, dd);
 #else
-  main_kernel<<<1, 32>>>(da, db, dd);
+  main_kernel<<<1, THREADS>>>(da, db, dd);
 #endif
   cudaError_t e = cudaDeviceSynchronize();
   if (e != cudaSuccess) {

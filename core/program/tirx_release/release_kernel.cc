@@ -167,7 +167,36 @@ void spread_over_warps(Program& program, int warps) {
         moves.emplace_back(st.source, st.row, st.col, st.slots ? st.slots->first : 0);
     for (const StoreStmt& st : program.stores)
       if (st.buffer == op.buf->name) moves.emplace_back(st.target, st.row, st.col, st.slots ? st.slots->first : 0);
-    if (moves.empty()) return;
+    if (moves.empty()) {
+      // Staged from shared memory by ldmatrix, each warp from its own
+      // addresses (SharedCopyStmt::lane_elements, 32 per warp): warp w's tile
+      // holds the global element its lane 0's first register receives, the
+      // element of the fill's tensor at the row address lane 0 gives.
+      const auto copy = std::find_if(program.copies.begin(), program.copies.end(), [&](const SharedCopyStmt& c) {
+        return c.reg == op.buf->name && !c.store() && c.matrix() &&
+               c.lane_elements.size() == static_cast<std::size_t>(32) * warps;
+      });
+      if (copy == program.copies.end()) return;
+      const auto fill = std::find_if(program.fills.begin(), program.fills.end(), [&](const SharedFillStmt& f) {
+        return f.shared == copy->shared && !f.drain && !f.sources.empty();
+      });
+      const BufferDecl* shared = program.find_buffer(copy->shared);
+      if (fill == program.fills.end() || !shared || shared->shape.size() != 2) return;
+      op.tensor = program.find_buffer(fill->matrix);
+      if (!op.tensor) return;
+      for (int w = 0; w < warps; ++w) {
+        const auto [r, c] = copy->lane_elements[static_cast<std::size_t>(32) * w];
+        const std::int64_t f = r * shared->shape[1] + c;
+        const auto [gr, gc] = r >= 0 && r < shared->shape[0] && c >= 0 && c < shared->shape[1] &&
+                                      f < static_cast<std::int64_t>(fill->sources.size())
+                                  ? fill->sources[static_cast<std::size_t>(f)]
+                                  : std::pair<std::int64_t, std::int64_t>{-1, -1};
+        op.at.emplace_back(gr < 0 ? -1 : floor_div(gr, op.buf->shape[0]),
+                           gc < 0 ? -1 : floor_div(gc, op.buf->shape[1]));
+      }
+      op.fits = warp_grid(op.buf->layout, op.buf->shape, op.tensor->shape, op.at).has_value();
+      continue;
+    }
     op.tensor = program.find_buffer(std::get<0>(moves.front()));
     if (!op.tensor || std::any_of(moves.begin(), moves.end(), [&](const auto& m) {
           const BufferDecl* t = program.find_buffer(std::get<0>(m));

@@ -117,13 +117,16 @@ class ReleaseReader {
   void flush_copies(const SourceLoc& at, bool synced);  // the copies so far become fills
   void matrix_apply(const Token& start, const Token& open, const Token& opcode);
   void ptx_ldmatrix();
-  ReleaseMatrixOperand matrix_operand(std::string_view role);
+  // `starts`, when given, receives per dimension the region's start as an
+  // expression of the warp (`A_w[warp:warp + 1, ...]`, a block of several
+  // warps), or nullopt where it is an integer (op.begin's).
+  ReleaseMatrixOperand matrix_operand(std::string_view role, std::vector<std::optional<IndexExpr>>* starts = nullptr);
   // The ldmatrix statement of an instruction: `words` its registers' words of
-  // the image `image`, `lane_words` the words of `view`'s storage its address
-  // lanes name.
+  // the image `image`, `lane_words[w]` the words of `view`'s storage warp w's
+  // address lanes name (one list per warp of the block).
   void add_ldmatrix(const SourceLoc& loc, int num, bool trans, const std::string& image,
                     const std::vector<std::int64_t>& words, const ReleaseMatrixOperand& view,
-                    const std::vector<std::int64_t>& lane_words);
+                    const std::vector<std::vector<std::int64_t>>& lane_words);
 
   // tirx_release_mma.cc
   void tile_apply();

@@ -100,11 +100,15 @@ void ReleaseReader::shared_copy() {
     if (raced[f]) p.sources[f] = {-1, -1};
 }
 
-// T.cuda.cta_sync() (__syncthreads) or T.cuda.warp_sync() (__syncwarp; the
-// block is one warp wherever ldmatrix is read): the copies so far are seen.
+// T.cuda.cta_sync() (__syncthreads) or T.cuda.warp_sync() (__syncwarp, read
+// in a block of one warp only): the copies so far are seen.
 void ReleaseReader::barrier() {
   const Token& start = in_.peek();
   if (!launched_ || !loops_.empty()) in_.fail(start, "a barrier sits in the device entry, outside any loop");
+  // __syncwarp orders one warp's threads: the other warps' copies stay unseen.
+  if (block_threads_ > 32 && in_.peek(4).is_name("warp_sync"))
+    in_.fail(start, "T.cuda.warp_sync() orders one warp; in a block of " + std::to_string(block_threads_ / 32) +
+                        " warps mmacheck reads the copies into shared memory seen after T.cuda.cta_sync()");
   for (int i = 0; i < 5; ++i) in_.next();
   const Token& open = in_.expect("(", "after the barrier");
   in_.expect_close(")", "(", open);
@@ -127,7 +131,8 @@ void ReleaseReader::flush_copies(const SourceLoc& at, bool synced) {
 
 // NAME or NAME[region]: a view (or an allocation) and the region of it the
 // apply names, `:`, `lo:hi` or an index (extent 1) per dimension.
-ReleaseMatrixOperand ReleaseReader::matrix_operand(std::string_view role) {
+ReleaseMatrixOperand ReleaseReader::matrix_operand(std::string_view role,
+                                                   std::vector<std::optional<IndexExpr>>* starts) {
   const Token& name = in_.expect_name(std::string(role) + " (a view, T.decl_tensor)");
   ReleaseMatrixOperand op;
   if (const auto m = matrix_views_.find(name.text); m != matrix_views_.end()) {
@@ -162,6 +167,7 @@ ReleaseMatrixOperand ReleaseReader::matrix_operand(std::string_view role) {
   op.loc = name.loc;
   op.begin.assign(op.shape.size(), 0);
   op.extent = op.shape;
+  if (starts) starts->assign(op.shape.size(), std::nullopt);
   if (const Token& open = in_.peek(); open.is_op("[")) {
     in_.next();
     std::size_t dim = 0;
@@ -171,6 +177,35 @@ ReleaseMatrixOperand ReleaseReader::matrix_operand(std::string_view role) {
         in_.fail(at,
                  std::string(role) + ": '" + name.text + "' has " + std::to_string(op.shape.size()) + " dimensions");
       std::int64_t lo = 0, hi = op.shape[dim];
+      const bool literal =
+          at.kind == TokenKind::integer && (in_.peek(1).is_op(":") || in_.peek(1).is_op(",") || in_.peek(1).is_op("]"));
+      if (starts && !literal && !at.is_op(":")) {
+        // A start that names the warp (`warp:warp + 1`, TVM's print `warp`: extent 1): lo:hi of one extent in
+        // every warp.
+        const IndexExpr l = index_expr(index_names_);
+        const IndexExpr h = in_.accept(":")
+                                ? index_expr(index_names_)
+                                : IndexExpr::binary(IndexExpr::Kind::add, l, IndexExpr::literal(1, at.loc), at.loc);
+        std::optional<std::int64_t> extent;
+        for (std::int64_t w = 0; w < std::max(1, block_threads_ / 32); ++w) {
+          const IndexEnv env{0, w, 32 * w, 0};
+          for (int lane = 1; lane < 32; ++lane)
+            if (l.eval(IndexEnv{lane, w, 32 * w + lane, 0}) != l.eval(env))
+              in_.fail(at, "the region's start depends on the lane; mmacheck reads one region per warp");
+          const std::int64_t e = h.eval(env) - l.eval(env);
+          if (extent && *extent != e)
+            in_.fail(at, "the region's extent is " + std::to_string(*extent) + " in warp 0 but " + std::to_string(e) +
+                             " in warp " + std::to_string(w));
+          extent = e;
+        }
+        if (*extent <= 0) in_.fail(at, "an empty region of extent " + std::to_string(*extent));
+        (*starts)[dim] = l;
+        op.begin[dim] = l.eval(IndexEnv{});
+        op.extent[dim] = *extent;
+        ++dim;
+        if (!in_.accept(",")) break;
+        continue;
+      }
       if (at.kind == TokenKind::integer) {
         lo = small_int("a region start");
         hi = lo + 1;
@@ -203,29 +238,56 @@ void ReleaseReader::matrix_apply(const Token& start, const Token& open, const To
              "16-bit loads), got \"" +
                  opcode.text + "\"");
   if (!launched_ || !loops_.empty()) in_.fail(start, "T.cuda.tile.apply sits in the device entry, outside any loop");
-  if (block_threads_ != 32) in_.fail(start, "mmacheck reads ldmatrix staging in a block of one warp (block=[32])");
+  if (block_threads_ < 32) in_.fail(start, "mmacheck reads ldmatrix staging in blocks of whole warps");
   in_.expect(",", "after the opcode");
   const bool tuple = in_.peek().is_op("(");
   const Token* topen = tuple ? &in_.next() : nullptr;
   ReleaseMatrixCopy copy{opcode.text, form->first, form->second, start.loc, {}, {}};
-  copy.dst = matrix_operand("dst");
+  std::vector<std::optional<IndexExpr>> dst_starts, src_starts;
+  copy.dst = matrix_operand("dst", &dst_starts);
   in_.expect(",", "after dst");
-  copy.src = matrix_operand("src");
+  copy.src = matrix_operand("src", &src_starts);
   apply_tail(tuple ? topen : nullptr, open, start, "ldmatrix");
-  matrix_copies_.push_back(copy);
-  // An apply the pattern refuses is declined by the dispatch in TVM's words; it moves nothing.
-  if (ldmatrix_refusal(copy)) return;
-  const LdmatrixLowering lowered = ldmatrix_lowering(copy);
-  add_ldmatrix(start.loc, copy.num, copy.trans, copy.dst.alloc, lowered.words, copy.src, lowered.lane_words);
+  // Each warp runs the pattern on its own regions (a start that names the
+  // warp): the dispatch checks each warp's, and declines the kernel in TVM's
+  // words where any is refused; a refused apply moves nothing.
+  std::vector<ReleaseMatrixCopy> warps;
+  for (std::int64_t w = 0; w < block_threads_ / 32; ++w) {
+    ReleaseMatrixCopy c = copy;
+    for (auto [op, starts] : {std::pair{&c.dst, &dst_starts}, std::pair{&c.src, &src_starts}})
+      for (std::size_t d = 0; d < starts->size(); ++d)
+        if ((*starts)[d]) op->begin[d] = (*starts)[d]->eval(IndexEnv{0, w, 32 * w, 0});
+    warps.push_back(std::move(c));
+  }
+  bool refused = false;
+  for (const ReleaseMatrixCopy& c : warps) {
+    refused = refused || ldmatrix_refusal(c).has_value();
+    matrix_copies_.push_back(c);
+  }
+  if (refused) return;
+  std::vector<std::int64_t> words;
+  std::vector<std::vector<std::int64_t>> lane_words;
+  for (const ReleaseMatrixCopy& c : warps) {
+    const LdmatrixLowering lowered = ldmatrix_lowering(c);
+    if (!words.empty() && lowered.words != words)
+      throw Error(start.loc, "the ldmatrix's registers are other words of '" + copy.dst.alloc + "' in warp " +
+                                 std::to_string(lane_words.size()) + " than in warp 0");
+    words = lowered.words;
+    lane_words.push_back(lowered.lane_words);
+  }
+  add_ldmatrix(start.loc, copy.num, copy.trans, copy.dst.alloc, words, copy.src, lane_words);
 }
 
 // T.ptx.ldmatrix(r0, .., T.cuda.cvta_generic_to_shared(T.address_of(A_w[i, j, k])),
 //                "sync", "aligned", "m8n8", "x4", TRANS, SPACE, "b16", "")
 void ReleaseReader::ptx_ldmatrix() {
   const Token& start = in_.peek();
-  if (!launched_ || !loops_.empty())
-    in_.fail(start, "mmacheck reads T.ptx.ldmatrix in the device entry, outside loops");
-  if (block_threads_ != 32) in_.fail(start, "mmacheck reads ldmatrix staging in a block of one warp (block=[32])");
+  // The pattern's repeat loops of one iteration (`for repeat_0 in T.unroll(0, 1)`: a region of extent 1 on a
+  // repeat axis, a warp's own slice) run it once.
+  if (!launched_ ||
+      std::any_of(loops_.begin(), loops_.end(), [](const Loop& l) { return l.first != 0 || l.extent != 1; }))
+    in_.fail(start, "mmacheck reads T.ptx.ldmatrix in the device entry, outside loops (or in loops of one iteration)");
+  if (block_threads_ < 32) in_.fail(start, "mmacheck reads ldmatrix staging in blocks of whole warps");
   for (int i = 0; i < 5; ++i) in_.next();
   const Token& open = in_.next();
   const IndexNames names = names_for_loops();
@@ -286,9 +348,12 @@ void ReleaseReader::ptx_ldmatrix() {
       throw Error(r.loc, "this register views '" + v.alloc + "', the others '" + image + "'");
     image = v.alloc;
     const std::int64_t w = r.index->eval(IndexEnv{0, 0, 0, 0});
-    for (int lane = 1; lane < 32; ++lane)
-      if (r.index->eval(IndexEnv{lane, 0, lane, 0}) != w)
-        throw Error(r.loc, "the register index depends on the lane; mmacheck reads one register per matrix");
+    for (std::int64_t warp = 0; warp < std::max(1, block_threads_ / 32); ++warp)
+      for (std::int64_t lane = 0; lane < 32; ++lane)
+        if (r.index->eval(IndexEnv{lane, warp, 32 * warp + lane, 0}) != w)
+          throw Error(r.loc,
+                      "the register index depends on the lane or the warp; mmacheck reads one register per "
+                      "matrix");
     if (w < 0 || w >= v.size)
       throw Error(r.loc, r.view + "[" + std::to_string(w) + "] is outside the view's " + std::to_string(v.size) +
                              " registers");
@@ -298,23 +363,28 @@ void ReleaseReader::ptx_ldmatrix() {
   if (index.size() != shared.shape.size())
     in_.fail(view, "'" + view.text + "' has " + std::to_string(shared.shape.size()) +
                        " dimensions, the address names " + std::to_string(index.size()));
-  std::vector<std::int64_t> lane_words;
-  for (int lane = 0; lane < 8 * num; ++lane) {
-    std::vector<std::int64_t> at;
-    for (std::size_t d = 0; d < index.size(); ++d) {
-      at.push_back(index[d].eval(IndexEnv{lane, 0, lane, 0}));
-      if (at.back() < 0 || at.back() >= shared.shape[d])
-        in_.fail(view, "lane " + std::to_string(lane) + "'s address " + view.text + tuple_text(at) +
-                           " is outside its " + tuple_text(shared.shape));
+  std::vector<std::vector<std::int64_t>> lane_words;
+  for (std::int64_t w = 0; w < block_threads_ / 32; ++w) {
+    lane_words.emplace_back();
+    for (std::int64_t lane = 0; lane < 8 * num; ++lane) {
+      const IndexEnv env{lane, w, 32 * w + lane, 0};
+      std::vector<std::int64_t> at;
+      for (std::size_t d = 0; d < index.size(); ++d) {
+        at.push_back(index[d].eval(env));
+        if (at.back() < 0 || at.back() >= shared.shape[d])
+          in_.fail(view, (block_threads_ > 32 ? "warp " + std::to_string(w) + ", " : std::string()) + "lane " +
+                             std::to_string(lane) + "'s address " + view.text + tuple_text(at) + " is outside its " +
+                             tuple_text(shared.shape));
+      }
+      lane_words.back().push_back(view_word(shared, at));
     }
-    lane_words.push_back(view_word(shared, at));
   }
   add_ldmatrix(start.loc, num, trans, image, words, shared, lane_words);
 }
 
 void ReleaseReader::add_ldmatrix(const SourceLoc& loc, int num, bool trans, const std::string& image,
                                  const std::vector<std::int64_t>& words, const ReleaseMatrixOperand& view,
-                                 const std::vector<std::int64_t>& lane_words) {
+                                 const std::vector<std::vector<std::int64_t>>& lane_words) {
   const auto img = allocs_.find(image);
   if (img == allocs_.end() || img->second.scope != MemScope::local)
     throw Error(loc, "the ldmatrix's registers are '" + image + "', which is no register image (T.alloc_local)");
@@ -338,10 +408,15 @@ void ReleaseReader::add_ldmatrix(const SourceLoc& loc, int num, bool trans, cons
   c.shared = view.alloc;
   c.first_slot = static_cast<int>(words.front() * (img->second.bits / bits));
   c.loc = loc;
+  // One warp: its address lanes' elements.  Several: warp w's at 32·w + lane
+  // (lanes past the address lanes unused), SharedCopyStmt::lane_elements.
   const std::int64_t cols = sh->second.shape.back();
-  for (const std::int64_t w : lane_words) {
-    const std::int64_t e = w * (view.bits / bits);  // the view's word as an element of the shared tensor
-    c.lane_elements.emplace_back(e / cols, e % cols);
+  for (const std::vector<std::int64_t>& warp : lane_words) {
+    for (const std::int64_t w : warp) {
+      const std::int64_t e = w * (view.bits / bits);  // the view's word as an element of the shared tensor
+      c.lane_elements.emplace_back(e / cols, e % cols);
+    }
+    if (lane_words.size() > 1) c.lane_elements.resize(32 * (&warp - lane_words.data() + 1), {-1, -1});
   }
   copies_.push_back(std::move(c));
 }

@@ -1,4 +1,4 @@
-# /work/venv-tvm/bin/python scripts/tirx-oracle/gen.py tests/data/tirx/helpers/bad_helper_seed_order.py tests/data/tirx/helpers/bad_helper_store_exchanged.py tests/data/tirx/helpers/bad_helper_swapped_args.py tests/data/tirx/helpers/ok_helper_index.py tests/data/tirx/helpers/ok_helper_nested.py --out tests/data/tirx/helpers
+# /work/venv-tvm/bin/python scripts/tirx-oracle/gen.py tests/data/tirx/helpers/bad_helper_seed_order.py tests/data/tirx/helpers/bad_helper_store_exchanged.py tests/data/tirx/helpers/bad_helper_swapped_args.py tests/data/tirx/helpers/ok_helper_index.py tests/data/tirx/helpers/ok_helper_nested.py tests/data/tirx/helpers/refused_helper_kernel_name.py --out tests/data/tirx/helpers
 from __future__ import annotations
 
 # from tvm_tirx.script import tirx as T

@@ -1,4 +1,4 @@
-# /work/venv-tvm/bin/python scripts/tirx-oracle/gen.py tests/data/tirx/macros/ok_macro_staging.py tests/data/tirx/macros/ok_nested_macro.py tests/data/tirx/macros/bad_macro_tensor_swapped.py tests/data/tirx/macros/bad_seed_order_macro.py tests/data/tirx/macros/bad_store_macro_first.py --out tests/data/tirx/macros
+# /work/venv-tvm/bin/python scripts/tirx-oracle/gen.py tests/data/tirx/macros/bad_macro_tensor_swapped.py tests/data/tirx/macros/bad_seed_order_macro.py tests/data/tirx/macros/bad_store_macro_first.py tests/data/tirx/macros/ok_macro_staging.py tests/data/tirx/macros/ok_nested_macro.py tests/data/tirx/macros/refused_macro_kernel_name.py --out tests/data/tirx/macros
 from __future__ import annotations
 
 # from tvm_tirx.script import tirx as T
