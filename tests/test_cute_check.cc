@@ -3,6 +3,12 @@
 // DSL's own atoms proved, planted mistakes refuted, and every other verdict.
 #include <catch2/catch.hpp>
 
+#include <map>
+#include <set>
+#include <sstream>
+#include <string>
+#include <vector>
+
 #include "core/cute/cute_traits.h"
 #include "core/cute/cute_check.h"
 #include "tests/support.h"
@@ -210,6 +216,70 @@ TEST_CASE("Shape_MNK must be the shape the name gives", "[cute]") {
   REQUIRE(r.size() == 1);
   CHECK(r[0].result == FrameVerdict::ill_formed);
   CHECK(operand(r[0], Operand::A).message.find("Shape_MNK (16,8,16)") != std::string::npos);
+}
+
+}  // namespace test_cute_check
+
+namespace test_cute_check {
+
+// scripts/cute-oracle/cutlass_releases.sh ran `mmacheck prove` on the trait
+// headers of every CUTLASS release since 3.0 (read from a CUTLASS clone, not
+// kept); tests/data/cute/cutlass_releases.tsv records what it answered.  Every
+// header must have been read (exit 0 or 1, never an error), and every atom
+// that did not prove must be one of what is known of these releases: the
+// layouts CUTLASS fixed (3.2.1's SM75 16x8x8, PR #1856's b1 16x8x256, PR
+// #3140's int4 16x8x32), the b1 16x8x128 layouts CuTe itself cannot build
+// (shape and stride not congruent), and what the trait alone cannot decide
+// (dp4a, Volta's quad-pair mma, wgmma's operands through descriptors).
+TEST_CASE("every CUTLASS release since 3.0: its own trait headers read, refutations only where CUTLASS had a bug",
+          "[cute][oracle]") {
+  const std::string text = test::read_file(test::source_path("tests/data/cute/cutlass_releases.tsv"));
+  std::map<std::string, std::set<std::string>> headers;  // release -> headers read
+  std::map<std::string, std::set<std::string>> refuted;  // atom -> releases
+  std::size_t lines = 0;
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);) {
+    if (line.empty() || line[0] == '#') continue;
+    std::vector<std::string> f;
+    std::istringstream cells(line);
+    for (std::string c; std::getline(cells, c, '\t');) f.push_back(c);
+    REQUIRE(f.size() >= 4);
+    INFO(line);
+    ++lines;
+    if (f[2] == "0" || f[2] == "1") {  // a header: read, with its verdicts
+      headers[f[0]].insert(f[1]);
+      continue;
+    }
+    CHECK(f[2].rfind("SM", 0) == 0);  // an atom that did not prove (an unread header has "error" here)
+    const std::string& atom = f[2];
+    const std::string& verdict = f[3];
+    if (verdict == "refuted") {
+      refuted[atom].insert(f[0]);
+      const bool known = atom == "SM75_16x8x8_F32F16F16F32_TN" || atom == "SM80_16x8x256_S32U1U1S32_TN_XORPOPC" ||
+                         (atom.rfind("SM80_16x8x32_S32", 0) == 0 && atom.find('4') != std::string::npos);
+      CHECK(known);
+    } else if (verdict == "ill_formed") {
+      CHECK(atom.rfind("SM80_16x8x128_S32U1U1S32_TN_", 0) == 0);
+      CHECK_THAT(line, Catch::Contains("not congruent"));
+    } else {
+      REQUIRE(verdict == "unchecked");
+      CHECK((atom.rfind("SM61_DP", 0) == 0 || atom.rfind("SM70_8x8x4_", 0) == 0 ||
+             (atom.rfind("SM90_64x", 0) == 0 && line.find("through a descriptor") != std::string::npos)));
+    }
+  }
+  CHECK(lines > 1000);
+  CHECK(headers.size() >= 40);  // v3.0.0 .. v4.4.1
+  for (const auto& [release, read] : headers) {
+    INFO(release);
+    for (const char* h : {"sm61", "sm70", "sm75", "sm80", "sm90", "sm90_gmma"}) CHECK(read.count(h) == 1);
+  }
+  // The fixes, by release: 3.2.1 fixed SM75's 16x8x8, 3.6.0 the b1 16x8x256
+  // (PR #1856); PR #3140 (int4 16x8x32) came after 4.4.1.
+  CHECK(refuted["SM75_16x8x8_F32F16F16F32_TN"] == std::set<std::string>{"v3.0.0", "v3.1.0", "v3.2.0"});
+  CHECK(refuted["SM80_16x8x256_S32U1U1S32_TN_XORPOPC"].size() == 10);
+  CHECK(refuted["SM80_16x8x256_S32U1U1S32_TN_XORPOPC"].count("v3.5.1") == 1);
+  CHECK(refuted["SM80_16x8x256_S32U1U1S32_TN_XORPOPC"].count("v3.6.0") == 0);
+  CHECK(refuted["SM80_16x8x32_S32S4S4S32_TN"].count("v4.4.1") == 1);
 }
 
 }  // namespace test_cute_check

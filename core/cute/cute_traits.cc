@@ -121,8 +121,9 @@ struct AliasTemplate {
 
 // Template parameter types that cannot change an atom's layouts: wgmma's
 // transpose (which smem layout the descriptor describes, not the register
-// fragments) and its input negation.
-constexpr std::string_view kNeutralParams[] = {"GMMA::Major", "GMMA::ScaleIn"};
+// fragments), its input negation and, in CUTLASS 3.0, whether D accumulates
+// (GMMA::ScaleOut, a run-time operand from 3.1 on).
+constexpr std::string_view kNeutralParams[] = {"GMMA::Major", "GMMA::ScaleIn", "GMMA::ScaleOut"};
 
 bool neutral(std::string type) {
   for (std::string_view ns : {"cute::", "SM90::"})
