@@ -49,6 +49,11 @@ FileOutcome gpu_ptx_file(const std::string& path, const std::string& text, const
   for (std::size_t p = 0; p < launch.params.size(); ++p)
     if (launch.params[p].tensor == launch.d) d_param = static_cast<int>(p);
   if (d_param < 0) throw Error(SourceLoc{launch.file, 1, 1}, "the kernel is not given D: nothing to compare");
+  for (const ptx::ParamBinding& b : launch.params)
+    if (b.tensor_map >= 0)
+      throw Error(b.loc,
+                  "a tensor-map parameter: `gpu` does not encode CUtensorMaps for the device yet (issue 36); "
+                  "`prove` and `sim` run the kernel");
   for (int i = 0; i < options.cases; ++i) {
     const sim::PtxCase c = sim::simulate_ptx_case(kernel, launch, arch, options.seed, i, inputs, run_options(options));
     if (c.refutation || c.unfollowed) {

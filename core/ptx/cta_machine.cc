@@ -46,7 +46,6 @@ namespace {
 // Regions sit 2^40 bytes apart from 2^40: far from 0, from each other and
 // from the shared window, so a stray address lands in none of them.
 constexpr std::uint64_t kGlobalBase = std::uint64_t{1} << 40;
-constexpr std::uint32_t kManyReaders = 0xFFFFFFFF;
 
 std::string element_name(const TensorArg& t, std::int64_t storage) {
   // Strides in decreasing order give the multi-index of a storage offset.
@@ -97,7 +96,10 @@ const GlobalMemory::Region* GlobalMemory::find(std::uint64_t address, std::int64
 // ---- ThreadContext ---------------------------------------------------------
 
 std::uint64_t window_of(Space space) {
-  return space == Space::shared ? kSharedWindow : space == Space::local ? kLocalWindow : 0;
+  return space == Space::shared  ? kSharedWindow
+         : space == Space::local ? kLocalWindow
+         : space == Space::param ? kParamWindow
+                                 : 0;
 }
 
 void ThreadContext::fault(const Instruction& inst, const std::string& message) const {
@@ -127,7 +129,10 @@ Value ThreadContext::get(const Operand& op, int bits) const {
     case Operand::Kind::imm: v.bits = static_cast<std::uint64_t>(op.imm); break;
     case Operand::Kind::symbol: {
       const Symbol& s = m_.kernel.symbols[static_cast<std::size_t>(op.symbol)];
-      if (s.space == Space::param) throw Error(op.loc, "the address of parameter '" + s.name + "' is not modelled");
+      if (s.space == Space::param) {  // its .param address (a CUtensorMap's, for cp.async.bulk.tensor)
+        v.bits = static_cast<std::uint64_t>(s.offset) * kParamSlot;
+        break;
+      }
       v.bits = static_cast<std::uint64_t>(m_.symbol_offsets[static_cast<std::size_t>(op.symbol)]);
       break;
     }
@@ -256,6 +261,7 @@ void ThreadContext::shared_read(const Instruction& inst, std::uint64_t offset, i
   const auto warp = static_cast<std::size_t>(thread_ / 32);
   for (std::uint64_t b = offset; b < offset + static_cast<std::uint64_t>(bytes); ++b) {
     not_pending(inst, b, "reads");
+    if (!cta_.tma_pending.empty()) tma_read_ready(inst, b);
     if (unordered(cta_.writer[b], cta_.write_epoch[b], cta_.write_warp_epoch[b]))
       race(inst, "reads shared byte " + std::to_string(b) + ", written by thread " +
                      std::to_string(cta_.writer[b] - 1) + " with no barrier between the write and this read");
@@ -274,6 +280,10 @@ void ThreadContext::shared_write(const Instruction& inst, std::uint64_t offset, 
   const auto warp = static_cast<std::size_t>(thread_ / 32);
   for (std::uint64_t b = offset; b < offset + static_cast<std::uint64_t>(bytes); ++b) {
     not_pending(inst, b, "writes");
+    if (!cta_.tma_pending.empty()) {
+      tma_not_pending(inst, b, "writes");
+      cta_.tma_mbarrier[b] = 0;
+    }
     if (!cta_.wgmma_reading.empty() && cta_.wgmma_reading[b] != 0)
       fault(inst, "writes shared byte " + std::to_string(b) + ", which the wgmma.mma_async at line " +
                       std::to_string(m_.kernel.code[static_cast<std::size_t>(cta_.wgmma_reading_inst[b])].loc.line) +
@@ -304,6 +314,10 @@ Space ThreadContext::resolve(Space space, std::uint64_t& address) const {
   if (address >= kLocalWindow && address - kLocalWindow < kLocalWindowBytes) {
     address -= kLocalWindow;
     return Space::local;
+  }
+  if (address >= kParamWindow && address - kParamWindow < kParamSlot * m_.kernel.params.size()) {
+    address -= kParamWindow;
+    return Space::param;
   }
   return Space::global;
 }
@@ -608,7 +622,7 @@ class CtaRun {
       bool all_exited = true;
       for (const ThreadState& t : cta_.threads) all_exited = all_exited && t.status == Status::exited;
       if (all_exited) return;
-      if (!progress) deadlock();
+      if (!progress && !land_tma(m_, cta_)) deadlock();
     }
   }
 
@@ -654,6 +668,10 @@ class CtaRun {
       ThreadContext ctx(m_, cta_, thread);
       ctx.next_pc = t.pc + 1;
       inst.thread(inst, ctx);
+      if (ctx.blocked) {  // mbarrier.try_wait: again when a phase completes
+        t.status = Status::at_mbarrier;
+        break;
+      }
       if (ctx.exited) {
         if (has_wgmma_) ctx.require_no_wgmma_in_flight(inst);
         t.status = Status::exited;
@@ -682,7 +700,8 @@ class CtaRun {
     const Instruction& inst = code_[static_cast<std::size_t>(pc)];
     for (int l = 0; l < lanes; ++l) {
       const ThreadState& t = cta_.threads[static_cast<std::size_t>(first + l)];
-      if (t.status == Status::running) return false;  // not yet: it has to arrive first
+      if (t.status == Status::running || t.status == Status::at_mbarrier)
+        return false;  // not yet: it has to arrive first
       if (t.status == Status::exited)
         ThreadContext(m_, cta_, waiting)
             .fault(inst, "'" + inst.opcode + "' is executed by a warp whose thread " + std::to_string(first + l) +
@@ -732,7 +751,7 @@ class CtaRun {
     const auto fault = [&](const std::string& message) { ThreadContext(m_, cta_, waiting).fault(inst, message); };
     for (int l = 0; l < n; ++l) {
       const ThreadState& t = cta_.threads[static_cast<std::size_t>(first + l)];
-      if (t.status == Status::running) return false;
+      if (t.status == Status::running || t.status == Status::at_mbarrier) return false;
       if (t.status == Status::at_collective && t.pc != pc &&
           code_[static_cast<std::size_t>(t.pc)].collective == Collective::warp)
         return false;  // its warp's collective runs first
@@ -821,6 +840,7 @@ class CtaRun {
     if (!bar.arrive_only && static_cast<int>(bar.waiting.size()) == live) {
       ++cta_.epoch;
       cta_.partial_barrier_line = 0;
+      share_mbarrier_phases();
     } else {
       cta_.partial_barrier_line = bar.line;
     }
@@ -833,7 +853,35 @@ class CtaRun {
     released_ = true;
   }
 
+  // A barrier every live thread waited at: what each knew of the mbarriers'
+  // phases before it, every thread knows after it.
+  void share_mbarrier_phases() {
+    std::vector<std::uint32_t> seen;
+    for (const ThreadState& t : cta_.threads) {
+      if (seen.size() < t.mbarrier_seen.size()) seen.resize(t.mbarrier_seen.size(), 0);
+      for (std::size_t i = 0; i < t.mbarrier_seen.size(); ++i) seen[i] = std::max(seen[i], t.mbarrier_seen[i]);
+    }
+    if (seen.empty()) return;
+    for (ThreadState& t : cta_.threads) t.mbarrier_seen = seen;
+  }
+
   [[noreturn]] void deadlock() {
+    for (std::size_t i = 0; i < cta_.threads.size(); ++i) {
+      const ThreadState& t = cta_.threads[i];
+      if (t.status != Status::at_mbarrier) continue;
+      const Mbarrier& mb = cta_.mbarriers[static_cast<std::size_t>(t.waits_on)];
+      int waiting = 0;
+      for (const ThreadState& u : cta_.threads) waiting += u.status == Status::at_mbarrier ? 1 : 0;
+      ThreadContext(m_, cta_, static_cast<int>(i))
+          .fault(code_[static_cast<std::size_t>(t.pc)],
+                 "deadlock: the thread waits forever on the mbarrier at shared byte " + std::to_string(mb.offset) +
+                     " (initialised at line " + std::to_string(code_[static_cast<std::size_t>(mb.init_inst)].loc.line) +
+                     "), whose phase " + std::to_string(mb.completions) +
+                     " never completes: " + std::to_string(mb.pending) + " of its " + std::to_string(mb.expected) +
+                     " arrivals and " + std::to_string(std::max<std::int64_t>(mb.tx, 0)) +
+                     " expected transaction bytes never come, no copy is in flight, and " + std::to_string(waiting) +
+                     " threads wait on mbarriers");
+    }
     std::string where;
     int first = -1;
     for (std::size_t i = 0; i < cta_.threads.size(); ++i) {
@@ -893,6 +941,16 @@ CtaState fresh_cta(const PtxKernel& kernel, std::array<int, 3> id, std::int64_t 
     cta.wgmma_reading_inst.assign(bytes, -1);
     cta.write_proxy_fences.assign(bytes, 0);
     cta.warpgroups.resize(static_cast<std::size_t>((threads + 127) / 128));
+  }
+  const bool tma = std::any_of(kernel.code.begin(), kernel.code.end(), [](const Instruction& i) {
+    return i.opcode.starts_with("mbarrier.") || i.opcode.starts_with("cp.async.bulk");
+  });
+  if (tma) {
+    cta.tma_pending.assign(bytes, 0);
+    cta.tma_pending_inst.assign(bytes, -1);
+    cta.tma_mbarrier.assign(bytes, 0);
+    cta.tma_phase.assign(bytes, 0);
+    cta.tma_inst.assign(bytes, -1);
   }
   ThreadState fresh;
   fresh.regs.resize(kernel.reg_bits.size());

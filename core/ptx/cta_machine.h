@@ -57,6 +57,7 @@
 #include "core/gemm/mma_inst.h"
 #include "core/ptx/provenance.h"
 #include "core/ptx/ptx_module.h"
+#include "core/tma/tensor_map.h"
 
 namespace mmacheck::ptx {
 
@@ -128,6 +129,14 @@ struct GridShape {
   std::int64_t dynamic_shared = 0;
 };
 
+// A CUtensorMap parameter (`.param .align 64 .b8 name[128]`): the map
+// cuTensorMapEncodeTiled would encode, its globalAddress the tensor's base.
+struct TensorMapParam {
+  int param = -1;  // the parameter's index
+  TensorMap map;
+  std::string tensor;  // the tensor it maps, for messages
+};
+
 struct RunOptions {
   std::uint64_t max_steps = std::uint64_t{1} << 32;  // thread-instructions in all
   MmaArithmetic arithmetic;                          // called from several threads at once
@@ -136,6 +145,8 @@ struct RunOptions {
   // mma.sync makes sums (the proof's evidence); off, its D elements are
   // opaque values (a run for the numbers alone: sim's).
   bool sums = true;
+  // The launch's tensor-map parameters (cp.async.bulk.tensor reads them).
+  std::vector<TensorMapParam> tensor_maps;
 };
 
 struct RunResult {

@@ -70,6 +70,32 @@ struct PendingCopy {
   int inst;
 };
 
+// An mbarrier in shared memory (core/ptx/ptx_mbarrier.h): its arrival
+// count per phase, the arrivals and transaction bytes its current phase still
+// waits for, and the phases completed so far.
+struct Mbarrier {
+  std::uint64_t offset = 0;  // its shared byte
+  bool valid = false;        // initialised and not invalidated
+  int init_inst = -1;
+  std::int64_t expected = 0;      // arrivals per phase (mbarrier.init's count)
+  std::int64_t pending = 0;       // arrivals the current phase still waits for
+  std::int64_t tx = 0;            // transaction bytes expected minus those arrived (may go below 0 for a while)
+  std::uint32_t completions = 0;  // phases completed
+};
+
+// One cp.async.bulk.tensor in flight (core/ptx/ptx_tma.h): the bytes it
+// read from global memory when issued, each with the shared byte it lands
+// on, landing (and counting toward its mbarrier's transaction bytes) when
+// the CTA can go no further without it.
+struct TmaInFlight {
+  std::vector<std::uint32_t> at;  // per byte: its shared offset
+  std::vector<std::uint8_t> bytes;
+  std::vector<Tag> tags;
+  int mbarrier = -1;  // index into CtaState::mbarriers
+  int inst = -1;
+  int thread = 0;
+};
+
 // One wgmma.mma_async in flight (core/ptx/ptx_wgmma.h): computed when it
 // was issued, its D written to the accumulator registers at the
 // wgmma.wait_group that completes its group; the shared bytes it reads stay
@@ -94,7 +120,9 @@ struct WarpgroupState {
 };
 
 struct ThreadState {
-  enum class Status : std::uint8_t { running, at_collective, at_barrier, exited };
+  // at_mbarrier: blocked in mbarrier.try_wait until a phase completes (it
+  // runs the instruction again then).
+  enum class Status : std::uint8_t { running, at_collective, at_barrier, at_mbarrier, exited };
   std::vector<Value> regs;
   std::vector<std::int32_t> writer;  // per register: the instruction that last wrote it (-1: none)
   int pc = 0;
@@ -112,6 +140,10 @@ struct ThreadState {
   std::vector<std::uint16_t> in_flight;
   std::vector<std::uint8_t> unfenced;
   std::uint32_t proxy_fences = 0;  // fence.proxy.async executed
+  // Per mbarrier (CtaState::mbarriers): the phases the thread knows complete
+  // (its own successful waits, and others' before a barrier of the whole CTA).
+  std::vector<std::uint32_t> mbarrier_seen;
+  int waits_on = -1;  // at_mbarrier: the mbarrier
 };
 
 struct CtaState {
@@ -134,6 +166,18 @@ struct CtaState {
   // (a wgmma, the async proxy, sees the byte once the writer has fenced).
   std::vector<std::uint32_t> write_proxy_fences;
   std::vector<WarpgroupState> warpgroups;
+  // TMA and mbarriers (kernels with cp.async.bulk.tensor or mbarrier; else
+  // empty): the mbarriers, the copies in flight, and per shared byte the
+  // copies in flight writing it (and the last's instruction), and for a byte
+  // a copy landed on, 1 + its mbarrier, the phase count that makes it
+  // visible and the copy's instruction.
+  std::vector<Mbarrier> mbarriers;
+  std::vector<TmaInFlight> tma;
+  std::vector<std::uint16_t> tma_pending;
+  std::vector<std::int32_t> tma_pending_inst;
+  std::vector<std::int32_t> tma_mbarrier;
+  std::vector<std::uint32_t> tma_phase;
+  std::vector<std::int32_t> tma_inst;
   std::uint32_t epoch = 1;
   std::vector<std::uint32_t> warp_epoch;
   // The line of a barrier that completed in this epoch among part of the
@@ -166,12 +210,19 @@ struct Machine {
   std::uint64_t steps = 0;  // this CTA's
 };
 inline constexpr std::uint8_t kWritten = 1, kReadUnlogged = 2;
+// CtaState::reader of a byte several threads read since the last barrier.
+inline constexpr std::uint32_t kManyReaders = 0xFFFFFFFF;
 
 // Generic addresses of the shared window: [kSharedWindow, + shared bytes),
-// and of the thread's local window: [kLocalWindow, + kLocalWindowBytes).
+// of the thread's local window: [kLocalWindow, + kLocalWindowBytes), and of
+// the kernel's parameters: [kParamWindow, + kParamSlot per parameter), a
+// parameter's .param address being kParamSlot times its index (`mov.b32
+// %r1, k_param_0`: a CUtensorMap's address, for cp.async.bulk.tensor).
 inline constexpr std::uint64_t kSharedWindow = std::uint64_t{1} << 48;
 inline constexpr std::uint64_t kLocalWindow = std::uint64_t{1} << 49;
 inline constexpr std::uint64_t kLocalWindowBytes = std::uint64_t{1} << 32;
+inline constexpr std::uint64_t kParamWindow = std::uint64_t{1} << 50;
+inline constexpr std::uint64_t kParamSlot = 256;
 // The generic address of `space`'s address 0 (cvta): shared and local have
 // windows, global is the identity.
 std::uint64_t window_of(Space space);
@@ -249,6 +300,37 @@ class ThreadContext {
   // A thread that ends with wgmmas of its warpgroup in flight: a refutation.
   void require_no_wgmma_in_flight(const Instruction& inst);
 
+  // mbarriers (core/ptx/ptx_mbarrier.h): the one at shared offset `offset`
+  // (its index in CtaState::mbarriers), a fault when none is initialised there.
+  int mbarrier_at(const Instruction& inst, std::uint64_t offset) const;
+  Mbarrier& mbarrier(int index) { return cta_.mbarriers[static_cast<std::size_t>(index)]; }
+  void mbarrier_init(const Instruction& inst, std::uint64_t offset, std::int64_t count);
+  void mbarrier_inval(const Instruction& inst, int index);
+  // Arrivals and transaction bytes (complete_tx: negative); completes the
+  // phase when both reach zero.
+  void mbarrier_update(int index, std::int64_t arrivals, std::int64_t tx_bytes);
+  // Whether the phase of parity `parity` has completed (try_wait.parity); a
+  // thread that sees it knows the phase's bytes landed.
+  bool mbarrier_phase_done(int index, std::uint32_t parity);
+  std::uint32_t mbarrier_seen(int index) const {
+    return static_cast<std::size_t>(index) < t_.mbarrier_seen.size() ? t_.mbarrier_seen[static_cast<std::size_t>(index)]
+                                                                     : 0;
+  }
+  // The thread blocks (mbarrier.try_wait whose phase is not complete): the
+  // scheduler runs the instruction again once a phase of `index` completes.
+  void block_on(int index) {
+    blocked = true;
+    t_.waits_on = index;
+  }
+  // cp.async.bulk.tensor issued: its bytes are the destination's, in flight
+  // (a read, a write or another copy of them is a refutation) until it lands.
+  void tma_issue(const Instruction& inst, TmaInFlight copy);
+  // The global bytes at `address` (this CTA's own writes first), logged for
+  // the grid's merge; a fault outside every tensor.
+  void global_bytes(const Instruction& inst, std::uint64_t address, int bytes, std::uint8_t* out, Tag* tags) {
+    read_global(inst, address, bytes, out, tags);
+  }
+
   [[noreturn]] void fault(const Instruction& inst, const std::string& message) const;
   [[noreturn]] void unfollowed(const Instruction& inst, const std::string& message) const;
   // Two accesses the barrier epochs do not order: a refutation, or
@@ -257,6 +339,7 @@ class ThreadContext {
 
   int next_pc = 0;
   bool exited = false;
+  bool blocked = false;
 
  private:
   // Reads `bytes` global bytes at `address` into out/tags (this CTA's own
@@ -267,6 +350,11 @@ class ThreadContext {
   void shared_read(const Instruction& inst, std::uint64_t offset, int bytes);
   bool unordered(std::uint32_t other, std::uint32_t epoch, std::uint32_t warp_epoch) const;
   void not_pending(const Instruction& inst, std::uint64_t byte, const char* access) const;
+  // A shared byte a cp.async.bulk.tensor is still writing: a refutation.
+  void tma_not_pending(const Instruction& inst, std::uint64_t byte, const char* access) const;
+  // A read of a shared byte a copy landed on: the thread must know the
+  // mbarrier phase the copy completed (core/ptx/ptx_tma.cc).
+  void tma_read_ready(const Instruction& inst, std::uint64_t byte) const;
   void shared_write(const Instruction& inst, std::uint64_t offset, int bytes);
   // A register a wgmma in flight writes, accessed by another instruction.
   void check_in_flight(int index, const char* access) const {
@@ -280,6 +368,11 @@ class ThreadContext {
   ThreadState& t_;
   int thread_;
 };
+
+// Lands every cp.async.bulk.tensor in flight (the CTA can go no further
+// without them): its bytes to shared memory, its transaction bytes to its
+// mbarrier (core/ptx/ptx_tma.cc).  False when none was in flight.
+bool land_tma(Machine& m, CtaState& cta);
 
 class WarpContext {
  public:

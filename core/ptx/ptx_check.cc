@@ -292,8 +292,15 @@ PlacedLaunch place_launch(const PtxLaunch& launch, GlobalMemory& memory, Provena
         r.tags[static_cast<std::size_t>(e * eb + b)] = make_tag(base + static_cast<std::uint64_t>(e), b);
     if (fill) fill(static_cast<int>(t), arg, r.bytes);
   }
-  for (const ParamBinding& b : launch.params)
+  for (std::size_t p = 0; p < launch.params.size(); ++p) {
+    const ParamBinding& b = launch.params[p];
     placed.params.push_back(b.tensor >= 0 ? bases[static_cast<std::size_t>(b.tensor)] : b.bits);
+    if (b.tensor_map < 0) continue;
+    const TensorMapSpec& spec = launch.tensor_maps[static_cast<std::size_t>(b.tensor_map)];
+    placed.tensor_maps.push_back({static_cast<int>(p),
+                                  tensor_map_of(launch, spec, bases[static_cast<std::size_t>(spec.tensor_index)]),
+                                  spec.tensor});
+  }
   return placed;
 }
 
@@ -309,7 +316,9 @@ PtxReport check_ptx_launch(const PtxModule& module, PtxLaunch launch, const RunO
   GlobalMemory memory;
   Provenance provenance(kernel.code.size());
   const PlacedLaunch placed = place_launch(launch, memory, provenance, {});
-  const RunResult run = run_grid(kernel, launch.shape, placed.params, memory, provenance, options);
+  RunOptions with_maps = options;
+  with_maps.tensor_maps = placed.tensor_maps;
+  const RunResult run = run_grid(kernel, launch.shape, placed.params, memory, provenance, with_maps);
   report.steps = run.steps;
   if (d_writes != nullptr) *d_writes = d_writes_of(kernel, launch, memory);
   if (run.refutation) {

@@ -50,7 +50,8 @@ struct PtxReport {
 // element in `provenance`, with `fill` (when given) writing their bits.
 struct PlacedLaunch {
   std::vector<std::uint64_t> params;
-  std::vector<std::uint64_t> input_base;  // per tensor: its first element's id (D: 0)
+  std::vector<std::uint64_t> input_base;    // per tensor: its first element's id (D: 0)
+  std::vector<TensorMapParam> tensor_maps;  // the tensor-map parameters, over their tensors' bases (RunOptions)
 };
 using TensorFill = std::function<void(int tensor, const TensorArg& t, std::span<std::uint8_t> bytes)>;
 PlacedLaunch place_launch(const PtxLaunch& launch, GlobalMemory& memory, Provenance& provenance,

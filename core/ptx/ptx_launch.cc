@@ -48,6 +48,7 @@ class LaunchReader {
     if (!v.contains("params")) throw Error(src_.at(""), "a launch file needs \"params\"");
     params(l, v["params"], "/params", true);
     if (v.contains("tensors")) params(l, v["tensors"], "/tensors", false);
+    for (TensorMapSpec& m : l.tensor_maps) bind_map(l, m);
     gemm(l, v.contains("gemm") ? &v["gemm"] : nullptr);
     std::int64_t threads = 1;
     for (const int b : l.shape.block) threads *= b;
@@ -64,6 +65,80 @@ class LaunchReader {
     if (n < lo || n > hi)
       throw Error(src_.at(at), "expected an integer in " + std::to_string(lo) + ".." + std::to_string(hi));
     return n;
+  }
+
+  // {"tensor": .., "box": [..], "swizzle": .., ...}: all but the tensor's dims
+  // and strides, which bind_map() takes from the tensor once every tensor is read.
+  TensorMapSpec tensor_map(const Json& v, const std::string& at) {
+    if (!v.is_object()) throw Error(src_.at(at), "a tensor map is an object: {\"tensor\": .., \"box\": [..], ..}");
+    TensorMapSpec m;
+    m.loc = src_.at(at);
+    for (const auto& [key, value] : v.items()) {
+      const std::string k = JsonSource::child(at, key);
+      if (key == "tensor") {
+        if (!value.is_string()) throw Error(src_.at(k), "the tensor the map copies from, by name");
+        m.tensor = value.get<std::string>();
+      } else if (key == "dtype") {
+        if (!value.is_string() || find_tma_type(value.get<std::string>()) == nullptr)
+          throw Error(src_.at(k), "a CUtensorMapDataType (float16, bfloat16, float32, uint8, ...)");
+        m.map.dtype = find_tma_type(value.get<std::string>());
+      } else if (key == "box" || key == "element_strides") {
+        if (!value.is_array() || value.empty() || value.size() > 5)
+          throw Error(src_.at(k), "1 to 5 integers, innermost first");
+        auto& out = key == "box" ? m.map.box : m.map.element_strides;
+        for (std::size_t i = 0; i < value.size(); ++i)
+          out.push_back(integer(value[i], JsonSource::child(k, i), 1, key == "box" ? 256 : 8));
+      } else if (key == "swizzle") {
+        const SwizzleModeRow* s = value.is_string() ? find_swizzle_mode(value.get<std::string>()) : nullptr;
+        if (s == nullptr || value.get<std::string>() == "interleave")
+          throw Error(src_.at(k), "a swizzle: \"none\", \"32B\", \"64B\" or \"128B\"");
+        m.map.swizzle = s->mode;
+      } else if (key == "interleave") {
+        const std::string i = value.is_string() ? value.get<std::string>() : "";
+        if (i != "none" && i != "16B" && i != "32B")
+          throw Error(src_.at(k), "an interleave: \"none\", \"16B\" or \"32B\"");
+        m.map.interleave = i == "none" ? TmaInterleave::none : i == "16B" ? TmaInterleave::b16 : TmaInterleave::b32;
+      } else if (key == "l2_promotion") {
+        const std::string i = value.is_string() ? value.get<std::string>() : "";
+        if (i != "none" && i != "64B" && i != "128B" && i != "256B")
+          throw Error(src_.at(k), "an L2 promotion: \"none\", \"64B\", \"128B\" or \"256B\"");
+      } else if (key == "oob_fill") {
+        const std::string i = value.is_string() ? value.get<std::string>() : "";
+        if (i == "nan")
+          throw Error(src_.at(k), "oob_fill \"nan\" (NAN_REQUEST_ZERO_FMA) is not modelled by the PTX machine");
+        if (i != "none") throw Error(src_.at(k), "an OOB fill: \"none\" (zeros) or \"nan\"");
+      } else {
+        throw Error(src_.at(k), "unknown key \"" + printable(key) +
+                                    "\" of a tensor map (tensor, dtype, box, element_strides, interleave, swizzle, "
+                                    "l2_promotion, oob_fill)");
+      }
+    }
+    if (m.tensor.empty()) throw Error(m.loc, "a tensor map needs the \"tensor\" it copies from");
+    if (m.map.box.empty()) throw Error(m.loc, "a tensor map needs its \"box\" (innermost first)");
+    return m;
+  }
+
+  // The map's dims and strides from its tensor; the driver's rules checked.
+  void bind_map(const PtxLaunch& l, TensorMapSpec& m) {
+    for (std::size_t i = 0; i < l.tensors.size(); ++i)
+      if (l.tensors[i].name == m.tensor) m.tensor_index = static_cast<int>(i);
+    if (m.tensor_index < 0)
+      throw Error(m.loc, "no tensor named \"" + printable(m.tensor) + "\" (a parameter's or one of \"tensors\")");
+    const TensorArg& t = l.tensors[static_cast<std::size_t>(m.tensor_index)];
+    const TmaType* own = find_tma_type(dtype_info(t.dtype).tvm);
+    if (own == nullptr) throw Error(m.loc, "tensor \"" + printable(t.name) + "\" has no CUtensorMapDataType");
+    if (m.map.dtype != nullptr && m.map.dtype->bytes != own->bytes)
+      throw Error(m.loc, "the map's dtype " + std::string(m.map.dtype->name) + " is not tensor \"" + printable(t.name) +
+                             "\"'s " + std::string(own->name));
+    if (m.map.dtype == nullptr) m.map.dtype = own;
+    if (m.map.box.size() != t.shape.size())
+      throw Error(m.loc, "a box of " + std::to_string(m.map.box.size()) + " dims for tensor \"" + printable(t.name) +
+                             "\" of " + std::to_string(t.shape.size()));
+    if (t.strides.back() != 1)
+      throw Error(m.loc, "tensor \"" + printable(t.name) + "\"'s innermost stride is not 1 (a tensor map's is)");
+    const TensorMap placed = tensor_map_of(l, m, 0);
+    if (const auto problems = placed.problems(); !problems.empty())
+      throw Error(m.loc, "cuTensorMapEncodeTiled refuses the map: " + problems.front());
   }
 
   std::array<int, 3> dims(const Json& v, const std::string& at, std::int64_t max) {
@@ -90,6 +165,14 @@ class LaunchReader {
       const Json& e = v[i];
       if (!e.is_object()) throw Error(src_.at(p), "a parameter is {\"tensor\": ...} or {\"value\": ...}");
       ParamBinding b;
+      b.loc = src_.at(p);
+      if (e.contains("tensor_map") && bound) {
+        if (e.size() != 1) throw Error(src_.at(p), "a tensor-map parameter is {\"tensor_map\": {...}}");
+        b.tensor_map = static_cast<int>(l.tensor_maps.size());
+        l.tensor_maps.push_back(tensor_map(e["tensor_map"], p + "/tensor_map"));
+        l.params.push_back(b);
+        continue;
+      }
       b.loc = src_.at(p);
       if (e.contains("tensor")) {
         for (const auto& [key, _] : e.items())
@@ -212,6 +295,16 @@ class LaunchReader {
 
 PtxLaunch read_launch(std::string_view text, const std::string& file) { return LaunchReader(text, file).read(); }
 
+TensorMap tensor_map_of(const PtxLaunch& launch, const TensorMapSpec& spec, std::uint64_t base) {
+  const TensorArg& t = launch.tensors[static_cast<std::size_t>(spec.tensor_index)];
+  TensorMap m = spec.map;
+  m.dims.assign(t.shape.rbegin(), t.shape.rend());
+  m.strides.clear();
+  for (std::size_t d = t.shape.size() - 1; d-- > 0;) m.strides.push_back(t.strides[d] * t.element_bytes());
+  m.address = static_cast<std::int64_t>(base);
+  return m;
+}
+
 const PtxKernel& bind_launch(PtxLaunch& launch, const PtxModule& module) {
   const SourceLoc at{launch.file, 1, 1};
   const PtxKernel* kernel = nullptr;
@@ -238,6 +331,14 @@ const PtxKernel& bind_launch(PtxLaunch& launch, const PtxModule& module) {
   for (std::size_t i = 0; i < launch.params.size(); ++i) {
     ParamBinding& b = launch.params[i];
     const Symbol& s = kernel->symbols[static_cast<std::size_t>(kernel->params[i])];
+    if (b.tensor_map >= 0) {
+      if (s.bytes != 128)
+        throw Error(b.loc, "parameter " + s.name + " is not a CUtensorMap (.param .align 64 .b8 " + s.name +
+                               "[128]): a tensor map is passed by value");
+      continue;
+    }
+    if (s.bytes == 128 && s.type.bits == 8)
+      throw Error(b.loc, "parameter " + s.name + " is a CUtensorMap (128 bytes): give it as {\"tensor_map\": {...}}");
     if (b.tensor >= 0) {
       if (s.type.bits != 64 || !s.type.is_int())
         throw Error(b.loc, "parameter " + s.name + " is ." + std::string(type_name(s.type)) + ", not a pointer (.u64)");

@@ -15,6 +15,17 @@
 //       "gemm": {"D": "D", "A": "A", "B": "B"}  // optional when tensors are named A, B, D (and C)
 //     }
 //
+// A tensor-map parameter (`.param .align 64 .b8 name[128]`, a CUtensorMap
+// passed by value: Triton's host TensorDescriptor) is cuTensorMapEncodeTiled's
+// arguments, the dims and strides those of the tensor it names (a parameter's
+// or one of "tensors"), the box innermost first as the driver takes it:
+//
+//         {"tensor_map": {"tensor": "A", "box": [32, 64], "swizzle": "64B"}}
+//
+// with optional "dtype" (the tensor's), "element_strides" (all 1),
+// "interleave" ("none"), "l2_promotion" (any of the driver's; no effect on
+// what is copied), "oob_fill" ("none": zeros; "nan" is not modelled).
+//
 // A tensor parameter is a .u64 pointer to its elements (strides in
 // elements, row-major by default); a value parameter takes the parameter's
 // type (integers; floats for .f32/.f64).  The gemm is D = A·B (+ C): A is
@@ -36,8 +47,18 @@
 
 namespace mmacheck::ptx {
 
+// A tensor-map parameter: the map without its tensor's dims, strides and
+// address (placed with the tensor: tensor_map_of()).
+struct TensorMapSpec {
+  std::string tensor;
+  SourceLoc loc;
+  int tensor_index = -1;  // into PtxLaunch::tensors, once read
+  TensorMap map;
+};
+
 struct ParamBinding {
   int tensor = -1;         // index into PtxLaunch::tensors, or -1 for a value
+  int tensor_map = -1;     // index into PtxLaunch::tensor_maps (tensor is then -1)
   std::uint64_t bits = 0;  // a value's bits (by the parameter's type)
   SourceLoc loc;
 };
@@ -51,9 +72,13 @@ struct PtxLaunch {
   std::vector<TensorArg> tensors;
   std::vector<SourceLoc> tensor_locs;
   std::vector<ParamBinding> params;
+  std::vector<TensorMapSpec> tensor_maps;
   int d = -1, a = -1, b = -1, c = -1;  // the gemm's tensors (indices into `tensors`)
   std::optional<double> c_scalar;      // "C": a number: D = A·B + that constant
 };
+
+// The tensor map of `spec` over its tensor placed at `base`.
+TensorMap tensor_map_of(const PtxLaunch& launch, const TensorMapSpec& spec, std::uint64_t base);
 
 // Reads a launch file; the parameters are typed against the kernel later
 // (bind_launch), since the file may name the kernel.

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <bit>
 #include <cctype>
 #include <functional>
 #include <cmath>
@@ -16,6 +17,8 @@
 #include "core/program/dtype.h"
 #include "core/ptx/machine_context.h"
 #include "core/ptx/ptx_float.h"
+#include "core/ptx/ptx_mbarrier.h"
+#include "core/ptx/ptx_tma.h"
 #include "core/ptx/ptx_wgmma.h"
 
 namespace mmacheck::ptx {
@@ -960,6 +963,31 @@ void exec_vote(const Instruction& inst, WarpContext& w) {
   for (int lane = 0; lane < w.lanes(); ++lane) w.lane(lane).set(inst.ops[0], r);
 }
 
+// elect.sync d|p, membermask: one leader among the member lanes, the lowest
+// (the ISA: "a leader thread ... chosen in a deterministic manner"); d is its
+// lane, p true in it alone.  Every lane of the warp meets here, each in the mask.
+void exec_elect(const Instruction& inst, WarpContext& w) {
+  std::uint32_t member = 0;
+  for (int lane = 0; lane < w.lanes(); ++lane) {
+    ThreadContext t = w.lane(lane);
+    const Value m = t.get(inst.ops[1], 32);
+    t.require_plain(inst, m, 4, "elect's member mask");
+    if (((m.bits >> lane) & 1) == 0)
+      w.fault(inst, lane, "lane " + std::to_string(lane) + " executes 'elect.sync' outside its member mask");
+    member |= std::uint32_t{1} << lane;
+  }
+  const int leader = std::countr_zero(member);
+  for (int lane = 0; lane < w.lanes(); ++lane) {
+    ThreadContext t = w.lane(lane);
+    Value d;
+    d.bits = static_cast<std::uint64_t>(leader);
+    if (inst.ops[0].reg >= 0) t.set(inst.ops[0], d);
+    Value p;
+    p.bits = lane == leader ? 1 : 0;
+    if (!inst.ops[0].regs.empty()) t.set_reg(inst.ops[0].regs[0], p);
+  }
+}
+
 // shfl.sync.MODE.b32 d[|p], a, b, c, membermask (PTX ISA's pseudo-code).
 void exec_shfl(const Instruction& inst, WarpContext& w) {
   std::array<Value, kWarpLanes> in{};
@@ -1099,6 +1127,23 @@ const std::array kRows{
     Row{"wgmma.wait_group", 0, "sync aligned", 1, 1, nullptr, exec_wgmma_wait, Collective::warpgroup},
     Row{"fence.proxy.async", 0, "shared::cta shared::cluster global", 0, 0, exec_proxy_fence, nullptr,
         Collective::none},
+    Row{"elect.sync", 0, "", 2, 2, nullptr, exec_elect, Collective::warp},
+    // mbarriers (core/ptx/ptx_mbarrier.h) and TMA (core/ptx/ptx_tma.h).
+    Row{"mbarrier.init", 0, "shared shared::cta b64", 2, 2, exec_mbarrier_init, nullptr, Collective::none},
+    Row{"mbarrier.inval", 0, "shared shared::cta b64", 1, 1, exec_mbarrier_inval, nullptr, Collective::none},
+    Row{"mbarrier.arrive", 0, "release relaxed cta shared shared::cta b64", 2, 3, exec_mbarrier_arrive, nullptr,
+        Collective::none},
+    Row{"mbarrier.arrive.expect_tx", 0, "release relaxed cta shared shared::cta b64", 3, 3,
+        exec_mbarrier_arrive_expect_tx, nullptr, Collective::none},
+    Row{"mbarrier.expect_tx", 0, "relaxed cta shared shared::cta b64", 2, 2, exec_mbarrier_expect_tx, nullptr,
+        Collective::none},
+    Row{"mbarrier.try_wait", 0, "parity acquire relaxed cta shared shared::cta b64", 3, 3, exec_mbarrier_try_wait,
+        nullptr, Collective::none},
+    Row{"mbarrier.test_wait", 0, "parity acquire relaxed cta shared shared::cta b64", 3, 3, exec_mbarrier_test_wait,
+        nullptr, Collective::none},
+    Row{"cp.async.bulk.tensor", 0,
+        "1d 2d 3d 4d 5d shared::cluster shared::cta global tile mbarrier::complete_tx::bytes", 3, 3, exec_tma_copy,
+        nullptr, Collective::none},
 };
 
 bool cache_word(std::string_view m) {
@@ -1280,6 +1325,19 @@ void check_operands(Instruction& inst, const Row& row, const PtxKernel& k) {
     check_wgmma_operands(inst, k);
     return;
   }
+  if (name.starts_with("mbarrier.")) {
+    check_mbarrier_operands(inst, name, k);
+    return;
+  }
+  if (name == "cp.async.bulk.tensor") {
+    check_tma_operands(inst, k);
+    return;
+  }
+  if (name == "elect.sync") {
+    if (inst.ops[0].kind != Kind::reg) throw Error(inst.ops[0].loc, "elect.sync writes d|p");
+    require_value(inst, 1);
+    return;
+  }
   if (name == "ret" || name == "exit" || name == "membar" || name == "fence" || name == "fence.proxy.async" ||
       name == "cp.async.commit_group")
     return;
@@ -1408,7 +1466,7 @@ void decode_instruction(Instruction& inst, const PtxKernel& kernel, const Source
   // `{ %rs1 }`, a vector of one register, is that register (Triton's inline
   // assembly writes loads so), except where the instruction takes vectors.
   if (row->name != "mma.sync" && row->name != "ldmatrix.sync" && row->name != "stmatrix.sync" &&
-      row->name != "wgmma.mma_async")
+      row->name != "wgmma.mma_async" && row->name != "cp.async.bulk.tensor")
     for (Operand& o : inst.ops)
       if (o.kind == Kind::vec && o.regs.size() == 1 && inst.vec == 1) {
         o.kind = Kind::reg;

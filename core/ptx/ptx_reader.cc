@@ -730,6 +730,21 @@ class Reader {
       } else {
         o.imm = integer(expect(Tok::number, "an address"));
       }
+      if (is_punct(",")) {  // [tensorMap, {c0, c1, ..}]: cp.async.bulk.tensor's coordinates
+        next();
+        const Token open = peek();
+        expect_punct("{");
+        while (!is_punct("}")) {
+          const Token r = expect(Tok::word, "a register");
+          const auto index = regs.find(r.text);
+          if (!index) throw error(r, "unknown register '" + printable(r.text) + "'");
+          o.regs.push_back(*index);
+          if (is_punct(",")) next();
+          else if (!is_punct("}")) throw error(peek(), "expected ',' or '}' in a vector");
+        }
+        next();
+        if (o.regs.empty() || o.regs.size() > 5) throw error(open, "a tensor's coordinates: 1 to 5 registers");
+      }
       expect_punct("]");
       return o;
     }
@@ -758,12 +773,9 @@ class Reader {
       return o;
     }
     const Token w = expect(Tok::word, "an operand");
-    if (w.text == "_") {
+    const auto r = w.text == "_" ? std::optional<int>(-1) : regs.find(w.text);
+    if (r) {
       o.kind = Operand::Kind::reg;
-      o.reg = -1;
-      return o;
-    }
-    if (const auto r = regs.find(w.text)) {
       o.reg = *r;
       if (is_punct("|")) {  // d|p: shfl's and setp's second destination
         next();

@@ -5,7 +5,11 @@ tests/data/ptx/triton_sm90/: the same kernel compiled for sm_90 (wgmma with
 shared-memory descriptors, pointer loads, no TMA), its PTX version pinned
 to 8.8 (Triton 3.9 writes 9.4 for sm_90, newer than CUDA 13's ptxas takes).
 
-    /path/to/venv/bin/python scripts/ptx-oracle/triton_kernels.py [sm80|sm90]   # pip install triton (3.9)
+    /path/to/venv/bin/python scripts/ptx-oracle/triton_kernels.py [sm80|sm90|sm90_tma]   # pip install triton (3.9)
+
+sm90_tma writes tests/data/ptx/triton_sm90_tma/: the matmul given host
+TensorDescriptors (TMA: cp.async.bulk.tensor into shared memory, mbarriers),
+with tensor maps in its launch files.
 
 Mistakes are planted two ways: in the Triton source (a skipped K tile, B
 loaded from A's pointers, a wrong epilogue column, A and B swapped in the
@@ -153,6 +157,8 @@ def write(name, ptx, how, launch_obj, out=OUT):
 def main():
     if sys.argv[1:] == ["sm90"]:
         return main_sm90()
+    if sys.argv[1:] == ["sm90_tma"]:
+        return main_sm90_tma()
     os.makedirs(OUT, exist_ok=True)
     for (name, dt, odt, bm, bn, bk, w, s, m, n, k) in CONFIGS:
         how = "%s x %s -> %s, BLOCK %dx%dx%d, num_warps %d, num_stages %d, sm_80" % (dt, dt, odt, bm, bn, bk, w, s)
@@ -252,6 +258,128 @@ def main_sm90():
               launch(dt, odt, m, n, bk, bm, bn, shared, warps, nparams_of(ptx)), OUT90)
     print("wrote", len([f for f in os.listdir(OUT90) if f.endswith(".ptx")]), "PTX files to",
           os.path.normpath(OUT90))
+
+
+# ---- sm_90: TMA from host TensorDescriptors ----------------------------------
+
+OUT90TMA = os.path.join(os.path.dirname(__file__), "..", "..", "tests", "data", "ptx", "triton_sm90_tma")
+
+
+def make_tma_kernel(plant):
+    @triton.jit
+    def matmul_tma_kernel(a_desc, b_desc, c_ptr, M, N, K, stride_cm, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr,
+                          BLOCK_K: tl.constexpr, PLANT: tl.constexpr):
+        pid_m = tl.program_id(0)
+        pid_n = tl.program_id(1)
+        acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
+        tiles = tl.cdiv(K, BLOCK_K)
+        if PLANT == "skip_k":
+            tiles = tiles - 1
+        for k in range(0, tiles):
+            a = a_desc.load([pid_m * BLOCK_M, k * BLOCK_K])
+            b = b_desc.load([k * BLOCK_K, pid_n * BLOCK_N])
+            acc = tl.dot(a, b, acc)
+        c = acc.to(c_ptr.dtype.element_ty)
+        offs_cm = pid_m * BLOCK_M + tl.arange(0, BLOCK_M)
+        offs_cn = pid_n * BLOCK_N + tl.arange(0, BLOCK_N)
+        tl.store(c_ptr + stride_cm * offs_cm[:, None] + offs_cn[None, :], c)
+
+    return matmul_tma_kernel
+
+
+def compile_tma_ptx(dtype, out_dtype, bm, bn, bk, warps, stages, plant=""):
+    """Triton's launcher passes a host TensorDescriptor as the CUtensorMap (by
+    value, `.param .align 64 .b8 [128]`), then its shape (i32) and strides (i64)."""
+    t = {"float16": "fp16", "bfloat16": "bf16", "float32": "fp32"}
+    sig = {"a_desc": "tensordesc<%s[%d, %d]>" % (t[dtype], bm, bk), "b_desc": "tensordesc<%s[%d, %d]>" % (t[dtype], bk, bn),
+           "c_ptr": "*" + t[out_dtype], "M": "i32", "N": "i32", "K": "i32", "stride_cm": "i32"}
+    for name in ["BLOCK_M", "BLOCK_N", "BLOCK_K", "PLANT"]:
+        sig[name] = "constexpr"
+    src = ASTSource(fn=make_tma_kernel(plant), signature=sig,
+                    constexprs={"BLOCK_M": bm, "BLOCK_N": bn, "BLOCK_K": bk, "PLANT": plant})
+    k = triton.compile(src, target=GPUTarget("cuda", 90, 32),
+                       options={"num_warps": warps, "num_stages": stages, "ptx_version": 88})
+    return k.asm["ptx"], k.metadata.shared
+
+
+def swizzle_of(ptx, which):
+    """The swizzle of the wgmma descriptor constants (bits 62-63: 1 = 128B, 2 =
+    64B, 3 = 32B), A's the first or.b64 constant, B's the second: the tensor map
+    must write what the descriptor reads."""
+    consts = [int(c) & (2 ** 64 - 1) for c in re.findall(r"or\.b64\s+%rd\d+, %rd\d+, (-?\d+);", ptx)]
+    return {0: "none", 1: "128B", 2: "64B", 3: "32B"}[consts[which] >> 62]
+
+
+def tma_launch(dtype, out_dtype, m, n, k, bm, bn, bk, shared, ptx, a_swizzle, b_swizzle, b_tensor="B"):
+    def desc(tensor, rows, cols, box, swizzle):
+        # The map, then the descriptor's shape (i32) and strides (i64), as Triton's launcher passes them.
+        return [{"tensor_map": {"tensor": tensor, "box": box, "swizzle": swizzle}},
+                {"value": rows}, {"value": cols}, {"value": cols}, {"value": 1}]
+    params = desc("A", m, k, [bk, bm], a_swizzle) + desc(b_tensor, k, n, [bn, bk], b_swizzle)
+    params += [{"tensor": "D", "dtype": out_dtype, "shape": [m, n]}, {"value": m}, {"value": n}, {"value": k},
+               {"value": n}]
+    params += [{"value": 0}] * (nparams_of(ptx) - len(params))
+    return {"grid": [m // bm, n // bn], "block": [32 * nwarps_of(ptx)], "dynamic_shared": max(shared, 1),
+            "params": params,
+            "tensors": [{"tensor": "A", "dtype": dtype, "shape": [m, k]}, {"tensor": "B", "dtype": dtype, "shape": [k, n]}]}
+
+
+def nwarps_of(ptx):
+    return int(re.search(r"\.reqntid (\d+)", ptx).group(1)) // 32
+
+
+TRY_WAIT = re.compile(r"\n([ \t]*)(waitLoop:\s*(?:\.loc[^\n]*\n\s*)?)(mbarrier\.try_wait\.parity[^;]*), (%r\d+);\n"
+                      r"(\s*@!complete bra\.uni waitLoop;)")
+
+
+def drop_mbarrier_wait(ptx):
+    """The try_wait loop deleted: the wgmma reads the stage the TMA is still writing."""
+    if not TRY_WAIT.search(ptx):
+        raise SystemExit("no try_wait loop to delete")
+    return TRY_WAIT.sub(lambda m: "\n%s// mbarrier.try_wait loop deleted" % m.group(1), ptx, count=1)
+
+
+def flip_wait_parity(ptx):
+    """The try_wait waits on the other parity: the parity register flipped
+    around the loop (and back after it)."""
+    if not TRY_WAIT.search(ptx):
+        raise SystemExit("no try_wait loop to edit")
+    return TRY_WAIT.sub(lambda m: "\n%sxor.b32 %s, %s, 1;\n%s%s%s, %s;\n%s\n%sxor.b32 %s, %s, 1;\n" % (
+        m.group(1), m.group(4), m.group(4), m.group(1), m.group(2), m.group(3), m.group(4), m.group(5), m.group(1),
+        m.group(4), m.group(4)), ptx, count=1)
+
+
+CONFIGS90TMA = [
+    # name, dtype, out dtype, BLOCK_M, BLOCK_N, BLOCK_K, warps, stages, M, N, K
+    ("f16_64x64x32_w4", "float16", "float16", 64, 64, 32, 4, 3, 128, 128, 128),
+    ("f16_128x64x64_w8", "float16", "float32", 128, 64, 64, 8, 3, 128, 128, 256),
+]
+
+
+def main_sm90_tma():
+    os.makedirs(OUT90TMA, exist_ok=True)
+    for (name, dt, odt, bm, bn, bk, w, s, m, n, k) in CONFIGS90TMA:
+        base = "%s x %s -> %s, BLOCK %dx%dx%d, num_warps %d, num_stages %d, sm_90, ptx_version 88, host TensorDescriptors" % (
+            dt, dt, odt, bm, bn, bk, w, s)
+        ptx, shared = compile_tma_ptx(dt, odt, bm, bn, bk, w, s)
+        sa, sb = swizzle_of(ptx, 0), swizzle_of(ptx, 1)
+        launch_of = lambda p, **kw: tma_launch(dt, odt, m, n, k, bm, bn, bk, shared, p, sa, sb, **kw)
+        write(name, ptx, base, launch_of(ptx), OUT90TMA)
+        # Planted mistakes: in the source, the PTX and the launch file.
+        sptx, sshared = compile_tma_ptx(dt, odt, bm, bn, bk, w, s, "skip_k")
+        write(name + "_skip_k", sptx, base + ", PLANT=skip_k in the source",
+              tma_launch(dt, odt, m, n, k, bm, bn, bk, sshared, sptx, sa, sb), OUT90TMA)
+        write(name + "_no_mbarrier_wait", drop_mbarrier_wait(ptx), base + ", its PTX edited: the try_wait loop deleted",
+              launch_of(ptx), OUT90TMA)
+        write(name + "_wrong_parity", flip_wait_parity(ptx), base + ", its PTX edited: try_wait on the other parity",
+              launch_of(ptx), OUT90TMA)
+        write(name + "_b_map_of_a", ptx, base + ", its launch edited: B's tensor map names A",
+              launch_of(ptx, b_tensor="A"), OUT90TMA)
+        wrong = tma_launch(dt, odt, m, n, k, bm, bn, bk, shared, ptx, "none", sb)
+        write(name + "_swizzle_none", ptx, base + ", its launch edited: A's tensor map without swizzle (the wgmma "
+              "descriptor's is %s)" % sa, wrong, OUT90TMA)
+    print("wrote", len([f for f in os.listdir(OUT90TMA) if f.endswith(".ptx")]), "PTX files to",
+          os.path.normpath(OUT90TMA))
 
 
 if __name__ == "__main__":

@@ -79,6 +79,7 @@ PtxCase simulate_ptx_case(const ptx::PtxKernel& kernel, const ptx::PtxLaunch& la
   for (const auto& r : memory.regions()) out.tensors.push_back(r.bytes);
   const int threads = base.threads;
   ptx::RunOptions options = std::move(base);
+  options.tensor_maps = placed.tensor_maps;
   options.sums = false;  // the numbers alone: the machine's own refutations stand, the proof is prove's
   options.arithmetic = [&arch](const MmaInst& inst, std::span<const std::uint64_t> a, std::span<const std::uint64_t> b,
                                std::span<const std::uint64_t> c,
