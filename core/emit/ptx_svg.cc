@@ -28,12 +28,12 @@ std::array<int, 3> cta_of(std::int64_t linear, const std::array<int, 3>& grid) {
           static_cast<int>(linear / (std::int64_t{grid[0]} * grid[1]))};
 }
 
-// [first, first + side) of [lo, hi] holding `keep` where it can, at most
-// kMaxSide long.
-std::pair<std::int64_t, std::int64_t> window(std::int64_t lo, std::int64_t hi, std::optional<std::int64_t> keep) {
+// [first, first + side) of [lo, hi] holding `keep` where it can (-1:
+// nothing to keep), at most kMaxSide long.
+std::pair<std::int64_t, std::int64_t> window(std::int64_t lo, std::int64_t hi, std::int64_t keep) {
   if (hi - lo + 1 <= kMaxSide) return {lo, hi + 1};
   std::int64_t first = lo;
-  if (keep && *keep >= lo && *keep <= hi) first = std::clamp(*keep - kMaxSide / 2, lo, hi + 1 - kMaxSide);
+  if (keep >= lo && keep <= hi) first = std::clamp(keep - kMaxSide / 2, lo, hi + 1 - kMaxSide);
   return {first, first + kMaxSide};
 }
 
@@ -73,8 +73,8 @@ std::string draw_ptx_svg(const ptx::PtxReport& report, const std::vector<ptx::DW
                                                 (*report.element)[1] >= c0 && (*report.element)[1] <= c1));
   if (report.element && element_here) include((*report.element)[0], (*report.element)[1]);
   if (r1 < 0) include(0, 0);
-  const std::optional<std::int64_t> keep_r = report.element ? std::optional((*report.element)[0]) : std::nullopt;
-  const std::optional<std::int64_t> keep_c = report.element ? std::optional((*report.element)[1]) : std::nullopt;
+  const std::int64_t keep_r = report.element ? (*report.element)[0] : -1;
+  const std::int64_t keep_c = report.element ? (*report.element)[1] : -1;
   const auto [row0, row1] = window(r0, r1, keep_r);
   const auto [col0, col1] = window(c0, c1, keep_c);
 
