@@ -10,16 +10,11 @@ namespace mmacheck {
 
 namespace {
 
-constexpr int kCellHeight = 18;
-constexpr int kMargin = 24;
-constexpr int kAxisLabels = 34;  // row indices up to five digits
-constexpr int kHeader = 46;
+constexpr int kRowLabels = 34;  // row indices up to five digits
+
 constexpr std::int64_t kMaxSide = 128;  // rows, and columns, drawn at most
-constexpr double kCharCell = 6.1, kCharTitle = 8.0, kCharSmall = 6.1, kCharLegend = 7.3;
 
-int text_width(const std::string& s, double per_char) { return static_cast<int>(s.size() * per_char) + 4; }
-
-std::string dims(const std::array<int, 3>& d) {
+std::string cta_text(const std::array<int, 3>& d) {
   return "[" + std::to_string(d[0]) + ", " + std::to_string(d[1]) + ", " + std::to_string(d[2]) + "]";
 }
 
@@ -30,7 +25,7 @@ std::array<int, 3> cta_of(std::int64_t linear, const std::array<int, 3>& grid) {
 
 // [first, first + side) of [lo, hi] holding `keep` where it can (-1:
 // nothing to keep), at most kMaxSide long.
-std::pair<std::int64_t, std::int64_t> window(std::int64_t lo, std::int64_t hi, std::int64_t keep) {
+std::pair<std::int64_t, std::int64_t> drawn_range(std::int64_t lo, std::int64_t hi, std::int64_t keep) {
   if (hi - lo + 1 <= kMaxSide) return {lo, hi + 1};
   std::int64_t first = lo;
   if (keep >= lo && keep <= hi) first = std::clamp(keep - kMaxSide / 2, lo, hi + 1 - kMaxSide);
@@ -51,7 +46,7 @@ std::string draw_ptx_svg(const ptx::PtxReport& report, const std::vector<ptx::DW
     cta = *options.cta;
     for (int d = 0; d < 3; ++d)
       if (cta[static_cast<std::size_t>(d)] < 0 || cta[static_cast<std::size_t>(d)] >= grid[static_cast<std::size_t>(d)])
-        throw Error("draw: --cta " + dims(cta) + " is outside the grid " + dims(grid));
+        throw Error("draw: --cta " + cta_text(cta) + " is outside the grid " + cta_text(grid));
   } else if (report.finding) {
     cta = report.finding->cta;
   }
@@ -75,12 +70,12 @@ std::string draw_ptx_svg(const ptx::PtxReport& report, const std::vector<ptx::DW
   if (r1 < 0) include(0, 0);
   const std::int64_t keep_r = report.element ? (*report.element)[0] : -1;
   const std::int64_t keep_c = report.element ? (*report.element)[1] : -1;
-  const auto [row0, row1] = window(r0, r1, keep_r);
-  const auto [col0, col1] = window(c0, c1, keep_c);
+  const auto [row0, row1] = drawn_range(r0, r1, keep_r);
+  const auto [col0, col1] = drawn_range(c0, c1, keep_c);
 
-  const int cw = text_width("W31.T31", kCharCell);
-  const std::string title = "D of " + report.kernel + ", CTA " + dims(cta) + " of grid " + dims(grid) + ": rows " +
-                            std::to_string(row0) + ".." + std::to_string(row1 - 1) + ", columns " +
+  const int cw = svg_text_width("W31.T31", kSvgCharCell);
+  const std::string title = "D of " + report.kernel + ", CTA " + cta_text(cta) + " of grid " + cta_text(grid) +
+                            ": rows " + std::to_string(row0) + ".." + std::to_string(row1 - 1) + ", columns " +
                             std::to_string(col0) + ".." + std::to_string(col1 - 1) +
                             (row1 - row0 < r1 - r0 + 1 || col1 - col0 < c1 - c0 + 1
                                  ? " (of its rows " + std::to_string(r0) + ".." + std::to_string(r1) + ", columns " +
@@ -96,7 +91,7 @@ std::string draw_ptx_svg(const ptx::PtxReport& report, const std::vector<ptx::DW
         (options.where.empty() ? report.finding->loc.file + ":" + std::to_string(report.finding->loc.line) + ":" +
                                      std::to_string(report.finding->loc.col)
                                : options.where) +
-        ", CTA " + dims(report.finding->cta) + ", thread " + std::to_string(report.finding->thread) + " (warp " +
+        ", CTA " + cta_text(report.finding->cta) + ", thread " + std::to_string(report.finding->thread) + " (warp " +
         std::to_string(report.finding->thread / 32) + ", lane " + std::to_string(report.finding->thread % 32) + ")");
   if (report.element)
     legend.push_back(element_here ? "red: D[" + std::to_string((*report.element)[0]) + "][" +
@@ -105,18 +100,19 @@ std::string draw_ptx_svg(const ptx::PtxReport& report, const std::vector<ptx::DW
                                         std::to_string((*report.element)[1]) + "], is outside this CTA's part");
   if (options.lane) legend.push_back("blue: the cells lane " + std::to_string(*options.lane) + " stored");
 
-  const int gx = kMargin + kAxisLabels, gy = kMargin + kHeader;
+  const int gx = kSvgMargin + kRowLabels, gy = kSvgMargin + kSvgHeader;
   const auto rows = static_cast<int>(row1 - row0), cols = static_cast<int>(col1 - col0);
   std::ostringstream body;
-  body << "<text x='" << kMargin << "' y='" << kMargin + 14 << "' class='title'>" << svg_escape(title) << "</text>\n";
-  body << "<text x='" << kMargin << "' y='" << kMargin + 28 << "' class='small'>" << svg_escape(subtitle)
+  body << "<text x='" << kSvgMargin << "' y='" << kSvgMargin + 14 << "' class='title'>" << svg_escape(title)
+       << "</text>\n";
+  body << "<text x='" << kSvgMargin << "' y='" << kSvgMargin + 28 << "' class='small'>" << svg_escape(subtitle)
        << "</text>\n";
   for (std::int64_t c = col0; c < col1; ++c)
     body << "<text x='" << gx + (c - col0) * cw + cw / 2 << "' y='" << gy - 4 << "' class='index' text-anchor='middle'>"
          << c << "</text>\n";
   int marked = 0;
   for (std::int64_t r = row0; r < row1; ++r) {
-    const int y = gy + static_cast<int>(r - row0) * kCellHeight;
+    const int y = gy + static_cast<int>(r - row0) * kSvgCellHeight;
     body << "<text x='" << gx - 4 << "' y='" << y + 13 << "' class='index' text-anchor='end'>" << r << "</text>\n";
     for (std::int64_t c = col0; c < col1; ++c) {
       const ptx::DWrite& w = at(r, c);
@@ -127,7 +123,7 @@ std::string draw_ptx_svg(const ptx::PtxReport& report, const std::vector<ptx::DW
         tip += "never written";
       } else {
         tip += "thread " + std::to_string(w.thread) + " (warp " + std::to_string(w.thread / 32) + ", lane " +
-               std::to_string(w.thread % 32) + ") of CTA " + dims(cta_of(w.cta, grid)) + ", the store at line " +
+               std::to_string(w.thread % 32) + ") of CTA " + cta_text(cta_of(w.cta, grid)) + ", the store at line " +
                std::to_string(w.line);
         if (w.cta == linear) {
           label = "W" + std::to_string(w.thread / 32) + ".T" + std::to_string(w.thread % 32);
@@ -139,29 +135,29 @@ std::string draw_ptx_svg(const ptx::PtxReport& report, const std::vector<ptx::DW
       const bool red = element_here && report.element && (*report.element)[0] == r && (*report.element)[1] == c;
       if (red) tip += "; red: " + report.message;
       body << "<g><title>" << svg_escape(tip) << "</title><rect x='" << x << "' y='" << y << "' width='" << cw
-           << "' height='" << kCellHeight << "' fill='" << fill << "' class='cell'/><text x='" << x + cw / 2 << "' y='"
-           << y + 13 << "' text-anchor='middle'>" << label << "</text></g>\n";
+           << "' height='" << kSvgCellHeight << "' fill='" << fill << "' class='cell'/><text x='" << x + cw / 2
+           << "' y='" << y + 13 << "' text-anchor='middle'>" << label << "</text></g>\n";
       if (options.lane && w.inst >= 0 && w.cta == linear && w.thread % 32 == *options.lane)
-        body << "<rect x='" << x + 1 << "' y='" << y + 1 << "' width='" << cw - 2 << "' height='" << kCellHeight - 2
+        body << "<rect x='" << x + 1 << "' y='" << y + 1 << "' width='" << cw - 2 << "' height='" << kSvgCellHeight - 2
              << "' class='lane'/>\n";
       if (red) {
-        body << "<rect x='" << x << "' y='" << y << "' width='" << cw << "' height='" << kCellHeight
+        body << "<rect x='" << x << "' y='" << y << "' width='" << cw << "' height='" << kSvgCellHeight
              << "' class='found'/>\n";
         ++marked;
       }
     }
   }
-  body << "<rect x='" << gx << "' y='" << gy << "' width='" << cols * cw << "' height='" << rows * kCellHeight
+  body << "<rect x='" << gx << "' y='" << gy << "' width='" << cols * cw << "' height='" << rows * kSvgCellHeight
        << "' class='region'/>\n";
-  int width = std::max({gx + cols * cw + kMargin, kMargin * 2 + text_width(title, kCharTitle),
-                        kMargin * 2 + text_width(subtitle, kCharSmall)});
-  int y = gy + rows * kCellHeight + kMargin + 12;
+  int width = std::max({gx + cols * cw + kSvgMargin, kSvgMargin * 2 + svg_text_width(title, kSvgCharTitle),
+                        kSvgMargin * 2 + svg_text_width(subtitle, kSvgCharSmall)});
+  int y = gy + rows * kSvgCellHeight + kSvgMargin + 12;
   for (const std::string& line : legend) {
-    body << "<text x='" << kMargin << "' y='" << y << "' class='legend'>" << svg_escape(line) << "</text>\n";
+    body << "<text x='" << kSvgMargin << "' y='" << y << "' class='legend'>" << svg_escape(line) << "</text>\n";
     y += 16;
-    width = std::max(width, kMargin * 2 + text_width(line, kCharLegend));
+    width = std::max(width, kSvgMargin * 2 + svg_text_width(line, kSvgCharLegend));
   }
-  const int height = y + kMargin;
+  const int height = y + kSvgMargin;
   if (summary) {
     summary->panels = {"D"};
     summary->cells = rows * cols;

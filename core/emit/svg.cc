@@ -16,13 +16,7 @@ namespace mmacheck {
 
 namespace {
 
-constexpr int kCellHeight = 18;
-constexpr int kMargin = 24;      // around and between panels
 constexpr int kAxisLabels = 22;  // room for row indices left of a grid
-constexpr int kHeader = 46;      // title, subtitle and column indices above a grid
-constexpr double kCharCell = 6.1, kCharTitle = 8.0, kCharSmall = 6.1, kCharLegend = 7.3;  // px per character
-
-int text_width(const std::string& s, double per_char) { return static_cast<int>(s.size() * per_char) + 4; }
 
 std::int64_t lane_of(const Owner& o) { return owner_coord(o, Axis::laneid()) + owner_coord(o, Axis::tx()) % 32; }
 
@@ -89,15 +83,15 @@ void mark(Panel& p, const std::optional<Element>& expected, const std::optional<
 
 void draw_panel(std::ostream& svg, const Panel& p, int cw, const DrawOptions& options) {
   const int tx = p.gx - kAxisLabels;
-  svg << "<text x='" << (p.role == "A" ? kMargin : tx) << "' y='" << p.gy - kHeader + 14 << "' class='title'>"
+  svg << "<text x='" << (p.role == "A" ? kSvgMargin : tx) << "' y='" << p.gy - kSvgHeader + 14 << "' class='title'>"
       << svg_escape(p.title) << "</text>\n";
-  svg << "<text x='" << (p.role == "A" ? kMargin : tx) << "' y='" << p.gy - kHeader + 28 << "' class='small'>"
+  svg << "<text x='" << (p.role == "A" ? kSvgMargin : tx) << "' y='" << p.gy - kSvgHeader + 28 << "' class='small'>"
       << svg_escape(p.subtitle) << "</text>\n";
   for (std::int64_t c = p.c0; c < p.c1; ++c)
     svg << "<text x='" << p.gx + (c - p.c0) * cw + cw / 2 << "' y='" << p.gy - 4
         << "' class='index' text-anchor='middle'>" << c << "</text>\n";
   for (std::int64_t r = p.r0; r < p.r1; ++r) {
-    const int y = p.gy + static_cast<int>(r - p.r0) * kCellHeight;
+    const int y = p.gy + static_cast<int>(r - p.r0) * kSvgCellHeight;
     svg << "<text x='" << p.gx - 4 << "' y='" << y + 13 << "' class='index' text-anchor='end'>" << r << "</text>\n";
     for (std::int64_t c = p.c0; c < p.c1; ++c) {
       const std::size_t at = static_cast<std::size_t>((r - p.r0) * p.cols() + (c - p.c0));
@@ -117,20 +111,20 @@ void draw_panel(std::ostream& svg, const Panel& p, int cw, const DrawOptions& op
       if (p.found.count({r, c})) tip += "; red: found where it does not belong";
       if (p.wanted.count({r, c})) tip += "; green: belongs where something else is";
       svg << "<g><title>" << svg_escape(tip) << "</title><rect x='" << x << "' y='" << y << "' width='" << cw
-          << "' height='" << kCellHeight << "' fill='" << lane_fill(p.owners[at]) << "' class='cell'/>"
+          << "' height='" << kSvgCellHeight << "' fill='" << lane_fill(p.owners[at]) << "' class='cell'/>"
           << "<text x='" << x + cw / 2 << "' y='" << y + 13 << "' text-anchor='middle'>" << svg_escape(p.shown[at])
           << "</text></g>\n";
       if (options.lane && !p.owners[at].empty() && lane_of(p.owners[at].front()) == *options.lane)
-        svg << "<rect x='" << x + 1 << "' y='" << y + 1 << "' width='" << cw - 2 << "' height='" << kCellHeight - 2
+        svg << "<rect x='" << x + 1 << "' y='" << y + 1 << "' width='" << cw - 2 << "' height='" << kSvgCellHeight - 2
             << "' class='lane'/>\n";
     }
   }
   // Instruction tiles and the drawn range's frame.
-  const int w = static_cast<int>(p.cols()) * cw, h = static_cast<int>(p.rows()) * kCellHeight;
+  const int w = static_cast<int>(p.cols()) * cw, h = static_cast<int>(p.rows()) * kSvgCellHeight;
   for (std::int64_t r = p.r0 + 1; p.tile_rows > 0 && r < p.r1; ++r)
     if (r % p.tile_rows == 0)
-      svg << "<line x1='" << p.gx << "' y1='" << p.gy + (r - p.r0) * kCellHeight << "' x2='" << p.gx + w << "' y2='"
-          << p.gy + (r - p.r0) * kCellHeight << "' class='tile'/>\n";
+      svg << "<line x1='" << p.gx << "' y1='" << p.gy + (r - p.r0) * kSvgCellHeight << "' x2='" << p.gx + w << "' y2='"
+          << p.gy + (r - p.r0) * kSvgCellHeight << "' class='tile'/>\n";
   for (std::int64_t c = p.c0 + 1; p.tile_cols > 0 && c < p.c1; ++c)
     if (c % p.tile_cols == 0)
       svg << "<line x1='" << p.gx + (c - p.c0) * cw << "' y1='" << p.gy << "' x2='" << p.gx + (c - p.c0) * cw
@@ -140,9 +134,9 @@ void draw_panel(std::ostream& svg, const Panel& p, int cw, const DrawOptions& op
     for (const auto& [cell, badge] : cells) {
       if (!p.drawn(cell)) continue;
       const int x = p.gx + static_cast<int>(cell.second - p.c0) * cw,
-                y = p.gy + static_cast<int>(cell.first - p.r0) * kCellHeight;
+                y = p.gy + static_cast<int>(cell.first - p.r0) * kSvgCellHeight;
       svg << "<rect x='" << x + inset << "' y='" << y + inset << "' width='" << cw - 2 * inset << "' height='"
-          << kCellHeight - 2 * inset << "' class='" << cls << "'/>";
+          << kSvgCellHeight - 2 * inset << "' class='" << cls << "'/>";
       if (badge)
         svg << "<text x='" << x + cw - 2 << "' y='" << y + 7 << "' class='badge' text-anchor='end'>" << badge
             << "</text>";
@@ -259,7 +253,7 @@ std::string draw_svg(const Program& program, const ProofReport& report, const Dr
   }
 
   // One cell width for all panels, so that B's columns sit over D's.
-  int cw = 3 * kCharCell + 8;
+  int cw = 3 * kSvgCharCell + 8;
   for (Panel& p : panels) {
     for (std::int64_t r = p.r0; r < p.r1; ++r)
       for (std::int64_t c = p.c0; c < p.c1; ++c) {
@@ -271,7 +265,7 @@ std::string draw_svg(const Program& program, const ProofReport& report, const Dr
         const std::size_t n = p.owners.back().size();
         const std::vector<Owner> first(p.owners.back().begin(), p.owners.back().begin() + 1);
         p.shown.push_back(n > 1 ? owner_label(first) + " \u00d7" + std::to_string(n) : p.labels.back());
-        cw = std::max(cw, text_width(p.shown.back(), kCharCell) + 4);
+        cw = std::max(cw, svg_text_width(p.shown.back(), kSvgCharCell) + 4);
       }
   }
   // Every element at a lane the warp does not have, every element sharing
@@ -288,8 +282,8 @@ std::string draw_svg(const Program& program, const ProofReport& report, const Dr
     }
   }
   const auto width_of = [&](const Panel& p) {
-    return std::max({kAxisLabels + static_cast<int>(p.cols()) * cw, text_width(p.title, kCharTitle),
-                     text_width(p.subtitle, kCharSmall)});
+    return std::max({kAxisLabels + static_cast<int>(p.cols()) * cw, svg_text_width(p.title, kSvgCharTitle),
+                     svg_text_width(p.subtitle, kSvgCharSmall)});
   };
   const auto find = [&](const char* role) -> Panel* {
     for (Panel& p : panels)
@@ -298,20 +292,20 @@ std::string draw_svg(const Program& program, const ProofReport& report, const Dr
   };
   Panel *a = find("A"), *b = find("B"), *c = find("C"), *d = find("D");
   if (panels.size() == 1) d = &panels.front(), a = b = c = nullptr;
-  const int left = a ? width_of(*a) + kMargin : 0;
+  const int left = a ? width_of(*a) + kSvgMargin : 0;
   const int middle = std::max(d ? width_of(*d) : 0, b ? width_of(*b) : 0);
-  const int top = b && d ? kHeader + static_cast<int>(b->rows()) * kCellHeight + kMargin : 0;
-  d->gx = kMargin + left + kAxisLabels;
-  d->gy = kMargin + top + kHeader;
-  if (b) b->gx = d->gx, b->gy = kMargin + kHeader;
-  if (a) a->gx = kMargin + left - kMargin - static_cast<int>(a->cols()) * cw, a->gy = d->gy;
-  if (c) c->gx = d->gx - kAxisLabels + middle + kMargin + kAxisLabels, c->gy = d->gy;
-  int width = d->gx - kAxisLabels + middle + kMargin, height = 0;
-  if (c) width = c->gx - kAxisLabels + width_of(*c) + kMargin;
+  const int top = b && d ? kSvgHeader + static_cast<int>(b->rows()) * kSvgCellHeight + kSvgMargin : 0;
+  d->gx = kSvgMargin + left + kAxisLabels;
+  d->gy = kSvgMargin + top + kSvgHeader;
+  if (b) b->gx = d->gx, b->gy = kSvgMargin + kSvgHeader;
+  if (a) a->gx = kSvgMargin + left - kSvgMargin - static_cast<int>(a->cols()) * cw, a->gy = d->gy;
+  if (c) c->gx = d->gx - kAxisLabels + middle + kSvgMargin + kAxisLabels, c->gy = d->gy;
+  int width = d->gx - kAxisLabels + middle + kSvgMargin, height = 0;
+  if (c) width = c->gx - kAxisLabels + width_of(*c) + kSvgMargin;
   std::ostringstream body;
   for (const Panel& p : panels) {
     draw_panel(body, p, cw, options);
-    height = std::max(height, p.gy + static_cast<int>(p.rows()) * kCellHeight);
+    height = std::max(height, p.gy + static_cast<int>(p.rows()) * kSvgCellHeight);
     if (summary) {
       summary->panels.push_back(p.role);
       summary->cells += static_cast<int>(p.rows() * p.cols());
@@ -320,13 +314,13 @@ std::string draw_svg(const Program& program, const ProofReport& report, const Dr
           summary->marked += p.drawn(cell) && !(marks == &p.wanted && p.found.count(cell));
     }
   }
-  int y = height + kMargin + 12;
+  int y = height + kSvgMargin + 12;
   for (const std::string& line : legend) {
-    body << "<text x='" << kMargin << "' y='" << y << "' class='legend'>" << svg_escape(line) << "</text>\n";
+    body << "<text x='" << kSvgMargin << "' y='" << y << "' class='legend'>" << svg_escape(line) << "</text>\n";
     y += 16;
-    width = std::max(width, kMargin * 2 + text_width(line, kCharLegend));
+    width = std::max(width, kSvgMargin * 2 + svg_text_width(line, kSvgCharLegend));
   }
-  const int total_h = y + kMargin;
+  const int total_h = y + kSvgMargin;
 
   return svg_document(width, total_h,
                       ".tile{stroke:#333;stroke-width:1.5}.wanted{fill:none;stroke:#080;stroke-width:2}"

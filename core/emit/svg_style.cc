@@ -6,6 +6,8 @@
 
 namespace mmacheck {
 
+int svg_text_width(const std::string& s, double per_char) { return static_cast<int>(s.size() * per_char) + 4; }
+
 std::string svg_escape(const std::string& s) {
   std::string out;
   for (const char c : s) {

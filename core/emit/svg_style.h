@@ -12,6 +12,15 @@
 
 namespace mmacheck {
 
+// The metrics every picture lays out with (px).
+inline constexpr int kSvgCellHeight = 18;
+inline constexpr int kSvgMargin = 24;  // around and between panels
+inline constexpr int kSvgHeader = 46;  // title, subtitle and column indices above a grid
+inline constexpr double kSvgCharCell = 6.1, kSvgCharTitle = 8.0, kSvgCharSmall = 6.1,
+                        kSvgCharLegend = 7.3;  // px per character
+// The width `s` takes at `per_char` px a character, with a little room.
+int svg_text_width(const std::string& s, double per_char);
+
 std::string svg_escape(const std::string& s);
 // The fill of a cell lane `lane` (taken modulo 32) holds.
 std::string lane_tint(std::int64_t lane);
