@@ -23,6 +23,10 @@
 
 namespace mmacheck::ptx {
 
+void not_modelled(const SourceLoc& at, const std::string& what) {
+  throw Error(at, what + " is not modelled by the PTX machine (docs/ptx.md lists what is)");
+}
+
 namespace {
 
 using Kind = Operand::Kind;
@@ -1194,10 +1198,6 @@ std::optional<Rounding> parse_rounding(std::string_view m) {
   for (const auto& [name, r] : kRoundings)
     if (name == m) return r;
   return std::nullopt;
-}
-
-[[noreturn]] void not_modelled(const SourceLoc& at, const std::string& what) {
-  throw Error(at, what + " is not modelled by the PTX machine (docs/ptx.md lists what is)");
 }
 
 void require_reg(const Instruction& inst, std::size_t i, const char* what) {

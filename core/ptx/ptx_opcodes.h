@@ -27,6 +27,9 @@ namespace mmacheck::ptx {
 
 // Decodes `inst` (its opcode text and operands already read) for `kernel`.
 void decode_instruction(Instruction& inst, const PtxKernel& kernel, const SourceLoc& opcode_loc);
+// The located error for what the machine does not model: "WHAT is not
+// modelled by the PTX machine (docs/ptx.md lists what is)".
+[[noreturn]] void not_modelled(const SourceLoc& at, const std::string& what);
 
 // The opcodes the table models, for docs and messages ("add", "ld", ...).
 std::vector<std::string_view> modelled_opcodes();

@@ -8,6 +8,7 @@
 
 #include "core/base/hex.h"
 #include "core/ptx/machine_context.h"
+#include "core/ptx/ptx_opcodes.h"
 #include "core/wgmma/canonical_layout.h"
 #include "core/wgmma/descriptor.h"
 #include "core/wgmma/wgmma_frame.h"
@@ -18,10 +19,6 @@ namespace {
 
 using Kind = Operand::Kind;
 constexpr int kWarpgroup = 128;
-
-[[noreturn]] void not_modelled(const SourceLoc& at, const std::string& what) {
-  throw Error(at, what + " is not modelled by the PTX machine (docs/ptx.md lists what is)");
-}
 
 const WgmmaType& input_type(DType t) { return *find_wgmma_type(dtype_info(t).ptx); }
 
