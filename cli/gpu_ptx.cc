@@ -45,15 +45,12 @@ FileOutcome gpu_ptx_file(const std::string& path, const std::string& text, const
   std::int64_t mismatched = 0;
   Json mismatches = Json::array();
   int failed_cases = 0;
-  int d_param = -1;  // the parameter D is bound to
-  for (std::size_t p = 0; p < launch.params.size(); ++p)
-    if (launch.params[p].tensor == launch.d) d_param = static_cast<int>(p);
-  if (d_param < 0) throw Error(SourceLoc{launch.file, 1, 1}, "the kernel is not given D: nothing to compare");
+  bool d_given = false;  // as a parameter, or through a tensor map (a TMA store)
   for (const ptx::ParamBinding& b : launch.params)
-    if (b.tensor_map >= 0)
-      throw Error(b.loc,
-                  "a tensor-map parameter: `gpu` does not encode CUtensorMaps for the device yet (issue 36); "
-                  "`prove` and `sim` run the kernel");
+    d_given =
+        d_given || b.tensor == launch.d ||
+        (b.tensor_map >= 0 && launch.tensor_maps[static_cast<std::size_t>(b.tensor_map)].tensor_index == launch.d);
+  if (!d_given) throw Error(SourceLoc{launch.file, 1, 1}, "the kernel is not given D: nothing to compare");
   for (int i = 0; i < options.cases; ++i) {
     const sim::PtxCase c = sim::simulate_ptx_case(kernel, launch, arch, options.seed, i, inputs, run_options(options));
     if (c.refutation || c.unfollowed) {
@@ -61,18 +58,35 @@ FileOutcome gpu_ptx_file(const std::string& path, const std::string& text, const
       throw Error(f.loc, std::string(c.refutation ? "refuted" : "unchecked") +
                              " on the CPU, so not run on the device: " + f.message);
     }
+    const auto buffer = [&](int tensor) {
+      const auto& bytes = c.tensors[static_cast<std::size_t>(tensor)];
+      cuda::Bytes out(bytes.size());
+      for (std::size_t k = 0; k < bytes.size(); ++k) out[k] = static_cast<std::byte>(bytes[k]);
+      return out;
+    };
+    // The parameters in order, then the tensors only a tensor map addresses.
     std::vector<cuda::KernelArg> args;
+    std::vector<int> arg_of_tensor(launch.tensors.size(), -1);
     for (std::size_t p = 0; p < launch.params.size(); ++p) {
       const ptx::ParamBinding& b = launch.params[p];
       const ptx::Symbol& s = kernel.symbols[static_cast<std::size_t>(kernel.params[p])];
       if (b.tensor >= 0) {
-        const auto& bytes = c.tensors[static_cast<std::size_t>(b.tensor)];
-        cuda::Bytes buffer(bytes.size());
-        for (std::size_t k = 0; k < bytes.size(); ++k) buffer[k] = static_cast<std::byte>(bytes[k]);
-        args.push_back({true, std::move(buffer), 0, 0});
+        arg_of_tensor[static_cast<std::size_t>(b.tensor)] = static_cast<int>(args.size());
+        args.push_back(cuda::KernelArg::buffer(buffer(b.tensor)));
       } else {
-        args.push_back({false, {}, b.bits, s.bytes});
+        args.push_back(cuda::KernelArg::of_value(b.bits, s.bytes));
       }
+    }
+    for (std::size_t p = 0; p < launch.params.size(); ++p) {
+      const int m = launch.params[p].tensor_map;
+      if (m < 0) continue;
+      const ptx::TensorMapSpec& spec = launch.tensor_maps[static_cast<std::size_t>(m)];
+      int& holder = arg_of_tensor[static_cast<std::size_t>(spec.tensor_index)];
+      if (holder < 0) {
+        holder = static_cast<int>(args.size());
+        args.push_back(cuda::KernelArg::buffer(buffer(spec.tensor_index), false));
+      }
+      args[p] = cuda::KernelArg::tensor_map(holder, ptx::tensor_map_of(launch, spec, 0), spec.l2_promotion);
     }
     const std::vector<cuda::Bytes> after = session->gpu.run(
         source.text, kernel.name,
@@ -82,7 +96,7 @@ FileOutcome gpu_ptx_file(const std::string& path, const std::string& text, const
                           static_cast<unsigned>(launch.shape.block[2])},
                          static_cast<unsigned>(launch.shape.dynamic_shared)},
         std::move(args));
-    const cuda::Bytes& got = after[static_cast<std::size_t>(d_param)];
+    const cuda::Bytes& got = after[static_cast<std::size_t>(arg_of_tensor[static_cast<std::size_t>(launch.d)])];
     bool case_failed = false;
     for (std::int64_t r = 0; r < D.shape[0]; ++r)
       for (std::int64_t col = 0; col < D.shape[1]; ++col) {

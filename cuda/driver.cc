@@ -57,6 +57,7 @@ Driver Driver::load() {
       lib.get<decltype(&::cuMemcpyHtoDAsync_v2)>("cuMemcpyHtoDAsync_v2"),
       lib.get<decltype(&::cuMemcpyDtoHAsync_v2)>("cuMemcpyDtoHAsync_v2"),
       lib.get<decltype(&::cuMemsetD8Async)>("cuMemsetD8Async"),
+      lib.get<decltype(&::cuTensorMapEncodeTiled)>("cuTensorMapEncodeTiled"),
   });
   const Driver driver(std::move(api));
   driver.check(driver.api().cuInit(0), "cuInit");

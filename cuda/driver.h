@@ -53,6 +53,8 @@ class Driver {
     decltype(&::cuMemcpyHtoDAsync_v2) cuMemcpyHtoDAsync;
     decltype(&::cuMemcpyDtoHAsync_v2) cuMemcpyDtoHAsync;
     decltype(&::cuMemsetD8Async) cuMemsetD8Async;
+    // TMA kernels (gpu FILE.ptx with tensor maps): the CUtensorMap passed by value.
+    decltype(&::cuTensorMapEncodeTiled) cuTensorMapEncodeTiled;
   };
 
   // Loads and initialises the driver (cuInit).  Throws Error when the

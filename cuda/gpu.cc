@@ -1,5 +1,7 @@
 #include "cuda/gpu.h"
 
+#include <bit>
+
 #include "core/base/error.h"
 
 namespace mmacheck::cuda {
@@ -44,6 +46,26 @@ struct RunResources {
   }
 };
 
+// cuTensorMapEncodeTiled of `a.map` over the buffer at `address`.
+void encode_tensor_map(const Driver& driver, const KernelArg& a, std::uint64_t address, CUtensorMap& out) {
+  const TensorMap& m = a.map;
+  const auto rank = static_cast<std::size_t>(m.rank());
+  std::vector<cuuint64_t> dims(m.dims.begin(), m.dims.end()), strides(m.strides.begin(), m.strides.end());
+  std::vector<cuuint32_t> box(m.box.begin(), m.box.end()), element_strides(rank, 1);
+  for (std::size_t d = 0; d < m.element_strides.size() && d < rank; ++d)
+    element_strides[d] = static_cast<cuuint32_t>(m.element_strides[d]);
+  const auto interleave = static_cast<CUtensorMapInterleave>(m.interleave == TmaInterleave::none  ? 0
+                                                             : m.interleave == TmaInterleave::b16 ? 1
+                                                                                                  : 2);
+  driver.check(driver.api().cuTensorMapEncodeTiled(
+                   &out, static_cast<CUtensorMapDataType>(tma_type_code(*m.dtype)), static_cast<cuuint32_t>(rank),
+                   std::bit_cast<void*>(static_cast<std::uintptr_t>(address)), dims.data(), strides.data(), box.data(),
+                   element_strides.data(), interleave, static_cast<CUtensorMapSwizzle>(tma_swizzle_code(m.swizzle)),
+                   static_cast<CUtensorMapL2promotion>(a.l2_promotion),
+                   m.oob_nan ? CU_TENSOR_MAP_FLOAT_OOB_FILL_NAN_REQUEST_ZERO_FMA : CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE),
+               "cuTensorMapEncodeTiled");
+}
+
 }  // namespace
 
 Gpu::Gpu(const Driver& driver, int ordinal) : context_(std::make_shared<const Context>(driver, ordinal)) {}
@@ -59,7 +81,7 @@ void Gpu::make_current() const {
 std::vector<Bytes> Gpu::run(const std::string& image, const std::string& entry, LaunchShape shape,
                             std::vector<Bytes> buffers) const {
   std::vector<KernelArg> args;
-  for (Bytes& b : buffers) args.push_back({true, std::move(b), 0, 0});
+  for (Bytes& b : buffers) args.push_back(KernelArg::buffer(std::move(b)));
   std::vector<Bytes> out =
       run(image, entry, LaunchDims{{shape.grid, 1, 1}, {shape.block, 1, 1}, shape.dynamic_smem}, std::move(args));
   return out;
@@ -75,7 +97,8 @@ std::vector<Bytes> Gpu::run(const std::string& image, const std::string& entry, 
   CUfunction function = nullptr;
   driver.check(api.cuModuleGetFunction(&function, res.module, entry.c_str()), "cuModuleGetFunction");
 
-  // One slot per argument: a device pointer, or the value itself.
+  // One slot per argument: a device pointer, or the value itself; the
+  // buffers first, since a tensor map holds its buffer's device address.
   std::vector<std::uint64_t> slots(args.size(), 0);
   std::vector<std::size_t> buffer_of(args.size(), 0);
   for (std::size_t i = 0; i < args.size(); ++i) {
@@ -91,8 +114,19 @@ std::vector<Bytes> Gpu::run(const std::string& image, const std::string& entry, 
       driver.check(api.cuMemcpyHtoD(p, args[i].bytes.data(), args[i].bytes.size()), "cuMemcpyHtoD");
     slots[i] = static_cast<std::uint64_t>(p);
   }
+  std::vector<CUtensorMap> maps(args.size());  // CUtensorMap is 64-byte aligned, as the parameter
   std::vector<void*> params;
-  for (std::uint64_t& s : slots) params.push_back(&s);  // little-endian: a narrower value is the slot's low bytes
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    const KernelArg& a = args[i];
+    if (a.map_of >= 0) {
+      if (static_cast<std::size_t>(a.map_of) >= args.size() || !args[static_cast<std::size_t>(a.map_of)].is_buffer)
+        throw Error("a tensor map's tensor is not a buffer argument");
+      encode_tensor_map(driver, a, slots[static_cast<std::size_t>(a.map_of)], maps[i]);
+      params.push_back(&maps[i]);
+    } else if (!a.is_buffer || a.passed) {
+      params.push_back(&slots[i]);  // little-endian: a narrower value is the slot's low bytes
+    }
+  }
   // Past the default 48 KB a kernel takes dynamic shared memory only when it
   // opts in (up to the device's limit, 227 KB on Hopper; beyond it this call fails).
   if (shape.dynamic_smem > 48 * 1024)

@@ -9,9 +9,10 @@
 #                                             unpacked by run-tests.sh
 #   bundle/lib/nvrtc.tar.xz                   NVRTC 13 (+ builtins) of this toolkit, unpacked
 #                                             by run-tests.sh when the machine has no NVRTC
-#   bundle/src/                               the working tree's files (tracked and untracked, not
+#   bundle/src.tar.xz                         the working tree's files (tracked and untracked, not
 #                                             ignored): examples, tests/data and the sources the
-#                                             tests read (README, layer rules, package test)
+#                                             tests read (README, layer rules, package test);
+#                                             unpacked into bundle/src/ by run-tests.sh
 #   bundle/paths                              source and binary paths compiled into the tests,
 #                                             and the git revision built
 #   bundle/run-tests.sh OUT                   the tests, `gpu` on every example, a capture
@@ -69,15 +70,18 @@ if ! ldconfig -p 2>/dev/null | grep -q 'libnvrtc\.so\.13 ' && [ ! -e /usr/local/
   fi
 fi
 
-# Libraries and large test vectors shipped compressed.
-for f in "$B"/lib/*.xz $(find "$B/src" -name '*.mmav.xz'); do
-  case "$f" in */nvrtc.tar.xz) continue ;; esac
-  [ -e "${f%.xz}" ] && continue
+# The sources, and the libraries, shipped compressed.
+xz_cat() {
   if command -v xz >/dev/null 2>&1; then
-    xz -dc "$f" >"${f%.xz}"
+    xz -dc "$1"
   else
-    python3 -c 'import lzma, sys; open(sys.argv[2], "wb").write(lzma.open(sys.argv[1]).read())' "$f" "${f%.xz}"
+    python3 -c 'import lzma, shutil, sys; shutil.copyfileobj(lzma.open(sys.argv[1]), sys.stdout.buffer)' "$1"
   fi
+}
+[ -d "$B/src" ] || { mkdir -p "$B/src" && xz_cat "$B/src.tar.xz" | tar -x -C "$B/src"; }
+for f in "$B"/lib/*.xz; do
+  case "$f" in */nvrtc.tar.xz) continue ;; esac
+  [ -e "${f%.xz}" ] || xz_cat "$f" >"${f%.xz}"
 done
 
 # The tests look for the sources and the program where they were built.
@@ -169,11 +173,9 @@ elif [ ! -f "$archive" ] || [ "$cuda_lib/libnvrtc.so.13" -nt "$archive" ]; then
 fi
 [ "${BUNDLE_NVRTC:-1}" = 0 ] || cp "$archive" "$out/lib/nvrtc.tar.xz"
 
-mkdir -p "$out/src"
-git ls-files -z --cached --others --exclude-standard | tar --null -T - -cf - | tar -x -C "$out/src"
-# Vector files over 512 KB (MMA-Sim's records, captures) go xz-compressed
-# (hex text: about 5x); run-tests.sh unpacks them beside themselves.
-find "$out/src" -name '*.mmav' -size +512k -exec xz -9 -T "$(nproc)" {} +
+# The sources as one xz archive (text: about 6x; unpacked they grew past
+# the limit), unpacked into src/ by run-tests.sh.
+git ls-files -z --cached --others --exclude-standard | tar --null -T - -cf - | xz -9 -T "$(nproc)" >"$out/src.tar.xz"
 revision=$(git rev-parse --short HEAD 2>/dev/null || echo unknown)
 git diff --quiet HEAD 2>/dev/null || revision="$revision+changes"
 printf 'source %s\nbinary %s\nrevision %s\n' "$root" "$build/bin/mmacheck" "$revision" >"$out/paths"

@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <filesystem>
+#include <sstream>
 
 #include "cuda/device.h"
 #include "tests/support.h"
@@ -53,6 +54,45 @@ TEST_CASE("mmacheck gpu: 3 without a GPU, and on one the corrected seed matches 
   CHECK(all.status == 0);
   CHECK(all.out.find("23 cases match, 0 differ") != std::string::npos);
   CHECK(all.out.find("5 batches of 5 cases") != std::string::npos);
+}
+
+// Every kernel each compiler's expected.tsv says proves, run on the device
+// against the CPU machine: sm_90 folders only on an sm_90 device; the TMA
+// kernels' tensor maps encoded by cuTensorMapEncodeTiled.
+TEST_CASE("mmacheck gpu on the proved PTX kernels: 3 without a GPU, else the device's D bit for bit",
+          "[cuda][cli][gpu]") {
+  struct Folder {
+    const char* dir;
+    int sm;  // the least compute capability its PTX targets
+  };
+  const Folder folders[] = {{"nvcc", 80}, {"triton", 80},      {"tilelang", 80},        {"tirx", 80},
+                            {"cute", 80}, {"triton_sm90", 90}, {"triton_sm90_tma", 90}, {"wgmma", 90}};
+  const auto device = mmacheck::cuda::probe_device();
+  int ran = 0;
+  for (const Folder& f : folders) {
+    const std::string dir = source_path(std::string("tests/data/ptx/") + f.dir + "/");
+    if (!std::filesystem::exists(dir + "expected.tsv")) continue;
+    std::istringstream manifest(mmacheck::test::read_file(dir + "expected.tsv"));
+    for (std::string line; std::getline(manifest, line);) {
+      std::istringstream fields(line);
+      std::string name, verdict;
+      if (line.empty() || line[0] == '#' || !(fields >> name >> verdict) || verdict != "proved") continue;
+      const std::string file = dir + name + ".ptx";
+      if (!std::filesystem::exists(file)) continue;
+      if (device && device->sm < f.sm) continue;
+      const auto r = run_mmacheck({"gpu", file, "--cases", "2"});
+      INFO(file << "\n" << r.out << r.err);
+      if (!device) {
+        CHECK(r.status == 3);
+        CHECK(r.err.find("no GPU") != std::string::npos);
+        return;  // one file says it
+      }
+      CHECK(r.status == 0);
+      CHECK(r.out.find("match: ") == 0);
+      ++ran;
+    }
+  }
+  if (device) CHECK(ran > 0);
 }
 
 TEST_CASE("mmacheck capture: usage errors exit 2, no GPU exits 3 and writes nothing", "[cuda][cli]") {

@@ -102,6 +102,7 @@ class LaunchReader {
         const std::string i = value.is_string() ? value.get<std::string>() : "";
         if (i != "none" && i != "64B" && i != "128B" && i != "256B")
           throw Error(src_.at(k), "an L2 promotion: \"none\", \"64B\", \"128B\" or \"256B\"");
+        m.l2_promotion = i == "none" ? 0 : i == "64B" ? 1 : i == "128B" ? 2 : 3;
       } else if (key == "oob_fill") {
         const std::string i = value.is_string() ? value.get<std::string>() : "";
         if (i == "nan")

@@ -54,6 +54,7 @@ struct TensorMapSpec {
   SourceLoc loc;
   int tensor_index = -1;  // into PtxLaunch::tensors, once read
   TensorMap map;
+  int l2_promotion = 0;  // CU_TENSOR_MAP_L2_PROMOTION_*: 0 none, 1 64B, 2 128B, 3 256B (no effect on values)
 };
 
 struct ParamBinding {

@@ -41,6 +41,8 @@ std::string joined(const std::vector<std::int64_t>& v) {
 
 std::span<const TmaType> tma_types() { return kTypes; }
 
+int tma_type_code(const TmaType& type) { return static_cast<int>(&type - kTypes.data()); }
+
 const TmaType* find_tma_type(std::string_view name) {
   for (const TmaType& t : kTypes)
     if (t.name == name || (!t.alias.empty() && t.alias == name)) return &t;

@@ -54,6 +54,8 @@ struct TmaType {
 };
 std::span<const TmaType> tma_types();
 const TmaType* find_tma_type(std::string_view name);  // either name; nullptr when none
+// The driver's CUtensorMapDataType of a row of tma_types() (the table is in the enum's order).
+int tma_type_code(const TmaType& type);
 
 enum class TmaInterleave : std::uint8_t { none, b16, b32 };
 std::string_view interleave_name(TmaInterleave i);  // "none", "16B", "32B"
