@@ -96,10 +96,11 @@ const GlobalMemory::Region* GlobalMemory::find(std::uint64_t address, std::int64
 // ---- ThreadContext ---------------------------------------------------------
 
 std::uint64_t window_of(Space space) {
-  return space == Space::shared  ? kSharedWindow
-         : space == Space::local ? kLocalWindow
-         : space == Space::param ? kParamWindow
-                                 : 0;
+  return space == Space::shared     ? kSharedWindow
+         : space == Space::local    ? kLocalWindow
+         : space == Space::param    ? kParamWindow
+         : space == Space::constant ? kConstWindow
+                                    : 0;
 }
 
 void ThreadContext::fault(const Instruction& inst, const std::string& message) const {
@@ -227,7 +228,7 @@ std::uint64_t ThreadContext::address(const Instruction& inst, const Operand& op)
     base = v.bits;
   } else if (op.symbol >= 0) {
     const Symbol& s = m_.kernel.symbols[static_cast<std::size_t>(op.symbol)];
-    if (s.space == Space::shared || s.space == Space::local)
+    if (s.space == Space::shared || s.space == Space::local || s.space == Space::constant)
       base = static_cast<std::uint64_t>(m_.symbol_offsets[static_cast<std::size_t>(op.symbol)]);
   }
   return base + static_cast<std::uint64_t>(op.imm);
@@ -319,6 +320,10 @@ Space ThreadContext::resolve(Space space, std::uint64_t& address) const {
     address -= kParamWindow;
     return Space::param;
   }
+  if (address >= kConstWindow && address - kConstWindow < m_.kernel.constant.size()) {
+    address -= kConstWindow;
+    return Space::constant;
+  }
   return Space::global;
 }
 
@@ -348,6 +353,15 @@ Value ThreadContext::load(const Instruction& inst, Space space, std::uint64_t ad
       v.bits |= std::uint64_t{t_.local[at + static_cast<std::size_t>(i)]} << (8 * i);
       v.tags[static_cast<std::size_t>(i)] = t_.local_tags[at + static_cast<std::size_t>(i)];
     }
+    return v;
+  }
+  if (space == Space::constant) {  // the module's initialised bytes: constants, no provenance
+    const std::vector<std::uint8_t>& bank = m_.kernel.constant;
+    if (address > bank.size() || bank.size() - address < static_cast<std::uint64_t>(bytes))
+      fault(inst, "reads " + std::to_string(bytes) + " bytes of .const memory at offset " +
+                      std::to_string(static_cast<std::int64_t>(address)) + ", outside the module's " +
+                      std::to_string(bank.size()) + " bytes of .const arrays");
+    for (int i = 0; i < bytes; ++i) v.bits |= std::uint64_t{bank[address + static_cast<std::uint64_t>(i)]} << (8 * i);
     return v;
   }
   if (space != Space::global)
@@ -1077,7 +1091,7 @@ RunResult run_grid(const PtxKernel& kernel, const GridShape& shape, std::span<co
   std::vector<std::int64_t> symbol_offsets(kernel.symbols.size(), 0);
   for (std::size_t i = 0; i < kernel.symbols.size(); ++i) {
     const Symbol& s = kernel.symbols[i];
-    if (s.space == Space::local) symbol_offsets[i] = s.offset;
+    if (s.space == Space::local || s.space == Space::constant) symbol_offsets[i] = s.offset;
     if (s.space != Space::shared) continue;
     if (s.external) {
       const std::int64_t align = -s.offset;

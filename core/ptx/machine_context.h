@@ -223,8 +223,10 @@ inline constexpr std::uint64_t kLocalWindow = std::uint64_t{1} << 49;
 inline constexpr std::uint64_t kLocalWindowBytes = std::uint64_t{1} << 32;
 inline constexpr std::uint64_t kParamWindow = std::uint64_t{1} << 50;
 inline constexpr std::uint64_t kParamSlot = 256;
-// The generic address of `space`'s address 0 (cvta): shared and local have
-// windows, global is the identity.
+// The constant bank's window: [kConstWindow, + the kernel's .const bytes).
+inline constexpr std::uint64_t kConstWindow = std::uint64_t{1} << 51;
+// The generic address of `space`'s address 0 (cvta): shared, local, param
+// and const have windows, global is the identity.
 std::uint64_t window_of(Space space);
 
 class ThreadContext {

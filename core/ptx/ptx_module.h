@@ -48,8 +48,11 @@ struct PtxKernel {
   std::vector<Instruction> code;
   std::int64_t static_shared = 0;  // bytes of the static shared arrays
   std::int64_t local_bytes = 0;    // bytes of the .local arrays, per thread
-  std::array<int, 3> reqntid{};    // .reqntid, or 0
-  std::array<int, 3> maxntid{};    // .maxntid, or 0
+  // The module's .const arrays, initialised, as the kernel's constant bank:
+  // each array's symbol offset is its place here (at most 64 KB, the bank).
+  std::vector<std::uint8_t> constant;
+  std::array<int, 3> reqntid{};  // .reqntid, or 0
+  std::array<int, 3> maxntid{};  // .maxntid, or 0
 };
 
 struct PtxModule {

@@ -1227,8 +1227,8 @@ void check_operands(Instruction& inst, const Row& row, const PtxKernel& k) {
     else if (name == "ld") require_reg(inst, val, "the destination");
     else require_value(inst, val);
     if (inst.space == Space::param && name == "st") not_modelled(inst.loc, "st.param");
-    if (inst.space == Space::constant)
-      not_modelled(inst.loc, "'" + inst.opcode + "' (." + std::string(space_name(inst.space)) + " space)");
+    if (inst.space == Space::constant && name == "st")
+      throw Error(inst.loc, "st.const: the constant bank is read-only to a kernel");
     (void)v;
     return;
   }

@@ -21,6 +21,7 @@ constexpr std::size_t kMaxInstructions = 1'000'000;
 constexpr std::int64_t kMaxRegisters = 1'000'000;
 constexpr int kMaxScopeDepth = 64;
 constexpr std::int64_t kMaxSharedBytes = 232448;     // sm_90's most per CTA (227 KB)
+constexpr std::int64_t kConstantBankBytes = 65536;   // the .const bank a kernel's arrays share
 constexpr std::int64_t kMaxLocalBytes = 512 * 1024;  // the most local memory a thread has (PTX ISA)
 
 enum class Tok : std::uint8_t { word, number, string, punct, end };
@@ -284,7 +285,9 @@ class Reader {
         skip_function(t);
       } else if (t.text == ".shared") {
         module_shared_.push_back(shared_variable(t, extern_));
-      } else if (t.text == ".global" || t.text == ".const") {
+      } else if (t.text == ".const") {
+        module_const_.push_back(const_variable(t));
+      } else if (t.text == ".global") {  // a __device__ variable: read past; a use is an unknown symbol
         skip_through(";");
       } else if (t.text == ".section") {  // DWARF data (Triton, nvcc -lineinfo): read past, never run
         expect(Tok::word, "a section name");
@@ -371,7 +374,7 @@ class Reader {
 
   // `.shared .align 16 .b8 name[4096];` (`name[]` when external), or a
   // kernel's `.local .align 8 .b8 __local_depot0[32];`.
-  Symbol shared_variable(const Token& at, bool external, Space space = Space::shared) {
+  Symbol shared_variable(const Token& at, bool external, Space space = Space::shared, PtxType* element = nullptr) {
     const std::string decl = "a ." + std::string(space_name(space)) + " declaration";
     Symbol s;
     s.space = space;
@@ -385,6 +388,7 @@ class Reader {
         if (align < 1 || align > 4096 || (align & (align - 1)) != 0) throw error(d, "malformed .align");
       } else if (const auto type = parse_type(d.text.substr(1)); type && type->kind != TypeKind::pred) {
         elem_bytes = std::max(1, type->bits / 8);
+        if (element != nullptr) *element = *type;
       } else {
         throw error(d, "unexpected '" + printable(d.text) + "' in " + decl);
       }
@@ -392,23 +396,100 @@ class Reader {
     if (elem_bytes == 0) throw error(at, decl + " needs an element type");
     s.name = std::string(expect(Tok::word, "the array's name").text);
     std::int64_t count = 1;
-    if (is_punct("[")) {
+    for (int dim = 0; is_punct("["); ++dim) {  // name[N] or name[N][M]...; name[] when external
       next();
-      if (is_punct("]")) {
+      if (is_punct("]") && dim == 0) {
         if (!external) throw error(peek(), "an array without a size must be .extern");
         count = 0;
       } else {
-        count = integer(expect(Tok::number, "the array's size"));
-        if (count < 0 || count > (std::int64_t{1} << 30)) throw error(peek(), "an array larger than 1 GiB");
+        const std::int64_t n = integer(expect(Tok::number, "the array's size"));
+        if (n < 0 || n > (std::int64_t{1} << 30) || count * n > (std::int64_t{1} << 30))
+          throw error(peek(), "an array larger than 1 GiB");
+        count *= n;
       }
       expect_punct("]");
     }
-    if (is_punct("="))
+    if (is_punct("=") && element == nullptr)
       throw error(peek(), "initialised ." + std::string(space_name(space)) + " arrays are not modelled");
-    expect_punct(";");
+    if (!is_punct("=")) expect_punct(";");
     s.bytes = static_cast<int>(count * elem_bytes);
     s.offset = align;  // the alignment, until the kernel places it
     return s;
+  }
+
+  // `.const .align 4 .b8 table[8] = {1, 0, 0, 0, 2, 0, 0, 0};` (or `.u32
+  // table[2] = {1, 2}`, nested braces for more dimensions, a scalar `= 7`):
+  // the array and its bytes, little-endian, zeros past the initialiser.
+  struct ModuleConst {
+    Symbol symbol;
+    std::vector<std::uint8_t> bytes;
+    Token at;
+  };
+  ModuleConst const_variable(const Token& at) {
+    PtxType element{};
+    ModuleConst c{shared_variable(at, false, Space::constant, &element), {}, at};
+    if (c.symbol.bytes > kConstantBankBytes)
+      throw error(at,
+                  "a .const array larger than the constant bank (" + std::to_string(kConstantBankBytes) + " bytes)");
+    c.bytes.assign(static_cast<std::size_t>(c.symbol.bytes), 0);
+    if (is_punct("=")) {
+      next();
+      const int bytes = std::max(1, element.bits / 8);
+      std::size_t at_byte = 0;
+      const auto value = [&] {
+        bool negative = false;
+        if (is_punct("-")) {
+          next();
+          negative = true;
+        }
+        const Token n = expect(Tok::number, "a number");
+        const auto v = parse_integer(n.text);
+        if (!v)
+          throw error(n,
+                      "malformed constant '" + printable(n.text) + "' (decimal floats are not read; PTX writes 0f/0d)");
+        if (at_byte + static_cast<std::size_t>(bytes) > c.bytes.size())
+          throw error(n, "more initial values than the array holds");
+        const std::uint64_t bits = negative ? 0 - static_cast<std::uint64_t>(*v) : static_cast<std::uint64_t>(*v);
+        for (int b = 0; b < bytes; ++b) c.bytes[at_byte++] = static_cast<std::uint8_t>(bits >> (8 * b));
+      };
+      if (is_punct("{")) {
+        int depth = 0;
+        do {
+          if (is_punct("{")) {
+            next();
+            ++depth;
+          } else if (is_punct("}")) {
+            next();
+            --depth;
+            if (depth > 0 && is_punct(",")) next();
+          } else {
+            value();
+            if (is_punct(",")) next();
+            else if (!is_punct("}")) throw error(peek(), "expected ',' or '}' in an initialiser");
+          }
+        } while (depth > 0 && peek().kind != Tok::end);
+        if (depth != 0) throw error(at, "unterminated initialiser");
+      } else {
+        value();
+      }
+      expect_punct(";");
+    }
+    return c;
+  }
+
+  // A .const array: at its alignment in the kernel's constant bank.
+  void place_const(PtxKernel& k, const ModuleConst& c) {
+    declare_once(k, c.symbol.name, c.at);
+    Symbol s = c.symbol;
+    const auto align = static_cast<std::size_t>(s.offset);
+    const std::size_t start = (k.constant.size() + align - 1) / align * align;
+    if (start + c.bytes.size() > static_cast<std::size_t>(kConstantBankBytes))
+      throw error(c.at, "the module's .const arrays exceed the constant bank (" + std::to_string(kConstantBankBytes) +
+                            " bytes)");
+    k.constant.resize(start, 0);
+    k.constant.insert(k.constant.end(), c.bytes.begin(), c.bytes.end());
+    s.offset = static_cast<std::int64_t>(start);
+    k.symbols.push_back(std::move(s));
   }
 
   void skip_block(const Token& at) {
@@ -477,6 +558,7 @@ class Reader {
     }
     // Module-level shared arrays are the kernel's too.
     for (const Symbol& s : module_shared_) place_shared(k, s, at);
+    for (const ModuleConst& c : module_const_) place_const(k, c);
     body(k);
     m.kernels.push_back(std::move(k));
   }
@@ -815,6 +897,7 @@ class Reader {
   std::size_t pos_ = 0;
   bool extern_ = false;
   std::vector<Symbol> module_shared_;
+  std::vector<ModuleConst> module_const_;
 };
 
 }  // namespace

@@ -23,6 +23,8 @@ compile global gemm_global.cu gemm_global.launch
 for plant in STORE_FIRST SKIP_K B_FROM_A B_ROW SWAP EPILOGUE; do
   compile "global_${plant,,}" gemm_global.cu gemm_global.launch "PLANT_$plant"
 done
+compile const gemm_const.cu gemm_const.launch
+compile const_table gemm_const.cu gemm_const.launch PLANT_TABLE
 compile shared gemm_shared.cu gemm_shared.launch
 for plant in NO_WAIT NO_SYNC NO_SYNC_AFTER LDMATRIX_ROW B_FROM_A; do
   compile "shared_${plant,,}" gemm_shared.cu gemm_shared.launch "PLANT_$plant"
