@@ -200,6 +200,27 @@ TEST_CASE("planted mistakes in sm_90 TTGIR are refuted, or rejected at their lin
   }
 }
 
+TEST_CASE("version 3 encodings the reader cannot take are located errors", "[triton][ttgir][wgmma]") {
+  const std::string mma = "#ttg.nvidia_mma<{versionMajor = 3, versionMinor = 0, warpsPerCTA = [4, 1], instrShape = ";
+  const auto error = [](const std::string& text) {
+    try {
+      read_ttgir(text, "bad.ttgir");
+    } catch (const Error& e) {
+      return e.loc().str() + ": " + e.message();
+    }
+    return std::string("no error");
+  };
+  CHECK(error("tensor<64x64xf32, " + mma + "[64, 64, 16]}>>\n").find("bad.ttgir:1:107: instrShape of versionMajor 3") ==
+        0);
+  CHECK(error("tensor<64x64xf32, " + mma + "[16, 64]}>>\n").find("[16, N, K]") != std::string::npos);
+  CHECK(error("tensor<64x64xf16, #ttg.dot_op<{opIdx = 1, parent = " + mma + "[16, 64, 16]}>, kWidth = 2}>>\n")
+            .find("wgmma reads B from shared memory") != std::string::npos);
+  // B of a warp_group_dot in registers.
+  const std::string f16 = module_text("sm90_f16_64x64x32_w4");
+  CHECK(error(replace_first(f16, "* !ttg.memdesc<32x64xf16, #shared1, #smem>", "* tensor<32x64xf16, #mma>"))
+            .find("B of a ttng.warp_group_dot in registers") != std::string::npos);
+}
+
 TEST_CASE(
     "mmacheck prove reads an sm_90 TTGIR module: exit 1 for its unchecked shared operands, 0 with --allow-unchecked",
     "[triton][ttgir][wgmma][cli]") {

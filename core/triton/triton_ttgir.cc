@@ -240,8 +240,11 @@ Encoding parse_mma(Cursor& c, const SourceLoc& at) {
     if (*minor != 0) throw Error(at, "versionMinor " + std::to_string(*minor) + " of versionMajor 2: Triton prints 0");
     if (*instr != std::vector<int>{16, 8})
       throw Error(instr_at, "instrShape of versionMajor 2 is [16, 8] (mma.sync's m16n8 tile)");
-  } else if (instr->size() != 3) {
-    throw Error(instr_at, "instrShape of versionMajor 3 is [16, N, K]");
+  } else if (instr->size() != 3 || (*instr)[0] != 16 || (*instr)[1] < 8 || (*instr)[1] > 256 ||
+             ((*instr)[2] != 8 && (*instr)[2] != 16 && (*instr)[2] != 32)) {
+    throw Error(instr_at,
+                "instrShape of versionMajor 3 is [16, N, K]: a warp's 16 rows of wgmma m64nNk, N 8..256, "
+                "K 8, 16 or 32");
   }
   if (cga && (ctas || split || order)) throw Error(cga_at, "CGALayout given beside CTAsPerCGA/CTASplitNum/CTAOrder");
   if (cga) {
@@ -422,6 +425,10 @@ TtgirTensor parse_tensor(Cursor& c, const Aliases& aliases) {
   t.dot = e.dot;
   t.linear = e.linear;
   if (t.kind == TtgirTensor::Kind::linear) t.linear.out_dims = {{"dim0", t.shape[0]}, {"dim1", t.shape[1]}};
+  if (t.kind == TtgirTensor::Kind::dot && t.dot.parent.version_major == 3 && t.dot.op_idx != 0)
+    throw Error(e.op_idx_at,
+                "opIdx 1 over a versionMajor 3 parent: wgmma reads B from shared memory, so Triton has "
+                "no B operand in registers for it");
   if (t.kind == TtgirTensor::Kind::dot && t.dot.parent.version_major == 2) {
     const int bits = element_bits(t.element);
     if (bits * t.dot.k_width < 32)
