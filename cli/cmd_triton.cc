@@ -48,7 +48,7 @@ FileOutcome check_triton_file(const std::string& path, const std::string& text, 
     // TTGIR: the dots' encodings, converted by mmacheck (core/triton/triton_ttgir.h).
     TtgirFile ttgir = read_ttgir(text, path);
     if (!ttgir.operands.empty()) reports = check_triton(ttgir.operands);
-    for (TritonReport& r : ttgir.unchecked) reports.push_back(std::move(r));
+    for (TritonReport& r : ttgir.judged) reports.push_back(std::move(r));
   } else {
     const std::vector<TritonDotOperand> operands = read_triton_file(text, path);
     if (operands.empty()) throw Error(SourceLoc{path, 0, 0}, "no layouts in \"operands\"");

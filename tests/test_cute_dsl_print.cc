@@ -164,7 +164,7 @@ TEST_CASE("the DSL print reader is strict: located errors", "[cute][dsl]") {
   CHECK_THAT(error_of(op + "Tiled MMA\n  Thr Layout VMNK: (32,2,2,1):(1,32,64,0)\n  Permutation MNK: (_,_,_)\n"),
              Catch::Contains("followed by its 'MMA Atom' block"));
   CHECK_THAT(error_of(op + "Tiled MMA\n  Thr Layout VMNK: (32,2,2,1):(1,16,64,0)\n  Permutation MNK: (_,_,_)\n" + atom),
-             Catch::Contains("no whole number of warps"));
+             Catch::Contains("no whole number of the atom's 32 threads"));
   // The atom list form: Shape_MNK as CuTe prints it is read.
   CHECK(read_cute_atom_list("SM80_16x8x8_F32F16F16F32_TN: A = ((4,8),(2,2)):((32,1),(16,8)), "
                             "B = ((4,8),2):((16,1),8), C = ((4,8),(2,2)):((32,1),(16,8)), Shape_MNK = (16,8,8)",

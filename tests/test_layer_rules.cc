@@ -110,12 +110,15 @@ TEST_CASE("layer rules: each reader's room uses the shared reader parts and no o
   // the shared part includes none of its rooms
   CHECK(check("core/program", "core/base;core/layout", folder_files("core/program"), dir).status == 0);
   // the wings share the verdict (core/prove); CuTe's GMMA/UMMA atoms use the wgmma wing's frames and the tcgen05
-  // wing's TMEM, no other wing
+  // wing's TMEM, Triton's wgmma operands the wgmma wing's canonical layouts, no other wing
   CHECK(check("core/cute", "core/base;core/gemm;core/prove;core/wgmma;core/tcgen05", folder_files("core/cute"), dir)
             .status == 0);
   CHECK(check("core/cute", "core/base;core/gemm;core/prove;core/wgmma", folder_files("core/cute"), dir).status != 0);
   CHECK(check("core/cute", "core/base;core/gemm;core/prove;core/tcgen05", folder_files("core/cute"), dir).status != 0);
-  CHECK(check("core/triton", "core/base;core/program;core/gemm;core/prove", folder_files("core/triton"), dir).status ==
+  // Triton's wgmma operands in shared memory are held to the wgmma wing's canonical layouts
+  CHECK(check("core/triton", "core/base;core/program;core/gemm;core/prove;core/wgmma", folder_files("core/triton"), dir)
+            .status == 0);
+  CHECK(check("core/triton", "core/base;core/program;core/gemm;core/prove", folder_files("core/triton"), dir).status !=
         0);
   // the mma.sp and block-scaled wings: the instruction table's models and the verdict, no other wing
   CHECK(check("core/sparse", "core/base;core/gemm;core/prove", folder_files("core/sparse"), dir).status == 0);

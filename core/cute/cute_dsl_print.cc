@@ -10,16 +10,28 @@ namespace mmacheck {
 namespace {
 
 // The ops whose print the reader knows: header line -> the CUTLASS atom
-// name's architecture prefix.
+// name's architecture prefix.  A warp op prints one `A/B data type` and is
+// named SM80_16x8x16_F32F16F16F32_TN; a warpgroup (sm_90 wgmma) op prints A
+// and B types, where A comes from and both major modes, and is named as
+// CUTLASS's GMMA atom, SM90_64x128x16_F32F16F16_SS (`_TN` for the types
+// without a transpose, whose wgmma reads K-major operands only).
 struct OpKind {
   std::string_view header;
   std::string_view arch;
+  bool warpgroup = false;
+  bool k_major_only = false;  // the name ends in _TN; MN-major is no such wgmma
 };
 constexpr OpKind kOps[] = {
-    {"warp-level F16/BF16 MMA Operation", "SM80"},
-    {"warp-level TF32 MMA Operation", "SM80"},
-    {"warp-level FP8 MMA Operation (SM89)", "SM89"},
+    {"warp-level F16/BF16 MMA Operation", "SM80"},      {"warp-level TF32 MMA Operation", "SM80"},
+    {"warp-level FP8 MMA Operation (SM89)", "SM89"},    {"warpgroup F16/BF16 MMA Operation", "SM90", true, false},
+    {"warpgroup F8 MMA Operation", "SM90", true, true}, {"warpgroup I8 MMA Operation", "SM90", true, true},
 };
+
+// A warpgroup op's `A source location`: the GMMA atom name's operand sources.
+struct OperandSourceName {
+  std::string_view dsl, suffix;
+};
+constexpr OperandSourceName kSources[] = {{"OperandSource.SMEM", "SS"}, {"OperandSource.RMEM", "RS"}};
 
 // The DSL's element type names, as the atom name's type token.
 struct DslType {
@@ -204,6 +216,7 @@ class DslReader {
     }
     const SourceLoc at{file_, header.number, 1};
     const auto fields = block(" = ", "op");
+    if (kind->warpgroup) return warpgroup_op(*kind, fields, at);
     only(fields, {"A/B data type", "Accumulator data type", "Instruction shape MNK"}, "op");
     const CuteValType ab = type(need(fields, "A/B data type", at, "op"));
     const CuteValType acc = type(need(fields, "Accumulator data type", at, "op"));
@@ -212,6 +225,39 @@ class DslReader {
     o.name = std::string(kind->arch) + "_" + std::to_string(mnk[0]) + "x" + std::to_string(mnk[1]) + "x" +
              std::to_string(mnk[2]) + "_" + acc.token + ab.token + ab.token + acc.token + "_TN";
     o.types = {acc, ab, ab, acc};
+    return o;
+  }
+
+  Op warpgroup_op(const OpKind& kind, const std::map<std::string, Field, std::less<>>& fields, const SourceLoc& at) {
+    only(fields,
+         {"A data type", "B data type", "Accumulator data type", "A source location", "A major mode", "B major mode",
+          "Instruction shape MNK"},
+         "op");
+    const CuteValType a = type(need(fields, "A data type", at, "op"));
+    const CuteValType b = type(need(fields, "B data type", at, "op"));
+    const CuteValType acc = type(need(fields, "Accumulator data type", at, "op"));
+    const Field& src = need(fields, "A source location", at, "op");
+    const OperandSourceName* source = nullptr;
+    for (const OperandSourceName& s : kSources)
+      if (s.dsl == src.value) source = &s;
+    if (!source)
+      throw Error(src.loc, "unknown A source location '" + shown(src.value) + "' (OperandSource.SMEM, RMEM)");
+    // GMMA::Major picks the shared-memory layout the descriptor describes,
+    // not a register layout: read, not part of the name; an MN-major 8-bit
+    // operand is no wgmma at all.
+    for (std::string_view key : {"A major mode", "B major mode"}) {
+      const Field& f = need(fields, key, at, "op");
+      if (f.value != "OperandMajorMode.K" && f.value != "OperandMajorMode.MN")
+        throw Error(f.loc, "unknown major mode '" + shown(f.value) + "' (OperandMajorMode.K, MN)");
+      if (kind.k_major_only && f.value == "OperandMajorMode.MN")
+        throw Error(f.loc, "an MN-major operand of a " + a.token + " wgmma: only f16/bf16 wgmma can transpose");
+    }
+    const std::vector<std::int64_t> mnk = shape(need(fields, "Instruction shape MNK", at, "op")).flatten();
+    Op o;
+    o.name = std::string(kind.arch) + "_" + std::to_string(mnk[0]) + "x" + std::to_string(mnk[1]) + "x" +
+             std::to_string(mnk[2]) + "_" + acc.token + a.token + b.token + "_" + std::string(source->suffix) +
+             (kind.k_major_only ? "_TN" : "");
+    o.types = {acc, a, b, acc};
     return o;
   }
 
@@ -255,23 +301,27 @@ class DslReader {
     CuteAtomTraits t = atom(lines_[i_], true);
     t.tiled = true;
     t.loc = at;
-    // Thr Layout VMNK = tiled_product(ThrID, AtomLayout): (32, M, N, K) with
-    // the atom layout's strides times the warp.
+    // Thr Layout VMNK = tiled_product(ThrID, AtomLayout): (T, M, N, K) with
+    // the atom layout's strides times the atom's T threads (a warp's 32, a
+    // warpgroup's 128).
     const CuteLayout flat = vmnk.flat();
-    const CuteLayout lanes = CuteLayout::compact(IntTuple::of(32));
-    if (!vmnk.congruent() || flat.shape.items.size() != 4 || t.thr_id.layout->shape != lanes.shape ||
-        t.thr_id.layout->stride != lanes.stride || flat.shape.items[0] != IntTuple::of(32) ||
-        flat.stride.items[0] != IntTuple::of(1))
+    const std::int64_t threads = t.thr_id.layout->size();
+    const CuteLayout lanes = CuteLayout::compact(IntTuple::of(threads));
+    if ((threads != 32 && threads != 128) || !vmnk.congruent() || flat.shape.items.size() != 4 ||
+        t.thr_id.layout->shape != lanes.shape || t.thr_id.layout->stride != lanes.stride ||
+        flat.shape.items[0] != IntTuple::of(threads) || flat.stride.items[0] != IntTuple::of(1))
       throw Error(vmnk_field.loc,
-                  "expected Thr Layout VMNK (32,M,N,K):(1,...) of an atom with ThrID 32:1, got " + vmnk.str());
+                  "expected Thr Layout VMNK (T,M,N,K):(1,...) of an atom with ThrID T:1 (T 32 or 128), "
+                  "got " +
+                      vmnk.str() + " with ThrID " + t.thr_id.layout->str());
     std::vector<IntTuple> shape, stride;
     for (std::size_t i = 1; i < 4; ++i) {
       const std::int64_t d = flat.stride.items[i].value;
-      if (d % 32 != 0)
-        throw Error(vmnk_field.loc,
-                    "Thr Layout VMNK " + vmnk.str() + ": stride " + std::to_string(d) + " is no whole number of warps");
+      if (d % threads != 0)
+        throw Error(vmnk_field.loc, "Thr Layout VMNK " + vmnk.str() + ": stride " + std::to_string(d) +
+                                        " is no whole number of the atom's " + std::to_string(threads) + " threads");
       shape.push_back(flat.shape.items[i]);
-      stride.push_back(IntTuple::of(d / 32));
+      stride.push_back(IntTuple::of(d / threads));
     }
     t.atom_layout = CuteLayout{IntTuple::tuple(std::move(shape)), IntTuple::tuple(std::move(stride))};
     t.permutation = perm;

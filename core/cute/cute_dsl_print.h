@@ -21,11 +21,15 @@
 // takes its instruction from the op printed last before it: its kind (F16/
 // BF16, TF32, FP8 (SM89)), A/B and accumulator types give the CUTLASS atom
 // name the checks decode (SM80_16x8x16_F32F16F16F32_TN), and ValTypeD/A/B/C;
-// the atom's own Shape MNK is checked against it.  A TiledMMA is its `Tiled
-// MMA` block and the atom block after it; its AtomLayout is Thr Layout
-// VMNK's modes M, N, K with the strides divided by the warp (CuTe's
-// tiled_product(ThrID, AtomLayout)), and `_` permutation modes are the
-// identity.  `#` lines are comments.  Strict: an unknown line, key, op or
+// the atom's own Shape MNK is checked against it.  A warpgroup (sm_90 wgmma)
+// op prints `warpgroup F16/BF16 | F8 | I8 MMA Operation` with `A data type`,
+// `B data type`, `A source location` (OperandSource.SMEM / RMEM) and both
+// major modes, and names CUTLASS's GMMA atom (SM90_64x128x16_F32F16F16_SS,
+// _TN for F8 and I8, whose MN-major operands are an Error).  A TiledMMA is
+// its `Tiled MMA` block and the atom block after it; its AtomLayout is Thr
+// Layout VMNK's modes M, N, K with the strides divided by the atom's threads
+// (32, or a warpgroup's 128: CuTe's tiled_product(ThrID, AtomLayout)), and
+// `_` permutation modes are the identity.  `#` lines are comments.  Strict: an unknown line, key, op or
 // type, a block missing a field or giving one twice, an atom with no op
 // before it, a malformed layout — each is a located Error.
 #pragma once

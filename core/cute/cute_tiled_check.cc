@@ -7,6 +7,7 @@
 #include "core/base/checked.h"
 
 #include "core/cute/cute_atom_name.h"
+#include "core/cute/cute_gmma_check.h"
 
 namespace mmacheck {
 
@@ -145,6 +146,45 @@ std::string tiled_tables(const CuteAtomTraits& t, const CuteAtomName& inst, Tile
   return "";
 }
 
+namespace {
+
+// A TiledMMA of wgmma or tcgen05 atoms: its tiling is not modelled (the
+// tables above are mma.sync's: 32 lanes, PTX's warp frames).  What it holds
+// of its atom is: with AtomLayout (the DSL's print, or an atom list's
+// AtomLayout form) A, B and C are the atom's own layouts, checked against
+// the instruction's frames (check_cute_warpgroup_atom) — a refutation stands,
+// a proof covers the atom only, so it is reported unchecked with the reason.
+// With the tiled TV layouts alone there is no atom to check here (an atom
+// list gives the atom's own entry beside it).
+CuteAtomReport warpgroup_tiled(const CuteAtomTraits& t, const CuteAtomName& inst, CuteAtomReport report) {
+  const std::string tiling = "the tiling of " + std::string(inst.family == CuteMmaFamily::wgmma ? "wgmma" : "tcgen05") +
+                             " atoms (AtomLayout, Permutation) is not modelled";
+  if (!t.atom_layout) {
+    report.instruction = inst.ptx;
+    for (Operand op : {Operand::A, Operand::B, Operand::C})
+      report.operands.push_back(
+          {op, FrameVerdict::unchecked, std::nullopt, tiling + "; the atom's own entry is checked on its own"});
+    report.result = FrameVerdict::unchecked;
+    return report;
+  }
+  CuteAtomReport atom = check_cute_warpgroup_atom(t, inst);
+  atom.atom = report.atom;
+  atom.loc = report.loc;
+  for (CuteOperandReport& o : atom.operands) {
+    if (o.result == FrameVerdict::proved) {
+      o.result = FrameVerdict::unchecked;
+      o.message = "the atom's layout is proved (" + o.message + "); " + tiling;
+    } else if (o.result == FrameVerdict::unchecked) {
+      o.message += "; " + tiling;
+    }
+  }
+  atom.result = FrameVerdict::proved;
+  for (const CuteOperandReport& o : atom.operands) atom.result = std::max(atom.result, o.result);
+  return atom;
+}
+
+}  // namespace
+
 CuteAtomReport check_cute_tiled(const CuteAtomTraits& t, const Limits& limits) {
   CuteAtomReport report;
   report.atom = "tiled " + t.name;
@@ -158,6 +198,7 @@ CuteAtomReport check_cute_tiled(const CuteAtomTraits& t, const Limits& limits) {
   std::string why;
   const std::optional<CuteAtomName> inst = decode_atom_name(t.name, &why);
   if (!inst) return all(FrameVerdict::unchecked, "no mma.sync instruction: " + why);
+  if (inst->family != CuteMmaFamily::mma_sync) return warpgroup_tiled(t, *inst, report);
   report.instruction = inst->ptx;
   for (Operand op : {Operand::A, Operand::B, Operand::C})
     if (const std::string problem = metadata_problem(t, *inst, op); !problem.empty())

@@ -193,6 +193,14 @@ Judged judge_acc(Judged j, const TritonDotOperand& op, const Frame& frame) {
   return j;
 }
 
+// The first A row (and D row) of warpgroup g's wgmma m (judge_acc_v3 below
+// says where in WGMMA.cpp): 16 (m wm + warpIdA), warpIdA = (4g mod wm) mod
+// (M / 16).
+std::int64_t wgmma_first_row(int g, int m, int wm, std::int64_t M) {
+  const std::int64_t a_id = (std::int64_t{4} * g % wm) % std::max<std::int64_t>(1, M / 16);
+  return 16 * (std::int64_t{m} * wm + a_id);
+}
+
 // An MMA v3 accumulator (instr_shape [16, Ni, K]): every 4 warps along M are
 // one warpgroup running wgmma m64nNi; WGMMA.cpp's instruction (m, n) writes
 // registers E (m repN + n) + e, E = Ni / 2 elements per thread, repM =
@@ -254,9 +262,8 @@ Judged judge_acc_v3(Judged j, const TritonDotOperand& op, const Frame& frame) {
   // warpgroups (M < 16 wm, N < Ni wn) makes several compute the same block.
   const auto wgmma_origin = [&](int g, int m, int n) {
     const std::int64_t warp = std::int64_t{4} * g;
-    const std::int64_t a_id = (warp % wm) % std::max<std::int64_t>(1, M / 16);
     const std::int64_t b_id = ((warp / wm) % wn) % std::max<std::int64_t>(1, N / ni);
-    return std::array<std::int64_t, 2>{16 * (std::int64_t{m} * wm + a_id), ni * (std::int64_t{n} * wn + b_id)};
+    return std::array<std::int64_t, 2>{wgmma_first_row(g, m, wm, M), ni * (std::int64_t{n} * wn + b_id)};
   };
   std::vector<std::vector<std::int64_t>> row0(static_cast<std::size_t>(groups),
                                               std::vector<std::int64_t>(static_cast<std::size_t>(rep_m))),
@@ -314,6 +321,83 @@ Judged judge_acc_v3(Judged j, const TritonDotOperand& op, const Frame& frame) {
               std::to_string(groups * rep_m * rep_n) + " wgmma m64n" + std::to_string(ni) +
               " instruction(s) holds the element of wgmma's D frame, in the lowering's order, on the rows and "
               "columns each warpgroup's wgmma reads from A and B";
+  return j;
+}
+
+// wgmma's A from registers (a #ttg.dot_op opIdx 0 over an MMA v3 parent,
+// instr_shape [16, Ni, K]).  WGMMA.cpp (convertDot, loadReg) hands wgmma
+// (m, k) of each warpgroup the registers E (m repK + k) .. + E - 1, E = K / 2
+// elements per thread (a 64 x K tile over 128 threads), repM = max(1, M / 16
+// wm), repK = K_tensor / K; the lowering asserts kWidth = 32 / bits, the
+// elements one 32-bit register of the fragment holds.  Thread t (warp t / 32
+// of the warpgroup) must hold in element e the wgmma A fragment's (row, k)
+// of its lane: warp w of the warpgroup holds rows 16 w .. 16 w + 15, as
+// mma.sync's m16n8k16 (k32 for 8-bit, k8 for tf32) A frame gives them (PTX
+// ISA, "Register Fragments and Shared Memory Matrix Layouts" for wgmma's A)
+// — from row wgmma_first_row(g, m), the rows the accumulator's wgmma m
+// writes, and column K k.  The warps along N (a multiple-of-4 warp index
+// past wm) repeat the M warps' rows (the A broadcast).
+Judged judge_a_v3(Judged j, const TritonDotOperand& op, const Frame& frame) {
+  TritonReport& r = j.report;
+  const TritonLayout& L = op.layout;
+  const int ki = (*op.instr_shape)[2];
+  r.instruction = "wgmma.mma_async m64n" + std::to_string((*op.instr_shape)[1]) + "k" + std::to_string(ki) + "." +
+                  std::string(dtype_info(op.dtype).ptx) + " A from registers";
+  if (!op.warps_per_cta) {
+    r.result = FrameVerdict::unchecked;
+    r.message = "no warps_per_cta: which warpgroup runs which wgmma depends on it";
+    return j;
+  }
+  const int wm = (*op.warps_per_cta)[0], wn = (*op.warps_per_cta)[1];
+  if (wm % 4)
+    return refute(j, "warps_per_cta [" + std::to_string(wm) + ", " + std::to_string(wn) +
+                         "]: an MMA v3 parent needs whole warpgroups (a multiple of 4 warps) along M");
+  const std::int64_t M = L.out_dims[0].second, K = L.out_dims[1].second;
+  const int e_count = frame.elems();
+  if (e_count * 4 * kLanes != 64 * ki)
+    return refute(j, "instrShape K " + std::to_string(ki) + " is not the K of a " +
+                         std::string(dtype_info(op.dtype).ptx) + " wgmma, whose A fragment holds " +
+                         std::to_string(e_count) + " elements per thread");
+  const int regs = static_cast<int>(L.in_size("register"));
+  const int rep_m = static_cast<int>(std::max<std::int64_t>(1, M / (std::int64_t{16} * wm)));
+  const int rep_k = static_cast<int>(K / ki);
+  if (rep_k < 1 || std::int64_t{e_count} * rep_m * rep_k != regs)
+    return refute(j, "warps_per_cta [" + std::to_string(wm) + ", " + std::to_string(wn) + "] over " +
+                         std::to_string(M) + "x" + std::to_string(K) + " gives " + std::to_string(rep_m) + "x" +
+                         std::to_string(rep_k) + " wgmma k" + std::to_string(ki) + " per warpgroup, " +
+                         std::to_string(e_count) + " A elements each; the layout has " + std::to_string(regs));
+  const int warps = static_cast<int>(L.in_size("warp"));
+  for (int g = 0; g < warps / 4; ++g)
+    for (int m = 0; m < rep_m; ++m)
+      for (int k = 0; k < rep_k; ++k) {
+        const int base = e_count * (m * rep_k + k);
+        const std::int64_t row0 = wgmma_first_row(g, m, wm, M);
+        for (int t = 0; t < 4 * kLanes; ++t)
+          for (int e = 0; e < e_count; ++e) {
+            const int lane = t % kLanes, w = 4 * g + t / kLanes;
+            const std::vector<std::int64_t> got = L.apply(base + e, lane, w);
+            const TileCoord c = frame.at(lane, e);
+            const TritonCounterexample cex{
+                base + e, lane, w, {got[0], got[1]}, {row0 + 16 * (t / kLanes) + c.row, std::int64_t{k} * ki + c.col}};
+            if (cex.ptx != cex.coordinate)
+              return refute(j,
+                            holder({base + e, lane, w}) + " holds " + point(cex.coordinate) + ", as a" +
+                                std::to_string(e) + " of wgmma (m " + std::to_string(m) + ", k " + std::to_string(k) +
+                                ") of warpgroup " + std::to_string(g) + " (registers " + std::to_string(base) + ".." +
+                                std::to_string(base + e_count - 1) + ") wgmma's A fragment needs " + point(cex.ptx) +
+                                (op.k_width * dtype_bits(op.dtype) != 32
+                                     ? " (kWidth " + std::to_string(op.k_width) + ": the lowering asserts kWidth = " +
+                                           std::to_string(32 / dtype_bits(op.dtype)) + ", 32 / bits)"
+                                     : std::string()),
+                            cex);
+          }
+      }
+  r.result = FrameVerdict::proved;
+  r.message = "covers the " + std::to_string(M) + "x" + std::to_string(K) +
+              " tensor once per N warp; every register of " + std::to_string(warps / 4 * rep_m * rep_k) + " wgmma k" +
+              std::to_string(ki) +
+              " instruction(s) holds the element of wgmma's A fragment, in the lowering's order (m outer, k inner), "
+              "on the rows the accumulator's wgmma writes";
   return j;
 }
 
@@ -487,7 +571,10 @@ Judged judge(const TritonDotOperand& op) {
   const Frame* frame = lookup_frame(op.role == TritonRole::acc ? "m16n8k16" : shape_for(bits), operand, bits);
   if (!frame)
     return give(FrameVerdict::unchecked, "no PTX frame for a " + std::string(dtype_info(op.dtype).ptx) + " operand");
-  if (op.instr_shape) return judge_acc_v3(std::move(j), op, *frame);
+  if (op.instr_shape && op.role == TritonRole::acc) return judge_acc_v3(std::move(j), op, *frame);
+  if (op.instr_shape && op.role == TritonRole::a) return judge_a_v3(std::move(j), op, *frame);
+  if (op.instr_shape)
+    return give(FrameVerdict::unchecked, "a B operand of MMA v3 in registers: wgmma reads B from shared memory");
   return op.role == TritonRole::acc ? judge_acc(std::move(j), op, *frame) : judge_operand(std::move(j), op, *frame);
 }
 

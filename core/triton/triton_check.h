@@ -26,6 +26,13 @@
 // tensor), and thread t of the warpgroup holds in element e the frame's
 // (row, col) of (t, e) from that origin.
 //
+// An A operand with instr_shape (wgmma's A from registers, a dot_op over an
+// MMA v3 parent) is checked against wgmma's A fragment: WGMMA.cpp hands
+// wgmma (m, k) of each warpgroup registers E (m repK + k) .. + E - 1 (E = K /
+// 2), and thread t holds in element e the fragment's (row, k) of its lane
+// (warp w of the warpgroup rows 16 w.., as mma.sync's A frame gives them)
+// from the accumulator's rows of wgmma m and column K k.
+//
 // A dot operand is fed to mma.sync as the lowering does it
 // (third_party/nvidia/lib/TritonNVIDIAGPUToLLVM/DotOpToLLVM/MMAv2.cpp):
 // when bits * kWidth > 32 the registers of each group are first reordered

@@ -97,6 +97,12 @@ void mma_tile(Builder& b, std::int64_t m, std::int64_t n, int k_width, int inner
   b.identity(n / (std::int64_t{k_width} * 4), "register", inner);
 }
 
+// The order the parent's warps take the dims: version 2 N first, version 3
+// (wgmma) M first.
+std::array<int, 2> warp_order(const NvidiaMmaEncoding& mma) {
+  return mma.version_major == 3 ? std::array<int, 2>{0, 1} : std::array<int, 2>{1, 0};
+}
+
 // combineCtaCgaWithShape: the CTA layout fitted to the CTA's share of the
 // tensor, then the CTAs of the cluster as the last (block) factor.
 TritonLayout combine(Builder cta, const std::vector<std::vector<std::int64_t>>& cga_bases,
@@ -150,8 +156,9 @@ TritonLayout nvidia_mma_to_linear(const NvidiaMmaEncoding& mma, const std::vecto
   b.order = {1, 0};  // the accumulator's repOrder: N fastest
   // The accumulator's registers are those of an operand with kWidth 2.
   mma_tile(b, mma.instr_shape.at(0), mma.instr_shape.at(1), 2, 1, 0);
-  b.identity(mma.warps_per_cta.at(1), "warp", 1);
-  b.identity(mma.warps_per_cta.at(0), "warp", 0);
+  // The warps: N-fastest for version 2, M-fastest for version 3 (Hopper's
+  // warpgroups stack along M: warps 0..3 are rows 0..63 of one wgmma).
+  for (int d : warp_order(mma)) b.identity(mma.warps_per_cta.at(static_cast<std::size_t>(d)), "warp", d);
   return combine(std::move(b), mma.cga_bases, shape);
 }
 
@@ -161,8 +168,8 @@ TritonLayout nvidia_dot_to_linear(const DotOperandEncoding& dot, const std::vect
   Builder b;
   b.order = {k, mn};  // repOrder: K fastest
   mma_tile(b, a ? 16 : 8, std::int64_t{8} * dot.k_width, dot.k_width, k, mn);
-  // The parent's warps in its order (dim1 first); along K they broadcast.
-  for (int d : {1, 0}) {
+  // The parent's warps in its order; along K they broadcast.
+  for (int d : warp_order(dot.parent)) {
     const int w = dot.parent.warps_per_cta.at(static_cast<std::size_t>(d));
     if (d == k) b.zeros(w, "warp", d);
     else b.identity(w, "warp", d);

@@ -57,7 +57,15 @@ std::vector<std::vector<std::int64_t>> cga_bases_from_split(const std::vector<in
                                                             const std::vector<int>& cta_split_num,
                                                             const std::vector<int>& cta_order);
 
-// Both take a 2-D shape of powers of two and a version 2 encoding (the
+// Version 3 (Hopper, wgmma): the accumulator's tile is instrShape's [16, N]
+// with the same register and lane bases (kWidth 2), and its warps go M
+// first (warp 1 -> (16, 0), warp 4 -> the next warpgroup's 64 rows, then
+// N); an A operand in registers (#ttg.dot_op opIdx 0 over a version 3
+// parent) has version 2's A tile with the parent's warps M first, broadcast
+// along K.  (Triton has no version 3 B in registers: wgmma reads B from
+// shared memory.)
+//
+// Both take a 2-D shape of powers of two and a version 2 or 3 encoding (the
 // TTGIR reader's guarantees, core/triton/triton_ttgir.h).
 TritonLayout nvidia_mma_to_linear(const NvidiaMmaEncoding& mma, const std::vector<std::int64_t>& shape);
 TritonLayout nvidia_dot_to_linear(const DotOperandEncoding& dot, const std::vector<std::int64_t>& shape);

@@ -6,6 +6,8 @@
 #include <optional>
 #include <set>
 
+#include "core/triton/triton_nvmma_shared.h"
+
 namespace mmacheck {
 
 namespace {
@@ -13,15 +15,22 @@ namespace {
 // TTGIR's other encodings: read past (their bodies are not parsed) and
 // reported only when a dot uses one.
 constexpr std::string_view kOtherEncodings[] = {
-    "ttg.blocked",       "ttg.slice",          "ttg.swizzled_shared",         "ttg.nvmma_shared",
-    "ttg.shared_memory", "ttg.padded_shared",  "ttg.shared_linear",           "ttg.amd_mfma",
-    "ttg.amd_wmma",      "ttng.tensor_memory", "ttng.tensor_memory_encoding", "ttng.tensor_memory_scales_encoding",
+    "ttg.blocked",
+    "ttg.slice",
+    "ttg.swizzled_shared",
+    "ttg.shared_memory",
+    "ttg.padded_shared",
+    "ttg.shared_linear",
+    "ttg.amd_mfma",
+    "ttg.amd_wmma",
+    "ttng.tensor_memory",
+    "ttng.tensor_memory_encoding",
+    "ttng.tensor_memory_scales_encoding",
 };
 
-// Ops that multiply on tensor cores but are not mma.sync: recognised and
-// reported unchecked.
-constexpr std::string_view kUncheckedDots[] = {"ttng.warp_group_dot", "tt.dot_scaled", "ttng.tc_gen5_mma",
-                                               "ttng.tc_gen5_mma_scaled"};
+// Ops that multiply on tensor cores but are neither mma.sync nor wgmma:
+// recognised and reported unchecked.
+constexpr std::string_view kUncheckedDots[] = {"tt.dot_scaled", "ttng.tc_gen5_mma", "ttng.tc_gen5_mma_scaled"};
 
 // An encoding as written, resolved through the aliases.
 struct Encoding {
@@ -31,6 +40,8 @@ struct Encoding {
   NvidiaMmaEncoding mma;
   DotOperandEncoding dot;
   TritonLayout linear;
+  bool nvmma_shared = false;  // #ttg.nvmma_shared (kind other): `shared` holds its fields
+  NvmmaSharedEncoding shared;
 };
 
 using Aliases = std::map<std::string, Encoding>;
@@ -229,8 +240,11 @@ Encoding parse_mma(Cursor& c, const SourceLoc& at) {
     if (*minor != 0) throw Error(at, "versionMinor " + std::to_string(*minor) + " of versionMajor 2: Triton prints 0");
     if (*instr != std::vector<int>{16, 8})
       throw Error(instr_at, "instrShape of versionMajor 2 is [16, 8] (mma.sync's m16n8 tile)");
-  } else if (instr->size() != 3) {
-    throw Error(instr_at, "instrShape of versionMajor 3 is [16, N, K]");
+  } else if (instr->size() != 3 || (*instr)[0] != 16 || (*instr)[1] < 8 || (*instr)[1] > 256 ||
+             ((*instr)[2] != 8 && (*instr)[2] != 16 && (*instr)[2] != 32)) {
+    throw Error(instr_at,
+                "instrShape of versionMajor 3 is [16, N, K]: a warp's 16 rows of wgmma m64nNk, N 8..256, "
+                "K 8, 16 or 32");
   }
   if (cga && (ctas || split || order)) throw Error(cga_at, "CGALayout given beside CTAsPerCGA/CTASplitNum/CTAOrder");
   if (cga) {
@@ -282,6 +296,44 @@ Encoding parse_dot(Cursor& c, const SourceLoc& at, const Aliases& aliases, int d
   return e;
 }
 
+// #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false,
+// elementBitWidth = 16}> (fp4Padded and the CTA fields read past their
+// values: a CTA's buffer is what its wgmma reads).
+Encoding parse_nvmma_shared(Cursor& c, const SourceLoc& at) {
+  Encoding e;
+  e.name = "#ttg.nvmma_shared";
+  e.at = at;
+  e.nvmma_shared = true;
+  std::optional<std::int64_t> swizzle, bits;
+  std::optional<bool> transposed;
+  const auto boolean = [&](const std::string& name) {
+    if (c.eat("true")) return true;
+    if (c.eat("false")) return false;
+    c.fail("expected true or false for " + name);
+  };
+  parse_fields(c, "#ttg.nvmma_shared",
+               "swizzlingByteWidth, transposed, elementBitWidth, fp4Padded, CGALayout, CTAsPerCGA, CTASplitNum, "
+               "CTAOrder",
+               [&](const std::string& name, const SourceLoc&) {
+                 if (name == "swizzlingByteWidth") swizzle = c.integer(name);
+                 else if (name == "elementBitWidth") bits = c.integer(name);
+                 else if (name == "transposed") transposed = boolean(name);
+                 else if (name == "fp4Padded") e.shared.fp4_padded = boolean(name);
+                 else if (name == "CGALayout") (void)c.bases(name);
+                 else if (name == "CTAsPerCGA" || name == "CTASplitNum" || name == "CTAOrder") (void)c.int_list(name);
+                 else return false;
+                 return true;
+               });
+  if (!swizzle || !bits || !transposed)
+    throw Error(at, "#ttg.nvmma_shared needs swizzlingByteWidth, transposed and elementBitWidth");
+  if (*swizzle < 0 || *swizzle > 1024 || *bits < 1 || *bits > 64)
+    throw Error(at, "#ttg.nvmma_shared: swizzlingByteWidth in [0, 1024] and elementBitWidth in [1, 64]");
+  e.shared.swizzle_bytes = static_cast<int>(*swizzle);
+  e.shared.element_bits = static_cast<int>(*bits);
+  e.shared.transposed = *transposed;
+  return e;
+}
+
 Encoding parse_linear(Cursor& c, const SourceLoc& at) {
   Encoding e;
   e.kind = TtgirTensor::Kind::linear;
@@ -322,6 +374,7 @@ Encoding parse_encoding(Cursor& c, const Aliases& aliases, int depth) {
   if (name == "ttg.nvidia_mma") return parse_mma(c, at);
   if (name == "ttg.dot_op") return parse_dot(c, at, aliases, depth);
   if (name == "ttg.linear") return parse_linear(c, at);
+  if (name == "ttg.nvmma_shared") return parse_nvmma_shared(c, at);
   for (std::string_view other : kOtherEncodings)
     if (name == other) {
       c.skip_body();
@@ -331,7 +384,8 @@ Encoding parse_encoding(Cursor& c, const Aliases& aliases, int depth) {
       return e;
     }
   throw Error(at, "unknown attribute #" + printable(name) +
-                      " (mmacheck reads #ttg.nvidia_mma, #ttg.dot_op, #ttg.linear; it reads past TTGIR's other "
+                      " (mmacheck reads #ttg.nvidia_mma, #ttg.dot_op, #ttg.linear, #ttg.nvmma_shared; it reads past "
+                      "TTGIR's other "
                       "encodings, e.g. #ttg.blocked, #ttg.swizzled_shared)");
 }
 
@@ -371,6 +425,10 @@ TtgirTensor parse_tensor(Cursor& c, const Aliases& aliases) {
   t.dot = e.dot;
   t.linear = e.linear;
   if (t.kind == TtgirTensor::Kind::linear) t.linear.out_dims = {{"dim0", t.shape[0]}, {"dim1", t.shape[1]}};
+  if (t.kind == TtgirTensor::Kind::dot && t.dot.parent.version_major == 3 && t.dot.op_idx != 0)
+    throw Error(e.op_idx_at,
+                "opIdx 1 over a versionMajor 3 parent: wgmma reads B from shared memory, so Triton has "
+                "no B operand in registers for it");
   if (t.kind == TtgirTensor::Kind::dot && t.dot.parent.version_major == 2) {
     const int bits = element_bits(t.element);
     if (bits * t.dot.k_width < 32)
@@ -380,6 +438,46 @@ TtgirTensor parse_tensor(Cursor& c, const Aliases& aliases) {
                                     std::to_string(32 / bits) + " (Triton's choice for " + t.element + ")");
   }
   return t;
+}
+
+// `!ttg.memdesc<64x32xf16, #shared, #smem[, mutable][, 3x64x32]>`: a
+// shared-memory buffer, its shape, element and encoding.
+struct Memdesc {
+  std::array<std::int64_t, 2> shape{};
+  std::string element;
+  SourceLoc at, encoding_at;
+  Encoding encoding;
+};
+
+Memdesc parse_memdesc(Cursor& c, const Aliases& aliases) {
+  Memdesc m;
+  m.at = c.here();
+  c.expect("!ttg.memdesc<", "to start a shared-memory operand");
+  std::vector<std::int64_t> shape;
+  while (true) {
+    c.ws();
+    if (c.rest().empty() || !std::isdigit(static_cast<unsigned char>(c.rest()[0]))) break;
+    const SourceLoc dim_at = c.here();
+    const std::int64_t d = c.integer("a dimension");
+    if (!is_pow2(d) || d > (std::int64_t{1} << 24))
+      throw Error(dim_at, "a dimension of " + std::to_string(d) + ": mmacheck reads powers of two up to 2^24");
+    shape.push_back(d);
+    c.expect("x", "after a dimension");
+  }
+  if (shape.size() != 2)
+    throw Error(m.at, "a shared-memory operand of rank " + std::to_string(shape.size()) + ": mmacheck checks 2-D dots");
+  m.shape = {shape[0], shape[1]};
+  m.element = c.ident("the element type");
+  c.expect(",", "before the buffer's encoding");
+  m.encoding_at = c.here();
+  m.encoding = parse_encoding(c, aliases);
+  // The memory space, `mutable`, the allocation shape: not what wgmma reads.
+  while (c.eat(",")) {
+    c.ws();
+    while (!c.rest().empty() && c.rest()[0] != ',' && c.rest()[0] != '>') c.seek(c.pos() + 1);
+  }
+  c.expect(">", "to close the memdesc type");
+  return m;
 }
 
 // The element type as mmacheck's DType, for the role it has.
@@ -417,7 +515,7 @@ struct Collector {
     r.role = TritonRole::acc;
     r.result = FrameVerdict::unchecked;
     r.message = why;
-    out.unchecked.push_back(std::move(r));
+    out.judged.push_back(std::move(r));
   }
   // `warps`: for a #ttg.linear accumulator of a dot, its operands' parent's
   // warp grid, which fixes the lowering's register order.
@@ -445,6 +543,8 @@ struct Collector {
       const NvidiaMmaEncoding& mma = t.kind == TtgirTensor::Kind::mma ? t.mma : t.dot.parent;
       op.warps_per_cta = std::array<int, 2>{mma.warps_per_cta[0], mma.warps_per_cta[1]};
       if (role != TritonRole::acc) op.k_width = t.dot.k_width;
+      if (mma.version_major == 3)
+        op.instr_shape = std::array<int, 3>{mma.instr_shape[0], mma.instr_shape[1], mma.instr_shape[2]};
       op.layout = cta_layout(ttgir_linear_layout(t));
     }
     out.operands.push_back(std::move(op));
@@ -500,6 +600,77 @@ void signature(Collector& col, Cursor& c, const Aliases& aliases, const std::str
   dot_group(col, group, a, b, d, precision);
 }
 
+// `A * B -> tensor<D>` of a ttng.warp_group_dot at the cursor (Hopper's
+// wgmma): D an MMA v3 accumulator, A a shared-memory buffer or a v3 dot
+// operand in registers, B a shared-memory buffer.
+void warp_group_dot(Collector& col, Cursor& c, const Aliases& aliases, const std::string& group) {
+  using K = TtgirTensor::Kind;
+  std::optional<TtgirTensor> a_regs;
+  std::optional<Memdesc> a_smem;
+  if (c.peek("tensor<")) a_regs = parse_tensor(c, aliases);
+  else a_smem = parse_memdesc(c, aliases);
+  c.expect("*", "between the dot's operand types");
+  if (c.peek("tensor<"))
+    c.fail("B of a ttng.warp_group_dot in registers: wgmma reads B from shared memory (!ttg.memdesc)");
+  const Memdesc b = parse_memdesc(c, aliases);
+  c.expect("->", "before the dot's result type");
+  const TtgirTensor d = parse_tensor(c, aliases);
+  if (d.kind != K::mma || d.mma.version_major != 3)
+    return col.unchecked(group + " ttng.warp_group_dot",
+                         "its result's encoding is " + d.encoding +
+                             ", no #ttg.nvidia_mma of versionMajor 3: the wgmma accumulator layout is not known");
+  const std::array<std::int64_t, 2> a_shape =
+      a_regs ? std::array<std::int64_t, 2>{a_regs->shape[0], a_regs->shape[1]} : a_smem->shape;
+  const std::string a_element = a_regs ? a_regs->element : a_smem->element;
+  if (a_shape[1] != b.shape[0] || a_shape[0] != d.shape[0] || b.shape[1] != d.shape[1])
+    throw Error(a_regs ? a_regs->at : a_smem->at, "the shapes do not multiply: " + std::to_string(a_shape[0]) + "x" +
+                                                      std::to_string(a_shape[1]) + " * " + std::to_string(b.shape[0]) +
+                                                      "x" + std::to_string(b.shape[1]) + " -> " +
+                                                      std::to_string(d.shape[0]) + "x" + std::to_string(d.shape[1]));
+  if (a_element != b.element)
+    throw Error(b.at, "A holds " + a_element + ", B " + b.element + ": a wgmma's A and B have one type");
+  const std::vector<int>& instr = d.mma.instr_shape;
+  const auto smem = [&](const Memdesc& m, char which) {
+    if (!m.encoding.nvmma_shared)
+      return col.unchecked(group + " " + which, std::string(1, which) + " in shared memory with the encoding " +
+                                                    m.encoding.name +
+                                                    ": wgmma reads #ttg.nvmma_shared buffers, others are not modelled");
+    NvmmaSharedOperand o;
+    o.name = group + " " + which;
+    o.operand = which;
+    o.shape = m.shape;
+    o.element = m.element;
+    o.encoding = m.encoding.shared;
+    o.instr_n = instr[1];
+    o.instr_k = instr[2];
+    col.out.judged.push_back(judge_nvmma_operand(o));
+  };
+  if (a_regs) {
+    if (a_regs->kind != K::dot || a_regs->dot.op_idx != 0 || a_regs->dot.parent.version_major != 3)
+      throw Error(a_regs->encoding_at,
+                  "A of a ttng.warp_group_dot in registers is a #ttg.dot_op with opIdx = 0 over "
+                  "an MMA v3 parent, not " +
+                      a_regs->encoding);
+    if (a_regs->dot.parent.warps_per_cta != d.mma.warps_per_cta || a_regs->dot.parent.instr_shape != instr)
+      throw Error(a_regs->encoding_at,
+                  "A's parent is not the accumulator's #ttg.nvidia_mma (its warpsPerCTA or "
+                  "instrShape differ)");
+    if (wgmma_type_of(a_element).empty()) throw Error(a_regs->element_at, "no wgmma takes " + a_element + " operands");
+    // Triton's verifier: "in-register LHS operand must have a kWidth of 2" (f16).
+    if (a_regs->dot.k_width * element_bits(a_element) != 32)
+      throw Error(a_regs->encoding_at, "kWidth " + std::to_string(a_regs->dot.k_width) + " of an " + a_element +
+                                           " A in registers: wgmma's A fragment packs 32 / bits elements per "
+                                           "register, so kWidth is " +
+                                           std::to_string(32 / element_bits(a_element)) +
+                                           " (Triton's verifier rejects any other)");
+    col.add(*a_regs, TritonRole::a, group + " A", group);
+  } else {
+    smem(*a_smem, 'A');
+  }
+  smem(b, 'B');
+  col.add(d, TritonRole::acc, group + " D", group);
+}
+
 // What may end an op line after its types.
 void expect_end(Cursor& c) {
   if (c.eat("loc(")) return;  // the location, read past
@@ -539,16 +710,12 @@ TtgirTensor parse_ttgir_tensor(std::string_view text, const std::string& file, i
 
 TritonLayout ttgir_linear_layout(const TtgirTensor& t) {
   switch (t.kind) {
-    case TtgirTensor::Kind::mma:
-      if (t.mma.version_major != 2) break;
-      return nvidia_mma_to_linear(t.mma, t.shape);
-    case TtgirTensor::Kind::dot:
-      if (t.dot.parent.version_major != 2) break;
-      return nvidia_dot_to_linear(t.dot, t.shape);
+    case TtgirTensor::Kind::mma: return nvidia_mma_to_linear(t.mma, t.shape);
+    case TtgirTensor::Kind::dot: return nvidia_dot_to_linear(t.dot, t.shape);
     case TtgirTensor::Kind::linear: return t.linear;
     case TtgirTensor::Kind::other: break;
   }
-  throw Error(t.encoding_at, "the encoding " + t.encoding + " is no version-2 NVIDIA MMA layout");
+  throw Error(t.encoding_at, "the encoding " + t.encoding + " is no NVIDIA MMA layout");
 }
 
 TtgirFile read_ttgir(const std::string& text, const std::string& file) {
@@ -589,11 +756,7 @@ TtgirFile read_ttgir(const std::string& text, const std::string& file) {
         continue;
       }
       if (!c.done()) c.fail("unexpected '" + printable(c.excerpt()) + "' after the tensor type");
-      if (t.kind == TtgirTensor::Kind::mma && t.mma.version_major == 3) {
-        col.unchecked(group_prefix + " " + t.encoding, "versionMajor 3 (wgmma): mmacheck triton checks mma.sync only");
-      } else if (t.kind == TtgirTensor::Kind::dot && t.dot.parent.version_major == 3) {
-        col.unchecked(group_prefix + " " + t.encoding, "a dot operand of versionMajor 3 (wgmma): not checked");
-      } else if (t.kind == TtgirTensor::Kind::mma) {
+      if (t.kind == TtgirTensor::Kind::mma) {
         col.add(t, TritonRole::acc, group_prefix + " D", "");
       } else if (t.kind == TtgirTensor::Kind::dot) {
         col.add(t, t.dot.op_idx == 0 ? TritonRole::a : TritonRole::b, group_prefix + (t.dot.op_idx ? " B" : " A"), "");
@@ -642,6 +805,15 @@ TtgirFile read_ttgir(const std::string& text, const std::string& file) {
       expect_end(c);
       continue;
     }
+    if (op == "ttng.warp_group_dot") {
+      // The types follow " : " (an attribute dict before them has its own "0 : i32").
+      const std::size_t types = std::min(line.find(" : !ttg.memdesc<", op_end), line.find(" : tensor<", op_end));
+      if (types == std::string_view::npos) c.fail("a ttng.warp_group_dot without its ': A * B -> tensor<D>' types");
+      c.seek(types + 3);
+      warp_group_dot(col, c, aliases, group);
+      expect_end(c);
+      continue;
+    }
     for (std::string_view unchecked : kUncheckedDots)
       if (op == unchecked) {
         std::string why = std::string(op) + " is not mma.sync: mmacheck triton checks tt.dot over versionMajor 2";
@@ -657,7 +829,7 @@ TtgirFile read_ttgir(const std::string& text, const std::string& file) {
         col.unchecked(group + " " + std::string(op), why);
       }
   }
-  if (col.out.operands.empty() && col.out.unchecked.empty())
+  if (col.out.operands.empty() && col.out.judged.empty())
     throw Error(SourceLoc{file, 0, 0}, "no tt.dot and no tensor<...> line with an NVIDIA MMA layout");
   return std::move(col.out);
 }

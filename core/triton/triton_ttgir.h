@@ -19,8 +19,16 @@
 // warpsPerCTA, which fixes the lowering's register order).  The encodings
 // become linear layouts by mmacheck's own conversion
 // (core/triton/triton_mma_linear.h); over several CTAs the layout of CTA 0
-// is checked.  A `ttng.warp_group_dot` over versionMajor 3 (wgmma) is
-// recognised and reported unchecked, not checked.
+// is checked.
+//
+// A `ttng.warp_group_dot` (Hopper's wgmma: `A * B -> tensor<D>`, D over a
+// versionMajor 3 #ttg.nvidia_mma, A a `!ttg.memdesc<...>` buffer or a
+// #ttg.dot_op opIdx 0 tensor in registers, B a buffer) gives D (checked
+// against wgmma's D frame, core/triton/triton_check.h), A in registers
+// (against wgmma's A fragment; its kWidth must be 32 / bits, as Triton's
+// verifier requires) and each #ttg.nvmma_shared buffer judged by
+// core/triton/triton_nvmma_shared.h (refuted or unchecked: the descriptor
+// that decides what wgmma reads is not in the TTGIR).
 //
 // Other lines of a module are ops and are skipped, and definitions of
 // TTGIR's other encodings (#ttg.blocked, #ttg.swizzled_shared, loc(...)
@@ -66,7 +74,10 @@ TritonLayout ttgir_linear_layout(const TtgirTensor& tensor);
 
 struct TtgirFile {
   std::vector<TritonDotOperand> operands;
-  std::vector<TritonReport> unchecked;  // dots read but not checked (wgmma), with the reason
+  // What the reader judges itself: wgmma operands in shared memory
+  // (core/triton/triton_nvmma_shared.h: refuted or unchecked), dots it reads
+  // but does not check (tt.dot_scaled, tcgen05), unchecked with the reason.
+  std::vector<TritonReport> judged;
 };
 
 // Throws Error at FILE:LINE:COL; a file with no dot and no tensor line is an

@@ -3,7 +3,10 @@
 Takes what a CuTe DSL (nvidia-cutlass-dsl) user builds while a @cute.jit
 function is traced: an MmaAtom (cute.make_mma_atom) or a TiledMma
 (cute.make_tiled_mma) of the warp MMA ops (warp.MmaF16BF16Op,
-warp.MmaTF32Op, warp.MmaFP8Op).  Their layouts are read from the live
+warp.MmaTF32Op, warp.MmaFP8Op) or of the sm_90 warpgroup (wgmma) ops
+(warpgroup.MmaF16BF16Op, MmaF8Op, MmaI8Op: named as CUTLASS's GMMA atoms,
+SM90_64x128x16_F32F16F16_SS, and checked against wgmma's frames; the tiling
+of a warpgroup TiledMma is reported unchecked, its atom checked on its own).  Their layouts are read from the live
 objects -- thr_id, shape_mnk and tv_layout_A/B/C (a TiledMma's
 thr_layout_vmnk, tile sizes and tiled TV layouts): the static shapes and
 strides, as integers -- and the atom is named as CUTLASS's C++ atom for the
@@ -23,7 +26,13 @@ import json
 from . import _mmacheck
 
 _TYPES = {"Float16": "F16", "BFloat16": "BF16", "Float32": "F32", "TFloat32": "TF32",
-          "Float8E4M3FN": "E4M3", "Float8E5M2": "E5M2"}
+          "Float8E4M3FN": "E4M3", "Float8E5M2": "E5M2", "Int8": "S8", "Uint8": "U8", "Int32": "S32"}
+
+# The DSL's warpgroup (sm_90 wgmma) ops -> whether CUTLASS's GMMA atom name
+# ends in _TN (the types whose wgmma has no transpose: K-major operands only).
+_WARPGROUP_OPS = {"MmaF16BF16Op": False, "MmaF8Op": True, "MmaI8Op": True}
+# warpgroup.OperandSource -> the GMMA atom name's operand sources.
+_SOURCES = {"SMEM": "SS", "RMEM": "RS"}
 
 
 def is_cute_object(obj) -> bool:
@@ -41,8 +50,32 @@ def _type(t):
     return _TYPES[name]
 
 
+def _is_warpgroup(op) -> bool:
+    return ".warpgroup" in (type(op).__module__ or "")
+
+
+def _warpgroup_atom_name(op) -> str:
+    """CUTLASS's GMMA atom name (SM90_64x128x16_F32F16F16_SS) for a DSL warpgroup op.
+
+    Read from the op's own fields (nvidia-cutlass-dsl 4.8: a_dtype, b_dtype,
+    acc_dtype, shape_mnk, a_src, a_major_mode, b_major_mode); the major modes
+    pick the shared-memory layout the descriptor describes, not a register
+    layout, so they are not part of the name."""
+    kind = type(op).__name__
+    if kind not in _WARPGROUP_OPS:
+        raise _error(f"mmacheck checks the warpgroup MMA ops ({', '.join(_WARPGROUP_OPS)}), got {kind}")
+    m, n, k = (int(v) for v in op.shape_mnk)
+    source = getattr(op.a_src, "name", str(op.a_src))
+    if source not in _SOURCES:
+        raise _error(f"{kind}: A source {op.a_src!r} is not one mmacheck names (SMEM, RMEM)")
+    acc, a, b = _type(op.acc_dtype), _type(op.a_dtype), _type(op.b_dtype)
+    return f"SM90_{m}x{n}x{k}_{acc}{a}{b}_{_SOURCES[source]}" + ("_TN" if _WARPGROUP_OPS[kind] else "")
+
+
 def atom_name(op) -> str:
-    """CUTLASS's C++ atom name for a DSL warp MMA op."""
+    """CUTLASS's C++ atom name for a DSL warp or warpgroup MMA op."""
+    if _is_warpgroup(op):
+        return _warpgroup_atom_name(op)
     kind = type(op).__name__
     m, n, k = (int(v) for v in op.shape_mnk)
     if kind == "MmaF16BF16Op":
