@@ -19,6 +19,7 @@
 #include "core/ptx/ptx_float.h"
 #include "core/ptx/ptx_mbarrier.h"
 #include "core/ptx/ptx_tma.h"
+#include "core/ptx/ptx_tcgen05.h"
 #include "core/ptx/ptx_wgmma.h"
 
 namespace mmacheck::ptx {
@@ -1148,6 +1149,20 @@ const std::array kRows{
     Row{"cp.async.bulk.tensor", 0,
         "1d 2d 3d 4d 5d shared::cluster shared::cta global tile mbarrier::complete_tx::bytes", 3, 3, exec_tma_copy,
         nullptr, Collective::none},
+    // Blackwell's tcgen05 (core/ptx/ptx_tcgen05.h): TMEM allocation, loads
+    // and stores are a warp's; tcgen05.mma and commit one thread's.  Their
+    // modifiers are read by decode_tcgen05.
+    Row{"tcgen05.alloc", 0, "", 2, 2, nullptr, exec_tcgen05_alloc, Collective::warp},
+    Row{"tcgen05.dealloc", 0, "", 2, 2, nullptr, exec_tcgen05_dealloc, Collective::warp},
+    Row{"tcgen05.relinquish_alloc_permit", 0, "", 0, 0, nullptr, exec_tcgen05_relinquish, Collective::warp},
+    Row{"tcgen05.mma", 0, "", 4, 7, exec_tcgen05_mma, nullptr, Collective::none},
+    Row{"tcgen05.commit", 0, "", 1, 2, exec_tcgen05_commit, nullptr, Collective::none},
+    Row{"tcgen05.ld", 0, "", 2, 3, nullptr, exec_tcgen05_ld, Collective::warp},
+    Row{"tcgen05.st", 0, "", 2, 3, nullptr, exec_tcgen05_st, Collective::warp},
+    Row{"tcgen05.wait::ld", 0, "", 0, 0, exec_tcgen05_wait_ld, nullptr, Collective::none},
+    Row{"tcgen05.wait::st", 0, "", 0, 0, exec_tcgen05_wait_st, nullptr, Collective::none},
+    Row{"tcgen05.fence::before_thread_sync", 0, "", 0, 0, exec_nop, nullptr, Collective::none},
+    Row{"tcgen05.fence::after_thread_sync", 0, "", 0, 0, exec_nop, nullptr, Collective::none},
 };
 
 bool cache_word(std::string_view m) {
@@ -1325,6 +1340,10 @@ void check_operands(Instruction& inst, const Row& row, const PtxKernel& k) {
     check_wgmma_operands(inst, k);
     return;
   }
+  if (name.starts_with("tcgen05.")) {
+    check_tcgen05_operands(inst, k);
+    return;
+  }
   if (name.starts_with("mbarrier.")) {
     check_mbarrier_operands(inst, name, k);
     return;
@@ -1368,6 +1387,8 @@ void decode_instruction(Instruction& inst, const PtxKernel& kernel, const Source
   inst.collective = row->collective;
   if (row->name == "wgmma.mma_async") {
     decode_wgmma(inst, opcode_loc);
+  } else if (row->name.starts_with("tcgen05.")) {
+    decode_tcgen05(inst, opcode_loc);
   } else if (row->name == "mma.sync") {
     inst.mma = find_mma_inst(op);
     if (inst.mma == nullptr)
