@@ -104,8 +104,7 @@ void require_allocated(const Instruction& inst, ThreadContext& t, int lane, int 
   std::string why = "no tcgen05.alloc of this CTA holds it";
   if (s.freed_by >= 0)
     why += " (the last tcgen05.dealloc was at line " + line_text(t.machine().kernel, s.freed_by) + ")";
-  else if (s.allocations.empty())
-    why += " (nothing is allocated: TMEM used before tcgen05.alloc)";
+  else if (s.allocations.empty()) why += " (nothing is allocated: TMEM used before tcgen05.alloc)";
   t.fault(inst, std::string(access) + " " + lanes_text(lane, column) + ", outside every TMEM allocation: " + why);
 }
 
@@ -238,8 +237,8 @@ std::string tile_problem(ThreadContext& t, const Tile& tile, int rows, int k, ch
       const std::string where = std::string(1, name) + "'s tile element (" + (name == 'A' ? "m " : "n ") +
                                 std::to_string(i) + ", k " + std::to_string(kk) + ") is " +
                                 (name == 'A' ? elem(r, c) : elem(c, r));
-      const std::string fix = " (descriptor " + d.str() +
-                              ": its start, LBO, SBO or swizzle, or the layout the kernel wrote, disagree)";
+      const std::string fix =
+          " (descriptor " + d.str() + ": its start, LBO, SBO or swizzle, or the layout the kernel wrote, disagree)";
       auto& ro = row_of[static_cast<std::size_t>(i)];
       if (ro && *ro != r)
         return where + ", where its tile row holds " + (name == 'A' ? "row " : "column ") + std::to_string(*ro) + fix;
@@ -250,7 +249,8 @@ std::string tile_problem(ThreadContext& t, const Tile& tile, int rows, int k, ch
     }
   for (int i = 1; i < rows; ++i)
     for (int q = 0; q < i; ++q)
-      if (row_of[static_cast<std::size_t>(i)] && row_of[static_cast<std::size_t>(i)] == row_of[static_cast<std::size_t>(q)])
+      if (row_of[static_cast<std::size_t>(i)] &&
+          row_of[static_cast<std::size_t>(i)] == row_of[static_cast<std::size_t>(q)])
         return std::string(1, name) + "'s tile rows " + std::to_string(q) + " and " + std::to_string(i) +
                " both read " + (name == 'A' ? "row " : "column ") +
                std::to_string(*row_of[static_cast<std::size_t>(i)]) + " of " + tname + " (descriptor " + d.str() +
@@ -326,7 +326,8 @@ void decode_tcgen05(Instruction& inst, const SourceLoc& at) {
           matched = true;
         }
       if (matched) continue;
-      if (w.size() >= 2 && w[0] == 'x' && std::all_of(w.begin() + 1, w.end(), [](char c) { return c >= '0' && c <= '9'; })) {
+      if (w.size() >= 2 && w[0] == 'x' &&
+          std::all_of(w.begin() + 1, w.end(), [](char c) { return c >= '0' && c <= '9'; })) {
         const int n = std::stoi(std::string(w.substr(1)));
         if (n < 1 || n > 128 || (n & (n - 1)) != 0) throw Error(at, "'" + inst.opcode + "': .num is x1, x2, .. x128");
         inst.tcgen05.num = n;
@@ -374,7 +375,8 @@ void check_tcgen05_operands(Instruction& inst, const PtxKernel& kernel) {
     if (inst.ops[1].kind == OpKind::address) not_modelled(inst.ops[1].loc, "tcgen05.mma with A in TMEM");
     for (const std::size_t i : {std::size_t{1}, std::size_t{2}})
       if (reg_bits(inst.ops[i]) != 64)
-        throw Error(inst.ops[i].loc, std::string(i == 1 ? "A" : "B") + "'s shared-memory descriptor is a 64-bit register");
+        throw Error(inst.ops[i].loc,
+                    std::string(i == 1 ? "A" : "B") + "'s shared-memory descriptor is a 64-bit register");
     value32(inst.ops[3], "the instruction descriptor");
     const Operand& p = inst.ops[4];
     if (!(p.kind == OpKind::imm || (p.kind == OpKind::reg && reg_bits(p) == 1)))
@@ -452,8 +454,8 @@ void exec_tcgen05_mma(const Instruction& inst, ThreadContext& t) {
   const auto idesc = static_cast<std::uint32_t>(iv.bits);
   const std::optional<Tcgen05Instr> found = instr_of_idesc(kind, 1, idesc);
   if (!found)
-    t.fault(inst, "instruction descriptor " + hex(idesc) + " describes no tcgen05.mma.cta_group::1.kind::" +
-                      std::string(tcgen05_kind_name(kind)) +
+    t.fault(inst, "instruction descriptor " + hex(idesc) +
+                      " describes no tcgen05.mma.cta_group::1.kind::" + std::string(tcgen05_kind_name(kind)) +
                       " (a format, M or N outside Table 39/42, or a field the dense form does not set)");
   const Tcgen05Instr& instr = *found;
   if (instr.negate_a || instr.negate_b) t.unfollowed(inst, "a negated operand (idesc bits 13-14) is not modelled");
@@ -529,8 +531,7 @@ void exec_tcgen05_mma(const Instruction& inst, ThreadContext& t) {
     }
     const std::size_t cell = cells[at];
     s.bits[cell] = static_cast<std::uint32_t>((s.bits[cell] & ~d_mask) | (d[at] & d_mask));
-    for (int byte = 0; byte < d_bytes; ++byte)
-      s.tags[cell * 4 + static_cast<std::size_t>(byte)] = make_tag(sum, byte);
+    for (int byte = 0; byte < d_bytes; ++byte) s.tags[cell * 4 + static_cast<std::size_t>(byte)] = make_tag(sum, byte);
     if (s.mbarrier[cell] != -1 || s.mma[cell] < 0) pending.push_back(static_cast<std::uint32_t>(cell));
     s.mma[cell] = t.pc();
     s.mbarrier[cell] = -1;
@@ -588,7 +589,8 @@ void exec_tcgen05_ld(const Instruction& inst, WarpContext& w) {
       if (tag_id(v.tags[0]) == kUnwritten)
         t.fault(inst, "tcgen05.ld reads " + lanes_text(lane, column) +
                           ", which no tcgen05.mma or tcgen05.st has written (lane " + std::to_string(l) +
-                          "'s register " + std::to_string(r) + ")");
+                          "'s register " + std::to_string(r) +
+                          "): the M or N of the mmas' instruction descriptor, or D's TMEM address, does not cover it");
       for (std::size_t b = 0; b < 4; ++b) v.tags[b] = loaded_by(v.tags[b], t.pc());
       t.set_reg(regs[static_cast<std::size_t>(r)], v);
     }

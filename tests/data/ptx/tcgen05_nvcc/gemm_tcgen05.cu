@@ -138,6 +138,8 @@ extern "C" __global__ void __launch_bounds__(128) gemm_tcgen05(const half* __res
     }
 #ifdef PLANT_NO_COMMIT_WAIT
     if (k0 + BK < K) wait_phase(bar, phase);
+#elif defined(PLANT_OVERWRITE)
+    if (k0 + BK >= K) wait_phase(bar, phase);  // the next block overwrites what the mmas read
 #else
     wait_phase(bar, phase);
 #endif
