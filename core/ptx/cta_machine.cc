@@ -5,6 +5,7 @@
 #include <limits>
 #include <numeric>
 #include <string>
+#include <string_view>
 
 #include "core/base/hex.h"
 #include "core/base/worker_pool.h"
@@ -185,6 +186,7 @@ void ThreadContext::set_reg(int index, Value v) {
   }
   check_in_flight(index, "writes");
   t_.regs[static_cast<std::size_t>(index)] = v;
+  if (moved_loaded_ != 0) t_.tmem_loaded[static_cast<std::size_t>(index)] = moved_loaded_;
   t_.writer[static_cast<std::size_t>(index)] = t_.pc;
   if (!t_.unfenced.empty()) t_.unfenced[static_cast<std::size_t>(index)] = 1;
 }
@@ -523,9 +525,13 @@ const PendingWgmma* WarpgroupState::writer_of(int reg, std::size_t* index) const
   return nullptr;
 }
 
-void ThreadContext::tmem_loaded_fault(int index, const char* access) const {
+void ThreadContext::tmem_loaded_access(int index, const char* access) const {
   const int by = t_.tmem_loaded[static_cast<std::size_t>(index)] - 1;
   const Instruction& inst = m_.kernel.code[static_cast<std::size_t>(t_.pc)];
+  if (std::string_view(access) == "reads" && inst.opcode.starts_with("mov")) {
+    moved_loaded_ = by + 1;
+    return;
+  }
   fault(inst, std::string(access) + " register " + m_.kernel.reg_names[static_cast<std::size_t>(index)] +
                   ", which the tcgen05.ld at line " +
                   std::to_string(m_.kernel.code[static_cast<std::size_t>(by)].loc.line) +

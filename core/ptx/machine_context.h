@@ -255,7 +255,7 @@ class ThreadContext {
   }
   // The instruction that last wrote register `index`, or -1.
   int reg_writer(int index) const { return t_.writer[static_cast<std::size_t>(index)]; }
-  void set_reg(int index, Value v);
+  void set_reg(int index, Value v);  // (a mov of a loaded register passes on its ld: tmem_loaded_access)
   void set(const Operand& op, const Value& v);
   int reg_bits(int index) const { return m_.kernel.reg_bits[static_cast<std::size_t>(index)]; }
 
@@ -379,9 +379,14 @@ class ThreadContext {
     if (!t_.in_flight.empty() && index >= 0 && t_.in_flight[static_cast<std::size_t>(index)] != 0)
       in_flight_fault(index, access);
     if (!t_.tmem_loaded.empty() && index >= 0 && t_.tmem_loaded[static_cast<std::size_t>(index)] != 0)
-      tmem_loaded_fault(index, access);
+      tmem_loaded_access(index, access);
   }
-  [[noreturn]] void tmem_loaded_fault(int index, const char* access) const;
+  // A register a tcgen05.ld wrote, accessed before the thread's
+  // tcgen05.wait::ld: a refutation, except a mov's read (nvcc moves the
+  // ld's registers into pairs before the wait; ptxas keeps a move waiting),
+  // whose destination then counts as loaded by the same ld.
+  void tmem_loaded_access(int index, const char* access) const;
+  mutable std::int32_t moved_loaded_ = 0;
   [[noreturn]] void in_flight_fault(int index, const char* access) const;
 
   Machine& m_;

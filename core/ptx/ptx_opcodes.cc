@@ -1142,7 +1142,7 @@ const std::array kRows{
         exec_mbarrier_arrive_expect_tx, nullptr, Collective::none},
     Row{"mbarrier.expect_tx", 0, "relaxed cta shared shared::cta b64", 2, 2, exec_mbarrier_expect_tx, nullptr,
         Collective::none},
-    Row{"mbarrier.try_wait", 0, "parity acquire relaxed cta shared shared::cta b64", 3, 3, exec_mbarrier_try_wait,
+    Row{"mbarrier.try_wait", 0, "parity acquire relaxed cta shared shared::cta b64", 3, 4, exec_mbarrier_try_wait,
         nullptr, Collective::none},
     Row{"mbarrier.test_wait", 0, "parity acquire relaxed cta shared shared::cta b64", 3, 3, exec_mbarrier_test_wait,
         nullptr, Collective::none},
@@ -1163,6 +1163,12 @@ const std::array kRows{
     Row{"tcgen05.wait::st", 0, "", 0, 0, exec_tcgen05_wait_st, nullptr, Collective::none},
     Row{"tcgen05.fence::before_thread_sync", 0, "", 0, 0, exec_nop, nullptr, Collective::none},
     Row{"tcgen05.fence::after_thread_sync", 0, "", 0, 0, exec_nop, nullptr, Collective::none},
+    // A hint to fetch a CUtensorMap early (TileLang's sm_100 kernels): no
+    // effect on what a run computes.
+    Row{"prefetch.tensormap", 0, "", 1, 1, exec_nop, nullptr, Collective::none},
+    // Makes mbarrier.init visible to the cluster's other CTAs: one CTA's
+    // run has none to order.
+    Row{"fence.mbarrier_init", 0, "release cluster", 0, 0, exec_nop, nullptr, Collective::none},
 };
 
 bool cache_word(std::string_view m) {
@@ -1344,6 +1350,10 @@ void check_operands(Instruction& inst, const Row& row, const PtxKernel& k) {
     check_tcgen05_operands(inst, k);
     return;
   }
+  if (name == "prefetch.tensormap") {
+    if (inst.ops[0].kind != Kind::address) throw Error(inst.ops[0].loc, "expected an address [..]");
+    return;
+  }
   if (name.starts_with("mbarrier.")) {
     check_mbarrier_operands(inst, name, k);
     return;
@@ -1360,6 +1370,7 @@ void check_operands(Instruction& inst, const Row& row, const PtxKernel& k) {
   if (name == "ret" || name == "exit" || name == "membar" || name == "fence" || name == "fence.proxy.async" ||
       name == "cp.async.commit_group")
     return;
+  if (row.max_ops == 0) return;  // a row without operands (fence.mbarrier_init)
   // Arithmetic, setp, selp, cvt, cvta, prmt: a register, then values.
   require_reg(inst, 0, "the destination");
   for (std::size_t i = 1; i < inst.ops.size(); ++i) require_value(inst, i);

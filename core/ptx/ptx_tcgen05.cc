@@ -40,7 +40,7 @@ const TmemState::Allocation* TmemState::holding(int column) const {
 
 namespace {
 
-using OpKind = Operand::Kind;
+using Tcgen05OpKind = Operand::Kind;
 
 // tcgen05.ld/st's shapes (PTX ISA §9.7.16.8.3 "Matrix fragments"; the
 // positions as TVM TIRx's tcgen05_ld_st documentation states them, whose
@@ -108,14 +108,22 @@ void require_allocated(const Instruction& inst, ThreadContext& t, int lane, int 
   t.fault(inst, std::string(access) + " " + lanes_text(lane, column) + ", outside every TMEM allocation: " + why);
 }
 
-// The warp's lane quarter (PTX ISA: warp w of a warpgroup reaches TMEM
-// lanes 32 (w % 4) .. 32 (w % 4) + 31).
-void require_quarter(const Instruction& inst, ThreadContext& t, int lane, int lanes) {
-  const int warp = t.thread() / 32, first = 32 * (warp % 4);
-  if (lane >= first && lane + lanes <= first + 32) return;
-  t.fault(inst, "warp " + std::to_string(warp) + " accesses TMEM lanes " + std::to_string(lane) + ".." +
-                    std::to_string(lane + lanes - 1) + ", outside its lane quarter " + std::to_string(first) + ".." +
-                    std::to_string(first + 31) + " (PTX ISA: warp w of a warpgroup reaches lanes 32 (w % 4) .. + 31)");
+// The first TMEM lane a warp's tcgen05.ld/st reaches: the warp's lane
+// quarter 32 (w % 4) (PTX ISA: warp w of a warpgroup reaches lanes
+// 32 (w % 4) .. + 31) plus the address's lane within a quarter.  The
+// address's quarter bits (5-6 of the lane) are not read: DeepGEMM's sm_100
+// kernels state that the hardware ignores them ("no need for `tmem_ptr |=
+// (epilogue_warp_idx * 32) << 16`") and TileLang's give lane 0 to every warp.
+// A shape that runs past the quarter is a refutation.
+int quarter_lane(const Instruction& inst, ThreadContext& t, int lane, int lanes) {
+  const int warp = t.thread() / 32, first = 32 * (warp % 4), within = lane % 32;
+  if (within + lanes > 32)
+    t.fault(inst, "warp " + std::to_string(warp) + " accesses TMEM lanes " + std::to_string(first + within) + ".." +
+                      std::to_string(first + within + lanes - 1) + " (the address's lane " + std::to_string(lane) +
+                      ", " + std::to_string(within) + " within a quarter), past its lane quarter " +
+                      std::to_string(first) + ".." + std::to_string(first + 31) +
+                      " (PTX ISA: warp w of a warpgroup reaches lanes 32 (w % 4) .. + 31)");
+  return first + within;
 }
 
 // The value the whole warp gives for an operand (a TMEM address, a column
@@ -168,17 +176,17 @@ Tcgen05SmemDescriptor smem_descriptor(const Instruction& inst, ThreadContext& t,
   return d;
 }
 
-struct Tile {
+struct OperandTile {
   std::vector<std::uint64_t> bits;
   std::vector<ElementRef> refs;
 };
 
 // Operand A (M x K) or B (N x K) read from shared memory through its
 // descriptor and the canonical layout (wgmma's, core/wgmma/canonical_layout.h).
-Tile read_operand(const Instruction& inst, ThreadContext& t, const WgmmaOperand& op, const Tcgen05SmemDescriptor& d) {
+OperandTile read_operand(const Instruction& inst, ThreadContext& t, const WgmmaOperand& op, const Tcgen05SmemDescriptor& d) {
   const MatrixDescriptor md = d.as_wgmma();
   const int bytes = op.type->bytes;
-  Tile tile{std::vector<std::uint64_t>(static_cast<std::size_t>(op.rows * op.k), 0),
+  OperandTile tile{std::vector<std::uint64_t>(static_cast<std::size_t>(op.rows * op.k), 0),
             std::vector<ElementRef>(static_cast<std::size_t>(op.rows * op.k), ElementRef{ElementRef::Kind::zero, 0})};
   for (int i = 0; i < op.rows; ++i)
     for (int k = 0; k < op.k; ++k) {
@@ -210,7 +218,7 @@ Tile read_operand(const Instruction& inst, ThreadContext& t, const WgmmaOperand&
 // kernel wrote disagree.  The mma is to blame; the check of D cites this when
 // one of the mma's sums is wrong.  "" when the tile is whole (or not of one
 // input tensor: the check of D says which).
-std::string tile_problem(ThreadContext& t, const Tile& tile, int rows, int k, char name,
+std::string tile_problem(ThreadContext& t, const OperandTile& tile, int rows, int k, char name,
                          const Tcgen05SmemDescriptor& d) {
   const Provenance& prov = t.provenance();
   const auto& regions = t.machine().global.regions();
@@ -354,44 +362,49 @@ void check_tcgen05_operands(Instruction& inst, const PtxKernel& kernel) {
   const std::vector<std::string_view> words = words_of(inst.opcode);
   const std::string_view op = words[1];
   const auto reg_bits = [&](const Operand& o) {
-    return o.kind == OpKind::reg && o.reg >= 0 ? kernel.reg_bits[static_cast<std::size_t>(o.reg)] : 0;
+    return o.kind == Tcgen05OpKind::reg && o.reg >= 0 ? kernel.reg_bits[static_cast<std::size_t>(o.reg)] : 0;
   };
   const auto value32 = [&](const Operand& o, const char* what) {
-    if (!(o.kind == OpKind::imm || (o.kind == OpKind::reg && reg_bits(o) == 32)))
+    if (!(o.kind == Tcgen05OpKind::imm || (o.kind == Tcgen05OpKind::reg && reg_bits(o) == 32)))
       throw Error(o.loc, std::string(what) + " is a 32-bit register or a constant");
   };
   if (op == "alloc") {
-    if (inst.ops[0].kind != OpKind::address) throw Error(inst.ops[0].loc, "tcgen05.alloc writes to [shared address]");
+    if (inst.ops[0].kind != Tcgen05OpKind::address) throw Error(inst.ops[0].loc, "tcgen05.alloc writes to [shared address]");
     value32(inst.ops[1], "the column count");
   } else if (op == "dealloc") {
     value32(inst.ops[0], "the TMEM address");
     value32(inst.ops[1], "the column count");
   } else if (op == "mma") {
-    if (inst.ops.size() != 5)
+    const bool mask = inst.ops.size() == 6 && inst.ops[4].kind == Tcgen05OpKind::vec && inst.ops[4].regs.size() == 4;
+    if (inst.ops.size() != 5 && !mask)
       not_modelled(inst.loc, "'" + inst.opcode +
-                                 "' with a disable-output-lane mask or scale-input-d (the form [d], a_desc, b_desc, "
-                                 "idesc, enable_input_d is)");
-    if (inst.ops[0].kind != OpKind::address) throw Error(inst.ops[0].loc, "tcgen05.mma's D is [a TMEM address]");
-    if (inst.ops[1].kind == OpKind::address) not_modelled(inst.ops[1].loc, "tcgen05.mma with A in TMEM");
+                                 "' with scale-input-d (the forms [d], a_desc, b_desc, idesc, {disable-output-lane,} "
+                                 "enable_input_d are)");
+    if (mask)
+      for (const int r : inst.ops[4].regs)
+        if (r < 0 || kernel.reg_bits[static_cast<std::size_t>(r)] != 32)
+          throw Error(inst.ops[4].loc, "the disable-output-lane mask is 4 32-bit registers");
+    if (inst.ops[0].kind != Tcgen05OpKind::address) throw Error(inst.ops[0].loc, "tcgen05.mma's D is [a TMEM address]");
+    if (inst.ops[1].kind == Tcgen05OpKind::address) not_modelled(inst.ops[1].loc, "tcgen05.mma with A in TMEM");
     for (const std::size_t i : {std::size_t{1}, std::size_t{2}})
       if (reg_bits(inst.ops[i]) != 64)
         throw Error(inst.ops[i].loc,
                     std::string(i == 1 ? "A" : "B") + "'s shared-memory descriptor is a 64-bit register");
     value32(inst.ops[3], "the instruction descriptor");
-    const Operand& p = inst.ops[4];
-    if (!(p.kind == OpKind::imm || (p.kind == OpKind::reg && reg_bits(p) == 1)))
+    const Operand& p = inst.ops.back();
+    if (!(p.kind == Tcgen05OpKind::imm || (p.kind == Tcgen05OpKind::reg && reg_bits(p) == 1)))
       throw Error(p.loc, "enable-input-d is a predicate or a constant");
   } else if (op == "commit") {
-    if (inst.ops[0].kind != OpKind::address) throw Error(inst.ops[0].loc, "tcgen05.commit takes [mbarrier]");
+    if (inst.ops[0].kind != Tcgen05OpKind::address) throw Error(inst.ops[0].loc, "tcgen05.commit takes [mbarrier]");
   } else if (op == "ld" || op == "st") {
     const std::size_t vec = op == "ld" ? 0 : 1, addr = op == "ld" ? 1 : 0;
     const Operand& v = inst.ops[vec];
-    if (v.kind != OpKind::vec || static_cast<int>(v.regs.size()) != inst.tcgen05.regs)
+    if (v.kind != Tcgen05OpKind::vec || static_cast<int>(v.regs.size()) != inst.tcgen05.regs)
       throw Error(v.loc, "'" + inst.opcode + "' moves a vector of " + std::to_string(inst.tcgen05.regs) + " registers");
     for (const int r : v.regs)
       if (r < 0 || kernel.reg_bits[static_cast<std::size_t>(r)] != 32)
         throw Error(v.loc, "tcgen05." + std::string(op) + "'s registers are 32 bits wide");
-    if (inst.ops[addr].kind != OpKind::address) throw Error(inst.ops[addr].loc, "expected [a TMEM address]");
+    if (inst.ops[addr].kind != Tcgen05OpKind::address) throw Error(inst.ops[addr].loc, "expected [a TMEM address]");
   }
 }
 
@@ -466,19 +479,28 @@ void exec_tcgen05_mma(const Instruction& inst, ThreadContext& t) {
   if (path == nullptr) t.fault(inst, "no data path for M = " + std::to_string(instr.m));
   if (const std::string p = tmem_address_problem(*path, instr.n, lane0, col0); !p.empty())
     t.fault(inst, "D at " + lanes_text(lane0, col0) + ": " + p);
-  const Value pv = t.get(inst.ops[4], 1);
+  // A disable-output-lane mask (TIRx passes one): all zero, every lane
+  // written, is the form without it.
+  if (inst.ops.size() == 6)
+    for (const int r : inst.ops[4].regs) {
+      const Value m = t.reg(r);
+      t.require_plain(inst, m, 4, "the disable-output-lane mask");
+      if (static_cast<std::uint32_t>(m.bits) != 0)
+        t.unfollowed(inst, "a nonzero disable-output-lane mask (" + hex(m.bits) + ") is not modelled");
+    }
+  const Value pv = t.get(inst.ops.back(), 1);
   t.require_plain(inst, pv, 1, "enable-input-d");
   const bool accumulate = (pv.bits & 1) != 0;
   const Tcgen05SmemDescriptor da = smem_descriptor(inst, t, inst.ops[1], "A's shared-memory descriptor");
   const Tcgen05SmemDescriptor db = smem_descriptor(inst, t, inst.ops[2], "B's shared-memory descriptor");
   const int M = instr.m, N = instr.n, K = instr.k();
-  const Tile a = read_operand(inst, t, WgmmaOperand{'A', &instr.a->operand, M, K, instr.a_major}, da);
-  const Tile b = read_operand(inst, t, WgmmaOperand{'B', &instr.b->operand, N, K, instr.b_major}, db);
   const int d_bytes = instr.d->name == "f16" ? 2 : 4;
   const std::uint64_t d_mask = d_bytes == 2 ? 0xFFFF : 0xFFFFFFFF;
-  std::vector<std::size_t> cells(static_cast<std::size_t>(M * N));
-  std::vector<std::uint64_t> c(cells.size(), 0), d(cells.size(), 0);
-  std::vector<ElementRef> cref(cells.size(), ElementRef{ElementRef::Kind::zero, 0});
+  const std::size_t count = static_cast<std::size_t>(M) * static_cast<std::size_t>(N);
+  std::vector<std::size_t> cells(count);
+  std::vector<std::uint64_t> c(count);
+  std::vector<std::uint64_t> d(count);
+  std::vector<ElementRef> cref(count, ElementRef{ElementRef::Kind::zero, 0});
   Provenance& prov = t.provenance();
   for (int i = 0; i < M; ++i)
     for (int j = 0; j < N; ++j) {
@@ -495,6 +517,8 @@ void exec_tcgen05_mma(const Instruction& inst, ThreadContext& t) {
                           lanes_text(static_cast<int>(p.lane), static_cast<int>(p.column)) +
                           ", which was never written (enable-input-d is true where D holds nothing yet)");
     }
+  const OperandTile a = read_operand(inst, t, WgmmaOperand{'A', &instr.a->operand, M, K, instr.a_major}, da);
+  const OperandTile b = read_operand(inst, t, WgmmaOperand{'B', &instr.b->operand, N, K, instr.b_major}, db);
   if (t.machine().options.tcgen05_arithmetic) {
     std::vector<std::uint64_t> bt(static_cast<std::size_t>(K * N));  // B as K x N
     for (int n = 0; n < N; ++n)
@@ -574,8 +598,8 @@ void exec_tcgen05_ld(const Instruction& inst, WarpContext& w) {
   const LdShape& shape = kLdShapes[f.shape];
   ThreadContext t0 = w.lane(0);
   const Value av = warp_address(inst, w, inst.ops[1]);
-  const auto [lane0, col0] = tmem_address(inst, t0, av, "the TMEM address");
-  require_quarter(inst, t0, lane0, shape.lanes);
+  const auto [lane_given, col0] = tmem_address(inst, t0, av, "the TMEM address");
+  const int lane0 = quarter_lane(inst, t0, lane_given, shape.lanes);
   const std::vector<int>& regs = inst.ops[0].regs;
   for (int l = 0; l < 32; ++l) {
     ThreadContext t = w.lane(l);
@@ -604,8 +628,8 @@ void exec_tcgen05_st(const Instruction& inst, WarpContext& w) {
   const LdShape& shape = kLdShapes[f.shape];
   ThreadContext t0 = w.lane(0);
   const Value av = warp_address(inst, w, inst.ops[0]);
-  const auto [lane0, col0] = tmem_address(inst, t0, av, "the TMEM address");
-  require_quarter(inst, t0, lane0, shape.lanes);
+  const auto [lane_given, col0] = tmem_address(inst, t0, av, "the TMEM address");
+  const int lane0 = quarter_lane(inst, t0, lane_given, shape.lanes);
   const std::vector<int>& regs = inst.ops[1].regs;
   for (int l = 0; l < 32; ++l) {
     ThreadContext t = w.lane(l);

@@ -27,8 +27,9 @@
 //     commit at all);
 //   - a register a tcgen05.ld wrote, read or written before the thread's
 //     tcgen05.wait::ld;
-//   - a warp's tcgen05.ld/st outside its lane quarter (warp w: lanes
-//     32 (w % 4) .. + 31);
+//   - a warp's tcgen05.ld/st past its lane quarter (warp w: lanes
+//     32 (w % 4) .. + 31; the address's quarter bits are not read, as the
+//     hardware ignores them: DeepGEMM's and TileLang's kernels rely on it);
 //   - an mma reading D (enable-input-d) from cells never written;
 //   - a dealloc that matches no allocation, an alloc after the warp's CTA
 //     relinquished its permit, columns still allocated when the CTA ends.

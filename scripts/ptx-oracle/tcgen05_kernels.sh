@@ -22,7 +22,7 @@ compile() {  # NAME SOURCE LAUNCH [DEFINE]
 }
 
 compile gemm gemm_tcgen05.cu gemm_tcgen05.launch
-for plant in LANE_QUARTER NO_COMMIT_WAIT IDESC_N IDESC_M SBO B_FROM_A ACCUMULATE_FIRST LD_NO_WAIT DEALLOC_EARLY \
+for plant in LANE_HALF NO_COMMIT_WAIT IDESC_N IDESC_M SBO B_FROM_A ACCUMULATE_FIRST LD_NO_WAIT DEALLOC_EARLY \
   NO_DEALLOC OVERWRITE; do
   compile "gemm_${plant,,}" gemm_tcgen05.cu gemm_tcgen05.launch "PLANT_$plant"
 done

@@ -152,8 +152,8 @@ extern "C" __global__ void __launch_bounds__(128) gemm_tcgen05(const half* __res
   if (warp == 0) asm volatile("tcgen05.dealloc.cta_group::1.sync.aligned.b32 %0, %1;" ::"r"(tmem), "r"(COLS));
 #endif
   // Warp w: D's rows 32w + lane from TMEM lanes 32w.. (its lane quarter).
-#ifdef PLANT_LANE_QUARTER
-  const std::uint32_t row_lanes = static_cast<std::uint32_t>(32 * ((warp + 1) % 4)) << 16;
+#ifdef PLANT_LANE_HALF
+  const std::uint32_t row_lanes = static_cast<std::uint32_t>(32 * warp + 16) << 16;  // the quarter's second half
 #else
   const std::uint32_t row_lanes = static_cast<std::uint32_t>(32 * warp) << 16;
 #endif
