@@ -183,11 +183,13 @@ struct OperandTile {
 
 // Operand A (M x K) or B (N x K) read from shared memory through its
 // descriptor and the canonical layout (wgmma's, core/wgmma/canonical_layout.h).
-OperandTile read_operand(const Instruction& inst, ThreadContext& t, const WgmmaOperand& op, const Tcgen05SmemDescriptor& d) {
+OperandTile read_operand(const Instruction& inst, ThreadContext& t, const WgmmaOperand& op,
+                         const Tcgen05SmemDescriptor& d) {
   const MatrixDescriptor md = d.as_wgmma();
   const int bytes = op.type->bytes;
-  OperandTile tile{std::vector<std::uint64_t>(static_cast<std::size_t>(op.rows * op.k), 0),
-            std::vector<ElementRef>(static_cast<std::size_t>(op.rows * op.k), ElementRef{ElementRef::Kind::zero, 0})};
+  OperandTile tile{
+      std::vector<std::uint64_t>(static_cast<std::size_t>(op.rows * op.k), 0),
+      std::vector<ElementRef>(static_cast<std::size_t>(op.rows * op.k), ElementRef{ElementRef::Kind::zero, 0})};
   for (int i = 0; i < op.rows; ++i)
     for (int k = 0; k < op.k; ++k) {
       const auto address = static_cast<std::uint64_t>(canonical_address(op, md, i, k));
@@ -369,7 +371,8 @@ void check_tcgen05_operands(Instruction& inst, const PtxKernel& kernel) {
       throw Error(o.loc, std::string(what) + " is a 32-bit register or a constant");
   };
   if (op == "alloc") {
-    if (inst.ops[0].kind != Tcgen05OpKind::address) throw Error(inst.ops[0].loc, "tcgen05.alloc writes to [shared address]");
+    if (inst.ops[0].kind != Tcgen05OpKind::address)
+      throw Error(inst.ops[0].loc, "tcgen05.alloc writes to [shared address]");
     value32(inst.ops[1], "the column count");
   } else if (op == "dealloc") {
     value32(inst.ops[0], "the TMEM address");
