@@ -73,7 +73,9 @@ FileOutcome simulate_ptx_file(const std::string& path, const std::string& text, 
   const ptx::PtxModule module = ptx::read_ptx(source.text, source.file);
   ptx::PtxLaunch launch = ptx::read_launch_for(path, options.launch);
   const ptx::PtxKernel& kernel = ptx::bind_launch(launch, module);
-  const sim::ArchParams& arch = sim::arch_params(options.arch.value_or("sm_90"));
+  // sm_100a modules (tcgen05) default to sm_100's arithmetic.
+  const sim::ArchParams& arch =
+      sim::arch_params(options.arch.value_or(module.target.starts_with("sm_100") ? "sm_100" : "sm_90"));
   const sim::InputSet inputs = sim::input_set(options.inputs);
   int failed = 0;
   std::int64_t outside = 0;

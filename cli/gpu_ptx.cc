@@ -32,7 +32,9 @@ FileOutcome gpu_ptx_file(const std::string& path, const std::string& text, const
   const ptx::PtxModule module = ptx::read_ptx(source.text, source.file);
   ptx::PtxLaunch launch = ptx::read_launch_for(path, options.launch);
   const ptx::PtxKernel& kernel = ptx::bind_launch(launch, module);
-  const sim::ArchParams& arch = sim::arch_params(options.arch.value_or("sm_90"));
+  // sm_100a modules (tcgen05) default to sm_100's arithmetic.
+  const sim::ArchParams& arch =
+      sim::arch_params(options.arch.value_or(module.target.starts_with("sm_100") ? "sm_100" : "sm_90"));
   const sim::InputSet inputs = sim::input_set(options.inputs);
   std::string why;
   std::optional<cuda::GpuSession> session = cuda::open_gpu_session(why);
@@ -40,6 +42,14 @@ FileOutcome gpu_ptx_file(const std::string& path, const std::string& text, const
     std::cerr << "gpu: no GPU: " << why << "\n";
     return {kNoGpu, "no GPU", {{"verdict", "no_gpu"}, {"message", why}}};
   }
+  // An sm_100a module (tcgen05) runs only on an sm_100 device: the driver
+  // would refuse the PTX with a less telling error.
+  if (module.target.starts_with("sm_100") && session->gpu.info().sm / 10 != 10)
+    throw Error(SourceLoc{path, 1, 1}, "the PTX targets " + module.target + " (Blackwell: tcgen05) but the device, " +
+                                           session->gpu.info().name + ", is sm_" +
+                                           std::to_string(session->gpu.info().sm) +
+                                           ": run `mmacheck prove` or `sim` on it instead (sim's numbers are MMA-Sim's "
+                                           "model of Blackwell, docs/ptx.md)");
   const ptx::TensorArg& D = launch.tensors[static_cast<std::size_t>(launch.d)];
   const int eb = D.element_bytes();
   std::int64_t mismatched = 0;

@@ -135,10 +135,13 @@ TEST_CASE("layer rules: each reader's room uses the shared reader parts and no o
   CHECK(check("core/tcgen05", tcgen05_uses, folder_files("core/tcgen05"), dir).status == 0);
   CHECK(check("core/tcgen05", "core/base;core/layout;core/program;core/prove", folder_files("core/tcgen05"), dir)
             .status != 0);
-  // the PTX front end executes wgmma through the wgmma wing's descriptors, canonical layouts and frames, and TMA
-  // through the TMA wing's tensor maps and tile copies
-  const std::string ptx_uses = "core/base;core/program;core/gemm;core/prove;core/wgmma;core/tma";
+  // the PTX front end executes wgmma through the wgmma wing's descriptors, canonical layouts and frames, TMA
+  // through the TMA wing's tensor maps and tile copies, and tcgen05 through the tcgen05 wing's descriptors and TMEM
+  const std::string ptx_uses = "core/base;core/program;core/gemm;core/prove;core/wgmma;core/tma;core/tcgen05";
   CHECK(check("core/ptx", ptx_uses, folder_files("core/ptx"), dir).status == 0);
+  CHECK(check("core/ptx", "core/base;core/program;core/gemm;core/prove;core/wgmma;core/tma", folder_files("core/ptx"),
+              dir)
+            .status != 0);
   CHECK(check("core/ptx", "core/base;core/program;core/gemm;core/prove;core/wgmma", folder_files("core/ptx"), dir)
             .status != 0);
   // the TMA wing stands on the wgmma wing (its descriptors, canonical layouts and operand lines), no other

@@ -879,7 +879,8 @@ TEST_CASE("the grid's CTAs run at once give the report they give one after anoth
   // Every kernel of tests/data/ptx: the verdict, the finding (line, CTA,
   // thread, message) and the step count do not depend on the threads.
   int files = 0, findings = 0;
-  for (const std::string folder : {"nvcc", "triton", "triton_sm90", "wgmma", "tilelang", "tirx", "cute"})
+  for (const std::string folder : {"nvcc", "triton", "triton_sm90", "wgmma", "tilelang", "tirx", "cute", "tcgen05_nvcc",
+                                   "tilelang_sm100", "tirx_sm100"})
     for (const auto& entry : std::filesystem::directory_iterator(source_path("tests/data/ptx/" + folder))) {
       if (entry.path().extension() != ".ptx") continue;
       const std::string path = entry.path().string();

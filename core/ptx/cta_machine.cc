@@ -5,6 +5,7 @@
 #include <limits>
 #include <numeric>
 #include <string>
+#include <string_view>
 
 #include "core/base/hex.h"
 #include "core/base/worker_pool.h"
@@ -186,6 +187,7 @@ void ThreadContext::set_reg(int index, Value v) {
   }
   check_in_flight(index, "writes");
   t_.regs[static_cast<std::size_t>(index)] = v;
+  if (moved_loaded_ != 0) t_.tmem_loaded[static_cast<std::size_t>(index)] = moved_loaded_;
   t_.writer[static_cast<std::size_t>(index)] = t_.pc;
   if (!t_.unfenced.empty()) t_.unfenced[static_cast<std::size_t>(index)] = 1;
 }
@@ -285,6 +287,7 @@ void ThreadContext::shared_write(const Instruction& inst, std::uint64_t offset, 
       tma_not_pending(inst, b, "writes");
       cta_.tma_mbarrier[b] = 0;
     }
+    if (!cta_.tmem.read_mbarrier.empty() && cta_.tmem.read_mbarrier[b] != 0) tcgen05_shared_write(*this, inst, b);
     if (!cta_.wgmma_reading.empty() && cta_.wgmma_reading[b] != 0)
       fault(inst, "writes shared byte " + std::to_string(b) + ", which the wgmma.mma_async at line " +
                       std::to_string(m_.kernel.code[static_cast<std::size_t>(cta_.wgmma_reading_inst[b])].loc.line) +
@@ -333,6 +336,23 @@ std::size_t ThreadContext::local_at(const Instruction& inst, std::uint64_t offse
                     std::to_string(static_cast<std::int64_t>(offset)) + ", outside the thread's " +
                     std::to_string(t_.local.size()) + " bytes (.local)");
   return static_cast<std::size_t>(offset);
+}
+
+Value ThreadContext::async_shared_load(const Instruction& inst, std::uint64_t offset, int bytes) {
+  const std::uint8_t* p = shared_at(inst, offset, bytes);
+  Value v;
+  for (std::uint64_t b = offset; b < offset + static_cast<std::uint64_t>(bytes); ++b) {
+    not_pending(inst, b, "reads");
+    if (!cta_.tma_pending.empty()) tma_read_ready(inst, b);
+    if (unordered(cta_.writer[b], cta_.write_epoch[b], cta_.write_warp_epoch[b]))
+      race(inst, "reads shared byte " + std::to_string(b) + ", written by thread " +
+                     std::to_string(cta_.writer[b] - 1) + " with no barrier between the write and this read");
+  }
+  for (int i = 0; i < bytes; ++i) {
+    v.bits |= std::uint64_t{p[i]} << (8 * i);
+    v.tags[static_cast<std::size_t>(i)] = cta_.shared_tags[offset + static_cast<std::uint64_t>(i)];
+  }
+  return v;
 }
 
 Value ThreadContext::load(const Instruction& inst, Space space, std::uint64_t address, int bytes) {
@@ -519,6 +539,20 @@ const PendingWgmma* WarpgroupState::writer_of(int reg, std::size_t* index) const
   return nullptr;
 }
 
+void ThreadContext::tmem_loaded_access(int index, const char* access) const {
+  const int by = t_.tmem_loaded[static_cast<std::size_t>(index)] - 1;
+  const Instruction& inst = m_.kernel.code[static_cast<std::size_t>(t_.pc)];
+  if (std::string_view(access) == "reads" && inst.opcode.starts_with("mov")) {
+    moved_loaded_ = by + 1;
+    return;
+  }
+  fault(inst, std::string(access) + " register " + m_.kernel.reg_names[static_cast<std::size_t>(index)] +
+                  ", which the tcgen05.ld at line " +
+                  std::to_string(m_.kernel.code[static_cast<std::size_t>(by)].loc.line) +
+                  " loads, before the thread's tcgen05.wait::ld (PTX ISA: the registers of a tcgen05.ld may be "
+                  "accessed only after tcgen05.wait::ld)");
+}
+
 void ThreadContext::in_flight_fault(int index, const char* access) const {
   std::size_t at = 0;
   const WarpgroupState& wg = cta_.warpgroups[static_cast<std::size_t>(thread_ / 128)];
@@ -635,7 +669,13 @@ class CtaRun {
       released_ = false;
       bool all_exited = true;
       for (const ThreadState& t : cta_.threads) all_exited = all_exited && t.status == Status::exited;
-      if (all_exited) return;
+      if (all_exited) {
+        if (cta_.tmem.used) {
+          ThreadContext t(m_, cta_, 0);
+          tcgen05_at_exit(t);
+        }
+        return;
+      }
       if (!progress && !land_tma(m_, cta_)) deadlock();
     }
   }
@@ -966,7 +1006,11 @@ CtaState fresh_cta(const PtxKernel& kernel, std::array<int, 3> id, std::int64_t 
     cta.tma_phase.assign(bytes, 0);
     cta.tma_inst.assign(bytes, -1);
   }
+  const bool tcgen05 = std::any_of(kernel.code.begin(), kernel.code.end(),
+                                   [](const Instruction& i) { return i.opcode.starts_with("tcgen05."); });
+  if (tcgen05) cta.tmem.init(threads, bytes);
   ThreadState fresh;
+  if (tcgen05) fresh.tmem_loaded.assign(kernel.reg_bits.size(), 0);
   fresh.regs.resize(kernel.reg_bits.size());
   fresh.writer.assign(kernel.reg_bits.size(), -1);
   for (std::size_t r = 0; r < kernel.reg_bits.size(); ++r)

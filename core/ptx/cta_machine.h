@@ -57,6 +57,7 @@
 #include "core/gemm/mma_inst.h"
 #include "core/ptx/provenance.h"
 #include "core/ptx/ptx_module.h"
+#include "core/tcgen05/tcgen05_instr.h"
 #include "core/tma/tensor_map.h"
 
 namespace mmacheck::ptx {
@@ -123,6 +124,13 @@ using WgmmaArithmetic =
     std::function<void(const WgmmaForm& form, std::span<const std::uint64_t> a, std::span<const std::uint64_t> b,
                        std::span<const std::uint64_t> c, std::span<std::uint64_t> d)>;
 
+// The arithmetic of one tcgen05.mma on its logical tiles (row-major
+// words: A M x K, B K x N, C and D M x N), sim's bit-exact model; a run
+// without one leaves D's bits zero.
+using Tcgen05Arithmetic =
+    std::function<void(const Tcgen05Instr& instr, std::span<const std::uint64_t> a, std::span<const std::uint64_t> b,
+                       std::span<const std::uint64_t> c, std::span<std::uint64_t> d)>;
+
 struct GridShape {
   std::array<int, 3> grid{1, 1, 1};
   std::array<int, 3> block{32, 1, 1};
@@ -141,6 +149,7 @@ struct RunOptions {
   std::uint64_t max_steps = std::uint64_t{1} << 32;  // thread-instructions in all
   MmaArithmetic arithmetic;                          // called from several threads at once
   WgmmaArithmetic wgmma_arithmetic;                  // the same for wgmma.mma_async
+  Tcgen05Arithmetic tcgen05_arithmetic;              // and for tcgen05.mma
   int threads = 1;                                   // CTAs run at once (at most the grid's)
   // mma.sync makes sums (the proof's evidence); off, its D elements are
   // opaque values (a run for the numbers alone: sim's).

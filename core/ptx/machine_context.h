@@ -11,6 +11,7 @@
 // the instruction.
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <atomic>
 #include <cstdint>
@@ -22,6 +23,7 @@
 #include "core/ptx/cta_machine.h"
 #include "core/ptx/provenance.h"
 #include "core/ptx/ptx_module.h"
+#include "core/ptx/ptx_tcgen05.h"
 
 namespace mmacheck::ptx {
 
@@ -144,6 +146,10 @@ struct ThreadState {
   // (its own successful waits, and others' before a barrier of the whole CTA).
   std::vector<std::uint32_t> mbarrier_seen;
   int waits_on = -1;  // at_mbarrier: the mbarrier
+  // Kernels with tcgen05: per register, the tcgen05.ld that wrote it and
+  // whose tcgen05.wait::ld the thread has not executed (1 + its
+  // instruction; 0: none).  Empty in kernels without tcgen05.
+  std::vector<std::int32_t> tmem_loaded;
 };
 
 struct CtaState {
@@ -178,6 +184,7 @@ struct CtaState {
   std::vector<std::int32_t> tma_mbarrier;
   std::vector<std::uint32_t> tma_phase;
   std::vector<std::int32_t> tma_inst;
+  TmemState tmem;  // tcgen05's tensor memory (core/ptx/ptx_tcgen05.h)
   std::uint32_t epoch = 1;
   std::vector<std::uint32_t> warp_epoch;
   // The line of a barrier that completed in this epoch among part of the
@@ -250,7 +257,7 @@ class ThreadContext {
   }
   // The instruction that last wrote register `index`, or -1.
   int reg_writer(int index) const { return t_.writer[static_cast<std::size_t>(index)]; }
-  void set_reg(int index, Value v);
+  void set_reg(int index, Value v);  // (a mov of a loaded register passes on its ld: tmem_loaded_access)
   void set(const Operand& op, const Value& v);
   int reg_bits(int index) const { return m_.kernel.reg_bits[static_cast<std::size_t>(index)]; }
 
@@ -324,6 +331,17 @@ class ThreadContext {
     blocked = true;
     t_.waits_on = index;
   }
+  // tcgen05 (core/ptx/ptx_tcgen05.h): the CTA's TMEM, and the registers a
+  // tcgen05.ld wrote, pending until the thread's tcgen05.wait::ld.
+  TmemState& tmem() { return cta_.tmem; }
+  void tmem_loaded(int reg, int inst) { t_.tmem_loaded[static_cast<std::size_t>(reg)] = inst + 1; }
+  void tmem_wait_ld() { std::fill(t_.tmem_loaded.begin(), t_.tmem_loaded.end(), 0); }
+  // A shared read by the async proxy on this thread's behalf (tcgen05.mma's
+  // operands): the checks of a read (the writes it sees ordered before it,
+  // cp.async and TMA landed) without counting the thread as the bytes'
+  // reader; the bytes stay read until the commit's mbarrier phase
+  // (core/ptx/ptx_tcgen05.h).
+  Value async_shared_load(const Instruction& inst, std::uint64_t offset, int bytes);
   // cp.async.bulk.tensor issued: its bytes are the destination's, in flight
   // (a read, a write or another copy of them is a refutation) until it lands.
   void tma_issue(const Instruction& inst, TmaInFlight copy);
@@ -362,7 +380,15 @@ class ThreadContext {
   void check_in_flight(int index, const char* access) const {
     if (!t_.in_flight.empty() && index >= 0 && t_.in_flight[static_cast<std::size_t>(index)] != 0)
       in_flight_fault(index, access);
+    if (!t_.tmem_loaded.empty() && index >= 0 && t_.tmem_loaded[static_cast<std::size_t>(index)] != 0)
+      tmem_loaded_access(index, access);
   }
+  // A register a tcgen05.ld wrote, accessed before the thread's
+  // tcgen05.wait::ld: a refutation, except a mov's read (nvcc moves the
+  // ld's registers into pairs before the wait; ptxas keeps a move waiting),
+  // whose destination then counts as loaded by the same ld.
+  void tmem_loaded_access(int index, const char* access) const;
+  mutable std::int32_t moved_loaded_ = 0;
   [[noreturn]] void in_flight_fault(int index, const char* access) const;
 
   Machine& m_;

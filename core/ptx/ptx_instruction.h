@@ -99,6 +99,17 @@ struct WgmmaForm {
   bool trans_b = false;  // imm-trans-b: B MN-major (K x N with N contiguous)
 };
 
+// A tcgen05 instruction's form (core/ptx/ptx_tcgen05.h): tcgen05.mma's
+// kind (core/tcgen05's Tcgen05Kind), tcgen05.ld/st's shape (0 .32x32b,
+// 1 .16x64b, 2 .16x128b, 3 .16x256b), its .xN and the registers a thread
+// gives.
+struct Tcgen05Form {
+  std::uint8_t kind = 0;
+  std::uint8_t shape = 0;
+  int num = 1;
+  int regs = 0;
+};
+
 enum class Cmp : std::uint8_t { eq, ne, lt, le, gt, ge, lo, ls, hi, hs, equ, neu, ltu, leu, gtu, geu, num, nan };
 enum class BoolOp : std::uint8_t { none, and_op, or_op, xor_op };
 enum class IntMode : std::uint8_t { none, lo, hi, wide };
@@ -131,6 +142,7 @@ struct Instruction {
   std::int64_t count = 0;
   const MmaInst* mma = nullptr;
   WgmmaForm wgmma{};
+  Tcgen05Form tcgen05{};
   std::vector<Operand> ops;
 };
 

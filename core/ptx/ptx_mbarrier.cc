@@ -68,6 +68,9 @@ void check_mbarrier_operands(Instruction& inst, std::string_view name, const Ptx
       throw Error(d.loc, "'" + inst.opcode + "' writes a predicate register");
     address(1);
     value(2);
+    // try_wait's suspendTimeHint (TileLang passes one): how long a thread
+    // may sleep in it, no effect on what completes.
+    if (inst.ops.size() > 3) value(3);
     inst.count = inst.opcode.find(".parity") != std::string::npos ? 1 : 0;
   }
 }

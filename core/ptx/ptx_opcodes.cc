@@ -19,6 +19,7 @@
 #include "core/ptx/ptx_float.h"
 #include "core/ptx/ptx_mbarrier.h"
 #include "core/ptx/ptx_tma.h"
+#include "core/ptx/ptx_tcgen05.h"
 #include "core/ptx/ptx_wgmma.h"
 
 namespace mmacheck::ptx {
@@ -1141,13 +1142,33 @@ const std::array kRows{
         exec_mbarrier_arrive_expect_tx, nullptr, Collective::none},
     Row{"mbarrier.expect_tx", 0, "relaxed cta shared shared::cta b64", 2, 2, exec_mbarrier_expect_tx, nullptr,
         Collective::none},
-    Row{"mbarrier.try_wait", 0, "parity acquire relaxed cta shared shared::cta b64", 3, 3, exec_mbarrier_try_wait,
+    Row{"mbarrier.try_wait", 0, "parity acquire relaxed cta shared shared::cta b64", 3, 4, exec_mbarrier_try_wait,
         nullptr, Collective::none},
     Row{"mbarrier.test_wait", 0, "parity acquire relaxed cta shared shared::cta b64", 3, 3, exec_mbarrier_test_wait,
         nullptr, Collective::none},
     Row{"cp.async.bulk.tensor", 0,
         "1d 2d 3d 4d 5d shared::cluster shared::cta global tile mbarrier::complete_tx::bytes", 3, 3, exec_tma_copy,
         nullptr, Collective::none},
+    // Blackwell's tcgen05 (core/ptx/ptx_tcgen05.h): TMEM allocation, loads
+    // and stores are a warp's; tcgen05.mma and commit one thread's.  Their
+    // modifiers are read by decode_tcgen05.
+    Row{"tcgen05.alloc", 0, "", 2, 2, nullptr, exec_tcgen05_alloc, Collective::warp},
+    Row{"tcgen05.dealloc", 0, "", 2, 2, nullptr, exec_tcgen05_dealloc, Collective::warp},
+    Row{"tcgen05.relinquish_alloc_permit", 0, "", 0, 0, nullptr, exec_tcgen05_relinquish, Collective::warp},
+    Row{"tcgen05.mma", 0, "", 4, 7, exec_tcgen05_mma, nullptr, Collective::none},
+    Row{"tcgen05.commit", 0, "", 1, 2, exec_tcgen05_commit, nullptr, Collective::none},
+    Row{"tcgen05.ld", 0, "", 2, 3, nullptr, exec_tcgen05_ld, Collective::warp},
+    Row{"tcgen05.st", 0, "", 2, 3, nullptr, exec_tcgen05_st, Collective::warp},
+    Row{"tcgen05.wait::ld", 0, "", 0, 0, exec_tcgen05_wait_ld, nullptr, Collective::none},
+    Row{"tcgen05.wait::st", 0, "", 0, 0, exec_tcgen05_wait_st, nullptr, Collective::none},
+    Row{"tcgen05.fence::before_thread_sync", 0, "", 0, 0, exec_nop, nullptr, Collective::none},
+    Row{"tcgen05.fence::after_thread_sync", 0, "", 0, 0, exec_nop, nullptr, Collective::none},
+    // A hint to fetch a CUtensorMap early (TileLang's sm_100 kernels): no
+    // effect on what a run computes.
+    Row{"prefetch.tensormap", 0, "", 1, 1, exec_nop, nullptr, Collective::none},
+    // Makes mbarrier.init visible to the cluster's other CTAs: one CTA's
+    // run has none to order.
+    Row{"fence.mbarrier_init", 0, "release cluster", 0, 0, exec_nop, nullptr, Collective::none},
 };
 
 bool cache_word(std::string_view m) {
@@ -1325,6 +1346,14 @@ void check_operands(Instruction& inst, const Row& row, const PtxKernel& k) {
     check_wgmma_operands(inst, k);
     return;
   }
+  if (name.starts_with("tcgen05.")) {
+    check_tcgen05_operands(inst, k);
+    return;
+  }
+  if (name == "prefetch.tensormap") {
+    if (inst.ops[0].kind != Kind::address) throw Error(inst.ops[0].loc, "expected an address [..]");
+    return;
+  }
   if (name.starts_with("mbarrier.")) {
     check_mbarrier_operands(inst, name, k);
     return;
@@ -1341,6 +1370,7 @@ void check_operands(Instruction& inst, const Row& row, const PtxKernel& k) {
   if (name == "ret" || name == "exit" || name == "membar" || name == "fence" || name == "fence.proxy.async" ||
       name == "cp.async.commit_group")
     return;
+  if (row.max_ops == 0) return;  // a row without operands (fence.mbarrier_init)
   // Arithmetic, setp, selp, cvt, cvta, prmt: a register, then values.
   require_reg(inst, 0, "the destination");
   for (std::size_t i = 1; i < inst.ops.size(); ++i) require_value(inst, i);
@@ -1368,6 +1398,8 @@ void decode_instruction(Instruction& inst, const PtxKernel& kernel, const Source
   inst.collective = row->collective;
   if (row->name == "wgmma.mma_async") {
     decode_wgmma(inst, opcode_loc);
+  } else if (row->name.starts_with("tcgen05.")) {
+    decode_tcgen05(inst, opcode_loc);
   } else if (row->name == "mma.sync") {
     inst.mma = find_mma_inst(op);
     if (inst.mma == nullptr)

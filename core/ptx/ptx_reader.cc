@@ -637,28 +637,42 @@ class Reader {
 
   void body(PtxKernel& k) {
     RegisterScopes regs(k);
+    // Labels are scoped by blocks as registers are (PTX ISA: a label inside
+    // `{ }` is local to it; inline asm repeats CUTLASS's `LAB_WAIT:` in each
+    // block): each block has a number, a label is keyed by its name and its
+    // block's, and a use resolves to the innermost enclosing block that
+    // defines it (after the body: uses may come before the label).
     std::unordered_map<std::string, int> labels;
     std::vector<std::pair<std::size_t, Token>> label_uses;  // (instruction, label token)
+    std::vector<std::vector<int>> use_blocks;               // per use: the blocks around it, outermost first
+    std::vector<int> blocks;
+    int next_block = 0;
+    const auto label_key = [](std::string_view name, int block) {
+      return std::string(name) + '\n' + std::to_string(block);
+    };
     const Token open = peek();
     expect_punct("{");
     regs.open(loc(open));
+    blocks.push_back(next_block++);
     while (!regs.empty()) {
       const Token t = peek();
       if (t.kind == Tok::end) throw error(open, "unterminated kernel body");
       if (t.kind == Tok::punct && t.text == "{") {
         next();
         regs.open(loc(t));
+        blocks.push_back(next_block++);
         continue;
       }
       if (t.kind == Tok::punct && t.text == "}") {
         next();
         regs.close();
+        blocks.pop_back();
         continue;
       }
       if (t.kind == Tok::word && is_punct(":", 1)) {
         next();
         next();
-        if (!labels.emplace(std::string(t.text), static_cast<int>(k.code.size())).second)
+        if (!labels.emplace(label_key(t.text, blocks.back()), static_cast<int>(k.code.size())).second)
           throw error(t, "label '" + printable(t.text) + "' defined twice");
         continue;
       }
@@ -690,9 +704,13 @@ class Reader {
       }
       if (k.code.size() >= kMaxInstructions) throw error(t, "more than 1,000,000 instructions in one kernel");
       k.code.push_back(instruction(k, regs, label_uses));
+      use_blocks.resize(label_uses.size(), blocks);
     }
-    for (const auto& [index, tok] : label_uses) {
-      const auto it = labels.find(std::string(tok.text));
+    for (std::size_t u = 0; u < label_uses.size(); ++u) {
+      const auto& [index, tok] = label_uses[u];
+      auto it = labels.end();
+      for (auto b = use_blocks[u].rbegin(); b != use_blocks[u].rend() && it == labels.end(); ++b)
+        it = labels.find(label_key(tok.text, *b));
       if (it == labels.end()) throw error(tok, "undefined label '" + printable(tok.text) + "'");
       for (Operand& op : k.code[index].ops)
         if (op.kind == Operand::Kind::label && op.loc.line == tok.line && op.loc.col == tok.col) op.target = it->second;

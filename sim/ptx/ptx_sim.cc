@@ -8,6 +8,7 @@
 #include "core/ptx/ptx_check.h"
 #include "sim/numerics/element_value.h"
 #include "sim/numerics/wgmma_model.h"
+#include "sim/tcgen05/tcgen05_arith.h"
 
 namespace mmacheck::sim {
 
@@ -98,6 +99,19 @@ PtxCase simulate_ptx_case(const ptx::PtxKernel& kernel, const ptx::PtxLaunch& la
                                         std::span<const std::uint64_t> b, std::span<const std::uint64_t> c,
                                         std::span<std::uint64_t> d) {
       wgmma_tile(WgmmaInst{f.n, f.d, f.a, f.b, false}, wgmma, a, b, c, d);
+    };
+  }
+  // tcgen05.mma: sim/tcgen05's arithmetic (MMA-Sim's Blackwell model; no
+  // Blackwell GPU checked it here), sm_100's whatever --arch is.
+  if (std::any_of(kernel.code.begin(), kernel.code.end(),
+                  [](const ptx::Instruction& i) { return i.opcode.starts_with("tcgen05.mma"); })) {
+    const ArchParams& tc = tcgen05_arith("sm_100");
+    options.tcgen05_arithmetic = [&tc](const Tcgen05Instr& instr, std::span<const std::uint64_t> a,
+                                       std::span<const std::uint64_t> b, std::span<const std::uint64_t> c,
+                                       std::span<std::uint64_t> d) {
+      if (const std::string p = tcgen05_sim_problem(instr); !p.empty())
+        throw Error("tcgen05.mma " + instr.str() + " is not simulated: " + p);
+      tcgen05_tile(instr, tc, a, b, c, d);
     };
   }
   const ptx::RunResult run = ptx::run_grid(kernel, launch.shape, placed.params, memory, provenance, options);
