@@ -50,6 +50,7 @@ struct PtxKernel {
   std::int64_t local_bytes = 0;    // bytes of the .local arrays, per thread
   std::array<int, 3> reqntid{};    // .reqntid, or 0
   std::array<int, 3> maxntid{};    // .maxntid, or 0
+  int maxnreg = 0;                 // .maxnreg, or 0 (setmaxnreg's starting maximum, core/ptx/ptx_setmaxnreg.h)
 };
 
 struct PtxModule {

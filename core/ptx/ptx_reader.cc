@@ -462,7 +462,12 @@ class Reader {
           if (!is_punct(",")) break;
           next();
         }
-      } else if (d.text == ".minnctapersm" || d.text == ".maxnreg" || d.text == ".maxnctapersm") {
+      } else if (d.text == ".maxnreg") {
+        const Token n = expect(Tok::number, "a register count");
+        const std::int64_t v = integer(n);
+        if (v < 1 || v > 255) throw error(n, "register count outside 1..255");
+        k.maxnreg = static_cast<int>(v);
+      } else if (d.text == ".minnctapersm" || d.text == ".maxnctapersm") {
         integer(expect(Tok::number, "a count"));
       } else if (d.text == ".noreturn" || d.text == ".pragma") {
         if (peek().kind == Tok::string) next();
@@ -555,28 +560,40 @@ class Reader {
 
   void body(PtxKernel& k) {
     RegisterScopes regs(k);
+    // Labels are scoped by blocks, as registers are (inline assembly's
+    // `{ LAB_WAIT: ... bra LAB_WAIT; }`, once per inlined call): a label is
+    // keyed by its block, and a use finds the innermost enclosing block's.
     std::unordered_map<std::string, int> labels;
     std::vector<std::pair<std::size_t, Token>> label_uses;  // (instruction, label token)
+    std::vector<std::vector<int>> use_blocks;               // per use: the blocks around it, outermost first
+    std::vector<int> blocks;
+    int block_count = 0;
+    const auto label_key = [](int block, std::string_view name) {
+      return std::to_string(block) + ":" + std::string(name);
+    };
     const Token open = peek();
     expect_punct("{");
     regs.open(loc(open));
+    blocks.push_back(block_count++);
     while (!regs.empty()) {
       const Token t = peek();
       if (t.kind == Tok::end) throw error(open, "unterminated kernel body");
       if (t.kind == Tok::punct && t.text == "{") {
         next();
         regs.open(loc(t));
+        blocks.push_back(block_count++);
         continue;
       }
       if (t.kind == Tok::punct && t.text == "}") {
         next();
         regs.close();
+        blocks.pop_back();
         continue;
       }
       if (t.kind == Tok::word && is_punct(":", 1)) {
         next();
         next();
-        if (!labels.emplace(std::string(t.text), static_cast<int>(k.code.size())).second)
+        if (!labels.emplace(label_key(blocks.back(), t.text), static_cast<int>(k.code.size())).second)
           throw error(t, "label '" + printable(t.text) + "' defined twice");
         continue;
       }
@@ -608,9 +625,13 @@ class Reader {
       }
       if (k.code.size() >= kMaxInstructions) throw error(t, "more than 1,000,000 instructions in one kernel");
       k.code.push_back(instruction(k, regs, label_uses));
+      while (use_blocks.size() < label_uses.size()) use_blocks.push_back(blocks);
     }
-    for (const auto& [index, tok] : label_uses) {
-      const auto it = labels.find(std::string(tok.text));
+    for (std::size_t u = 0; u < label_uses.size(); ++u) {
+      const auto& [index, tok] = label_uses[u];
+      auto it = labels.end();
+      for (auto b = use_blocks[u].rbegin(); b != use_blocks[u].rend() && it == labels.end(); ++b)
+        it = labels.find(label_key(*b, tok.text));
       if (it == labels.end()) throw error(tok, "undefined label '" + printable(tok.text) + "'");
       for (Operand& op : k.code[index].ops)
         if (op.kind == Operand::Kind::label && op.loc.line == tok.line && op.loc.col == tok.col) op.target = it->second;
@@ -693,6 +714,14 @@ class Reader {
       next();
       o.kind = Operand::Kind::vec;
       while (!is_punct("}")) {
+        if (peek().kind == Tok::number) {  // a constant element (st's source: `{0, 16843009}`)
+          o.imms.resize(o.regs.size(), 0);
+          o.imms.push_back(integer(next()));
+          o.regs.push_back(kVecConstant);
+          if (is_punct(",")) next();
+          else if (!is_punct("}")) throw error(peek(), "expected ',' or '}' in a vector");
+          continue;
+        }
         const Token r = expect(Tok::word, "a register");
         if (r.text == "_") {
           o.regs.push_back(-1);
