@@ -265,6 +265,16 @@ bool ThreadContext::reads_ordered(std::uint64_t b) const {
   return true;
 }
 
+std::string ThreadContext::readers_text(std::uint64_t b, std::uint32_t reader) const {
+  if (reader != kManyReaders) return "thread " + std::to_string(reader - 1) + " reads";
+  if (cta_.clocks)  // the first reader the clocks do not order, where one is kept
+    for (const ReadStamp& s : cta_.read_stamps[b])
+      if (s.thread != 0 && s.thread != kManyReaders && s.thread != static_cast<std::uint32_t>(thread_) + 1 &&
+          t_.clock.at(static_cast<int>(s.thread) - 1) < s.stamp)
+        return "thread " + std::to_string(s.thread - 1) + " (among others) reads";
+  return "other threads read";
+}
+
 void ThreadContext::stamp_read(std::uint64_t b, bool fresh) {
   std::array<ReadStamp, kStampedReaders>& reads = cta_.read_stamps[b];
   if (fresh) reads = {};
@@ -333,10 +343,8 @@ void ThreadContext::shared_write(const Instruction& inst, std::uint64_t offset, 
                      " also writes with no barrier between");
     const std::uint32_t r = cta_.reader[b];
     if (unordered(r, cta_.read_epoch[b], cta_.read_warp_epoch[b]) && !reads_ordered(b))
-      race(inst,
-           "overwrites shared byte " + std::to_string(b) + ", which " +
-               (r == kManyReaders ? std::string("other threads read") : "thread " + std::to_string(r - 1) + " reads") +
-               " with no barrier between the read and this write");
+      race(inst, "overwrites shared byte " + std::to_string(b) + ", which " + readers_text(b, r) +
+                     " with no barrier between the read and this write");
     cta_.writer[b] = me;
     if (cta_.clocks) {
       cta_.write_stamp[b] = t_.clock.at(thread_);

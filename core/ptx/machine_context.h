@@ -385,6 +385,9 @@ class ThreadContext {
   // Keeps this thread's read of byte b (`fresh`: the byte's reads so far are
   // of an earlier epoch, ordered already).
   void stamp_read(std::uint64_t b, bool fresh);
+  // Who read byte b unordered with this thread (`reader`: CtaState::reader's),
+  // for messages: "thread 5 reads", "other threads read".
+  std::string readers_text(std::uint64_t b, std::uint32_t reader) const;
   // The read of shared byte b by this thread, for the checks of later writes.
   void note_read(std::uint64_t b);
   void not_pending(const Instruction& inst, std::uint64_t byte, const char* access) const;

@@ -151,10 +151,8 @@ void ThreadContext::tma_issue(const Instruction& inst, TmaInFlight copy) {
                       " reads while in flight (no wgmma.wait_group has completed it)");
     const std::uint32_t r = cta_.reader[b];
     if (unordered(r, cta_.read_epoch[b], cta_.read_warp_epoch[b]) && !reads_ordered(b))
-      race(inst,
-           "copies into shared byte " + std::to_string(b) + ", which " +
-               (r == kManyReaders ? std::string("other threads read") : "thread " + std::to_string(r - 1) + " reads") +
-               " with no barrier between the read and this copy");
+      race(inst, "copies into shared byte " + std::to_string(b) + ", which " + readers_text(b, r) +
+                     " with no barrier between the read and this copy");
     if (unordered(cta_.writer[b], cta_.write_epoch[b], cta_.write_warp_epoch[b]) && !write_ordered(b))
       race(inst, "copies into shared byte " + std::to_string(b) + ", which thread " +
                      std::to_string(cta_.writer[b] - 1) + " writes with no barrier between");

@@ -9,7 +9,9 @@ to 8.8 (Triton 3.9 writes 9.4 for sm_90, newer than CUDA 13's ptxas takes).
 
 sm90_tma writes tests/data/ptx/triton_sm90_tma/: the matmul given host
 TensorDescriptors (TMA: cp.async.bulk.tensor into shared memory, mbarriers),
-with tensor maps in its launch files.
+with tensor maps in its launch files.  sm90_ws writes
+tests/data/ptx/triton_sm90_ws/: the same with tl.range(...,
+warp_specialize=True) (setmaxnreg, named barriers, a 12-warp CTA).
 
 Mistakes are planted two ways: in the Triton source (a skipped K tile, B
 loaded from A's pointers, a wrong epilogue column, A and B swapped in the
@@ -436,6 +438,16 @@ def drop_ws_wgmma_wait(ptx):
     return ptx.replace(m.group(0), "\n%s// wgmma.wait_group deleted" % m.group(1), 1)
 
 
+def one_epilogue(ptx):
+    """The first MMA partition's stores of D commented out (from its named
+    barrier 3 to the next barrier of the whole CTA): the other partition's
+    epilogue alone stores D — the check that each partition computes all of D."""
+    start = ptx.index("bar.sync \t3, 128;")
+    end = ptx.index("barrier.sync \t1;", start)
+    body = re.sub(r"\n(\s*)st\.global\.", r"\n\1// st.global.", ptx[start:end])
+    return ptx[:start] + body + ptx[end:]
+
+
 # Triton 3.9 warp-specialises the sm_90 loop only where its partitioner
 # succeeds: BLOCK 64x64x32 with 4 warps does (a 12-warp CTA: the default
 # partition's 4 warps, a load partition and an MMA partition, setmaxnreg,
@@ -466,6 +478,8 @@ def main_sm90_ws():
               "named barrier 3 waits for 256 threads, not its 128", launch, OUT90WS)
         write(name + "_no_wgmma_wait", drop_ws_wgmma_wait(ptx), base + ", its PTX edited: the MMA partition's "
               "wgmma.wait_group deleted", launch, OUT90WS)
+        write(name + "_one_epilogue", one_epilogue(ptx), base + ", its PTX edited: the stores of D of the partition "
+              "of warps 8-11 commented out", launch, OUT90WS)
     print("wrote", len([f for f in os.listdir(OUT90WS) if f.endswith(".ptx")]), "PTX files to",
           os.path.normpath(OUT90WS))
 
