@@ -194,6 +194,9 @@ TEST_CASE("a vector with constant elements is a store's source only", "[ptx][ws]
   CHECK_NOTHROW(read_ptx(text, "k.ptx"));
   CHECK_THROWS_WITH(read_ptx(with_edit(text, store, store + "\n\tmov.b64 \t%rd1, {0, 1};"), "k.ptx"),
                     Catch::Contains("a constant in a vector operand"));
+  // A vector of one constant is that constant; as a destination, an error.
+  CHECK_NOTHROW(read_ptx(with_edit(text, store, store + "\n\tst.shared.b32 \t[global_smem+41112], {7};"), "k.ptx"));
+  CHECK_THROWS(read_ptx(with_edit(text, store, store + "\n\tld.shared.b32 \t{7}, [global_smem+41112];"), "k.ptx"));
 }
 
 }  // namespace test_ptx_ws

@@ -1490,9 +1490,15 @@ void decode_instruction(Instruction& inst, const PtxKernel& kernel, const Source
       row->name != "wgmma.mma_async" && row->name != "cp.async.bulk.tensor")
     for (Operand& o : inst.ops)
       if (o.kind == Kind::vec && o.regs.size() == 1 && inst.vec == 1) {
-        o.kind = Kind::reg;
-        o.reg = o.regs[0];
+        if (o.regs[0] == kVecConstant) {  // `{5}`: the constant
+          o.kind = Kind::imm;
+          o.imm = o.imms[0];
+        } else {
+          o.kind = Kind::reg;
+          o.reg = o.regs[0];
+        }
         o.regs.clear();
+        o.imms.clear();
       }
   for (const Operand& o : inst.ops)
     if (o.negated && row->name != "vote.sync") not_modelled(o.loc, "a negated predicate operand of '" + op + "'");
