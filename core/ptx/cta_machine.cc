@@ -252,6 +252,46 @@ bool ThreadContext::unordered(std::uint32_t other, std::uint32_t epoch, std::uin
          !(other != kManyReaders && (other - 1) / 32 == warp && warp_epoch != cta_.warp_epoch[warp]);
 }
 
+bool ThreadContext::write_ordered(std::uint64_t b) const {
+  if (!cta_.clocks) return false;
+  const std::uint32_t w = cta_.writer[b];
+  return w != 0 && t_.clock.at(static_cast<int>(w) - 1) >= cta_.write_stamp[b];
+}
+
+bool ThreadContext::reads_ordered(std::uint64_t b) const {
+  if (!cta_.clocks) return false;
+  const std::uint32_t me = static_cast<std::uint32_t>(thread_) + 1;
+  for (const ReadStamp& r : cta_.read_stamps[b]) {
+    if (r.thread == kManyReaders) return false;  // more readers than kept
+    if (r.thread != 0 && r.thread != me && t_.clock.at(static_cast<int>(r.thread) - 1) < r.stamp) return false;
+  }
+  return true;
+}
+
+std::string ThreadContext::readers_text(std::uint64_t b, std::uint32_t reader) const {
+  if (reader != kManyReaders) return "thread " + std::to_string(reader - 1) + " reads";
+  if (cta_.clocks)  // the first reader the clocks do not order, where one is kept
+    for (const ReadStamp& s : cta_.read_stamps[b])
+      if (s.thread != 0 && s.thread != kManyReaders && s.thread != static_cast<std::uint32_t>(thread_) + 1 &&
+          t_.clock.at(static_cast<int>(s.thread) - 1) < s.stamp)
+        return "thread " + std::to_string(s.thread - 1) + " (among others) reads";
+  return "other threads read";
+}
+
+void ThreadContext::stamp_read(std::uint64_t b, bool fresh) {
+  std::array<ReadStamp, kStampedReaders>& reads = cta_.read_stamps[b];
+  if (fresh) reads = {};
+  const std::uint32_t me = static_cast<std::uint32_t>(thread_) + 1;
+  for (ReadStamp& r : reads) {
+    if (r.thread == kManyReaders) return;
+    if (r.thread == me || r.thread == 0) {
+      r = {me, t_.clock.at(thread_)};
+      return;
+    }
+  }
+  reads[0].thread = kManyReaders;  // more readers than kept: only the epochs order them
+}
+
 void ThreadContext::not_pending(const Instruction& inst, std::uint64_t b, const char* access) const {
   if (cta_.pending[b] != 0)
     fault(inst, std::string(access) + " shared byte " + std::to_string(b) + ", which the cp.async at line " +
@@ -260,25 +300,30 @@ void ThreadContext::not_pending(const Instruction& inst, std::uint64_t b, const 
 }
 
 void ThreadContext::shared_read(const Instruction& inst, std::uint64_t offset, int bytes) {
-  const std::uint32_t me = static_cast<std::uint32_t>(thread_) + 1;
-  const auto warp = static_cast<std::size_t>(thread_ / 32);
   for (std::uint64_t b = offset; b < offset + static_cast<std::uint64_t>(bytes); ++b) {
     not_pending(inst, b, "reads");
     if (!cta_.tma_pending.empty()) tma_read_ready(inst, b);
-    if (unordered(cta_.writer[b], cta_.write_epoch[b], cta_.write_warp_epoch[b]))
+    if (unordered(cta_.writer[b], cta_.write_epoch[b], cta_.write_warp_epoch[b]) && !write_ordered(b))
       race(inst, "reads shared byte " + std::to_string(b) + ", written by thread " +
                      std::to_string(cta_.writer[b] - 1) + " with no barrier between the write and this read");
-    if (cta_.reader[b] == 0 || cta_.read_epoch[b] != cta_.epoch) {
-      cta_.reader[b] = me;
-    } else if (cta_.reader[b] != me) {
-      cta_.reader[b] = kManyReaders;
-    }
-    cta_.read_epoch[b] = cta_.epoch;
-    cta_.read_warp_epoch[b] = cta_.warp_epoch[warp];
+    note_read(b);
   }
 }
 
-void ThreadContext::shared_write(const Instruction& inst, std::uint64_t offset, int bytes) {
+void ThreadContext::note_read(std::uint64_t b) {
+  const std::uint32_t me = static_cast<std::uint32_t>(thread_) + 1;
+  const bool fresh = cta_.reader[b] == 0 || cta_.read_epoch[b] != cta_.epoch;
+  if (cta_.clocks) stamp_read(b, fresh);
+  if (fresh) {
+    cta_.reader[b] = me;
+  } else if (cta_.reader[b] != me) {
+    cta_.reader[b] = kManyReaders;
+  }
+  cta_.read_epoch[b] = cta_.epoch;
+  cta_.read_warp_epoch[b] = cta_.warp_epoch[static_cast<std::size_t>(thread_ / 32)];
+}
+
+void ThreadContext::shared_write(const Instruction& inst, std::uint64_t offset, int bytes, const Value* value) {
   const std::uint32_t me = static_cast<std::uint32_t>(thread_) + 1;
   const auto warp = static_cast<std::size_t>(thread_ / 32);
   for (std::uint64_t b = offset; b < offset + static_cast<std::uint64_t>(bytes); ++b) {
@@ -292,16 +337,23 @@ void ThreadContext::shared_write(const Instruction& inst, std::uint64_t offset, 
       fault(inst, "writes shared byte " + std::to_string(b) + ", which the wgmma.mma_async at line " +
                       std::to_string(m_.kernel.code[static_cast<std::size_t>(cta_.wgmma_reading_inst[b])].loc.line) +
                       " reads while in flight (no wgmma.wait_group has completed it)");
-    if (unordered(cta_.writer[b], cta_.write_epoch[b], cta_.write_warp_epoch[b]))
+    // Threads storing one constant to a byte (Triton's partition flags, every
+    // thread of a warpgroup): whichever lands last, the byte holds it.
+    const auto i = static_cast<std::size_t>(b - offset);
+    const bool same_constant = value != nullptr && value->tags[i] == 0 && cta_.shared_tags[b] == 0 &&
+                               cta_.shared[b] == static_cast<std::uint8_t>(value->bits >> (8 * i));
+    if (unordered(cta_.writer[b], cta_.write_epoch[b], cta_.write_warp_epoch[b]) && !write_ordered(b) && !same_constant)
       race(inst, "writes shared byte " + std::to_string(b) + ", which thread " + std::to_string(cta_.writer[b] - 1) +
                      " also writes with no barrier between");
     const std::uint32_t r = cta_.reader[b];
-    if (unordered(r, cta_.read_epoch[b], cta_.read_warp_epoch[b]))
-      race(inst,
-           "overwrites shared byte " + std::to_string(b) + ", which " +
-               (r == kManyReaders ? std::string("other threads read") : "thread " + std::to_string(r - 1) + " reads") +
-               " with no barrier between the read and this write");
+    if (unordered(r, cta_.read_epoch[b], cta_.read_warp_epoch[b]) && !reads_ordered(b))
+      race(inst, "overwrites shared byte " + std::to_string(b) + ", which " + readers_text(b, r) +
+                     " with no barrier between the read and this write");
     cta_.writer[b] = me;
+    if (cta_.clocks) {
+      cta_.write_stamp[b] = t_.clock.at(thread_);
+      cta_.read_stamps[b] = {};
+    }
     if (!cta_.write_proxy_fences.empty()) cta_.write_proxy_fences[b] = t_.proxy_fences;
     cta_.write_epoch[b] = cta_.epoch;
     cta_.write_warp_epoch[b] = cta_.warp_epoch[warp];
@@ -432,7 +484,7 @@ void ThreadContext::store(const Instruction& inst, Space space, std::uint64_t ad
   space = resolve(space, address);
   if (space == Space::shared) {
     std::uint8_t* p = shared_at(inst, address, bytes);
-    shared_write(inst, address, bytes);
+    shared_write(inst, address, bytes, &v);
     for (int i = 0; i < bytes; ++i) {
       p[i] = static_cast<std::uint8_t>(v.bits >> (8 * i));
       cta_.shared_tags[address + static_cast<std::uint64_t>(i)] = v.tags[static_cast<std::size_t>(i)];
@@ -606,7 +658,12 @@ void ThreadContext::wgmma_wait(std::int64_t newest_pending) {
   const int first = thread_ / 128 * 128;
   while (static_cast<std::int64_t>(wg.groups.size()) > newest_pending) {
     for (const PendingWgmma& p : wg.groups.front()) {
-      for (const std::uint32_t b : p.shared) --cta_.wgmma_reading[b];
+      // Its reads of shared memory last until it completes: stamped again
+      // now, so a release of the bytes before this wait orders nothing.
+      for (const std::uint32_t b : p.shared) {
+        --cta_.wgmma_reading[b];
+        if (cta_.clocks) note_read(b);
+      }
       for (std::size_t t = 0; t < p.d.size(); ++t) {
         ThreadState& ts = cta_.threads[static_cast<std::size_t>(first) + t];
         for (std::size_t r = 0; r < p.regs.size(); ++r) {
@@ -648,6 +705,8 @@ class CtaRun {
     bool arrive_only = false;  // some thread arrived without waiting
     int line = 0;              // the last arrival's line
     std::vector<int> waiting;
+    SyncClock clock;                  // the arrivals' (core/ptx/sync_clock.h)
+    std::vector<std::uint32_t> seen;  // the mbarrier phases the arrivals knew
   };
 
  public:
@@ -864,6 +923,12 @@ class CtaRun {
     ++bar.arrived;
     bar.arrive_only = bar.arrive_only || goes_on;
     bar.line = inst.loc.line;
+    if (cta_.clocks) {  // an arrival releases what the thread did before it
+      ctx.release(bar.clock);
+      const std::vector<std::uint32_t>& seen = cta_.threads[static_cast<std::size_t>(thread)].mbarrier_seen;
+      if (bar.seen.size() < seen.size()) bar.seen.resize(seen.size(), 0);
+      for (std::size_t i = 0; i < seen.size(); ++i) bar.seen[i] = std::max(bar.seen[i], seen[i]);
+    }
     if (!goes_on) bar.waiting.push_back(thread);
     if (expected != 0 && bar.arrived == expected) complete(bar);
     return goes_on;
@@ -895,13 +960,19 @@ class CtaRun {
       ++cta_.epoch;
       cta_.partial_barrier_line = 0;
       share_mbarrier_phases();
-    } else {
+    } else if (!cta_.clocks) {
       cta_.partial_barrier_line = bar.line;
     }
+    // The clocks follow a barrier of part of the CTA: each waiter acquires
+    // what the arrivals did, and knows the mbarrier phases they knew.
     for (const int w : bar.waiting) {
       ThreadState& t = cta_.threads[static_cast<std::size_t>(w)];
       ++t.pc;
       t.status = Status::running;
+      if (!cta_.clocks) continue;
+      t.clock.join(bar.clock);
+      if (t.mbarrier_seen.size() < bar.seen.size()) t.mbarrier_seen.resize(bar.seen.size(), 0);
+      for (std::size_t i = 0; i < bar.seen.size(); ++i) t.mbarrier_seen[i] = std::max(t.mbarrier_seen[i], bar.seen[i]);
     }
     bar = Barrier{};
     released_ = true;
@@ -920,6 +991,41 @@ class CtaRun {
   }
 
   [[noreturn]] void deadlock() {
+    // A collective some threads of its warp or warpgroup wait at while the
+    // others wait elsewhere forever (setmaxnreg in some warps of a warpgroup):
+    // the collective is the finding.
+    for (std::size_t i = 0; i < cta_.threads.size(); ++i) {
+      const ThreadState& t = cta_.threads[i];
+      if (t.status != Status::at_collective) continue;
+      const Instruction& inst = code_[static_cast<std::size_t>(t.pc)];
+      const int group = inst.collective == Collective::warpgroup ? 128 : 32;
+      const std::size_t first = i / static_cast<std::size_t>(group) * static_cast<std::size_t>(group);
+      for (std::size_t j = first; j < first + static_cast<std::size_t>(group) && j < cta_.threads.size(); ++j) {
+        const ThreadState& u = cta_.threads[j];
+        if (u.status == Status::at_collective && u.pc == t.pc) continue;
+        ThreadContext(m_, cta_, static_cast<int>(i))
+            .fault(
+                inst,
+                "deadlock: thread " + std::to_string(i) + " waits at '" + inst.opcode + "' for its " +
+                    (group == 128 ? "warpgroup" : "warp") + ", whose thread " + std::to_string(j) +
+                    (u.status == Status::exited
+                         ? std::string(" has exited")
+                         : " waits forever at line " + std::to_string(code_[static_cast<std::size_t>(u.pc)].loc.line)) +
+                    " (the instruction needs every thread of the " + (group == 128 ? "warpgroup" : "warp") + ")");
+      }
+    }
+    // A barrier with a thread count that fewer threads reach: its first waiter.
+    for (std::size_t b = 0; b < bars_.size(); ++b) {
+      const Barrier& bar = bars_[b];
+      if (bar.expected == 0 || bar.waiting.empty()) continue;
+      const int w = bar.waiting.front();
+      ThreadContext(m_, cta_, w)
+          .fault(code_[static_cast<std::size_t>(cta_.threads[static_cast<std::size_t>(w)].pc)],
+                 "deadlock: the thread waits forever at barrier " + std::to_string(b) + ", which expects " +
+                     std::to_string(bar.expected) + " threads; " + std::to_string(bar.arrived) +
+                     " arrived and no other thread can arrive (the thread count is not the number of threads "
+                     "that use the barrier)");
+    }
     for (std::size_t i = 0; i < cta_.threads.size(); ++i) {
       const ThreadState& t = cta_.threads[i];
       if (t.status != Status::at_mbarrier) continue;
@@ -995,6 +1101,7 @@ CtaState fresh_cta(const PtxKernel& kernel, std::array<int, 3> id, std::int64_t 
     cta.wgmma_reading_inst.assign(bytes, -1);
     cta.write_proxy_fences.assign(bytes, 0);
     cta.warpgroups.resize(static_cast<std::size_t>((threads + 127) / 128));
+    for (WarpgroupState& wg : cta.warpgroups) wg.max_regs = kernel.maxnreg;
   }
   const bool tma = std::any_of(kernel.code.begin(), kernel.code.end(), [](const Instruction& i) {
     return i.opcode.starts_with("mbarrier.") || i.opcode.starts_with("cp.async.bulk");
@@ -1009,6 +1116,15 @@ CtaState fresh_cta(const PtxKernel& kernel, std::array<int, 3> id, std::int64_t 
   const bool tcgen05 = std::any_of(kernel.code.begin(), kernel.code.end(),
                                    [](const Instruction& i) { return i.opcode.starts_with("tcgen05."); });
   if (tcgen05) cta.tmem.init(threads, bytes);
+  // Happens-before by clocks where barriers of part of the CTA or mbarriers
+  // may order accesses (core/ptx/sync_clock.h).
+  cta.clocks = tma || std::any_of(kernel.code.begin(), kernel.code.end(), [](const Instruction& i) {
+                 return i.collective == Collective::cta && (i.ops.size() > 1 || i.count != 0);
+               });
+  if (cta.clocks) {
+    cta.write_stamp.assign(bytes, 0);
+    cta.read_stamps.assign(bytes, {});
+  }
   ThreadState fresh;
   if (tcgen05) fresh.tmem_loaded.assign(kernel.reg_bits.size(), 0);
   fresh.regs.resize(kernel.reg_bits.size());
@@ -1023,6 +1139,8 @@ CtaState fresh_cta(const PtxKernel& kernel, std::array<int, 3> id, std::int64_t 
     fresh.unfenced.assign(kernel.reg_bits.size(), 1);  // written at the start, as far as wgmma.fence knows
   }
   cta.threads.assign(static_cast<std::size_t>(threads), fresh);
+  if (cta.clocks)
+    for (int t = 0; t < threads; ++t) cta.threads[static_cast<std::size_t>(t)].clock = SyncClock(threads, t);
   return cta;
 }
 

@@ -24,6 +24,7 @@
 #include "core/ptx/provenance.h"
 #include "core/ptx/ptx_module.h"
 #include "core/ptx/ptx_tcgen05.h"
+#include "core/ptx/sync_clock.h"
 
 namespace mmacheck::ptx {
 
@@ -83,6 +84,9 @@ struct Mbarrier {
   std::int64_t pending = 0;       // arrivals the current phase still waits for
   std::int64_t tx = 0;            // transaction bytes expected minus those arrived (may go below 0 for a while)
   std::uint32_t completions = 0;  // phases completed
+  // Happens-before (core/ptx/sync_clock.h): the arrivals' clocks, and theirs
+  // as of the last completed phase (what a thread that sees it complete acquires).
+  SyncClock arrived, released;
 };
 
 // One cp.async.bulk.tensor in flight (core/ptx/ptx_tma.h): the bytes it
@@ -115,6 +119,7 @@ struct PendingWgmma {
 struct WarpgroupState {
   std::vector<PendingWgmma> open;
   std::vector<std::vector<PendingWgmma>> groups;
+  int max_regs = 0;  // its per-thread register maximum as setmaxnreg knows it (0: unknown; core/ptx/ptx_setmaxnreg.h)
   bool empty() const { return open.empty() && groups.empty(); }
   // The newest wgmma in flight that writes register `reg`, and the index
   // of the register in its D; nullptr when none.
@@ -150,6 +155,9 @@ struct ThreadState {
   // whose tcgen05.wait::ld the thread has not executed (1 + its
   // instruction; 0: none).  Empty in kernels without tcgen05.
   std::vector<std::int32_t> tmem_loaded;
+  // Happens-before through barriers of part of the CTA and mbarriers
+  // (core/ptx/sync_clock.h); empty unless CtaState::clocks.
+  SyncClock clock;
 };
 
 struct CtaState {
@@ -192,6 +200,13 @@ struct CtaState {
   // do not, so an access unordered by the epochs is unfollowed, not refuted
   // (0: none since the last barrier of the whole CTA).
   int partial_barrier_line = 0;
+  // Kernels with mbarriers or barriers of part of the CTA (warp
+  // specialisation): the threads' clocks order what the epochs cannot — per
+  // shared byte, its writer's own clock entry at the write and its readers'
+  // since (core/ptx/sync_clock.h).  Empty otherwise.
+  bool clocks = false;
+  std::vector<std::uint32_t> write_stamp;
+  std::vector<std::array<ReadStamp, kStampedReaders>> read_stamps;
   std::vector<ThreadState> threads;
   CtaGlobal global;
 };
@@ -353,6 +368,20 @@ class ThreadContext {
 
   [[noreturn]] void fault(const Instruction& inst, const std::string& message) const;
   [[noreturn]] void unfollowed(const Instruction& inst, const std::string& message) const;
+  // Happens-before (core/ptx/sync_clock.h): a release into `into` (an
+  // arrival), an acquire of `from` (a barrier completing for a waiter, a
+  // phase seen complete).
+  void release(SyncClock& into) {
+    if (!cta_.clocks) return;
+    into.join(t_.clock);
+    t_.clock.tick(thread_);
+  }
+  void acquire(const SyncClock& from) {
+    if (cta_.clocks) t_.clock.join(from);
+  }
+  // mbarrier.arrive's release into the mbarrier's current phase.
+  void mbarrier_release(int index) { release(mbarrier(index).arrived); }
+
   // Two accesses the barrier epochs do not order: a refutation, or
   // unfollowed after a barrier among part of the CTA (which may order them).
   [[noreturn]] void race(const Instruction& inst, const std::string& message) const;
@@ -369,13 +398,27 @@ class ThreadContext {
   std::size_t local_at(const Instruction& inst, std::uint64_t offset, int bytes) const;
   void shared_read(const Instruction& inst, std::uint64_t offset, int bytes);
   bool unordered(std::uint32_t other, std::uint32_t epoch, std::uint32_t warp_epoch) const;
+  // What the epochs leave unordered, ordered by the clocks: byte b's last
+  // write, and its reads since.
+  bool write_ordered(std::uint64_t b) const;
+  bool reads_ordered(std::uint64_t b) const;
+  // Keeps this thread's read of byte b (`fresh`: the byte's reads so far are
+  // of an earlier epoch, ordered already).
+  void stamp_read(std::uint64_t b, bool fresh);
+  // Who read byte b unordered with this thread (`reader`: CtaState::reader's),
+  // for messages: "thread 5 reads", "other threads read".
+  std::string readers_text(std::uint64_t b, std::uint32_t reader) const;
+  // The read of shared byte b by this thread, for the checks of later writes.
+  void note_read(std::uint64_t b);
   void not_pending(const Instruction& inst, std::uint64_t byte, const char* access) const;
   // A shared byte a cp.async.bulk.tensor is still writing: a refutation.
   void tma_not_pending(const Instruction& inst, std::uint64_t byte, const char* access) const;
   // A read of a shared byte a copy landed on: the thread must know the
   // mbarrier phase the copy completed (core/ptx/ptx_tma.cc).
   void tma_read_ready(const Instruction& inst, std::uint64_t byte) const;
-  void shared_write(const Instruction& inst, std::uint64_t offset, int bytes);
+  // `value`: a store's (a constant some other thread stored to the byte
+  // unordered is no race), nullptr for a copy landing.
+  void shared_write(const Instruction& inst, std::uint64_t offset, int bytes, const Value* value = nullptr);
   // A register a wgmma in flight writes, accessed by another instruction.
   void check_in_flight(int index, const char* access) const {
     if (!t_.in_flight.empty() && index >= 0 && t_.in_flight[static_cast<std::size_t>(index)] != 0)

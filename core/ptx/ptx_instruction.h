@@ -64,11 +64,17 @@ struct Operand {
   std::int64_t imm = 0;
   Special special = Special::tid_x;
   std::vector<int> regs;
+  // A vector's constant elements (regs[i] == kVecConstant: imms[i]; only a
+  // store's source vector takes them, the opcode table refuses them elsewhere).
+  std::vector<std::int64_t> imms;
   int symbol = -1;  // index into PtxKernel::symbols
   int target = -1;
   bool negated = false;  // !%p (a register operand; vote's source predicate)
   SourceLoc loc;
 };
+
+// Operand::regs's mark of a constant element of a vector.
+inline constexpr int kVecConstant = -2;
 
 class ThreadContext;
 class WarpContext;

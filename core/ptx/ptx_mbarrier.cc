@@ -68,9 +68,10 @@ void check_mbarrier_operands(Instruction& inst, std::string_view name, const Ptx
       throw Error(d.loc, "'" + inst.opcode + "' writes a predicate register");
     address(1);
     value(2);
-    // try_wait's suspendTimeHint (TileLang passes one): how long a thread
-    // may sleep in it, no effect on what completes.
-    if (inst.ops.size() > 3) value(3);
+    if (inst.ops.size() > 3) {  // try_wait's suspend-time hint: how long to wait, no effect on the phases
+      if (name != "mbarrier.try_wait") throw Error(inst.ops[3].loc, "'" + inst.opcode + "' takes three operands");
+      value(3);
+    }
     inst.count = inst.opcode.find(".parity") != std::string::npos ? 1 : 0;
   }
 }
@@ -100,6 +101,7 @@ void exec_mbarrier_arrive(const Instruction& inst, ThreadContext& t) {
     t.fault(inst, "arrives " + std::to_string(count) + " times at the mbarrier at shared byte " +
                       std::to_string(t.mbarrier(mb).offset) + ", whose phase waits for " +
                       std::to_string(t.mbarrier(mb).pending) + " more arrivals");
+  t.mbarrier_release(mb);  // .release: what the thread did before is ordered before the phase's completion
   t.mbarrier_update(mb, -count, 0);
 }
 
@@ -113,6 +115,7 @@ void exec_mbarrier_arrive_expect_tx(const Instruction& inst, ThreadContext& t) {
     t.fault(inst, "arrives at the mbarrier at shared byte " + std::to_string(t.mbarrier(mb).offset) +
                       ", whose phase waits for no more arrivals");
   t.mbarrier_update(mb, 0, tx);  // expect-tx first, then the arrival (the ISA's order)
+  t.mbarrier_release(mb);
   t.mbarrier_update(mb, -1, 0);
 }
 
@@ -191,7 +194,7 @@ void ThreadContext::mbarrier_init(const Instruction& inst, std::uint64_t offset,
     cta_.mbarriers.push_back({});
     mb = &cta_.mbarriers.back();
   }
-  *mb = Mbarrier{offset, true, t_.pc, count, count, 0, 0};
+  *mb = Mbarrier{offset, true, t_.pc, count, count, 0, 0, {}, {}};
   // A fresh mbarrier: what threads knew of the old one's phases is void.
   const auto index = static_cast<std::size_t>(mb - cta_.mbarriers.data());
   for (ThreadState& th : cta_.threads)
@@ -215,6 +218,7 @@ void ThreadContext::mbarrier_update(int index, std::int64_t arrivals, std::int64
   if (mb.pending > 0 || mb.tx != 0) return;
   // The phase completes: the next begins, and the threads waiting run again.
   ++mb.completions;
+  mb.released.join(mb.arrived);
   mb.pending = mb.expected;
   mb.tx = 0;
   for (ThreadState& th : cta_.threads)
@@ -229,6 +233,7 @@ bool ThreadContext::mbarrier_phase_done(int index, std::uint32_t parity) {
   auto& seen = t_.mbarrier_seen;
   if (seen.size() <= static_cast<std::size_t>(index)) seen.resize(static_cast<std::size_t>(index) + 1, 0);
   seen[static_cast<std::size_t>(index)] = std::max(seen[static_cast<std::size_t>(index)], mb.completions);
+  acquire(mb.released);  // try_wait's .acquire: the completed phases' arrivals happen before what follows
   return true;
 }
 

@@ -18,6 +18,7 @@
 #include "core/ptx/machine_context.h"
 #include "core/ptx/ptx_float.h"
 #include "core/ptx/ptx_mbarrier.h"
+#include "core/ptx/ptx_setmaxnreg.h"
 #include "core/ptx/ptx_tma.h"
 #include "core/ptx/ptx_tcgen05.h"
 #include "core/ptx/ptx_wgmma.h"
@@ -130,7 +131,9 @@ void exec_st(const Instruction& inst, ThreadContext& t) {
   const std::uint64_t base = t.address(inst, inst.ops[0]);
   if (a.kind == Kind::vec) {
     for (std::size_t i = 0; i < a.regs.size(); ++i) {
-      const Value v = a.regs[i] < 0 ? Value{} : t.reg(a.regs[i]);
+      Value v;  // the sink `_`: zero bits, untagged
+      if (a.regs[i] == kVecConstant) v.bits = static_cast<std::uint64_t>(a.imms[i]) & mask(inst.type.bits);
+      else if (a.regs[i] >= 0) v = t.reg(a.regs[i]);
       t.store(inst, inst.space, base + i * static_cast<std::uint64_t>(bytes), bytes, v);
     }
     return;
@@ -1133,6 +1136,15 @@ const std::array kRows{
     Row{"fence.proxy.async", 0, "shared::cta shared::cluster global", 0, 0, exec_proxy_fence, nullptr,
         Collective::none},
     Row{"elect.sync", 0, "", 2, 2, nullptr, exec_elect, Collective::warp},
+    // Hints and fences with no effect on one CTA's run: a tensor map's prefetch
+    // into the cache (the copies read the map as the launch gives it), and the
+    // fence that makes mbarrier.init visible to the cluster's other CTAs and the
+    // async proxy (the machine's mbarriers are the CTA's own, initialised when
+    // the instruction runs).
+    Row{"prefetch.tensormap", 0, "", 1, 1, exec_nop, nullptr, Collective::none},
+    Row{"fence.mbarrier_init", 0, "release cluster", 0, 0, exec_nop, nullptr, Collective::none},
+    // Warp specialisation (core/ptx/ptx_setmaxnreg.h): a warpgroup's register maximum.
+    Row{"setmaxnreg", 0, "inc dec sync aligned u32", 1, 1, nullptr, exec_setmaxnreg, Collective::warpgroup},
     // mbarriers (core/ptx/ptx_mbarrier.h) and TMA (core/ptx/ptx_tma.h).
     Row{"mbarrier.init", 0, "shared shared::cta b64", 2, 2, exec_mbarrier_init, nullptr, Collective::none},
     Row{"mbarrier.inval", 0, "shared shared::cta b64", 1, 1, exec_mbarrier_inval, nullptr, Collective::none},
@@ -1147,8 +1159,8 @@ const std::array kRows{
     Row{"mbarrier.test_wait", 0, "parity acquire relaxed cta shared shared::cta b64", 3, 3, exec_mbarrier_test_wait,
         nullptr, Collective::none},
     Row{"cp.async.bulk.tensor", 0,
-        "1d 2d 3d 4d 5d shared::cluster shared::cta global tile mbarrier::complete_tx::bytes", 3, 3, exec_tma_copy,
-        nullptr, Collective::none},
+        "1d 2d 3d 4d 5d shared::cluster shared::cta global tile mbarrier::complete_tx::bytes L2::cache_hint", 3, 4,
+        exec_tma_copy, nullptr, Collective::none},
     // Blackwell's tcgen05 (core/ptx/ptx_tcgen05.h): TMEM allocation, loads
     // and stores are a warp's; tcgen05.mma and commit one thread's.  Their
     // modifiers are read by decode_tcgen05.
@@ -1163,12 +1175,6 @@ const std::array kRows{
     Row{"tcgen05.wait::st", 0, "", 0, 0, exec_tcgen05_wait_st, nullptr, Collective::none},
     Row{"tcgen05.fence::before_thread_sync", 0, "", 0, 0, exec_nop, nullptr, Collective::none},
     Row{"tcgen05.fence::after_thread_sync", 0, "", 0, 0, exec_nop, nullptr, Collective::none},
-    // A hint to fetch a CUtensorMap early (TileLang's sm_100 kernels): no
-    // effect on what a run computes.
-    Row{"prefetch.tensormap", 0, "", 1, 1, exec_nop, nullptr, Collective::none},
-    // Makes mbarrier.init visible to the cluster's other CTAs: one CTA's
-    // run has none to order.
-    Row{"fence.mbarrier_init", 0, "release cluster", 0, 0, exec_nop, nullptr, Collective::none},
 };
 
 bool cache_word(std::string_view m) {
@@ -1350,16 +1356,21 @@ void check_operands(Instruction& inst, const Row& row, const PtxKernel& k) {
     check_tcgen05_operands(inst, k);
     return;
   }
-  if (name == "prefetch.tensormap") {
-    if (inst.ops[0].kind != Kind::address) throw Error(inst.ops[0].loc, "expected an address [..]");
-    return;
-  }
   if (name.starts_with("mbarrier.")) {
     check_mbarrier_operands(inst, name, k);
     return;
   }
   if (name == "cp.async.bulk.tensor") {
     check_tma_operands(inst, k);
+    return;
+  }
+  if (name == "prefetch.tensormap") {
+    if (inst.ops[0].kind != Kind::address) throw Error(inst.ops[0].loc, "expected the tensor map's address [..]");
+    return;
+  }
+  if (name == "fence.mbarrier_init") return;
+  if (name == "setmaxnreg") {
+    check_setmaxnreg_operands(inst);
     return;
   }
   if (name == "elect.sync") {
@@ -1501,12 +1512,23 @@ void decode_instruction(Instruction& inst, const PtxKernel& kernel, const Source
       row->name != "wgmma.mma_async" && row->name != "cp.async.bulk.tensor")
     for (Operand& o : inst.ops)
       if (o.kind == Kind::vec && o.regs.size() == 1 && inst.vec == 1) {
-        o.kind = Kind::reg;
-        o.reg = o.regs[0];
+        if (o.regs[0] == kVecConstant) {  // `{5}`: the constant
+          o.kind = Kind::imm;
+          o.imm = o.imms[0];
+        } else {
+          o.kind = Kind::reg;
+          o.reg = o.regs[0];
+        }
         o.regs.clear();
+        o.imms.clear();
       }
   for (const Operand& o : inst.ops)
     if (o.negated && row->name != "vote.sync") not_modelled(o.loc, "a negated predicate operand of '" + op + "'");
+  // A vector with constant elements is a store's source only.
+  for (std::size_t i = 0; i < inst.ops.size(); ++i)
+    if (std::count(inst.ops[i].regs.begin(), inst.ops[i].regs.end(), kVecConstant) != 0 &&
+        (row->name != "st" || i != 1))
+      not_modelled(inst.ops[i].loc, "a constant in a vector operand of '" + op + "' (a store's source may have them)");
   check_operands(inst, *row, kernel);
 }
 

@@ -543,7 +543,12 @@ class Reader {
           if (!is_punct(",")) break;
           next();
         }
-      } else if (d.text == ".minnctapersm" || d.text == ".maxnreg" || d.text == ".maxnctapersm") {
+      } else if (d.text == ".maxnreg") {
+        const Token n = expect(Tok::number, "a register count");
+        const std::int64_t v = integer(n);
+        if (v < 1 || v > 255) throw error(n, "register count outside 1..255");
+        k.maxnreg = static_cast<int>(v);
+      } else if (d.text == ".minnctapersm" || d.text == ".maxnctapersm") {
         integer(expect(Tok::number, "a count"));
       } else if (d.text == ".noreturn" || d.text == ".pragma") {
         if (peek().kind == Tok::string) next();
@@ -793,6 +798,14 @@ class Reader {
       next();
       o.kind = Operand::Kind::vec;
       while (!is_punct("}")) {
+        if (peek().kind == Tok::number) {  // a constant element (st's source: `{0, 16843009}`)
+          o.imms.resize(o.regs.size(), 0);
+          o.imms.push_back(integer(next()));
+          o.regs.push_back(kVecConstant);
+          if (is_punct(",")) next();
+          else if (!is_punct("}")) throw error(peek(), "expected ',' or '}' in a vector");
+          continue;
+        }
         const Token r = expect(Tok::word, "a register");
         if (r.text == "_") {
           o.regs.push_back(-1);

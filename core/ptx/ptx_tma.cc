@@ -38,6 +38,14 @@ void check_tma_operands(Instruction& inst, const PtxKernel& kernel) {
     if (r < 0 || kernel.reg_bits[static_cast<std::size_t>(r)] != 32)
       throw Error(map.loc, "a tensor coordinate is a 32-bit register");
   if (inst.ops[2].kind != Kind::address) throw Error(inst.ops[2].loc, "expected the mbarrier's address [..]");
+  // .L2::cache_hint takes a 64-bit cache policy: where the bytes stay in L2,
+  // not which bytes are copied.
+  const bool hint = op.find(".L2::cache_hint") != std::string::npos;
+  if (hint != (inst.ops.size() == 4))
+    throw Error(inst.loc, "'" + op + "': a cache policy operand goes with .L2::cache_hint, and only with it");
+  if (hint && (inst.ops[3].kind != Kind::reg || inst.ops[3].reg < 0 ||
+               kernel.reg_bits[static_cast<std::size_t>(inst.ops[3].reg)] != 64))
+    throw Error(inst.ops[3].loc, "the cache policy is a 64-bit register");
   inst.count = rank;
 }
 
@@ -142,12 +150,10 @@ void ThreadContext::tma_issue(const Instruction& inst, TmaInFlight copy) {
                       line_of(m_.kernel, cta_.wgmma_reading_inst[b]) +
                       " reads while in flight (no wgmma.wait_group has completed it)");
     const std::uint32_t r = cta_.reader[b];
-    if (unordered(r, cta_.read_epoch[b], cta_.read_warp_epoch[b]))
-      race(inst,
-           "copies into shared byte " + std::to_string(b) + ", which " +
-               (r == kManyReaders ? std::string("other threads read") : "thread " + std::to_string(r - 1) + " reads") +
-               " with no barrier between the read and this copy");
-    if (unordered(cta_.writer[b], cta_.write_epoch[b], cta_.write_warp_epoch[b]))
+    if (unordered(r, cta_.read_epoch[b], cta_.read_warp_epoch[b]) && !reads_ordered(b))
+      race(inst, "copies into shared byte " + std::to_string(b) + ", which " + readers_text(b, r) +
+                     " with no barrier between the read and this copy");
+    if (unordered(cta_.writer[b], cta_.write_epoch[b], cta_.write_warp_epoch[b]) && !write_ordered(b))
       race(inst, "copies into shared byte " + std::to_string(b) + ", which thread " +
                      std::to_string(cta_.writer[b] - 1) + " writes with no barrier between");
   }

@@ -5,11 +5,13 @@ tests/data/ptx/triton_sm90/: the same kernel compiled for sm_90 (wgmma with
 shared-memory descriptors, pointer loads, no TMA), its PTX version pinned
 to 8.8 (Triton 3.9 writes 9.4 for sm_90, newer than CUDA 13's ptxas takes).
 
-    /path/to/venv/bin/python scripts/ptx-oracle/triton_kernels.py [sm80|sm90|sm90_tma]   # pip install triton (3.9)
+    /path/to/venv/bin/python scripts/ptx-oracle/triton_kernels.py [sm80|sm90|sm90_tma|sm90_ws]   # pip install triton (3.9)
 
 sm90_tma writes tests/data/ptx/triton_sm90_tma/: the matmul given host
 TensorDescriptors (TMA: cp.async.bulk.tensor into shared memory, mbarriers),
-with tensor maps in its launch files.
+with tensor maps in its launch files.  sm90_ws writes
+tests/data/ptx/triton_sm90_ws/: the same with tl.range(...,
+warp_specialize=True) (setmaxnreg, named barriers, a 12-warp CTA).
 
 Mistakes are planted two ways: in the Triton source (a skipped K tile, B
 loaded from A's pointers, a wrong epilogue column, A and B swapped in the
@@ -159,6 +161,8 @@ def main():
         return main_sm90()
     if sys.argv[1:] == ["sm90_tma"]:
         return main_sm90_tma()
+    if sys.argv[1:] == ["sm90_ws"]:
+        return main_sm90_ws()
     os.makedirs(OUT, exist_ok=True)
     for (name, dt, odt, bm, bn, bk, w, s, m, n, k) in CONFIGS:
         how = "%s x %s -> %s, BLOCK %dx%dx%d, num_warps %d, num_stages %d, sm_80" % (dt, dt, odt, bm, bn, bk, w, s)
@@ -380,6 +384,104 @@ def main_sm90_tma():
               "descriptor's is %s)" % sa, wrong, OUT90TMA)
     print("wrote", len([f for f in os.listdir(OUT90TMA) if f.endswith(".ptx")]), "PTX files to",
           os.path.normpath(OUT90TMA))
+
+
+
+# ---- sm_90: warp specialisation (tl.range(..., warp_specialize=True)) ------
+
+OUT90WS = os.path.join(os.path.dirname(__file__), "..", "..", "tests", "data", "ptx", "triton_sm90_ws")
+
+
+def make_ws_kernel():
+    @triton.jit
+    def matmul_ws_kernel(a_desc, b_desc, c_ptr, M, N, K, stride_cm, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr,
+                         BLOCK_K: tl.constexpr, PLANT: tl.constexpr):
+        pid_m = tl.program_id(0)
+        pid_n = tl.program_id(1)
+        acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
+        for k in tl.range(0, tl.cdiv(K, BLOCK_K), warp_specialize=True):
+            a = a_desc.load([pid_m * BLOCK_M, k * BLOCK_K])
+            b = b_desc.load([k * BLOCK_K, pid_n * BLOCK_N])
+            acc = tl.dot(a, b, acc)
+        c = acc.to(c_ptr.dtype.element_ty)
+        offs_cm = pid_m * BLOCK_M + tl.arange(0, BLOCK_M)
+        offs_cn = pid_n * BLOCK_N + tl.arange(0, BLOCK_N)
+        tl.store(c_ptr + stride_cm * offs_cm[:, None] + offs_cn[None, :], c)
+
+    return matmul_ws_kernel
+
+
+def compile_ws_ptx(dtype, out_dtype, bm, bn, bk, warps, stages):
+    t = {"float16": "fp16", "bfloat16": "bf16", "float32": "fp32"}
+    sig = {"a_desc": "tensordesc<%s[%d, %d]>" % (t[dtype], bm, bk), "b_desc": "tensordesc<%s[%d, %d]>" % (t[dtype], bk, bn),
+           "c_ptr": "*" + t[out_dtype], "M": "i32", "N": "i32", "K": "i32", "stride_cm": "i32"}
+    for name in ["BLOCK_M", "BLOCK_N", "BLOCK_K", "PLANT"]:
+        sig[name] = "constexpr"
+    src = ASTSource(fn=make_ws_kernel(), signature=sig,
+                    constexprs={"BLOCK_M": bm, "BLOCK_N": bn, "BLOCK_K": bk, "PLANT": ""})
+    k = triton.compile(src, target=GPUTarget("cuda", 90, 32),
+                       options={"num_warps": warps, "num_stages": stages, "ptx_version": 88})
+    return k.asm["ptx"], k.metadata.shared
+
+
+def named_barrier_count(ptx, barrier, count):
+    """The first `bar.sync BARRIER, 128` of the MMA partition waits for COUNT threads."""
+    old = "bar.sync \t%d, 128;" % barrier
+    if old not in ptx:
+        raise SystemExit("no %r to edit" % old)
+    return ptx.replace(old, "bar.sync \t%d, %d;" % (barrier, count), 1)
+
+
+def drop_ws_wgmma_wait(ptx):
+    """The MMA partition's first wgmma.wait_group deleted (the stage is released with the wgmma in flight)."""
+    m = re.search(r"\n(\s*)wgmma\.wait_group\.sync\.aligned 0;", ptx)
+    return ptx.replace(m.group(0), "\n%s// wgmma.wait_group deleted" % m.group(1), 1)
+
+
+def one_epilogue(ptx):
+    """The first MMA partition's stores of D commented out (from its named
+    barrier 3 to the next barrier of the whole CTA): the other partition's
+    epilogue alone stores D — the check that each partition computes all of D."""
+    start = ptx.index("bar.sync \t3, 128;")
+    end = ptx.index("barrier.sync \t1;", start)
+    body = re.sub(r"\n(\s*)st\.global\.", r"\n\1// st.global.", ptx[start:end])
+    return ptx[:start] + body + ptx[end:]
+
+
+# Triton 3.9 warp-specialises the sm_90 loop only where its partitioner
+# succeeds: BLOCK 64x64x32 with 4 warps does (a 12-warp CTA: the default
+# partition's 4 warps, a load partition and an MMA partition, setmaxnreg,
+# named barriers); 128x64x64 and 128x128x64 with 8 warps compile without
+# partitions (no setmaxnreg), and 128x128x64 with 4 warps fails in Triton
+# ("descriptor block and tensor must have the same number of elements").
+CONFIGS90WS = [
+    # name, dtype, out dtype, BLOCK_M, BLOCK_N, BLOCK_K, warps, stages, M, N, K
+    ("f16_64x64x32_w4_s3", "float16", "float16", 64, 64, 32, 4, 3, 128, 128, 128),
+    ("bf16_64x64x32_w4_s2", "bfloat16", "float32", 64, 64, 32, 4, 2, 128, 128, 160),
+]
+
+
+def main_sm90_ws():
+    os.makedirs(OUT90WS, exist_ok=True)
+    for (name, dt, odt, bm, bn, bk, w, s, m, n, k) in CONFIGS90WS:
+        base = ("%s x %s -> %s, BLOCK %dx%dx%d, num_warps %d, num_stages %d, sm_90, ptx_version 88, host "
+                "TensorDescriptors, tl.range(warp_specialize=True)" % (dt, dt, odt, bm, bn, bk, w, s))
+        ptx, shared = compile_ws_ptx(dt, odt, bm, bn, bk, w, s)
+        if "setmaxnreg" not in ptx:
+            raise SystemExit(name + ": Triton did not warp-specialise the loop")
+        sa, sb = swizzle_of(ptx, 0), swizzle_of(ptx, 1)
+        launch = tma_launch(dt, odt, m, n, k, bm, bn, bk, shared, ptx, sa, sb)
+        write(name, ptx, base, launch, OUT90WS)
+        if name != CONFIGS90WS[0][0]:
+            continue
+        write(name + "_bar_count", named_barrier_count(ptx, 3, 256), base + ", its PTX edited: the MMA partition's "
+              "named barrier 3 waits for 256 threads, not its 128", launch, OUT90WS)
+        write(name + "_no_wgmma_wait", drop_ws_wgmma_wait(ptx), base + ", its PTX edited: the MMA partition's "
+              "wgmma.wait_group deleted", launch, OUT90WS)
+        write(name + "_one_epilogue", one_epilogue(ptx), base + ", its PTX edited: the stores of D of the partition "
+              "of warps 8-11 commented out", launch, OUT90WS)
+    print("wrote", len([f for f in os.listdir(OUT90WS) if f.endswith(".ptx")]), "PTX files to",
+          os.path.normpath(OUT90WS))
 
 
 if __name__ == "__main__":
