@@ -47,19 +47,6 @@ std::string error_of(const std::function<void()>& f) {
   return "";
 }
 
-// The opcode of the instruction at `line` of a file ("" when none).
-std::string opcode_at(const std::string& path, int line) {
-  std::istringstream in(read_file(source_path(path)));
-  std::string text;
-  for (int i = 0; i < line && std::getline(in, text); ++i) {
-  }
-  std::istringstream words(text);
-  std::string op;
-  words >> op;
-  if (op.starts_with("@")) words >> op;
-  return op;
-}
-
 // A kernel around `body` with three pointer parameters (A, B, D).
 std::string kernel(const std::string& body) {
   return ".version 8.0\n.target sm_80\n.address_size 64\n.visible .entry k(.param .u64 a, .param .u64 b, .param .u64 d)\n{\n"
@@ -74,39 +61,10 @@ PtxReport run_body(const std::string& body, RunOptions options = {}) {
   return check_ptx_launch(read_ptx(kernel(body), "k.ptx"), read_launch(kLaunch, "l.json"), options);
 }
 
-struct Tally {
-  int rows = 0, proved = 0, refuted = 0;
-};
-
-// Every row of DIR/expected.tsv checked.
-Tally check_manifest(const std::string& dir) {
-  std::istringstream manifest(read_file(source_path(dir + "expected.tsv")));
-  Tally t;
-  for (std::string line; std::getline(manifest, line);) {
-    if (line.empty() || line[0] == '#') continue;
-    std::vector<std::string> cols;
-    std::istringstream fields(line);
-    for (std::string f; std::getline(fields, f, '\t');) cols.push_back(f);
-    REQUIRE(cols.size() == 4);
-    INFO(dir + cols[0]);
-    const PtxReport r = check_file(cols[0], dir);
-    CHECK(verdict_name(r.verdict) == cols[1]);
-    CHECK_THAT(r.message, Catch::Contains(cols[3]));
-    if (cols[2] != "-") {
-      REQUIRE(r.finding.has_value());
-      CHECK(opcode_at(dir + cols[0] + ".ptx", r.finding->loc.line).starts_with(cols[2]));
-    }
-    ++t.rows;
-    t.proved += r.verdict == FrameVerdict::proved ? 1 : 0;
-    t.refuted += r.verdict == FrameVerdict::refuted ? 1 : 0;
-  }
-  return t;
-}
-
 }  // namespace
 
 TEST_CASE("each nvcc kernel of tests/data/ptx/nvcc is proved or refuted where expected.tsv says", "[ptx]") {
-  const Tally t = check_manifest(kDir);
+  const ManifestTally t = check_ptx_manifest(kDir);
   CHECK(t.rows == 15);
   CHECK(t.proved == 3);
   CHECK(t.refuted == 12);
@@ -115,7 +73,7 @@ TEST_CASE("each nvcc kernel of tests/data/ptx/nvcc is proved or refuted where ex
 TEST_CASE(
     "Triton's matmul PTX (sm_80, five configurations) proves and thirteen planted mistakes are refuted at their line",
     "[ptx][triton]") {
-  const Tally t = check_manifest("tests/data/ptx/triton/");
+  const ManifestTally t = check_ptx_manifest("tests/data/ptx/triton/");
   CHECK(t.rows == 18);
   CHECK(t.proved == 5);
   CHECK(t.refuted == 13);
@@ -124,7 +82,7 @@ TEST_CASE(
 TEST_CASE(
     "TileLang's T.gemm PTX (sm_80, four configurations) proves and six planted mistakes are refuted at their line",
     "[ptx][tilelang]") {
-  const Tally t = check_manifest("tests/data/ptx/tilelang/");
+  const ManifestTally t = check_ptx_manifest("tests/data/ptx/tilelang/");
   CHECK(t.rows == 10);
   CHECK(t.proved == 4);
   CHECK(t.refuted == 6);
@@ -134,7 +92,7 @@ TEST_CASE(
     "a CuTe gemm (cp.async, swizzled shared memory, ldmatrix, SM80_16x8x16 TN) proves and five planted mistakes are "
     "refuted at their line",
     "[ptx][cute]") {
-  const Tally t = check_manifest("tests/data/ptx/cute/");
+  const ManifestTally t = check_ptx_manifest("tests/data/ptx/cute/");
   CHECK(t.rows == 6);
   CHECK(t.proved == 1);
   CHECK(t.refuted == 5);

@@ -32,83 +32,15 @@ namespace {
 const std::string kDir = "tests/data/ptx/tcgen05_nvcc/";
 const std::string kGemm = kDir + "gemm.ptx";
 
-std::string line_at(const std::string& text, int line) {
-  std::istringstream in(text);
-  std::string s;
-  for (int i = 0; i < line && std::getline(in, s); ++i) {
-  }
-  return s;
-}
-
-// The opcode of line `line` of `text` (after a guard).
-std::string opcode_at(const std::string& text, int line) {
-  std::istringstream words(line_at(text, line));
-  std::string op;
-  words >> op;
-  if (op.starts_with("@")) words >> op;
-  return op;
-}
-
-// `text` with `from` (once, present) replaced by `to`.
-std::string edited(std::string text, const std::string& from, const std::string& to) {
-  const std::size_t at = text.find(from);
-  REQUIRE(at != std::string::npos);
-  REQUIRE(text.find(from, at + 1) == std::string::npos);
-  return text.replace(at, from.size(), to);
-}
-
-// The line of `text` that holds `what` (once).
-int line_of(const std::string& text, const std::string& what) {
-  const std::size_t at = text.find(what);
-  REQUIRE(at != std::string::npos);
-  return 1 + static_cast<int>(std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(at), '\n'));
-}
-
-struct Tally {
-  int rows = 0, proved = 0, refuted = 0, unchecked = 0;
-};
-
 PtxReport check_text(const std::string& text) {
   return check_ptx_launch(read_ptx(text, "k.ptx"), read_launch_for(source_path(kGemm)), {});
-}
-
-// Every row of DIR/expected.tsv: the verdict, a part of the message and the
-// opcode at the reported line (the line holding it, for an instruction in an
-// inline-asm block).
-Tally check_manifest(const std::string& dir) {
-  std::istringstream manifest(read_file(source_path(dir + "expected.tsv")));
-  Tally t;
-  for (std::string line; std::getline(manifest, line);) {
-    if (line.empty() || line[0] == '#') continue;
-    std::vector<std::string> cols;
-    std::istringstream fields(line);
-    for (std::string f; std::getline(fields, f, '\t');) cols.push_back(f);
-    REQUIRE(cols.size() == 4);
-    const std::string path = dir + cols[0] + ".ptx";
-    INFO(path);
-    const std::string text = read_file(source_path(path));
-    const PtxReport r = check_ptx_launch(read_ptx(text, path), read_launch_for(source_path(path)), {});
-    INFO(r.message);
-    CHECK(verdict_name(r.verdict) == cols[1]);
-    CHECK_THAT(r.message, Catch::Contains(cols[3]));
-    if (cols[2] != "-") {
-      REQUIRE(r.finding.has_value());
-      const std::string at = line_at(text, r.finding->loc.line);
-      CHECK((opcode_at(text, r.finding->loc.line).starts_with(cols[2]) || at.find(cols[2]) != std::string::npos));
-    }
-    ++t.rows;
-    t.proved += r.verdict == FrameVerdict::proved ? 1 : 0;
-    t.refuted += r.verdict == FrameVerdict::refuted ? 1 : 0;
-    t.unchecked += r.verdict == FrameVerdict::unchecked ? 1 : 0;
-  }
-  return t;
 }
 
 }  // namespace
 
 TEST_CASE("a hand-written sm_100a tcgen05 gemm proves and its planted mistakes are refuted at their line",
           "[ptx][tcgen05]") {
-  const Tally t = check_manifest(kDir);
+  const ManifestTally t = check_ptx_manifest(kDir);
   CHECK(t.rows == 12);
   CHECK(t.proved == 1);
   CHECK(t.refuted == 11);
@@ -116,7 +48,7 @@ TEST_CASE("a hand-written sm_100a tcgen05 gemm proves and its planted mistakes a
 
 TEST_CASE("TileLang's sm_100 gemm (tcgen05) proves and its planted mistakes are refuted at their line",
           "[ptx][tcgen05][tilelang]") {
-  const Tally t = check_manifest("tests/data/ptx/tilelang_sm100/");
+  const ManifestTally t = check_ptx_manifest("tests/data/ptx/tilelang_sm100/");
   CHECK(t.rows == 6);
   CHECK(t.proved == 2);
   CHECK(t.refuted == 4);
@@ -124,7 +56,7 @@ TEST_CASE("TileLang's sm_100 gemm (tcgen05) proves and its planted mistakes are 
 
 TEST_CASE("TIRx's tcgen05.mma programs compiled for sm_100a: TMEM used with no tcgen05.alloc is refuted at the mma",
           "[ptx][tcgen05][tirx]") {
-  const Tally t = check_manifest("tests/data/ptx/tirx_sm100/");
+  const ManifestTally t = check_ptx_manifest("tests/data/ptx/tirx_sm100/");
   CHECK(t.rows == 8);
   CHECK(t.refuted == 6);
   CHECK(t.unchecked == 2);
@@ -134,15 +66,15 @@ TEST_CASE("tcgen05 protocol mistakes planted in the PTX are refuted at their lin
   const std::string text = read_file(source_path(kGemm));
   const std::string dealloc = "tcgen05.dealloc.cta_group::1.sync.aligned.b32 %r4, %r242;";
   SECTION("a dealloc of another column count than the alloc's") {
-    const std::string t = edited(text, dealloc, "tcgen05.dealloc.cta_group::1.sync.aligned.b32 %r4, 32;");
+    const std::string t = ptx_edited(text, dealloc, "tcgen05.dealloc.cta_group::1.sync.aligned.b32 %r4, 32;");
     const PtxReport r = check_text(t);
     CHECK(r.verdict == FrameVerdict::refuted);
     CHECK_THAT(r.message, Catch::Contains("deallocates 32 columns of the 64"));
     REQUIRE(r.finding.has_value());
-    CHECK(r.finding->loc.line == line_of(t, "tcgen05.dealloc"));
+    CHECK(r.finding->loc.line == ptx_line_of(t, "tcgen05.dealloc"));
   }
   SECTION("a dealloc of an address no alloc gave") {
-    const std::string t = edited(text, dealloc, "tcgen05.dealloc.cta_group::1.sync.aligned.b32 64, %r242;");
+    const std::string t = ptx_edited(text, dealloc, "tcgen05.dealloc.cta_group::1.sync.aligned.b32 64, %r242;");
     const PtxReport r = check_text(t);
     CHECK(r.verdict == FrameVerdict::refuted);
     CHECK_THAT(r.message, Catch::Contains("where no live tcgen05.alloc of this CTA begins"));
@@ -158,12 +90,13 @@ TEST_CASE("tcgen05 protocol mistakes planted in the PTX are refuted at their lin
     CHECK(r.verdict == FrameVerdict::refuted);
     CHECK_THAT(r.message, Catch::Contains("column 64, outside every TMEM allocation"));
     REQUIRE(r.finding.has_value());
-    CHECK(opcode_at(t, r.finding->loc.line).starts_with("tcgen05.ld.sync.aligned.16x256b.x8"));
+    CHECK(ptx_opcode_at(t, r.finding->loc.line).starts_with("tcgen05.ld.sync.aligned.16x256b.x8"));
   }
   SECTION("an alloc after the CTA relinquished its permit") {
     const std::string relinquish = "tcgen05.relinquish_alloc_permit.cta_group::1.sync.aligned;";
     const std::string alloc = "tcgen05.alloc.cta_group::1.sync.aligned.shared::cta.b32 [%r60], %r61;";
-    const std::string t = edited(edited(text, relinquish, "// relinquished first"), alloc, relinquish + "\n\t" + alloc);
+    const std::string t =
+        ptx_edited(ptx_edited(text, relinquish, "// relinquished first"), alloc, relinquish + "\n\t" + alloc);
     const PtxReport r = check_text(t);
     CHECK(r.verdict == FrameVerdict::refuted);
     CHECK_THAT(r.message, Catch::Contains("after the CTA's tcgen05.relinquish_alloc_permit"));
@@ -190,17 +123,17 @@ TEST_CASE("tcgen05 forms the machine does not model are errors at their line", "
     const auto e = error_of(t);
     REQUIRE(e.has_value());
     CHECK_THAT(e->message(), Catch::Contains("cta_group::2"));
-    CHECK(e->loc().line == line_of(t, "cta_group::2"));
+    CHECK(e->loc().line == ptx_line_of(t, "cta_group::2"));
   }
   SECTION("tcgen05.cp") {
-    const std::string t = edited(text, alloc, alloc + "\n\ttcgen05.cp.cta_group::1.128x256b [%r60], %rd2;");
+    const std::string t = ptx_edited(text, alloc, alloc + "\n\ttcgen05.cp.cta_group::1.128x256b [%r60], %rd2;");
     const auto e = error_of(t);
     REQUIRE(e.has_value());
     CHECK_THAT(e->message(), Catch::Contains("not modelled"));
-    CHECK(e->loc().line == line_of(t, "tcgen05.cp"));
+    CHECK(e->loc().line == ptx_line_of(t, "tcgen05.cp"));
   }
   SECTION("a packed load") {
-    const std::string t = edited(text, "32x32b.x32.b32 {%r168", "32x32b.x32.pack::16b.b32 {%r168");
+    const std::string t = ptx_edited(text, "32x32b.x32.b32 {%r168", "32x32b.x32.pack::16b.b32 {%r168");
     const auto e = error_of(t);
     REQUIRE(e.has_value());
     CHECK_THAT(e->message(), Catch::Contains("pack"));

@@ -19,6 +19,7 @@
 #include "core/ptx/ptx_reader.h"
 #include "sim/ptx/ptx_sim.h"
 #include "tests/support.h"
+#include "tests/test_ptx_support.h"
 
 namespace test_ptx_tma {
 
@@ -30,38 +31,6 @@ namespace {
 
 const std::string kDir = "tests/data/ptx/triton_sm90_tma/";
 const std::string kKernel = kDir + "f16_64x64x32_w4.ptx";
-
-std::string line_at(const std::string& text, int line) {
-  std::istringstream in(text);
-  std::string s;
-  for (int i = 0; i < line && std::getline(in, s); ++i) {
-  }
-  return s;
-}
-
-// The opcode of line `line` of `text` (after a guard).
-std::string opcode_at(const std::string& text, int line) {
-  std::istringstream words(line_at(text, line));
-  std::string op;
-  words >> op;
-  if (op.starts_with("@")) words >> op;
-  return op;
-}
-
-// The line (1-based) holding `needle`, which must be there once.
-int line_of(const std::string& text, const std::string& needle) {
-  const std::size_t at = text.find(needle);
-  REQUIRE(at != std::string::npos);
-  REQUIRE(text.find(needle, at + 1) == std::string::npos);
-  return 1 + static_cast<int>(std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(at), '\n'));
-}
-
-std::string edited(std::string text, const std::string& from, const std::string& to) {
-  const std::size_t at = text.find(from);
-  REQUIRE(at != std::string::npos);
-  REQUIRE(text.find(from, at + 1) == std::string::npos);
-  return text.replace(at, from.size(), to);
-}
 
 PtxReport check_text(const std::string& text, const std::string& launch_text) {
   return check_ptx_launch(read_ptx(text, "k.ptx"), read_launch(launch_text, "k.launch.json"), {});
@@ -77,31 +46,10 @@ TEST_CASE(
     "Triton's matmul with host TensorDescriptors (TMA, mbarriers, wgmma) proves and its planted mistakes are "
     "refuted at their line",
     "[ptx][tma][triton]") {
-  std::istringstream manifest(read_file(source_path(kDir + "expected.tsv")));
-  int rows = 0, proved = 0, refuted = 0;
-  for (std::string line; std::getline(manifest, line);) {
-    if (line.empty() || line[0] == '#') continue;
-    std::vector<std::string> cols;
-    std::istringstream fields(line);
-    for (std::string f; std::getline(fields, f, '\t');) cols.push_back(f);
-    REQUIRE(cols.size() == 4);
-    const std::string path = kDir + cols[0] + ".ptx";
-    INFO(path);
-    const std::string text = read_file(source_path(path));
-    const PtxReport r = check_ptx_launch(read_ptx(text, path), read_launch_for(source_path(path)), {});
-    CHECK(verdict_name(r.verdict) == cols[1]);
-    CHECK_THAT(r.message, Catch::Contains(cols[2] == "-" ? cols[3] : cols[3]));
-    if (cols[2] != "-") {
-      REQUIRE(r.finding.has_value());
-      CHECK(opcode_at(text, r.finding->loc.line).starts_with(cols[2]));
-    }
-    ++rows;
-    proved += r.verdict == FrameVerdict::proved ? 1 : 0;
-    refuted += r.verdict == FrameVerdict::refuted ? 1 : 0;
-  }
-  CHECK(rows == 12);
-  CHECK(proved == 2);
-  CHECK(refuted == 10);
+  const ManifestTally t = check_ptx_manifest(kDir);
+  CHECK(t.rows == 12);
+  CHECK(t.proved == 2);
+  CHECK(t.refuted == 10);
 }
 
 TEST_CASE("TMA and mbarrier hazards are refuted at their line", "[ptx][tma]") {
@@ -113,41 +61,41 @@ TEST_CASE("TMA and mbarrier hazards are refuted at their line", "[ptx][tma]") {
     CHECK(r.verdict == FrameVerdict::refuted);
     CHECK_THAT(r.message, Catch::Contains(message));
     REQUIRE(r.finding.has_value());
-    CHECK(r.finding->loc.line == line_of(ptx, needle));
+    CHECK(r.finding->loc.line == ptx_line_of(ptx, needle));
   };
   SECTION("the destination read before the phase completes") {
     const std::string read = "ld.shared.b32 %r25, [%r9];";
-    refuted_at(edited(text, kFirstCopy, kFirstCopy + "\n\t" + read), read,
-               "which the cp.async.bulk.tensor at line " + std::to_string(line_of(text, kFirstCopy)) +
+    refuted_at(ptx_edited(text, kFirstCopy, kFirstCopy + "\n\t" + read), read,
+               "which the cp.async.bulk.tensor at line " + std::to_string(ptx_line_of(text, kFirstCopy)) +
                    " is still writing");
   }
   SECTION("the destination written while the copy is in flight") {
     const std::string write = "st.shared.b32 [%r9], %r185;";
-    refuted_at(edited(text, kFirstCopy, kFirstCopy + "\n\t" + write), write,
+    refuted_at(ptx_edited(text, kFirstCopy, kFirstCopy + "\n\t" + write), write,
                "writes shared byte 0, which the cp.async");
   }
   SECTION("a second copy into the destination while the first is in flight") {
     const std::string again =
         "@%p5 cp.async.bulk.tensor.2d.shared::cta.global.mbarrier::complete_tx::bytes [%r9], "
         "[%rd11, {%r12, %r185}], [%r6];";
-    refuted_at(edited(text, kFirstCopy, kFirstCopy + "\n\t" + again), again,
+    refuted_at(ptx_edited(text, kFirstCopy, kFirstCopy + "\n\t" + again), again,
                "copies into shared byte 0, which the cp.async.bulk.tensor");
   }
   SECTION("deadlock: expected transaction bytes that never arrive") {
     const std::string first_wait = "mbarrier.try_wait.parity.shared::cta.b64 complete, [%r32], %r185;";
-    refuted_at(edited(text, "mbarrier.arrive.expect_tx.shared::cta.b64 _, [%r6], 8192;",
-                      "mbarrier.arrive.expect_tx.shared::cta.b64 _, [%r6], 8200;"),
+    refuted_at(ptx_edited(text, "mbarrier.arrive.expect_tx.shared::cta.b64 _, [%r6], 8192;",
+                          "mbarrier.arrive.expect_tx.shared::cta.b64 _, [%r6], 8200;"),
                first_wait, "deadlock: the thread waits forever on the mbarrier at shared byte 24576");
   }
   SECTION("deadlock: an arrival count never reached") {
     const std::string first_wait = "mbarrier.try_wait.parity.shared::cta.b64 complete, [%r32], %r185;";
-    refuted_at(
-        edited(text, "@%p1 mbarrier.init.shared::cta.b64 [%r6], 1;", "@%p1 mbarrier.init.shared::cta.b64 [%r6], 2;"),
-        first_wait, "1 of its 2 arrivals");
+    refuted_at(ptx_edited(text, "@%p1 mbarrier.init.shared::cta.b64 [%r6], 1;",
+                          "@%p1 mbarrier.init.shared::cta.b64 [%r6], 2;"),
+               first_wait, "1 of its 2 arrivals");
   }
   SECTION("an mbarrier never initialised") {
     const std::string arrive = "@%p4 mbarrier.arrive.expect_tx.shared::cta.b64 _, [%r6], 8192;";
-    refuted_at(edited(text, "@%p1 mbarrier.init.shared::cta.b64 [%r6], 1;", "// init deleted"), arrive,
+    refuted_at(ptx_edited(text, "@%p1 mbarrier.init.shared::cta.b64 [%r6], 1;", "// init deleted"), arrive,
                "where no mbarrier.init made one");
   }
 }
@@ -159,7 +107,7 @@ TEST_CASE("a tensor-map parameter in the launch file: the map's rules, the param
   const auto bad = [&](const std::string& from, const std::string& to, const std::string& message) {
     PtxLaunch l;
     try {
-      l = read_launch(edited(launch, from, to), "k.launch.json");
+      l = read_launch(ptx_edited(launch, from, to), "k.launch.json");
       bind_launch(l, m);
       FAIL("no error for " + to);
     } catch (const Error& e) {

@@ -37,31 +37,6 @@ namespace {
 const std::string kHand = "tests/data/ptx/wgmma/m64n8k16.ptx";
 const std::string kRegisterA = "tests/data/ptx/wgmma/m64n8k16_rs.ptx";
 
-std::string line_at(const std::string& text, int line) {
-  std::istringstream in(text);
-  std::string s;
-  for (int i = 0; i < line && std::getline(in, s); ++i) {
-  }
-  return s;
-}
-
-// The opcode of line `line` of `text` (after a guard).
-std::string opcode_at(const std::string& text, int line) {
-  std::istringstream words(line_at(text, line));
-  std::string op;
-  words >> op;
-  if (op.starts_with("@")) words >> op;
-  return op;
-}
-
-// `text` with `from` (once, present) replaced by `to`.
-std::string edited(std::string text, const std::string& from, const std::string& to) {
-  const std::size_t at = text.find(from);
-  REQUIRE(at != std::string::npos);
-  REQUIRE(text.find(from, at + 1) == std::string::npos);
-  return text.replace(at, from.size(), to);
-}
-
 PtxReport check_text(const std::string& text, const std::string& launch = "") {
   const PtxModule m = read_ptx(text, "k.ptx");
   const std::string l = launch.empty() ? read_file(source_path("tests/data/ptx/wgmma/m64n8k16.launch.json")) : launch;
@@ -83,13 +58,9 @@ void expect_refuted(const std::vector<Case>& cases) {
     CHECK(r.verdict == FrameVerdict::refuted);
     CHECK_THAT(r.message, Catch::Contains(c.message));
     REQUIRE(r.finding.has_value());
-    CHECK(opcode_at(c.text, r.finding->loc.line).starts_with(c.opcode));
+    CHECK(ptx_opcode_at(c.text, r.finding->loc.line).starts_with(c.opcode));
   }
 }
-
-struct Tally {
-  int rows = 0, proved = 0, refuted = 0;
-};
 
 }  // namespace
 
@@ -97,29 +68,7 @@ TEST_CASE(
     "Triton's matmul PTX for sm_90 (wgmma, one and two warpgroups, f16 and bf16) proves and its planted mistakes are "
     "refuted at their line",
     "[ptx][wgmma][triton]") {
-  const std::string dir = "tests/data/ptx/triton_sm90/";
-  std::istringstream manifest(read_file(source_path(dir + "expected.tsv")));
-  Tally t;
-  for (std::string line; std::getline(manifest, line);) {
-    if (line.empty() || line[0] == '#') continue;
-    std::vector<std::string> cols;
-    std::istringstream fields(line);
-    for (std::string f; std::getline(fields, f, '\t');) cols.push_back(f);
-    REQUIRE(cols.size() == 4);
-    const std::string path = dir + cols[0] + ".ptx";
-    INFO(path);
-    const std::string text = read_file(source_path(path));
-    const PtxReport r = check_ptx_launch(read_ptx(text, path), read_launch_for(source_path(path)), {});
-    CHECK(verdict_name(r.verdict) == cols[1]);
-    CHECK_THAT(r.message, Catch::Contains(cols[3]));
-    if (cols[2] != "-") {
-      REQUIRE(r.finding.has_value());
-      CHECK(opcode_at(text, r.finding->loc.line).starts_with(cols[2]));
-    }
-    ++t.rows;
-    t.proved += r.verdict == FrameVerdict::proved ? 1 : 0;
-    t.refuted += r.verdict == FrameVerdict::refuted ? 1 : 0;
-  }
+  const ManifestTally t = check_ptx_manifest("tests/data/ptx/triton_sm90/");
   CHECK(t.rows == 17);
   CHECK(t.proved == 3);
   CHECK(t.refuted == 14);
@@ -139,29 +88,30 @@ TEST_CASE("wgmma's asynchronous hazards are refuted at the instruction", "[ptx][
   const std::string wait = "\twgmma.wait_group.sync.aligned 0;\n";
   const std::string first_store = "\tst.global.v2.f32 [%rd13], {%f0, %f1};\n";
   const std::vector<Case> cases{
-      {"D stored before the wait", edited(edited(text, wait, ""), first_store, first_store + wait), "st.global",
+      {"D stored before the wait", ptx_edited(ptx_edited(text, wait, ""), first_store, first_store + wait), "st.global",
        "reads register %f0, an accumulator of the wgmma.mma_async at line 63 still in flight"},
-      {"no wait at all: the epilogue reads D in flight", edited(text, wait, ""), "st.global",
+      {"no wait at all: the epilogue reads D in flight", ptx_edited(text, wait, ""), "st.global",
        "still in flight (no wgmma.wait_group has completed it)"},
       {"no wait and no store: the thread ends with the wgmma in flight",
-       edited(edited(edited(text, wait, ""), first_store, ""), "\tst.global.v2.f32 [%rd13+256], {%f2, %f3};\n", ""),
+       ptx_edited(ptx_edited(ptx_edited(text, wait, ""), first_store, ""),
+                  "\tst.global.v2.f32 [%rd13+256], {%f2, %f3};\n", ""),
        "ret", "the thread ends with the wgmma.mma_async at line 63 in flight"},
-      {"no commit: the wait does not complete it", edited(text, "\twgmma.commit_group.sync.aligned;\n", ""),
+      {"no commit: the wait does not complete it", ptx_edited(text, "\twgmma.commit_group.sync.aligned;\n", ""),
        "st.global", "still in flight"},
-      {"an accumulator written in flight", edited(text, wait, "\tmov.f32 %f2, 0f3F800000;\n" + wait), "mov.f32",
+      {"an accumulator written in flight", ptx_edited(text, wait, "\tmov.f32 %f2, 0f3F800000;\n" + wait), "mov.f32",
        "writes register %f2, an accumulator of the wgmma.mma_async at line 63 still in flight"},
       {"A's shared bytes overwritten in flight",
-       edited(text, wait, "\tst.shared.v4.b32 [%r15], {%r10, %r11, %r12, %r13};\n" + wait), "st.shared",
+       ptx_edited(text, wait, "\tst.shared.v4.b32 [%r15], {%r10, %r11, %r12, %r13};\n" + wait), "st.shared",
        "reads while in flight (no wgmma.wait_group has completed it)"},
-      {"no wgmma.fence after the accumulators' movs", edited(text, "\twgmma.fence.sync.aligned;\n", ""),
+      {"no wgmma.fence after the accumulators' movs", ptx_edited(text, "\twgmma.fence.sync.aligned;\n", ""),
        "wgmma.mma_async", "with no wgmma.fence between that write and this wgmma.mma_async"},
       {"no fence.proxy.async between the shared stores and the wgmma",
-       edited(text, "\tfence.proxy.async.shared::cta;\n", ""), "wgmma.mma_async",
+       ptx_edited(text, "\tfence.proxy.async.shared::cta;\n", ""), "wgmma.mma_async",
        "with no fence.proxy.async after the write"},
-      {"no barrier between the shared stores and the wgmma", edited(text, "\tbar.sync 0;\n", ""), "wgmma.mma_async",
+      {"no barrier between the shared stores and the wgmma", ptx_edited(text, "\tbar.sync 0;\n", ""), "wgmma.mma_async",
        "with no barrier between the write and this read"},
       {"A's descriptor with a stride of 128 bytes, not 256",
-       edited(text, "or.b64 %rd8, %rd9, 68720001024;", "or.b64 %rd8, %rd9, 34360262656;"), "wgmma.mma_async", "A["},
+       ptx_edited(text, "or.b64 %rd8, %rd9, 68720001024;", "or.b64 %rd8, %rd9, 34360262656;"), "wgmma.mma_async", "A["},
   };
   expect_refuted(cases);
 }
@@ -177,12 +127,12 @@ TEST_CASE(
   const std::string mma = "{%r10, %r11, %r12, %r13}, %rd11";
   const std::string wait = "\twgmma.wait_group.sync.aligned 0;\n";
   const std::vector<Case> cases{
-      {"A's registers 0 and 2 exchanged", edited(text, mma, "{%r12, %r11, %r10, %r13}, %rd11"), "wgmma.mma_async",
+      {"A's registers 0 and 2 exchanged", ptx_edited(text, mma, "{%r12, %r11, %r10, %r13}, %rd11"), "wgmma.mma_async",
        "which is not A[0][k]"},
-      {"an A register written in flight", edited(text, wait, "\tmov.b32 %r10, 0;\n" + wait), "mov.b32",
+      {"an A register written in flight", ptx_edited(text, wait, "\tmov.b32 %r10, 0;\n" + wait), "mov.b32",
        "writes register %r10, an A register of the wgmma.mma_async at line 58 still in flight"},
       {"an A register written after the wgmma.fence",
-       edited(text, "\twgmma.fence.sync.aligned;\n", "\twgmma.fence.sync.aligned;\n\tadd.s32 %r10, %r10, 0;\n"),
+       ptx_edited(text, "\twgmma.fence.sync.aligned;\n", "\twgmma.fence.sync.aligned;\n\tadd.s32 %r10, %r10, 0;\n"),
        "wgmma.mma_async", "A register %r10 of thread 0 was written by 'add.s32'"},
   };
   expect_refuted(cases);
@@ -191,24 +141,25 @@ TEST_CASE(
 TEST_CASE("wgmma needs whole warpgroups meeting at it", "[ptx][wgmma]") {
   const std::string text = read_file(source_path(kHand));
   std::string launch = read_file(source_path("tests/data/ptx/wgmma/m64n8k16.launch.json"));
-  launch = edited(launch, "\"block\": [128]", "\"block\": [96]");
+  launch = ptx_edited(launch, "\"block\": [128]", "\"block\": [96]");
   const PtxReport part = check_text(text, launch);
   CHECK(part.verdict == FrameVerdict::refuted);
   CHECK_THAT(part.message, Catch::Contains("in a warpgroup of 96 threads"));
   // Warp 3 skips the wgmma: the warpgroup diverges.
-  const std::string skip = edited(text, "\twgmma.fence.sync.aligned;\n",
-                                  "\twgmma.fence.sync.aligned;\n\tsetp.ge.u32 %p3, %r1, 96;\n\t@%p3 bra $L_skip;\n");
+  const std::string skip =
+      ptx_edited(text, "\twgmma.fence.sync.aligned;\n",
+                 "\twgmma.fence.sync.aligned;\n\tsetp.ge.u32 %p3, %r1, 96;\n\t@%p3 bra $L_skip;\n");
   const std::string diverged =
-      edited(skip, "\twgmma.commit_group.sync.aligned;\n", "$L_skip:\n\twgmma.commit_group.sync.aligned;\n");
+      ptx_edited(skip, "\twgmma.commit_group.sync.aligned;\n", "$L_skip:\n\twgmma.commit_group.sync.aligned;\n");
   const PtxReport r = check_text(diverged);
   CHECK(r.verdict == FrameVerdict::refuted);
   CHECK_THAT(r.message, Catch::Contains("threads of warpgroup 0 diverge at an aligned instruction"));
   // A descriptor that is not the warpgroup's one value: which thread's the
   // instruction takes, the ISA does not say, so the run is not followed
   // (unchecked, never proved).
-  const std::string mixed = edited(text, "\tor.b64 %rd8, %rd9, 68720001024;\n",
-                                   "\tor.b64 %rd8, %rd9, 68720001024;\n\tcvt.u64.u32 %rd14, %r1;\n\tand.b64 %rd14, "
-                                   "%rd14, 64;\n\tadd.s64 %rd8, %rd8, %rd14;\n");
+  const std::string mixed = ptx_edited(text, "\tor.b64 %rd8, %rd9, 68720001024;\n",
+                                       "\tor.b64 %rd8, %rd9, 68720001024;\n\tcvt.u64.u32 %rd14, %r1;\n\tand.b64 %rd14, "
+                                       "%rd14, 64;\n\tadd.s64 %rd8, %rd8, %rd14;\n");
   const PtxReport m = check_text(mixed);
   CHECK(m.verdict == FrameVerdict::unchecked);
   CHECK_THAT(m.message, Catch::Contains("A's matrix descriptor is"));

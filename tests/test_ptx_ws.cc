@@ -19,6 +19,7 @@
 #include "core/ptx/ptx_launch.h"
 #include "core/ptx/ptx_reader.h"
 #include "tests/support.h"
+#include "tests/test_ptx_support.h"
 
 namespace test_ptx_ws {
 
@@ -32,67 +33,6 @@ const std::string kTileLang = "tests/data/ptx/tilelang_sm90/";
 const std::string kTriton = "tests/data/ptx/triton_sm90_ws/";
 const std::string kKernel = kTileLang + "f16_128x128x64_s3_c2";
 
-std::string text_line(const std::string& text, int line) {
-  std::istringstream in(text);
-  std::string s;
-  for (int i = 0; i < line && std::getline(in, s); ++i) {
-  }
-  return s;
-}
-
-std::string first_opcode(const std::string& text, int line) {
-  std::istringstream words(text_line(text, line));
-  std::string op;
-  words >> op;
-  if (op.starts_with("@")) words >> op;
-  return op;
-}
-
-int line_holding(const std::string& text, const std::string& needle) {
-  const std::size_t at = text.find(needle);
-  REQUIRE(at != std::string::npos);
-  REQUIRE(text.find(needle, at + 1) == std::string::npos);
-  return 1 + static_cast<int>(std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(at), '\n'));
-}
-
-std::string with_edit(std::string text, const std::string& from, const std::string& to) {
-  const std::size_t at = text.find(from);
-  REQUIRE(at != std::string::npos);
-  REQUIRE(text.find(from, at + 1) == std::string::npos);
-  return text.replace(at, from.size(), to);
-}
-
-struct Tally {
-  int rows = 0, proved = 0, refuted = 0;
-};
-
-Tally check_manifest(const std::string& dir) {
-  std::istringstream manifest(read_file(source_path(dir + "expected.tsv")));
-  Tally t;
-  for (std::string line; std::getline(manifest, line);) {
-    if (line.empty() || line[0] == '#') continue;
-    std::vector<std::string> cols;
-    std::istringstream fields(line);
-    for (std::string f; std::getline(fields, f, '\t');) cols.push_back(f);
-    REQUIRE(cols.size() == 4);
-    const std::string path = dir + cols[0] + ".ptx";
-    INFO(path);
-    const std::string text = read_file(source_path(path));
-    const PtxReport r = check_ptx_launch(read_ptx(text, path), read_launch_for(source_path(path)), {});
-    INFO(r.message);
-    CHECK(verdict_name(r.verdict) == cols[1]);
-    CHECK_THAT(r.message, Catch::Contains(cols[3]));
-    if (cols[2] != "-") {
-      REQUIRE(r.finding.has_value());
-      CHECK(first_opcode(text, r.finding->loc.line).starts_with(cols[2]));
-    }
-    ++t.rows;
-    t.proved += r.verdict == FrameVerdict::proved ? 1 : 0;
-    t.refuted += r.verdict == FrameVerdict::refuted ? 1 : 0;
-  }
-  return t;
-}
-
 PtxReport check_kernel_text(const std::string& text) {
   return check_ptx_launch(read_ptx(text, "k.ptx"),
                           read_launch(read_file(source_path(kKernel + ".launch.json")), "k.launch.json"), {});
@@ -102,14 +42,14 @@ PtxReport check_kernel_text(const std::string& text) {
 
 TEST_CASE("TileLang's warp-specialised sm_90a gemm proves and its planted mistakes are refuted at their line",
           "[ptx][ws][tilelang]") {
-  const Tally t = check_manifest(kTileLang);
+  const ManifestTally t = check_ptx_manifest(kTileLang);
   CHECK(t.rows == 11);
   CHECK(t.proved == 5);
   CHECK(t.refuted == 6);
 }
 
 TEST_CASE("Triton 3.9's warp-specialised sm_90 matmul: verdicts and lines as expected.tsv says", "[ptx][ws][triton]") {
-  const Tally t = check_manifest(kTriton);
+  const ManifestTally t = check_ptx_manifest(kTriton);
   CHECK(t.rows == 5);
   CHECK(t.proved == 1);
   CHECK(t.refuted == 4);
@@ -122,32 +62,32 @@ TEST_CASE("setmaxnreg follows the ISA's rules", "[ptx][ws]") {
     for (const std::string count : {"20", "100", "264"}) {
       INFO(count);
       try {
-        (void)read_ptx(with_edit(text, dec, "setmaxnreg.dec.sync.aligned.u32 " + count + ";"), "k.ptx");
+        (void)read_ptx(ptx_edited(text, dec, "setmaxnreg.dec.sync.aligned.u32 " + count + ";"), "k.ptx");
         FAIL("accepted");
       } catch (const Error& e) {
         CHECK_THAT(e.message(), Catch::Contains("is not a multiple of 8 in 24..256"));
-        CHECK(e.loc().line == line_holding(text, dec));
+        CHECK(e.loc().line == ptx_line_of(text, dec));
       }
     }
   }
   SECTION("a register count, not a constant, is bad input") {
-    CHECK_THROWS_WITH(read_ptx(with_edit(text, dec, "setmaxnreg.dec.sync.aligned.u32 %r1;"), "k.ptx"),
+    CHECK_THROWS_WITH(read_ptx(ptx_edited(text, dec, "setmaxnreg.dec.sync.aligned.u32 %r1;"), "k.ptx"),
                       Catch::Contains("is a constant"));
   }
   SECTION(".dec above the warpgroup's current maximum is refuted at the instruction") {
     const std::string again = "setmaxnreg.dec.sync.aligned.u32 32;";
-    const std::string edited = with_edit(text, dec, dec + "\n\t" + again);
+    const std::string edited = ptx_edited(text, dec, dec + "\n\t" + again);
     const PtxReport r = check_kernel_text(edited);
     INFO(r.message);
     CHECK(r.verdict == FrameVerdict::refuted);
     CHECK_THAT(r.message,
                Catch::Contains("setmaxnreg.dec to 32 registers, above the warpgroup's current maximum of 24"));
     REQUIRE(r.finding.has_value());
-    CHECK(r.finding->loc.line == line_holding(edited, again));
+    CHECK(r.finding->loc.line == ptx_line_of(edited, again));
   }
   SECTION(".inc below the kernel's .maxnreg is refuted") {
-    const std::string edited = with_edit(with_edit(text, ".maxntid 384, 1, 1", ".maxntid 384, 1, 1\n.maxnreg 168"), dec,
-                                         "setmaxnreg.inc.sync.aligned.u32 160;");
+    const std::string edited = ptx_edited(ptx_edited(text, ".maxntid 384, 1, 1", ".maxntid 384, 1, 1\n.maxnreg 168"),
+                                          dec, "setmaxnreg.inc.sync.aligned.u32 160;");
     const PtxReport r = check_kernel_text(edited);
     INFO(r.message);
     CHECK(r.verdict == FrameVerdict::refuted);
@@ -166,12 +106,12 @@ TEST_CASE("an mbarrier orders the consumers' reads before the producer's next co
   REQUIRE(at != std::string::npos);
   const std::size_t end = text.find('\n', at);
   const std::string whole = text.substr(at, end - at);
-  const PtxReport r = check_kernel_text(with_edit(text, whole, "// " + whole));
+  const PtxReport r = check_kernel_text(ptx_edited(text, whole, "// " + whole));
   INFO(r.message);
   CHECK(r.verdict == FrameVerdict::refuted);
   CHECK_THAT(r.message, Catch::Contains("deadlock: the thread waits forever on the mbarrier"));
   REQUIRE(r.finding.has_value());
-  CHECK(first_opcode(text, r.finding->loc.line).starts_with("mbarrier.try_wait"));
+  CHECK(ptx_opcode_at(text, r.finding->loc.line).starts_with("mbarrier.try_wait"));
 }
 
 TEST_CASE("labels are scoped by blocks, as inline assembly's local labels are", "[ptx][ws]") {
@@ -192,11 +132,11 @@ TEST_CASE("a vector with constant elements is a store's source only", "[ptx][ws]
   const std::string store = "st.shared.v2.b32 \t[global_smem+41112], {0, 16843009};";
   REQUIRE(text.find(store) != std::string::npos);
   CHECK_NOTHROW(read_ptx(text, "k.ptx"));
-  CHECK_THROWS_WITH(read_ptx(with_edit(text, store, store + "\n\tmov.b64 \t%rd1, {0, 1};"), "k.ptx"),
+  CHECK_THROWS_WITH(read_ptx(ptx_edited(text, store, store + "\n\tmov.b64 \t%rd1, {0, 1};"), "k.ptx"),
                     Catch::Contains("a constant in a vector operand"));
   // A vector of one constant is that constant; as a destination, an error.
-  CHECK_NOTHROW(read_ptx(with_edit(text, store, store + "\n\tst.shared.b32 \t[global_smem+41112], {7};"), "k.ptx"));
-  CHECK_THROWS(read_ptx(with_edit(text, store, store + "\n\tld.shared.b32 \t{7}, [global_smem+41112];"), "k.ptx"));
+  CHECK_NOTHROW(read_ptx(ptx_edited(text, store, store + "\n\tst.shared.b32 \t[global_smem+41112], {7};"), "k.ptx"));
+  CHECK_THROWS(read_ptx(ptx_edited(text, store, store + "\n\tld.shared.b32 \t{7}, [global_smem+41112];"), "k.ptx"));
 }
 
 }  // namespace test_ptx_ws

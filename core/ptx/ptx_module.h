@@ -51,9 +51,9 @@ struct PtxKernel {
   // The module's .const arrays, initialised, as the kernel's constant bank:
   // each array's symbol offset is its place here (at most 64 KB, the bank).
   std::vector<std::uint8_t> constant;
-  std::array<int, 3> reqntid{};    // .reqntid, or 0
-  std::array<int, 3> maxntid{};    // .maxntid, or 0
-  int maxnreg = 0;                 // .maxnreg, or 0 (setmaxnreg's starting maximum, core/ptx/ptx_setmaxnreg.h)
+  std::array<int, 3> reqntid{};  // .reqntid, or 0
+  std::array<int, 3> maxntid{};  // .maxntid, or 0
+  int maxnreg = 0;               // .maxnreg, or 0 (setmaxnreg's starting maximum, core/ptx/ptx_setmaxnreg.h)
 };
 
 struct PtxModule {
