@@ -366,6 +366,20 @@ class Reader {
     while (peek().kind != Tok::end && !is_punct(p)) next();
     expect_punct(p);
   }
+  // A constant, `-` before it negating it (two's complement, as PTX's
+  // 64-bit integers wrap); 0f/0d floats are their bits.
+  std::uint64_t number() {
+    bool negative = false;
+    if (is_punct("-")) {
+      next();
+      negative = true;
+    }
+    const Token n = expect(Tok::number, "a number");
+    const auto v = parse_integer(n.text);
+    if (!v)
+      throw error(n, "malformed constant '" + printable(n.text) + "' (decimal floats are not read; PTX writes 0f/0d)");
+    return negative ? 0 - static_cast<std::uint64_t>(*v) : static_cast<std::uint64_t>(*v);
+  }
   std::int64_t integer(const Token& t) {
     const auto v = parse_integer(t.text);
     if (!v) throw error(t, "malformed integer '" + printable(t.text) + "'");
@@ -437,19 +451,10 @@ class Reader {
       const int bytes = std::max(1, element.bits / 8);
       std::size_t at_byte = 0;
       const auto value = [&] {
-        bool negative = false;
-        if (is_punct("-")) {
-          next();
-          negative = true;
-        }
-        const Token n = expect(Tok::number, "a number");
-        const auto v = parse_integer(n.text);
-        if (!v)
-          throw error(n,
-                      "malformed constant '" + printable(n.text) + "' (decimal floats are not read; PTX writes 0f/0d)");
+        const Token n = peek();
+        const std::uint64_t bits = number();
         if (at_byte + static_cast<std::size_t>(bytes) > c.bytes.size())
           throw error(n, "more initial values than the array holds");
-        const std::uint64_t bits = negative ? 0 - static_cast<std::uint64_t>(*v) : static_cast<std::uint64_t>(*v);
         for (int b = 0; b < bytes; ++b) c.bytes[at_byte++] = static_cast<std::uint8_t>(bits >> (8 * b));
       };
       if (is_punct("{")) {
@@ -862,18 +867,8 @@ class Reader {
       return o;
     }
     if (is_punct("-") || peek().kind == Tok::number) {
-      bool negative = false;
-      if (is_punct("-")) {
-        next();
-        negative = true;
-      }
-      const Token n = expect(Tok::number, "a number");
-      const auto v = parse_integer(n.text);
-      if (!v)
-        throw error(n,
-                    "malformed constant '" + printable(n.text) + "' (decimal floats are not read; PTX writes 0f/0d)");
       o.kind = Operand::Kind::imm;
-      o.imm = negative ? static_cast<std::int64_t>(0 - static_cast<std::uint64_t>(*v)) : *v;
+      o.imm = static_cast<std::int64_t>(number());
       return o;
     }
     if (is_punct("!")) {  // !%p: vote's source predicate (other opcodes refuse it)
