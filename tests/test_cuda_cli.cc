@@ -65,8 +65,10 @@ TEST_CASE("mmacheck gpu on the proved PTX kernels: 3 without a GPU, else the dev
     const char* dir;
     int sm;  // the least compute capability its PTX targets
   };
-  const Folder folders[] = {{"nvcc", 80}, {"triton", 80},      {"tilelang", 80},        {"tirx", 80},
-                            {"cute", 80}, {"triton_sm90", 90}, {"triton_sm90_tma", 90}, {"wgmma", 90}};
+  const Folder folders[] = {
+      {"nvcc", 80},          {"triton", 80},      {"tilelang", 80},        {"tirx", 80},
+      {"cute", 80},          {"triton_sm90", 90}, {"triton_sm90_tma", 90}, {"triton_sm90_ws", 90},
+      {"tilelang_sm90", 90}, {"wgmma", 90},       {"tcgen05_nvcc", 100},   {"tilelang_sm100", 100}};
   const auto device = mmacheck::cuda::probe_device();
   int ran = 0;
   for (const Folder& f : folders) {
@@ -79,7 +81,8 @@ TEST_CASE("mmacheck gpu on the proved PTX kernels: 3 without a GPU, else the dev
       if (line.empty() || line[0] == '#' || !(fields >> name >> verdict) || verdict != "proved") continue;
       const std::string file = dir + name + ".ptx";
       if (!std::filesystem::exists(file)) continue;
-      if (device && device->sm < f.sm) continue;
+      // sm_90a and sm_100a PTX (wgmma, tcgen05) runs only on that very architecture.
+      if (device && (device->sm < f.sm || (f.sm >= 90 && device->sm != f.sm))) continue;
       const auto r = run_mmacheck({"gpu", file, "--cases", "2"});
       INFO(file << "\n" << r.out << r.err);
       if (!device) {
